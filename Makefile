@@ -1,0 +1,25 @@
+# Two commands on a fresh machine: `make video` and `make test`.
+PY := .venv/bin/python
+
+.PHONY: setup video test preview subtitles bench clean check
+
+setup:
+	@bash scripts/setup.sh
+
+video: setup
+	$(PY) render.py course
+
+test: setup
+	$(PY) -m pytest -q
+
+check: setup
+	$(PY) render.py check
+
+subtitles: setup
+	$(PY) render.py subtitles
+
+bench: setup
+	$(PY) bench/run.py
+
+clean: setup
+	$(PY) render.py clean

@@ -1,0 +1,217 @@
+"""The project's one typed configuration, loaded from config.yaml in one place."""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from coursekit.errors import UserError
+from coursekit.paths import PROJECT_ROOT, inside
+
+LESSON_IDS = ("trig_to_rope", "word_order", "rotation_matrix")
+
+QUALITIES: dict[str, tuple[int, int, int]] = {
+    "low": (854, 480, 15),
+    "medium": (1280, 720, 30),
+    "high": (1920, 1080, 60),
+    "4k": (3840, 2160, 60),
+}
+
+_RATE = re.compile(r"^[+-]\d{1,3}%$")
+_PITCH = re.compile(r"^[+-]\d{1,4}Hz$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EdgeVoice(_Strict):
+    """edge-tts settings, in edge-tts's own formats."""
+
+    voice: str = "zh-CN-XiaoxiaoNeural"
+    rate: str = "+0%"
+    pitch: str = "+0Hz"
+    volume: str = "+0%"
+    max_concurrency: int = Field(2, ge=1, le=8)
+    probe_timeout_s: float = Field(3.0, gt=0, le=30)
+
+    @field_validator("rate", "volume")
+    @classmethod
+    def _percent(cls, v: str) -> str:
+        if not _RATE.match(v) or abs(int(v[:-1])) > 100:
+            raise ValueError("must be a signed percentage between -100% and +100%, like '+0%' or '-10%'")
+        return v
+
+    @field_validator("pitch")
+    @classmethod
+    def _hz(cls, v: str) -> str:
+        if not _PITCH.match(v) or abs(int(v[:-2])) > 500:
+            raise ValueError("must be a signed frequency between -500Hz and +500Hz, like '+0Hz'")
+        return v
+
+    @field_validator("voice")
+    @classmethod
+    def _voice(cls, v: str) -> str:
+        if not re.match(r"^[a-z]{2,3}-[A-Z]{2}(-[A-Za-z]+)?-[A-Za-z]+Neural$", v):
+            raise ValueError("must be an edge-tts voice name like 'zh-CN-XiaoxiaoNeural'")
+        return v
+
+
+class EspeakVoice(_Strict):
+    """espeak-ng settings. speed is in espeak's words per minute; 150 gives about 4.5 Chinese characters a second."""
+
+    voice: str = "cmn"
+    speed: int = Field(150, ge=80, le=450)
+    pitch: int = Field(50, ge=0, le=99)
+
+
+class SilentVoice(_Strict):
+    """The no-audio voice: durations from a reading rate."""
+
+    chars_per_second: float = Field(4.5, gt=0.5, le=20)
+
+
+class VoiceConfig(_Strict):
+    backend: Literal["auto", "edge", "espeak", "silent"] = "auto"
+    edge: EdgeVoice = EdgeVoice()
+    espeak: EspeakVoice = EspeakVoice()
+    silent: SilentVoice = SilentVoice()
+
+
+class VideoConfig(_Strict):
+    quality: Literal["low", "medium", "high", "4k"] = "high"
+    fps: int | None = Field(None, ge=1, le=120)
+
+    @property
+    def resolution(self) -> tuple[int, int]:
+        w, h, _ = QUALITIES[self.quality]
+        return w, h
+
+    @property
+    def frame_rate(self) -> int:
+        return self.fps or QUALITIES[self.quality][2]
+
+
+class SubtitleConfig(_Strict):
+    max_chars_per_line: int = Field(16, ge=4, le=42)
+    max_lines: int = Field(2, ge=1, le=3)
+    burn_in: bool = False
+    formats: tuple[Literal["srt", "vtt"], ...] = ("srt", "vtt")
+    min_duration_ms: int = Field(833, ge=100, le=3000)
+    max_duration_ms: int = Field(7000, ge=1000, le=20000)
+    min_gap_ms: int = Field(80, ge=0, le=1000)
+    max_chars_per_second: float = Field(9.0, gt=1, le=30)
+
+
+class TimelineConfig(_Strict):
+    """Pauses, in seconds; the plan rounds each to whole frames."""
+
+    cue_gap_s: float = Field(0.35, ge=0, le=5)
+    scene_lead_in_s: float = Field(0.5, ge=0, le=5)
+    scene_tail_s: float = Field(0.8, ge=0, le=10)
+
+
+class Config(_Strict):
+    voice: VoiceConfig = VoiceConfig()
+    video: VideoConfig = VideoConfig()
+    subtitles: SubtitleConfig = SubtitleConfig()
+    timeline: TimelineConfig = TimelineConfig()
+    output: str = "media"
+    lessons: tuple[str, ...] = LESSON_IDS
+
+    @field_validator("output")
+    @classmethod
+    def _output(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must be a folder inside the project, like 'media'")
+        if not inside(PROJECT_ROOT / v, PROJECT_ROOT):
+            raise ValueError("must be a folder inside the project (no '..', absolute paths or symlinks out of it)")
+        return v
+
+    @field_validator("lessons")
+    @classmethod
+    def _lessons(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for lesson in v:
+            if lesson not in LESSON_IDS:
+                close = difflib.get_close_matches(lesson, LESSON_IDS, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise ValueError(f"unknown lesson '{lesson}'{hint}; known: {', '.join(LESSON_IDS)}")
+        if len(set(v)) != len(v):
+            raise ValueError("lists a lesson twice")
+        return v
+
+    @property
+    def output_dir(self) -> Path:
+        return PROJECT_ROOT / self.output
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The valid keys at the parent of ``loc`` (for 'did you mean')."""
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        ann = getattr(field, "annotation", None) if field else None
+        if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+            return []
+        model = ann
+    return list(model.model_fields)
+
+
+def _describe(err: dict, model: type[BaseModel]) -> str:
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "(top level)"
+    if err["type"] == "extra_forbidden":
+        allowed = _allowed_keys(model, loc)
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        return f"unknown key '{key}'; {hint}allowed here: {', '.join(allowed)}"
+    value = err.get("input")
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return f"key '{key}' has bad value {value!r}: {msg}"
+
+
+def parse_config(data: object, source: str = "config.yaml") -> Config:
+    """Validate already-loaded YAML data; raise UserError with one line on any problem."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise UserError(f"{source}: the top level must be a mapping of keys like 'voice:' and 'video:', not {type(data).__name__}")
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise UserError(f"{source}: {_describe(first, Config)}") from None
+
+
+def load_yaml(path: Path) -> object:
+    """Read YAML with the safe loader; syntax errors become one line with the position."""
+    from coursekit.safeyaml import load_file
+
+    return load_file(path)
+
+
+def load_config(path: Path | None = None, **overrides: object) -> Config:
+    """Load config.yaml (default: the project's), apply CLI overrides like ``voice.backend='silent'``."""
+    path = path or PROJECT_ROOT / "config.yaml"
+    data = load_yaml(path) if path.exists() else {}
+    if overrides:
+        data = dict(data or {})
+        for dotted, value in overrides.items():
+            if value is None:
+                continue
+            node = data
+            parts = dotted.split(".")
+            for p in parts[:-1]:
+                node[p] = dict(node.get(p) or {})
+                node = node[p]
+            node[parts[-1]] = value
+    try:
+        shown = str(path.relative_to(PROJECT_ROOT))
+    except ValueError:
+        shown = str(path)
+    return parse_config(data, shown)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Idempotent set-up: Debian packages, fonts, the project venv.
+# Fast when everything is already there (a few dpkg queries and one hash check).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEB_PACKAGES=(ffmpeg libcairo2-dev libpango1.0-dev pkg-config fonts-noto-cjk espeak-ng sox chromium)
+
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages. Run as root:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if ! fc-list | grep -q "Noto Sans CJK SC"; then
+  fc-cache -f >/dev/null 2>&1 || true
+  fc-list | grep -q "Noto Sans CJK SC" || { echo "setup: font 'Noto Sans CJK SC' not found after installing fonts-noto-cjk" >&2; exit 1; }
+fi
+
+PY=${PYTHON:-python3}
+want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+if [[ ! -x .venv/bin/python ]] || [[ "$(cat .venv/.installed 2>/dev/null)" != "$want" ]]; then
+  echo "setup: creating .venv and installing the project"
+  [[ -x .venv/bin/python ]] || "$PY" -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test]"
+  echo "$want" > .venv/.installed
+fi
