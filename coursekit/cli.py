@@ -1,0 +1,85 @@
+"""The command line: check, list, plan, subtitles, listen, preview, render, course.
+
+Every user mistake ends as one line on stderr and exit status 2 (see UserError).
+Heavy imports (manim, pydub) happen inside the commands that need them, so
+`check`, `plan`, `list` and `subtitles` never import Manim.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from coursekit.config import QUALITIES, Config, load_config
+from coursekit.errors import UserError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise UserError(f"{self.prog}: {message}; see --help")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml)")
+    p.add_argument("--voice", choices=["auto", "edge", "espeak", "silent"], help="speech backend (overrides config)")
+    p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="render.py", description="Render the word-order course: narrated Chinese lesson videos.")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("check", help="validate config and narration without rendering")
+    _common(p)
+
+    p = sub.add_parser("list", help="lessons, scenes, cue counts and planned durations")
+    _common(p)
+
+    p = sub.add_parser("plan", help="synthesise (or reuse) narration audio and write the timeline plan")
+    _common(p)
+    p.add_argument("--lesson", help="only this lesson")
+    p.add_argument("--fps", type=int, help="plan at this frame rate (default: the quality's)")
+
+    p = sub.add_parser("subtitles", help="write SRT/VTT for every lesson from the plan, without rendering")
+    _common(p)
+    p.add_argument("--lesson", help="only this lesson")
+
+    p = sub.add_parser("listen", help="write a scene's narration track to media/preview/<scene>.narration.m4a")
+    _common(p)
+    p.add_argument("scene")
+
+    p = sub.add_parser("preview", help="render one scene fast (480p15) with narration and subtitles")
+    _common(p)
+    p.add_argument("scene")
+    p.add_argument("--watch", action="store_true", help="re-render when the scene, narration, lexicon or mathcore change")
+
+    p = sub.add_parser("render", help="render scenes at delivery quality into media/scenes/<quality>/")
+    _common(p)
+    p.add_argument("--lesson")
+    p.add_argument("--scene")
+    p.add_argument("--jobs", type=int, default=None, help="parallel scene renders (default: number of cores)")
+
+    p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
+    _common(p)
+    p.add_argument("--jobs", type=int, default=None)
+    return ap
+
+
+def _config(args: argparse.Namespace) -> Config:
+    overrides = {"voice.backend": getattr(args, "voice", None), "video.quality": getattr(args, "quality", None)}
+    return load_config(args.config, **overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        cfg = _config(args)
+        from coursekit import commands
+
+        return getattr(commands, f"cmd_{args.cmd}")(cfg, args) or 0
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return UserError.exit_code
+    except KeyboardInterrupt:
+        print("interrupted; finished outputs are kept, partial ones were not written", file=sys.stderr)
+        return 130

@@ -1,0 +1,186 @@
+"""What each render.py sub-command does. Thin: each delegates to one module."""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from coursekit.config import QUALITIES, Config
+from coursekit.errors import UserError
+from coursekit.narration import Course, load_course
+
+console = Console(highlight=False)
+
+
+def _course(cfg: Config) -> Course:
+    return load_course(cfg.lessons)
+
+
+def _lessons(course: Course, lesson: str | None) -> list[str]:
+    if lesson is None:
+        return [l.id for l in course.lessons]
+    return [course.lesson(lesson).id]
+
+
+def _speech_stack(cfg: Config, quiet: bool = False):
+    """Voice (resolved, with its one-line reason), audio cache and lexicon."""
+    from coursekit.audio_cache import AudioCache
+    from coursekit.lexicon import Lexicon
+    from coursekit.voices.auto import resolve_voice
+
+    voice, reason = resolve_voice(cfg.voice)
+    if not quiet:
+        console.print(reason)
+    return voice, AudioCache(cfg.output_dir / "cache" / "audio"), Lexicon.load()
+
+
+def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.figures import fill
+    from coursekit.lexicon import Lexicon
+    from coursekit.timeline import cue_text
+
+    course = _course(cfg)
+    lexicon = Lexicon.load()
+    n_cues = 0
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                try:
+                    cue_text(cue, lexicon)
+                except UserError as exc:
+                    raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
+                n_cues += 1
+    console.print(f"config and narration OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, {n_cues} cues")
+    return 0
+
+
+def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):
+    from coursekit.timeline import make_plans
+
+    course = _course(cfg)
+    voice, cache, lexicon = _speech_stack(cfg, quiet)
+    return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+
+
+def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:
+    fps = args.fps or cfg.video.frame_rate
+    t0 = time.perf_counter()
+    _, plans = _plans(cfg, fps, args.lesson)
+    for lid, (plan, path) in plans.items():
+        console.print(f"{lid}: {len(plan.scenes)} scenes, {plan.frames} frames = {plan.frames / fps:.1f} s at {fps} fps -> {path.relative_to(cfg.output_dir.parent)}")
+    console.print(f"planned in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def cmd_list(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.timeline import plan_path
+    from coursekit.plan import LessonPlan
+
+    course = _course(cfg)
+    fps = cfg.video.frame_rate
+    table = Table(title=f"course ({fps} fps plan where it exists)")
+    for col in ("lesson", "scene", "class", "cues", "duration"):
+        table.add_column(col)
+    for lesson in course.lessons:
+        path = plan_path(cfg, lesson.id, fps)
+        plan = LessonPlan.read(path) if path.exists() else None
+        for s in lesson.scenes:
+            dur = "—"
+            if plan is not None:
+                try:
+                    dur = f"{plan.scene(s.id).duration:.1f} s"
+                except KeyError:
+                    dur = "stale"
+            table.add_row(lesson.id, s.id, s.cls, str(len(s.cues)), dur)
+    console.print(table)
+    return 0
+
+
+def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.subtitle_files import write_course_subtitles
+
+    course = _course(cfg)
+    t0 = time.perf_counter()
+    written = write_course_subtitles(cfg, course, _lessons(course, args.lesson))
+    for path in written:
+        console.print(f"wrote {path.relative_to(cfg.output_dir.parent)}")
+    console.print(f"subtitles written in {time.perf_counter() - t0:.2f} s")
+    return 0
+
+
+def cmd_listen(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.tracks import write_scene_narration
+
+    course = _course(cfg)
+    scene = course.scene(args.scene)
+    lesson = course.lesson_of(scene.id)
+    fps = QUALITIES["low"][2]
+    _, plans = _plans(cfg, fps, lesson.id)
+    out = cfg.output_dir / "preview" / f"{scene.id}.narration.m4a"
+    write_scene_narration(plans[lesson.id][0].scene(scene.id), out)
+    console.print(f"narration of {scene.id}: {out}")
+    return 0
+
+
+def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.scene_render import preview_scene
+
+    course = _course(cfg)
+    scene = course.scene(args.scene)
+    lesson = course.lesson_of(scene.id)
+
+    def once() -> None:
+        t0 = time.perf_counter()
+        _, plans = _plans(cfg, QUALITIES["low"][2], lesson.id)
+        mp4, png = preview_scene(cfg, plans[lesson.id][0], scene.id)
+        console.print(f"preview {scene.id} in {time.perf_counter() - t0:.1f} s\n  video: {mp4}\n  last frame: {png}")
+
+    once()
+    if args.watch:
+        from coursekit.watch import watch_and_rerun
+
+        watch_and_rerun(scene.id, once)
+    return 0
+
+
+def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.scene_render import render_scenes
+
+    course = _course(cfg)
+    lesson_ids = _lessons(course, args.lesson)
+    scene_ids = None
+    if args.scene:
+        scene = course.scene(args.scene)
+        lesson_ids = [course.lesson_of(scene.id).id]
+        scene_ids = [scene.id]
+    _, plans = _plans(cfg, cfg.video.frame_rate)
+    jobs = args.jobs or os.cpu_count() or 1
+    results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, jobs)
+    for path in results:
+        console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
+    return 0
+
+
+def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.scene_render import render_scenes
+
+    t0 = time.perf_counter()
+    course, plans = _plans(cfg, cfg.video.frame_rate)
+    jobs = args.jobs or os.cpu_count() or 1
+    lesson_plans = [plans[l.id][0] for l in course.lessons]
+    rendered = render_scenes(cfg, lesson_plans, None, jobs, only_existing=True)
+    try:
+        from coursekit.assemble import assemble_course
+    except ImportError:
+        assemble_course = None
+    if assemble_course is not None:
+        outputs = assemble_course(cfg, course, lesson_plans)
+    else:
+        outputs = rendered
+    console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")
+    for p in outputs:
+        console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
+    return 0

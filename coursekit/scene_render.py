@@ -1,0 +1,128 @@
+"""Render scenes with Manim in their own processes, silent, then mux the planned narration.
+
+Why silent + mux: the plan knows every cue's frame before rendering, so one
+pre-mixed narration track per scene is muxed afterwards with the video stream
+copied. Manim's ``add_sound`` is skipped during cached or skipped animations;
+this way sound can never go missing, and sync depends only on the scene writing
+exactly its planned frames, which is checked here with ffprobe.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from coursekit.config import QUALITIES, Config
+from coursekit.errors import UserError
+from coursekit.media_tools import extract_frame, mux, tmp_for, video_frames
+from coursekit.paths import PROJECT_ROOT, SCENES_DIR
+from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
+
+MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
+
+
+def find_scene_module(cls: str) -> Path | None:
+    """The scenes/*.py file that defines ``class <cls>(`` (found without importing Manim)."""
+    pat = re.compile(rf"^class {re.escape(cls)}\(", re.M)
+    for path in sorted(SCENES_DIR.glob("*.py")):
+        if pat.search(path.read_text(encoding="utf-8")):
+            return path
+    return None
+
+
+def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
+    from coursekit.timeline import write_atomic
+
+    path = cfg.output_dir / "plan" / f"{scene.fps}fps" / "scenes" / f"{scene.id}.json"
+    text = scene_plan_to_json(scene)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        write_atomic(path, text)
+    return path
+
+
+def render_silent(cfg: Config, scene: ScenePlan, quality: str) -> Path:
+    """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames)."""
+    module = find_scene_module(scene.cls)
+    if module is None:
+        raise UserError(f"scene '{scene.id}': no class {scene.cls} in scenes/; write it or fix 'class' in the narration")
+    plan_file = _write_scene_plan(cfg, scene)
+    media_dir = cfg.output_dir / "manim" / scene.id
+    env = {**os.environ, "COURSEKIT_SCENE_PLAN": str(plan_file), "PYTHONPATH": str(PROJECT_ROOT)}
+    args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
+            "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
+            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR", str(module), scene.cls]
+    proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT)
+    if proc.returncode != 0:
+        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: {lines[-1] if lines else 'no output'}")
+    w, h, _ = QUALITIES[quality]
+    outs = sorted(media_dir.glob(f"videos/{module.stem}/*/{scene.id}.mp4"), key=lambda p: p.stat().st_mtime)
+    if not outs:
+        raise RuntimeError(f"Manim wrote no video for {scene.id} under {media_dir}")
+    video = outs[-1]
+    got = video_frames(video)
+    if got != scene.frames:
+        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
+    return video
+
+
+def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
+    from coursekit.subtitles import SubEvent, write_srt
+
+    events = [SubEvent(e.start_ms, e.end_ms, e.text) for c in scene.cues for e in c.subtitles]
+    write_srt(events, out)
+    return out
+
+
+def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False) -> Path:
+    """Render silent, mux narration (and soft subtitles), write ``out`` atomically."""
+    from coursekit.tracks import write_scene_narration
+
+    video = render_silent(cfg, scene, quality)
+    work = cfg.output_dir / "work" / f"{scene.fps}fps"
+    audio = write_scene_narration(scene, work / f"{scene.id}.m4a")
+    srt = _scene_subtitles(scene, work / f"{scene.id}.srt") if subtitles else None
+    return mux(video, audio, out, subtitles=srt)
+
+
+def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:
+    scene = plan.scene(scene_id)
+    out = cfg.output_dir / "preview" / f"{scene_id}.mp4"
+    deliver_scene(cfg, scene, "low", out, subtitles=True)
+    png = extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+    return out, png
+
+
+def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int,
+                  only_existing: bool = False) -> list[Path]:
+    """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4, ``jobs`` at a time."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    quality = cfg.video.quality
+    todo: list[ScenePlan] = []
+    skipped: list[str] = []
+    for plan in plans:
+        for s in plan.scenes:
+            if scene_ids and s.id not in scene_ids:
+                continue
+            if only_existing and find_scene_module(s.cls) is None:
+                skipped.append(s.id)
+                continue
+            todo.append(s)
+    if skipped:
+        print(f"not yet drawn (no scene class), skipped: {', '.join(skipped)}")
+    outdir = cfg.output_dir / "scenes" / quality
+    done: list[Path] = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn()) as progress:
+        task = progress.add_task(f"rendering {len(todo)} scenes at {quality}", total=len(todo))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futs = {pool.submit(deliver_scene, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
+            for fut in as_completed(futs):
+                done.append(fut.result())
+                progress.console.print(f"  {futs[fut].id} done")
+                progress.advance(task)
+    return sorted(done)

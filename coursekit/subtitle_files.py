@@ -1,0 +1,66 @@
+"""Regenerate the course's subtitle files from the plan, without rendering (and without Manim)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from coursekit.config import Config
+from coursekit.errors import UserError
+from coursekit.narration import Course
+from coursekit.plan import LessonPlan
+
+
+def stale_cues(course: Course, plan: LessonPlan) -> list[str]:
+    """Cue ids whose spoken text changed since the plan was made (or that the plan lacks)."""
+    from coursekit.lexicon import Lexicon
+    from coursekit.timeline import cue_text
+
+    lexicon = Lexicon.load()
+    lesson = course.lesson(plan.lesson)
+    planned = {c.id: c for s in plan.scenes for c in s.cues}
+    stale = []
+    for scene in lesson.scenes:
+        for cue in scene.cues:
+            ct = cue_text(cue, lexicon)
+            p = planned.get(cue.id)
+            if p is None or p.spoken != ct.spoken or p.text != ct.written:
+                stale.append(cue.id)
+    current = {c.id for s in lesson.scenes for c in s.cues}
+    stale += sorted(set(planned) - current)
+    return stale
+
+
+def find_plan(cfg: Config, lesson_id: str) -> Path:
+    from coursekit.timeline import plan_path
+
+    preferred = plan_path(cfg, lesson_id, cfg.video.frame_rate)
+    if preferred.exists():
+        return preferred
+    others = sorted((cfg.output_dir / "plan").glob(f"*fps/{lesson_id}.json"))
+    if others:
+        return others[-1]
+    raise UserError(f"no plan for lesson '{lesson_id}' under {cfg.output_dir / 'plan'}; run: python render.py plan --lesson {lesson_id}")
+
+
+def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
+    from coursekit import subtitles as subs
+    from coursekit.media_tools import mux_subtitles
+
+    written: list[Path] = []
+    for lid in lesson_ids:
+        plan = LessonPlan.read(find_plan(cfg, lid))
+        stale = stale_cues(course, plan)
+        if stale:
+            shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
+            raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
+        events = subs.lesson_events(plan)
+        outdir = cfg.output_dir / "course" / lid
+        outdir.mkdir(parents=True, exist_ok=True)
+        if "srt" in cfg.subtitles.formats:
+            written.append(subs.write_srt(events, outdir / f"{lid}.srt", cfg.subtitles) or outdir / f"{lid}.srt")
+        if "vtt" in cfg.subtitles.formats:
+            written.append(subs.write_vtt(events, outdir / f"{lid}.vtt", cfg.subtitles) or outdir / f"{lid}.vtt")
+        video = outdir / f"{lid}.mp4"
+        if video.exists() and (outdir / f"{lid}.srt").exists():
+            mux_subtitles(video, outdir / f"{lid}.srt")
+            written.append(video)
+    return written
