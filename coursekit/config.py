@@ -199,7 +199,7 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
     """Load config.yaml (default: the project's), apply CLI overrides like ``voice.backend='silent'``."""
     path = path or PROJECT_ROOT / "config.yaml"
     data = load_yaml(path) if path.exists() else {}
-    if overrides:
+    if overrides and isinstance(data, (dict, type(None))):
         data = dict(data or {})
         for dotted, value in overrides.items():
             if value is None:

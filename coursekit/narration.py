@@ -129,6 +129,9 @@ class _Doc:
         loader = _Loader(text)
         try:
             self.root = loader.get_single_node()
+        except yaml.reader.ReaderError as exc:
+            line = text[: exc.position].count("\n") + 1
+            raise UserError(f"{self.where(line)}: control character U+{exc.character:04X} is not allowed; delete it") from None
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark
             raise UserError(f"{self.where(mark.line + 1 if mark else 0)}: {exc.problem}; fix the YAML syntax there") from None

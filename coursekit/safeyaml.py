@@ -8,28 +8,24 @@ import yaml
 from coursekit.errors import UserError
 
 MAX_BYTES = 2_000_000
-MAX_ALIASES = 100
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that refuses alias bombs (too many alias expansions)."""
-
-    def __init__(self, stream):
-        super().__init__(stream)
-        self._aliases = 0
+    """SafeLoader that refuses aliases, so an anchor bomb cannot expand."""
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
-            self._aliases += 1
-            if self._aliases > MAX_ALIASES:
-                mark = self.peek_event().start_mark
-                raise yaml.YAMLError(f"too many aliases (more than {MAX_ALIASES}) at line {mark.line + 1}; write the values out")
+            mark = self.peek_event().start_mark
+            raise yaml.YAMLError(f"line {mark.line + 1}: anchors and aliases (&name / *name) are not supported; write the values out")
         return super().compose_node(parent, index)
 
 
 def load_text(text: str, source: str) -> object:
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        raise UserError(f"{source}: line {line}: control character U+{exc.character:04X} is not allowed; delete it") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
@@ -52,4 +48,4 @@ def load_file(path: Path) -> object:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: byte {exc.start} is not UTF-8; save the file as UTF-8") from None
-    return load_text(text, str(path.name if path.parent == path.parent else path))
+    return load_text(text, str(path))

@@ -1,0 +1,115 @@
+"""The one palette, font set and layout grid every lesson scene uses.
+
+Colours mean the same thing in every lesson: ``Q`` is always the query, ``K``
+always the key, ``POSITION`` always a seat number, ``ANGLE`` always an angle,
+``SCORE`` always an attention score. Sizes are picked to stay readable at 480p
+(one scene unit is 60 px there), so no text is smaller than ``SIZE_SMALL``.
+
+The bottom ``SAFE_AREA_FRACTION`` of the frame belongs to the subtitles: no
+scene content may enter it (``tests/test_scene_layout.py`` checks this).
+"""
+from __future__ import annotations
+
+from manim import Text, Typst, MathTypst, VMobject, config
+
+# -- palette ---------------------------------------------------------------
+BACKGROUND = "#14161c"
+Q = "#4fa3ff"          # query vector
+K = "#ff8f3f"          # key vector
+POSITION = "#62d48a"   # seat / position numbers, position counters
+ANGLE = "#ffd84d"      # angles, arcs, hand angles
+SCORE = "#ff5c8a"      # dot products, attention scores
+TEXT = "#e8e8ee"       # neutral text
+MUTED = "#8a8f9c"      # axes, grid, secondary labels
+HIGHLIGHT = "#c38bff"  # the one thing to look at right now
+GHOST_OPACITY = 0.45
+
+# -- fonts and sizes (Manim font-size units) ---------------------------------
+FONT = "Noto Sans CJK SC"
+TYPST_PREAMBLE = f'#set text(font: "{FONT}")'
+SIZE_TITLE = 48
+SIZE_BODY = 36
+SIZE_SMALL = 28
+SIZE_FORMULA = 44
+
+# -- layout ------------------------------------------------------------------
+SAFE_AREA_FRACTION = 0.18   # bottom share of the frame reserved for subtitles
+MARGIN = 0.25               # keep content this far inside the frame edges
+
+
+def frame_height() -> float:
+    return float(config.frame_height)
+
+
+def frame_width() -> float:
+    return float(config.frame_width)
+
+
+def safe_bottom() -> float:
+    """Lowest y any scene content may reach (top edge of the subtitle area)."""
+    return -frame_height() / 2 + SAFE_AREA_FRACTION * frame_height()
+
+
+def content_top() -> float:
+    return frame_height() / 2 - MARGIN
+
+
+def content_left() -> float:
+    return -frame_width() / 2 + MARGIN
+
+
+def content_right() -> float:
+    return frame_width() / 2 - MARGIN
+
+
+# -- text helpers -----------------------------------------------------------
+def title_text(text: str, *, color: str = TEXT, font_size: float = SIZE_TITLE) -> Text:
+    """A heading in the course font, shrunk to fit the frame width if needed."""
+    return _fit(Text(text, font=FONT, font_size=font_size, color=color, weight="BOLD"))
+
+
+def body_text(text: str, *, color: str = TEXT, font_size: float = SIZE_BODY) -> Text:
+    """A line of Chinese (or mixed) body text."""
+    return _fit(Text(text, font=FONT, font_size=font_size, color=color))
+
+
+def small_text(text: str, *, color: str = MUTED, font_size: float = SIZE_SMALL) -> Text:
+    """A label: the smallest text a scene may use."""
+    return Text(text, font=FONT, font_size=font_size, color=color)
+
+
+def formula(source: str, *, color: str = TEXT, font_size: float = SIZE_FORMULA) -> MathTypst:
+    """A display formula in Typst math syntax (``{{ ... : label }}`` groups allowed).
+
+    Chinese inside ``"..."`` strings uses the course font through the preamble.
+    """
+    return _fit(MathTypst(source, font_size=font_size, color=color, typst_preamble=TYPST_PREAMBLE))
+
+
+def typst_text(source: str, *, color: str = TEXT, font_size: float = SIZE_BODY) -> Typst:
+    """Typst markup (text with inline ``$math$``) in the course font."""
+    return _fit(Typst(source, font_size=font_size, color=color, typst_preamble=TYPST_PREAMBLE))
+
+
+def _fit(mob: VMobject) -> VMobject:
+    max_w = frame_width() - 2 * MARGIN
+    if mob.width > max_w:
+        mob.scale_to_fit_width(max_w)
+    return mob
+
+
+def number_class():
+    """The class DecimalNumber should build digits with (never LaTeX)."""
+    return _NumberGlyph
+
+
+class _NumberGlyph(Text):
+    """Text in the course font, as DecimalNumber's ``mob_class``.
+
+    DecimalNumber caches one glyph per character, so updating a number per
+    frame copies cached glyphs and never re-typesets.
+    """
+
+    def __init__(self, text: str, **kwargs):
+        kwargs.setdefault("font", FONT)
+        super().__init__(text, **kwargs)

@@ -1,0 +1,82 @@
+"""config.yaml validation: every bad file gives one line naming the key, and exit status 2."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coursekit.cli import main
+from coursekit.config import Config, load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BAD = [
+    ("malformed", "voice:\n  backend: [edge\n", "line"),
+    ("unknown_top", "vidoe:\n  quality: low\n", "did you mean 'video'"),
+    ("unknown_nested", "voice:\n  edge:\n    voise: x\n", "did you mean 'voice'"),
+    ("wrong_type", "subtitles:\n  max_lines: many\n", "subtitles.max_lines"),
+    ("out_of_range", "subtitles:\n  max_chars_per_line: 200\n", "subtitles.max_chars_per_line"),
+    ("rate_word", "voice:\n  edge:\n    rate: fast\n", "voice.edge.rate"),
+    ("pitch_bad", "voice:\n  edge:\n    pitch: '+9000Hz'\n", "voice.edge.pitch"),
+    ("quality", "video:\n  quality: ultra\n", "video.quality"),
+    ("backend", "voice:\n  backend: siri\n", "voice.backend"),
+    ("output_parent", "output: ../elsewhere\n", "output"),
+    ("output_abs", "output: /tmp/media\n", "output"),
+    ("python_tag", "output: !!python/object/apply:os.system ['true']\n", "not allowed"),
+    ("alias_bomb", "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+                   "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n",
+     "alias"),
+    ("not_mapping", "- just\n- a list\n", "mapping"),
+    ("unknown_lesson", "lessons: [trig_to_rope, wordorder]\n", "did you mean 'word_order'"),
+    ("fps_zero", "video:\n  fps: 0\n", "video.fps"),
+]
+
+
+@pytest.mark.parametrize("name,text,expect", BAD, ids=[b[0] for b in BAD])
+def test_bad_config_is_one_line_and_exit_2(tmp_path, capsys, name, text, expect):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(text, encoding="utf-8")
+    assert main(["check", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("error: ") and "config.yaml" in err
+    assert expect in err, err
+
+
+def test_bad_config_via_render_py_has_no_traceback(tmp_path):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("voice:\n  edge:\n    rate: fast\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(ROOT / "render.py"), "check", "--config", str(cfg)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+    assert "'fast'" in proc.stderr and "percentage" in proc.stderr
+
+
+def test_shipped_config_is_valid_and_defaults_apply():
+    cfg = load_config()
+    assert cfg.voice.edge.voice == "zh-CN-XiaoxiaoNeural"
+    assert cfg.voice.espeak.voice == "cmn"
+    assert cfg.subtitles.max_chars_per_line == 16 and cfg.subtitles.max_lines == 2
+    assert cfg.lessons == ("trig_to_rope", "word_order", "rotation_matrix")
+    assert Config().video.frame_rate == 60
+
+
+def test_quality_maps_to_resolution_and_fps_override():
+    cfg = load_config(None, **{"video.quality": "low"})
+    assert cfg.video.resolution == (854, 480) and cfg.video.frame_rate == 15
+    from coursekit.config import parse_config
+    assert parse_config({"video": {"quality": "medium", "fps": 24}}).video.frame_rate == 24
+
+
+def test_output_symlink_leaving_project_is_refused(tmp_path):
+    link = ROOT / "media_link_test_tmp"
+    try:
+        link.symlink_to(tmp_path)
+        from coursekit.config import parse_config
+        from coursekit.errors import UserError
+        with pytest.raises(UserError, match="inside the project"):
+            parse_config({"output": link.name})
+    finally:
+        link.unlink(missing_ok=True)
