@@ -126,8 +126,9 @@ class _Doc:
         from coursekit.safeyaml import _Loader
 
         self.path = path
-        loader = _Loader(text)
+        loader = None
         try:
+            loader = _Loader(text)
             self.root = loader.get_single_node()
         except yaml.reader.ReaderError as exc:
             line = text[: exc.position].count("\n") + 1
@@ -138,7 +139,8 @@ class _Doc:
         except yaml.YAMLError as exc:
             raise UserError(f"{path}: {exc}") from None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
 
     def where(self, line: int) -> str:
         try:
