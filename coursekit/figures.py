@@ -1,0 +1,228 @@
+"""Computed figures for the narration: ``{name}`` in a cue becomes a number from ``mathcore``.
+
+No number that ``mathcore`` computes is typed into ``narration/*.yaml``. A cue writes a
+placeholder such as ``{wl_slow_512}``; :func:`fill` replaces it with the written form
+returned by ``FIGURES[name]()`` (for example ``"60611"``), exactly as it should appear
+in the subtitles. The lexicon then says how that written form is spoken.
+
+``{@name}`` (with the ``@``) is a bookmark, not a figure, and is left alone here.
+
+The demo inputs that scenes draw (the q and k of the RoPE pairs, the widget's seats,
+the minimal-RoPE seed) are module constants below, so a scene can import the very
+values the narration quotes. This module never imports manim.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+
+import mathcore
+from mathcore import checks
+from coursekit.errors import UserError
+
+FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+# --- demo inputs shared with the scenes ---------------------------------------------
+THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
+ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q ...
+ROPE_PAIR_K = (0.8, -0.3)              # ... and k, scored at seats (m, n) below
+ROPE_PAIRS = ((0, 3), (2, 5), (10, 13))
+WIDGET_Q = (1.0, 0.0)                  # the word_order q/k widget: unit arrows
+WIDGET_K = (1.0, 0.0)
+WIDGET_SEATS = ((2, 4), (5, 7))        # q at seat i, k at seat j; the second pair slid by 3
+MINIMAL_ROPE_SEED = 0                  # the 6 x 8 minimal RoPE of trig_to_rope 动手
+MINIMAL_ROPE_SHAPE = (6, 8)
+MINIMAL_ROPE_PERM = (2, 0, 1, 5, 3, 4)
+NORM_SEAT = 2                          # the length-normalised encoding: seat 2 ...
+NORM_LENGTHS = (4, 8)                  # ... in a 4-word and an 8-word sentence
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+# --- written forms -------------------------------------------------------------------
+def fmt_int(x: float) -> str:
+    """A whole number: ``60611``."""
+    return str(int(round(float(x))))
+
+
+def fmt_dec(x: float, places: int = 2) -> str:
+    """A decimal with at most ``places`` places, trailing zeros dropped: ``6.28``, ``0.5``, ``0``.
+
+    A negative value uses the minus sign U+2212.
+    """
+    v = round(float(x), places)
+    if v == 0:
+        v = 0.0
+    s = f"{abs(v):.{places}f}".rstrip("0").rstrip(".") if places else f"{abs(v):.0f}"
+    return ("−" if v < 0 else "") + s
+
+
+def fmt_fixed(x: float, places: int = 2) -> str:
+    """A decimal with exactly ``places`` places: ``0.70``."""
+    v = round(float(x), places)
+    if v == 0:
+        v = 0.0
+    return ("−" if v < 0 else "") + f"{abs(v):.{places}f}"
+
+
+def fmt_sci(x: float, digits: int = 2) -> str:
+    """A small number in scientific form with ``digits`` significant digits: ``2.2×10⁻¹⁶``."""
+    v = float(x)
+    if v == 0:
+        return "0"
+    exp = int(np.floor(np.log10(abs(v))))
+    mant = round(v / 10 ** exp, digits - 1)
+    if abs(mant) >= 10:
+        mant, exp = mant / 10, exp + 1
+    return f"{mant:.{digits - 1}f}×10{str(exp).translate(_SUPERSCRIPT)}"
+
+
+def fmt_point(p) -> str:
+    """A 2-D point with up to two decimals: ``(0, 1)``."""
+    return f"({fmt_dec(p[0])}, {fmt_dec(p[1])})"
+
+
+def parse_figure(text: str) -> float | tuple[float, ...]:
+    """Read a written figure back as a number (or a tuple for a point); used by the tests."""
+    t = text.strip().replace("−", "-")
+    if t.startswith("(") and t.endswith(")"):
+        return tuple(float(part) for part in t[1:-1].split(","))
+    if "×10" in t:
+        mant, exp = t.split("×10")
+        return float(mant) * 10.0 ** int(exp.translate(_FROM_SUPERSCRIPT))
+    return float(t)
+
+
+# --- the computations ----------------------------------------------------------------
+def _theta() -> float:
+    return float(np.radians(THETA_DEG))
+
+
+def rope_pair_scores() -> list[float]:
+    """The RoPE scores of ROPE_PAIR_Q, ROPE_PAIR_K at the seats in ROPE_PAIRS (all equal)."""
+    return [mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, m, n, _theta()) for m, n in ROPE_PAIRS]
+
+
+def widget_scores() -> list[float]:
+    """The q/k widget's scores at WIDGET_SEATS (equal: the gap is the same)."""
+    return [mathcore.rope_score(WIDGET_Q, WIDGET_K, i, j, _theta()) for i, j in WIDGET_SEATS]
+
+
+def minimal_rope_scores(x: np.ndarray) -> np.ndarray:
+    """Scaled dot-product scores of the rows of ``x`` after RoPE at seats 0 .. n-1."""
+    n, d = x.shape
+    r = mathcore.rope(x, np.arange(n))
+    return r @ r.T / np.sqrt(d)
+
+
+def minimal_rope_input() -> np.ndarray:
+    return np.random.default_rng(MINIMAL_ROPE_SEED).normal(size=MINIMAL_ROPE_SHAPE)
+
+
+def minimal_rope_shuffle_change() -> float:
+    """How much RoPE scores change when the words are shuffled, beyond being reordered.
+
+    Without RoPE the shuffled score table is exactly the old one reordered (change 0);
+    with RoPE a word's seat changes its rotation, so the scores themselves change.
+    """
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    return float(np.abs(minimal_rope_scores(x[p]) - minimal_rope_scores(x)[p][:, p]).max())
+
+
+def plain_shuffle_change() -> float:
+    """The same measure without RoPE: zero up to rounding."""
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    d = x.shape[1]
+    plain = lambda a: a @ a.T / np.sqrt(d)  # noqa: E731
+    return float(np.abs(plain(x[p]) - plain(x)[p][:, p]).max())
+
+
+def _assertion(key: str) -> float:
+    for a in checks.lesson_assertions():
+        if a.key == key:
+            return a.error
+    raise KeyError(key)
+
+
+def _norm_code(length: int) -> float:
+    return float(mathcore.length_normalised_encoding([NORM_SEAT], length, 1)[0, 0])
+
+
+def _norm_step(length: int) -> float:
+    e = mathcore.length_normalised_encoding([NORM_SEAT, NORM_SEAT + 1], length, 1)[:, 0]
+    return float(e[1] - e[0])
+
+
+def _circle_radius() -> float:
+    tips = mathcore.pointer_tip(np.linspace(0.0, 2 * np.pi, 8))
+    return float(np.linalg.norm(tips, axis=-1).max())
+
+
+FIGURES: dict[str, Callable[[], str]] = {
+    # the unit-circle pointer
+    "sin30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[1]),
+    "cos30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[0]),
+    "circle_radius": lambda: fmt_dec(_circle_radius()),
+    # R(90 deg) applied to (1, 0)
+    "r90_e1": lambda: fmt_point(mathcore.rotate([1.0, 0.0], np.radians(90.0))),
+    "r90_len": lambda: fmt_dec(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.radians(90.0)))),
+    "r90_pow4_err": lambda: fmt_sci(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()),
+    # the clock speeds for d = 8 and the wavelengths for d = 512
+    "w0_d8": lambda: fmt_dec(mathcore.frequencies(8)[0], 3),
+    "w1_d8": lambda: fmt_dec(mathcore.frequencies(8)[1], 3),
+    "w2_d8": lambda: fmt_dec(mathcore.frequencies(8)[2], 3),
+    "w3_d8": lambda: fmt_dec(mathcore.frequencies(8)[3], 3),
+    "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
+    "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
+    # RoPE scores
+    "rope_pair_score": lambda: fmt_fixed(rope_pair_scores()[0]),
+    "widget_score": lambda: fmt_fixed(widget_scores()[0]),
+    "rope_shuffle_change": lambda: fmt_fixed(minimal_rope_shuffle_change()),
+    # the length-normalised encoding
+    "norm_code_short": lambda: fmt_dec(_norm_code(NORM_LENGTHS[0]), 3),
+    "norm_code_long": lambda: fmt_dec(_norm_code(NORM_LENGTHS[1]), 3),
+    "norm_step_short": lambda: fmt_dec(_norm_step(NORM_LENGTHS[0]), 3),
+    "norm_step_long": lambda: fmt_dec(_norm_step(NORM_LENGTHS[1]), 3),
+    # Gram stripes and the norm of PE(n)
+    "g0_d32": lambda: fmt_dec(mathcore.relative_profile(0, 32)),
+    "half_k_d32": lambda: fmt_int(mathcore.half_point(32)),
+    "pe_norm_d512": lambda: fmt_dec(np.linalg.norm(mathcore.sinusoidal_pe([7], 512)[0])),
+    # measured errors of the rotation lesson
+    "t1_err": lambda: fmt_sci(checks.t1_permutation()),
+    "a1_err": lambda: fmt_sci(_assertion("A1")),
+    "a2_err": lambda: fmt_sci(_assertion("A2")),
+    "a3_err": lambda: fmt_sci(_assertion("A3")),
+    "a4_err": lambda: fmt_sci(_assertion("A4")),
+    "a5_err": lambda: fmt_sci(_assertion("A5")),
+    "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
+}
+
+_cache: dict[str, str] = {}
+
+
+def value(name: str) -> str:
+    """The written form of one figure (computed once per process)."""
+    if name not in FIGURES:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(FIGURES), n=3, cutoff=0.5)
+        hint = f"close matches: {', '.join(close)}" if close else f"known: {', '.join(sorted(FIGURES)[:12])} …"
+        raise UserError(f"unknown figure '{name}' in the narration; {hint}; add it to coursekit/figures.py or fix the name")
+    if name not in _cache:
+        _cache[name] = FIGURES[name]()
+    return _cache[name]
+
+
+def names_in(text: str) -> list[str]:
+    """The figure names used in ``text``, in order (bookmarks ``{@name}`` are not figures)."""
+    return FIGURE_RE.findall(text)
+
+
+def fill(text: str) -> str:
+    """Replace every ``{name}`` with its computed written form; leave ``{@name}`` bookmarks alone."""
+    return FIGURE_RE.sub(lambda m: value(m.group(1)), text)
