@@ -59,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scene")
     p.add_argument("--jobs", type=int, default=None, help="parallel scene renders (default: number of cores)")
 
+    p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
+    _common(p)
+    p.add_argument("--port", type=int, default=8000)
+
     p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
     _common(p)
     p.add_argument("--jobs", type=int, default=None)

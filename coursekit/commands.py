@@ -184,3 +184,10 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     for p in outputs:
         console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
     return 0
+
+
+def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.serve import serve
+
+    serve(cfg.output_dir / "course", args.port)
+    return 0
