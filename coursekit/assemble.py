@@ -74,14 +74,15 @@ def concat_video(scene_videos: list[Path], out: Path) -> Path:
     return out
 
 
-def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], outdir: Path) -> list[Path]:
+def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], outdir: Path,
+                    work: Path | None = None) -> list[Path]:
     from coursekit import subtitles as subs
     from coursekit.audio import encode_aac_atomic
     from coursekit.tracks import lesson_track
 
     lid = plan.lesson
     outdir.mkdir(parents=True, exist_ok=True)
-    work = cfg.output_dir / "work" / f"{plan.fps}fps" / lid
+    work = work or cfg.output_dir / "work" / f"{plan.fps}fps" / lid
     work.mkdir(parents=True, exist_ok=True)
     video = concat_video(scene_videos, work / "video.mp4")
     audio = encode_aac_atomic(lesson_track(plan), work / "narration.m4a") or work / "narration.m4a"
