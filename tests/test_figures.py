@@ -1,0 +1,235 @@
+"""Computed figures: every {placeholder} is mathcore's value, and no computed number is typed by hand."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mathcore
+from mathcore import checks
+from coursekit import figures
+from coursekit.errors import UserError
+from coursekit.figures import FIGURES, fill, names_in, parse_figure
+from coursekit.paths import NARRATION_DIR, PROJECT_ROOT
+
+LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
+NARRATION_FILES = sorted(NARRATION_DIR.glob("*.yaml"))
+
+
+def _assertion(key: str) -> float:
+    return next(a.error for a in checks.lesson_assertions() if a.key == key)
+
+
+def _pe_norm(d: int) -> float:
+    return float(np.linalg.norm(mathcore.sinusoidal_pe([7], d)[0]))
+
+
+TH = np.radians(30.0)
+# name -> (mathcore's value, how close the written form must be)
+# tolerance: ("abs", t) for fixed decimals, ("rel", t) for scientific notation
+EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
+    "sin30": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
+    "cos30": (float(mathcore.pointer_tip(TH)[0]), ("abs", 0.005)),
+    "circle_radius": (1.0, ("abs", 1e-9)),
+    "r90_e1": (tuple(mathcore.rotate([1.0, 0.0], np.pi / 2)), ("abs", 0.005)),
+    "r90_len": (float(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.pi / 2))), ("abs", 0.005)),
+    "r90_pow4_err": (float(np.abs(np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4) - np.eye(2)).max()), ("rel", 0.05)),
+    "w0_d8": (float(mathcore.frequencies(8)[0]), ("abs", 0.0005)),
+    "w1_d8": (float(mathcore.frequencies(8)[1]), ("abs", 0.0005)),
+    "w2_d8": (float(mathcore.frequencies(8)[2]), ("abs", 0.0005)),
+    "w3_d8": (float(mathcore.frequencies(8)[3]), ("abs", 0.0005)),
+    "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
+    "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
+    "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
+    "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
+    "rope_shuffle_change": (figures.minimal_rope_shuffle_change(), ("abs", 0.005)),
+    "norm_code_short": (float(mathcore.length_normalised_encoding([2], 4, 1)[0, 0]), ("abs", 0.0005)),
+    "norm_code_long": (float(mathcore.length_normalised_encoding([2], 8, 1)[0, 0]), ("abs", 0.0005)),
+    "norm_step_short": (0.25, ("abs", 0.0005)),
+    "norm_step_long": (0.125, ("abs", 0.0005)),
+    "g0_d32": (float(mathcore.relative_profile(0, 32)), ("abs", 0.005)),
+    "half_k_d32": (float(mathcore.half_point(32)), ("abs", 0.0)),
+    "pe_norm_d512": (_pe_norm(512), ("abs", 0.005)),
+    "t1_err": (checks.t1_permutation(), ("rel", 0.05)),
+    "a1_err": (_assertion("A1"), ("rel", 0.05)),
+    "a2_err": (_assertion("A2"), ("rel", 0.05)),
+    "a3_err": (_assertion("A3"), ("rel", 0.05)),
+    "a4_err": (_assertion("A4"), ("rel", 0.05)),
+    "a5_err": (_assertion("A5"), ("rel", 0.05)),
+    "row_pitfall_err": (checks.a4_row_pitfall(), ("rel", 0.05)),
+}
+
+
+def _close(got, want, tol) -> bool:
+    kind, t = tol
+    if isinstance(want, tuple):
+        return len(got) == len(want) and all(_close(g, w, tol) for g, w in zip(got, want))
+    if kind == "rel":
+        return abs(got - want) <= t * abs(want)
+    return abs(got - want) <= t + 1e-12
+
+
+def _cue_sources():
+    from coursekit.narration import load_course
+
+    course = load_course(LESSONS)
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                yield cue.id, cue.text
+                if cue.say is not None:
+                    yield cue.id + " (say)", cue.say
+
+
+# ---------------------------------------------------------------- values
+
+
+def test_every_figure_has_an_expected_value():
+    assert set(FIGURES) == set(EXPECTED), (
+        f"figures without a check here: {sorted(set(FIGURES) - set(EXPECTED))}; "
+        f"checks without a figure: {sorted(set(EXPECTED) - set(FIGURES))}")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_figure_equals_mathcore(name):
+    written = FIGURES[name]()
+    assert isinstance(written, str) and written.strip() and len(written) <= 16, written
+    want, tol = EXPECTED[name]
+    got = parse_figure(written)
+    assert _close(got, want, tol), f"{name}: written {written!r} reads back as {got}, mathcore gives {want}"
+
+
+def test_specific_written_forms():
+    assert fill("{wl_slow_512}") == "60611"
+    assert fill("{wl_fast_512}") == "6.28"
+    assert fill("{g0_d32} {half_k_d32}") == "16 16"
+    assert fill("{w0_d8}、{w1_d8}、{w2_d8}、{w3_d8}") == "1、0.1、0.01、0.001"
+    assert fill("{a1_err}") == "2.2×10⁻¹⁶"
+    assert fill("{pe_norm_d512}") == str(int(np.sqrt(512 / 2)))
+
+
+def test_rope_pairs_and_widget_scores_are_equal():
+    s = figures.rope_pair_scores()
+    assert max(s) - min(s) < 1e-12
+    w = figures.widget_scores()
+    assert max(w) - min(w) < 1e-12
+    assert figures.plain_shuffle_change() < 1e-12 < figures.minimal_rope_shuffle_change()
+
+
+# ---------------------------------------------------------------- fill / names_in
+
+
+def test_fill_replaces_figures_and_keeps_bookmarks():
+    assert fill("转到{@at30} 30°，指尖在 ({cos30}, {sin30})。") == "转到{@at30} 30°，指尖在 (0.87, 0.5)。"
+    assert names_in("{@at30}{cos30} {sin30}{@x}") == ["cos30", "sin30"]
+    assert fill("没有占位符。") == "没有占位符。"
+
+
+def test_unknown_figure_is_a_user_error():
+    with pytest.raises(UserError, match=r"unknown figure 'wl_slow_51'") as err:
+        fill("约 {wl_slow_51} 个座位")
+    assert "wl_slow_512" in str(err.value)
+
+
+def test_no_manim_import():
+    code = "import sys, coursekit.figures as f; f.fill('{wl_slow_512}'); print('manim' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- the narration
+
+
+def test_every_placeholder_in_the_narration_exists():
+    assert NARRATION_FILES, "no narration/*.yaml files"
+    missing = []
+    for path in NARRATION_FILES:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("#"):
+                continue
+            missing += [f"{path.name}:{n}: {{{name}}}" for name in names_in(line) if name not in FIGURES]
+    assert not missing, "unknown figures:\n" + "\n".join(missing)
+
+
+def test_every_cue_fills():
+    for cid, text in _cue_sources():
+        filled = fill(text)
+        assert not names_in(filled), f"{cid}: placeholder left after fill: {filled}"
+
+
+def _raw_narration() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in NARRATION_FILES}
+
+
+@pytest.mark.parametrize("typed", ["60611", "62832", "60,611", "62,832", "6.2832", "60612"])
+def test_wavelength_never_typed(typed):
+    bad = [name for name, text in _raw_narration().items() if typed in text]
+    assert not bad, f"{typed!r} is typed by hand in {bad}; use the placeholder {{wl_slow_512}}"
+
+
+def test_no_computed_figure_typed_by_hand():
+    """A distinctive computed value (3+ digits, or scientific notation) appears only through its placeholder."""
+    raw = {name: re.sub(r"^\s*#.*$", "", text, flags=re.M) for name, text in _raw_narration().items()}
+    problems = []
+    for fname, func in FIGURES.items():
+        written = func()
+        digits = sum(ch.isdigit() for ch in written)
+        if "×10" in written or (digits >= 3 and not written.startswith("(")):
+            for file, text in raw.items():
+                for m in re.finditer(re.escape(written), text):
+                    before = text[max(0, m.start() - 1):m.start()]
+                    after = text[m.end():m.end() + 1]
+                    if not (before.isdigit() or after.isdigit()):
+                        problems.append(f"{file}: {written!r} typed by hand; use {{{fname}}}")
+    # the same errors written the document's way
+    for file, text in raw.items():
+        for m in re.finditer(r"\d\.\d\s*[×x*]\s*10\s*[\^⁻-]", text):
+            problems.append(f"{file}: scientific notation typed by hand near {text[m.start():m.start() + 16]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_written_figure_is_speakable():
+    from coursekit.lexicon import Lexicon
+
+    lex = Lexicon.load(NARRATION_DIR / "lexicon.yaml")
+    bad = {name: toks for name in FIGURES if (toks := lex.uncovered(FIGURES[name]()))}
+    assert not bad, f"figures the voice cannot read (add terms to narration/lexicon.yaml): {bad}"
+
+
+# ---------------------------------------------------------------- recorded discrepancies
+
+
+DOCUMENTED = [
+    # (what, document's written value, computed value written the same way)
+    ("slowest wavelength, d=512", "62832", figures.fmt_int(mathcore.wavelengths(512)[-1])),
+    ("T1 permutation error", "1.0×10⁻¹⁷", figures.fmt_sci(checks.t1_permutation())),
+    ("A2 preservation error", "1.8×10⁻¹⁵", figures.fmt_sci(_assertion("A2"))),
+    ("A3 composition error", "1.4×10⁻¹⁵", figures.fmt_sci(_assertion("A3"))),
+    ("A4 shift error", "2.2×10⁻¹⁶", figures.fmt_sci(_assertion("A4"))),
+]
+
+
+@pytest.mark.parametrize("what,document,computed", DOCUMENTED, ids=[d[0] for d in DOCUMENTED])
+def test_recorded_discrepancies(what, document, computed):
+    """Each recorded discrepancy still exists, and DISCREPANCIES.md lists both values."""
+    assert document != computed, f"{what}: the document's {document} now matches; update DISCREPANCIES.md"
+    md = (NARRATION_DIR / "DISCREPANCIES.md").read_text(encoding="utf-8")
+    assert computed in md, f"{what}: computed value {computed} is not recorded in DISCREPANCIES.md"
+    doc_mantissa = document.split("×")[0].rstrip("0").rstrip(".")
+    assert doc_mantissa in md, f"{what}: document value {document} is not recorded in DISCREPANCIES.md"
+
+
+def test_the_limit_explains_62832():
+    assert round(2 * np.pi * 10000) == 62832
+    assert round(float(mathcore.wavelengths(512)[-1])) == round(2 * np.pi * 10000 ** (510 / 512))
+
+
+def test_agreeing_figures_still_agree():
+    assert _assertion("A1") == pytest.approx(2.2e-16, rel=0.05)
+    assert _assertion("A5") == pytest.approx(8.9e-16, rel=0.05)
+    assert all(a.passed for a in checks.lesson_assertions())
+    assert mathcore.half_point(32) == 16 and float(mathcore.relative_profile(0, 32)) == 16.0
