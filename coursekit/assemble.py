@@ -87,14 +87,14 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     video = concat_video(scene_videos, work / "video.mp4")
     audio = encode_aac_atomic(lesson_track(plan), work / "narration.m4a") or work / "narration.m4a"
     meta = write_ffmetadata(plan, work / "chapters.ffmeta")
-    events = subs.lesson_events(plan)
+    events = subs.lesson_events(plan, cfg.subtitles)
     srt = outdir / f"{lid}.srt"
     vtt = outdir / f"{lid}.vtt"
     subs.write_srt(events, srt, cfg.subtitles)
-    subs.write_vtt(events, vtt, cfg.subtitles)
+    subs.write_vtt(events, vtt, cfg.subtitles)   # the soft track is made from the VTT: ffmpeg's SRT reader drops tags
     mp4 = outdir / f"{lid}.mp4"
     tmp = tmp_for(mp4)
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(srt), "-i", str(meta),
+    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(vtt), "-i", str(meta),
          "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0", "-map_metadata", "3", "-map_chapters", "3",
          "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text",
          "-metadata:s:s:0", "language=zho", "-metadata:s:a:0", "language=zho",

@@ -70,10 +70,10 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str) -> Path:
 
 
 def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
-    from coursekit.subtitles import SubEvent, write_srt
+    from coursekit.subtitles import write_vtt
 
-    events = [SubEvent(e.start_ms, e.end_ms, e.text) for c in scene.cues for e in c.subtitles]
-    write_srt(events, out)
+    events = [e for c in scene.cues for e in c.subtitles]
+    write_vtt(events, out)
     return out
 
 
@@ -84,8 +84,8 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
     video = render_silent(cfg, scene, quality)
     work = cfg.output_dir / "work" / f"{scene.fps}fps"
     audio = write_scene_narration(scene, work / f"{scene.id}.m4a")
-    srt = _scene_subtitles(scene, work / f"{scene.id}.srt") if subtitles else None
-    return mux(video, audio, out, subtitles=srt)
+    vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
+    return mux(video, audio, out, subtitles=vtt)
 
 
 def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:

@@ -52,7 +52,7 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
         if stale:
             shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
             raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
-        events = subs.lesson_events(plan)
+        events = subs.lesson_events(plan, cfg.subtitles)
         outdir = cfg.output_dir / "course" / lid
         outdir.mkdir(parents=True, exist_ok=True)
         if "srt" in cfg.subtitles.formats:
@@ -60,7 +60,10 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
         if "vtt" in cfg.subtitles.formats:
             written.append(subs.write_vtt(events, outdir / f"{lid}.vtt", cfg.subtitles) or outdir / f"{lid}.vtt")
         video = outdir / f"{lid}.mp4"
-        if video.exists() and (outdir / f"{lid}.srt").exists():
-            mux_subtitles(video, outdir / f"{lid}.srt")
+        vtt = outdir / f"{lid}.vtt"
+        if not vtt.exists():
+            subs.write_vtt(events, vtt, cfg.subtitles)
+        if video.exists():
+            mux_subtitles(video, vtt)   # from the VTT: ffmpeg's SRT reader drops tag-like text
             written.append(video)
     return written

@@ -20,8 +20,12 @@ Three layers, each usable on its own:
 2. Time. :func:`time_cue` gives each event a start and an end in milliseconds from the
    speech times of its characters (``char_times[i] = (start_ms, end_ms)`` for character
    ``i`` of the written text; :func:`proportional_char_times` makes them from a cue's
-   speech span when the voice gives no boundaries). :func:`violations` checks events
+   speech span when the voice gives no boundaries). :func:`cue_events` is the planner's
+   entry point (a ``char_time(i)`` function in seconds, cue-relative results) and
+   :func:`time_cues` times a scene's cues in order. :func:`violations` checks events
    against :class:`~coursekit.config.SubtitleConfig` and the sync tolerances below.
+   Text that cannot fit (a token longer than a line) raises :class:`SubtitleTextError`,
+   both a ``ValueError`` and a one-line :class:`~coursekit.errors.UserError`.
 
    When the limits cannot all be met the order of precedence is: never lose a
    character > lines (chars per line, lines per event) > gap between events > start
@@ -38,11 +42,14 @@ Three layers, each usable on its own:
    (``&`` → ``&amp;``, ``<`` → ``&lt;``, ``>`` → ``&gt;``, so ``-->`` is written
    ``--&gt;``). SubRip has no escaping; ``srt`` reads a cue body verbatim up to the
    blank line that ends it, so ``<script>``, ``&`` and ``-->`` are written unchanged and
-   parse back unchanged (tested); nothing is substituted.
+   parse back unchanged (tested); nothing is substituted. Players that read SubRip
+   markup differ: ffmpeg's SubRip reader drops tags it does not know (``<script>``
+   vanishes) but reads the WebVTT file literally, so mux or convert from the .vtt.
 """
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
 import tempfile
 import threading
@@ -56,11 +63,14 @@ import srt
 import webvtt
 
 from coursekit.config import SubtitleConfig
+from coursekit.errors import UserError
 from coursekit.plan import LessonPlan, SubtitleEvent
 
 __all__ = [
     "START_SYNC_MS",
     "LINGER_MS",
+    "SENTENCE_PUNCT",
+    "CLAUSE_PUNCT",
     "squeeze",
     "segment",
     "wrap_lines",
@@ -68,6 +78,9 @@ __all__ = [
     "proportional_char_times",
     "time_cue",
     "time_cues",
+    "cue_events",
+    "SubEvent",
+    "SubtitleTextError",
     "event_speech_spans",
     "violations",
     "lesson_events",
@@ -75,6 +88,13 @@ __all__ = [
     "write_vtt",
     "escape_vtt",
 ]
+
+SubEvent = SubtitleEvent   # the name scene_render uses
+
+
+class SubtitleTextError(UserError, ValueError):
+    """Written text that cannot be shown within the line limits: the narration must change."""
+
 
 START_SYNC_MS = 100   # an event appears within 100 ms of its speech (about 3 frames)
 LINGER_MS = 500       # and may stay up to 500 ms after its speech ends (about 12 frames)
@@ -229,7 +249,7 @@ def _pieces(text: str) -> list[tuple[str, int, int]]:
 
 def _glue(text: str, pieces: list[tuple[str, int, int]], inside_rank: int | None = None) -> list[_Unit]:
     """Attach opening punctuation to what follows and closing punctuation to what precedes."""
-    groups: list[list] = []        # [start, end, latin, first_piece_start]
+    groups: list[list] = []        # [start, end, latin]
     pending: int | None = None     # start of opening punctuation waiting for its word
     for kind, a, b in pieces:
         if kind == "O":
@@ -242,16 +262,16 @@ def _glue(text: str, pieces: list[tuple[str, int, int]], inside_rank: int | None
                 pending = a
         else:
             start = a if pending is None else pending
-            groups.append([start, b, kind == "L", a])
+            groups.append([start, b, kind == "L"])
             pending = None
     if pending is not None:
         if groups:
             groups[-1][1] = len(text.rstrip())
         else:
-            groups.append([pending, len(text.rstrip()), False, pending])
+            groups.append([pending, len(text.rstrip()), False])
     units: list[_Unit] = []
     prev_end = None
-    for start, end, latin, _ in groups:
+    for start, end, latin in groups:
         body = "".join(text[start:end].split())
         space = (
             prev_end is not None
@@ -286,7 +306,7 @@ def _fit_units(text: str, max_chars: int, cjk_by_char: bool = False) -> list[_Un
             out.append(u)
             continue
         if u.latin:
-            raise ValueError(
+            raise SubtitleTextError(
                 f"subtitle token {u.text!r} has {u.n} characters, more than a line of {max_chars}; "
                 "rewrite the narration so it can be broken"
             )
@@ -302,12 +322,11 @@ def _fit_units(text: str, max_chars: int, cjk_by_char: bool = False) -> list[_Un
                 pieces.append(("W", u.start + k, u.start + k + 1))
         parts = _glue(text[: u.end], pieces, inside_rank=_INSIDE_WORD if u.n > max_chars else _WORD)
         parts[-1] = _replace_rank(parts[-1], u.rank)
-        if parts:
-            parts[0] = _Unit(parts[0].text, parts[0].start, parts[0].end, parts[0].n,
-                             parts[0].rank, False, u.space_before)
+        head = parts[0]
+        parts[0] = _Unit(head.text, head.start, head.end, head.n, head.rank, False, u.space_before)
         for p in parts:
             if p.n > max_chars:
-                raise ValueError(
+                raise SubtitleTextError(
                     f"subtitle text {p.text!r} has {p.n} characters that cannot be broken, "
                     f"more than a line of {max_chars}; rewrite the narration"
                 )
@@ -389,13 +408,15 @@ def wrap_lines(event_text: str, max_chars: int = 16, max_lines: int = 2) -> list
     """
     if not event_text.strip():
         return []
+    if len(event_text) <= max_chars and not any(ch.isspace() for ch in event_text):
+        return [event_text]      # one line as it stands (and no dictionary needed)
     lines = _wrap_units(_fit_units(event_text, max_chars), max_chars, max_lines)
     if lines is None:
         # jieba can cut a piece of a sentence differently from the whole sentence;
         # cutting CJK words into characters is the finer fallback (Latin tokens stay whole)
         lines = _wrap_units(_fit_units(event_text, max_chars, cjk_by_char=True), max_chars, max_lines)
     if lines is None:
-        raise ValueError(
+        raise SubtitleTextError(
             f"subtitle text {event_text!r} ({count_chars(event_text)} characters) does not fit in "
             f"{max_lines} lines of {max_chars}"
         )
@@ -489,8 +510,7 @@ def proportional_char_times(text: str, start_ms: float, end_ms: float,
             weights.append(clause_pause)
         else:
             weights.append(0.0)
-    # a pause after the last spoken character is not speech
-    total = sum(weights) - sum(w for ch, w in zip(reversed(text), reversed(weights)) if False)
+    # a pause after the last spoken character is not part of the speech span
     last = max((k for k, ch in enumerate(text) if _spoken(ch)), default=len(text) - 1)
     total = sum(weights[: last + 1]) or 1.0
     scale = (end_ms - start_ms) / total
@@ -525,8 +545,8 @@ def time_cue(text: str, char_times: Sequence[tuple[float, float]], *,
         return []
     spans = [_span_of(text, u.start, u.end, char_times) for u in units]
     timing = _Timing(
-        starts=[round(s) for s, _ in spans],
-        ends=[round(e) for _, e in spans],
+        starts=[s for s, _ in spans],
+        ends=[e for _, e in spans],
         next_start=float("inf") if next_start_ms is None else float(next_start_ms),
         limits=lim,
     )
@@ -536,24 +556,27 @@ def time_cue(text: str, char_times: Sequence[tuple[float, float]], *,
     return _place(texts, speech, prev_end_ms, next_start_ms, lim)
 
 
-def _place(texts: list[str], speech: list[tuple[int, int]], prev_end_ms: float | None,
+def _place(texts: list[str], speech: list[tuple[float, float]], prev_end_ms: float | None,
            next_start_ms: float | None, lim: SubtitleConfig) -> list[SubtitleEvent]:
+    """Whole-millisecond times; every bound is rounded towards meeting it."""
     gap = lim.min_gap_ms
-    floor = -10**12 if prev_end_ms is None else round(prev_end_ms) + gap
-    ceiling = None if next_start_ms is None else round(next_start_ms)
+    floor = None if prev_end_ms is None else math.ceil(prev_end_ms) + gap
+    ceiling = None if next_start_ms is None else math.floor(next_start_ms)
+    starts = [round(s) for s, _ in speech]
     events: list[SubtitleEvent] = []
     for k, (txt, (s, e)) in enumerate(zip(texts, speech)):
-        need = max(lim.min_duration_ms, -(-1000 * count_chars(txt) // lim.max_chars_per_second))
-        start = max(s, floor, 0)              # gap outranks start sync
-        nxt = speech[k + 1][0] if k + 1 < len(speech) else ceiling
+        need = max(lim.min_duration_ms, math.ceil(1000 * count_chars(txt) / lim.max_chars_per_second))
+        start = starts[k] if floor is None else max(starts[k], floor)     # the gap outranks start sync
+        nxt = starts[k + 1] if k + 1 < len(speech) else ceiling
         limit_end = start + lim.max_duration_ms
         if nxt is not None:
             limit_end = min(limit_end, nxt - gap)
-        end = min(max(e, start + need), e + LINGER_MS, limit_end)
+        end = min(max(math.ceil(e), start + need), math.floor(e + LINGER_MS), limit_end)
         if end - start < need:                # still short: appear up to START_SYNC_MS early
-            start = max(min(start, end - need), s - START_SYNC_MS, floor, 0)
-        end = max(int(end), int(start) + 1)
-        events.append(SubtitleEvent(int(start), end, txt))
+            earliest = max(math.ceil(s - START_SYNC_MS), 0 if floor is None else floor, 0)
+            start = max(min(start, end - need), earliest)
+        end = max(end, start + 1)
+        events.append(SubtitleEvent(start, end, txt))
         floor = end + gap
     return events
 
@@ -578,6 +601,21 @@ def time_cues(cues: Sequence[tuple[str, Sequence[tuple[float, float]]]], *,
     return out
 
 
+def cue_events(written: str, char_time: Callable[[int], float], speech_duration_s: float,
+               silence_after_s: float, limits: SubtitleConfig | None = None) -> list[SubtitleEvent]:
+    """Timed events of one cue, in milliseconds from the cue's start (the planner's entry point).
+
+    ``char_time(i)`` is the second, from the cue's start, at which written character ``i``
+    starts to be spoken, for ``0 <= i <= len(written)`` (so character ``i`` ends at
+    ``char_time(i + 1)``). The next subtitle (the next cue's) can start no earlier than
+    ``speech_duration_s + silence_after_s``; nothing before the cue's start is touched.
+    """
+    ts = [1000.0 * char_time(i) for i in range(len(written) + 1)]
+    char_times = [(ts[i], max(ts[i], ts[i + 1])) for i in range(len(written))]
+    return time_cue(written, char_times, prev_end_ms=None,
+                    next_start_ms=1000.0 * (speech_duration_s + silence_after_s), limits=limits)
+
+
 def event_speech_spans(text: str, events: Sequence[SubtitleEvent],
                        char_times: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """The speech span of each event, found by aligning the events' characters with ``text``.
@@ -588,7 +626,8 @@ def event_speech_spans(text: str, events: Sequence[SubtitleEvent],
     out, p = [], 0
     for ev in events:
         chars = squeeze(ev.text)
-        if squeeze(text[positions[p]:positions[p + len(chars) - 1] + 1] if chars else "") != chars:
+        if not chars or p + len(chars) > len(positions) or \
+                squeeze(text[positions[p]:positions[p + len(chars) - 1] + 1]) != chars:
             raise ValueError(f"event text {ev.text!r} does not follow the cue text at character {p}")
         out.append(_span_of(text, positions[p], positions[p + len(chars) - 1] + 1, char_times))
         p += len(chars)
@@ -636,6 +675,13 @@ def violations(events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[flo
 
 # --- files --------------------------------------------------------------------
 
+def _lines_of(text: str, lim: SubtitleConfig) -> str:
+    """Event text with its line breaks: kept as the plan wrapped them, else wrapped now."""
+    if "\n" in text or count_chars(text) <= lim.max_chars_per_line:
+        return text
+    return "\n".join(wrap_lines(text, lim.max_chars_per_line, lim.max_lines))
+
+
 def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> list[srt.Subtitle]:
     """Every subtitle of a lesson in lesson time, lines broken with "\\n", numbered from 1."""
     lim = limits or SubtitleConfig()
@@ -644,8 +690,7 @@ def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> lis
         offset = round(scene.start_frame * 1000 / scene.fps)
         for cue in scene.cues:
             for ev in cue.subtitles:
-                lines = wrap_lines(ev.text, lim.max_chars_per_line, lim.max_lines)
-                subs.append((offset + ev.start_ms, offset + ev.end_ms, "\n".join(lines)))
+                subs.append((offset + ev.start_ms, offset + ev.end_ms, _lines_of(ev.text, lim)))
     subs.sort(key=lambda t: (t[0], t[1]))
     ms = _dt.timedelta(milliseconds=1)
     return [srt.Subtitle(index=k, start=a * ms, end=b * ms, content=c) for k, (a, b, c) in enumerate(subs, 1)]
@@ -667,9 +712,28 @@ def _atomic_write(path: Path, data: str) -> None:
         raise
 
 
-def write_srt(events: Iterable[srt.Subtitle], path: Path) -> None:
-    """Write SubRip with the ``srt`` library, atomically. Text is written as is (see module doc)."""
-    _atomic_write(Path(path), srt.compose(list(events), reindex=True, start_index=1))
+def _as_subtitles(events: Iterable, limits: SubtitleConfig | None) -> list[srt.Subtitle]:
+    """``srt.Subtitle`` objects as they are; events with ``start_ms``/``end_ms``/``text``
+    (:class:`SubtitleEvent`) get their lines broken with :func:`wrap_lines`."""
+    lim = limits or SubtitleConfig()
+    ms = _dt.timedelta(milliseconds=1)
+    out = []
+    for k, ev in enumerate(events, 1):
+        if isinstance(ev, srt.Subtitle):
+            out.append(ev)
+        else:
+            text = _lines_of(ev.text, lim)
+            out.append(srt.Subtitle(index=k, start=ev.start_ms * ms, end=ev.end_ms * ms, content=text))
+    return out
+
+
+def write_srt(events: Iterable, path: Path, limits: SubtitleConfig | None = None) -> Path:
+    """Write SubRip with the ``srt`` library, atomically. Text is written as is (see module doc).
+
+    ``events`` are ``srt.Subtitle`` objects (from :func:`lesson_events`) or
+    :class:`SubtitleEvent`-like objects in milliseconds."""
+    _atomic_write(Path(path), srt.compose(_as_subtitles(events, limits), reindex=True, start_index=1))
+    return Path(path)
 
 
 def escape_vtt(text: str) -> str:
@@ -685,10 +749,11 @@ def _vtt_time(td: _dt.timedelta) -> str:
     return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
 
 
-def write_vtt(events: Iterable[srt.Subtitle], path: Path) -> None:
-    """Write WebVTT with ``webvtt-py``, atomically, with the text escaped."""
+def write_vtt(events: Iterable, path: Path, limits: SubtitleConfig | None = None) -> Path:
+    """Write WebVTT with ``webvtt-py``, atomically, with the text escaped (events as for :func:`write_srt`)."""
     vtt = webvtt.WebVTT(captions=[
         webvtt.Caption(_vtt_time(ev.start), _vtt_time(ev.end), escape_vtt(ev.content).split("\n"))
-        for ev in events
+        for ev in _as_subtitles(events, limits)
     ])
     _atomic_write(Path(path), vtt.content)
+    return Path(path)

@@ -142,7 +142,10 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
                 audio=_relpath(speech.wav), audio_sha256=_sha256(speech.wav), voice=speech.voice,
                 bookmarks=bookmarks,
                 subtitles=[SubtitleEvent(int(round(start_s * 1000)) + e.start_ms,
-                                         int(round(start_s * 1000)) + e.end_ms, e.text) for e in events],
+                                         int(round(start_s * 1000)) + e.end_ms,
+                                         "\n".join(subs.wrap_lines(e.text, cfg.subtitles.max_chars_per_line,
+                                                                   cfg.subtitles.max_lines)))
+                           for e in events],
             ))
             frame += speech_frames + pause_frames + (gap if i < len(scene.cues) - 1 else 0)
         frames = frame + tail

@@ -30,7 +30,7 @@ def synthetic_plan() -> LessonPlan:
                       subtitles=[SubtitleEvent(533, 533 + 1500, text)])
         return ScenePlan(sid, "X", title, ["trig_to_rope §0"], start, frames, FPS, [cue])
     a = scene("alpha", "第一章：指针", 0, 37, "指针转起来。")
-    b = scene("beta", "第二章 <旋转> & 角度", 37, 46, "角度可以相加。")
+    b = scene("beta", "第二章 <旋转> & 角度", 37, 46, "角<b>可</b>&加-->。")
     return LessonPlan("trig_to_rope", "测试课", FPS, 83, "silent", [a, b])
 
 

@@ -48,7 +48,17 @@ def test_side_files(assembled):
     for name in ("trig_to_rope.srt", "trig_to_rope.vtt", "trig_to_rope.jpg", "trig_to_rope.txt", "trig_to_rope.chapters.txt"):
         assert (outdir / name).exists(), name
     srt = (outdir / "trig_to_rope.srt").read_text(encoding="utf-8")
-    assert "指针转起来。" in srt and "角度可以相加。" in srt
+    assert "指针转起来。" in srt and "角<b>可</b>&加-->。" in srt
+    vtt = (outdir / "trig_to_rope.vtt").read_text(encoding="utf-8")
+    assert "角&lt;b&gt;可&lt;/b&gt;&amp;加--&gt;。" in vtt
     transcript = (outdir / "trig_to_rope.txt").read_text(encoding="utf-8")
     assert "指针转起来。" in transcript and "【第二章 <旋转> & 角度】" in transcript
     assert not list(outdir.glob(".*tmp*"))
+
+
+def test_soft_subtitle_track_keeps_tag_like_text_literal(assembled):
+    import subprocess
+    _, _, outdir, _ = assembled
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(outdir / "trig_to_rope.mp4"), "-map", "0:s:0",
+                          "-c:s", "text", "-f", "data", "-"], capture_output=True, check=True).stdout.decode("utf-8")
+    assert "角<b>可</b>&加-->。" in out, out
