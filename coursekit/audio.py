@@ -8,7 +8,6 @@ true peaks at or below -1 dBTP.
 from __future__ import annotations
 
 import io
-import json
 import math
 import os
 import shutil
@@ -29,6 +28,7 @@ TRIM_CHUNK_MS = 5
 TARGET_LUFS = -16.0
 MAX_TRUE_PEAK = -1.0
 MIN_LOUDNESS_SECONDS = 0.4
+LIMIT_LINEAR = 10 ** (-1.5 / 20)   # the limiter's ceiling, at 4x oversampling
 # Anything that changes the bytes a voice produces for the same input goes here, so that
 # changing it changes every cache key.
 FORMAT_ID = f"pcm_s16le/{SAMPLE_RATE}Hz/mono/trim{SILENCE_DBFS:g}dBFS/keep{KEEP_MS}ms/chunk{TRIM_CHUNK_MS}ms"
@@ -186,31 +186,29 @@ def _gain(segment, db: float):
     return from_samples(x)
 
 
-def _loudnorm(src_wav: Path, dst_wav: Path, target_i: float) -> None:
-    """ffmpeg's two-pass loudnorm (true-peak aware limiter), output at 24 kHz."""
+def _limit(src_wav: Path, dst_wav: Path, gain_db: float) -> None:
+    """Gain, then ffmpeg's look-ahead limiter (alimiter, delay compensated, auto-level off) run
+    at 4x the sample rate so it catches inter-sample peaks; output 24 kHz 16-bit."""
     ff = ffmpeg_binary()
-    spec = f"I={target_i:.2f}:TP=-1.5:LRA=20"
-    res = subprocess.run([ff, "-nostdin", "-hide_banner", "-nostats", "-i", str(src_wav),
-                          "-af", f"loudnorm={spec}:print_format=json", "-f", "null", "-"],
-                         capture_output=True, text=True)
-    if res.returncode:
-        raise RuntimeError(f"ffmpeg loudnorm measurement failed: {res.stderr.strip()[-300:]}")
-    m = json.loads(res.stderr[res.stderr.rindex("{"):])
-    af = (f"loudnorm={spec}:measured_I={m['input_i']}:measured_TP={m['input_tp']}:"
-          f"measured_LRA={m['input_lra']}:measured_thresh={m['input_thresh']}:offset={m['target_offset']}:linear=true")
+    up = 4 * SAMPLE_RATE
+    graph = (f"aformat=sample_fmts=dbl,volume={gain_db:.4f}dB,aresample={up},"
+             f"alimiter=limit={LIMIT_LINEAR:.6f}:attack=5:release=50:level=false:latency=true,"
+             f"aresample={SAMPLE_RATE}")
     res = subprocess.run([ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src_wav),
-                          "-af", af, "-ar", str(SAMPLE_RATE), "-ac", "1", "-c:a", "pcm_s16le", str(dst_wav)],
+                          "-af", graph, "-ac", "1", "-c:a", "pcm_s16le", str(dst_wav)],
                          capture_output=True, text=True)
     if res.returncode:
-        raise RuntimeError(f"ffmpeg loudnorm failed: {res.stderr.strip()[-300:]}")
+        raise RuntimeError(f"ffmpeg alimiter failed: {res.stderr.strip()[-300:]}")
 
 
 def loudness_normalise(segment):
     """Bring a scene or lesson track to -16 LUFS integrated with true peak <= -1 dBTP.
 
-    A plain gain is used when the peaks allow it; otherwise ffmpeg's two-pass loudnorm
-    limits the peaks, and its result is checked with pyloudnorm and corrected (up to three
-    times). Shorter than 0.4 s or silent: returned unchanged. The length never changes.
+    Loudness is measured with pyloudnorm (BS.1770). A plain gain is used when the peaks
+    allow it; otherwise the gain is followed by ffmpeg's look-ahead limiter (alimiter) at
+    4x oversampling, and the gain is corrected from the measured result by secant steps
+    (up to five passes, usually three). Shorter than 0.4 s or silent: returned unchanged.
+    The length and timing never change.
     """
     seg = conform(segment)
     n = len(samples(seg))
@@ -221,30 +219,30 @@ def loudness_normalise(segment):
     out = _gain(seg, gain)
     if true_peak(out) <= MAX_TRUE_PEAK:
         return out
-    target = TARGET_LUFS
     best = None
+    prev: tuple[float, float] | None = None
     with tempfile.TemporaryDirectory(prefix="coursekit-loud-") as tmp:
         src = Path(tmp) / "in.wav"
         dst = Path(tmp) / "out.wav"
-        seg.export(str(src), format="wav")
-        for _ in range(4):
-            _loudnorm(src, dst, target)
-            cand = conform(_pydub().from_file(str(dst)))
-            x = samples(cand)
-            if len(x) != n:  # keep the exact length
-                x = np.pad(x, (0, max(0, n - len(x))))[:n]
-                cand = from_samples(x)
-            got = integrated_loudness(cand)
+        src.write_bytes(wav_bytes(seg))
+        for _ in range(5):
+            _limit(src, dst, gain)
+            x = samples(conform(_pydub().from_file(str(dst))))
+            cand = from_samples(np.pad(x, (0, max(0, n - len(x))))[:n])
             tp = true_peak(cand)
             if tp > MAX_TRUE_PEAK:
                 cand = _gain(cand, MAX_TRUE_PEAK - 0.05 - tp)
-                got = integrated_loudness(cand)
-            err = got - TARGET_LUFS
+            err = integrated_loudness(cand) - TARGET_LUFS
             if best is None or abs(err) < abs(best[0]):
                 best = (err, cand)
-            if abs(err) <= 0.15:
+            if abs(err) <= 0.1:
                 break
-            target = max(-40.0, min(-5.0, target - err))
+            # secant step: limiting makes loudness grow slower than the gain
+            slope = 1.0
+            if prev is not None and abs(gain - prev[0]) > 1e-6:
+                slope = min(1.0, max(0.2, (err - prev[1]) / (gain - prev[0])))
+            prev = (gain, err)
+            gain -= err / slope
     return best[1]
 
 

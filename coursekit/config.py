@@ -62,10 +62,11 @@ class EdgeVoice(_Strict):
 
 
 class EspeakVoice(_Strict):
-    """espeak-ng settings. speed is in espeak's words per minute; 150 gives about 4.5 Chinese characters a second."""
+    """espeak-ng settings. speed is espeak's -s value; 235 gives about 4.4 Chinese characters a second
+    (measured over the whole narration, clause pauses included)."""
 
     voice: str = "cmn"
-    speed: int = Field(150, ge=80, le=450)
+    speed: int = Field(235, ge=80, le=450)
     pitch: int = Field(50, ge=0, le=99)
 
 

@@ -45,7 +45,7 @@ def cue_text(cue: Cue, lexicon) -> CueText:
 
     written, _ = strip_bookmarks(fill(cue.text))
     source, marks = strip_bookmarks(fill(cue.say if cue.say is not None else cue.text))
-    spoken = lexicon.speak(source)
+    spoken = lexicon.speak(source, barriers=tuple(marks.values()))
     bookmarks = {name: spoken.written_to_spoken(off) for name, off in marks.items()}
     mapping = spoken.written_to_spoken if cue.say is None else None
     return CueText(written, spoken.text, bookmarks, mapping)

@@ -9,7 +9,6 @@ are the timings.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import shutil
 import subprocess

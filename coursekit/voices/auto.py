@@ -1,0 +1,55 @@
+"""Choosing a voice: the configured backend, or for ``auto`` edge-tts if it answers a short
+probe, else espeak-ng, else silent — with a one-line reason saying which and why."""
+from __future__ import annotations
+
+import shutil
+from typing import Callable
+
+from coursekit.config import VoiceConfig
+from coursekit.lexicon import DEFAULT_PATH, Lexicon
+from coursekit.voices.base import Voice
+
+Probe = Callable[[Voice, float], tuple[bool, str]]
+
+
+def _default_lexicon() -> Lexicon:
+    return Lexicon.load(DEFAULT_PATH) if DEFAULT_PATH.exists() else Lexicon()
+
+
+def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | None = None) -> Voice:
+    """Build the named backend ('edge', 'espeak' or 'silent') from its config section.
+    espeak reads pinyin made with ``lexicon`` (default: narration/lexicon.yaml if present)."""
+    cfg = cfg or VoiceConfig()
+    if name == "edge":
+        from coursekit.voices.edge import Edge
+
+        return Edge(cfg.edge)
+    if name == "espeak":
+        from coursekit.voices.espeak import Espeak
+
+        return Espeak(cfg.espeak, lexicon if lexicon is not None else _default_lexicon())
+    if name == "silent":
+        from coursekit.voices.silent import Silent
+
+        return Silent(cfg.silent)
+    raise ValueError(f"unknown voice backend {name!r}; use edge, espeak or silent")
+
+
+def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
+    return voice.probe(timeout)  # type: ignore[attr-defined]
+
+
+def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice, str]:
+    """The voice to use and a one-line reason, e.g. 'voice: espeak (edge-tts unreachable: DNS error)'."""
+    if cfg.backend != "auto":
+        voice = make_voice(cfg.backend, cfg, lexicon)
+        return voice, f"voice: {voice.name} (set in config: voice.backend = {cfg.backend}; {voice.describe()})"
+    edge = make_voice("edge", cfg)
+    ok, why = (probe or _probe_edge)(edge, cfg.edge.probe_timeout_s)
+    if ok:
+        return edge, f"voice: edge ({edge.describe()}; {why})"
+    if shutil.which("espeak-ng"):
+        voice = make_voice("espeak", cfg, lexicon)
+        return voice, f"voice: espeak (edge-tts unreachable: {why})"
+    voice = make_voice("silent", cfg)
+    return voice, f"voice: silent (edge-tts unreachable: {why}; espeak-ng not installed: apt-get install espeak-ng)"
