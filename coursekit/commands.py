@@ -12,7 +12,7 @@ from coursekit.config import QUALITIES, Config
 from coursekit.errors import UserError
 from coursekit.narration import Course, load_course
 
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)
 
 
 def _course(cfg: Config) -> Course:

@@ -64,7 +64,7 @@ def mux(video: Path, audio: Path, out: Path, subtitles: Path | None = None, lang
         args += ["-i", str(chapters)]
         maps += ["-map_chapters", str(n)]
         n += 1
-    codecs = ["-c:v", "copy", "-c:a", "copy"]
+    codecs = ["-c:v", "copy", "-c:a", "copy", "-metadata:s:a:0", f"language={language}"]
     if subtitles is not None:
         codecs += ["-c:s", "mov_text", "-metadata:s:s:0", f"language={language}"]
     tmp = tmp_for(out)
