@@ -275,6 +275,10 @@ class NarratedScene(Scene):
         """Like :meth:`Scene.wait`, but unfrozen by default (updaters run, same quantisation as play)."""
         super().wait(duration, stop_condition=stop_condition, frozen_frame=frozen_frame)
 
+    def play_frames(self, *animations: Any, frames: int, **kwargs: Any) -> None:
+        """Play for exactly ``frames`` frames."""
+        self.play(*animations, run_time=run_time_for_frames(frames, self.fps), **kwargs)
+
     def hold_frames(self, n: int) -> None:
         """Stand still for exactly ``n`` frames (updaters keep running)."""
         if n < 0:
@@ -350,6 +354,10 @@ class NarratedScene(Scene):
     def watch(self, name: str, sample: Callable[[], dict[str, Any]]) -> None:
         """Call ``sample()`` on every drawn frame and record its values under ``name``."""
         self._watches.append((name, sample))
+
+    def on_screen(self, mob: Any) -> bool:
+        """Whether ``mob`` is drawn now (in the scene and not in a fade that froze it)."""
+        return mob in self.get_mobject_family_members() and not mob.updating_suspended
 
     def _sample_watches(self) -> None:
         for name, sample in self._watches:

@@ -22,6 +22,8 @@ SCORE = "#ff5c8a"      # dot products, attention scores
 TEXT = "#e8e8ee"       # neutral text
 MUTED = "#8a8f9c"      # axes, grid, secondary labels
 HIGHLIGHT = "#c38bff"  # the one thing to look at right now
+COS = "#4fd6c8"        # x reading of a pointer (cos)
+SIN = "#f27fd0"        # y reading of a pointer (sin)
 GHOST_OPACITY = 0.45
 
 # -- fonts and sizes (Manim font-size units) ---------------------------------

@@ -1,0 +1,12 @@
+"""Reusable lesson mobjects. Every value they draw comes from mathcore."""
+from scenes.mobjects.readout import LabeledNumber
+from scenes.mobjects.unit_circle_pointer import UnitCirclePointer
+from scenes.mobjects.clock_row import ClockRow
+from scenes.mobjects.qk_pair import QKPair
+from scenes.mobjects.matrix_readout import MatrixReadout
+from scenes.mobjects.heat_map import HeatMap
+from scenes.mobjects.score_curve import ScoreCurve
+from scenes.mobjects.turning_arrow import TurningArrow
+
+__all__ = ["LabeledNumber", "UnitCirclePointer", "ClockRow", "QKPair", "MatrixReadout", "HeatMap",
+           "ScoreCurve", "TurningArrow"]

@@ -1,0 +1,124 @@
+"""旋转矩阵与角度相加: R(θ) turns vectors, keeps length, and turns add up."""
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arc, Circle, Create, DashedVMobject, FadeIn, FadeOut, Line, VGroup,
+    ReplacementTransform,
+)
+
+import mathcore
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects import LabeledNumber, MatrixReadout, TurningArrow
+from scenes.mobjects.matrix_readout import matrix_source
+
+CENTER = np.array([-3.6, 0.1, 0.0])
+SCALE = 2.0
+PANEL = np.array([3.0, 0.0, 0.0])
+
+
+def _deg(x: float) -> float:
+    return float(np.radians(x))
+
+
+class AngleAddition(NarratedScene):
+    """matrix → turn_vector → length_kept → two_turns (bookmark second) → one_turn → full_circle → takeaway."""
+
+    SCENE_IDS = ("angle_addition",)
+    CUES = ("matrix", "turn_vector", "length_kept", "two_turns", "one_turn", "full_circle", "takeaway")
+    BOOKMARKS = {"two_turns": ("second",)}
+    FIRST, SECOND = 25.0, 40.0
+
+    def construct(self) -> None:
+        plane = VGroup(
+            Line(CENTER + 2.5 * LEFT, CENTER + 2.5 * RIGHT, color=theme.MUTED, stroke_width=2),
+            Line(CENTER + 2.5 * DOWN, CENTER + 2.5 * UP, color=theme.MUTED, stroke_width=2),
+            DashedVMobject(Circle(radius=SCALE, color=theme.MUTED, stroke_width=2).move_to(CENTER), num_dashes=48),
+        )
+        header = self.header()
+        vec = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.TEXT)
+        self.watch("vector", vec.probe_values)
+
+        # -- matrix: R(θ) built column by column ----------------------------------
+        with self.cue("matrix") as cue:
+            full = theme.formula("{{R(theta) = : lhs}} mat({{cos theta : a}}, {{-sin theta : b}}; "
+                                 "{{sin theta : c}}, {{cos theta : d}})")
+            full.move_to(PANEL + 2.0 * UP)
+            col1 = VGroup(*full.select("a"), *full.select("c"))
+            col2 = VGroup(*full.select("b"), *full.select("d"))
+            lhs = VGroup(*full.select("lhs"))
+            brackets = VGroup(*[m for m in full.family_members_with_points()
+                                if m not in set(col1.get_family()) | set(col2.get_family()) | set(lhs.get_family())])
+            note1 = theme.small_text("第一列：(1, 0) 转到哪里", color=theme.TEXT).next_to(full, DOWN, buff=0.35)
+            note2 = theme.small_text("第二列：(0, 1) 转到哪里", color=theme.TEXT).next_to(note1, DOWN, buff=0.15)
+            self.play(FadeIn(header), Create(plane), FadeIn(lhs), run_time=cue.share(0.25))
+            self.play(FadeIn(brackets), FadeIn(col1), FadeIn(note1), run_time=cue.share(0.3))
+            self.play(FadeIn(col2), FadeIn(note2), run_time=cue.remaining())
+
+        # -- turn_vector: R(90°)(1, 0) = (0, 1) --------------------------------------
+        r90 = mathcore.rotation(_deg(90))
+        e1 = np.array([1.0, 0.0])
+        product = theme.formula(f"{matrix_source(r90)} {matrix_source(e1[:, None])} = "
+                                f"{matrix_source(mathcore.rotate(e1, _deg(90))[:, None])}")
+        product.move_to(PANEL + 0.2 * DOWN)
+        label90 = theme.small_text("R(90°)", color=theme.ANGLE).next_to(product, UP, buff=0.15)
+        with self.cue("turn_vector") as cue:
+            self.play(FadeOut(note1), FadeOut(note2), FadeIn(vec), run_time=cue.share(0.2))
+            self.play(FadeIn(product), FadeIn(label90), run_time=cue.share(0.25))
+            self.play(vec.make_turn_animation(_deg(90)), run_time=cue.remaining())
+
+        # -- length_kept: the length readout stays 1 ----------------------------------
+        length = LabeledNumber("长度 =", 1.0, decimals=2, color=theme.HIGHLIGHT)
+        length.move_to(PANEL + 1.6 * DOWN)
+        length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
+        only = theme.small_text("只改方向，不改大小", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
+        with self.cue("length_kept") as cue:
+            self.play(FadeIn(length), run_time=cue.share(0.2))
+            self.play(vec.make_turn_animation(_deg(0)), FadeIn(only), run_time=cue.remaining())
+        self.watch("length", lambda: {"phi": float(vec.phi.get_value()), "length": length.get_value()})
+
+        # -- two_turns: 25°, then (bookmark second) 40° more ----------------------------
+        a1, a2 = _deg(self.FIRST), _deg(self.FIRST + self.SECOND)
+        arc1 = Arc(radius=0.7, start_angle=0, angle=a1, arc_center=CENTER, color=theme.ANGLE, stroke_width=5)
+        arc2 = Arc(radius=0.9, start_angle=a1, angle=a2 - a1, arc_center=CENTER, color=theme.HIGHLIGHT,
+                   stroke_width=5)
+        lab1 = theme.small_text("25°", color=theme.ANGLE).move_to(CENTER + 1.05 * np.array([np.cos(a1 / 2), np.sin(a1 / 2), 0]) + 0.25 * RIGHT)
+        lab2 = theme.small_text("40°", color=theme.HIGHLIGHT).move_to(CENTER + 1.25 * np.array([np.cos((a1 + a2) / 2), np.sin((a1 + a2) / 2), 0]) + 0.2 * RIGHT)
+        two = theme.formula("R(40°) R(25°)").move_to(PANEL + 0.2 * DOWN)
+        with self.cue("two_turns") as cue:
+            self.play(FadeOut(product), FadeOut(label90), FadeOut(length), FadeOut(only), FadeIn(two),
+                      run_time=cue.share(0.2))
+            self.play(vec.make_turn_animation(a1), Create(arc1), FadeIn(lab1), run_time=cue.until("second"))
+            self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2),
+                      run_time=min(cue.remaining(), 1.2))
+
+        # -- one_turn: a ghost turns 65° at once and lands on the same spot ---------------
+        ghost = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.ANGLE, opacity=theme.GHOST_OPACITY)
+        self.watch("ghost", ghost.probe_values)
+        once = theme.formula("R(40°) R(25°) = R(65°)").move_to(PANEL + 0.2 * DOWN)
+        check = MatrixReadout(mathcore.rotation(_deg(40)) @ mathcore.rotation(_deg(25)) - mathcore.rotation(_deg(65)),
+                              decimals=6, name="R(40°) R(25°) - R(65°)", font_size=30)
+        check.move_to(PANEL + 1.6 * DOWN)
+        with self.cue("one_turn") as cue:
+            self.play(FadeIn(ghost), run_time=cue.share(0.15))
+            self.play(ghost.make_turn_animation(a2), run_time=cue.share(0.35))
+            self.play(ReplacementTransform(two, once), FadeIn(check), run_time=cue.remaining())
+
+        # -- full_circle: R(360°) = I -----------------------------------------------------
+        ident = MatrixReadout(mathcore.rotation(_deg(360)), decimals=6, name="R(360°)")
+        ident.move_to(PANEL + 0.2 * DOWN)
+        eq_i = theme.formula("= I", font_size=theme.SIZE_FORMULA).next_to(ident, RIGHT, buff=0.2)
+        with self.cue("full_circle") as cue:
+            self.play(FadeOut(ghost), FadeOut(arc1), FadeOut(arc2), FadeOut(lab1), FadeOut(lab2),
+                      FadeOut(once), FadeOut(check), run_time=cue.share(0.15))
+            self.play(vec.make_turn_animation(a2 + _deg(360)), FadeIn(ident), run_time=cue.share(0.55))
+            self.play(FadeIn(eq_i), run_time=cue.remaining())
+
+        # -- takeaway: turns add ------------------------------------------------------------
+        with self.cue("takeaway") as cue:
+            rule = theme.formula("R(alpha) R(beta) = R(alpha + beta)", color=theme.HIGHLIGHT)
+            rule.move_to(PANEL + 1.5 * DOWN)
+            words = theme.body_text("角度相加", color=theme.TEXT).next_to(rule, DOWN, buff=0.25)
+            self.play(FadeIn(rule), FadeIn(words), run_time=cue.share(0.4))
+            self.play(vec.make_turn_animation(a2 + _deg(360) + _deg(30)), run_time=cue.remaining())

@@ -1,0 +1,105 @@
+"""A row of clocks: clock i turns w_i per position, so its hand sits at p·w_i."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Circle, Dot, Line, ValueTracker, VGroup
+
+import mathcore
+from scenes import theme
+from scenes.mobjects.readout import LabeledNumber
+
+
+def format_wavelength(wl: float) -> str:
+    """Positions per turn, short: 6.3, 63, 628, 60,611."""
+    return f"{wl:.1f}" if wl < 10 else f"{wl:,.0f}"
+
+
+class ClockRow(VGroup):
+    """``len(indices)`` clocks of a d-dimensional sinusoidal encoding.
+
+    Parameters
+    ----------
+    d, base : int, float
+        The encoding; clock i turns ``mathcore.frequencies(d, base)[i]`` radians per position.
+    indices : sequence of int, optional
+        Which clocks to draw (all d/2 by default). For d = 512 a scene draws a few.
+    radius, spacing : float
+        Clock radius and centre-to-centre distance, in scene units.
+    center : array
+        Centre of the row.
+    position : float
+        Starting position p.
+    """
+
+    def __init__(self, *, d: int = 8, base: float = 10000.0, indices: Sequence[int] | None = None,
+                 radius: float = 0.7, spacing: float = 2.2, center: np.ndarray = ORIGIN,
+                 position: float = 0.0) -> None:
+        super().__init__()
+        self.d, self.base = d, base
+        self.indices = list(range(d // 2)) if indices is None else list(indices)
+        self.w = mathcore.frequencies(d, base)[self.indices]
+        self.wavelength = mathcore.wavelengths(d, base)[self.indices]
+        self.radius = radius
+        self.position = ValueTracker(float(position))
+        n = len(self.indices)
+        xs = (np.arange(n) - (n - 1) / 2) * spacing
+        self.centers = [np.array(center, dtype=float) + np.array([x, 0.0, 0.0]) for x in xs]
+        self.faces = VGroup()
+        self.hands = VGroup()
+        self.names = VGroup()
+        self.wavelength_labels = VGroup()
+        for i, c in zip(self.indices, self.centers):
+            face = VGroup(Circle(radius=radius, color=theme.MUTED, stroke_width=3).move_to(c),
+                          Dot(c, radius=0.05, color=theme.MUTED))
+            for k in range(4):   # quarter ticks
+                a = k * np.pi / 2
+                u = np.array([np.cos(a), np.sin(a), 0.0])
+                face.add(Line(c + 0.82 * radius * u, c + radius * u, color=theme.MUTED, stroke_width=2))
+            self.faces.add(face)
+            self.hands.add(Line(c, c + radius * RIGHT, color=theme.ANGLE, stroke_width=6))
+            self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
+        for wl, face in zip(self.wavelength, self.faces):
+            self.wavelength_labels.add(
+                theme.small_text(f"一圈 {format_wavelength(wl)} 步").next_to(face, DOWN, buff=0.15))
+        self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
+        self.add(self.faces, self.hands, self.names)
+        self.hands.add_updater(lambda m: self._sync())
+        self.counter.add_updater(lambda m: m.set_value(float(np.round(self.p))))
+        self._sync()
+
+    @property
+    def p(self) -> float:
+        return float(self.position.get_value())
+
+    def hand_angles(self) -> np.ndarray:
+        """The angles mathcore gives the hands at the current position: p·w_i."""
+        return self.p * self.w
+
+    def _sync(self) -> None:
+        for hand, c, a in zip(self.hands, self.centers, self.hand_angles()):
+            hand.put_start_and_end_on(c, c + 0.9 * self.radius * np.array([np.cos(a), np.sin(a), 0.0]))
+
+    def set_position(self, p: float) -> "ClockRow":
+        self.position.set_value(float(p))
+        self._sync()
+        self.counter.set_value(float(np.round(p)))
+        return self
+
+    def make_step_animation(self, to_position: float, **kwargs) -> Animation:
+        """Move every hand from the current position to ``to_position``."""
+        return self.position.animate(**kwargs).set_value(float(to_position))
+
+    def readings(self, positions: Sequence[float]) -> np.ndarray:
+        """Hand angles in degrees in [0, 360) for each position (rows) and clock (columns)."""
+        ang = np.multiply.outer(np.asarray(positions, dtype=float), self.w)
+        return np.degrees(np.mod(ang, 2 * np.pi))
+
+    def probe_values(self) -> dict:
+        drawn = []
+        for hand in self.hands:
+            v = hand.get_end() - hand.get_start()
+            drawn.append(float(np.arctan2(v[1], v[0])))
+        return {"p": self.p, "w": self.w.tolist(), "hand_angles": drawn,
+                "counter": self.counter.get_value()}

@@ -1,0 +1,84 @@
+"""单位圆上的指针: sin and cos are the two readings of a turning pointer."""
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromPoint, Create, VGroup, Write, \
+    SurroundingRectangle
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+
+class UnitCirclePointer(NarratedScene):
+    """hook → pointer → readout → sweep (30°, 90°, 180°) → circle → takeaway."""
+
+    SCENE_IDS = ("unit_circle",)
+    CUES = ("hook", "pointer", "readout", "sweep", "circle", "takeaway")
+    BOOKMARKS = {"sweep": ("at30", "at90", "at180")}
+    SWEEP_STOPS = (("at30", 30.0), ("at90", 90.0), ("at180", 180.0))
+    TURN_SECONDS = 0.9
+
+    def construct(self) -> None:
+        from scenes.mobjects.unit_circle_pointer import UnitCirclePointer as Pointer
+
+        # -- hook: the claim, big ---------------------------------------------
+        with self.cue("hook") as cue:
+            title = theme.title_text("sin 和 cos 的本质：旋转")
+            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.35))
+            header = theme.body_text("sin 和 cos 的本质：旋转", color=theme.MUTED, font_size=theme.SIZE_SMALL)
+            header.to_corner(LEFT + UP, buff=theme.MARGIN)
+            self.hold_frames(max(0, cue.frames_remaining() - int(0.6 * self.fps)))
+            self.play(title.animate.become(header), run_time=cue.remaining())
+
+        # -- pointer: a unit circle and a pointer at 0° --------------------------
+        dial = Pointer(radius=2.1, center=np.array([-3.3, 0.2, 0.0]), angle=0.0)
+        readout = dial.readout
+        with self.cue("pointer") as cue:
+            self.play(Create(dial.axes), FadeIn(dial.axis_labels), Create(dial.circle),
+                      run_time=cue.share(0.45))
+            radius_note = theme.small_text("半径 = 1", color=theme.TEXT).next_to(
+                dial.center_point + 1.05 * RIGHT, UP, buff=0.08)
+            self.play(GrowFromPoint(dial.pointer, dial.center_point), FadeIn(dial.tip_dot),
+                      FadeIn(radius_note), run_time=cue.share(0.35))
+            self.remove(dial.axes, dial.axis_labels, dial.circle, dial.pointer, dial.tip_dot)
+            self.add(dial)          # from here on the dial's updater owns the pointer
+            self.watch("pointer", lambda: {**dial.probe_values(), "readout_on_screen": self.on_screen(readout)})
+            zero = theme.small_text("0°", color=theme.ANGLE).next_to(dial.tip_point(), UP + RIGHT, buff=0.08)
+            self.play(FadeIn(zero), run_time=cue.remaining())
+
+        # -- readout: (cos θ, sin θ); cos is the x reading, sin the y reading -------
+        readout = dial.readout
+        readout.move_to(np.array([2.6, 1.7, 0.0]))
+        rule = VGroup(theme.body_text("横着读：x = cos θ", color=theme.COS),
+                      theme.body_text("竖着读：y = sin θ", color=theme.SIN)).arrange(DOWN, aligned_edge=LEFT)
+        rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
+        with self.cue("readout") as cue:
+            self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout), run_time=cue.share(0.3))
+            self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.3))
+            self.play(FadeIn(rule[1]), run_time=cue.remaining())
+
+        # -- sweep: 30°, 90°, 180°, each turn starting on its bookmark ----------------
+        with self.cue("sweep") as cue:
+            for name, degrees in self.SWEEP_STOPS:
+                self.hold_to(cue.bookmark(name))
+                nxt = [cue.bookmark(n) for n, _ in self.SWEEP_STOPS if cue.bookmark(n) > self.frame]
+                limit = (nxt[0] if nxt else cue.speech_end_frame) - self.frame
+                frames = max(1, min(limit, int(round(self.TURN_SECONDS * self.fps))))
+                self.play_frames(dial.make_turn_animation(np.radians(degrees)), frames=frames)
+
+        # -- circle: a full turn; the tip draws the circle -------------------------
+        with self.cue("circle") as cue:
+            dial.start_trace()
+            self.play(dial.make_turn_animation(np.radians(180.0 + 360.0)), run_time=cue.share(0.75))
+            every = theme.body_text("每一点离圆心都是 1", color=theme.HIGHLIGHT)
+            every.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
+            self.play(FadeIn(every), run_time=cue.remaining())
+
+        # -- takeaway: angle in, point out ----------------------------------------
+        with self.cue("takeaway") as cue:
+            line = VGroup(theme.body_text("放进角度 θ", color=theme.ANGLE),
+                          theme.body_text("→ 圆上的点 (cos θ, sin θ)", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT)
+            line.next_to(readout, DOWN, buff=0.6).align_to(readout, LEFT)
+            box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)
+            self.play(FadeOut(every), FadeOut(rule), FadeIn(line), Create(box), run_time=cue.share(0.4))
+            self.play(dial.make_turn_animation(np.radians(180.0 + 360.0 + 45.0)), run_time=cue.remaining())

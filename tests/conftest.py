@@ -1,0 +1,54 @@
+"""Shared fixtures for the scene tests (keep small: others add here too)."""
+from __future__ import annotations
+
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # options read by manim.utils.testing.frames_comparison
+    parser.addoption("--set_test", action="store_true", default=False,
+                     help="write control frames for graphical tests instead of comparing")
+    parser.addoption("--show_diff", action="store_true", default=False,
+                     help="show a diff image when a graphical test fails")
+
+
+def video_frame_count(path: Path) -> int:
+    """Frames in the first video stream, decoded and counted by ffprobe."""
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+         "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", str(path)],
+        capture_output=True, text=True, check=True).stdout.strip()
+    return int(out)
+
+
+@pytest.fixture
+def count_frames():
+    return video_frame_count
+
+
+@lru_cache(maxsize=None)
+def _dry_run(cls_name: str, scene_id: str, seconds: float):
+    """Construct a core scene from its preview plan without writing video (tiny camera)."""
+    from manim import tempconfig
+
+    from scenes.base import preview_plan
+    from scenes.registry import scene_class
+
+    cls = scene_class(cls_name)
+    plan = preview_plan(cls, scene_id, fps=15, seconds=seconds)
+    media = Path(__file__).resolve().parent / ".tmp" / "media"
+    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 128, "pixel_height": 72,
+                     "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = cls(plan=plan)
+        scene.render()
+    return scene
+
+
+@pytest.fixture(scope="session")
+def dry_run_scene():
+    """``dry_run_scene(cls_name, scene_id, seconds=4.0)``: a constructed scene, cached per session."""
+    return lambda cls_name, scene_id, seconds=4.0: _dry_run(cls_name, scene_id, seconds)
