@@ -52,3 +52,55 @@ def _dry_run(cls_name: str, scene_id: str, seconds: float):
 def dry_run_scene():
     """``dry_run_scene(cls_name, scene_id, seconds=4.0)``: a constructed scene, cached per session."""
     return lambda cls_name, scene_id, seconds=4.0: _dry_run(cls_name, scene_id, seconds)
+
+
+@lru_cache(maxsize=None)
+def _narration_plans(fps: int):
+    """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second)."""
+    import tempfile
+
+    from coursekit.audio_cache import AudioCache
+    from coursekit.config import load_config
+    from coursekit.lexicon import Lexicon
+    from coursekit.narration import load_course
+    from coursekit.timeline import plan_lesson
+    from coursekit.voices.auto import make_voice
+
+    cfg = load_config(None, **{"voice.backend": "silent"})
+    course = load_course(cfg.lessons)
+    lexicon = Lexicon.load()
+    voice = make_voice("silent", cfg.voice, lexicon)
+    cache = AudioCache(Path(tempfile.mkdtemp(prefix="plans-", dir=Path(__file__).resolve().parent / ".tmp")))
+    return {l.id: plan_lesson(l, cfg, fps, voice, cache, lexicon) for l in course.lessons}
+
+
+def narration_scene_plan(scene_id: str, fps: int = 15):
+    """The ScenePlan of a real narration scene (silent-voice timing) at ``fps``."""
+    for plan in _narration_plans(fps).values():
+        for s in plan.scenes:
+            if s.id == scene_id:
+                return s
+    raise KeyError(scene_id)
+
+
+@lru_cache(maxsize=None)
+def _dry_run_narrated(scene_id: str, fps: int = 15):
+    """Construct a scene from its real narration plan without writing video (tiny camera)."""
+    from manim import tempconfig
+
+    from scenes.registry import scene_class
+
+    plan = narration_scene_plan(scene_id, fps)
+    cls = scene_class(plan.cls)
+    media = Path(__file__).resolve().parent / ".tmp" / "media"
+    with tempconfig({"dry_run": True, "frame_rate": fps, "pixel_width": 128, "pixel_height": 72,
+                     "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = cls(plan=plan)
+        scene.render()
+    return scene
+
+
+@pytest.fixture(scope="session")
+def narrated_scene():
+    """``narrated_scene(scene_id)``: the scene constructed (dry run) from its real narration plan."""
+    return _dry_run_narrated
