@@ -677,7 +677,7 @@ def violations(events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[flo
 
 def _lines_of(text: str, lim: SubtitleConfig) -> str:
     """Event text with its line breaks: kept as the plan wrapped them, else wrapped now."""
-    if "\n" in text or count_chars(text) <= lim.max_chars_per_line:
+    if "\n" in text:
         return text
     return "\n".join(wrap_lines(text, lim.max_chars_per_line, lim.max_lines))
 
@@ -690,7 +690,7 @@ def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> lis
         offset = round(scene.start_frame * 1000 / scene.fps)
         for cue in scene.cues:
             for ev in cue.subtitles:
-                subs.append((offset + ev.start_ms, offset + ev.end_ms, _lines_of(ev.text, lim)))
+                subs.append((offset + ev.start_ms, offset + ev.end_ms, ev.text))   # wrapped when planned
     subs.sort(key=lambda t: (t[0], t[1]))
     ms = _dt.timedelta(milliseconds=1)
     return [srt.Subtitle(index=k, start=a * ms, end=b * ms, content=c) for k, (a, b, c) in enumerate(subs, 1)]

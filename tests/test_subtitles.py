@@ -364,7 +364,7 @@ def make_plan(texts_per_scene, fps=30):
     for s, texts in enumerate(texts_per_scene):
         cues, t = [], 300
         for c, text in enumerate(texts):
-            events = [SubtitleEvent(t, t + 1500, text)]
+            events = [SubtitleEvent(t, t + 1500, "\n".join(wrap_lines(text)))]   # the planner stores wrapped lines
             cues.append(CuePlan(id=f"s{s}.c{c}", text=text, spoken=text, start_frame=0, frames=60,
                                 speech_frames=45, audio=None, audio_sha256=None, voice="silent",
                                 subtitles=events))
@@ -385,7 +385,7 @@ def expected(plan):
         base = round(scene.start_frame * 1000 / scene.fps)
         for cue in scene.cues:
             for e in cue.subtitles:
-                out.append((base + e.start_ms, base + e.end_ms, "\n".join(wrap_lines(e.text))))
+                out.append((base + e.start_ms, base + e.end_ms, e.text))
     return out
 
 
