@@ -43,17 +43,21 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     return path
 
 
-def render_silent(cfg: Config, scene: ScenePlan, quality: str) -> Path:
+def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
+                  media_dir: Path | None = None) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames)."""
     module = find_scene_module(scene.cls)
     if module is None:
         raise UserError(f"scene '{scene.id}': no class {scene.cls} in scenes/; write it or fix 'class' in the narration")
     plan_file = _write_scene_plan(cfg, scene)
-    media_dir = cfg.output_dir / "manim" / scene.id
+    media_dir = media_dir or cfg.output_dir / "manim" / scene.id
     env = {**os.environ, "COURSEKIT_SCENE_PLAN": str(plan_file), "PYTHONPATH": str(PROJECT_ROOT)}
     args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
             "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
-            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR", str(module), scene.cls]
+            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
+    if not use_cache:
+        args.append("--disable_caching")
+    args += [str(module), scene.cls]
     proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
