@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -45,32 +46,58 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
 
 def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
                   media_dir: Path | None = None) -> Path:
-    """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames)."""
+    """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
+
+    Each scene keeps its own Manim media folder, so Manim's per-animation cache
+    survives between runs. Manim writes every partial movie straight to its final
+    cache path and reuses any file found there, so a render killed mid-write could
+    leave a truncated segment that the next run would reuse. Guard: a marker file
+    exists while Manim runs; if a run finds it (the last one died), that scene's
+    cached segments are discarded first. A lock keeps two renders of the same scene
+    from writing at once; the second says that it waits.
+    """
+    from filelock import FileLock, Timeout
+
     module = find_scene_module(scene.cls)
     if module is None:
         raise UserError(f"scene '{scene.id}': no class {scene.cls} in scenes/; write it or fix 'class' in the narration")
     plan_file = _write_scene_plan(cfg, scene)
     media_dir = media_dir or cfg.output_dir / "manim" / scene.id
-    env = {**os.environ, "COURSEKIT_SCENE_PLAN": str(plan_file), "PYTHONPATH": str(PROJECT_ROOT)}
-    args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
-            "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
-            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
-    if not use_cache:
-        args.append("--disable_caching")
-    args += [str(module), scene.cls]
-    proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT)
-    if proc.returncode != 0:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
-        raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: {lines[-1] if lines else 'no output'}")
-    w, h, _ = QUALITIES[quality]
-    outs = sorted(media_dir.glob(f"videos/{module.stem}/*/{scene.id}.mp4"), key=lambda p: p.stat().st_mtime)
-    if not outs:
-        raise RuntimeError(f"Manim wrote no video for {scene.id} under {media_dir}")
-    video = outs[-1]
-    got = video_frames(video)
-    if got != scene.frames:
-        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
-    return video
+    media_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(media_dir) + ".lock")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        print(f"waiting for another render of {scene.id} to finish …", flush=True)
+        lock.acquire()
+    try:
+        marker = media_dir / ".render-in-progress"
+        if marker.exists():
+            shutil.rmtree(media_dir / "videos", ignore_errors=True)
+        marker.touch()
+        env = {**os.environ, "COURSEKIT_SCENE_PLAN": str(plan_file), "PYTHONPATH": str(PROJECT_ROOT)}
+        args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
+                "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
+                "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
+        if not use_cache:
+            args.append("--disable_caching")
+        args += [str(module), scene.cls]
+        proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT)
+        if proc.returncode != 0:
+            lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+            raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
+                            f"{lines[-1] if lines else 'no output'}")
+        marker.unlink()
+        _, h, _ = QUALITIES[quality]
+        video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
+        if not video.exists():
+            raise RuntimeError(f"Manim wrote no video for {scene.id} at {video}")
+        got = video_frames(video)
+        if got != scene.frames:
+            raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
+        return video
+    finally:
+        lock.release()
 
 
 def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
