@@ -35,7 +35,11 @@ want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
 if [[ ! -x .venv/bin/python ]] || [[ "$(cat .venv/.installed 2>/dev/null)" != "$want" ]]; then
   echo "setup: creating .venv and installing the project"
   [[ -x .venv/bin/python ]] || "$PY" -m venv .venv
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test]"
+  log=.venv/setup-pip.log
+  if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e ".[test]"; } >"$log" 2>&1; then
+    grep -v "is ignored" "$log" | tail -20 >&2
+    echo "setup: pip install failed; full log in $log" >&2
+    exit 1
+  fi
   echo "$want" > .venv/.installed
 fi
