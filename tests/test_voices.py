@@ -39,11 +39,12 @@ def _wav_format(path: Path) -> tuple[int, int, int]:
 # ---------------------------------------------------------------- espeak
 
 def test_espeak_makes_trimmed_24k_mono_with_clause_timings(tmp_path):
-    v = Espeak(EspeakConfig(), PINS)
+    cfg = EspeakConfig()
+    v = Espeak(cfg, PINS)
     text = "指针旋转一圈，指尖画出一个圆。它的坐标是6.28吗？"
     sp = v.synthesize(text, tmp_path / "a.wav")
     assert sp.wav == tmp_path / "a.wav" and _wav_format(sp.wav) == (24000, 1, 2)
-    assert sp.voice == f"{v.version()} cmn-latn-pinyin s150 p50"
+    assert sp.voice == f"{v.version()} cmn-latn-pinyin s{cfg.speed} p{cfg.pitch}"
     seg = audio.conform(sp.wav)
     assert abs(audio.duration_of(seg) - sp.duration) < 1e-9
     assert sp.timings[0] == (0, 0.0)
