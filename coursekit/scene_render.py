@@ -109,14 +109,24 @@ def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
 
 
 def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False) -> Path:
-    """Render silent, mux narration (and soft subtitles), write ``out`` atomically."""
+    """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
+
+    An unchanged scene (same scene-cache key, see coursekit.scene_cache) is not rendered again.
+    """
+    from coursekit.scene_cache import is_fresh, remember, scene_key
     from coursekit.tracks import write_scene_narration
 
+    module = find_scene_module(scene.cls)
+    key = scene_key(scene, module, quality, extra=f"subtitles={subtitles}") if module else ""
+    if module and is_fresh(out, key):
+        return out
     video = render_silent(cfg, scene, quality)
     work = cfg.output_dir / "work" / f"{scene.fps}fps"
     audio = write_scene_narration(scene, work / f"{scene.id}.m4a")
     vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
-    return mux(video, audio, out, subtitles=vtt)
+    mux(video, audio, out, subtitles=vtt)
+    remember(out, key)
+    return out
 
 
 def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:

@@ -1,0 +1,103 @@
+"""Scene-level cache: a rendered scene is reused while nothing that can change its frames or sound changed.
+
+The key covers the scene's module and every project module it imports, transitively
+(mathcore, mobjects, theme, base …), its plan slice (cue frames, audio hashes,
+subtitle text), the quality and fps, and the versions of Manim and the font.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata as md
+import json
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from coursekit.paths import PROJECT_ROOT
+from coursekit.plan import ScenePlan, scene_plan_to_json
+
+PROJECT_PACKAGES = ("scenes", "mathcore", "coursekit")
+
+
+def _module_file(name: str) -> Path | None:
+    parts = name.split(".")
+    if parts[0] not in PROJECT_PACKAGES:
+        return None
+    base = PROJECT_ROOT.joinpath(*parts)
+    for cand in (base.with_suffix(".py"), base / "__init__.py"):
+        if cand.exists():
+            return cand
+    return None
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+def dependency_files(module: Path) -> list[Path]:
+    """The scene module and every project file it imports, transitively (parent packages included)."""
+    seen: set[Path] = set()
+    todo = [module.resolve()]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _imports(path):
+            parts = name.split(".")
+            for i in range(1, len(parts) + 1):
+                f = _module_file(".".join(parts[:i]))
+                if f is not None and f.resolve() not in seen:
+                    todo.append(f.resolve())
+    return sorted(seen)
+
+
+@lru_cache(maxsize=1)
+def environment_versions() -> dict[str, str]:
+    try:
+        font = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC"], capture_output=True, text=True).stdout
+        stat = Path(font).stat()
+        font_id = f"{font}:{stat.st_size}:{int(stat.st_mtime)}"
+    except (OSError, ValueError):
+        font_id = "unknown"
+    return {"manim": md.version("manim"), "manimpango": md.version("manimpango"), "av": md.version("av"),
+            "font": font_id}
+
+
+def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "") -> str:
+    h = hashlib.sha256()
+    for f in dependency_files(module):
+        h.update(str(f.relative_to(PROJECT_ROOT)).encode())
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    h.update(scene_plan_to_json(scene).encode())
+    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, **environment_versions()},
+                        sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def key_path(output: Path) -> Path:
+    return output.with_name(f".{output.name}.key")
+
+
+def is_fresh(output: Path, key: str) -> bool:
+    kp = key_path(output)
+    try:
+        return output.stat().st_size > 0 and kp.read_text(encoding="utf-8").strip() == key
+    except OSError:
+        return False
+
+
+def remember(output: Path, key: str) -> None:
+    kp = key_path(output)
+    tmp = kp.with_name(kp.name + ".tmp")
+    tmp.write_text(key + "\n", encoding="utf-8")
+    tmp.replace(kp)

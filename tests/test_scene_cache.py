@@ -1,0 +1,51 @@
+"""Scene-level cache keys: what they cover and when a scene counts as unchanged."""
+import dataclasses
+from pathlib import Path
+
+from coursekit import scene_cache
+from coursekit.scene_cache import dependency_files, is_fresh, remember, scene_key
+from tests.conftest import narration_scene_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = ROOT / "scenes" / "unit_circle.py"
+
+
+def rel(paths):
+    return {str(p.relative_to(ROOT)) for p in paths}
+
+
+def test_dependencies_are_the_project_modules_imported_transitively():
+    deps = rel(dependency_files(MODULE))
+    assert {"scenes/unit_circle.py", "scenes/base.py", "scenes/theme.py",
+            "scenes/mobjects/unit_circle_pointer.py", "mathcore/rotation.py"} <= deps
+    assert "scenes/angle_addition.py" not in deps
+    assert not any(d.startswith(".venv") for d in deps)
+
+
+def test_key_changes_with_plan_quality_and_sources(tmp_path, monkeypatch):
+    plan = narration_scene_plan("unit_circle")
+    k = scene_key(plan, MODULE, "low")
+    assert k == scene_key(plan, MODULE, "low")
+    assert k != scene_key(plan, MODULE, "high")
+    cue0 = dataclasses.replace(plan.cues[0], audio_sha256="0" * 64)
+    assert k != scene_key(dataclasses.replace(plan, cues=[cue0] + plan.cues[1:]), MODULE, "low")
+    # a changed dependency changes the key
+    copy = tmp_path / "unit_circle.py"
+    copy.write_text(MODULE.read_text(encoding="utf-8"), encoding="utf-8")
+    real = dependency_files(MODULE)
+    monkeypatch.setattr(scene_cache, "dependency_files", lambda m: [*real, copy])
+    monkeypatch.setattr(scene_cache, "PROJECT_ROOT", Path("/"))
+    k1 = scene_key(plan, MODULE, "low")
+    copy.write_text(copy.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert scene_key(plan, MODULE, "low") != k1
+
+
+def test_fresh_only_with_matching_key_and_output(tmp_path):
+    out = tmp_path / "s.mp4"
+    assert not is_fresh(out, "abc")
+    out.write_bytes(b"x" * 10)
+    assert not is_fresh(out, "abc")
+    remember(out, "abc")
+    assert is_fresh(out, "abc") and not is_fresh(out, "abd")
+    out.write_bytes(b"")
+    assert not is_fresh(out, "abc")
