@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scene")
     p.add_argument("--jobs", type=int, default=None, help="parallel scene renders (default: number of cores)")
 
+    p = sub.add_parser("clean", help="prune caches that no current plan or scene refers to")
+    _common(p)
+
     p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
     _common(p)
     p.add_argument("--port", type=int, default=8000)

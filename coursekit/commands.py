@@ -191,3 +191,11 @@ def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
 
     serve(cfg.output_dir / "course", args.port)
     return 0
+
+
+def cmd_clean(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit.clean import clean
+
+    n, freed = clean(cfg, _course(cfg))
+    console.print(f"removed {n} stale cache items, freed {freed / 1e6:.1f} MB")
+    return 0
