@@ -27,10 +27,12 @@ def _lessons(course: Course, lesson: str | None) -> list[str]:
 
 def _speech_stack(cfg: Config, quiet: bool = False):
     """Voice (resolved, with its one-line reason), audio cache and lexicon."""
+    from coursekit import preflight
     from coursekit.audio_cache import AudioCache
     from coursekit.lexicon import Lexicon
     from coursekit.voices.auto import resolve_voice
 
+    preflight.for_audio()
     voice, reason = resolve_voice(cfg.voice)
     if not quiet:
         console.print(reason)
@@ -126,6 +128,9 @@ def cmd_listen(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit import preflight
+
+    preflight.for_render()
     from coursekit.scene_render import preview_scene
 
     course = _course(cfg)
@@ -147,6 +152,9 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit import preflight
+
+    preflight.for_render()
     from coursekit.scene_render import render_scenes
 
     course = _course(cfg)
@@ -165,6 +173,9 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
+    from coursekit import preflight
+
+    preflight.for_render()
     from coursekit.scene_render import render_scenes
 
     t0 = time.perf_counter()

@@ -5,7 +5,8 @@ import os
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-NARRATION_DIR = PROJECT_ROOT / "narration"
+# COURSEKIT_NARRATION points at another narration folder (tests and drafts); default: narration/
+NARRATION_DIR = Path(os.environ.get("COURSEKIT_NARRATION") or PROJECT_ROOT / "narration").resolve()
 SCENES_DIR = PROJECT_ROOT / "scenes"
 
 
