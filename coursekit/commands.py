@@ -60,11 +60,23 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):
+    """Plan the lessons. With voice ``auto``, if edge-tts gives up mid-way (after its retries),
+    the whole plan is made again with the offline voice, and that is said."""
     from coursekit.timeline import make_plans
+    from coursekit.voices.edge import EdgeUnavailable
 
     course = _course(cfg)
     voice, cache, lexicon = _speech_stack(cfg, quiet)
-    return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+    try:
+        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+    except EdgeUnavailable as exc:
+        if cfg.voice.backend != "auto":
+            raise
+        from coursekit.voices.auto import offline_voice
+
+        voice, reason = offline_voice(cfg.voice, lexicon)
+        console.print(f"edge-tts gave up mid-plan ({exc}); falling back: {reason}")
+        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
 
 
 def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:

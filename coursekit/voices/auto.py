@@ -48,8 +48,12 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
     ok, why = (probe or _probe_edge)(edge, cfg.edge.probe_timeout_s)
     if ok:
         return edge, f"voice: edge ({edge.describe()}; {why})"
+    voice, reason = offline_voice(cfg, lexicon)
+    return voice, reason.replace("offline", f"edge-tts unreachable: {why}", 1)
+
+
+def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
+    """The best offline voice present: espeak-ng, else silent."""
     if shutil.which("espeak-ng"):
-        voice = make_voice("espeak", cfg, lexicon)
-        return voice, f"voice: espeak (edge-tts unreachable: {why})"
-    voice = make_voice("silent", cfg)
-    return voice, f"voice: silent (edge-tts unreachable: {why}; espeak-ng not installed: apt-get install espeak-ng)"
+        return make_voice("espeak", cfg, lexicon), "voice: espeak (offline)"
+    return make_voice("silent", cfg), "voice: silent (offline; espeak-ng not installed: apt-get install espeak-ng)"

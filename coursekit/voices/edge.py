@@ -47,6 +47,10 @@ def edge_version() -> str:
         return f"edge-tts {getattr(edge_tts, '__version__', 'unknown')}"
 
 
+class EdgeUnavailable(UserError):
+    """edge-tts kept failing after every retry (the caller may fall back to an offline voice)."""
+
+
 class IncompleteStream(Exception):
     """The stream ended without audio, or the audio could not be decoded."""
 
@@ -175,7 +179,7 @@ class Edge(Voice):
                     if attempt + 1 < self.attempts:
                         self.sleep(min(self.backoff_cap_s, self.backoff_s * (2 ** attempt)))
             else:
-                raise UserError(f"edge-tts failed {self.attempts} times (last: {last}); check the network, "
+                raise EdgeUnavailable(f"edge-tts failed {self.attempts} times (last: {last}); check the network, "
                                 "or set voice.backend to espeak or auto in config.yaml")
         duration = audio.duration_of(seg)
         timings = map_boundaries(spoken, marks, shift)
