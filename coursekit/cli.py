@@ -87,6 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return UserError.exit_code
+    except OSError as exc:
+        import errno
+
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            where = f" while writing {exc.filename}" if exc.filename else ""
+            print(f"error: the disk is full{where}; free some space and run again (finished outputs were "
+                  "written to temporary names first and are intact)", file=sys.stderr)
+            return UserError.exit_code
+        raise
     except KeyboardInterrupt:
         print("interrupted; finished outputs are kept, partial ones were not written", file=sys.stderr)
         return 130

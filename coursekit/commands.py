@@ -200,7 +200,18 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     except ImportError:
         assemble_course = None
     if assemble_course is not None:
-        outputs = assemble_course(cfg, course, lesson_plans)
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(cfg.output_dir / "course.lock"))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            console.print("waiting for another render to finish assembling the course …")
+            lock.acquire()
+        try:
+            outputs = assemble_course(cfg, course, lesson_plans)
+        finally:
+            lock.release()
     else:
         outputs = rendered
     console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")
