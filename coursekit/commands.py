@@ -56,6 +56,11 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
                     raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
                 n_cues += 1
     console.print(f"config and narration OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, {n_cues} cues")
+    from coursekit.scene_render import find_scene_module
+
+    undrawn = [s.id for s in course.scenes.values() if find_scene_module(s.cls) is None]
+    if undrawn:
+        console.print(f"not drawn yet (no scene class in scenes/): {', '.join(undrawn)}")
     return 0
 
 
