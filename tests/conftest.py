@@ -32,7 +32,7 @@ def count_frames():
 
 @lru_cache(maxsize=None)
 def _dry_run(cls_name: str, scene_id: str, seconds: float):
-    """Construct a core scene from its preview plan without writing video (tiny camera)."""
+    """Construct a core scene from its preview plan without writing video (480p camera: Pango wraps text at the pixel width, so a tiny camera changes layout)."""
     from manim import tempconfig
 
     from scenes.base import preview_plan
@@ -41,7 +41,7 @@ def _dry_run(cls_name: str, scene_id: str, seconds: float):
     cls = scene_class(cls_name)
     plan = preview_plan(cls, scene_id, fps=15, seconds=seconds)
     media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 128, "pixel_height": 72,
+    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 854, "pixel_height": 480,
                      "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
         scene = cls(plan=plan)
         scene.render()
@@ -85,7 +85,7 @@ def narration_scene_plan(scene_id: str, fps: int = 15):
 
 @lru_cache(maxsize=None)
 def _dry_run_narrated(scene_id: str, fps: int = 15):
-    """Construct a scene from its real narration plan without writing video (tiny camera)."""
+    """Construct a scene from its real narration plan without writing video (480p camera: Pango wraps text at the pixel width, so a tiny camera changes layout)."""
     from manim import tempconfig
 
     from scenes.registry import scene_class
@@ -93,7 +93,7 @@ def _dry_run_narrated(scene_id: str, fps: int = 15):
     plan = narration_scene_plan(scene_id, fps)
     cls = scene_class(plan.cls)
     media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "frame_rate": fps, "pixel_width": 128, "pixel_height": 72,
+    with tempconfig({"dry_run": True, "frame_rate": fps, "pixel_width": 854, "pixel_height": 480,
                      "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
         scene = cls(plan=plan)
         scene.render()

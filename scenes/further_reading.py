@@ -1,0 +1,86 @@
+"""想深入可以看: the reading list, one entry per cue."""
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, VGroup
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+# (tag, title, detail); the order is the order the narration names them
+READING = (
+    ("论文", "Attention Is All You Need（2017）", "Transformer 原论文"),
+    ("论文", "RoFormer（2021）", "Enhanced Transformer with Rotary Position Embedding"),
+    ("博客", "Transformer Architecture: The Positional Encoding", "从二进制计数讲起，引出那排钟"),
+    ("博客", "Rotary Embeddings: A Relative Revolution", "EleutherAI 的 RoPE 图解：旋转动画和代码"),
+)
+SECTION = "§3.5 正弦位置编码，并和可学习的位置向量对比"
+TITLE_SIZE = 32
+LEFT_X = -6.3
+TEXT_X = -4.7
+
+
+class FurtherReading(NarratedScene):
+    """paper → section (§3.5 under it) → roformer → blogs (two entries) → close."""
+
+    SCENE_IDS = ("further_reading",)
+    CUES = ("paper", "section", "roformer", "blogs", "close")
+
+    def construct(self) -> None:
+        header = self.header()
+        entries = [self._entry(*item) for item in READING]
+        section = theme.small_text(SECTION, color=theme.HIGHLIGHT)
+        # stack: entry 0, its section line, entries 1..3
+        y = 2.75
+        for k, mob in enumerate([entries[0], section, *entries[1:]]):
+            if mob is section:
+                mob.next_to(entries[0], DOWN, buff=0.12).align_to(entries[0].text_block, LEFT)
+                y = mob.get_bottom()[1] - 0.3
+                continue
+            mob.shift(np.array([0.0, y - mob.get_top()[1], 0.0]))
+            y = mob.get_bottom()[1] - (0.45 if k == 0 else 0.3)
+        self.probe("entries", titles=[e.title.text for e in entries], section=section.text)
+
+        with self.cue("paper") as cue:
+            self.play(FadeIn(header), run_time=cue.share(0.15))
+            self.play(FadeIn(entries[0], shift=0.2 * RIGHT), run_time=cue.share(0.4))
+
+        with self.cue("section") as cue:
+            self.play(FadeIn(section, shift=0.15 * DOWN), run_time=cue.share(0.4))
+
+        with self.cue("roformer") as cue:
+            self.play(section.animate.set_color(theme.MUTED), FadeIn(entries[1], shift=0.2 * RIGHT),
+                      run_time=cue.share(0.5))
+
+        with self.cue("blogs") as cue:
+            self.play(FadeIn(entries[2], shift=0.2 * RIGHT), run_time=cue.share(0.25))
+            half = cue.start_frame + int(0.5 * (cue.speech_end_frame - cue.start_frame))
+            self.hold_to(max(self.frame, half))
+            self.play(FadeIn(entries[3], shift=0.2 * RIGHT),
+                      run_time=min(cue.share(0.25), cue.remaining()))
+
+        with self.cue("close") as cue:
+            # the list stays readable (it is the last picture); the heading says goodbye
+            bye = theme.small_text("词序的故事，就讲到这里", color=theme.HIGHLIGHT)
+            bye.move_to(header, aligned_edge=LEFT)
+            self.play(FadeOut(header, shift=0.3 * UP), FadeIn(bye, shift=0.3 * UP), run_time=cue.share(0.6))
+            self.probe("final", shown=[e.title.text for e in entries])
+
+    def _entry(self, tag: str, title: str, detail: str) -> VGroup:
+        """A tag box on the left, the title and a muted detail line to its right."""
+        label = theme.small_text(tag, color=theme.TEXT)
+        box = RoundedRectangle(corner_radius=0.1, width=label.width + 0.35, height=label.height + 0.25,
+                               stroke_color=theme.MUTED, stroke_width=2)
+        tag_mob = VGroup(box, label.move_to(box))
+        title_mob = theme.body_text(title, color=theme.TEXT, font_size=TITLE_SIZE)
+        detail_mob = theme.small_text(detail, color=theme.MUTED)
+        max_w = theme.content_right() - TEXT_X
+        for m in (title_mob, detail_mob):
+            if m.width > max_w:
+                m.scale_to_fit_width(max_w)
+        text_block = VGroup(title_mob, detail_mob).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        text_block.move_to(np.array([TEXT_X, 0.0, 0.0]), aligned_edge=LEFT)
+        tag_mob.move_to(np.array([LEFT_X, 0.0, 0.0]), aligned_edge=LEFT).align_to(title_mob, UP)
+        entry = VGroup(tag_mob, text_block)
+        entry.title, entry.text_block = title_mob, text_block
+        return entry

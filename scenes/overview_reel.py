@@ -1,0 +1,255 @@
+"""两分钟看全貌: the whole word_order argument, one compact picture per cue.
+
+Published on its own as overview.mp4, so every beat names itself (a caption at the
+top) and nothing refers to other videos. Every number drawn comes from mathcore
+or coursekit.figures: the shuffle is ``checks.t1_permutation``'s experiment, the
+failures use ``raw_index_encoding`` / ``length_normalised_encoding``, the clocks
+``frequencies(512)``, the table ``learned_table``, the arrows ``rope_score``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, RoundedRectangle, SurroundingRectangle,
+    VGroup,
+)
+
+import mathcore
+from coursekit import figures
+from mathcore.shuffle import t1_inputs
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects import ClockRow, HeatMap, QKPair, TurningArrow
+from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatCard
+from scenes.mobjects.shuffle_demo import ShuffleDemo
+from scenes.mobjects.word_chips import WordChips
+
+CAPTIONS = {
+    "blind": "注意力看不见顺序",
+    "seat": "把座位号写进向量：x + p",
+    "rules": "p 要满足三条",
+    "fail": "两个行不通的写法",
+    "clocks": "原论文：一排钟",
+    "table": "另一条路：查表",
+    "rope": "RoPE：按座位转动 q 和 k",
+    "close": "还是那排钟的读数",
+}
+
+
+class OverviewReel(NarratedScene):
+    """premise → blind → seat → rules → fail → clocks → table → rope → close."""
+
+    SCENE_IDS = ("word_order_overview",)
+    CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
+    WORDS = ("小明", "把", "书", "借", "给", "小红")       # one per row of the t1 experiment
+    RAW_SEAT = 500                                        # a far seat, written raw
+    CLOCK_INDICES = (0, 64, 128, 192, 255)                # 5 of the 256 clocks of d = 512
+    CLOCK_STEPS = (1, 2, 3)
+    TABLE_ROWS = (0, 1, 2, 3, 4, 5)
+    TABLE_LEN, TABLE_D = 512, 8
+    CLOSE_D, CLOSE_POSITION = 8, 3
+
+    def construct(self) -> None:
+        self.caption = None
+        for short in self.CUES:
+            with self.cue(short) as cue:
+                getattr(self, f"_{short}")(cue)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _swap_caption(self, short: str, cue, *extra) -> None:
+        """Fade out what is on screen (``extra``), bring in this beat's caption."""
+        new = theme.body_text(CAPTIONS[short], color=theme.HIGHLIGHT).move_to(np.array([0.0, 3.35, 0.0]))
+        old = [self.caption] if self.caption is not None else []
+        self.play(*[FadeOut(m) for m in (*old, *extra)], FadeIn(new, shift=0.2 * DOWN), run_time=cue.share(0.1))
+        self.caption = new
+
+    def _at(self, cue, fraction: float) -> None:
+        """Hold until ``fraction`` of the cue's speech (never backwards)."""
+        self.hold_to(max(self.frame, cue.start_frame + int(fraction * cue.plan.speech_frames)))
+
+    # -- the beats ----------------------------------------------------------------------
+    def _premise(self, cue) -> None:
+        title = theme.title_text("Transformer 怎么知道词序").move_to(np.array([0.0, 2.7, 0.0]))
+        a = WordChips(("小明", "把", "书", "借给", "小红"), center=np.array([0.0, 1.2, 0.0]), spacing=1.55)
+        b = WordChips(("小红", "把", "书", "借给", "小明"), center=np.array([0.0, 0.0, 0.0]), spacing=1.55)
+        marks = VGroup(*[SurroundingRectangle(row.chips[i], color=theme.HIGHLIGHT, buff=0.05)
+                         for row in (a, b) for i in (0, 4)])
+        ask = theme.body_text("Transformer 知道每个词排第几吗？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
+        self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.15))
+        self.play(FadeIn(a), FadeIn(b), run_time=cue.share(0.2))
+        self.play(Create(marks), run_time=cue.share(0.15))
+        self._at(cue, 0.62)
+        self.play(FadeIn(ask, shift=0.2 * UP), run_time=cue.remaining())
+        self.premise_group = VGroup(title, a, b, marks, ask)
+
+    def _blind(self, cue) -> None:
+        self._swap_caption("blind", cue, self.premise_group)
+        steps = VGroup(*[theme.body_text(t, color=theme.SCORE, font_size=theme.SIZE_SMALL)
+                         for t in ("点积", "softmax", "加权求和")]).arrange(RIGHT, buff=0.9)
+        steps.move_to(np.array([0.0, 2.45, 0.0]))
+        links = VGroup(*[Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
+                         for s, t in zip(steps[:-1], steps[1:])])
+        none = theme.small_text("没有一步用到次序", color=theme.MUTED).next_to(steps, DOWN, buff=0.15)
+        x, perm = t1_inputs()
+        demo = ShuffleDemo(self.WORDS, x, center=np.array([0.0, 1.0, 0.0]), spacing=1.2)
+        self.watch("blind", demo.probe_values)
+        same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
+        self.play(FadeIn(steps, lag_ratio=0.3), Create(links), run_time=cue.share(0.2))
+        self.play(FadeIn(none), FadeIn(demo), run_time=cue.share(0.15))
+        self._at(cue, 0.6)
+        self.play(*demo.shuffle_animations(perm), run_time=cue.share(0.2))
+        self.play(FadeIn(same), run_time=cue.remaining())
+        self.blind_group = VGroup(steps, links, none, demo.chips, demo.columns, same)
+
+    def _seat(self, cue) -> None:
+        self._swap_caption("seat", cue, self.blind_group)
+        card = SeatCard(d=4, cell=0.85, center=np.array([-1.3, 0.6, 0.0]), font_size=theme.SIZE_SMALL + 4)
+        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.1, height=1.0, stroke_color=theme.SCORE),
+                      theme.body_text("注意力", color=theme.SCORE, font_size=theme.SIZE_SMALL + 4))
+        attn[1].move_to(attn[0])
+        attn.move_to(np.array([4.6, 0.6, 0.0]))
+        feed = Arrow(card.frame.get_right(), attn.get_left(), buff=0.15, color=theme.MUTED, stroke_width=4)
+        self.play(FadeIn(card.x_cells), FadeIn(attn), run_time=cue.share(0.2))
+        self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.2))
+        self.play(card.make_add_animation(), Create(card.frame), FadeIn(card.row_labels), run_time=cue.share(0.3))
+        self.play(FadeIn(card.title), Create(feed), run_time=cue.remaining())
+        self.card_group = VGroup(card, card.title, attn, feed)
+
+    def _rules(self, cue) -> None:
+        self._swap_caption("rules", cue, self.card_group)
+        reqs = RequirementList(THREE_REQUIREMENTS).move_to(np.array([0.0, 0.4, 0.0]))
+        for i, row in enumerate(reqs.items):
+            row[0].set_color(theme.TEXT)
+            self._at(cue, (0.1, 0.3, 0.46)[i])
+            self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=cue.share(0.12))
+        self.rules_group = reqs
+
+    def _fail(self, cue) -> None:
+        self._swap_caption("fail", cue, self.rules_group)
+        raw = mathcore.raw_index_encoding([self.RAW_SEAT], 4)[0]
+        word = t1_inputs()[0][0][:2]
+        seat, (short, long) = figures.NORM_SEAT, figures.NORM_LENGTHS
+        code = [float(mathcore.length_normalised_encoding([seat], n, 1)[0, 0]) for n in (short, long)]
+        step = [float(np.diff(mathcore.length_normalised_encoding([seat, seat + 1], n, 1)[:, 0])[0])
+                for n in (short, long)]
+        fmt = figures.fmt_dec
+        left = VGroup(
+            theme.body_text("① 直接写座位号", color=theme.TEXT),
+            theme.small_text(f"词向量 x = ({fmt(word[0])}, {fmt(word[1])}, …)", color=theme.TEXT),
+            theme.small_text(f"座位 {self.RAW_SEAT}：p = ({fmt(raw[0])}, {fmt(raw[1])}, …)", color=theme.POSITION),
+            theme.body_text("数太大，盖住词义", color=theme.HIGHLIGHT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([-6.3, 2.0, 0.0]), aligned_edge=UP + LEFT)
+        right = VGroup(
+            theme.body_text("② 除以句子长度", color=theme.TEXT),
+            theme.small_text(f"座位 {seat}，{short} 个词：p = {fmt(code[0], 3)}", color=theme.POSITION),
+            theme.small_text(f"座位 {seat}，{long} 个词：p = {fmt(code[1], 3)}", color=theme.POSITION),
+            theme.small_text(f"往右一格：+{fmt(step[0], 3)} 或 +{fmt(step[1], 3)}", color=theme.POSITION),
+            theme.body_text("同一座位，读数不同", color=theme.HIGHLIGHT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([0.9, 2.0, 0.0]), aligned_edge=UP + LEFT)
+        self.probe("fail", raw=raw.tolist(), word=word.tolist(), seat=seat, lengths=[short, long], code=code,
+                   step=step, shown=[m.text for m in (*left, *right)])
+        self.play(FadeIn(left[:3], lag_ratio=0.3), run_time=cue.share(0.2))
+        self.play(FadeIn(left[3]), run_time=cue.share(0.1))
+        self._at(cue, 0.45)
+        self.play(FadeIn(right[:3], lag_ratio=0.3), run_time=cue.share(0.2))
+        self.play(FadeIn(right[3:], lag_ratio=0.4), run_time=cue.remaining())
+        self.fail_group = VGroup(left, right)
+
+    def _clocks(self, cue) -> None:
+        self._swap_caption("clocks", cue, self.fail_group)
+        row = ClockRow(d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]))
+        self.watch("clocks", lambda: {**row.probe_values(), "on_screen": self.on_screen(row)})
+        note = theme.small_text("256 个钟，这里画 5 个；读数都在 −1 到 1 之间", color=theme.TEXT)
+        note.move_to(np.array([0.0, 2.78, 0.0]))
+        counter = row.counter.move_to(np.array([0.0, -1.0, 0.0]))
+        fast_slow = theme.body_text("快钟分清邻座，慢钟分清远处", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
+        self.play(FadeIn(row), FadeIn(note), run_time=cue.share(0.15))
+        self.play(FadeIn(row.wavelength_labels), FadeIn(counter), run_time=cue.share(0.12))
+        for p in self.CLOCK_STEPS:
+            self.play(row.make_step_animation(p), run_time=cue.share(0.12))
+        self._at(cue, 0.72)
+        self.play(FadeIn(fast_slow), run_time=cue.remaining())
+        self.clock_group = VGroup(row, row.wavelength_labels, counter, note, fast_slow)
+        self.clock_row = row
+
+    def _table(self, cue) -> None:
+        self._swap_caption("table", cue, self.clock_group)
+        table = mathcore.learned_table(self.TABLE_LEN, self.TABLE_D)
+        rows = list(self.TABLE_ROWS) + [self.TABLE_LEN - 1]
+        values = table[rows]
+        lim = float(np.abs(table).max())
+        heat = HeatMap(values, cell=0.48, vmin=-lim, vmax=lim, low_color=theme.BACKGROUND, high_color=theme.POSITION,
+                       center=np.array([-2.2, 0.55, 0.0]),
+                       row_labels=[f"座位 {r}" for r in rows])
+        gap = theme.small_text("⋮", color=theme.MUTED).next_to(heat.cell(len(rows) - 2, 0), DOWN, buff=0.02)
+        heat.cells[-self.TABLE_D:].shift(0.35 * DOWN)
+        heat.labels[-1].shift(0.35 * DOWN)
+        self.probe("table", rows=rows, values=values.tolist(), drawn=heat.values.tolist())
+        side = VGroup(theme.body_text("每个座位一行数", color=theme.TEXT),
+                      theme.body_text("跟模型一起训练", color=theme.TEXT),
+                      theme.body_text("BERT、GPT-2", color=theme.POSITION),
+                      theme.body_text(f"只有 {self.TABLE_LEN} 行：长度写死", color=theme.HIGHLIGHT))
+        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
+        self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
+        self.play(FadeIn(side[1]), run_time=cue.share(0.12))
+        self._at(cue, 0.45)
+        self.play(FadeIn(side[2]), run_time=cue.share(0.12))
+        self._at(cue, 0.7)
+        self.play(FadeIn(side[3]), run_time=cue.remaining())
+        self.table_group = VGroup(heat, gap, side)
+
+    def _rope(self, cue) -> None:
+        self._swap_caption("rope", cue, self.table_group)
+        theta = float(np.radians(figures.THETA_DEG))
+        pair = QKPair(q=figures.ROPE_PAIR_Q, k=figures.ROPE_PAIR_K, theta=theta, scale=1.35,
+                      center=np.array([-3.3, 0.55, 0.0]), font_size=theme.SIZE_SMALL + 4)
+        pair.score.next_to(pair.circle, DOWN, buff=0.25)
+        self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
+        info = VGroup(theme.body_text("不碰词向量", color=theme.TEXT),
+                      theme.body_text("q 转 mθ，k 转 nθ", color=theme.TEXT),
+                      theme.body_text("夹角 = (n − m)θ", color=theme.ANGLE),
+                      theme.body_text("分数只看隔了几个座位", color=theme.SCORE))
+        info.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([0.9, 0.6, 0.0]), aligned_edge=LEFT)
+        seats = [theme.small_text(f"(m, n) = ({m}, {n})", color=theme.POSITION).next_to(pair.circle, UP, buff=0.15)
+                 for m, n in figures.ROPE_PAIRS]
+        self.play(FadeIn(pair.circle), FadeIn(pair.q_arrow), FadeIn(pair.k_arrow), FadeIn(pair.q_label),
+                  FadeIn(pair.k_label), FadeIn(info[0]), run_time=cue.share(0.12))
+        self.add(pair)
+        self.play(pair.make_positions_animation(*figures.ROPE_PAIRS[0]), FadeIn(seats[0]), FadeIn(info[1]),
+                  run_time=cue.share(0.2))
+        self.add(pair.gap_arc)
+        self.play(FadeIn(info[2]), FadeIn(pair.score), run_time=cue.share(0.12))
+        for i in (1, 2):
+            self.play(pair.make_positions_animation(*figures.ROPE_PAIRS[i]), FadeOut(seats[i - 1]), FadeIn(seats[i]),
+                      run_time=cue.share(0.14))
+        self.play(FadeIn(info[3]), run_time=cue.remaining())
+        self.rope_group = VGroup(pair, pair.gap_arc, pair.score, seats[-1], info)
+
+    def _close(self, cue) -> None:
+        self._swap_caption("close", cue, self.rope_group)
+        row = ClockRow(d=self.CLOSE_D, radius=0.5, spacing=2.3, center=np.array([0.9, 1.75, 0.0]))
+        row.remove(row.names)
+        arrows, ghosts = [], VGroup()
+        for i, c in enumerate(row.centers):
+            ghosts.add(TurningArrow(figures.ROPE_PAIR_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q,
+                                    opacity=theme.GHOST_OPACITY, stroke_width=3))
+            arr = TurningArrow(figures.ROPE_PAIR_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q, stroke_width=5)
+            arr.clear_updaters()
+            arr.add_updater(lambda m, i=i: m.set_angle(row.hand_angles()[i]))
+            arrows.append(arr)
+        self.watch("close", lambda: {"p": row.p, "w": row.w.tolist(), "hand_angles": row.probe_values()["hand_angles"],
+                                     "arrows": [a.probe_values() for a in arrows]})
+        names = VGroup(theme.small_text("钟的读数", color=theme.ANGLE).move_to(np.array([-5.6, 1.75, 0.0])),
+                       theme.small_text("转 q 的角度", color=theme.Q).move_to(np.array([-5.6, -0.25, 0.0])))
+        links = VGroup(*[Arrow(c + 0.6 * DOWN, c + 1.1 * DOWN, buff=0, color=theme.MUTED, stroke_width=3,
+                               max_tip_length_to_length_ratio=0.4) for c in row.centers])
+        swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
+        nxt = theme.small_text("接下来一节一节展开，最后四道小题", color=theme.MUTED).move_to(np.array([0.0, -2.2, 0.0]))
+        self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
+        self.play(*[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]),
+                  run_time=cue.share(0.12))
+        self.play(row.make_step_animation(self.CLOSE_POSITION), run_time=cue.share(0.25))
+        self._at(cue, 0.55)
+        self.play(FadeIn(swap), run_time=cue.share(0.12))
+        self._at(cue, 0.75)
+        self.play(FadeIn(nxt), run_time=cue.remaining())
