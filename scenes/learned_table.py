@@ -1,0 +1,133 @@
+"""查表：可学习的位置向量: one row per seat, trained with the model, length fixed.
+
+The table is :func:`mathcore.learned_table` (a fixed seed: the random start BERT
+and GPT-2 train from); the clock row is the sinusoidal encoding's
+(:class:`scenes.mobjects.ClockRow`, speeds from :func:`mathcore.frequencies`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, DashedVMobject, FadeIn, FadeOut, Rectangle, \
+    SurroundingRectangle, VGroup
+
+import mathcore
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects import ClockRow, HeatMap
+from scenes.mobjects.token_row import TokenRow
+
+
+class LearnedTable(NarratedScene):
+    """table (rows by seat up to the maximum length) → train (seats looked up, trained with the model) →
+    users (BERT, GPT-2) → tradeoff (the seat past the end has no row) → paper_choice (clocks vs table)."""
+
+    SCENE_IDS = ("learned_table",)
+    CUES = ("table", "train", "users", "tradeoff", "paper_choice")
+    MAX_LEN, D, SEED = 10, 8, 0
+    CELL = 0.42
+    SENTENCE = ("我", "爱", "读", "书")
+    CLOCK_TO = 14           # the clocks read any seat, also past the table's end
+
+    def construct(self) -> None:
+        values = mathcore.learned_table(self.MAX_LEN, self.D, seed=self.SEED)
+        span = float(np.abs(values).max())
+        header = self.header()
+        table = HeatMap(values, cell=self.CELL, vmin=-span, vmax=span, low_color=theme.BACKGROUND,
+                        high_color=theme.POSITION, center=np.array([-4.0, 0.4, 0.0]),
+                        row_labels=[str(p) for p in range(self.MAX_LEN)])
+        table.labels.set_color(theme.POSITION)
+        rows = [VGroup(*[table.cell(i, j) for j in range(self.D)], table.labels[i]) for i in range(self.MAX_LEN)]
+        seat_head = theme.small_text("座位", color=theme.POSITION).next_to(table.labels[0], UP, buff=0.2)
+        dims_head = theme.small_text(f"每行 {self.D} 个数", color=theme.MUTED).next_to(table.cells, UP, buff=0.2)
+        max_note = theme.small_text(f"最大长度：{self.MAX_LEN} 行", color=theme.TEXT).next_to(table.cells, RIGHT, buff=0.3)
+        max_note.align_to(table.cells, DOWN)
+        self.probe("table", values=values.tolist(), drawn=self._drawn(table), want=values.tolist())
+        panel_x = 2.6
+
+        # -- table: a row per seat, down to the maximum length --------------------------------
+        with self.cue("table") as cue:
+            self.play(FadeIn(header), FadeIn(seat_head), FadeIn(dims_head), run_time=cue.share(0.15))
+            self.play(*[FadeIn(r, shift=0.1 * RIGHT) for r in rows[:2]], run_time=cue.share(0.25))
+            self.play(FadeIn(VGroup(*rows[2:]), lag_ratio=0.15), run_time=cue.share(0.35))
+            self.play(FadeIn(max_note), run_time=cue.remaining())
+
+        # -- train: random at first; each word looks up its seat's row; trained with the model ---
+        start = theme.body_text("起初：随机的小数", color=theme.TEXT).move_to(np.array([panel_x, 2.7, 0.0]))
+        sentence = TokenRow(self.SENTENCE, center=np.array([panel_x, 1.55, 0.0]))
+        seat_nums = VGroup(*[theme.small_text(str(p), color=theme.POSITION).next_to(t, UP, buff=0.1)
+                             for p, t in enumerate(sentence.tokens)])
+        lights = VGroup(*[SurroundingRectangle(VGroup(*[table.cell(p, j) for j in range(self.D)]), color=theme.HIGHLIGHT,
+                                               buff=0.0, stroke_width=4).set_fill(theme.HIGHLIGHT, opacity=0.25)
+                          for p in range(len(self.SENTENCE))])
+        looks = VGroup(*[Arrow(table.cell(p, self.D - 1).get_right(), sentence.tokens[p].get_bottom(),
+                               color=theme.HIGHLIGHT, buff=0.12, stroke_width=3, max_tip_length_to_length_ratio=0.06)
+                         for p in range(len(self.SENTENCE))])
+        model = theme.body_text("模型", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
+        model_box = SurroundingRectangle(model, color=theme.MUTED, buff=0.25, corner_radius=0.1)
+        update = CurvedArrow(model_box.get_left() + 0.05 * DOWN, table.cells.get_right() + 1.3 * DOWN + 0.1 * RIGHT,
+                             color=theme.POSITION, angle=-0.9)
+        update_note = theme.small_text("一起训练，一起更新", color=theme.POSITION).next_to(model_box, DOWN, buff=0.35)
+        with self.cue("train") as cue:
+            self.play(FadeOut(max_note), FadeIn(start), FadeIn(sentence), FadeIn(seat_nums), run_time=cue.share(0.2))
+            for p in range(len(self.SENTENCE)):
+                was = [FadeOut(looks[p - 1]), sentence.tokens[p - 1][0].animate.set_stroke(theme.MUTED)] if p else []
+                self.play(*was, FadeIn(lights[p]), FadeIn(looks[p]),
+                          sentence.tokens[p][0].animate.set_stroke(theme.HIGHLIGHT), run_time=cue.share(0.1))
+            self.play(FadeOut(looks[-1]), sentence.tokens[-1][0].animate.set_stroke(theme.MUTED), run_time=cue.share(0.05))
+            self.probe("lookups", seats=list(range(len(self.SENTENCE))),
+                       lit=[self._row_of(table, lights[p]) for p in range(len(self.SENTENCE))])
+            self.play(FadeIn(model), Create(model_box), run_time=cue.share(0.15))
+            self.play(Create(update), FadeIn(update_note), run_time=cue.remaining())
+
+        # -- users: BERT and GPT-2 ----------------------------------------------------------------
+        names = VGroup(theme.title_text("BERT", color=theme.TEXT), theme.title_text("GPT-2", color=theme.TEXT))
+        names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.4, 0.0]))
+        term = theme.body_text("可学习的位置向量", color=theme.POSITION).move_to(np.array([panel_x, 0.2, 0.0]))
+        with self.cue("users") as cue:
+            self.play(FadeOut(VGroup(start, sentence, seat_nums, lights, model, model_box, update, update_note)),
+                      run_time=cue.share(0.2))
+            self.play(FadeIn(names, lag_ratio=0.4), run_time=cue.share(0.4))
+            self.play(FadeIn(term, shift=0.15 * UP), run_time=cue.remaining())
+
+        # -- tradeoff: fits the data; the length is fixed, seat MAX_LEN has no row -----------------
+        good = theme.body_text("✓ 贴合训练数据", color=theme.TEXT)
+        bad = theme.body_text("✗ 长度写死了", color=theme.HIGHLIGHT)
+        pros = VGroup(good, bad).arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([panel_x, 1.3, 0.0]))
+        ghost = DashedVMobject(Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT,
+                                         stroke_width=2), num_dashes=30)
+        ghost.next_to(table.cells, DOWN, buff=0.06)
+        ghost_seat = theme.small_text(str(self.MAX_LEN), color=theme.HIGHLIGHT).next_to(ghost, LEFT, buff=0.1)
+        ghost_seat.align_to(table.labels[0], RIGHT)
+        missing = theme.small_text("没有这一行", color=theme.HIGHLIGHT).next_to(ghost, RIGHT, buff=0.3)
+        with self.cue("tradeoff") as cue:
+            self.play(FadeOut(names), FadeOut(term), FadeIn(good), run_time=cue.share(0.3))
+            self.play(FadeIn(bad), run_time=cue.share(0.25))
+            self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.remaining())
+            self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
+
+        # -- paper_choice: the clocks read any seat; the paper tried both, chose the clocks ---------
+        clocks = ClockRow(d=self.D, radius=0.42, spacing=1.15, center=np.array([panel_x, 1.75, 0.0]))
+        self.watch("clocks", lambda: {**clocks.probe_values(), "on_screen": self.on_screen(clocks)})
+        clocks.counter.move_to(np.array([panel_x, 0.75, 0.0]))
+        any_seat = theme.small_text("钟面：任意座位都能算出读数", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
+        but = theme.small_text("可没见过的长句子，效果一样不好", color=theme.MUTED).move_to(np.array([panel_x, 0.1, 0.0]))
+        both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
+        pick = theme.body_text("选了钟面：盼它推到更长的句子", color=theme.ANGLE).move_to(np.array([panel_x, -1.3, 0.0]))
+        with self.cue("paper_choice") as cue:
+            self.play(FadeOut(pros), FadeIn(any_seat), FadeIn(clocks), FadeIn(clocks.counter), run_time=cue.share(0.12))
+            self.play(clocks.make_step_animation(self.CLOCK_TO), run_time=cue.share(0.2))
+            self.play(FadeIn(but), run_time=cue.share(0.15))
+            self.play(FadeIn(both), run_time=cue.share(0.2))
+            self.play(FadeIn(pick, shift=0.15 * UP), run_time=cue.remaining())
+
+    # -- helpers --------------------------------------------------------------------------------
+    @staticmethod
+    def _drawn(hm: HeatMap) -> list[list[str]]:
+        rows, cols = hm.values.shape
+        return [[hm.cell(i, j).get_fill_color().to_hex() for j in range(cols)] for i in range(rows)]
+
+    @staticmethod
+    def _row_of(hm: HeatMap, box) -> int:
+        """Which table row a highlight box surrounds (by its centre height)."""
+        ys = [hm.cell(i, 0).get_y() for i in range(hm.values.shape[0])]
+        return int(np.argmin([abs(y - box.get_y()) for y in ys]))

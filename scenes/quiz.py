@@ -1,0 +1,124 @@
+"""检验一下: four questions, each read, then a visible thinking pause, then the answer.
+
+The question on screen is the cue's own text (from the plan), the pause length is
+the plan's (the ``pause:`` of each ``qN_think`` cue), and a :class:`Countdown`
+shows the whole seconds left, reaching 0 exactly when the pause ends.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from manim import DOWN, LEFT, UP, FadeIn, FadeOut, VGroup
+
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects.countdown import Countdown
+
+NUMERALS = "一二三四"
+BREAK_AFTER = "，。？！：；、"
+
+
+def wrap_cjk(text: str, width: int) -> list[str]:
+    """Split ``text`` into lines of at most ``width`` characters, breaking after punctuation when possible.
+
+    >>> wrap_cjk("一二三，四五六七", 5)
+    ['一二三，', '四五六七']
+    """
+    lines: list[str] = []
+    rest = text
+    while len(rest) > width:
+        cut = max((i + 1 for i, ch in enumerate(rest[:width]) if ch in BREAK_AFTER), default=width)
+        if cut < width // 2:
+            cut = width
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    if rest:
+        lines.append(rest)
+    return lines
+
+
+class Quiz(NarratedScene):
+    """intro → (qN: the question → qN_think: countdown → qN_answer: the key points) × 4."""
+
+    SCENE_IDS = ("word_order_quiz",)
+    CUES = ("intro",) + tuple(f"q{n}{s}" for n in range(1, 5) for s in ("", "_think", "_answer"))
+    #: the key points shown under each question (the narration says them in full)
+    ANSWERS = {
+        1: ("不变：每个词的输出只是跟着换了位置", "点积、softmax、加权求和都不看次序", "注意力看到的只是一袋词"),
+        2: ("座位号能到几千几万，词向量的数只在 ±1 附近", "一加上去，点积被位置占满，词义不起作用",
+            "同一个词换个座位，就像变了个词"),
+        3: ("一根针转满一圈就回到原处：两个座位会撞上同一读数", "快针区分近处，慢针区分远处",
+            "合起来，每个座位的读数才独一无二"),
+        4: ("RoPE 不动词向量，按座位转 q 和 k", "夹角 (j − i)θ：分数只看隔了几个座位", "v 不转：取走的内容不带位置"),
+    }
+    LEFT_X = -6.2
+    WRAP = 24
+    CLOCK_CENTER = np.array([0.0, -0.55, 0.0])
+
+    def construct(self) -> None:
+        header = self.header()
+        think = self.cue_plan("q1_think")
+        pause_s = int(round((think.frames - think.speech_frames) / self.fps))
+
+        # -- intro -------------------------------------------------------------------------
+        title = theme.title_text("检验一下", color=theme.TEXT).move_to(np.array([0.0, 1.0, 0.0]))
+        sub = theme.body_text(f"四道题：每题先停 {pause_s} 秒，自己想一想", color=theme.MUTED)
+        sub.next_to(title, DOWN, buff=0.5)
+        with self.cue("intro") as cue:
+            self.play(FadeIn(header), FadeIn(title, shift=0.2 * UP), run_time=cue.share(0.4))
+            self.play(FadeIn(sub), run_time=cue.remaining())
+        previous = VGroup(title, sub)
+
+        for n in range(1, 5):
+            # -- qN: the question --------------------------------------------------------------
+            question = self._question(n)
+            with self.cue(f"q{n}") as cue:
+                self.play(FadeOut(previous), run_time=cue.share(0.12))
+                self.play(FadeIn(question[0]), run_time=cue.share(0.15))
+                self.play(FadeIn(question[1], shift=0.1 * UP), run_time=cue.share(0.3))
+                self.probe("question", n=n, shown="".join(l.text for l in question[1]))
+
+            # -- qN_think: the countdown, reaching 0 on the cue's last frame + 1 ------------------
+            beat = self.cue_plan(f"q{n}_think")
+            seconds = int(round((beat.frames - beat.speech_frames) / self.fps))
+            clock = Countdown(seconds, radius=0.85, center=self.CLOCK_CENTER)
+            label = theme.body_text("想一想", color=theme.MUTED).next_to(clock, DOWN, buff=0.3)
+            end = beat.end_frame
+            clock.add_updater(lambda m, end=end: m.set_frames_left(end - self.frame, self.fps))
+            self.watch(f"countdown{n}", lambda clock=clock, end=end: {
+                **clock.probe_values(), "end": end, "seconds": clock.seconds, "on_screen": self.on_screen(clock)})
+            with self.cue(f"q{n}_think") as cue:
+                clock.set_frames_left(end - self.frame, self.fps)
+                self.add(clock)                 # no fade: a Transform would fight the updater over the digit
+                self.play_frames(FadeIn(label), frames=max(1, min(4, cue.frames_remaining("cue") - 1)))
+                self.hold_to(cue.end_frame)
+
+            # -- qN_answer: the key points under the question ---------------------------------------
+            answer = self._answer(n, below=question)
+            with self.cue(f"q{n}_answer") as cue:
+                clock.set_frames_left(end - self.frame, self.fps)     # 0: the pause is over
+                clock.clear_updaters()
+                self.play(FadeOut(clock), FadeOut(label), FadeIn(answer[0]), run_time=cue.share(0.12))
+                for line in answer[1]:
+                    self.play(FadeIn(line, shift=0.1 * UP), run_time=cue.share(0.22))
+            previous = VGroup(question, answer)
+
+    # -- pieces -------------------------------------------------------------------------------
+    def _question(self, n: int) -> VGroup:
+        """``第 N 题`` and the cue's question text, wrapped, left-aligned under it."""
+        text = re.sub(r"^第[一二三四五六七八九十]+题[：:]\s*", "", self.cue_plan(f"q{n}").text)
+        tag = theme.body_text(f"第 {n} 题", color=theme.HIGHLIGHT)
+        tag.move_to(np.array([0.0, 2.85, 0.0])).align_to(np.array([self.LEFT_X, 0.0, 0.0]), LEFT)
+        lines = VGroup(*[theme.body_text(l, color=theme.TEXT) for l in wrap_cjk(text, self.WRAP)])
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        lines.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
+        return VGroup(tag, lines)
+
+    def _answer(self, n: int, *, below: VGroup) -> VGroup:
+        tag = theme.body_text("答", color=theme.ANGLE)
+        lines = VGroup(*[theme.body_text(f"· {p}", color=theme.TEXT) for p in self.ANSWERS[n]])
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        tag.next_to(below, DOWN, buff=0.55).align_to(below, LEFT)
+        lines.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
+        return VGroup(tag, lines)

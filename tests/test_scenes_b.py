@@ -1,0 +1,258 @@
+"""Group B scenes (order blindness, failing encodings, the learned table, where order enters, the quiz).
+
+Each scene is constructed once (dry run, tiny camera) from its real narration plan.
+The fixture is ``conftest._dry_run_narrated`` with two additions: Manim's play
+cache is off (hashing every play cost a third of the run time), and a test
+subclass records the layout at the end of every cue, so "inside the frame, no
+text in the subtitle area" is checked at each cue end, not only at the last frame.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mathcore
+from coursekit import figures
+from mathcore.toy_words import attention_scores, attention_weights, distance, dot, norm, word_vectors
+from tests.conftest import narration_scene_plan
+from tests.test_scene_layout import EPS, TEXTY, _visible
+
+TOL = 1e-6
+SCENES = ["attention_blind", "blind_bag", "failing_encodings", "learned_table", "order_entry", "word_order_quiz"]
+
+
+# -- layout ----------------------------------------------------------------------------------
+def layout_issues(scene) -> list[str]:
+    """Everything visible inside the frame; no text below the subtitle line."""
+    from scenes import theme
+
+    w, h = theme.frame_width() / 2, theme.frame_height() / 2
+    floor = theme.safe_bottom()
+    issues = []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if len(mob.points) == 0 or not _visible(mob):
+                continue
+            lo, hi = mob.get_critical_point(np.array([-1, -1, 0])), mob.get_critical_point(np.array([1, 1, 0]))
+            if lo[0] < -w - EPS or hi[0] > w + EPS or lo[1] < -h - EPS or hi[1] > h + EPS:
+                issues.append(f"{type(mob).__name__} leaves the frame: {lo[:2]}, {hi[:2]}")
+            if isinstance(mob, TEXTY) and mob.get_bottom()[1] < floor - EPS:
+                issues.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area")
+    return issues
+
+
+@lru_cache(maxsize=None)
+def _run(scene_id: str):
+    from manim import tempconfig
+
+    from scenes.registry import scene_class
+
+    plan = narration_scene_plan(scene_id)
+    base = scene_class(plan.cls)
+
+    class Checked(base):            # records the layout as each cue ends
+        @contextmanager
+        def cue(self, short_id):
+            with super().cue(short_id) as beat:
+                yield beat
+            self.cue_layout = getattr(self, "cue_layout", {})
+            self.cue_layout[short_id] = layout_issues(self)
+
+    # Not 128 x 72 as in conftest: Manim hands config.pixel_width to Pango as the canvas width of
+    # every Text, so on a tiny canvas long lines wrap (and the wrapped SVG is cached by a hash that
+    # ignores the width). 854 x 480 is the preview size; its own media dir keeps the caches apart.
+    media = Path(__file__).resolve().parent / ".tmp" / "media_b"
+    with tempconfig({"dry_run": True, "frame_rate": plan.fps, "pixel_width": 854, "pixel_height": 480,
+                     "disable_caching": True, "media_dir": str(media), "progress_bar": "none",
+                     "verbosity": "ERROR"}):
+        scene = Checked(plan=plan)
+        scene.render()
+    return scene
+
+
+@pytest.fixture(scope="module")
+def scene_b():
+    return _run
+
+
+def one(scene, name):
+    samples = scene.probes[name]
+    assert len(samples) == 1, name
+    return samples[0]
+
+
+@pytest.mark.parametrize("scene_id", SCENES)
+def test_frames_and_layout(scene_b, scene_id):
+    scene = scene_b(scene_id)
+    assert scene.frame == scene.plan.frames
+    assert set(scene.cue_layout) == {c.id.split(".")[-1] for c in scene.plan.cues}
+    for cue, issues in scene.cue_layout.items():
+        assert not issues, f"{scene_id}.{cue}: {issues}"
+    assert not layout_issues(scene)
+
+
+# -- AttentionIsBlind ----------------------------------------------------------------------------
+@pytest.mark.parametrize("scene_id", ["attention_blind", "blind_bag"])
+def test_attention_outputs_only_permute(scene_b, scene_id):
+    scene = scene_b(scene_id)
+    params = scene.PARAMS[scene_id]
+    words, perm = list(params["words"]), list(params["perm"])
+    x = word_vectors(words, scene.D)
+    inputs = one(scene, "inputs")
+    assert inputs["words"] == words and np.allclose(inputs["x"], x, atol=TOL)
+    assert np.allclose(one(scene, "scores")["values"], attention_scores(x), atol=TOL)
+    w = np.array(one(scene, "weights")["values"])
+    assert np.allclose(w, attention_weights(x), atol=TOL) and np.allclose(w.sum(axis=1), 1.0)
+    out = np.array(one(scene, "outputs")["values"])
+    assert np.allclose(out, mathcore.attention(x, x, x), atol=TOL)
+    assert np.allclose(w @ x, out, atol=TOL)                      # weights · x is the drawn output
+    sh = one(scene, "shuffled")
+    assert sh["tokens"] == [words[i] for i in perm] == sh["words"]
+    assert np.allclose(sh["x"], x[perm], atol=TOL)
+    assert np.allclose(sh["outputs"], mathcore.attention(x[perm], x[perm], x[perm]), atol=TOL)
+    assert sh["drawn"] == [inputs["drawn"][i] for i in perm]        # the same rows, moved
+    cmp = one(scene, "compare")
+    assert np.abs(np.array(cmp["before_then_shuffle"]) - np.array(cmp["shuffle_then_after"])).max() <= 1e-12
+    assert cmp["error"] == mathcore.permutation_error(x, perm)
+    assert cmp["error_shown"] == figures.fmt_sci(cmp["error"])
+    assert cmp["drawn_old"] == cmp["drawn_new"]                     # colour for colour, row for row
+    assert cmp["drawn_new"] == [one(scene, "outputs")["drawn"][i] for i in perm]
+
+
+# -- FailingEncodings ------------------------------------------------------------------------------
+def test_failing_encodings_values(scene_b):
+    scene = scene_b("failing_encodings")
+    x_cat, x_dog = word_vectors([scene.WORD, scene.OTHER], scene.D)
+    raw = lambda p: mathcore.raw_index_encoding([p], scene.D)[0]    # noqa: E731
+    bars = [s for s in scene.probes["bars"] if s["on_screen"]]
+    assert len(bars) > 100
+    for s in bars:
+        assert np.allclose(s["code"], raw(s["p"]), atol=TOL)
+        assert np.allclose(s["word"], x_cat, atol=TOL)
+        want = np.asarray(s["code"]) + x_cat
+        assert np.allclose(s["drawn"], want, rtol=TOL, atol=TOL)
+    assert min(s["p"] for s in bars) == scene.NEAR and max(s["p"] for s in bars) == scene.FAR
+    assert one(scene, "seat_far")["p"] == scene.FAR and one(scene, "seat_far")["shown"] == str(scene.FAR)
+    rows = one(scene, "raw_rows")
+    assert np.allclose(rows["x"], x_cat) and np.allclose(rows["p"], raw(scene.NEAR))
+    cat = one(scene, "raw_cat")
+    assert cat["dot_word"] == pytest.approx(float(x_cat @ x_dog), abs=TOL)
+    assert cat["dot_far"] == pytest.approx(float((x_cat + raw(scene.FAR)) @ (x_dog + raw(scene.FAR))), rel=1e-12)
+    assert cat["dist_same_word"] == pytest.approx(np.linalg.norm(raw(scene.FAR) - raw(scene.NEAR)), abs=TOL)
+    assert cat["dist_words"] == pytest.approx(np.linalg.norm(x_cat - x_dog), abs=TOL)
+    assert cat["dist_same_word"] > 1000 * cat["dist_words"]
+    assert figures.fmt_dec(cat["dot_word"]) in cat["shown"][0]
+    codes = one(scene, "norm_codes")
+    short_n, long_n = figures.NORM_LENGTHS
+    assert np.allclose(codes["short_dots"], mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0])
+    assert np.allclose(codes["long_dots"], mathcore.length_normalised_encoding(np.arange(long_n), long_n, 1)[:, 0])
+    assert codes["shown"] == [figures.value("norm_code_short"), figures.value("norm_code_long")]
+    steps = one(scene, "norm_steps")
+    assert steps["shown"] == [f"一步{figures.value('norm_step_short')}", f"一步{figures.value('norm_step_long')}"]
+    assert np.allclose(steps["drawn"], [float(figures.value("norm_step_short")), float(figures.value("norm_step_long"))])
+
+
+# -- LearnedTable ----------------------------------------------------------------------------------
+def test_learned_table_rows(scene_b):
+    scene = scene_b("learned_table")
+    table = one(scene, "table")
+    want = mathcore.learned_table(scene.MAX_LEN, scene.D, seed=scene.SEED)
+    assert np.array_equal(np.array(table["values"]), want)
+    drawn = table["drawn"]
+    assert len(drawn) == scene.MAX_LEN and all(len(r) == scene.D for r in drawn)
+    # darker cell ⇔ smaller value: the colour order follows the value order in every row
+    flat_v, flat_c = want.ravel(), [c for r in drawn for c in r]
+    assert flat_c[int(np.argmax(flat_v))] != flat_c[int(np.argmin(flat_v))]
+    assert one(scene, "lookups")["lit"] == one(scene, "lookups")["seats"]
+    ghost = one(scene, "ghost")
+    assert ghost["seat"] == ghost["rows"] == want.shape[0]          # the first seat with no row
+    w = mathcore.frequencies(scene.D)
+    clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
+    for s in clocks:
+        diff = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
+        assert np.all(np.abs(diff) <= TOL)
+    assert clocks[-1]["p"] == scene.CLOCK_TO > scene.MAX_LEN
+
+
+# -- WhereOrderEnters --------------------------------------------------------------------------------
+def test_where_order_enters_values(scene_b):
+    scene = scene_b("order_entry")
+    x = word_vectors(scene.WORDS, scene.D)
+    assert np.allclose(one(scene, "scores")["values"], attention_scores(x), atol=TOL)
+    wts = one(scene, "weights")
+    assert np.allclose(wts["values"], mathcore.softmax(attention_scores(x)), atol=TOL)
+    assert np.allclose(wts["row_sums"], 1.0, atol=TOL)
+    bars = [s for s in scene.probes["bars"] if s["on_screen"]]
+    for s in bars:
+        assert np.allclose(s["code"], mathcore.raw_index_encoding([s["p"]], scene.D)[0], atol=TOL)
+        assert np.allclose(s["drawn"], np.asarray(s["code"]) + np.asarray(s["word"]), rtol=TOL, atol=TOL)
+    assert one(scene, "seat_big")["p"] == scene.BIG and one(scene, "seat_big")["shown"] == str(scene.BIG)
+    pol = one(scene, "pollute")
+    x_cat = word_vectors([scene.CAT], scene.D)[0]
+    for p, v, n in zip(scene.SEATS, pol["want"], pol["norms"]):
+        assert np.allclose(v, x_cat + mathcore.raw_index_encoding([p], scene.D)[0])
+        assert n == pytest.approx(np.linalg.norm(v))
+    for shown, n in zip(pol["shown"], pol["norms"]):
+        assert shown[2].endswith(figures.fmt_dec(n))
+    turn = [s for s in scene.probes["turn"] if s["on_screen"]]
+    assert turn
+    for s in turn:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    assert one(scene, "length")["shown"] == "1.00"
+
+
+# -- Quiz ----------------------------------------------------------------------------------------------
+def test_quiz_countdown_reaches_zero_at_pause_end(scene_b):
+    scene = scene_b("word_order_quiz")
+    fps = scene.plan.fps
+    for n in range(1, 5):
+        think = scene.plan.cue(f"q{n}_think")
+        pause = round((think.frames - think.speech_frames) / fps)
+        assert pause == 5                                            # the narration's `pause: 5`
+        samples = {s["frame"]: s for s in scene.probes[f"countdown{n}"] if s["on_screen"]}
+        frames = range(think.start_frame + 1, think.end_frame + 1)
+        assert set(frames) <= set(samples), "the countdown is drawn on every frame of the pause"
+        for f in frames:
+            s = samples[f]
+            left = think.end_frame - f
+            assert s["shown"] == min(pause, -(-left // fps)), f
+            assert s["visible"] == [s["shown"]], f                     # one glyph drawn, the right one
+            assert s["fraction"] == pytest.approx(min(1.0, left / (pause * fps)))
+        assert samples[think.end_frame]["shown"] == 0 and samples[think.end_frame]["fraction"] == 0
+        assert samples[think.end_frame - 1]["shown"] == 1
+        speech_end = think.start_frame + think.speech_frames
+        assert samples[speech_end]["shown"] == pause                 # full count when the silence starts
+        assert {samples[f]["shown"] for f in frames} == set(range(pause + 1))
+        # each whole second is shown for exactly one second of the pause
+        for k in range(1, pause + 1):
+            assert sum(1 for f in range(speech_end, think.end_frame) if samples[f]["shown"] == k) == fps
+
+
+def test_quiz_questions_are_the_cue_text(scene_b):
+    scene = scene_b("word_order_quiz")
+    shown = {s["n"]: s["shown"] for s in scene.probes["question"]}
+    for n in range(1, 5):
+        text = scene.plan.cue(f"q{n}").text.replace(" ", "")      # Text.text drops spaces
+        assert text == f"第{'一二三四'[n - 1]}题：" + shown[n]
+
+
+# -- helpers ----------------------------------------------------------------------------------------------
+def test_toy_words_and_countdown_helpers():
+    a, b = word_vectors(["猫", "追", "狗"]), word_vectors(["狗", "追", "猫"])
+    assert np.array_equal(a[[2, 1, 0]], b)                        # a word's vector ignores its seat
+    assert np.array_equal(word_vectors(["猫"], seed=0), word_vectors(["猫"], seed=0))
+    assert not np.array_equal(word_vectors(["猫"], seed=0), word_vectors(["猫"], seed=1))
+    assert np.allclose(attention_weights(a) @ a, mathcore.attention(a, a, a))
+    assert dot([1, 2], [3, 4]) == 11.0 and distance([0, 0], [3, 4]) == 5.0 and norm([3, 4]) == 5.0
+    with pytest.raises(ValueError):
+        word_vectors(["猫"], d=0)
+    from scenes.mobjects.countdown import Countdown
+    from scenes.quiz import wrap_cjk
+
+    assert [Countdown.whole_seconds_left(n, 15) for n in (75, 61, 60, 16, 15, 1, 0, -3)] == [5, 5, 4, 2, 1, 1, 0, 0]
+    assert wrap_cjk("一二三，四五六七", 5) == ["一二三，", "四五六七"]
+    assert "".join(wrap_cjk("问" * 50, 24)) == "问" * 50
