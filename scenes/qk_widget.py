@@ -1,0 +1,253 @@
+"""RoPE：转动 q 和 k — the q/k widget: seats turn the arrows, the score reads only the gap."""
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedVMobject, FadeIn, FadeOut, GrowArrow, Line,
+    RoundedRectangle, Square, SurroundingRectangle, ValueTracker, VGroup,
+)
+
+import mathcore
+from coursekit import figures
+from mathcore.scores import angle_between
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects import ClockRow, LabeledNumber, QKPair
+from scenes.mobjects.colored_text import colored, rich
+
+CENTER = np.array([-3.7, 0.25, 0.0])
+SCALE = 1.8
+PANEL_X = 0.9                   # left edge of the readouts
+STRIP_Y = -1.75
+SEAT_W = 0.5
+
+
+def _box(text: str, color: str = theme.TEXT) -> VGroup:
+    label = theme.body_text(text, color=color, font_size=theme.SIZE_BODY)
+    frame = RoundedRectangle(corner_radius=0.12, width=label.width + 0.45, height=0.8, color=color,
+                             stroke_width=3).move_to(label)
+    return VGroup(frame, label)
+
+
+def _chain(*parts: tuple[str, str]) -> VGroup:
+    boxes = [_box(t, c) for t, c in parts]
+    row = VGroup(*boxes).arrange(RIGHT, buff=0.6)
+    links = VGroup(*[Arrow(a.get_right(), b.get_left(), buff=0.08, color=theme.MUTED, stroke_width=3,
+                           max_tip_length_to_length_ratio=0.3) for a, b in zip(boxes, boxes[1:])])
+    return VGroup(row, links)
+
+
+class QKWidget(NarratedScene):
+    """placement → after_qk → arrow → rule → angle → score → slide → planes → same_clocks.
+
+    q and k are ``figures.WIDGET_Q/K``, θ is ``figures.THETA_DEG``, the seats are
+    ``figures.WIDGET_SEATS``. Turned arrows come from :func:`mathcore.rope_2d`, the
+    angle between them from :func:`mathcore.scores.angle_between`, the score from
+    :func:`mathcore.rope_score`.
+    """
+
+    SCENE_IDS = ("qk_widget",)
+    CUES = ("placement", "after_qk", "arrow", "rule", "angle", "score", "slide", "planes", "same_clocks")
+    N_SEATS = 10
+    PLANE_D = 512
+    PLANE_INDICES = (0, 64, 128, 192, 255)
+    PLANE_SEATS = (8.0, 14.0)       # the seat the small planes reach in `planes`, then in `same_clocks`
+
+    def construct(self) -> None:
+        theta = float(np.radians(figures.THETA_DEG))
+        (i0, j0), (i1, j1) = figures.WIDGET_SEATS
+        header = self.header()
+
+        # -- placement: the first two methods add a position vector to x ----------------
+        old = _chain(("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE))
+        new = _chain(("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.ANGLE), ("打分", theme.SCORE))
+        old_name = theme.body_text("前两种", color=theme.MUTED)
+        new_name = theme.body_text("RoPE", color=theme.ANGLE)
+        for chain, name, y in ((old, old_name, 1.5), (new, new_name, -1.0)):
+            chain.move_to(np.array([0.8, y, 0.0]))
+            name.next_to(chain, LEFT, buff=0.4)
+        with self.cue("placement") as cue:
+            self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.2))
+            for k in range(1, 4):
+                self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.15))
+            moved = theme.body_text("RoPE 换了个地方", color=theme.ANGLE).move_to(np.array([0.8, 0.25, 0.0]))
+            self.play(FadeIn(moved), run_time=cue.remaining())
+
+        # -- after_qk: compute q, k as usual, then turn them by seat ---------------------
+        with self.cue("after_qk") as cue:
+            self.play(FadeOut(moved), old.animate.set_opacity(0.35), old_name.animate.set_opacity(0.35),
+                      FadeIn(new_name), FadeIn(new[0][0]), GrowArrow(new[1][0]), FadeIn(new[0][1]),
+                      run_time=cue.share(0.4))
+            self.play(GrowArrow(new[1][1]), FadeIn(new[0][2]), GrowArrow(new[1][2]), FadeIn(new[0][3]),
+                      run_time=cue.remaining())
+
+        # -- arrow: q = (1, 0) on a plane, turned 90° keeps its length --------------------
+        pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
+        axes = VGroup(Line(CENTER + 2.3 * LEFT, CENTER + 2.3 * RIGHT, color=theme.MUTED, stroke_width=2),
+                      Line(CENTER + 2.1 * DOWN, CENTER + 2.3 * UP, color=theme.MUTED, stroke_width=2))
+        q_len = LabeledNumber("长度 =", 1.0, decimals=0, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL)
+        q_len.move_to(np.array([PANEL_X, 0.3, 0.0]), aligned_edge=LEFT)
+        q_len.add_updater(lambda m: m.set_value(float(np.linalg.norm(pair.turned_q()))))
+        q_name = rich("q = (1, 0)", color=theme.Q).move_to(np.array([PANEL_X, 1.0, 0.0]), aligned_edge=LEFT)
+        with self.cue("arrow") as cue:
+            self.play(FadeOut(old), FadeOut(new), FadeOut(old_name), FadeOut(new_name), run_time=cue.share(0.12))
+            self.play(Create(axes), FadeIn(pair.circle), GrowArrow(pair.q_arrow), FadeIn(pair.q_label),
+                      FadeIn(q_name), run_time=cue.share(0.3))
+            self.add(pair)
+            pair.k_arrow.set_opacity(0)
+            pair.k_label.set_opacity(0)
+            self.play(FadeIn(q_len), run_time=cue.share(0.1))
+            self.play(pair.m.animate.set_value(np.radians(90.0) / theta), run_time=min(cue.share(0.3), cue.remaining()))
+            cue.hold()
+
+        # -- rule: seat i turns q by i·θ, seat j turns k by j·θ -------------------------------
+        rules = VGroup(
+            rich("第 " + colored("$i$", theme.POSITION) + " 个座位的 " + colored("q", theme.Q) + "：转 " +
+                 colored("$i theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
+            rich("第 " + colored("$j$", theme.POSITION) + " 个座位的 " + colored("k", theme.K) + "：转 " +
+                 colored("$j theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
+        theta_note = rich(colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE), font_size=theme.SIZE_SMALL)
+        theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
+        strip = VGroup(*[Square(SEAT_W, color=theme.MUTED, stroke_width=2) for _ in range(self.N_SEATS)])
+        strip.arrange(RIGHT, buff=0.0).move_to(np.array([PANEL_X, STRIP_Y, 0.0]), aligned_edge=LEFT)
+        seat_nums = VGroup(*[theme.small_text(str(s), color=theme.POSITION).move_to(sq) for s, sq in enumerate(strip)])
+        seat_word = theme.small_text("座位", color=theme.POSITION).next_to(strip, RIGHT, buff=0.2)
+
+        def seat_x(s: float) -> float:
+            return float(strip[0].get_x() + s * SEAT_W)
+
+        q_chip = theme.small_text("q", color=theme.Q)
+        k_chip = theme.small_text("k", color=theme.K)
+        q_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.m.get_value()), STRIP_Y + 0.5, 0.0])))
+        k_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.n.get_value()), STRIP_Y - 0.5, 0.0])))
+        with self.cue("rule") as cue:
+            self.play(FadeOut(q_len), FadeOut(q_name), pair.m.animate.set_value(0.0), run_time=cue.share(0.2))
+            self.play(FadeIn(rules[0]), FadeIn(strip), FadeIn(seat_nums), FadeIn(seat_word), FadeIn(q_chip),
+                      run_time=cue.share(0.3))
+            self.play(FadeIn(rules[1]), pair.k_arrow.animate.set_opacity(1), FadeIn(k_chip), run_time=cue.share(0.25))
+            self.play(FadeIn(theta_note), run_time=cue.remaining())
+
+        # -- angle: q at seat 2 turns 60°, k at seat 4 turns 120°; the gap is 60° ---------------
+        def turn_q() -> float:
+            return float(np.degrees(pair.m.get_value() * theta))
+
+        def turn_k() -> float:
+            return float(np.degrees(pair.n.get_value() * theta))
+
+        def gap() -> float:
+            return float(np.degrees(angle_between(pair.turned_q(), pair.turned_k())))
+
+        fs = theme.SIZE_BODY
+        q_turn = LabeledNumber("q 转", turn_q(), decimals=0, suffix="°", color=theme.Q, label_color=theme.Q, font_size=fs)
+        k_turn = LabeledNumber("k 转", turn_k(), decimals=0, suffix="°", color=theme.K, label_color=theme.K, font_size=fs)
+        gap_num = LabeledNumber("夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE, font_size=fs)
+        score = LabeledNumber("分数 cos(夹角) =", pair.current_score(), decimals=2, color=theme.SCORE,
+                              label_color=theme.SCORE, font_size=fs)
+        readouts = VGroup(q_turn, k_turn, gap_num, score)
+        for mob, y in zip(readouts, (1.85, 1.3, 0.75, 0.1)):
+            mob.move_to(np.array([PANEL_X, y, 0.0]), aligned_edge=LEFT)
+        q_turn.add_updater(lambda m: m.set_value(turn_q()))
+        k_turn.add_updater(lambda m: m.set_value(turn_k()))
+        gap_num.add_updater(lambda m: m.set_value(gap()))
+        score.add_updater(lambda m: m.set_value(pair.current_score()))
+        self.watch("widget", lambda: {
+            "i": float(pair.m.get_value()), "j": float(pair.n.get_value()), "theta": theta,
+            "q": list(figures.WIDGET_Q), "k": list(figures.WIDGET_K),
+            "q_tip": pair.probe_values()["q_tip"], "k_tip": pair.probe_values()["k_tip"],
+            "q_turn": q_turn.get_value(), "k_turn": k_turn.get_value(), "gap": gap_num.get_value(),
+            "score": score.get_value(), "gap_shown": gap_num.shown_text(), "score_shown": score.shown_text(),
+            "gap_on_screen": self.on_screen(gap_num), "score_on_screen": self.on_screen(score)})
+        with self.cue("angle") as cue:
+            readouts.update()
+            self.play(FadeIn(q_turn), FadeIn(k_turn), run_time=cue.share(0.12))
+            self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.3))
+            self.play(pair.n.animate.set_value(float(j0)), pair.k_label.animate.set_opacity(1), run_time=cue.share(0.3))
+            pair._sync_arc()
+            gap_num.update()
+            self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), run_time=cue.remaining())
+
+        # -- score: cos of the gap ------------------------------------------------------------
+        with self.cue("score") as cue:
+            score.update()
+            box = SurroundingRectangle(score, color=theme.SCORE, buff=0.12)
+            self.play(FadeIn(score), run_time=cue.share(0.45))
+            self.play(Create(box), run_time=cue.remaining())
+
+        # -- slide: both words move 3 seats on; the gap and the score stay -----------------------
+        with self.cue("slide") as cue:
+            self.play(FadeOut(box), run_time=cue.share(0.08))
+            self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
+            only = rich("分数只认" + colored("隔了几个座位", theme.POSITION), font_size=theme.SIZE_BODY)
+            only.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
+            self.play(FadeIn(only), run_time=cue.remaining())
+        self.probe("slide_end", **{k: v for k, v in self.probes["widget"][-1].items() if k != "frame"})
+
+        # -- planes: 512 dims = 256 planes, each with its own θ, fast to slow ---------------------
+        w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
+        clocks = ClockRow(d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6,
+                          center=np.array([0.0, -0.35, 0.0]))
+        plane_centers = [c + np.array([0.0, 1.75, 0.0]) for c in clocks.centers]
+        seat = ValueTracker(0.0)
+        q0 = np.asarray(figures.WIDGET_Q, dtype=float)
+        planes = VGroup()
+        plane_arrows = VGroup()
+        for c, wi in zip(plane_centers, w):
+            planes.add(DashedVMobject(Circle(radius=0.7, color=theme.MUTED, stroke_width=2).move_to(c), num_dashes=24))
+            arr = Arrow(c, c + 0.7 * RIGHT, buff=0, color=theme.Q, stroke_width=6, max_tip_length_to_length_ratio=0.25)
+
+            def sync(m, c=c, wi=wi):
+                v = mathcore.rope_2d(q0, seat.get_value(), wi)
+                m.put_start_and_end_on(c, c + 0.7 * np.array([v[0], v[1], 0.0]))
+            arr.add_updater(sync)
+            sync(arr)
+            plane_arrows.add(arr)
+        dots = VGroup(*[theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
+                        for a, b in zip(plane_centers, plane_centers[1:])])
+        speeds = VGroup(*[theme.small_text(f"θ = {figures.fmt_dec(wi, 3) if wi >= 1e-3 else figures.fmt_sci(wi)}",
+                                           color=theme.ANGLE).next_to(p, DOWN, buff=0.2) for p, wi in zip(planes, w)])
+        names = VGroup(*[theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
+                         for p, i in zip(planes, self.PLANE_INDICES)])
+        title = rich("512 维 = " + colored("256 个平面", theme.Q) + "，各有各的 " + colored("$theta$", theme.ANGLE) + "，从快到慢")
+        title.move_to(np.array([0.0, 3.1, 0.0]))
+        counter = LabeledNumber("座位 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+                                font_size=theme.SIZE_SMALL)
+        counter.move_to(np.array([0.0, -0.3, 0.0]))
+        counter.add_updater(lambda m: m.set_value(float(np.floor(seat.get_value() + 1e-9))))
+        self.watch("planes", lambda: {"p": float(seat.get_value()), "w": w.tolist(),
+                                      "tips": [((a.get_end() - c)[:2] / 0.7).tolist()
+                                               for a, c in zip(plane_arrows, plane_centers)],
+                                      "on_screen": self.on_screen(plane_arrows[0])})
+        widget = VGroup(pair, pair.gap_arc, axes, theta_note, rules, strip, seat_nums, seat_word, q_chip, k_chip,
+                        readouts, only)
+        with self.cue("planes") as cue:
+            self.play(FadeOut(widget), run_time=cue.share(0.15))
+            for mob in (q_chip, k_chip, *readouts):
+                mob.clear_updaters()
+            self.play(FadeIn(title), FadeIn(planes), FadeIn(plane_arrows), FadeIn(names), FadeIn(dots), run_time=cue.share(0.25))
+            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(counter), run_time=cue.share(0.2))
+            self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.remaining())
+
+        # -- same_clocks: the angles are the clock readings; RoPE turns arrows with them -------------
+        clocks.set_position(self.PLANE_SEATS[0])
+        card = VGroup(RoundedRectangle(corner_radius=0.08, width=0.9, height=0.6, color=theme.MUTED, stroke_width=3),
+                      theme.small_text("sin", color=theme.SIN).scale(0.8)).arrange(RIGHT, buff=-0.75)
+        card[1].move_to(card[0])
+        sinus = VGroup(card, rich("正弦编码：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上",
+                                  color=theme.MUTED)).arrange(RIGHT, buff=0.3)
+        turner = VGroup(Arrow(np.array([0.0, 0.0, 0.0]), np.array([0.6, 0.35, 0.0]), buff=0,
+                              color=theme.Q, stroke_width=5, max_tip_length_to_length_ratio=0.3),
+                        rich("RoPE：读数拿来" + colored("转箭头", theme.ANGLE))).arrange(RIGHT, buff=0.45)
+        notes = VGroup(sinus, turner).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.85, 0.0]))
+        row_names = VGroup(theme.small_text("箭头", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
+                           theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])))
+        self.watch("clocks", lambda: {"p": clocks.p, "hand_angles": clocks.probe_values()["hand_angles"],
+                                      "w": clocks.w.tolist(), "on_screen": self.on_screen(clocks.hands)})
+        with self.cue("same_clocks") as cue:
+            self.play(FadeOut(names), FadeOut(speeds), FadeOut(title), FadeOut(dots), counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
+                      run_time=cue.share(0.15))
+            self.play(FadeIn(clocks.faces), FadeIn(clocks.hands), FadeIn(row_names), run_time=cue.share(0.2))
+            self.play(FadeIn(notes[0]), run_time=cue.share(0.2))
+            self.play(FadeIn(notes[1]), run_time=cue.share(0.2))
+            self.play(seat.animate.set_value(self.PLANE_SEATS[1]), clocks.make_step_animation(self.PLANE_SEATS[1]),
+                      run_time=cue.remaining())
