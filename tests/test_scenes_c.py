@@ -64,8 +64,8 @@ def built(scene_id: str, fps: int = 15):
     plan = narration_scene_plan(scene_id, fps)
     cls = scene_class(plan.cls)
     media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": fps, "pixel_width": 128,
-                     "pixel_height": 72, "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
+    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": fps, "pixel_width": 854,
+                     "pixel_height": 480, "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
         scene = cls(plan=plan)
         scene.renderer.camera.capture_mobjects = lambda *a, **k: None
         scene.layout_at_cue_end = {}
