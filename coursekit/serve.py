@@ -15,12 +15,24 @@ class _Quiet(RangeRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """Browsers cancel range requests while seeking: a reset or broken pipe is normal, not an error."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(directory: Path, port: int = 8000, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
     if not (directory / "index.html").exists():
         raise UserError(f"{directory / 'index.html'} does not exist yet; run `make video` (or render.py course) first")
     handler = functools.partial(_Quiet, directory=str(directory))
     try:
-        return http.server.ThreadingHTTPServer((host, port), handler)
+        return _Server((host, port), handler)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port} ({exc.strerror}); pass --port with a free port") from None
 
