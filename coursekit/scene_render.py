@@ -137,6 +137,14 @@ def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, P
     return out, png
 
 
+def _timed(fn, *args):
+    import time
+
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t0
+
+
 def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int,
                   only_existing: bool = False) -> list[Path]:
     """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4, ``jobs`` at a time."""
@@ -161,9 +169,12 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
                   TimeElapsedColumn()) as progress:
         task = progress.add_task(f"rendering {len(todo)} scenes at {quality}", total=len(todo))
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futs = {pool.submit(deliver_scene, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
+            futs = {pool.submit(_timed, deliver_scene, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
             for fut in as_completed(futs):
-                done.append(fut.result())
-                progress.console.print(f"  {futs[fut].id} done")
+                path, wall = fut.result()
+                s = futs[fut]
+                done.append(path)
+                progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {wall:.1f} s "
+                                       f"(wall/video {wall / s.duration:.2f})")
                 progress.advance(task)
     return sorted(done)
