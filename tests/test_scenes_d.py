@@ -1,0 +1,407 @@
+"""Group D scenes (rotation lesson §2, §4–§7): what they draw equals mathcore, frames and layout.
+
+Each scene is constructed once (dry run, real narration plan, silent-voice timing)
+through the ``narrated_scene`` fixture.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import DecimalNumber, MathTypst, Text, Typst, VMobject
+
+import mathcore
+from coursekit import figures
+from mathcore import checks
+from mathcore import rotation_facts as rf
+from scenes import theme
+
+TOL = 1e-6
+EPS = 1e-6
+TEXTY = (Text, Typst, MathTypst, DecimalNumber)
+SCENES = ["rotation_fidelity", "shift_machine", "gram_stripes", "assertions_live", "exercises"]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _visible(mob) -> bool:
+    if not isinstance(mob, VMobject):
+        return False
+    return mob.get_stroke_opacity() > 0 or mob.get_fill_opacity() > 0
+
+
+def layout_problems(mobjects) -> list[str]:
+    """Everything visible inside the frame's margin; nothing below the subtitle line.
+
+    Stricter than tests/test_scene_layout.py (which allows the frame edge and checks only text
+    against the subtitle line): at 480p a glyph on the very edge reads as cut off.
+    """
+    w, h = theme.frame_width() / 2, theme.frame_height() / 2
+    floor = theme.safe_bottom()
+    out = []
+    for top in mobjects:
+        for mob in top.get_family():
+            if len(mob.points) == 0 or not _visible(mob):
+                continue
+            lo = mob.get_critical_point(np.array([-1, -1, 0]))
+            hi = mob.get_critical_point(np.array([1, 1, 0]))
+            m = theme.MARGIN      # the theme's margin: nothing closer to the frame's edges
+            if lo[0] < -w + m - EPS or hi[0] > w - m + EPS or lo[1] < -h - EPS or hi[1] > h - m + EPS:
+                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} leaves the frame margin: {lo}, {hi}")
+            if lo[1] < floor - EPS:
+                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area: "
+                           f"bottom {lo[1]:.3f} < {floor:.3f}")
+    return out
+
+
+def _text_leaves(mobjects) -> list:
+    """Readable things on screen: Text/Typst/MathTypst/DecimalNumber and GlyphNumber, not their glyphs."""
+    from scenes.mobjects.glyph_number import GlyphNumber
+
+    kinds = TEXTY + (GlyphNumber,)
+    out, seen = [], set()
+
+    def walk(mob):
+        if id(mob) in seen:
+            return
+        seen.add(id(mob))
+        if isinstance(mob, kinds) or (not mob.submobjects and type(mob).__name__ == "VMobjectFromSVGPath"):
+            if _visible_any(mob):          # a text, or a glyph held outside its text (a formula's part)
+                out.append(mob)
+            return
+        for sub in mob.submobjects:
+            walk(sub)
+    for top in mobjects:
+        walk(top)
+    return out
+
+
+def _visible_any(mob) -> bool:
+    return any(_visible(m) and len(m.points) for m in mob.get_family())
+
+
+def text_overlaps(mobjects, min_area: float = 0.01) -> list[str]:
+    """Pairs of readable things whose boxes overlap (a leftover label under a new one, say)."""
+    leaves = _text_leaves(mobjects)
+    boxes = []
+    for m in leaves:
+        pts = np.vstack([x.points for x in m.get_family() if len(x.points) and _visible(x)])
+        boxes.append((pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()))
+    out = []
+    for i in range(len(leaves)):
+        for j in range(i + 1, len(leaves)):
+            a, b = boxes[i], boxes[j]
+            w = min(a[2], b[2]) - max(a[0], b[0])
+            h = min(a[3], b[3]) - max(a[1], b[1])
+            if w > 0 and h > 0 and w * h > min_area:
+                out.append(f"{getattr(leaves[i], 'text', type(leaves[i]).__name__)!r} overlaps "
+                           f"{getattr(leaves[j], 'text', type(leaves[j]).__name__)!r}")
+    return out
+
+
+def at_frame(samples, frame):
+    hits = [s for s in samples if s["frame"] == frame]
+    assert hits, f"no sample on frame {frame}"
+    return hits[0]
+
+
+# -- construction: real narration plan, dry run -------------------------------------------------
+@lru_cache(maxsize=None)
+def _scene_d(scene_id: str):
+    """The scene built from its real narration plan (dry run), with layout recorded at every cue end.
+
+    Differs from conftest's ``narrated_scene`` in three ways, all for fidelity or speed:
+    Text is laid out for a 1280x720 canvas (Manim sizes Pango's canvas from ``pixel_width``, and
+    at 128 px any line wider than ~6 units wraps, so a tiny config checks a different layout
+    than the video's) while the camera draws 128x72 frames; Manim's play-call hashing is off
+    (the pipeline renders with ``--disable_caching`` too); its own media dir keeps the
+    Text SVG cache apart from the 128-px one.
+    """
+    from contextlib import contextmanager
+
+    from manim import tempconfig
+
+    from scenes.registry import scene_class
+    from tests.conftest import narration_scene_plan
+
+    plan = narration_scene_plan(scene_id)
+    cls = scene_class(plan.cls)
+
+    class LayoutRecorded(cls):
+        cue_layout: dict[str, list[str]]
+
+        @contextmanager
+        def cue(self, short_id):
+            with super().cue(short_id) as beat:
+                yield beat
+            self.cue_layout = getattr(self, "cue_layout", {})
+            self.cue_layout[short_id] = layout_problems(self.mobjects) + text_overlaps(self.mobjects)
+
+    media = Path(__file__).resolve().parent / ".tmp" / "media_d"
+    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 1280, "pixel_height": 720,
+                     "disable_caching": True, "media_dir": str(media), "progress_bar": "none",
+                     "verbosity": "ERROR"}):
+        scene = LayoutRecorded(plan=plan)
+        scene.camera.reset_pixel_shape(72, 128)
+        scene.render()
+    return scene
+
+
+@pytest.fixture(scope="module")
+def scene_d():
+    return _scene_d
+
+
+# -- every scene: frames, cues, layout -----------------------------------------------------------
+@pytest.mark.parametrize("scene_id", SCENES)
+def test_frames_cues_and_layout(scene_d, scene_id):
+    scene = scene_d(scene_id)
+    assert scene.frame == scene.plan.frames
+    assert list(scene.cue_layout) == [c.id.split(".", 1)[1] for c in scene.plan.cues]
+    for short, problems in scene.cue_layout.items():
+        assert not problems, f"{scene_id}.{short}: {problems[:3]}"
+    assert not layout_problems(scene.mobjects)
+    texts = [m for top in scene.mobjects for m in top.get_family() if isinstance(m, TEXTY) and _visible(m)]
+    assert texts, "nothing readable on screen at the end"
+
+
+# -- RotationFidelity ----------------------------------------------------------------------------
+def test_rotation_fidelity_readings(scene_d):
+    scene = scene_d("rotation_fidelity")
+    for s in scene.probes["vector"]:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    ortho = [s for s in scene.probes["orthogonal"] if s["on_screen"]]
+    assert len(ortho) > 30 and len({round(s["theta"], 6) for s in ortho}) > 10      # shown while θ turns
+    for s in ortho:
+        want = np.round(rf.orthogonality_product(s["theta"]), 3) + 0.0
+        assert np.array_equal(np.array(s["shown"]), want)
+    det = [s for s in scene.probes["det"] if s["on_screen"]]
+    assert len({round(s["theta"], 3) for s in det}) > 20
+    for s in det:
+        assert float(s["shown"]) == pytest.approx(round(rf.determinant(s["theta"]), 6), abs=1e-12)
+    norm = [s for s in scene.probes["norm"] if s["on_screen"]]
+    assert len({round(s["theta"], 3) for s in norm}) > 20
+    for s in norm:
+        p = rf.preservation(scene.X, scene.Y, s["theta"])
+        for key in ("norm_x", "norm_rx", "dot", "dot_r"):
+            assert float(s[key].replace("−", "-")) == pytest.approx(round(p[key], 3), abs=1e-12)
+        assert s["norm_x"] == s["norm_rx"] and s["dot"] == s["dot_r"]      # the readouts never move
+    assert scene.probes["a1"][0]["shown"].endswith(figures.value("a1_err"))
+    assert scene.probes["a2"][0]["shown"].endswith(figures.value("a2_err"))
+    assert scene.probes["a2"][0]["error"] == checks.a2_preservation()
+
+
+# -- ShiftMachine --------------------------------------------------------------------------------
+def test_shift_machine_numbers(scene_d):
+    scene = scene_d("shift_machine")
+    d = 8
+    w = mathcore.frequencies(d)
+    for s in scene.probes["clocks"]:
+        assert np.allclose(s["w"], w)
+        err = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
+        assert np.all(np.abs(err) <= TOL)
+        if s["n_on_screen"]:
+            assert s["n_shown"] == str(round(s["p"]))
+    pairs = [s for s in scene.probes["pairs"] if s["on_screen"]]
+    assert len({round(s["n"], 3) for s in pairs}) > 20
+    for s in pairs:
+        pe = rf.cos_first_pe([s["n"]], d)[0]
+        # (cos, sin) per clock, as the narration lays them out
+        assert np.allclose(pe[0::2], np.cos(s["n"] * w)) and np.allclose(pe[1::2], np.sin(s["n"] * w))
+        want = [[figures.fmt_fixed(pe[2 * i], 2).replace("−0.00", "0.00"), figures.fmt_fixed(pe[2 * i + 1], 2).replace("−0.00", "0.00")]
+                for i in range(d // 2)]
+        assert s["shown"] == want
+    m = scene.probes["matrix"][0]
+    machine = rf.cos_first_shift_matrix(m["k"], d)
+    p = rf.cos_first_order(d)
+    assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])   # mathcore's own machine
+    assert m["shown"] == [[_entry(x) for x in row] for row in machine]
+    pe = mathcore.sinusoidal_pe(np.arange(12), d)
+    assert np.allclose(mathcore.shift_matrix(3, d) @ pe[2], pe[5])
+    table = scene.probes["pe_table"][0]
+    assert table["shown"] == [[_entry(x) for x in row] for row in rf.cos_first_pe(table["rows"], d)]
+    check = scene.probes["check"][0]
+    assert check["error"] == checks.a4_shift() and check["shown"].endswith(figures.value("a4_err"))
+    back = scene.probes["backwards"][0]
+    assert back["error"] == checks.a4_row_pitfall() and back["shown"].endswith(figures.value("row_pitfall_err"))
+    # the hands really go back K_BACK steps in the backwards beat
+    clocks = scene.probes["clocks"]
+    b = scene.plan.cue("backwards")
+    p0, p1 = at_frame(clocks, b.start_frame)["p"], at_frame(clocks, b.end_frame - 1)["p"]
+    assert p0 - p1 == pytest.approx(back["k"])
+    periods = scene.probes["periods"][0]
+    assert periods["last"] == f"≈{figures.value('wl_slow_512')}"          # Text drops spaces
+    assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
+
+
+def _entry(x: float) -> str:
+    v = round(float(x), 2) + 0.0
+    return "0" if v == 0 else f"{v:.2f}".replace("-", "−")
+
+
+# -- GramStripes ---------------------------------------------------------------------------------
+def test_gram_stripes_heat_map_and_profile(scene_d):
+    from manim import ManimColor, interpolate_color
+
+    scene = scene_d("gram_stripes")
+    heat = scene.probes["heat"][0]
+    g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(heat["n"]), heat["d"]))
+    assert heat["d"] == 32 and heat["n"] >= 32
+    assert np.allclose(heat["values"], g, atol=TOL)
+    lo, hi = ManimColor(theme.BACKGROUND), ManimColor(theme.SCORE)
+    for v, c in zip(np.ravel(g)[::97], heat["colors"][::97]):
+        a = (v - heat["vmin"]) / (heat["vmax"] - heat["vmin"])
+        assert c == interpolate_color(lo, hi, float(np.clip(a, 0, 1))).to_hex()
+    # stripes: every diagonal of the drawn table is constant
+    vals = np.array(heat["values"])
+    for k in range(-heat["n"] + 1, heat["n"]):
+        diag = np.diagonal(vals, k)
+        assert np.ptp(diag) <= 1e-9
+    curve = scene.probes["curve"][0]
+    drawn = np.array(curve["drawn"])
+    assert np.allclose(drawn[:, 1], mathcore.relative_profile(drawn[:, 0], 32), atol=1e-6)
+    assert curve["g0_point"][1] == pytest.approx(float(mathcore.relative_profile(0, 32)), abs=1e-6)
+    assert curve["g0_shown"] == f"g(0)={figures.value('g0_d32')}"          # Text drops spaces
+    half = scene.probes["half"][0]
+    assert half["k"] == mathcore.half_point(32) == 16
+    assert half["point"][0] == pytest.approx(16, abs=1e-6)
+    assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
+    assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
+    assert scene.probes["a5"][0]["shown"].endswith(figures.value("a5_err"))
+    honest = scene.probes["honest"][0]
+    assert honest["shown"] == ["100%", "32%", "79%"] and "原实验" in honest["source"]
+
+
+# -- AssertionsLive ------------------------------------------------------------------------------
+def test_assertions_live_rows(scene_d):
+    scene = scene_d("assertions_live")
+    rows = scene.probes["row"]
+    want = checks.lesson_assertions()
+    assert [r["key"] for r in rows] == [a.key for a in want]
+    for r, a in zip(rows, want):
+        assert r["error"] == a.error and r["bound"] == a.bound and r["passed"] == a.passed
+        assert r["shown_error"] == figures.fmt_sci(a.error) == figures.value(f"{a.key.lower()}_err")
+        assert figures.parse_figure(r["shown_error"]) == pytest.approx(a.error, rel=0.05)
+        assert r["mark"] == ("tick" if a.passed else "cross")
+        assert r["shown_doc"] == figures.fmt_sci(a.document_error)
+    verdict = scene.probes["verdict"][0]
+    assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']}/5")   # Text drops spaces
+    # the row of cue aN appears within that cue
+    frames = {r["key"]: r["frame"] for r in rows}
+    for a in want:
+        c = scene.plan.cue(a.key.lower())
+        assert frames[a.key] == c.start_frame
+
+
+def test_assertions_are_recomputed_in_construct():
+    import inspect
+
+    from scenes.assertions_live import AssertionsLive
+
+    src = inspect.getsource(AssertionsLive.construct)
+    assert "checks.lesson_assertions()" in src
+
+
+# -- Exercises -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("think", ["ex1_think", "ex2_think", "ex3_think"])
+def test_exercise_countdown_reaches_zero_at_cue_end(scene_d, think):
+    scene = scene_d("exercises")
+    cue = scene.plan.cue(think)
+    speech_end = cue.start_frame + cue.speech_frames
+    pause = cue.end_frame - speech_end
+    fps = scene.fps
+    assert pause == int(round(cue_pause_seconds(think) * fps))
+    samples = {s["frame"]: s for s in scene.probes[think]}
+    shown = [samples[f]["seconds"] for f in range(speech_end, cue.end_frame)]
+    assert shown[0] == cue_pause_seconds(think)                 # starts at the pause's whole seconds
+    assert shown[-1] == 0                                       # 0 on the cue's last frame
+    assert all(a >= b for a, b in zip(shown, shown[1:]))        # never counts up
+    assert sorted(set(shown)) == list(range(0, shown[0] + 1))   # every whole second shown
+    for f in range(speech_end, cue.end_frame):
+        left = cue.end_frame - 1 - f
+        assert samples[f]["seconds"] == -(-left // fps)         # ceil of the time left
+        assert samples[f]["on_screen"]
+    # during the speech the full pause is shown
+    for f in range(cue.start_frame + fps // 2 + 1, speech_end):
+        assert samples[f]["seconds"] == cue_pause_seconds(think)
+
+
+def cue_pause_seconds(think: str) -> int:
+    """The cue's ``pause:`` in narration/rotation_matrix.yaml."""
+    from coursekit.config import load_config
+    from coursekit.narration import load_course
+
+    course = load_course(load_config(None).lessons)
+    (cue,) = [c for c in course.scene("exercises").cues if c.short_id == think]
+    return int(cue.pause)
+
+
+def test_exercise_worked_values(scene_d):
+    scene = scene_d("exercises")
+    ex1 = scene.probes["ex1"][0]
+    f = rf.column_facts(ex1["theta"])
+    assert ex1["dot"] == f["dot"] and abs(f["dot"]) < 1e-15
+    assert abs(f["len0_sq"] - 1) < 1e-15 and abs(f["len1_sq"] - 1) < 1e-15 and abs(f["det"] - 1) < 1e-15
+    assert ex1["shown"].count("1.000000") == 3 and "0.000000" in ex1["shown"]
+    ex2 = scene.probes["ex2"][0]
+    power = np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4)
+    assert np.allclose(ex2["power"], power, atol=0) and np.allclose(power, np.eye(2), atol=1e-15)
+    assert ex2["shown_error"].endswith(figures.value("r90_pow4_err"))
+    assert ex2["shown_matrix"] == [["1", "0"], ["0", "1"]]
+    vec = [s for s in scene.probes["ex2_vector"] if s["on_screen"]]
+    for s in vec:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    work = scene.plan.cue("ex2_work")
+    last = [s for s in vec if s["frame"] < work.end_frame][-1]
+    assert last["phi"] == pytest.approx(2 * np.pi) and np.allclose(last["tip"], [1, 0], atol=TOL)
+    ex3 = scene.probes["ex3"][0]
+    norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)
+    assert np.allclose(ex3["norms"], norms) and np.allclose(norms, np.sqrt(ex3["d"] / 2))
+    assert all(t.endswith(figures.value("pe_norm_d512") + ".00") or t.endswith(figures.fmt_fixed(v))
+               for t, v in zip(ex3["shown"], norms))
+    assert f"= {figures.value('pe_norm_d512')}$" in ex3["note"]
+
+
+# -- the new helpers -------------------------------------------------------------------------------
+def test_rotation_facts_helpers():
+    import doctest
+
+    from mathcore import rotation_facts
+
+    assert doctest.testmod(rotation_facts).failed == 0
+    for k in (1, 3, 7.5):
+        m = rf.cos_first_shift_matrix(k, 8)
+        pe = rf.cos_first_pe(np.arange(20), 8)
+        assert np.allclose(pe[:10] @ m.T, rf.cos_first_pe(np.arange(10) + k, 8), atol=1e-12)
+        for i, wi in enumerate(mathcore.frequencies(8)):
+            assert np.allclose(m[2 * i:2 * i + 2, 2 * i:2 * i + 2], mathcore.rotation(wi * k))
+    assert rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == figures.parse_figure(figures.value("r90_pow4_err")) \
+        or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - figures.parse_figure(figures.value("r90_pow4_err"))) < 1e-17
+
+
+def test_glyph_number_and_timer():
+    from manim import VGroup
+
+    from scenes.mobjects.glyph_number import GlyphNumber, fixed
+    from scenes.mobjects.think_timer import ThinkTimer, seconds_left
+
+    n = GlyphNumber(fixed(3), 0.0, max_chars=7)
+    for v in (-0.0004, 1.23456, -12.5, 0.5):
+        n.set_value(v)
+        assert n.text == fixed(3)(v) and "−0.000" not in n.text
+        assert sum(len(m.points) > 0 for m in n.slots) == len(n.text.replace(" ", ""))
+    slots = list(n.submobjects)
+    n.set_value(-3.25)
+    assert n.submobjects == slots              # same mobjects: a running play keeps drawing the right ones
+    assert [seconds_left(f, 15) for f in (120, 119, 106, 105, 15, 14, 1, 0, -3)] == [8, 8, 8, 7, 1, 1, 1, 0, 0]
+    group = VGroup(n)
+    left = n.get_left()[0]
+    group.shift(np.array([1.0, 2.0, 0.0]))                   # moved as part of a group ...
+    n.set_value(123.4)                                       # ... the next string starts there too
+    assert n.get_left()[0] == pytest.approx(left + 1.0, abs=1e-9)
+    t = ThinkTimer(120, 15)
+    t.set_frames_left(119)
+    assert t.shown_seconds() == 8
+    t.set_frames_left(0)
+    assert t.shown_seconds() == 0 and t.probe_values()["ring_fraction"] == 0
