@@ -41,17 +41,6 @@ def check_mark(center: np.ndarray, passed: bool) -> VMobject:
     return cross
 
 
-def _settle(scene: NarratedScene, *groups) -> None:
-    """Make each group one top-level mobject (its parts may have been faded in one by one), drawn first.
-
-    Later ``FadeOut(group)`` then removes every part, and static groups go before the moving
-    ones in the draw list, so Manim draws them once per play instead of every frame.
-    """
-    for g in groups:
-        scene.remove(*[m for m in g.get_family()[1:] if m in scene.mobjects])
-    scene.bring_to_back(*groups)
-
-
 class AssertionsLive(NarratedScene):
     """intro (seed, table head) → a1 … a5 (one row each: claim, measured error, bound, mark) → verdict."""
 
@@ -104,7 +93,7 @@ class AssertionsLive(NarratedScene):
                     focus = box
                 self.play(FadeIn(err, shift=0.15 * LEFT), FadeIn(bound), run_time=cue.share(0.3))
                 self.play(Create(mark), FadeIn(doc), run_time=min(cue.remaining(), cue.share(0.25)))
-            _settle(self, row)
+            self.settle(row)
 
         # -- verdict: all pass ------------------------------------------------------------------------
         passed = sum(a.passed for a in results)

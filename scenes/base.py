@@ -347,6 +347,17 @@ class NarratedScene(Scene):
             raise
 
     # -- probes --------------------------------------------------------------
+    def settle(self, *groups) -> None:
+        """Make each group one top-level mobject again (its parts may have been faded in one by one),
+        drawn first.
+
+        A later ``FadeOut(group)`` then removes every part, and static groups go before the
+        moving ones in the draw list, so Manim draws them once per play instead of every frame.
+        """
+        for g in groups:
+            self.remove(*[m for m in g.get_family()[1:] if m in self.mobjects])
+        self.bring_to_back(*groups)
+
     def probe(self, name: str, **values: Any) -> None:
         """Record drawn values (tip coordinates, readouts, angles …) at the current frame."""
         self.probes.setdefault(name, []).append({"frame": self.frame, **values})

@@ -23,17 +23,6 @@ PLANE_CENTER = np.array([-4.6, -0.5, 0.0])
 TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
 
 
-def _settle(scene: NarratedScene, *groups) -> None:
-    """Make each group one top-level mobject (its parts may have been faded in one by one), drawn first.
-
-    Later ``FadeOut(group)`` then removes every part, and static groups go before the moving
-    ones in the draw list, so Manim draws them once per play instead of every frame.
-    """
-    for g in groups:
-        scene.remove(*[m for m in g.get_family()[1:] if m in scene.mobjects])
-    scene.bring_to_back(*groups)
-
-
 class Exercises(NarratedScene):
     """ex1 → ex1_think (countdown) → ex1_work → ex2 → ex2_think → ex2_work → ex3 → ex3_think → ex3_work."""
 
@@ -78,7 +67,7 @@ class Exercises(NarratedScene):
             for step in steps1:
                 self.play(FadeIn(step, shift=0.15 * RIGHT), run_time=cue.share(0.22))
             self.play(FadeIn(check1), run_time=min(cue.remaining(), cue.share(0.15)))
-        _settle(self, steps1)
+        self.settle(steps1)
 
         # -- exercise 2: four quarter turns ----------------------------------------------------------------
         q2 = self._question("练习二", "同一个向量连转四次 90°，结果是什么？")
@@ -114,7 +103,7 @@ class Exercises(NarratedScene):
             self.play(FadeIn(steps2[1]), run_time=cue.share(0.15))
             self.play(FadeIn(steps2[2]), run_time=cue.share(0.15))
             self.play(FadeIn(steps2[3]), run_time=min(cue.remaining(), cue.share(0.12)))
-        _settle(self, steps2)
+        self.settle(steps2)
 
         # -- exercise 3: |PE(n)| = sqrt(d/2) ------------------------------------------------------------------
         q3 = self._question("练习三", "$|\"PE\"(n)|$ 总是 $sqrt(d slash 2)$。加上它，会挤掉多少内容信息？", typst=True)

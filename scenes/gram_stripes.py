@@ -27,17 +27,6 @@ CURVE_CENTER = np.array([3.0, 0.1, 0.0])
 ORIGINAL_EXPERIMENT = (("训练窗口内", 100), ("没见过的位置", 32), ("扩大窗口以后", 79))
 
 
-def _settle(scene: NarratedScene, *groups) -> None:
-    """Make each group one top-level mobject (its parts may have been faded in one by one), drawn first.
-
-    Later ``FadeOut(group)`` then removes every part, and static groups go before the moving
-    ones in the draw list, so Manim draws them once per play instead of every frame.
-    """
-    for g in groups:
-        scene.remove(*[m for m in g.get_family()[1:] if m in scene.mobjects])
-    scene.bring_to_back(*groups)
-
-
 class GramStripes(NarratedScene):
     """dot → stripes (HeatMap of G, A5) → decay (g(k), g(0)) → half (k = half_point) → extrapolation →
     honest (the original experiment's 32% → 79%, attributed) → gap."""
@@ -86,7 +75,7 @@ class GramStripes(NarratedScene):
             self.bring_to_back(heat)
             self.play(Create(stripes), FadeIn(a5[0]), run_time=cue.share(0.35))
             self.play(FadeIn(a5[1]), run_time=cue.remaining())
-        _settle(self, a5)
+        self.settle(a5)
 
         # -- decay: g(k) along a row, g(0) = d/2 -----------------------------------------------------
         ks = np.arange(self.K_MAX + 1)
@@ -159,7 +148,7 @@ class GramStripes(NarratedScene):
                 self.play(GrowFromEdge(bars[j], DOWN), FadeIn(labels[j]), run_time=cue.share(0.2))
             self.play(source.animate.set_color(theme.TEXT), run_time=min(cue.remaining(), cue.share(0.1)))
         bars_and_labels = VGroup(*bars, *labels)
-        _settle(self, bars_and_labels)
+        self.settle(bars_and_labels)
 
         # -- gap: math holds vs the model learns it ---------------------------------------------------------
         left = theme.body_text("数学上成立", color=theme.POSITION)

@@ -28,17 +28,6 @@ def _deg(x: float) -> float:
     return float(np.radians(x))
 
 
-def _settle(scene: NarratedScene, *groups) -> None:
-    """Make each group one top-level mobject (its parts may have been faded in one by one), drawn first.
-
-    Later ``FadeOut(group)`` then removes every part, and static groups go before the moving
-    ones in the draw list, so Manim draws them once per play instead of every frame.
-    """
-    for g in groups:
-        scene.remove(*[m for m in g.get_family()[1:] if m in scene.mobjects])
-    scene.bring_to_back(*groups)
-
-
 def _scene_points(uv: np.ndarray) -> list[np.ndarray]:
     return [CENTER + SCALE * np.array([p[0], p[1], 0.0]) for p in uv]
 
@@ -91,7 +80,7 @@ class RotationFidelity(NarratedScene):
             self.play(FadeIn(cols[1]), theta.animate.set_value(_deg(40)), run_time=cue.share(0.3))
             self.play(FadeIn(props, lag_ratio=0.5), run_time=cue.remaining())
         r_parts = VGroup(lhs, brackets, *cols)      # R(θ), faded in part by part
-        _settle(self, r_parts, header, plane)
+        self.settle(r_parts, header, plane)
 
         # -- orthogonal: R^T R = I computed live; a square stays a square -----------------------
         square = Polygon(*_scene_points(SQUARE), color=theme.HIGHLIGHT, stroke_width=4, fill_opacity=0.25)

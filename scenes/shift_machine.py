@@ -31,17 +31,6 @@ RIGHT_X = 4.1
 TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
 
 
-def _settle(scene: NarratedScene, *groups) -> None:
-    """Make each group one top-level mobject (its parts may have been faded in one by one), drawn first.
-
-    Later ``FadeOut(group)`` then removes every part, and static groups go before the moving
-    ones in the draw list, so Manim draws them once per play instead of every frame.
-    """
-    for g in groups:
-        scene.remove(*[m for m in g.get_family()[1:] if m in scene.mobjects])
-    scene.bring_to_back(*groups)
-
-
 def _entry(x: float) -> str:
     v = round(float(x), 2) + 0.0
     return "0" if v == 0 else f"{v:.2f}".replace("-", "−")
@@ -155,7 +144,7 @@ class ShiftMachine(NarratedScene):
             self.play(FadeIn(grid), FadeIn(side[0]), FadeIn(side[1]), run_time=cue.share(0.25))
             self.play(Create(blocks, lag_ratio=0.5), FadeIn(side[2]), FadeIn(side[3]), run_time=cue.share(0.35))
             self.play(FadeIn(footnote), run_time=cue.remaining())
-        _settle(self, grid, blocks, side, footnote)
+        self.settle(grid, blocks, side, footnote)
 
         # -- formula ------------------------------------------------------------------------------
         shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=42, color=theme.HIGHLIGHT)
@@ -206,7 +195,7 @@ class ShiftMachine(NarratedScene):
             self.play(FadeIn(table), FadeIn(notes[0]), run_time=cue.share(0.25))
             self.play(Create(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
             self.play(FadeIn(pit), run_time=cue.remaining())
-        _settle(self, table, notes, row_box, pit)
+        self.settle(table, notes, row_box, pit)
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
@@ -220,7 +209,7 @@ class ShiftMachine(NarratedScene):
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
             self.bring_to_back(back[0])
             self.play(FadeIn(back[1]), run_time=cue.remaining())
-        _settle(self, back)
+        self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
         lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
