@@ -25,9 +25,10 @@ if ((${#missing[@]})); then
   fi
 fi
 
-if ! fc-list | grep -q "Noto Sans CJK SC"; then
+has_font() { [[ -n "$(fc-list ':family=Noto Sans CJK SC' family)" ]]; }
+if ! has_font; then
   fc-cache -f >/dev/null 2>&1 || true
-  fc-list | grep -q "Noto Sans CJK SC" || { echo "setup: font 'Noto Sans CJK SC' not found after installing fonts-noto-cjk" >&2; exit 1; }
+  has_font || { echo "setup: font 'Noto Sans CJK SC' not found after installing fonts-noto-cjk" >&2; exit 1; }
 fi
 
 PY=${PYTHON:-python3}
