@@ -88,16 +88,31 @@ def key_path(output: Path) -> Path:
     return output.with_name(f".{output.name}.key")
 
 
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def is_fresh(output: Path, key: str) -> bool:
-    kp = key_path(output)
+    """True if ``output`` was made with this key and is byte-for-byte what was written then.
+
+    A truncated or altered output (size or sha256 differ from the record) counts as stale.
+    """
     try:
-        return output.stat().st_size > 0 and kp.read_text(encoding="utf-8").strip() == key
-    except OSError:
+        record = json.loads(key_path(output).read_text(encoding="utf-8"))
+        stat = output.stat()
+    except (OSError, ValueError):
         return False
+    return (record.get("key") == key and stat.st_size > 0 and record.get("size") == stat.st_size
+            and record.get("sha256") == _digest(output))
 
 
 def remember(output: Path, key: str) -> None:
     kp = key_path(output)
     tmp = kp.with_name(kp.name + ".tmp")
-    tmp.write_text(key + "\n", encoding="utf-8")
+    record = {"key": key, "size": output.stat().st_size, "sha256": _digest(output)}
+    tmp.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(kp)

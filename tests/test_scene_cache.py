@@ -47,5 +47,9 @@ def test_fresh_only_with_matching_key_and_output(tmp_path):
     assert not is_fresh(out, "abc")
     remember(out, "abc")
     assert is_fresh(out, "abc") and not is_fresh(out, "abd")
+    out.write_bytes(b"x" * 9)                 # truncated
+    assert not is_fresh(out, "abc")
+    out.write_bytes(b"y" * 10)                # same size, different bytes
+    assert not is_fresh(out, "abc")
     out.write_bytes(b"")
     assert not is_fresh(out, "abc")
