@@ -63,21 +63,22 @@ def main() -> int:
                 t0 = time.perf_counter()
                 render_silent(cfg, scene, quality, use_cache=False, media_dir=work / sid)
                 times.append(time.perf_counter() - t0)
-            rows[sid]["video"] = scene.duration
+            rows[sid][f"video_{quality}"] = scene.duration
             rows[sid][quality] = statistics.median(times)
             print(f"{sid} {quality}: {rows[sid][quality]:.1f} s for {scene.duration:.1f} s of video", flush=True)
 
     table = Table(title=f"render wall time per scene ({os.cpu_count()} cores, espeak plan, Manim cache off)")
     table.add_column("scene")
-    table.add_column("video s", justify="right")
     for q in args.quality:
         w, h, f = QUALITIES[q]
+        table.add_column(f"{h}p{f} video s", justify="right")
         table.add_column(f"{h}p{f} wall s", justify="right")
         table.add_column(f"{h}p{f} wall/video", justify="right")
     for sid, r in rows.items():
-        cells = [sid, f"{r['video']:.1f}"]
+        cells = [sid]
         for q in args.quality:
-            cells += [f"{r[q]:.1f}", f"{r[q] / r['video']:.2f}"]
+            video = r[f"video_{q}"]
+            cells += [f"{video:.1f}", f"{r[q]:.1f}", f"{r[q] / video:.2f}"]
         table.add_row(*cells)
     Console().print(table)
     return 0
