@@ -703,6 +703,7 @@ def _atomic_write(path: Path, data: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)           # mkstemp makes 0600; subtitle files are served to browsers
         os.replace(tmp, path)
     except BaseException:
         try:
