@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from coursekit.atomic import write_bytes
+
 from coursekit.errors import UserError
 
 SAMPLE_RATE = 24000
@@ -249,18 +251,7 @@ def loudness_normalise(segment):
 # ---------------------------------------------------------------- writing
 
 def _atomic_bytes(data: bytes, path: Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_bytes(path, data)
 
 
 def wav_bytes(segment) -> bytes:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from coursekit.atomic import write_bytes
+
 from coursekit.paths import PROJECT_ROOT
 from coursekit.voices.base import Speech, Voice
 
@@ -37,19 +39,6 @@ def _sha256_file(path: Path) -> tuple[str, int]:
             h.update(block)
             size += len(block)
     return h.hexdigest(), size
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 class AudioCache:
@@ -115,5 +104,5 @@ class AudioCache:
         doc = {"format": ENTRY_FORMAT, "key": key, "backend": voice.name, "voice": speech.voice,
                "duration": round(float(speech.duration), 6), "timings": timings,
                "wav_sha256": digest, "wav_bytes": size, "spoken": spoken}
-        _write_atomic(meta, json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
+        write_bytes(meta, json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
         return Speech(wav if digest else None, doc["duration"], [(o, t) for o, t in timings], speech.voice)

@@ -161,13 +161,9 @@ def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    from coursekit.atomic import write_text
+
+    write_text(path, text)
 
 
 def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
