@@ -89,7 +89,12 @@ class RopeInvariance(NarratedScene):
         with self.cue("curve") as cue:
             self.play(FadeOut(pairs), FadeOut(same), *[FadeOut(p.title) for p in pairs],
                       *[FadeOut(p.score) for p in pairs], *[FadeOut(p.gap_arc) for p in pairs],
-                      FadeOut(theta_note), FadeIn(chart), FadeIn(chart.legend), run_time=cue.share(0.2))
+                      FadeOut(theta_note), run_time=cue.share(0.1))
+            # the empty chart first; each curve is then drawn on its own
+            frame = VGroup(chart.axes, chart.ticks, chart.x_label, chart.y_label)
+            self.play(FadeIn(frame), FadeIn(chart.legend), run_time=cue.share(0.1))
+            self.remove(frame)
+            self.add(chart)
             self.remove(*chart.curves)
             for i in range(len(curves)):
                 self.play(chart.make_draw_animation(i), run_time=cue.share(0.15))
