@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from coursekit.config import Config
-from coursekit.media_tools import extract_frame, need, probe, run, tmp_for
+from coursekit.media_tools import extract_frame, need, run, tmp_for
 from coursekit.narration import Course
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import LessonPlan

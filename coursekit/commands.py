@@ -40,7 +40,6 @@ def _speech_stack(cfg: Config, quiet: bool = False):
 
 
 def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
-    from coursekit.figures import fill
     from coursekit.lexicon import Lexicon
     from coursekit.timeline import cue_text
 

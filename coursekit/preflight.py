@@ -18,7 +18,7 @@ def need_font(family: str = FONT, package: str = "fonts-noto-cjk") -> None:
     try:
         found = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True, text=True).stdout
     except OSError:
-        raise UserError(f"fc-list not found; install the Debian package fontconfig: apt-get install fontconfig") from None
+        raise UserError("fc-list not found; install the Debian package fontconfig: apt-get install fontconfig") from None
     if family not in found:
         raise UserError(f"font '{family}' not found; install the Debian package {package}: apt-get install {package}")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
 from coursekit.errors import UserError
-from coursekit.media_tools import extract_frame, mux, tmp_for, video_frames
+from coursekit.media_tools import extract_frame, mux, video_frames
 from coursekit.paths import PROJECT_ROOT, SCENES_DIR
 from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
 

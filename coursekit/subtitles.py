@@ -683,8 +683,11 @@ def _lines_of(text: str, lim: SubtitleConfig) -> str:
 
 
 def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> list[srt.Subtitle]:
-    """Every subtitle of a lesson in lesson time, lines broken with "\\n", numbered from 1."""
-    lim = limits or SubtitleConfig()
+    """Every subtitle of a lesson in lesson time, numbered from 1.
+
+    Line breaks are the ones chosen when the plan was made (with the config's limits then),
+    so writing subtitles needs no segmenter; ``limits`` is accepted for symmetry with the writers.
+    """
     subs: list[tuple[int, int, str]] = []
     for scene in plan.scenes:
         offset = round(scene.start_frame * 1000 / scene.fps)

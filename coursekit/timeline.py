@@ -8,7 +8,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, Indicate, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, FadeOut, SurroundingRectangle, VGroup
 
 from scenes import theme
 from scenes.base import NarratedScene

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, FadeOut, ReplacementTransform, VGroup, linear,
+    DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, FadeOut, ReplacementTransform, VGroup,
 )
 
 import mathcore

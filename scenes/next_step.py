@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, Rectangle, SurroundingRectangle,
-    VGroup,
+    DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, Rectangle, VGroup,
 )
 
 from mathcore.low_rank import head_dim, head_score_rank

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, FadeOut, VGroup
+from manim import DOWN, LEFT, UP, Create, Dot, FadeIn, FadeOut, VGroup
 
 import mathcore
 from coursekit import figures

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromPoint, Create, VGroup, Write, \
-    SurroundingRectangle
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromPoint, Create, VGroup, SurroundingRectangle
 
 from scenes import theme
 from scenes.base import NarratedScene

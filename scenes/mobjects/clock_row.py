@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Circle, Dot, Line, ValueTracker, VGroup
+from manim import DOWN, ORIGIN, RIGHT, UP, Animation, Circle, Dot, Line, ValueTracker, VGroup
 
 import mathcore
 from scenes import theme

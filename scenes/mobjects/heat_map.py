@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, UP, ManimColor, Square, VGroup, interpolate_color
+from manim import LEFT, ORIGIN, UP, ManimColor, Square, VGroup, interpolate_color
 
 from scenes import theme
 

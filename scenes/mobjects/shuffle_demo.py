@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, ORIGIN, Animation, VGroup
+from manim import ORIGIN, Animation, VGroup
 
 from mathcore.shuffle import self_attention
 from scenes import theme
