@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from coursekit.atomic import write_text
 from coursekit.config import Config
 from coursekit.media_tools import extract_frame, need, run, tmp_for
 from coursekit.narration import Course
@@ -53,13 +54,6 @@ def transcript_text(plan: LessonPlan) -> str:
         parts.append("".join(c.text for c in s.cues))
         parts.append("")
     return "\n".join(parts)
-
-
-def _write_text_atomic(path: Path, text: str) -> Path:
-    tmp = tmp_for(path)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
 
 
 def concat_video(scene_videos: list[Path], out: Path) -> Path:
@@ -108,8 +102,8 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     run([need("ffmpeg"), "-v", "error", "-y", "-i", str(poster_png), "-q:v", "3", str(tmp)], "poster")
     os.replace(tmp, poster)
     outputs.append(poster)
-    outputs.append(_write_text_atomic(outdir / f"{lid}.txt", transcript_text(plan)))
-    outputs.append(_write_text_atomic(outdir / f"{lid}.chapters.txt", chapters_text(plan)))
+    outputs.append(write_text(outdir / f"{lid}.txt", transcript_text(plan)))
+    outputs.append(write_text(outdir / f"{lid}.chapters.txt", chapters_text(plan)))
     if cfg.subtitles.burn_in:
         outputs.append(burn_in(mp4, srt, outdir / f"{lid}.burned.mp4"))
     return outputs
@@ -174,7 +168,7 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
         })
     man = course_dir / "manifest.json"
     course_dir.mkdir(parents=True, exist_ok=True)
-    _write_text_atomic(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+    write_text(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     outputs.append(man)
     outputs.append(write_page(course_dir, manifest))
     return outputs

@@ -250,10 +250,6 @@ def loudness_normalise(segment):
 
 # ---------------------------------------------------------------- writing
 
-def _atomic_bytes(data: bytes, path: Path) -> None:
-    write_bytes(path, data)
-
-
 def wav_bytes(segment) -> bytes:
     buf = io.BytesIO()
     segment.export(buf, format="wav")
@@ -262,7 +258,7 @@ def wav_bytes(segment) -> bytes:
 
 def write_wav_atomic(segment, path: Path) -> Path:
     """Write a WAV via a temp file in the same folder, fsync, then os.replace."""
-    _atomic_bytes(wav_bytes(segment), Path(path))
+    write_bytes(Path(path), wav_bytes(segment))
     return Path(path)
 
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from pathlib import Path
 
-from coursekit.media_tools import tmp_for
+from coursekit.atomic import write_text
 
 
 def _e(text: object) -> str:
@@ -71,11 +70,7 @@ document.querySelectorAll("button.chapter").forEach(function (b) {{
 
 
 def write_page(course_dir: Path, manifest: dict) -> Path:
-    out = course_dir / "index.html"
-    tmp = tmp_for(out)
-    tmp.write_text(render_page(manifest), encoding="utf-8")
-    os.replace(tmp, out)
-    return out
+    return write_text(course_dir / "index.html", render_page(manifest))
 
 
 def read_manifest(course_dir: Path) -> dict:

@@ -50,8 +50,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import os
-import tempfile
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -62,6 +60,7 @@ from typing import Callable, Iterable, Sequence
 import srt
 import webvtt
 
+from coursekit.atomic import write_text
 from coursekit.config import SubtitleConfig
 from coursekit.errors import UserError
 from coursekit.plan import LessonPlan, SubtitleEvent
@@ -700,20 +699,7 @@ def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> lis
 
 
 def _atomic_write(path: Path, data: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)           # mkstemp makes 0600; subtitle files are served to browsers
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    write_text(Path(path), data)
 
 
 def _as_subtitles(events: Iterable, limits: SubtitleConfig | None) -> list[srt.Subtitle]:
