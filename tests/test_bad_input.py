@@ -87,6 +87,12 @@ CASES = [
     ("narration_unknown_figure", ["check"],
      lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: \"", "text: \"{no_such_figure}", 1)))}, []),
      "no_such_figure"),
+    ("jobs_zero", ["render", "--jobs", "0"], None, "must be at least 1"),
+    ("scheduler_not_an_address", ["check"],
+     lambda t: ({}, ["--config", str(cfg_with(t, "render:\n  scheduler: localhost\n"))]), "tcp://"),
+    ("worker_memory_too_small", ["render", "--scene", "next_step", "--quality", "low", "--voice", "silent"],
+     lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/lowmem\nrender:\n  worker_memory_gb: 0.25\n"))]),
+     "raise render.worker_memory_gb"),
 ]
 
 
