@@ -1,86 +1,291 @@
 #!/usr/bin/env python3
-"""Benchmark: render wall time per scene against its video length, at 480p15 and 1080p60.
+"""Benchmark the pipeline on this machine and print one table (it reports; it asserts nothing).
 
-    .venv/bin/python bench/run.py [--scene ID ...] [--quality low high] [--repeat N]
+    .venv/bin/python bench/run.py                      # every phase (about two hours on 2 cores)
+    .venv/bin/python bench/run.py --phase preview subtitles
+    .venv/bin/python bench/run.py --report             # print the table from stored results only
 
-Uses the offline voice (espeak) for the plan and renders with Manim's cache off, so
-each figure is a cold render of the silent scene (muxing adds well under a second).
-It reports; it asserts nothing about time.
+Each phase renders into its own fresh folder under media/bench/ (so Manim's cache and the
+scene cache start cold) with the offline espeak voice. The narration audio cache is shared
+with media/cache/audio and filled before timing starts, so the figures are render time, not
+speech synthesis. Results are kept in media/bench/results.json, one entry per phase, so a
+phase can be re-run alone; the table shows every stored phase with the commit it ran at.
+
+Phases:
+  course-high-j2, course-high-j1   the whole course at 1080p60 with --jobs 2 / --jobs 1
+                                   (per-scene 1080p60 figures come from the --jobs 1 run)
+  course-medium-j2                 the whole course at 720p30 with --jobs 2
+  course-medium-dask               the same through the Dask executor on a 2-worker LocalCluster
+  scenes-low                       every scene at 480p15, one at a time, --repeat runs, median
+  rerender                         change one word of one cue, render the course again (1080p60,
+                                   on top of course-high-j2's output) and time it
+  subtitles                        `render.py subtitles` for the whole course (median of 5)
+  preview                          a cold `render.py preview` of the longest scene (median of 3)
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from coursekit.config import QUALITIES, load_config  # noqa: E402
-from coursekit.narration import load_course  # noqa: E402
+PY = sys.executable
+BENCH = ROOT / "media" / "bench"
+RESULTS = BENCH / "results.json"
+AUDIO_CACHE = ROOT / "media" / "cache" / "audio"
+PHASES = ["course-high-j2", "course-medium-j2", "rerender", "subtitles", "preview", "course-high-j1",
+          "scenes-low", "course-medium-dask"]
+EDIT = ("clock_row", "快慢搭配，从近到远都能管到。", "快慢搭配起来，从近到远都能管到。")
+console = Console(highlight=False, width=150)
 
-CORE = ["unit_circle", "angle_addition", "clock_row", "rope_invariance"]
+
+# ---------------------------------------------------------------- running things
+
+def _commit() -> str:
+    res = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return (res.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
+
+
+def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> Path:
+    """media/bench/<name>/ with a config.yaml (espeak voice, ``quality``) and the shared audio cache."""
+    out = BENCH / name
+    if fresh:
+        shutil.rmtree(out, ignore_errors=True)
+    (out / "cache").mkdir(parents=True, exist_ok=True)
+    link = out / "cache" / "audio"
+    if not link.exists():
+        AUDIO_CACHE.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(AUDIO_CACHE, target_is_directory=True)
+    lines = ["voice:", "  backend: espeak", "video:", f"  quality: {quality}",
+             f"output: {out.relative_to(ROOT).as_posix()}"]
+    if render:
+        lines.append("render:")
+        lines += [f"  {k}: {v}" for k, v in render.items()]
+    (out / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def run(args: list[str], out: Path, env: dict | None = None) -> float:
+    """Run ``render.py args --config out/config.yaml``; return its wall seconds. Fails loudly."""
+    cmd = [PY, str(ROOT / "render.py"), *args, "--config", str(out / "config.yaml")]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.exit(f"bench: `{' '.join(cmd[1:])}` failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
+    return wall
+
+
+def render_log(out: Path, quality: str) -> list[dict]:
+    path = out / "logs" / f"render-{quality}.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def course_figures(out: Path, quality: str, wall: float) -> dict:
+    rows = [r for r in render_log(out, quality) if not r.get("reused")]
+    video = sum(r["video_s"] for r in rows)
+    return {"wall_s": wall, "video_s": video, "ratio": wall / video if video else None,
+            "scenes": len(rows), "peak_rss_mb": max((r.get("peak_rss_mb", 0) for r in rows), default=0),
+            "per_scene": {r["scene"]: {"video_s": r["video_s"], "wall_s": r["wall_s"]} for r in rows}}
+
+
+# ---------------------------------------------------------------- phases
+
+def phase_course(quality: str, jobs: int) -> dict:
+    out = workspace(f"course-{quality}-j{jobs}", quality)
+    run(["plan"], out)  # fills the audio cache (untimed)
+    wall = run(["course", "--jobs", str(jobs)], out)
+    return {**course_figures(out, quality, wall), "jobs": jobs, "quality": quality}
+
+
+def phase_course_dask(quality: str) -> dict:
+    from bench.dask_cluster import render_course_on_local_cluster  # written with the Dask executor
+
+    out = workspace(f"course-{quality}-dask", quality)
+    run(["plan"], out)
+    wall = render_course_on_local_cluster(out / "config.yaml", workers=2)
+    return {**course_figures(out, quality, wall), "jobs": 2, "quality": quality, "executor": "dask"}
+
+
+def phase_scenes_low(repeat: int) -> dict:
+    per: dict[str, list[float]] = {}
+    video: dict[str, float] = {}
+    for _ in range(repeat):
+        out = workspace("scenes-low", "low")
+        run(["plan"], out)
+        run(["render", "--jobs", "1"], out)
+        for r in render_log(out, "low"):
+            per.setdefault(r["scene"], []).append(r["wall_s"])
+            video[r["scene"]] = r["video_s"]
+    return {"repeat": repeat, "per_scene": {s: {"video_s": video[s], "wall_s": statistics.median(w)}
+                                            for s, w in per.items()}}
+
+
+def _edited_narration(edit: bool) -> Path:
+    """A copy of narration/ with (or without) the one-word change in ``EDIT``."""
+    from coursekit.narration import load_course  # noqa: F401  (fails early if the project is broken)
+
+    scene, old, new = EDIT
+    d = BENCH / ("narration-edited" if edit else "narration-original")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(ROOT / "narration", d)
+    if edit:
+        for f in d.glob("*.yaml"):
+            text = f.read_text(encoding="utf-8")
+            if old in text:
+                assert text.count(old) == 1, f"bench: the edit text occurs {text.count(old)} times in {f.name}"
+                f.write_text(text.replace(old, new), encoding="utf-8")
+                return d
+        sys.exit(f"bench: the cue text to edit ({old}) is no longer in narration/; update EDIT in bench/run.py")
+    return d
+
+
+def phase_rerender(results: dict) -> dict:
+    base = results.get("course-high-j2")
+    out = BENCH / "course-high-j2"
+    if base is None or not (out / "config.yaml").exists():
+        sys.exit("bench: run the course-high-j2 phase before rerender")
+    workspace("course-high-j2", "high", fresh=False)
+    # back to the original text first (untimed), so the timed run is exactly one edit
+    run(["course", "--jobs", "2"], out, {"COURSEKIT_NARRATION": str(_edited_narration(False))})
+    edited = {"COURSEKIT_NARRATION": str(_edited_narration(True))}
+    log = out / "logs" / "render-high.jsonl"
+    before = len(render_log(out, "high"))
+    run(["plan"], out, edited)  # the changed cue's audio (untimed; speech, not rendering)
+    wall = run(["course", "--jobs", "2"], out, edited)
+    rows = render_log(out, "high")[before:]
+    rendered = [r["scene"] for r in rows if not r.get("reused")]
+    run(["course", "--jobs", "2"], out, {"COURSEKIT_NARRATION": str(_edited_narration(False))})
+    del log
+    return {"wall_s": wall, "full_s": base["wall_s"], "share": wall / base["wall_s"], "rendered": rendered,
+            "edit": f"{EDIT[0]}: {EDIT[1]} -> {EDIT[2]}"}
+
+
+def phase_subtitles(results: dict) -> dict:
+    out = BENCH / "course-high-j2"
+    if not (out / "config.yaml").exists():
+        sys.exit("bench: run the course-high-j2 phase before subtitles")
+    walls = [run(["subtitles"], out) for _ in range(5)]
+    return {"wall_s": statistics.median(walls), "runs": walls}
+
+
+def phase_preview() -> dict:
+    from coursekit.config import load_config
+    from coursekit.plan import LessonPlan
+    from coursekit.timeline import plan_path
+
+    out = workspace("preview", "low")
+    run(["plan"], out)
+    cfg = load_config(out / "config.yaml")
+    scenes = [s for lesson in cfg.lessons for s in LessonPlan.read(plan_path(cfg, lesson, 15)).scenes]
+    longest = max(scenes, key=lambda s: s.duration)
+    walls = []
+    for _ in range(3):
+        shutil.rmtree(out / "manim" / longest.id, ignore_errors=True)
+        for f in (out / "preview").glob(f"{longest.id}.*"):
+            f.unlink()
+        walls.append(run(["preview", longest.id], out))
+    wall = statistics.median(walls)
+    return {"scene": longest.id, "video_s": longest.duration, "wall_s": wall, "runs": walls,
+            "target_s": 0.3 * longest.duration + 3}
+
+
+# ---------------------------------------------------------------- the table
+
+def _f(x: float | None, fmt: str = ".1f") -> str:
+    return "—" if x is None else format(x, fmt)
+
+
+def print_table(results: dict) -> None:
+    cores = os.cpu_count()
+    t = Table(title=f"bench/run.py on {cores} cores (espeak voice, cold caches)", show_lines=False)
+    for col in ("figure", "video s", "wall s", "wall/video", "peak RSS/worker", "target", "commit"):
+        t.add_column(col, justify="left" if col in ("figure", "target", "commit") else "right")
+    low = results.get("scenes-low", {}).get("per_scene", {})
+    high = results.get("course-high-j1", {}).get("per_scene", {})
+    for sid in list(dict.fromkeys([*low, *high])):
+        lo, hi = low.get(sid), high.get(sid)
+        video = (lo or hi)["video_s"]
+        t.add_row(f"scene {sid}: 480p15 | 1080p60", _f(video),
+                  f"{_f(lo and lo['wall_s'])} | {_f(hi and hi['wall_s'])}",
+                  f"{_f(lo and lo['wall_s'] / video, '.2f')} | {_f(hi and hi['wall_s'] / video, '.2f')}", "", "", "")
+    targets = {"course-high-j2": "≤ 1.5×", "course-medium-j2": "≤ 0.5×"}
+    for key, label in (("course-high-j1", "course 1080p60 --jobs 1"), ("course-high-j2", "course 1080p60 --jobs 2"),
+                       ("course-medium-j2", "course 720p30 --jobs 2"),
+                       ("course-medium-dask", "course 720p30 --executor dask (2-worker LocalCluster)")):
+        r = results.get(key)
+        if r:
+            t.add_row(label, _f(r["video_s"]), _f(r["wall_s"]), _f(r["ratio"], ".2f"), f"{r['peak_rss_mb']:.0f} MB",
+                      targets.get(key, "< 1.5 GB/worker"), r["commit"])
+    r = results.get("rerender")
+    if r:
+        t.add_row(f"re-render after one cue edit ({', '.join(r['rendered']) or 'nothing'} re-rendered)", "",
+                  _f(r["wall_s"]), f"{r['share']:.1%} of full", "", "≤ 15% of full", r["commit"])
+    r = results.get("subtitles")
+    if r:
+        t.add_row("render.py subtitles, whole course (median of 5)", "", _f(r["wall_s"], ".2f"), "", "", "< 2 s",
+                  r["commit"])
+    r = results.get("preview")
+    if r:
+        t.add_row(f"cold preview of the longest scene, {r['scene']} (median of 3)", _f(r["video_s"]), _f(r["wall_s"]),
+                  _f(r["wall_s"] / r["video_s"], ".2f"), "", f"≤ {r['target_s']:.1f} s", r["commit"])
+    for key in ("course-medium-dask",):
+        r, base = results.get(key), results.get("course-medium-j2")
+        if r and base:
+            t.add_row("Dask overhead against --jobs 2 at 720p30", "", _f(r["wall_s"] - base["wall_s"]),
+                      f"{r['wall_s'] / base['wall_s'] - 1:+.1%}", "", "small", r["commit"])
+    console.print(t)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scene", action="append", help="scene id (default: the four core scenes)")
-    ap.add_argument("--quality", nargs="+", default=["low", "high"], choices=list(QUALITIES))
-    ap.add_argument("--repeat", type=int, default=1, help="renders per figure; the median is reported")
+    ap.add_argument("--phase", nargs="+", choices=PHASES, help="run only these phases (default: all)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of the scenes-low phase (median per scene)")
+    ap.add_argument("--report", action="store_true", help="print the stored results; run nothing")
     args = ap.parse_args()
 
-    from coursekit.audio_cache import AudioCache
-    from coursekit.lexicon import Lexicon
-    from coursekit.scene_render import render_silent
-    from coursekit.timeline import plan_lesson
-    from coursekit.voices.auto import make_voice
+    results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+    if not args.report:
+        console.print(f"{os.cpu_count()} cores; results go to {RESULTS.relative_to(ROOT)}")
+        for phase in args.phase or PHASES:
+            console.print(f"[bold]{phase}[/bold] …")
+            t0 = time.perf_counter()
+            if phase.startswith("course-") and phase.endswith("-dask"):
+                r = phase_course_dask(phase.split("-")[1])
+            elif phase.startswith("course-"):
+                _, quality, jobs = phase.split("-")
+                r = phase_course(quality, int(jobs[1:]))
+            elif phase == "scenes-low":
+                r = phase_scenes_low(args.repeat)
+            elif phase == "rerender":
+                r = phase_rerender(results)
+            elif phase == "subtitles":
+                r = phase_subtitles(results)
+            else:
+                r = phase_preview()
+            r.update(commit=_commit(), date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())
+            results[phase] = r
+            BENCH.mkdir(parents=True, exist_ok=True)
+            from coursekit.atomic import write_text
 
-    cfg = load_config(None, **{"voice.backend": "espeak"})
-    course = load_course(cfg.lessons)
-    lexicon = Lexicon.load()
-    voice = make_voice("espeak", cfg.voice, lexicon)
-    cache = AudioCache(cfg.output_dir / "cache" / "audio")
-    scene_ids = args.scene or CORE
-    work = cfg.output_dir / "bench"
-    rows = {sid: {} for sid in scene_ids}
-    for quality in args.quality:
-        fps = QUALITIES[quality][2]
-        plans = {}
-        for sid in scene_ids:
-            lesson = course.lesson_of(course.scene(sid).id)
-            if lesson.id not in plans:
-                plans[lesson.id] = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
-            scene = plans[lesson.id].scene(sid)
-            times = []
-            for _ in range(args.repeat):
-                shutil.rmtree(work / sid, ignore_errors=True)
-                t0 = time.perf_counter()
-                render_silent(cfg, scene, quality, use_cache=False, media_dir=work / sid)
-                times.append(time.perf_counter() - t0)
-            rows[sid][f"video_{quality}"] = scene.duration
-            rows[sid][quality] = statistics.median(times)
-            print(f"{sid} {quality}: {rows[sid][quality]:.1f} s for {scene.duration:.1f} s of video", flush=True)
-
-    table = Table(title=f"render wall time per scene ({os.cpu_count()} cores, espeak plan, Manim cache off)")
-    table.add_column("scene")
-    for q in args.quality:
-        w, h, f = QUALITIES[q]
-        table.add_column(f"{h}p{f} video s", justify="right")
-        table.add_column(f"{h}p{f} wall s", justify="right")
-        table.add_column(f"{h}p{f} wall/video", justify="right")
-    for sid, r in rows.items():
-        cells = [sid]
-        for q in args.quality:
-            video = r[f"video_{q}"]
-            cells += [f"{video:.1f}", f"{r[q]:.1f}", f"{r[q] / video:.2f}"]
-        table.add_row(*cells)
-    Console().print(table)
+            write_text(RESULTS, json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True))
+            console.print(f"  done in {time.perf_counter() - t0:.0f} s")
+    print_table(results)
     return 0
 
 
