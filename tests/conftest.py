@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import subprocess
+import sys
+from collections import Counter
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,6 +102,53 @@ def _dry_run_narrated(scene_id: str, fps: int = 15):
         scene.renderer.camera.capture_mobjects = lambda *a, **k: None   # nothing here looks at pixels
         scene.render()
     return scene
+
+
+# scene id -> (frames drawn, Counter of SVG mobjects built inside updaters), filled by every
+# NarratedScene render in this test session (see _record_typesetting); read by test_scenes_typesetting.py
+TYPESET_IN_UPDATERS: dict[str, tuple[int, Counter]] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _record_typesetting():
+    from scenes.base import NarratedScene
+
+    orig = NarratedScene.render
+
+    def render(self, *args, **kwargs):
+        with typesetting_in_updaters() as built:
+            out = orig(self, *args, **kwargs)
+        TYPESET_IN_UPDATERS[self.plan.id] = (self.frame, built)
+        return out
+
+    NarratedScene.render = render
+    yield
+    NarratedScene.render = orig
+
+
+@contextmanager
+def typesetting_in_updaters():
+    """Count SVG-built mobjects (Text, Typst, SVGMobject) constructed while an updater runs,
+    keyed by (class, text). Per-frame re-typesetting would show up here once per frame."""
+    from manim import SVGMobject
+
+    built: Counter = Counter()
+    orig = SVGMobject.__init__
+
+    def recording(self, *args, **kwargs):
+        f = sys._getframe(1)
+        while f is not None:
+            if f.f_code.co_name == "update" and f.f_code.co_filename.endswith("mobject.py"):
+                built[(type(self).__name__, str(args[0]) if args else "")] += 1
+                break
+            f = f.f_back
+        orig(self, *args, **kwargs)
+
+    SVGMobject.__init__ = recording
+    try:
+        yield built
+    finally:
+        SVGMobject.__init__ = orig
 
 
 @pytest.fixture(scope="session")
