@@ -2,7 +2,8 @@
 
 The key covers the scene's module and every project module it imports, transitively
 (mathcore, mobjects, theme, base …), its plan slice (cue frames, audio hashes,
-subtitle text), the quality and fps, and the versions of Manim and the font.
+subtitle text), the quality and fps, the versions of Manim and the font, and manim.cfg
+(the x264 settings).
 """
 from __future__ import annotations
 
@@ -69,8 +70,10 @@ def environment_versions() -> dict[str, str]:
         font_id = f"{font}:{stat.st_size}:{int(stat.st_mtime)}"
     except (OSError, ValueError):
         font_id = "unknown"
+    cfg = PROJECT_ROOT / "manim.cfg"          # the encoder settings every scene render reads
+    cfg_id = hashlib.sha256(cfg.read_bytes()).hexdigest()[:16] if cfg.exists() else "none"
     return {"manim": md.version("manim"), "manimpango": md.version("manimpango"), "av": md.version("av"),
-            "font": font_id}
+            "font": font_id, "manim_cfg": cfg_id}
 
 
 def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "") -> str:

@@ -280,11 +280,31 @@ class NarratedScene(Scene):
         self.play(*animations, run_time=run_time_for_frames(frames, self.fps), **kwargs)
 
     def hold_frames(self, n: int) -> None:
-        """Stand still for exactly ``n`` frames (updaters keep running)."""
+        """Stand still for exactly ``n`` frames.
+
+        When nothing on screen has a time-based updater (one taking ``dt``), nothing can change
+        while no animation plays: the frame is drawn once and written ``n`` times (Manim's frozen
+        frame), which saves a full Cairo redraw per frame. So an updater that depends on time or
+        on ``self.frame`` (a countdown, a spinning hand) must take ``dt``; then every frame is drawn.
+        """
         if n < 0:
             raise CueOverrunError(f"scene {self.plan.id}: cannot hold for {n} frames")
-        if n:
+        if not n:
+            return
+        if self._still():
+            start = self.frame
+            drawn = [(name, sample()) for name, sample in self._watches]     # what every held frame shows
+            # a frozen wait writes int(duration · fps) frames: ask for n + ½ frames to get exactly n
+            self.wait((n + 0.5) / self.fps, frozen_frame=True)
+            for k in range(n):
+                for name, values in drawn:
+                    self.probes.setdefault(name, []).append({"frame": start + k, **values})
+        else:
             self.wait(run_time_for_frames(n, self.fps), frozen_frame=False)
+
+    def _still(self) -> bool:
+        """True if nothing can move without an animation: no time-based updaters anywhere."""
+        return not self.updaters and not any(m.has_time_based_updater() for m in self.get_mobject_family_members())
 
     def hold_to(self, frame: int) -> None:
         """Stand still until ``frame``."""

@@ -57,8 +57,8 @@ class FailingEncodings(NarratedScene):
             self.probe("raw_rows", shown=[rows[0].text, rows[1].text], x=x_cat.tolist(), p=raw(self.NEAR).tolist())
 
         # -- raw_big: the seat grows without bound; the word part drowns -----------------------
-        seat = LabeledNumber("座位 p =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
-        seat.number.group_with_commas = False
+        seat = LabeledNumber("座位 p =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+                             group_with_commas=False)
         seat.move_to(np.array([3.7, 2.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
         small = theme.small_text("词向量里的数：大多在 ±1 附近", color=theme.TEXT).next_to(word_label, DOWN, buff=0.3)

@@ -85,7 +85,7 @@ class Quiz(NarratedScene):
             clock = Countdown(seconds, radius=0.85, center=self.CLOCK_CENTER)
             label = theme.body_text("想一想", color=theme.MUTED).next_to(clock, DOWN, buff=0.3)
             end = beat.end_frame
-            clock.add_updater(lambda m, end=end: m.set_frames_left(end - self.frame, self.fps))
+            clock.add_updater(lambda m, dt, end=end: m.set_frames_left(end - self.frame, self.fps))  # dt: every frame
             self.watch(f"countdown{n}", lambda clock=clock, end=end: {
                 **clock.probe_values(), "end": end, "seconds": clock.seconds, "on_screen": self.on_screen(clock)})
             with self.cue(f"q{n}_think") as cue:

@@ -95,8 +95,8 @@ class WhereOrderEnters(NarratedScene):
         raw = lambda p: mathcore.raw_index_encoding([p], self.D)[0]      # noqa: E731
         bars = SwampBars(x_cat, raw, seat=0, height=3.4, below=0.7, center=np.array([2.6, -1.45, 0.0]))
         self.watch("bars", lambda: {**bars.probe_values(), "on_screen": self.on_screen(bars)})
-        seat = LabeledNumber("编号 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
-        seat.number.group_with_commas = False
+        seat = LabeledNumber("编号 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+                             group_with_commas=False)
         seat.move_to(np.array([-3.6, 1.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
         idea = theme.body_text("最直觉：加编号 0、1、2……", color=theme.TEXT).move_to(np.array([-3.2, 2.5, 0.0]))

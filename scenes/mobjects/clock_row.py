@@ -9,6 +9,7 @@ from manim import DOWN, ORIGIN, RIGHT, UP, Animation, Circle, Dot, Line, ValueTr
 import mathcore
 from scenes import theme
 from scenes.mobjects.readout import LabeledNumber
+from scenes.mobjects.segment import place_segment
 
 
 def format_wavelength(wl: float) -> str:
@@ -79,7 +80,7 @@ class ClockRow(VGroup):
 
     def _sync(self) -> None:
         for hand, c, a in zip(self.hands, self.centers, self.hand_angles()):
-            hand.put_start_and_end_on(c, c + 0.9 * self.radius * np.array([np.cos(a), np.sin(a), 0.0]))
+            place_segment(hand, c, c + 0.9 * self.radius * np.array([np.cos(a), np.sin(a), 0.0]))
 
     def set_position(self, p: float) -> "ClockRow":
         self.position.set_value(float(p))

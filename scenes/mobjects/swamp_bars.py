@@ -13,6 +13,7 @@ import numpy as np
 from manim import LEFT, ORIGIN, Line, Polygon, ValueTracker, VGroup
 
 from scenes import theme
+from scenes.mobjects.segment import place_segment
 
 
 def _box(x0: float, x1: float, y0: float, y1: float) -> list[np.ndarray]:
@@ -90,7 +91,7 @@ class SwampBars(VGroup):
             self.word_parts[j].set_points_as_corners([*_box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt),
                                                       _box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt)[0]])
         x_left = self.scale_bar.get_start()[0]
-        self.scale_bar.put_start_and_end_on(np.array([x_left, y0, 0]), np.array([x_left, y0 + u, 0]))
+        place_segment(self.scale_bar, np.array([x_left, y0, 0]), np.array([x_left, y0 + u, 0]))
         self.scale_label.next_to(self.scale_bar, LEFT, buff=0.1)
 
     def drawn_totals(self) -> list[float]:

@@ -81,7 +81,7 @@ class ThinkTimer(VGroup):
 
     def follow(self, clock: Callable[[], int], end_frame: int) -> "ThinkTimer":
         """Count down with the scene: ``clock()`` is the frame being drawn, the pause ends at ``end_frame``."""
-        self.add_updater(lambda m: m.set_frames_left(end_frame - 1 - clock()))
+        self.add_updater(lambda m, dt: m.set_frames_left(end_frame - 1 - clock()))   # dt: redrawn every frame
         return self
 
     def probe_values(self) -> dict:

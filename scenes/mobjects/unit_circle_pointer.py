@@ -10,6 +10,7 @@ from manim import (
 import mathcore
 from scenes import theme
 from scenes.mobjects.readout import LabeledNumber
+from scenes.mobjects.segment import place_segment
 
 
 class UnitCirclePointer(VGroup):
@@ -109,7 +110,7 @@ class UnitCirclePointer(VGroup):
     # -- sync (updaters) -------------------------------------------------------
     def _sync(self) -> None:
         c, tip, theta = self.center_point, self.tip_point(), self.angle()
-        self.pointer.put_start_and_end_on(c, tip)
+        place_segment(self.pointer, c, tip)
         self.tip_dot.move_to(tip)
         shown = theta % (2 * np.pi)
         self.angle_arc.become(Arc(radius=0.45, start_angle=0, angle=max(shown, 1e-4), arc_center=c,
@@ -128,7 +129,7 @@ class UnitCirclePointer(VGroup):
                           (self.cos_drop, tip, foot_x), (self.sin_drop, tip, foot_y)):
             if np.linalg.norm(b - a) < 1e-3:
                 b = a + np.array([1e-3, 0, 0])
-            seg.put_start_and_end_on(a, b)
+            place_segment(seg, a, b)
 
     def _sync_readout(self) -> None:
         theta = self.angle()
