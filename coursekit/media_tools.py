@@ -29,17 +29,21 @@ def tmp_for(path: Path) -> Path:
     return path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
 
 
-def probe(path: Path, count_frames: bool = False) -> dict:
+def probe(path: Path, count_frames: bool = False, count_packets: bool = False) -> dict:
     args = [need("ffprobe"), "-v", "error", "-print_format", "json", "-show_streams", "-show_format", "-show_chapters"]
     if count_frames:
         args.append("-count_frames")
+    if count_packets:
+        args.append("-count_packets")
     return json.loads(run(args + [str(path)], f"ffprobe {path.name}").stdout)
 
 
 def video_frames(path: Path) -> int:
-    info = probe(path, count_frames=True)
+    """Frames in the video stream, counted from its packets (one per coded H.264 frame). Counting
+    decoded frames gives the same number but decodes the whole video: 11 s for a 47 s 1080p60 scene."""
+    info = probe(path, count_packets=True)
     v = next(s for s in info["streams"] if s["codec_type"] == "video")
-    return int(v["nb_read_frames"])
+    return int(v["nb_read_packets"])
 
 
 def extract_frame(video: Path, frame_index: int, out_png: Path) -> Path:
