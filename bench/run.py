@@ -265,6 +265,7 @@ def main() -> int:
         for phase in args.phase or PHASES:
             console.print(f"[bold]{phase}[/bold] …")
             t0 = time.perf_counter()
+            commit = _commit()                   # what the phase runs (helpers may commit meanwhile)
             if phase.startswith("course-") and phase.endswith("-dask"):
                 r = phase_course_dask(phase.split("-")[1])
             elif phase.startswith("course-"):
@@ -278,7 +279,7 @@ def main() -> int:
                 r = phase_subtitles(results)
             else:
                 r = phase_preview()
-            r.update(commit=_commit(), date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())
+            r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())
             results[phase] = r
             BENCH.mkdir(parents=True, exist_ok=True)
             from coursekit.atomic import write_text

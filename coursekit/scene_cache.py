@@ -8,6 +8,7 @@ subtitle text), the quality and fps, the versions of Manim and the font, and man
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import importlib.metadata as md
 import json
@@ -81,7 +82,9 @@ def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "") -> 
     for f in dependency_files(module):
         h.update(str(f.relative_to(PROJECT_ROOT)).encode())
         h.update(hashlib.sha256(f.read_bytes()).digest())
-    h.update(scene_plan_to_json(scene).encode())
+    # where the scene sits in its lesson does not change a frame or a sample of it: an edit to an
+    # earlier scene shifts every later scene's start_frame, and must not re-render them
+    h.update(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)).encode())
     h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, **environment_versions()},
                         sort_keys=True).encode())
     return h.hexdigest()

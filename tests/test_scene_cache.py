@@ -29,6 +29,10 @@ def test_key_changes_with_plan_quality_and_sources(tmp_path, monkeypatch):
     assert k != scene_key(plan, MODULE, "high")
     cue0 = dataclasses.replace(plan.cues[0], audio_sha256="0" * 64)
     assert k != scene_key(dataclasses.replace(plan, cues=[cue0] + plan.cues[1:]), MODULE, "low")
+    cue1 = dataclasses.replace(plan.cues[1], start_frame=plan.cues[1].start_frame + 1)
+    assert k != scene_key(dataclasses.replace(plan, cues=[plan.cues[0], cue1] + plan.cues[2:]), MODULE, "low")
+    # moving the scene within its lesson (an earlier scene got longer) keeps the key
+    assert k == scene_key(dataclasses.replace(plan, start_frame=plan.start_frame + 97), MODULE, "low")
     # a changed dependency changes the key
     copy = tmp_path / "unit_circle.py"
     copy.write_text(MODULE.read_text(encoding="utf-8"), encoding="utf-8")
