@@ -69,7 +69,9 @@ class GlyphNumber(VGroup):
         self.value = float("nan")
         self.text = ""
         self.max_chars = max_chars
-        self.font_size, self.color_name, self.chars = font_size, color, set(chars) | {" "}
+        # a sorted string, not a set: Manim's animation cache hashes this object, and a set of str
+        # iterates in a different order in every process (hash randomisation), so it never hit
+        self.font_size, self.color_name, self.chars = font_size, color, "".join(sorted(set(chars) | {" "}))
         self.advance = {ch: _template(ch, font_size, color)[1] for ch in dict.fromkeys(chars)}
         self.advance[" "] = self.advance.get("0", _template("0", font_size, color)[1])
         # the left (or right) end of the string on the 8's centre line: an invisible point in the
@@ -93,7 +95,7 @@ class GlyphNumber(VGroup):
             return self
         if len(text) > self.max_chars:
             raise ValueError(f"{text!r} is longer than {self.max_chars} characters")
-        bad = set(text) - self.chars
+        bad = set(text) - set(self.chars)
         if bad:
             raise ValueError(f"{sorted(bad)} not among the characters {sorted(self.chars)}")
         lefts = np.cumsum([0.0] + [self.advance[ch] for ch in text])

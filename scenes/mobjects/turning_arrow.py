@@ -21,10 +21,16 @@ class TurningArrow(VGroup):
         self.scale_units = float(scale)
         self.center_point = np.array(center, dtype=float)
         self.phi = ValueTracker(float(angle))
-        self.arrow = Arrow(self.center_point, self.center_point + np.array([1.0, 0, 0]), buff=0,
-                           color=color, stroke_width=stroke_width, max_tip_length_to_length_ratio=0.15)
+        # built once at φ = 0; every later state is these points turned by φ about the centre, so
+        # the drawn arrow is a function of φ alone. put_start_and_end_on turned it step by step,
+        # which left float dust in its points and sheen direction that depended on how many frames
+        # were drawn, so Manim's animation cache never hit after a cached (skipped) animation.
+        end = self.center_point + self.scale_units * np.array([self.v0[0], self.v0[1], 0.0])
+        self.arrow = Arrow(self.center_point, end, buff=0, color=color, stroke_width=stroke_width,
+                           max_tip_length_to_length_ratio=0.15)
         self.arrow.set_opacity(opacity)
         self.add(self.arrow)
+        self._base = [(m, m.points.copy()) for m in self.arrow.family_members_with_points()]
         self.add_updater(lambda m: self._sync())
         self._sync()
 
@@ -36,7 +42,11 @@ class TurningArrow(VGroup):
         return self.center_point + self.scale_units * np.array([v[0], v[1], 0.0])
 
     def _sync(self) -> None:
-        self.arrow.put_start_and_end_on(self.center_point, self.tip_point())
+        phi = float(self.phi.get_value())
+        c, s = np.cos(phi), np.sin(phi)
+        rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        for mob, pts in self._base:
+            mob.points = (pts - self.center_point) @ rot.T + self.center_point
 
     def set_angle(self, phi: float) -> "TurningArrow":
         self.phi.set_value(float(phi))
