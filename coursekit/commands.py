@@ -167,6 +167,14 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def _executor(cfg: Config):
+    """Where scene jobs run (render.executor / --executor), opened before planning so that a missing or
+    unreachable Dask scheduler, or a worker with other versions, is reported before any work."""
+    from coursekit.executors import open_executor
+
+    return open_executor(cfg)
+
+
 def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
     from coursekit import preflight
 
@@ -180,8 +188,9 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
         scene = course.scene(args.scene)
         lesson_ids = [course.lesson_of(scene.id).id]
         scene_ids = [scene.id]
-    _, plans = _plans(cfg, cfg.video.frame_rate)
-    results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids)
+    with _executor(cfg) as executor:
+        _, plans = _plans(cfg, cfg.video.frame_rate)
+        results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor)
     for path in results:
         console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
     return 0
@@ -194,9 +203,10 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     from coursekit.scene_render import render_scenes
 
     t0 = time.perf_counter()
-    course, plans = _plans(cfg, cfg.video.frame_rate)
-    lesson_plans = [plans[l.id][0] for l in course.lessons]
-    rendered = render_scenes(cfg, lesson_plans, None, only_existing=True)
+    with _executor(cfg) as executor:
+        course, plans = _plans(cfg, cfg.video.frame_rate)
+        lesson_plans = [plans[l.id][0] for l in course.lessons]
+        rendered = render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor)
     try:
         from coursekit.assemble import assemble_course
     except ImportError:

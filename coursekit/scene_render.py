@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import threading
 from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
@@ -24,6 +24,13 @@ from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
 
 _OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory")
 MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
+# Pinned for every render (local or Dask worker), so the same inputs give the same frames on any machine
+# whatever its core count: x264 cuts each frame into one slice per thread (by default one per core), and
+# OpenBLAS can sum in an order that depends on its thread count (Dask workers set it to 1 anyway).
+# 2 is what x264 chose by itself on the 2-core reference machine. Note: x264 with 2 threads is not
+# byte-deterministic (an IDR packet can come out a byte apart between runs); decoded frames are equal.
+ENCODER_THREADS = 2
+RENDER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def find_scene_module(cls: str) -> Path | None:
@@ -45,14 +52,19 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     return path
 
 
-def run_limited(args: list[str], env: dict, data_limit: int) -> tuple[int, str, int]:
+def run_limited(args: list[str], env: dict, data_limit: int, die_with_parent: bool = False) -> tuple[int, str, int]:
     """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
     prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
-    stderr+stdout, and the child's peak resident memory in bytes (from wait4's rusage)."""
+    stderr+stdout, and the child's peak resident memory in bytes (from wait4's rusage).
+
+    ``die_with_parent``: the child is killed if the thread that started it dies (util-linux setpriv
+    --pdeathsig), so a Dask worker killed mid-job leaves no orphaned Manim behind."""
     import tempfile
 
     prlimit = shutil.which("prlimit")
-    full = ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args
+    setpriv = shutil.which("setpriv") if die_with_parent else None
+    full = (([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
+            + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args)
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=PROJECT_ROOT)
         try:
@@ -65,6 +77,50 @@ def run_limited(args: list[str], env: dict, data_limit: int) -> tuple[int, str, 
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
     return proc.returncode, text, usage.ru_maxrss * 1024
+
+
+def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
+              use_cache: bool = True, stats: dict | None = None, die_with_parent: bool = False,
+              env_overrides: dict[str, str | None] | None = None) -> Path:
+    """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
+    from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
+    frames. ``stats`` (if given) gets ``peak_rss_mb``. Used by the local path and by scene jobs on
+    Dask workers (coursekit.scene_job), so both run the very same command, with the encoder and numeric
+    thread counts pinned (ENCODER_THREADS, RENDER_ENV). ``env_overrides`` sets (or, with None, removes)
+    variables of this process's environment first (a scene job restores the client's)."""
+    env = dict(os.environ)
+    for k, v in (env_overrides or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=str(PROJECT_ROOT))
+    args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
+            "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
+            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR",
+            "--encoder-option", f"threads={ENCODER_THREADS}"]
+    if not use_cache:
+        args.append("--disable_caching")
+    args += [str(module), scene.cls]
+    limit = int(memory_gb * 2**30)
+    code, output, peak = run_limited(args, env, limit, die_with_parent=die_with_parent)
+    if stats is not None:
+        stats["peak_rss_mb"] = peak / 2**20
+    if code != 0:
+        lines = [l for l in output.splitlines() if l.strip()]
+        if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
+            raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
+                            f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
+        raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
+                        f"{lines[-1] if lines else 'no output'}")
+    _, h, _ = QUALITIES[quality]
+    video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
+    if not video.exists():
+        raise RuntimeError(f"Manim wrote no video for {scene.id} at {video}")
+    got = video_frames(video)
+    if got != scene.frames:
+        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
+    return video
 
 
 def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
@@ -98,32 +154,9 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
         if marker.exists():
             shutil.rmtree(media_dir / "videos", ignore_errors=True)
         marker.touch()
-        env = {**os.environ, "COURSEKIT_SCENE_PLAN": str(plan_file), "PYTHONPATH": str(PROJECT_ROOT)}
-        args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
-                "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
-                "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
-        if not use_cache:
-            args.append("--disable_caching")
-        args += [str(module), scene.cls]
-        limit = int(cfg.render.worker_memory_gb * 2**30)
-        code, output, peak = run_limited(args, env, limit)
-        if stats is not None:
-            stats["peak_rss_mb"] = peak / 2**20
-        if code != 0:
-            lines = [l for l in output.splitlines() if l.strip()]
-            if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
-                raise UserError(f"scene '{scene.id}' ran out of its {cfg.render.worker_memory_gb:g} GB of worker memory "
-                                f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
-            raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
-                            f"{lines[-1] if lines else 'no output'}")
+        video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
+                          use_cache=use_cache, stats=stats)
         marker.unlink()
-        _, h, _ = QUALITIES[quality]
-        video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
-        if not video.exists():
-            raise RuntimeError(f"Manim wrote no video for {scene.id} at {video}")
-        got = video_frames(video)
-        if got != scene.frames:
-            raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
         return video
     finally:
         lock.release()
@@ -137,6 +170,24 @@ def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
     return out
 
 
+_KEY_LOCK = threading.Lock()
+
+
+def scene_cache_key(scene: ScenePlan, quality: str, subtitles: bool = False) -> tuple[Path | None, str]:
+    """The scene's module and its scene-cache key (see coursekit.scene_cache); (None, "") without a module.
+    Every executor uses this key, so a scene rendered by one is reused by the others.
+
+    One key at a time: the key parses sources with ``ast.parse``, and CPython 3.11 can fail two parses
+    running in threads at once ("SystemError: AST constructor recursion depth mismatch")."""
+    from coursekit.scene_cache import scene_key
+
+    module = find_scene_module(scene.cls)
+    if module is None:
+        return None, ""
+    with _KEY_LOCK:
+        return module, scene_key(scene, module, quality, extra=f"subtitles={subtitles}")
+
+
 def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
                   stats: dict | None = None) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
@@ -144,11 +195,10 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
     An unchanged scene (same scene-cache key, see coursekit.scene_cache) is not rendered again;
     ``stats`` (if given) gets ``reused`` and, after a render, ``peak_rss_mb``.
     """
-    from coursekit.scene_cache import is_fresh, remember, scene_key
+    from coursekit.scene_cache import is_fresh, remember
     from coursekit.tracks import write_scene_narration
 
-    module = find_scene_module(scene.cls)
-    key = scene_key(scene, module, quality, extra=f"subtitles={subtitles}") if module else ""
+    module, key = scene_cache_key(scene, quality, subtitles)
     if stats is not None:
         stats["reused"] = bool(module and is_fresh(out, key))
         if stats["reused"]:
@@ -208,10 +258,13 @@ def _deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path) -> tuple[
 
 
 def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int | None = None,
-                  only_existing: bool = False) -> list[Path]:
-    """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4, ``jobs`` at a time
-    (default: ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl."""
+                  only_existing: bool = False, executor=None) -> list[Path]:
+    """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4 with ``executor``
+    (default: the one ``render.executor`` names, see coursekit.executors; local runs ``jobs`` at a time,
+    default ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from coursekit.executors import open_executor
 
     quality = cfg.video.quality
     todo: list[ScenePlan] = []
@@ -226,27 +279,32 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
             todo.append(s)
     if skipped:
         print(f"not yet drawn (no scene class), skipped: {', '.join(skipped)}")
-    workers, why = worker_count(cfg, jobs)
-    workers = max(1, min(workers, len(todo)))
-    if why:
-        print(why)
-    outdir = cfg.output_dir / "scenes" / quality
-    done: list[Path] = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn()) as progress:
-        task = progress.add_task(f"rendering {len(todo)} scenes at {quality}, {workers} at a time", total=len(todo))
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futs = {pool.submit(_deliver_timed, cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in todo}
-            for fut in as_completed(futs):
-                path, stats = fut.result()
-                s = futs[fut]
+    own = executor is None
+    ex = open_executor(cfg, jobs) if own else executor
+    try:
+        workers, why = ex.slots(len(todo))
+        if why:
+            print(why)
+        outdir = cfg.output_dir / "scenes" / quality
+        done: list[Path] = []
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeElapsedColumn()) as progress:
+            where = "" if ex.name == "local" else f" on the {ex.name} cluster"
+            task = progress.add_task(f"rendering {len(todo)} scenes at {quality}, {workers} at a time{where}",
+                                     total=len(todo))
+            for s, path, stats in ex.deliver(todo, quality, outdir, workers):
                 done.append(path)
-                _log_render(cfg, quality, {**stats, "jobs": workers})
+                row = {k: v for k, v in stats.items() if not k.startswith("_")}
+                _log_render(cfg, quality, {**row, "jobs": workers, "executor": ex.name})
+                on = f" on {stats['_worker']}" if stats.get("_worker") else ""
                 if stats.get("reused"):
                     progress.console.print(f"  {s.id}: unchanged, reused")
                 else:
-                    progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {stats['wall_s']:.1f} s "
+                    progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {stats['wall_s']:.1f} s{on} "
                                            f"(wall/video {stats['wall_s'] / s.duration:.2f}, "
                                            f"peak memory {stats.get('peak_rss_mb', 0):.0f} MB)")
                 progress.advance(task)
+    finally:
+        if own:
+            ex.close()
     return sorted(done)

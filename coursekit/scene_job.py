@@ -1,0 +1,292 @@
+"""One scene render as a self-contained job, for a worker on another machine (coursekit.executors.dask_cluster).
+
+The client builds the job (``make_job``): the scene id, its plan slice as JSON, the quality, the
+scene-cache key, the worker memory limit, the client's ``environment()``, and the narration audio
+either as bytes keyed by their sha256 or, when ``render.shared_store`` is set, as hashes only, read
+by the worker from ``<store>/audio/<sha256>.wav``.
+
+The worker runs ``run_scene_job(job)``. It imports only this project, renders into its own temporary
+folder with the very same Manim command as the local path (``scene_render.run_manim``), mixes and
+muxes the planned narration as ``deliver_scene`` does, and returns the scene MP4 as bytes with a small
+record: frames and duration (ffprobe), the MP4's sha256 and size, the scene-cache key and the narration
+clips' hashes it was made from, the worker's ``environment()``, peak memory, and the Manim and whole
+job times. The client verifies the record and writes the MP4 into media/ itself.
+
+``environment()`` is what must be equal on the client and every worker, because any difference can
+change pixels or samples: Python and the libraries that draw, encode and mix (Manim, ManimPango,
+PyAV, pycairo and cairo, typst, numpy, scipy, pydub, pyloudnorm), ffmpeg, the course font files (by
+content hash) and the project's own sources (a digest of every .py file in mathcore/, scenes/ and
+coursekit/).
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import platform
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from coursekit.paths import PROJECT_ROOT
+
+JOB_FORMAT = 1
+FONT = "Noto Sans CJK SC"
+FONT_STYLES = {"regular": FONT, "bold": f"{FONT}:bold"}
+LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", "pydub", "pyloudnorm",
+             "wordorder-course")
+PROJECT_PACKAGES = ("mathcore", "scenes", "coursekit")
+# Taken from the client for the render, because they change its speed: the Dask nanny sets
+# MALLOC_TRIM_THRESHOLD_=65536 in its workers, which costs Manim about 20 % more time in the kernel.
+CLIENT_ENV = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
+_TMP_PREFIX = "coursekit-job-"
+
+
+class SceneJobError(Exception):
+    """A scene job failed on a worker; the message is one line and names the worker."""
+
+
+# ---------------------------------------------------------------- versions
+
+def _sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _libraries() -> dict[str, str]:
+    import importlib.metadata as md
+
+    found = {"python": platform.python_version()}
+    for dist in LIBRARIES:
+        try:
+            found[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            found[dist] = "not installed"
+    try:
+        import cairo
+
+        found["cairo"] = cairo.cairo_version_string()
+    except ImportError:
+        found["cairo"] = "not installed"
+    exe = shutil.which("ffmpeg")
+    try:
+        out = subprocess.run([exe, "-version"], capture_output=True, text=True).stdout if exe else ""
+    except OSError:
+        out = ""
+    found["ffmpeg"] = (out.splitlines() or ["not installed"])[0].split(" Copyright")[0]
+    return found
+
+
+def _fonts() -> dict[str, str]:
+    """The course font files fontconfig picks, identified by content (not path or mtime)."""
+    found = {}
+    for style, pattern in FONT_STYLES.items():
+        try:
+            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True).stdout
+            st = os.stat(path)
+            found[f"font {style}"] = f"{Path(path).name} sha256:{_file_sha256(path, st.st_size, st.st_mtime_ns)[:16]}"
+        except (OSError, ValueError):
+            found[f"font {style}"] = "not found"
+    return found
+
+
+def project_digest(root: Path = PROJECT_ROOT) -> str:
+    """sha256 over every .py file (relative path and content) in mathcore/, scenes/ and coursekit/."""
+    h = hashlib.sha256()
+    for pkg in PROJECT_PACKAGES:
+        for f in sorted((root / pkg).rglob("*.py")):
+            if "__pycache__" in f.parts:
+                continue
+            h.update(f.relative_to(root).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def environment() -> dict[str, str]:
+    """Everything that must match between the client and a worker (see the module docstring)."""
+    return {**_libraries(), **_fonts(), "project sources": project_digest()[:16]}
+
+
+def differences(mine: dict[str, str], theirs: dict[str, str]) -> list[str]:
+    """``'<item>: <mine> here, <theirs> on the worker'`` for every item that differs."""
+    return [f"{k}: {mine.get(k, 'absent')} here, {theirs.get(k, 'absent')} on the worker"
+            for k in sorted(set(mine) | set(theirs)) if mine.get(k) != theirs.get(k)]
+
+
+# ---------------------------------------------------------------- client side
+
+def shared_audio_path(store: Path, sha: str) -> Path:
+    return Path(store) / "audio" / f"{sha}.wav"
+
+
+def publish_audio(scene, store: Path) -> None:
+    """Copy the scene's narration clips into the shared store by content hash (skipped when present)."""
+    from coursekit.atomic import write_bytes
+    from coursekit.errors import UserError
+
+    for c in scene.cues:
+        if not c.audio_sha256:
+            continue
+        dst = shared_audio_path(store, c.audio_sha256)
+        src = PROJECT_ROOT / c.audio
+        if dst.exists() and dst.stat().st_size == src.stat().st_size:
+            continue
+        data = src.read_bytes()
+        if _sha256_bytes(data) != c.audio_sha256:
+            raise UserError(f"scene '{scene.id}': narration clip {c.audio} changed since the plan was made; run again")
+        write_bytes(dst, data)
+
+
+def make_job(scene, quality: str, key: str, memory_gb: float, env: dict[str, str], store: Path | None) -> dict:
+    """The job for one scene (plain data: str, float, bytes, dicts), see the module docstring."""
+    from coursekit.errors import UserError
+    from coursekit.plan import scene_plan_to_json
+
+    audio: dict[str, bytes | None] = {}
+    for c in scene.cues:
+        if not c.audio_sha256:
+            continue
+        if store is not None:
+            audio[c.audio_sha256] = None
+            continue
+        data = (PROJECT_ROOT / c.audio).read_bytes()
+        if _sha256_bytes(data) != c.audio_sha256:
+            raise UserError(f"scene '{scene.id}': narration clip {c.audio} changed since the plan was made; run again")
+        audio[c.audio_sha256] = data
+    if store is not None:
+        publish_audio(scene, store)
+    return {"format": JOB_FORMAT, "scene": scene.id, "plan": scene_plan_to_json(scene), "quality": quality,
+            "key": key, "memory_gb": memory_gb, "environment": env, "audio": audio,
+            "store": str(store) if store is not None else None,
+            "client_env": {k: os.environ.get(k) for k in CLIENT_ENV}}
+
+
+# ---------------------------------------------------------------- worker side
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [l.strip() for l in str(exc).splitlines() if l.strip()]
+    text = lines[0] if len(lines) <= 1 else f"{lines[0]} … {lines[-1]}"
+    text = f"{type(exc).__name__}: {text}" if not isinstance(exc, SceneJobError) else text
+    return text if len(text) <= 400 else text[:397] + "..."
+
+
+def _sweep_orphans() -> None:
+    """Remove job folders left by worker processes that died mid-job (their pid is gone)."""
+    base = Path(tempfile.gettempdir())
+    for d in base.glob(f"{_TMP_PREFIX}*"):
+        try:
+            pid = int(d.name[len(_TMP_PREFIX):].split("-", 1)[0])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _render_env(job: dict) -> dict[str, str | None]:
+    """The client's values of CLIENT_ENV, and no variable the Dask nanny injected into this worker
+    (``distributed.nanny.pre-spawn-environ``) unless the client has it too; RENDER_ENV is pinned anyway."""
+    over: dict[str, str | None] = dict(job.get("client_env") or {})
+    try:
+        import dask
+
+        for k in dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}:
+            over.setdefault(k, None)
+    except ImportError:
+        pass
+    return over
+
+
+def _materialise_audio(job: dict, folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for sha, data in job["audio"].items():
+        if data is None:
+            src = shared_audio_path(Path(job["store"]), sha)
+            try:
+                data = src.read_bytes()
+            except OSError:
+                raise SceneJobError(f"narration clip {sha[:12]}… is not in the shared store at {src}; is "
+                                    f"render.shared_store mounted at the same path on every worker?") from None
+        if _sha256_bytes(data) != sha:
+            raise SceneJobError(f"narration clip {sha[:12]}… arrived damaged (its sha256 differs)")
+        path = folder / f"{sha}.wav"
+        path.write_bytes(data)
+        paths[sha] = path
+    return paths
+
+
+def _render(job: dict, worker: str) -> dict:
+    from coursekit.media_tools import mux, probe
+    from coursekit.plan import scene_plan_from_json
+    from coursekit.scene_render import find_scene_module, run_manim
+    from coursekit.tracks import write_scene_narration
+
+    if job.get("format") != JOB_FORMAT:
+        raise SceneJobError(f"job format {job.get('format')} is not {JOB_FORMAT}; install the same project version")
+    mine = environment()
+    diff = differences(job["environment"], mine)
+    if diff:
+        raise SceneJobError(f"this worker does not match the client: {diff[0]}")
+    scene = scene_plan_from_json(job["plan"])
+    module = find_scene_module(scene.cls)
+    if module is None:
+        raise SceneJobError(f"no class {scene.cls} in the worker's scenes/")
+    _sweep_orphans()
+    stats: dict = {}
+    with tempfile.TemporaryDirectory(prefix=f"{_TMP_PREFIX}{os.getpid()}-{scene.id}-") as td:
+        tmp = Path(td)
+        plan_file = tmp / "plan.json"
+        plan_file.write_text(job["plan"], encoding="utf-8")
+        audio = _materialise_audio(job, tmp / "audio")
+        t0 = time.perf_counter()
+        video = run_manim(scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"],
+                          stats=stats, die_with_parent=True, env_overrides=_render_env(job))
+        manim_s = time.perf_counter() - t0
+        local = dataclasses.replace(scene, cues=[
+            dataclasses.replace(c, audio=str(audio[c.audio_sha256])) if c.audio_sha256 else c for c in scene.cues])
+        narration = write_scene_narration(local, tmp / "narration.m4a")
+        out = mux(video, narration, tmp / f"{scene.id}.mp4")
+        data = out.read_bytes()
+        info = probe(out)
+    v = next(s for s in info["streams"] if s["codec_type"] == "video")
+    return {"format": JOB_FORMAT, "scene": scene.id, "key": job["key"], "mp4": data, "size": len(data),
+            "sha256": _sha256_bytes(data), "frames": int(v["nb_frames"]), "duration": float(v["duration"]),
+            "audio_sha256": sorted(audio), "environment": mine, "worker": worker, "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
+            "manim_s": round(manim_s, 3)}
+
+
+def run_scene_job(job: dict) -> dict:
+    """Render one scene on this machine and return its MP4 bytes with their record (see the module
+    docstring). Any failure is raised as one ``SceneJobError`` line that names this worker."""
+    t0 = time.perf_counter()
+    worker = _worker_name()
+    try:
+        result = _render(job, worker)
+    except SceneJobError as exc:
+        raise SceneJobError(f"{exc} (on worker {worker})") from None
+    except Exception as exc:  # noqa: BLE001 - reported to the client as one line
+        raise SceneJobError(f"{_one_line(exc)} (on worker {worker})") from None
+    result["job_s"] = round(time.perf_counter() - t0, 3)
+    return result
