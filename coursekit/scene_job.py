@@ -117,7 +117,11 @@ def project_digest(root: Path = PROJECT_ROOT) -> str:
 
 def environment() -> dict[str, str]:
     """Everything that must match between the client and a worker (see the module docstring)."""
-    return {**_libraries(), **_fonts(), "project sources": project_digest()[:16]}
+    from coursekit.scene_cache import environment_versions
+
+    # manim.cfg holds the x264 settings every render reads: a worker with other settings encodes differently
+    return {**_libraries(), **_fonts(), "project sources": project_digest()[:16],
+            "manim.cfg": environment_versions()["manim_cfg"]}
 
 
 def differences(mine: dict[str, str], theirs: dict[str, str]) -> list[str]:
