@@ -278,7 +278,7 @@ def _render(job: dict, worker: str) -> dict:
     return {"format": JOB_FORMAT, "scene": scene.id, "key": job["key"], "mp4": data, "size": len(data),
             "sha256": _sha256_bytes(data), "frames": int(v["nb_frames"]), "duration": float(v["duration"]),
             "audio_sha256": sorted(audio), "environment": mine, "worker": worker, "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
-            "manim_s": round(manim_s, 3)}
+            "manim_s": round(manim_s, 3), "manim_cpu_s": stats.get("manim_cpu_s", 0.0)}
 
 
 def run_scene_job(job: dict) -> dict:

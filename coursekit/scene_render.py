@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
@@ -52,10 +53,13 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     return path
 
 
-def run_limited(args: list[str], env: dict, data_limit: int, die_with_parent: bool = False) -> tuple[int, str, int]:
+def run_limited(args: list[str], env: dict, data_limit: int,
+                die_with_parent: bool = False) -> tuple[int, str, int, float]:
     """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
     prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
-    stderr+stdout, and the child's peak resident memory in bytes (from wait4's rusage).
+    stderr+stdout, the child's peak resident memory in bytes and its CPU seconds (user + system), both
+    from wait4's rusage. Linux keeps the peak across exec, so it is at least the starting process's
+    own peak at the time of the fork: an upper bound of the child's.
 
     ``die_with_parent``: the child is killed if the thread that started it dies (util-linux setpriv
     --pdeathsig), so a Dask worker killed mid-job leaves no orphaned Manim behind."""
@@ -76,7 +80,7 @@ def run_limited(args: list[str], env: dict, data_limit: int, die_with_parent: bo
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return proc.returncode, text, usage.ru_maxrss * 1024
+    return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
 def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
@@ -84,7 +88,7 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
               env_overrides: dict[str, str | None] | None = None) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
-    frames. ``stats`` (if given) gets ``peak_rss_mb``. Used by the local path and by scene jobs on
+    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by the local path and by scene jobs on
     Dask workers (coursekit.scene_job), so both run the very same command, with the encoder and numeric
     thread counts pinned (ENCODER_THREADS, RENDER_ENV). ``env_overrides`` sets (or, with None, removes)
     variables of this process's environment first (a scene job restores the client's)."""
@@ -103,9 +107,10 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
         args.append("--disable_caching")
     args += [str(module), scene.cls]
     limit = int(memory_gb * 2**30)
-    code, output, peak = run_limited(args, env, limit, die_with_parent=die_with_parent)
+    t0 = time.perf_counter()
+    code, output, peak, cpu = run_limited(args, env, limit, die_with_parent=die_with_parent)
     if stats is not None:
-        stats["peak_rss_mb"] = peak / 2**20
+        stats.update(peak_rss_mb=peak / 2**20, manim_s=round(time.perf_counter() - t0, 3), manim_cpu_s=round(cpu, 3))
     if code != 0:
         lines = [l for l in output.splitlines() if l.strip()]
         if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:

@@ -12,7 +12,7 @@ from coursekit import figures
 from mathcore.scores import angle_between
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow, LabeledNumber, QKPair
+from scenes.mobjects import ClockRow, LabeledNumber, QKPair, SpinArrow
 from scenes.mobjects.colored_text import colored, rich
 
 CENTER = np.array([-3.7, 0.25, 0.0])
@@ -194,13 +194,9 @@ class QKWidget(NarratedScene):
         plane_arrows = VGroup()
         for c, wi in zip(plane_centers, w):
             planes.add(DashedVMobject(Circle(radius=0.7, color=theme.MUTED, stroke_width=2).move_to(c), num_dashes=24))
-            arr = Arrow(c, c + 0.7 * RIGHT, buff=0, color=theme.Q, stroke_width=6, max_tip_length_to_length_ratio=0.25)
-
-            def sync(m, c=c, wi=wi):
-                v = mathcore.rope_2d(q0, seat.get_value(), wi)
-                m.put_start_and_end_on(c, c + 0.7 * np.array([v[0], v[1], 0.0]))
-            arr.add_updater(sync)
-            sync(arr)
+            # rope_2d(q0, p, θ) is q0 turned by p·θ: the arrow turns, its length stays
+            arr = SpinArrow(q0, lambda wi=wi: seat.get_value() * wi, scale=0.7, center=c, color=theme.Q,
+                            stroke_width=6, tip_ratio=0.25)
             plane_arrows.add(arr)
         dots = VGroup(*[theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
                         for a, b in zip(plane_centers, plane_centers[1:])])
@@ -215,7 +211,7 @@ class QKWidget(NarratedScene):
         counter.move_to(np.array([0.0, -0.3, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.floor(seat.get_value() + 1e-9))))
         self.watch("planes", lambda: {"p": float(seat.get_value()), "w": w.tolist(),
-                                      "tips": [((a.get_end() - c)[:2] / 0.7).tolist()
+                                      "tips": [((a.arrow.get_end() - c)[:2] / 0.7).tolist()
                                                for a, c in zip(plane_arrows, plane_centers)],
                                       "on_screen": self.on_screen(plane_arrows[0])})
         widget = VGroup(pair, pair.gap_arc, axes, theta_note, rules, strip, seat_nums, seat_word, q_chip, k_chip,

@@ -251,6 +251,7 @@ class DaskExecutor(SceneExecutor):
         if meta is not None:
             wall += meta["job_s"]
             stats["peak_rss_mb"] = meta["peak_rss_mb"]
+            stats.update(manim_s=meta["manim_s"], manim_cpu_s=meta.get("manim_cpu_s", 0.0))
             stats["_worker"] = meta["worker"]
         stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3), wall_s=round(wall, 3),
                      time=round(time.time(), 3))

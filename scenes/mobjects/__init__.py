@@ -6,7 +6,7 @@ from scenes.mobjects.qk_pair import QKPair
 from scenes.mobjects.matrix_readout import MatrixReadout
 from scenes.mobjects.heat_map import HeatMap
 from scenes.mobjects.score_curve import ScoreCurve
-from scenes.mobjects.turning_arrow import TurningArrow
+from scenes.mobjects.spin_arrow import SpinArrow, TurningArrow
 
 __all__ = ["LabeledNumber", "UnitCirclePointer", "ClockRow", "QKPair", "MatrixReadout", "HeatMap",
-           "ScoreCurve", "TurningArrow"]
+           "ScoreCurve", "SpinArrow", "TurningArrow"]

@@ -5,13 +5,14 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
-    DOWN, ORIGIN, RIGHT, Animation, AnimationGroup, Arc, Arrow, Circle, DashedVMobject, ValueTracker,
+    DOWN, ORIGIN, Animation, AnimationGroup, Arc, Circle, DashedVMobject, ValueTracker,
     VGroup,
 )
 
 import mathcore
 from scenes import theme
 from scenes.mobjects.readout import LabeledNumber
+from scenes.mobjects.spin_arrow import SpinArrow
 
 
 class QKPair(VGroup):
@@ -46,10 +47,12 @@ class QKPair(VGroup):
                                      num_dashes=40)
         if show_circle:
             self.add(self.circle)
-        self.q_arrow = Arrow(c, c + RIGHT, buff=0, color=theme.Q, stroke_width=7,
-                             max_tip_length_to_length_ratio=0.18)
-        self.k_arrow = Arrow(c, c + RIGHT, buff=0, color=theme.K, stroke_width=7,
-                             max_tip_length_to_length_ratio=0.18)
+        # q at seat m is q turned by m·θ (mathcore.rope_2d): the arrows turn stored points, never re-placed
+        self.q_spin = SpinArrow(self.q, lambda: self.m.get_value() * self.theta, scale=scale, center=c,
+                                color=theme.Q, stroke_width=7, tip_ratio=0.18, live=False)
+        self.k_spin = SpinArrow(self.k, lambda: self.n.get_value() * self.theta, scale=scale, center=c,
+                                color=theme.K, stroke_width=7, tip_ratio=0.18, live=False)
+        self.q_arrow, self.k_arrow = self.q_spin.arrow, self.k_spin.arrow
         self.q_label = theme.body_text("q", color=theme.Q, font_size=font_size)
         self.k_label = theme.body_text("k", color=theme.K, font_size=font_size)
         self.gap_arc = Arc(radius=0.5, angle=0.01, arc_center=c, color=theme.ANGLE, stroke_width=5)
@@ -79,10 +82,10 @@ class QKPair(VGroup):
     # -- sync -------------------------------------------------------------------
     def _sync(self) -> None:
         c = self.center_point
-        for arrow, label, v in ((self.q_arrow, self.q_label, self.turned_q()),
-                                (self.k_arrow, self.k_label, self.turned_k())):
+        for spin, label, v in ((self.q_spin, self.q_label, self.turned_q()),
+                               (self.k_spin, self.k_label, self.turned_k())):
+            spin.sync()
             end = self._point(v)
-            arrow.put_start_and_end_on(c, end)
             u = (end - c) / max(np.linalg.norm(end - c), 1e-9)
             label.move_to(end + 0.32 * u)
 
