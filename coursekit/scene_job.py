@@ -40,9 +40,12 @@ FONT_STYLES = {"regular": FONT, "bold": f"{FONT}:bold"}
 LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", "pydub", "pyloudnorm",
              "wordorder-course")
 PROJECT_PACKAGES = ("mathcore", "scenes", "coursekit")
-# Taken from the client for the render, because they change its speed: the Dask nanny sets
-# MALLOC_TRIM_THRESHOLD_=65536 in its workers, which costs Manim about 20 % more time in the kernel.
-CLIENT_ENV = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
+# Taken from the client for the render (set as there, or removed when the client has none), because
+# the Dask nanny sets them in its workers and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536
+# costs Manim about 20 % more time in the kernel, and PYTHONHASHSEED=6640 fixes the string-hash seed
+# that a local render leaves random.
+CLIENT_ENV = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
+              "PYTHONHASHSEED")
 _TMP_PREFIX = "coursekit-job-"
 
 
@@ -214,6 +217,7 @@ def _render_env(job: dict) -> dict[str, str | None]:
     over: dict[str, str | None] = dict(job.get("client_env") or {})
     try:
         import dask
+        import distributed  # noqa: F401  (loads its config defaults, where pre-spawn-environ lives)
 
         for k in dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}:
             over.setdefault(k, None)

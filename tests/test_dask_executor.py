@@ -404,3 +404,19 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     assert clips and jobs[0]["audio"] == dict.fromkeys(clips)
     assert {p.stem for p in (ROOT / OUT / "store" / "audio").glob("*.wav")} == clips
     assert decoded(out_path(B)) == (reference["frames"][B], reference["audio"][B])
+
+
+def test_render_env_is_the_clients_not_the_nannys(monkeypatch):
+    """What the Dask nanny puts in a worker's environment (MALLOC_TRIM_THRESHOLD_, PYTHONHASHSEED=6640, the
+    BLAS thread counts) does not reach the Manim it starts: each is set as on the client or removed."""
+    import dask
+
+    from coursekit import scene_job
+
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    job = {"client_env": {k: os.environ.get(k) for k in scene_job.CLIENT_ENV}}
+    over = scene_job._render_env(job)
+    assert over["PYTHONHASHSEED"] is None and over["MALLOC_ARENA_MAX"] == "2"
+    for k in dask.config.get("distributed.nanny.pre-spawn-environ"):
+        assert over[k] == os.environ.get(k)     # the client's value, or None: removed
