@@ -4,6 +4,7 @@
     .venv/bin/python bench/run.py                      # every phase (about two hours on 2 cores)
     .venv/bin/python bench/run.py --phase preview subtitles
     .venv/bin/python bench/run.py --report             # print the table from stored results only
+    .venv/bin/python bench/run.py --report --markdown  # the same as Markdown, for the README
 
 Each phase renders into its own fresh folder under media/bench/ (so Manim's cache and the
 scene cache start cold) with the offline espeak voice. The narration audio cache is shared
@@ -103,7 +104,8 @@ def course_figures(out: Path, quality: str, wall: float) -> dict:
     video = sum(r["video_s"] for r in rows)
     return {"wall_s": wall, "video_s": video, "ratio": wall / video if video else None,
             "scenes": len(rows), "peak_rss_mb": max((r.get("peak_rss_mb", 0) for r in rows), default=0),
-            "per_scene": {r["scene"]: {"video_s": r["video_s"], "wall_s": r["wall_s"]} for r in rows}}
+            "per_scene": {r["scene"]: {"video_s": r["video_s"], "wall_s": r["wall_s"],
+                                       "peak_rss_mb": r.get("peak_rss_mb", 0)} for r in rows}}
 
 
 # ---------------------------------------------------------------- phases
@@ -221,19 +223,24 @@ def _f(x: float | None, fmt: str = ".1f") -> str:
     return "—" if x is None else format(x, fmt)
 
 
-def print_table(results: dict) -> None:
-    cores = os.cpu_count()
-    t = Table(title=f"bench/run.py on {cores} cores (espeak voice, cold caches)", show_lines=False)
-    for col in ("figure", "video s", "wall s", "wall/video", "peak RSS/worker", "target", "commit"):
-        t.add_column(col, justify="left" if col in ("figure", "target", "commit") else "right")
+COLUMNS = ("figure", "video s", "wall s", "wall/video", "peak RSS/worker", "target", "commit")
+
+
+def table_rows(results: dict) -> list[tuple[str, ...]]:
+    """One row per stored figure, in the columns of ``COLUMNS``."""
+    rows: list[tuple[str, ...]] = []
     low = results.get("scenes-low", {}).get("per_scene", {})
     high = results.get("course-high-j1", {}).get("per_scene", {})
-    for sid in list(dict.fromkeys([*low, *high])):
+    for sid in list(dict.fromkeys([*high, *low])):
         lo, hi = low.get(sid), high.get(sid)
         video = (lo or hi)["video_s"]
-        t.add_row(f"scene {sid}: 480p15 | 1080p60", _f(video),
-                  f"{_f(lo and lo['wall_s'])} | {_f(hi and hi['wall_s'])}",
-                  f"{_f(lo and lo['wall_s'] / video, '.2f')} | {_f(hi and hi['wall_s'] / video, '.2f')}", "", "", "")
+        peak = hi.get("peak_rss_mb") if hi else None
+        rows.append((f"scene {sid}: 480p15 | 1080p60", _f(video),
+                     f"{_f(lo and lo['wall_s'])} | {_f(hi and hi['wall_s'])}",
+                     f"{_f(lo and lo['wall_s'] / video, '.2f')} | {_f(hi and hi['wall_s'] / video, '.2f')}",
+                     f"{peak:.0f} MB" if peak else "", f"480p15 ≤ {0.3 * video + 3:.1f} s",
+                     " | ".join(dict.fromkeys(r["commit"] for r in (results.get("scenes-low"), results.get("course-high-j1"))
+                                              if r and sid in r.get("per_scene", {})))))
     targets = {"course-high-j2": "≤ 1.5×", "course-medium-j2": "≤ 0.5×"}
     for key, label in (("course-high-j1", "course 1080p60 --jobs 1"), ("course-high-j2", "course 1080p60 --jobs 2"),
                        ("course-medium-j2", "course 720p30 --jobs 2"),
@@ -242,25 +249,43 @@ def print_table(results: dict) -> None:
                        ("course-low-dask", "course 480p15 --executor dask (2-worker LocalCluster)")):
         r = results.get(key)
         if r:
-            t.add_row(label, _f(r["video_s"]), _f(r["wall_s"]), _f(r["ratio"], ".2f"), f"{r['peak_rss_mb']:.0f} MB",
-                      targets.get(key, "< 1.5 GB/worker"), r["commit"])
+            rows.append((label, _f(r["video_s"]), _f(r["wall_s"]), _f(r["ratio"], ".2f"), f"{r['peak_rss_mb']:.0f} MB",
+                         targets.get(key, "< 1.5 GB/worker"), r["commit"]))
     r = results.get("rerender")
     if r:
-        t.add_row(f"re-render after one cue edit ({', '.join(r['rendered']) or 'nothing'} re-rendered)", "",
-                  _f(r["wall_s"]), f"{r['share']:.1%} of full", "", "≤ 15% of full", r["commit"])
+        rows.append((f"re-render after one cue edit ({', '.join(r['rendered']) or 'nothing'} re-rendered)", "",
+                     _f(r["wall_s"]), f"{r['share']:.1%} of full", "", "≤ 15% of full", r["commit"]))
     r = results.get("subtitles")
     if r:
-        t.add_row("render.py subtitles, whole course (median of 5)", "", _f(r["wall_s"], ".2f"), "", "", "< 2 s",
-                  r["commit"])
+        rows.append(("render.py subtitles, whole course (median of 5)", "", _f(r["wall_s"], ".2f"), "", "", "< 2 s",
+                     r["commit"]))
     r = results.get("preview")
     if r:
-        t.add_row(f"cold preview of the longest scene, {r['scene']} (median of 3)", _f(r["video_s"]), _f(r["wall_s"]),
-                  _f(r["wall_s"] / r["video_s"], ".2f"), "", f"≤ {r['target_s']:.1f} s", r["commit"])
+        rows.append((f"cold preview of the longest scene, {r['scene']} (median of 3)", _f(r["video_s"]), _f(r["wall_s"]),
+                     _f(r["wall_s"] / r["video_s"], ".2f"), "", f"≤ {r['target_s']:.1f} s", r["commit"]))
     for key, base_key in (("course-medium-dask", "course-medium-j2"), ("course-low-dask", "course-low-j2")):
         r, base = results.get(key), results.get(base_key)
         if r and base:
-            t.add_row(f"Dask overhead against --jobs 2 ({r['quality']})", "", _f(r["wall_s"] - base["wall_s"]),
-                      f"{r['wall_s'] / base['wall_s'] - 1:+.1%}", "", "small", r["commit"])
+            rows.append((f"Dask overhead against --jobs 2 ({r['quality']})", "", _f(r["wall_s"] - base["wall_s"]),
+                         f"{r['wall_s'] / base['wall_s'] - 1:+.1%}", "", "small",
+                         " | ".join(dict.fromkeys((base["commit"], r["commit"])))))
+    return rows
+
+
+def print_table(results: dict, markdown: bool = False) -> None:
+    rows = table_rows(results)
+    if markdown:      # for the README's performance section
+        print("| " + " | ".join(COLUMNS) + " |")
+        print("|" + "|".join("---" if c in ("figure", "target", "commit") else "---:" for c in COLUMNS) + "|")
+        for row in rows:
+            print("| " + " | ".join(c.replace("|", "/") for c in row) + " |")
+        return
+    cores = os.cpu_count()
+    t = Table(title=f"bench/run.py on {cores} cores (espeak voice, cold caches)", show_lines=False)
+    for col in COLUMNS:
+        t.add_column(col, justify="left" if col in ("figure", "target", "commit") else "right")
+    for row in rows:
+        t.add_row(*row)
     console.print(t)
 
 
@@ -269,6 +294,7 @@ def main() -> int:
     ap.add_argument("--phase", nargs="+", choices=PHASES + EXTRA, help="run only these phases (default: all)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of the scenes-low phase (median per scene)")
     ap.add_argument("--report", action="store_true", help="print the stored results; run nothing")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
     args = ap.parse_args()
 
     results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
@@ -298,7 +324,7 @@ def main() -> int:
 
             write_text(RESULTS, json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True))
             console.print(f"  done in {time.perf_counter() - t0:.0f} s")
-    print_table(results)
+    print_table(results, markdown=args.markdown)
     return 0
 
 
