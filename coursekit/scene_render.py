@@ -24,6 +24,8 @@ from coursekit.paths import PROJECT_ROOT, SCENES_DIR
 from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
 
 _OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory")
+# what PyAV says when x264 fails (AVERROR_EXTERNAL); under the worker's memory limit that is a failed malloc
+_ENCODER_FAILED = re.compile(r"Generic error in an external library")
 MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
 # Pinned for every render (local or Dask worker), so the same inputs give the same frames on any machine
 # whatever its core count: x264 cuts each frame into one slice per thread (by default one per core), and
@@ -116,6 +118,10 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
         if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
             raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
                             f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
+        if _ENCODER_FAILED.search(output):
+            raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
+                            f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
+                            f"'{_ENCODER_FAILED.search(output).group(0)}'); raise render.worker_memory_gb in config.yaml")
         raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
                         f"{lines[-1] if lines else 'no output'}")
     _, h, _ = QUALITIES[quality]
@@ -210,9 +216,14 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
             return out
     elif module and is_fresh(out, key):
         return out
-    video = render_silent(cfg, scene, quality, stats=stats)
+    from concurrent.futures import ThreadPoolExecutor
+
     work = cfg.output_dir / "work" / f"{scene.fps}fps"
-    audio = write_scene_narration(scene, work / f"{scene.id}.m4a")
+    # the narration track is mixed while Manim draws (this thread only waits for its process)
+    with ThreadPoolExecutor(max_workers=1) as side:
+        narration = side.submit(write_scene_narration, scene, work / f"{scene.id}.m4a")
+        video = render_silent(cfg, scene, quality, stats=stats)
+        audio = narration.result()
     vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
     mux(video, audio, out, subtitles=vtt)
     remember(out, key)

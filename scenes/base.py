@@ -45,11 +45,20 @@ from typing import Any
 
 import numpy as np
 from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
+from manim.utils import hashing as _hashing
 
 from coursekit.plan import CuePlan, ScenePlan, scene_plan_from_json
 from scenes import theme
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
+
+# Manim's per-animation cache serialises every mobject on screen to JSON at each play call, about a
+# third of a preview's time in a scene full of formulas. Two attributes of SVG/Typst/Text mobjects
+# made most of that JSON and draw nothing: ``id_to_vgroup_dict`` (SVG element id -> VGroup of the very
+# same glyphs as the submobjects) and each glyph's ``path_obj`` (the parsed SVG path its points were
+# made from; the points themselves stay in the key). Leaving them out cannot change which frames a
+# key stands for.
+_hashing.KEYS_TO_FILTER_OUT.update({"id_to_vgroup_dict", "path_obj"})
 
 
 class PlanError(RuntimeError):

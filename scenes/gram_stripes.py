@@ -21,7 +21,7 @@ D = 32
 N_POS = 48
 HEAT_CENTER = np.array([-3.75, 0.05, 0.0])
 CELL = 0.088
-FADE_FRAMES = 8             # the heat map fades in and out this fast (it is 2304 squares)
+FADE_FRAMES = 8             # the heat map fades in and out this fast
 CURVE_CENTER = np.array([3.0, 0.1, 0.0])
 # doc 000 §5, the original experiment (not recomputed here): in-window, unseen positions, widened window
 ORIGINAL_EXPERIMENT = (("训练窗口内", 100), ("没见过的位置", 32), ("扩大窗口以后", 79))
@@ -50,14 +50,17 @@ class GramStripes(NarratedScene):
 
         # -- stripes: the Gram table, stripes parallel to the diagonal --------------------------------
         g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(N_POS), D))
-        heat = HeatMap(g, cell=CELL, center=HEAT_CENTER)
-        heat.cells.set_stroke(width=0)
+        table = HeatMap(g, cell=CELL, center=HEAT_CENTER)      # places and colours of the 2304 cells
+        table.cells.set_stroke(width=0)
+        heat = table.merged_cells()                              # drawn as one mobject per colour
         frame = Rectangle(width=N_POS * CELL, height=N_POS * CELL, color=theme.MUTED, stroke_width=2).move_to(HEAT_CENTER)
         axis_labels = VGroup(theme.small_text("n →", color=theme.TEXT).next_to(frame, UP, buff=0.08).align_to(frame, LEFT),
                              theme.small_text("m ↓", color=theme.TEXT).next_to(frame, LEFT, buff=0.1).align_to(frame, UP))
-        self.probe("heat", values=heat.values.tolist(), n=N_POS, d=D, vmin=heat.vmin, vmax=heat.vmax,
-                   colors=[c.get_fill_color().to_hex() for c in heat.cells])
-        top_left = heat.cell(0, 0).get_center()
+        self.probe("heat", values=table.values.tolist(), n=N_POS, d=D, vmin=table.vmin, vmax=table.vmax,
+                   colors=[c.get_fill_color().to_hex() for c in table.cells],
+                   drawn={m.get_fill_color().to_hex(): m.cell_count for m in heat}, drawn_area=sum(
+                       m.cell_count for m in heat) * CELL ** 2, table_area=heat.width * heat.height)
+        top_left = table.cell(0, 0).get_center()
         stripes = VGroup(*[DashedLine(top_left + np.array([k * CELL, 0, 0]),
                                       top_left + np.array([(N_POS - 1) * CELL, -(N_POS - 1 - k) * CELL, 0]),
                                       color=theme.TEXT, stroke_width=2, dash_length=0.08) for k in (0, 12, 24)])
@@ -84,7 +87,7 @@ class GramStripes(NarratedScene):
                            x_length=5.2, y_length=3.0, center=CURVE_CENTER, x_label="距离 k", y_label="内积 g(k)",
                            colors=[theme.SCORE])
         curve.y_label.next_to(curve.y_ticks[-1], UP, buff=0.2)
-        along = Arrow(heat.cell(0, 0).get_center(), heat.cell(0, N_POS - 1).get_center(), buff=0, color=theme.HIGHLIGHT,
+        along = Arrow(table.cell(0, 0).get_center(), table.cell(0, N_POS - 1).get_center(), buff=0, color=theme.HIGHLIGHT,
                       stroke_width=5, max_tip_length_to_length_ratio=0.06)
         g0 = float(prof[0])
         dot0 = Dot(curve.axes.c2p(0, g0), radius=0.08, color=theme.HIGHLIGHT)

@@ -249,6 +249,10 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(heat["n"]), heat["d"]))
     assert heat["d"] == 32 and heat["n"] >= 32
     assert np.allclose(heat["values"], g, atol=TOL)
+    # drawn as one mobject per colour: every cell exactly once, in its own colour
+    from collections import Counter
+    assert heat["drawn"] == dict(Counter(heat["colors"])) and sum(heat["drawn"].values()) == heat["n"] ** 2
+    assert abs(heat["drawn_area"] - heat["table_area"]) < 1e-6
     lo, hi = ManimColor(theme.BACKGROUND), ManimColor(theme.SCORE)
     for v, c in zip(np.ravel(g)[::97], heat["colors"][::97]):
         a = (v - heat["vmin"]) / (heat["vmax"] - heat["vmin"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import LEFT, ORIGIN, UP, ManimColor, Square, VGroup, interpolate_color
+from manim import LEFT, ORIGIN, UP, ManimColor, Square, VGroup, VMobject, interpolate_color
 
 from scenes import theme
 
@@ -50,3 +50,22 @@ class HeatMap(VGroup):
         span = self.vmax - self.vmin
         a = 0.5 if span == 0 else (float(v) - self.vmin) / span
         return interpolate_color(self.low, self.high, float(np.clip(a, 0, 1)))
+
+    def merged_cells(self) -> VGroup:
+        """The cells drawn as one mobject per colour (each square a closed subpath of it).
+
+        A big table (the 48 × 48 Gram matrix is 2304 squares, but only 48 colours) is then a few
+        dozen mobjects to draw per frame and to hash per play call instead of thousands. The cells'
+        own fill and stroke are kept; the labels are not included.
+        """
+        groups: dict[str, list[Square]] = {}
+        for sq in self.cells:
+            groups.setdefault(sq.get_fill_color().to_hex(), []).append(sq)
+        merged = VGroup()
+        for color, squares in groups.items():
+            vm = VMobject()
+            vm.set_points(np.concatenate([sq.points for sq in squares]))
+            vm.match_style(squares[0])
+            vm.cell_count = len(squares)
+            merged.add(vm)
+        return merged
