@@ -29,6 +29,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -268,13 +269,16 @@ def _render(job: dict, worker: str) -> dict:
         plan_file = tmp / "plan.json"
         plan_file.write_text(job["plan"], encoding="utf-8")
         audio = _materialise_audio(job, tmp / "audio")
-        t0 = time.perf_counter()
-        video = run_manim(scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"],
-                          stats=stats, die_with_parent=True, env_overrides=_render_env(job))
-        manim_s = time.perf_counter() - t0
         local = dataclasses.replace(scene, cues=[
             dataclasses.replace(c, audio=str(audio[c.audio_sha256])) if c.audio_sha256 else c for c in scene.cues])
-        narration = write_scene_narration(local, tmp / "narration.m4a")
+        # as deliver_scene does: the narration track is mixed while Manim draws
+        with ThreadPoolExecutor(max_workers=1) as side:
+            mixing = side.submit(write_scene_narration, local, tmp / "narration.m4a")
+            t0 = time.perf_counter()
+            video = run_manim(scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"],
+                              stats=stats, die_with_parent=True, env_overrides=_render_env(job))
+            manim_s = time.perf_counter() - t0
+            narration = mixing.result()
         out = mux(video, narration, tmp / f"{scene.id}.mp4")
         data = out.read_bytes()
         info = probe(out)
