@@ -29,7 +29,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -249,8 +248,7 @@ def _materialise_audio(job: dict, folder: Path) -> dict[str, Path]:
 def _render(job: dict, worker: str) -> dict:
     from coursekit.media_tools import mux, probe
     from coursekit.plan import scene_plan_from_json
-    from coursekit.scene_render import find_scene_module, run_manim
-    from coursekit.tracks import write_scene_narration
+    from coursekit.scene_render import find_scene_module, render_while_mixing, run_manim
 
     if job.get("format") != JOB_FORMAT:
         raise SceneJobError(f"job format {job.get('format')} is not {JOB_FORMAT}; install the same project version")
@@ -271,14 +269,11 @@ def _render(job: dict, worker: str) -> dict:
         audio = _materialise_audio(job, tmp / "audio")
         local = dataclasses.replace(scene, cues=[
             dataclasses.replace(c, audio=str(audio[c.audio_sha256])) if c.audio_sha256 else c for c in scene.cues])
-        # as deliver_scene does: the narration track is mixed while Manim draws
-        with ThreadPoolExecutor(max_workers=1) as side:
-            mixing = side.submit(write_scene_narration, local, tmp / "narration.m4a")
-            t0 = time.perf_counter()
-            video = run_manim(scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"],
-                              stats=stats, die_with_parent=True, env_overrides=_render_env(job))
-            manim_s = time.perf_counter() - t0
-            narration = mixing.result()
+        t0 = time.perf_counter()
+        video, narration = render_while_mixing(local, tmp / "narration.m4a", lambda: run_manim(
+            scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"], stats=stats,
+            die_with_parent=True, env_overrides=_render_env(job)))
+        manim_s = stats.get("manim_s", time.perf_counter() - t0)
         out = mux(video, narration, tmp / f"{scene.id}.mp4")
         data = out.read_bytes()
         info = probe(out)

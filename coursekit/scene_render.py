@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
@@ -118,10 +119,10 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
         if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
             raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
                             f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
-        if _ENCODER_FAILED.search(output):
+        if encoder := _ENCODER_FAILED.search(output):
             raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
                             f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
-                            f"'{_ENCODER_FAILED.search(output).group(0)}'); raise render.worker_memory_gb in config.yaml")
+                            f"'{encoder.group(0)}'); raise render.worker_memory_gb in config.yaml")
         raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
                         f"{lines[-1] if lines else 'no output'}")
     _, h, _ = QUALITIES[quality]
@@ -199,6 +200,19 @@ def scene_cache_key(scene: ScenePlan, quality: str, subtitles: bool = False) -> 
         return module, scene_key(scene, module, quality, extra=f"subtitles={subtitles}")
 
 
+def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[[], Path]) -> tuple[Path, Path]:
+    """``render()`` (which waits for a Manim process) while the scene's narration track is mixed into
+    ``narration_out`` in a thread; returns (silent video, narration). Used locally and by scene jobs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from coursekit.tracks import write_scene_narration
+
+    with ThreadPoolExecutor(max_workers=1) as side:
+        mixing = side.submit(write_scene_narration, scene, narration_out)
+        video = render()
+        return video, mixing.result()
+
+
 def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
                   stats: dict | None = None) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
@@ -207,7 +221,6 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
     ``stats`` (if given) gets ``reused`` and, after a render, ``peak_rss_mb``.
     """
     from coursekit.scene_cache import is_fresh, remember
-    from coursekit.tracks import write_scene_narration
 
     module, key = scene_cache_key(scene, quality, subtitles)
     if stats is not None:
@@ -216,14 +229,9 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
             return out
     elif module and is_fresh(out, key):
         return out
-    from concurrent.futures import ThreadPoolExecutor
-
     work = cfg.output_dir / "work" / f"{scene.fps}fps"
-    # the narration track is mixed while Manim draws (this thread only waits for its process)
-    with ThreadPoolExecutor(max_workers=1) as side:
-        narration = side.submit(write_scene_narration, scene, work / f"{scene.id}.m4a")
-        video = render_silent(cfg, scene, quality, stats=stats)
-        audio = narration.result()
+    video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
+                                       lambda: render_silent(cfg, scene, quality, stats=stats))
     vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
     mux(video, audio, out, subtitles=vtt)
     remember(out, key)
