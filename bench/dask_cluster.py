@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import subprocess
 import sys
 import time
@@ -37,16 +38,17 @@ from pathlib import Path
 from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:          # run as a script (from any checkout): this checkout's coursekit
+    sys.path.insert(0, str(ROOT))
 
 
 @contextlib.contextmanager
 def local_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator[str]:
-    """A LocalCluster of ``workers`` processes with ``threads_per_worker`` threads each, on 127.0.0.1,
-    without a dashboard; yields the scheduler's address."""
-    from distributed import LocalCluster
+    """coursekit's ``loopback_cluster`` (which keeps this process's environment clean of the nanny's
+    variables); yields the scheduler's address."""
+    from coursekit.executors.dask_cluster import loopback_cluster
 
-    with LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
-                      host="127.0.0.1", dashboard_address=None) as cluster:
+    with loopback_cluster(workers, threads_per_worker) as cluster:
         yield cluster.scheduler_address
 
 
@@ -56,6 +58,7 @@ def render_on_local_cluster(render_args: list[str] | None = None, workers: int =
     subprocess, stop the cluster. Returns ``wall_s`` (the render.py process only), ``cluster_start_s``,
     ``returncode``, ``scheduler``, ``workers`` and, with ``capture``, ``output``."""
     args = list(render_args or ["course"])
+    env = dict(env if env is not None else os.environ)   # as it was before the cluster started (see local_cluster)
     t0 = time.perf_counter()
     with local_cluster(workers) as address:
         started = time.perf_counter() - t0

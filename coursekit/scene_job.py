@@ -42,8 +42,9 @@ LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", 
 PROJECT_PACKAGES = ("mathcore", "scenes", "coursekit")
 # Taken from the client for the render (set as there, or removed when the client has none), because
 # the Dask nanny sets them in its workers and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536
-# costs Manim about 20 % more time in the kernel, and PYTHONHASHSEED=6640 fixes the string-hash seed
-# that a local render leaves random.
+# triples Manim's time in the kernel (about 20 % more CPU time in all), and PYTHONHASHSEED=6640 fixes
+# the string-hash seed that a local render leaves random. (A client in the same process as a
+# LocalCluster's nanny gets them too: see executors.dask_cluster.loopback_cluster.)
 CLIENT_ENV = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
               "PYTHONHASHSEED")
 _TMP_PREFIX = "coursekit-job-"

@@ -86,6 +86,19 @@ def run_limited(args: list[str], env: dict, data_limit: int,
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
+def manim_env(plan_file: Path, env_overrides: dict[str, str | None] | None = None) -> dict[str, str]:
+    """The environment Manim runs in: this process's, with ``env_overrides`` set (None removes), then
+    RENDER_ENV pinned, the scene's plan file and this project on PYTHONPATH."""
+    env = dict(os.environ)
+    for k, v in (env_overrides or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=str(PROJECT_ROOT))
+    return env
+
+
 def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
               use_cache: bool = True, stats: dict | None = None, die_with_parent: bool = False,
               env_overrides: dict[str, str | None] | None = None) -> Path:
@@ -95,13 +108,7 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
     Dask workers (coursekit.scene_job), so both run the very same command, with the encoder and numeric
     thread counts pinned (ENCODER_THREADS, RENDER_ENV). ``env_overrides`` sets (or, with None, removes)
     variables of this process's environment first (a scene job restores the client's)."""
-    env = dict(os.environ)
-    for k, v in (env_overrides or {}).items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
-    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=str(PROJECT_ROOT))
+    env = manim_env(plan_file, env_overrides)
     args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
             "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
             "--format", "mp4", "--progress_bar", "none", "-v", "ERROR",

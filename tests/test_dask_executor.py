@@ -37,16 +37,22 @@ A, B = "next_step", "rope_visualisation"
 SCENES = [A, B]
 
 pytestmark = pytest.mark.render
+ENV_BEFORE_ANY_CLUSTER = dict(os.environ)
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as lc, Client(lc, set_as_default=False) as client:
+    from coursekit.executors.dask_cluster import loopback_cluster
+
+    before = dict(os.environ)
+    with loopback_cluster(2) as lc, Client(lc, set_as_default=False) as client:
         client.wait_for_workers(2, timeout=60)
+        # the nanny wrote its pre-spawn variables here; loopback_cluster has put this process's back
+        assert dict(os.environ) == before
         yield lc.scheduler_address, client
+    assert dict(os.environ) == before
 
 
 @pytest.fixture(scope="module")
@@ -404,6 +410,30 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     assert clips and jobs[0]["audio"] == dict.fromkeys(clips)
     assert {p.stem for p in (ROOT / OUT / "store" / "audio").glob("*.wav")} == clips
     assert decoded(out_path(B)) == (reference["frames"][B], reference["audio"][B])
+
+
+def _manim_env_on_worker(job: dict) -> tuple[dict, dict]:
+    """Run on a worker: its own environment, and the one its scene job would start Manim with."""
+    from pathlib import Path
+
+    from coursekit import scene_job
+    from coursekit.scene_render import manim_env
+
+    return dict(os.environ), manim_env(Path("plan.json"), scene_job._render_env(job))
+
+
+def test_manim_on_a_worker_gets_the_clients_environment(cluster, course):
+    """On a real worker, which the nanny started with MALLOC_TRIM_THRESHOLD_=65536 and PYTHONHASHSEED:
+    a job made by this client (whose environment loopback_cluster kept clean) starts Manim without them,
+    as the local executor would. With them, Manim spent three times as long in the kernel."""
+    from coursekit import scene_job
+
+    client = cluster[1]
+    job = scene_job.make_job(course["scenes"][A], "low", "k", 2.0, scene_job.environment(), None)
+    worker_env, env = client.submit(_manim_env_on_worker, job, pure=False).result(timeout=60)
+    assert worker_env.get("MALLOC_TRIM_THRESHOLD_") == "65536"          # what Dask's nanny gives a worker
+    for k in scene_job.CLIENT_ENV:
+        assert env.get(k) == ENV_BEFORE_ANY_CLUSTER.get(k), k
 
 
 def test_render_env_is_the_clients_not_the_nannys(monkeypatch):
