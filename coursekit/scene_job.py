@@ -40,13 +40,6 @@ FONT_STYLES = {"regular": FONT, "bold": f"{FONT}:bold"}
 LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", "pydub", "pyloudnorm",
              "wordorder-course")
 PROJECT_PACKAGES = ("mathcore", "scenes", "coursekit")
-# Taken from the client for the render (set as there, or removed when the client has none), because
-# the Dask nanny sets them in its workers and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536
-# triples Manim's time in the kernel (about 20 % more CPU time in all), and PYTHONHASHSEED=6640 fixes
-# the string-hash seed that a local render leaves random. (A client in the same process as a
-# LocalCluster's nanny gets them too: see executors.dask_cluster.loopback_cluster.)
-CLIENT_ENV = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
-              "PYTHONHASHSEED")
 _TMP_PREFIX = "coursekit-job-"
 
 
@@ -178,8 +171,7 @@ def make_job(scene, quality: str, key: str, memory_gb: float, env: dict[str, str
         publish_audio(scene, store)
     return {"format": JOB_FORMAT, "scene": scene.id, "plan": scene_plan_to_json(scene), "quality": quality,
             "key": key, "memory_gb": memory_gb, "environment": env, "audio": audio,
-            "store": str(store) if store is not None else None,
-            "client_env": {k: os.environ.get(k) for k in CLIENT_ENV}}
+            "store": str(store) if store is not None else None}
 
 
 # ---------------------------------------------------------------- worker side
@@ -212,19 +204,16 @@ def _sweep_orphans() -> None:
             shutil.rmtree(d, ignore_errors=True)
 
 
-def _render_env(job: dict) -> dict[str, str | None]:
-    """The client's values of CLIENT_ENV, and no variable the Dask nanny injected into this worker
-    (``distributed.nanny.pre-spawn-environ``) unless the client has it too; RENDER_ENV is pinned anyway."""
-    over: dict[str, str | None] = dict(job.get("client_env") or {})
+def _nanny_env() -> list[str]:
+    """The variables the Dask nanny put into this worker's environment (``distributed.nanny.pre-spawn-
+    environ``, MALLOC_TRIM_THRESHOLD_ and the BLAS thread counts by default): none reaches Manim, which
+    runs in the environment a local render has (RENDER_ENV pinned, RENDER_ENV_UNSET removed)."""
     try:
         import dask
         import distributed  # noqa: F401  (loads its config defaults, where pre-spawn-environ lives)
-
-        for k in dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}:
-            over.setdefault(k, None)
     except ImportError:
-        pass
-    return over
+        return []
+    return list(dask.config.get("distributed.nanny.pre-spawn-environ", None) or {})
 
 
 def _materialise_audio(job: dict, folder: Path) -> dict[str, Path]:
@@ -273,7 +262,7 @@ def _render(job: dict, worker: str) -> dict:
         t0 = time.perf_counter()
         video, narration = render_while_mixing(local, tmp / "narration.m4a", lambda: run_manim(
             scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"], stats=stats,
-            die_with_parent=True, env_overrides=_render_env(job)))
+            die_with_parent=True, unset_env=_nanny_env()))
         manim_s = stats.get("manim_s", time.perf_counter() - t0)
         out = mux(video, narration, tmp / f"{scene.id}.mp4")
         data = out.read_bytes()

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
@@ -35,6 +35,13 @@ MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
 # byte-deterministic (an IDR packet can come out a byte apart between runs); decoded frames are equal.
 ENCODER_THREADS = 2
 RENDER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# Removed for every render. A Dask nanny sets them in its workers, and in the process that hosts it (a
+# LocalCluster's client, the tests), and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536 triples
+# Manim's time in the kernel (+21 % on the whole course at 480p15), PYTHONHASHSEED=6640 fixes the
+# string-hash seed that a render otherwise leaves random. So no shell or cluster setting of them reaches
+# a render, local or on a worker.
+RENDER_ENV_UNSET = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
+                    "PYTHONHASHSEED")
 
 
 def find_scene_module(cls: str) -> Path | None:
@@ -86,29 +93,25 @@ def run_limited(args: list[str], env: dict, data_limit: int,
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
-def manim_env(plan_file: Path, env_overrides: dict[str, str | None] | None = None) -> dict[str, str]:
-    """The environment Manim runs in: this process's, with ``env_overrides`` set (None removes), then
-    RENDER_ENV pinned, the scene's plan file and this project on PYTHONPATH."""
-    env = dict(os.environ)
-    for k, v in (env_overrides or {}).items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
+def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
+    """The environment Manim runs in, whoever starts it: this process's without RENDER_ENV_UNSET (and
+    ``unset``), with RENDER_ENV pinned, the scene's plan file and this project on PYTHONPATH."""
+    drop = {*RENDER_ENV_UNSET, *unset}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=str(PROJECT_ROOT))
     return env
 
 
 def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
               use_cache: bool = True, stats: dict | None = None, die_with_parent: bool = False,
-              env_overrides: dict[str, str | None] | None = None) -> Path:
+              unset_env: Iterable[str] = ()) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
-    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by the local path and by scene jobs on
-    Dask workers (coursekit.scene_job), so both run the very same command, with the encoder and numeric
-    thread counts pinned (ENCODER_THREADS, RENDER_ENV). ``env_overrides`` sets (or, with None, removes)
-    variables of this process's environment first (a scene job restores the client's)."""
-    env = manim_env(plan_file, env_overrides)
+    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
+    the local path and by scene jobs on Dask workers (coursekit.scene_job), so both run the very same
+    command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
+    RENDER_ENV_UNSET and ``unset_env`` removed)."""
+    env = manim_env(plan_file, unset_env)
     args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
             "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
             "--format", "mp4", "--progress_bar", "none", "-v", "ERROR",

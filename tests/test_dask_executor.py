@@ -412,42 +412,50 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     assert decoded(out_path(B)) == (reference["frames"][B], reference["audio"][B])
 
 
-def _manim_env_on_worker(job: dict) -> tuple[dict, dict]:
-    """Run on a worker: its own environment, and the one its scene job would start Manim with."""
-    from pathlib import Path
+def _dask_settings(keys: list[str]) -> list:
+    import dask
 
+    return [dask.config.get(k) for k in keys]
+
+
+def test_loopback_cluster_runs_with_the_render_settings(cluster):
+    """The scheduler and both workers run with coursekit/executors/dask-render.yaml (the settings the
+    README gives for a render cluster), not Dask's defaults."""
+    import yaml
+
+    from coursekit.executors.dask_cluster import RENDER_CLUSTER_CONFIG, _dotted
+
+    wanted = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8")))
+    assert "distributed.worker.profile.enabled" in wanted and len(wanted) == 5
+    keys = sorted(wanted)
+    client = cluster[1]
+    got = client.run(_dask_settings, keys)
+    assert len(got) == 2
+    for values in [*got.values(), client.run_on_scheduler(_dask_settings, keys)]:
+        assert dict(zip(keys, values)) == wanted
+
+
+def _manim_env_on_worker() -> tuple[dict, dict]:
+    """Run on a worker: its own environment, and the one its scene job would start Manim with."""
     from coursekit import scene_job
     from coursekit.scene_render import manim_env
 
-    return dict(os.environ), manim_env(Path("plan.json"), scene_job._render_env(job))
+    return dict(os.environ), manim_env(Path("plan.json"), scene_job._nanny_env())
 
 
-def test_manim_on_a_worker_gets_the_clients_environment(cluster, course):
-    """On a real worker, which the nanny started with MALLOC_TRIM_THRESHOLD_=65536 and PYTHONHASHSEED:
-    a job made by this client (whose environment loopback_cluster kept clean) starts Manim without them,
-    as the local executor would. With them, Manim spent three times as long in the kernel."""
-    from coursekit import scene_job
+def test_manim_on_a_worker_runs_in_the_local_environment(cluster, monkeypatch):
+    """On a real worker, which the nanny started with MALLOC_TRIM_THRESHOLD_=65536, PYTHONHASHSEED=6640 and
+    OMP_NUM_THREADS=1: Manim gets none of the first two and the pinned thread counts, exactly as a local
+    render from this process does, even when this process has the nanny's values too (as a LocalCluster's
+    host does after a worker restart). With MALLOC_TRIM_THRESHOLD_, Manim spent 3x as long in the kernel."""
+    from coursekit.scene_render import RENDER_ENV, RENDER_ENV_UNSET, manim_env
 
-    client = cluster[1]
-    job = scene_job.make_job(course["scenes"][A], "low", "k", 2.0, scene_job.environment(), None)
-    worker_env, env = client.submit(_manim_env_on_worker, job, pure=False).result(timeout=60)
-    assert worker_env.get("MALLOC_TRIM_THRESHOLD_") == "65536"          # what Dask's nanny gives a worker
-    for k in scene_job.CLIENT_ENV:
-        assert env.get(k) == ENV_BEFORE_ANY_CLUSTER.get(k), k
-
-
-def test_render_env_is_the_clients_not_the_nannys(monkeypatch):
-    """What the Dask nanny puts in a worker's environment (MALLOC_TRIM_THRESHOLD_, PYTHONHASHSEED=6640, the
-    BLAS thread counts) does not reach the Manim it starts: each is set as on the client or removed."""
-    import dask
-
-    from coursekit import scene_job
-
-    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
-    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
-    job = {"client_env": {k: os.environ.get(k) for k in scene_job.CLIENT_ENV}}
-    over = scene_job._render_env(job)
-    assert over["PYTHONHASHSEED"] is None and over["MALLOC_ARENA_MAX"] == "2"
-    for k in dask.config.get("distributed.nanny.pre-spawn-environ"):
-        # the client's value, or None (removed); the BLAS thread counts are then pinned by RENDER_ENV
-        assert over[k] == (os.environ.get(k) if k in scene_job.CLIENT_ENV else None)
+    worker_env, env = cluster[1].submit(_manim_env_on_worker, pure=False).result(timeout=60)
+    assert worker_env.get("MALLOC_TRIM_THRESHOLD_") == "65536" and worker_env.get("PYTHONHASHSEED") == "6640"
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setenv("PYTHONHASHSEED", "6640")
+    local = manim_env(Path("plan.json"))
+    for e in (env, local):
+        assert not set(RENDER_ENV_UNSET) & set(e)
+        assert {k: e[k] for k in RENDER_ENV} == RENDER_ENV
+    assert set(worker_env) - set(env) <= set(RENDER_ENV_UNSET)      # nothing else of the worker's is dropped

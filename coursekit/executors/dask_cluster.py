@@ -15,7 +15,8 @@ mid-job makes the scheduler run the job elsewhere (Dask's ``allowed-failures``).
 temporary name, and recorded in the scene cache as they arrive, so when a job fails twice and the run
 stops, the scenes already received are kept and the next run resumes from them.
 
-``loopback_cluster()`` starts a LocalCluster on this machine for the tests and the benchmark.
+``loopback_cluster()`` starts a LocalCluster on this machine for the tests and the benchmark, with the
+settings of ``dask-render.yaml`` beside this file, which the README recommends for render clusters.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import ScenePlan
 
 TIMEOUT_ENV = "COURSEKIT_DASK_TIMEOUT_S"
+RENDER_CLUSTER_CONFIG = Path(__file__).with_name("dask-render.yaml")
 JOB_RETRIES = 1
 
 
@@ -44,6 +46,17 @@ def _timeout() -> float:
         return 10.0
 
 
+def _dotted(tree: dict, prefix: str = "") -> dict:
+    """{"a": {"b": 1}} -> {"a.b": 1}: dask.config.set replaces a whole subtree given as a dict."""
+    out: dict = {}
+    for k, v in tree.items():
+        if isinstance(v, dict):
+            out.update(_dotted(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
 @contextlib.contextmanager
 def loopback_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator:
     """A LocalCluster of ``workers`` processes (``threads_per_worker`` threads each) on 127.0.0.1
@@ -51,14 +64,17 @@ def loopback_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator:
 
     Dask's nanny runs in this process and writes its ``distributed.nanny.pre-spawn-environ`` variables
     (MALLOC_TRIM_THRESHOLD_=65536, PYTHONHASHSEED, OMP_NUM_THREADS=1, ...) into *this* process's
-    environment before it spawns a worker, and leaves them there. A client started from here would then
-    pass them to its scene jobs as its own environment, and MALLOC_TRIM_THRESHOLD_ alone triples
-    Manim's time in the kernel (+21 % on the whole course at 480p15). So this process's environment is
-    put back once the workers are up and again when the cluster closes (a restarted worker writes it
-    again in between)."""
+    environment before it spawns a worker, and leaves them there for every process started from here
+    later (the benchmark's render.py client, the rest of the test suite). Renders drop or pin them
+    anyway (scene_render.manim_env), but so that nothing else inherits them, this process's environment
+    is put back once the workers are up and again when the cluster closes (a restarted worker writes
+    it again in between). The scheduler and workers run with RENDER_CLUSTER_CONFIG."""
+    import dask
+    import yaml
     from distributed import LocalCluster
 
     before = dict(os.environ)
+    settings = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8")))
 
     def restore() -> None:
         if dict(os.environ) != before:
@@ -66,8 +82,9 @@ def loopback_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator:
             os.environ.update(before)
 
     try:
-        with LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
-                          host="127.0.0.1", dashboard_address=None) as cluster:
+        with dask.config.set(settings), LocalCluster(
+                n_workers=workers, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
+                dashboard_address=None) as cluster:
             restore()
             yield cluster
     finally:
