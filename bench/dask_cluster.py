@@ -2,11 +2,14 @@
 """Benchmark helper: run render.py with ``--executor dask`` against a Dask LocalCluster of N worker
 processes on loopback, started (and stopped) by this process.
 
-    .venv/bin/python bench/dask_cluster.py [--workers 2] [--serve] [-- RENDER.PY ARGS]
+    .venv/bin/python bench/dask_cluster.py [--workers 2] [--serve | --idle SECONDS] [-- RENDER.PY ARGS]
 
 ``RENDER.PY ARGS`` default to ``course``; ``--executor dask --scheduler <address>`` is appended. It
 prints the cluster's start-up time and the render's wall time. ``--serve`` only starts the cluster,
 prints its address and waits (Ctrl-C or SIGTERM stops it), for trying ``render.py ... --executor dask`` by hand.
+``--idle SECONDS`` measures what an idle cluster costs: the CPU seconds that this process (scheduler,
+nannies) and the workers use over SECONDS, once with Dask's defaults and once with
+coursekit/executors/dask-render.yaml.
 
 From bench/run.py (the project root is on sys.path, so ``bench.dask_cluster`` imports)::
 
@@ -52,6 +55,22 @@ def local_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator[str
         yield cluster.scheduler_address
 
 
+def idle_cpu(seconds: float, workers: int = 2, render_settings: bool = True) -> float:
+    """CPU seconds (user + system) that this process and its children (the cluster) use in ``seconds``
+    of doing nothing, after 3 s to settle."""
+    import psutil
+
+    from coursekit.executors.dask_cluster import loopback_cluster
+
+    with loopback_cluster(workers, render_settings=render_settings):
+        time.sleep(3)
+        me = psutil.Process()
+        procs = [me, *me.children(recursive=True)]
+        before = [sum(p.cpu_times()[:2]) for p in procs]
+        time.sleep(seconds)
+        return sum(sum(p.cpu_times()[:2]) - b for p, b in zip(procs, before))
+
+
 def render_on_local_cluster(render_args: list[str] | None = None, workers: int = 2, env: dict | None = None,
                             capture: bool = False) -> dict:
     """Start a LocalCluster, run ``render.py <render_args> --executor dask --scheduler <addr>`` in a
@@ -91,8 +110,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2, help="worker processes (one thread each)")
     ap.add_argument("--serve", action="store_true", help="only start the cluster and wait")
+    ap.add_argument("--idle", type=float, metavar="SECONDS", help="CPU of an idle cluster over SECONDS")
     ap.add_argument("render_args", nargs="*", help="render.py arguments (default: course); put them after --")
     args = ap.parse_args()
+    if args.idle:
+        for render_settings, name in ((False, "Dask's defaults"), (True, "dask-render.yaml")):
+            cpu = idle_cpu(args.idle, args.workers, render_settings)
+            print(f"idle {args.workers}-worker LocalCluster, {name}: {cpu:.2f} s of CPU in {args.idle:g} s "
+                  f"({100 * cpu / args.idle:.1f}% of one core)", flush=True)
+        return 0
     if args.serve:
         import signal
 

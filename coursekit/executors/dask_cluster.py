@@ -58,7 +58,7 @@ def _dotted(tree: dict, prefix: str = "") -> dict:
 
 
 @contextlib.contextmanager
-def loopback_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator:
+def loopback_cluster(workers: int = 2, threads_per_worker: int = 1, render_settings: bool = True) -> Iterator:
     """A LocalCluster of ``workers`` processes (``threads_per_worker`` threads each) on 127.0.0.1
     without a dashboard, for trying this executor on one machine (the tests, bench/dask_cluster.py).
 
@@ -68,13 +68,14 @@ def loopback_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator:
     later (the benchmark's render.py client, the rest of the test suite). Renders drop or pin them
     anyway (scene_render.manim_env), but so that nothing else inherits them, this process's environment
     is put back once the workers are up and again when the cluster closes (a restarted worker writes
-    it again in between). The scheduler and workers run with RENDER_CLUSTER_CONFIG."""
+    it again in between). The scheduler and workers run with RENDER_CLUSTER_CONFIG (with Dask's defaults
+    if not ``render_settings``)."""
     import dask
     import yaml
     from distributed import LocalCluster
 
     before = dict(os.environ)
-    settings = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8")))
+    settings = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8"))) if render_settings else {}
 
     def restore() -> None:
         if dict(os.environ) != before:
