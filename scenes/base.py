@@ -229,6 +229,10 @@ class NarratedScene(Scene):
         self._watches: list[tuple[str, Callable[[], dict[str, Any]]]] = []
         self._active_beat: Beat | None = None
         self._cues_done: list[str] = []
+        #: called after every play and wait (Manim's wait is a play), e.g. by the viewer check
+        self.step_hooks: list[Callable[[str], None]] = []
+        #: intentional exceptions to the viewer check, declared with :meth:`allow`
+        self.viewer_allowances: list[Any] = []
         self._instrument_renderer()
 
     # -- frame bookkeeping ---------------------------------------------------
@@ -274,6 +278,8 @@ class NarratedScene(Scene):
             self._frame += self._predicted_frames()
         else:
             self._frame += self._written - self._play_start_written
+        for hook in self.step_hooks:
+            hook("step")
 
     def wait(
         self,
@@ -283,6 +289,25 @@ class NarratedScene(Scene):
     ) -> None:
         """Like :meth:`Scene.wait`, but unfrozen by default (updaters run, same quantisation as play)."""
         super().wait(duration, stop_condition=stop_condition, frozen_frame=frozen_frame)
+
+    def allow(self, rule: str, *mobjects: Any, reason: str) -> None:
+        """Declare an intentional exception to the viewer check (``coursekit.viewer_check``).
+
+        ``rule`` is one of its rules ("overlap", "contrast", "size", "frame", "subtitle_band"); the
+        exception covers findings that involve every mobject given (or a part of it), from now on.
+        A declaration that never excuses anything is itself reported.
+        """
+        import inspect
+
+        from coursekit.viewer_check import RULES, Allowance
+
+        if rule not in RULES:
+            raise ValueError(f"unknown viewer-check rule {rule!r}; one of {RULES}")
+        if not reason.strip():
+            raise ValueError("an exception to the viewer check needs a one-line reason")
+        caller = inspect.stack()[1]
+        where = f"{Path(caller.filename).name}:{caller.lineno}"
+        self.viewer_allowances.append(Allowance(rule, tuple(mobjects), reason, where))
 
     def play_frames(self, *animations: Any, frames: int, **kwargs: Any) -> None:
         """Play for exactly ``frames`` frames."""

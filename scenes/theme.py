@@ -38,6 +38,14 @@ SIZE_FORMULA = 44
 SAFE_AREA_FRACTION = 0.18   # bottom share of the frame reserved for subtitles
 MARGIN = 0.25               # keep content this far inside the frame edges
 
+# -- what a viewer can read (checked after every play and wait by coursekit.viewer_check) ----
+# Sizes are as drawn (after any scaling), in pixels of a 1080p frame. A phone shows a 1080p
+# frame at about 0.6 of its size, so a 40 px Chinese line is about 24 screen pixels there.
+MIN_CJK_PX = 40        # tallest CJK glyph of a line with Chinese (SIZE_SMALL Text: 49 px)
+MIN_DIGIT_PX = 20      # a digit in a number or a formula (SIZE_SMALL Text: 40 px, MathTypst at 28: 27 px)
+TITLE_CJK_PX = 80      # a line this tall is title size (SIZE_TITLE Text: 83 px) and needs only 3:1 contrast
+TITLE_DIGIT_PX = 64
+
 
 def frame_height() -> float:
     return float(config.frame_height)
@@ -115,3 +123,12 @@ class _NumberGlyph(Text):
     def __init__(self, text: str, **kwargs):
         kwargs.setdefault("font", FONT)
         super().__init__(text, **kwargs)
+
+
+def viewer_rules():
+    """The figures above as the viewer check's rules."""
+    from coursekit.viewer_check import ViewerRules
+
+    return ViewerRules(background=BACKGROUND, band_fraction=SAFE_AREA_FRACTION, margin=MARGIN,
+                       min_cjk_px=MIN_CJK_PX, min_digit_px=MIN_DIGIT_PX,
+                       title_cjk_px=TITLE_CJK_PX, title_digit_px=TITLE_DIGIT_PX)

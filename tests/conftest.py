@@ -34,30 +34,6 @@ def count_frames():
 
 
 @lru_cache(maxsize=None)
-def _dry_run(cls_name: str, scene_id: str, seconds: float):
-    """Construct a core scene from its preview plan without writing video (480p camera: Pango wraps text at the pixel width, so a tiny camera changes layout)."""
-    from manim import tempconfig
-
-    from scenes.base import preview_plan
-    from scenes.registry import scene_class
-
-    cls = scene_class(cls_name)
-    plan = preview_plan(cls, scene_id, fps=15, seconds=seconds)
-    media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 854, "pixel_height": 480,
-                     "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
-        scene = cls(plan=plan)
-        scene.render()
-    return scene
-
-
-@pytest.fixture(scope="session")
-def dry_run_scene():
-    """``dry_run_scene(cls_name, scene_id, seconds=4.0)``: a constructed scene, cached per session."""
-    return lambda cls_name, scene_id, seconds=4.0: _dry_run(cls_name, scene_id, seconds)
-
-
-@lru_cache(maxsize=None)
 def _narration_plans(fps: int):
     """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second)."""
     import tempfile
@@ -73,7 +49,9 @@ def _narration_plans(fps: int):
     course = load_course(cfg.lessons)
     lexicon = Lexicon.load()
     voice = make_voice("silent", cfg.voice, lexicon)
-    cache = AudioCache(Path(tempfile.mkdtemp(prefix="plans-", dir=Path(__file__).resolve().parent / ".tmp")))
+    tmp = Path(__file__).resolve().parent / ".tmp"
+    tmp.mkdir(exist_ok=True)
+    cache = AudioCache(Path(tempfile.mkdtemp(prefix="plans-", dir=tmp)))
     return {l.id: plan_lesson(l, cfg, fps, voice, cache, lexicon) for l in course.lessons}
 
 
@@ -87,21 +65,21 @@ def narration_scene_plan(scene_id: str, fps: int = 15):
 
 
 @lru_cache(maxsize=None)
-def _dry_run_narrated(scene_id: str, fps: int = 15):
-    """Construct a scene from its real narration plan without writing video (480p camera: Pango wraps text at the pixel width, so a tiny camera changes layout)."""
-    from manim import tempconfig
-
+def built_scene(scene_id: str, fps: int = 15):
+    """``(scene, report)``: the scene built once per session from its real narration plan (dry run,
+    no pixels), with the viewer check (``coursekit.viewer_check``) run after every play and wait."""
+    from coursekit.viewer_check import build_dry_run
+    from scenes import theme
     from scenes.registry import scene_class
 
     plan = narration_scene_plan(scene_id, fps)
-    cls = scene_class(plan.cls)
     media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": fps, "pixel_width": 854,
-                     "pixel_height": 480, "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
-        scene = cls(plan=plan)
-        scene.renderer.camera.capture_mobjects = lambda *a, **k: None   # nothing here looks at pixels
-        scene.render()
-    return scene
+    return build_dry_run(scene_class(plan.cls), plan, media_dir=media, rules=theme.viewer_rules())
+
+
+def narration_scene(scene_id: str, fps: int = 15):
+    """The scene built from its real narration plan (see :func:`built_scene`)."""
+    return built_scene(scene_id, fps)[0]
 
 
 # scene id -> (frames drawn, Counter of SVG mobjects built inside updaters), filled by every
@@ -154,4 +132,4 @@ def typesetting_in_updaters():
 @pytest.fixture(scope="session")
 def narrated_scene():
     """``narrated_scene(scene_id)``: the scene constructed (dry run) from its real narration plan."""
-    return _dry_run_narrated
+    return narration_scene
