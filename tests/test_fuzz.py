@@ -1,6 +1,5 @@
 """Fuzzing with hypothesis: narration loading fails only with the clear error; plans add up for any narration."""
 import string
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 

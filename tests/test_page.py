@@ -1,5 +1,4 @@
 """The course page in headless Chromium, served by render.py's Range-capable server on loopback."""
-import json
 import shutil
 import threading
 from pathlib import Path

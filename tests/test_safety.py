@@ -3,7 +3,6 @@ import errno
 import re
 from pathlib import Path
 
-from coursekit import timeline
 from coursekit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

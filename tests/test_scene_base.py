@@ -1,9 +1,8 @@
 """NarratedScene writes exactly its planned frames, and its beats land on the plan."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from manim import DOWN, LEFT, RIGHT, Create, Rotate, Square, tempconfig
+from manim import LEFT, RIGHT, Create, Rotate, Square, tempconfig
 
 from scenes.base import (
     CueOverrunError, NarratedScene, PlanError, frames_for_run_time, run_time_for_frames, synthetic_plan,

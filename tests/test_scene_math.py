@@ -1,4 +1,4 @@
-"""What the core scenes draw equals mathcore, frame by frame (dry run, no video)."""
+"""What the core scenes draw equals mathcore, frame by frame (dry run from the real narration plan, no video)."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,8 +20,8 @@ def at_frame(samples, frame):
     return hits[0]
 
 
-def test_unit_circle_pointer_tip_and_readout(dry_run_scene):
-    scene = dry_run_scene("UnitCirclePointer", "unit_circle")
+def test_unit_circle_pointer_tip_and_readout(narrated_scene):
+    scene = narrated_scene("unit_circle")
     samples = scene.probes["pointer"]
     assert len(samples) > 200
     for s in samples:
@@ -43,8 +43,8 @@ def test_unit_circle_pointer_tip_and_readout(dry_run_scene):
     assert at_frame(samples, circle.end_frame)["theta"] == pytest.approx(np.radians(540), abs=1e-12)
 
 
-def test_angle_addition_vectors(dry_run_scene):
-    scene = dry_run_scene("AngleAddition", "angle_addition")
+def test_angle_addition_vectors(narrated_scene):
+    scene = narrated_scene("angle_addition")
     for key in ("vector", "ghost"):
         for s in scene.probes[key]:
             assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
@@ -60,8 +60,8 @@ def test_angle_addition_vectors(dry_run_scene):
 
 
 @pytest.mark.parametrize("scene_id", ["clock_row", "clock_row_paper"])
-def test_clock_hands_at_p_times_w(dry_run_scene, scene_id):
-    scene = dry_run_scene("ClockRow", scene_id)
+def test_clock_hands_at_p_times_w(narrated_scene, scene_id):
+    scene = narrated_scene(scene_id)
     d = scene.PARAMS[scene_id]["d"]
     w = mathcore.frequencies(d)[list(scene.PARAMS[scene_id]["indices"])]
     samples = scene.probes["clocks"]
@@ -79,8 +79,8 @@ def test_clock_hands_at_p_times_w(dry_run_scene, scene_id):
     assert len({tuple(r) for r in table["shown"]}) == len(table["shown"])   # no two positions alike
 
 
-def test_rope_scores(dry_run_scene):
-    scene = dry_run_scene("RopeInvariance", "rope_invariance")
+def test_rope_scores(narrated_scene):
+    scene = narrated_scene("rope_invariance")
     theta = np.radians(figures.THETA_DEG)
     for key in ("main", "pair0", "pair1", "pair2"):
         for s in scene.probes[key]:

@@ -1,32 +1,22 @@
-"""Group A scenes (openings, overview, seat card, further reading, next step): frames, math, layout.
+"""Group A scenes (openings, overview, seat card, further reading, next step): what they draw
+equals mathcore. Frames and layout are checked for every scene by tests/test_viewer_check.py.
 
-Each scene is constructed once (dry run) from its real narration plan. The camera is
-854x480, not the 128x72 of ``conftest._dry_run_narrated``: Manim's ``Text`` lays text
-out in a Pango box as wide as ``config.pixel_width``, so at 128 px long lines wrap and
-the geometry tested would not be the geometry rendered. A subclass records the layout
-at the end of every cue.
+Each scene is built once per session from its real narration plan (``conftest.built_scene``).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DecimalNumber, MathTypst, Text, Typst, VMobject, tempconfig
 
 import mathcore
 from coursekit import figures
 from mathcore import checks
 from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
 from mathcore.shuffle import self_attention, t1_inputs
-from scenes import theme
-from tests.conftest import narration_scene_plan
+from tests.conftest import narration_scene
 
 TOL = 1e-6
-EPS = 1e-6
-TEXTY = (Text, Typst, MathTypst, DecimalNumber)
 SCENES = ("trig_opening", "rot_opening", "word_order_overview", "seat_card", "further_reading", "next_step")
 
 
@@ -39,73 +29,8 @@ def wrap(a):
     return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
 
 
-def _shown(mob) -> bool:
-    return isinstance(mob, VMobject) and (mob.get_stroke_opacity() > 0 or mob.get_fill_opacity() > 0)
-
-
-def _visible(mob) -> bool:
-    """Drawn: has points and is not fully transparent (ValueTrackers and empty groups are not)."""
-    return len(mob.points) > 0 and _shown(mob)
-
-
-def layout_problems(mobjects) -> list[str]:
-    """Anything visible outside the frame, and any text inside the subtitle safe area."""
-    w, h = theme.frame_width() / 2, theme.frame_height() / 2
-    floor = theme.safe_bottom()
-    out = []
-    for top in mobjects:
-        for mob in top.get_family():
-            if isinstance(mob, TEXTY) and _shown(mob) and mob.get_bottom()[1] < floor - EPS:
-                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area "
-                           f"({mob.get_bottom()[1]:.3f} < {floor:.3f})")
-            if not _visible(mob):
-                continue
-            lo, hi = mob.get_critical_point(np.array([-1, -1, 0])), mob.get_critical_point(np.array([1, 1, 0]))
-            if lo[0] < -w - EPS or hi[0] > w + EPS or lo[1] < -h - EPS or hi[1] > h + EPS:
-                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} leaves the frame: {lo[:2]}, {hi[:2]}")
-    return out
-
-
-def text_count(mobjects) -> int:
-    return sum(isinstance(m, TEXTY) and _shown(m) for top in mobjects for m in top.get_family())
-
-
-@lru_cache(maxsize=None)
 def build(scene_id: str):
-    """The scene, dry-run from its real narration plan, with a layout record per cue end."""
-    from scenes.registry import scene_class
-
-    plan = narration_scene_plan(scene_id)
-    base = scene_class(plan.cls)
-
-    class Checked(base):
-        @contextmanager
-        def cue(self, short_id):
-            with super().cue(short_id) as beat:
-                yield beat
-            self.cue_layout.append((short_id, layout_problems(self.mobjects), text_count(self.mobjects)))
-
-    media = Path(__file__).resolve().parent / ".tmp" / "media-a"
-    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 854, "pixel_height": 480,
-                     "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR",
-                     "disable_caching": True}):
-        scene = Checked(plan=plan)
-        scene.cue_layout = []
-        scene.render()
-    return scene
-
-
-# -- frames and layout, every scene ------------------------------------------------------
-@pytest.mark.parametrize("scene_id", SCENES)
-def test_ends_on_planned_frame_and_layout(scene_id):
-    scene = build(scene_id)
-    assert scene.frame == scene.plan.frames
-    assert [c for c, _, _ in scene.cue_layout] == list(type(scene).CUES)
-    for short, problems, texts in scene.cue_layout:
-        assert not problems, f"{scene_id}.{short}: " + "; ".join(problems[:5])
-        assert texts > 0, f"{scene_id}.{short}: no text on screen"
-    assert not layout_problems(scene.mobjects)
-    assert text_count(scene.mobjects) > 0
+    return narration_scene(scene_id)
 
 
 # -- LessonOpening ----------------------------------------------------------------------

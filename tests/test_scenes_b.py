@@ -1,16 +1,11 @@
 """Group B scenes (order blindness, failing encodings, the learned table, where order enters, the quiz).
 
-Each scene is constructed once (dry run, tiny camera) from its real narration plan.
-The fixture is ``conftest._dry_run_narrated`` with two additions: Manim's play
-cache is off (hashing every play cost a third of the run time), and a test
-subclass records the layout at the end of every cue, so "inside the frame, no
-text in the subtitle area" is checked at each cue end, not only at the last frame.
+What they draw equals mathcore. Frames and layout are checked for every scene by
+tests/test_viewer_check.py. Each scene is built once per session from its real narration plan
+(``conftest.built_scene``).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,81 +13,21 @@ import pytest
 import mathcore
 from coursekit import figures
 from mathcore.toy_words import attention_scores, attention_weights, distance, dot, norm, word_vectors
-from tests.conftest import narration_scene_plan
-from tests.test_scene_layout import EPS, TEXTY, _visible
+from tests.conftest import narration_scene
 
 TOL = 1e-6
 SCENES = ["attention_blind", "blind_bag", "failing_encodings", "learned_table", "order_entry", "word_order_quiz"]
 
 
-# -- layout ----------------------------------------------------------------------------------
-def layout_issues(scene) -> list[str]:
-    """Everything visible inside the frame; no text below the subtitle line."""
-    from scenes import theme
-
-    w, h = theme.frame_width() / 2, theme.frame_height() / 2
-    floor = theme.safe_bottom()
-    issues = []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if len(mob.points) == 0 or not _visible(mob):
-                continue
-            lo, hi = mob.get_critical_point(np.array([-1, -1, 0])), mob.get_critical_point(np.array([1, 1, 0]))
-            if lo[0] < -w - EPS or hi[0] > w + EPS or lo[1] < -h - EPS or hi[1] > h + EPS:
-                issues.append(f"{type(mob).__name__} leaves the frame: {lo[:2]}, {hi[:2]}")
-            if isinstance(mob, TEXTY) and mob.get_bottom()[1] < floor - EPS:
-                issues.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area")
-    return issues
-
-
-@lru_cache(maxsize=None)
-def _run(scene_id: str):
-    from manim import tempconfig
-
-    from scenes.registry import scene_class
-
-    plan = narration_scene_plan(scene_id)
-    base = scene_class(plan.cls)
-
-    class Checked(base):            # records the layout as each cue ends
-        @contextmanager
-        def cue(self, short_id):
-            with super().cue(short_id) as beat:
-                yield beat
-            self.cue_layout = getattr(self, "cue_layout", {})
-            self.cue_layout[short_id] = layout_issues(self)
-
-    # Not 128 x 72 as in conftest: Manim hands config.pixel_width to Pango as the canvas width of
-    # every Text, so on a tiny canvas long lines wrap (and the wrapped SVG is cached by a hash that
-    # ignores the width). 854 x 480 is the preview size; its own media dir keeps the caches apart.
-    media = Path(__file__).resolve().parent / ".tmp" / "media_b"
-    with tempconfig({"dry_run": True, "frame_rate": plan.fps, "pixel_width": 854, "pixel_height": 480,
-                     "disable_caching": True, "media_dir": str(media), "progress_bar": "none",
-                     "verbosity": "ERROR"}):
-        scene = Checked(plan=plan)
-        scene.render()
-    return scene
-
-
 @pytest.fixture(scope="module")
 def scene_b():
-    return _run
+    return narration_scene
 
 
 def one(scene, name):
     samples = scene.probes[name]
     assert len(samples) == 1, name
     return samples[0]
-
-
-@pytest.mark.parametrize("scene_id", SCENES)
-def test_frames_and_layout(scene_b, scene_id):
-    scene = scene_b(scene_id)
-    assert scene.frame == scene.plan.frames
-    assert set(scene.cue_layout) == {c.id.split(".")[-1] for c in scene.plan.cues}
-    for cue, issues in scene.cue_layout.items():
-        assert not issues, f"{scene_id}.{cue}: {issues}"
-    assert not layout_issues(scene)
 
 
 # -- AttentionIsBlind ----------------------------------------------------------------------------

@@ -1,88 +1,26 @@
 """Group C scenes (rope_turns, qk_widget, minimal_rope, rope_visualisation, summary_table):
-they end on their planned frame, draw mathcore's values, and keep inside the frame and
-out of the subtitle area at the end of every cue.
-
-The scenes are built from their real narration plans (silent voice) like the shared
-``narrated_scene`` fixture does, but with Manim's play cache off and the camera not
-drawing: nothing here looks at pixels, and hashing and drawing were 3/4 of the time.
+they draw mathcore's values. Frames and layout are checked for every scene by
+tests/test_viewer_check.py. Each scene is built once per session from its real narration plan
+(``conftest.built_scene``).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DecimalNumber, MathTypst, Text, Typst, VMobject, tempconfig
 
 import mathcore
 from coursekit import figures
 from mathcore.scores import angle_between, distance_changed, reorder, score_matrix
-from scenes import theme
 from scenes.mobjects.score_grid import format_cell
-from tests.conftest import narration_scene_plan
+from tests.conftest import narration_scene
 
 TOL = 1e-6
-EPS = 1e-6
 SCENES = ("rope_turns", "qk_widget", "minimal_rope", "rope_visualisation", "summary_table")
-TEXTY = (Text, Typst, MathTypst, DecimalNumber)
 
 
-# -- building the scenes ------------------------------------------------------------------------
-def _visible(mob) -> bool:
-    if not isinstance(mob, VMobject):
-        return False
-    return mob.get_stroke_opacity() > 0 or mob.get_fill_opacity() > 0
-
-
-def layout_violations(scene) -> list[str]:
-    """What is drawn now outside the frame, or (text) inside the subtitle area."""
-    w, h = theme.frame_width() / 2, theme.frame_height() / 2
-    floor = theme.safe_bottom()
-    out = []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if len(mob.points) == 0 or not _visible(mob):
-                continue
-            lo = mob.get_critical_point(np.array([-1, -1, 0]))
-            hi = mob.get_critical_point(np.array([1, 1, 0]))
-            if lo[0] < -w - EPS or hi[0] > w + EPS or lo[1] < -h - EPS or hi[1] > h + EPS:
-                out.append(f"{type(mob).__name__} leaves the frame: {lo[:2]}, {hi[:2]}")
-            texty = isinstance(mob, TEXTY) or hasattr(mob, "text")
-            if texty and mob.get_bottom()[1] < floor - EPS:
-                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area "
-                           f"(bottom {mob.get_bottom()[1]:.3f} < {floor:.3f})")
-    return out
-
-
-@lru_cache(maxsize=None)
-def built(scene_id: str, fps: int = 15):
-    """The scene constructed from its real narration plan; layout checked at each cue's end."""
-    from scenes.registry import scene_class
-
-    plan = narration_scene_plan(scene_id, fps)
-    cls = scene_class(plan.cls)
-    media = Path(__file__).resolve().parent / ".tmp" / "media"
-    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": fps, "pixel_width": 854,
-                     "pixel_height": 480, "media_dir": str(media), "progress_bar": "none", "verbosity": "ERROR"}):
-        scene = cls(plan=plan)
-        scene.renderer.camera.capture_mobjects = lambda *a, **k: None
-        scene.layout_at_cue_end = {}
-        scene.texts_at_cue_end = {}
-        original_cue = scene.cue
-
-        @contextmanager
-        def cue(short_id):
-            with original_cue(short_id) as beat:
-                yield beat
-            scene.layout_at_cue_end[short_id] = layout_violations(scene)
-            scene.texts_at_cue_end[short_id] = sum(
-                1 for top in scene.mobjects for m in top.get_family() if isinstance(m, TEXTY) and _visible(m))
-
-        scene.cue = cue
-        scene.render()
-    return scene
+def built(scene_id: str):
+    return narration_scene(scene_id)
 
 
 def at_frame(samples, frame):
@@ -95,23 +33,6 @@ def last_before(samples, frame):
     hits = [s for s in samples if s["frame"] <= frame]
     assert hits, f"no sample before frame {frame}"
     return hits[-1]
-
-
-# -- every scene ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("scene_id", SCENES)
-def test_ends_on_planned_frame_and_plays_every_cue(scene_id):
-    scene = built(scene_id)
-    assert scene.frame == scene.plan.frames
-    assert [c.split(".")[-1] for c in scene._cues_done] == list(type(scene).CUES)
-
-
-@pytest.mark.parametrize("scene_id", SCENES)
-def test_layout_at_every_cue_end(scene_id):
-    scene = built(scene_id)
-    assert set(scene.layout_at_cue_end) == set(type(scene).CUES)
-    for short, problems in scene.layout_at_cue_end.items():
-        assert not problems, f"{scene_id}.{short}: {problems[:3]}"
-        assert scene.texts_at_cue_end[short] > 0, f"{scene_id}.{short}: no text on screen"
 
 
 # -- rope_turns ----------------------------------------------------------------------------------

@@ -1,103 +1,23 @@
-"""Group D scenes (rotation lesson §2, §4–§7): what they draw equals mathcore, frames and layout.
+"""Group D scenes (rotation lesson §2, §4–§7): what they draw equals mathcore. Frames and layout
+are checked for every scene by tests/test_viewer_check.py.
 
-Each scene is constructed once (dry run, real narration plan, silent-voice timing)
-through the ``narrated_scene`` fixture.
+Each scene is built once per session from its real narration plan (``conftest.built_scene``).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DecimalNumber, MathTypst, Text, Typst, VMobject
 
 import mathcore
 from coursekit import figures
 from mathcore import checks
 from mathcore import rotation_facts as rf
 from scenes import theme
+from tests.conftest import narration_scene
 
 TOL = 1e-6
-EPS = 1e-6
-TEXTY = (Text, Typst, MathTypst, DecimalNumber)
 SCENES = ["rotation_fidelity", "shift_machine", "gram_stripes", "assertions_live", "exercises"]
-
-
-# -- helpers ---------------------------------------------------------------------------------
-def _visible(mob) -> bool:
-    if not isinstance(mob, VMobject):
-        return False
-    return mob.get_stroke_opacity() > 0 or mob.get_fill_opacity() > 0
-
-
-def layout_problems(mobjects) -> list[str]:
-    """Everything visible inside the frame's margin; nothing below the subtitle line.
-
-    Stricter than tests/test_scene_layout.py (which allows the frame edge and checks only text
-    against the subtitle line): at 480p a glyph on the very edge reads as cut off.
-    """
-    w, h = theme.frame_width() / 2, theme.frame_height() / 2
-    floor = theme.safe_bottom()
-    out = []
-    for top in mobjects:
-        for mob in top.get_family():
-            if len(mob.points) == 0 or not _visible(mob):
-                continue
-            lo = mob.get_critical_point(np.array([-1, -1, 0]))
-            hi = mob.get_critical_point(np.array([1, 1, 0]))
-            m = theme.MARGIN      # the theme's margin: nothing closer to the frame's edges
-            if lo[0] < -w + m - EPS or hi[0] > w - m + EPS or lo[1] < -h - EPS or hi[1] > h - m + EPS:
-                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} leaves the frame margin: {lo}, {hi}")
-            if lo[1] < floor - EPS:
-                out.append(f"{type(mob).__name__} {getattr(mob, 'text', '')!r} enters the subtitle area: "
-                           f"bottom {lo[1]:.3f} < {floor:.3f}")
-    return out
-
-
-def _text_leaves(mobjects) -> list:
-    """Readable things on screen: Text/Typst/MathTypst/DecimalNumber and GlyphNumber, not their glyphs."""
-    from scenes.mobjects.glyph_number import GlyphNumber
-
-    kinds = TEXTY + (GlyphNumber,)
-    out, seen = [], set()
-
-    def walk(mob):
-        if id(mob) in seen:
-            return
-        seen.add(id(mob))
-        if isinstance(mob, kinds) or (not mob.submobjects and type(mob).__name__ == "VMobjectFromSVGPath"):
-            if _visible_any(mob):          # a text, or a glyph held outside its text (a formula's part)
-                out.append(mob)
-            return
-        for sub in mob.submobjects:
-            walk(sub)
-    for top in mobjects:
-        walk(top)
-    return out
-
-
-def _visible_any(mob) -> bool:
-    return any(_visible(m) and len(m.points) for m in mob.get_family())
-
-
-def text_overlaps(mobjects, min_area: float = 0.01) -> list[str]:
-    """Pairs of readable things whose boxes overlap (a leftover label under a new one, say)."""
-    leaves = _text_leaves(mobjects)
-    boxes = []
-    for m in leaves:
-        pts = np.vstack([x.points for x in m.get_family() if len(x.points) and _visible(x)])
-        boxes.append((pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()))
-    out = []
-    for i in range(len(leaves)):
-        for j in range(i + 1, len(leaves)):
-            a, b = boxes[i], boxes[j]
-            w = min(a[2], b[2]) - max(a[0], b[0])
-            h = min(a[3], b[3]) - max(a[1], b[1])
-            if w > 0 and h > 0 and w * h > min_area:
-                out.append(f"{getattr(leaves[i], 'text', type(leaves[i]).__name__)!r} overlaps "
-                           f"{getattr(leaves[j], 'text', type(leaves[j]).__name__)!r}")
-    return out
 
 
 def at_frame(samples, frame):
@@ -106,64 +26,9 @@ def at_frame(samples, frame):
     return hits[0]
 
 
-# -- construction: real narration plan, dry run -------------------------------------------------
-@lru_cache(maxsize=None)
-def _scene_d(scene_id: str):
-    """The scene built from its real narration plan (dry run), with layout recorded at every cue end.
-
-    Differs from conftest's ``narrated_scene`` in three ways, all for fidelity or speed:
-    Text is laid out for a 1280x720 canvas (Manim sizes Pango's canvas from ``pixel_width``, and
-    at 128 px any line wider than ~6 units wraps, so a tiny config checks a different layout
-    than the video's) while the camera draws 128x72 frames; Manim's play-call hashing is off
-    (the pipeline renders with ``--disable_caching`` too); its own media dir keeps the
-    Text SVG cache apart from the 128-px one.
-    """
-    from contextlib import contextmanager
-
-    from manim import tempconfig
-
-    from scenes.registry import scene_class
-    from tests.conftest import narration_scene_plan
-
-    plan = narration_scene_plan(scene_id)
-    cls = scene_class(plan.cls)
-
-    class LayoutRecorded(cls):
-        cue_layout: dict[str, list[str]]
-
-        @contextmanager
-        def cue(self, short_id):
-            with super().cue(short_id) as beat:
-                yield beat
-            self.cue_layout = getattr(self, "cue_layout", {})
-            self.cue_layout[short_id] = layout_problems(self.mobjects) + text_overlaps(self.mobjects)
-
-    media = Path(__file__).resolve().parent / ".tmp" / "media_d"
-    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 1280, "pixel_height": 720,
-                     "disable_caching": True, "media_dir": str(media), "progress_bar": "none",
-                     "verbosity": "ERROR"}):
-        scene = LayoutRecorded(plan=plan)
-        scene.camera.reset_pixel_shape(72, 128)
-        scene.render()
-    return scene
-
-
 @pytest.fixture(scope="module")
 def scene_d():
-    return _scene_d
-
-
-# -- every scene: frames, cues, layout -----------------------------------------------------------
-@pytest.mark.parametrize("scene_id", SCENES)
-def test_frames_cues_and_layout(scene_d, scene_id):
-    scene = scene_d(scene_id)
-    assert scene.frame == scene.plan.frames
-    assert list(scene.cue_layout) == [c.id.split(".", 1)[1] for c in scene.plan.cues]
-    for short, problems in scene.cue_layout.items():
-        assert not problems, f"{scene_id}.{short}: {problems[:3]}"
-    assert not layout_problems(scene.mobjects)
-    texts = [m for top in scene.mobjects for m in top.get_family() if isinstance(m, TEXTY) and _visible(m)]
-    assert texts, "nothing readable on screen at the end"
+    return narration_scene
 
 
 # -- RotationFidelity ----------------------------------------------------------------------------

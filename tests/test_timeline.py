@@ -5,7 +5,7 @@ from coursekit.audio_cache import AudioCache
 from coursekit.config import load_config
 from coursekit.lexicon import Lexicon
 from coursekit.narration import load_course
-from coursekit.subtitles import squeeze, violations
+from coursekit.subtitles import squeeze
 from coursekit.timeline import frames_for, plan_lesson, strip_bookmarks, time_at
 from coursekit.voices.auto import make_voice
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, MathTypst, Rectangle, Square, Text
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, MathTypst, Rectangle, Square, Text
 
 from coursekit.config import load_config
 from coursekit.narration import load_course
@@ -42,6 +42,7 @@ def test_rules_come_from_the_theme():
     rules = theme.viewer_rules()
     assert rules.min_cjk_px == theme.MIN_CJK_PX >= 36 and rules.min_digit_px == theme.MIN_DIGIT_PX >= 18
     assert rules.band_fraction == theme.SAFE_AREA_FRACTION == 0.18
+    assert theme.safe_bottom() == pytest.approx(-theme.frame_height() / 2 + 0.18 * theme.frame_height())
     assert rules.background == theme.BACKGROUND and rules.margin == theme.MARGIN
     assert (rules.min_contrast, rules.min_contrast_title, rules.overlap_share) == (4.5, 3.0, 0.05)
 
