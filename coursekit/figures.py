@@ -26,8 +26,11 @@ FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
 # --- demo inputs shared with the scenes ---------------------------------------------
 THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
-ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q ...
-ROPE_PAIR_K = (0.8, -0.3)              # ... and k, scored at seats (m, n) below
+ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q (also the word vector of rope_turns) ...
+ROPE_PAIR_K_LEAD_DEG = 30.0            # ... and k, which starts this far ahead of q (counter-clockwise)
+ROPE_PAIR_K_SCALE = 0.8                # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
+ROPE_PAIR_K = tuple(float(c) for c in
+                    ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG)))
 ROPE_PAIRS = ((0, 3), (2, 5), (10, 13))
 WIDGET_Q = (1.0, 0.0)                  # the word_order q/k widget: unit arrows
 WIDGET_K = (1.0, 0.0)
@@ -180,8 +183,12 @@ FIGURES: dict[str, Callable[[], str]] = {
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
     # RoPE scores
-    "rope_pair_score": lambda: fmt_fixed(rope_pair_scores()[0]),
+    "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
+    "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "widget_score": lambda: fmt_fixed(widget_scores()[0]),
+    "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),
+    "widget_k_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][1] * THETA_DEG),
+    "widget_gap_deg": lambda: fmt_int((WIDGET_SEATS[0][1] - WIDGET_SEATS[0][0]) * THETA_DEG),
     "rope_shuffle_change": lambda: fmt_fixed(minimal_rope_shuffle_change()),
     # the length-normalised encoding
     "norm_code_short": lambda: fmt_dec(_norm_code(NORM_LENGTHS[0]), 3),

@@ -28,6 +28,20 @@ def _pe_norm(d: int) -> float:
 
 
 TH = np.radians(30.0)
+
+
+def _direction(v) -> float:
+    return float(np.degrees(np.arctan2(v[1], v[0])))
+
+
+def _turn_deg(v, seat) -> float:
+    """How far RoPE turns ``v`` at ``seat`` (degrees, from the turned vector itself)."""
+    return (_direction(mathcore.rope_2d(v, seat, TH)) - _direction(v)) % 360
+
+
+def _gap_deg(q, k, m, n) -> float:
+    """The angle from RoPE-turned q (seat m) to turned k (seat n), in degrees."""
+    return (_direction(mathcore.rope_2d(k, n, TH)) - _direction(mathcore.rope_2d(q, m, TH))) % 360
 # name -> (mathcore's value, how close the written form must be)
 # tolerance: ("abs", t) for fixed decimals, ("rel", t) for scientific notation
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
@@ -45,6 +59,10 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
+    "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
+    "widget_q_turn_deg": (_turn_deg(figures.WIDGET_Q, 2), ("abs", 0.5)),
+    "widget_k_turn_deg": (_turn_deg(figures.WIDGET_K, 4), ("abs", 0.5)),
+    "widget_gap_deg": (_gap_deg(figures.WIDGET_Q, figures.WIDGET_K, 2, 4), ("abs", 0.5)),
     "rope_shuffle_change": (figures.minimal_rope_shuffle_change(), ("abs", 0.005)),
     "norm_code_short": (float(mathcore.length_normalised_encoding([2], 4, 1)[0, 0]), ("abs", 0.0005)),
     "norm_code_long": (float(mathcore.length_normalised_encoding([2], 8, 1)[0, 0]), ("abs", 0.0005)),
