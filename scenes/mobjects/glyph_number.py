@@ -58,6 +58,9 @@ class GlyphNumber(VGroup):
         All characters that can appear (besides space).
     """
 
+    #: the viewer check reads it as one text unit, glyph by glyph (``glyph_pairs``)
+    TEXT_UNIT = True
+
     def __init__(self, fmt: Callable[[float], str], value: float = 0.0, *, max_chars: int = 6,
                  chars: str = DIGITS + ".−-", font_size: float = theme.SIZE_BODY, color: str = theme.TEXT,
                  align: str = "left") -> None:
@@ -104,7 +107,9 @@ class GlyphNumber(VGroup):
         for k, slot in enumerate(self.slots):
             ch = text[k] if k < len(text) else " "
             if ch == " ":
-                slot.points = np.zeros((0, 3))
+                # one degenerate curve on the anchor, not an empty slot: an animation that began with
+                # another string zips the family members that have points, so their count must not change
+                slot.points = np.repeat(self._anchor[None, :], 4, axis=0)
                 continue
             glyph = _template(ch, self.font_size, self.color_name)[0]   # left edge x = 0, line y = 0
             slot.points = glyph.points + np.array([x0 + lefts[k], y, 0.0])
@@ -113,6 +118,10 @@ class GlyphNumber(VGroup):
 
     def get_value(self) -> float:
         return self.value
+
+    def glyph_pairs(self) -> list[tuple[str, VMobject]]:
+        """(character, glyph) for every character drawn now."""
+        return [(ch, slot) for ch, slot in zip(self.text, self.slots) if ch != " "]
 
 
 def fixed(decimals: int) -> Callable[[float], str]:

@@ -16,9 +16,13 @@ from scenes.mobjects.glyph_number import DIGITS, GlyphNumber
 class LabeledNumber(VGroup):
     """``label`` then a number then an optional ``suffix`` (e.g. ``°``).
 
+    The viewer check reads it as one text unit (label, number and suffix together).
+
     ``decimals`` fixed places, the minus sign U+2212 (never ``−0``), ``+`` for positive values
     with ``include_sign``, and thousands separated by commas with ``group_with_commas``.
     """
+
+    TEXT_UNIT = True
 
     def __init__(
         self,
