@@ -25,6 +25,8 @@ HIGHLIGHT = "#c38bff"  # the one thing to look at right now
 COS = "#4fd6c8"        # x reading of a pointer (cos)
 SIN = "#f27fd0"        # y reading of a pointer (sin)
 GHOST_OPACITY = 0.45
+# several curves of the same kind (scores of different planes): shades of SCORE, never Q/K/POSITION
+SERIES = ("#ff5c8a", "#ffb3c9", "#c2416a")
 
 # -- fonts and sizes (Manim font-size units) ---------------------------------
 FONT = "Noto Sans CJK SC"

@@ -32,13 +32,14 @@ class QKPair(VGroup):
 
     def __init__(self, *, q: Sequence[float], k: Sequence[float], theta: float, scale: float = 1.8,
                  center: np.ndarray = ORIGIN, m: float = 0.0, n: float = 0.0, show_circle: bool = True,
-                 font_size: float = theme.SIZE_BODY) -> None:
+                 font_size: float = theme.SIZE_BODY, arc_radius: float = 0.55) -> None:
         super().__init__()
         self.q = np.asarray(q, dtype=float)
         self.k = np.asarray(k, dtype=float)
         self.theta = float(theta)
         self.scale_units = float(scale)
         self.center_point = np.array(center, dtype=float)
+        self.arc_radius = float(arc_radius)
         self.m = ValueTracker(float(m))
         self.n = ValueTracker(float(n))
         c = self.center_point
@@ -55,7 +56,7 @@ class QKPair(VGroup):
         self.q_arrow, self.k_arrow = self.q_spin.arrow, self.k_spin.arrow
         self.q_label = theme.body_text("q", color=theme.Q, font_size=font_size)
         self.k_label = theme.body_text("k", color=theme.K, font_size=font_size)
-        self.gap_arc = Arc(radius=0.5, angle=0.01, arc_center=c, color=theme.ANGLE, stroke_width=5)
+        self.gap_arc = Arc(radius=self.arc_radius, angle=0.01, arc_center=c, color=theme.ANGLE, stroke_width=5)
         self.add(self.q_arrow, self.k_arrow, self.q_label, self.k_label)
         self.score = LabeledNumber("q·k =", 0.0, decimals=2, color=theme.SCORE, font_size=font_size)
         self.score.next_to(c + r * DOWN, DOWN, buff=0.3)
@@ -93,7 +94,7 @@ class QKPair(VGroup):
         aq = float(np.arctan2(*self.turned_q()[::-1]))
         ak = float(np.arctan2(*self.turned_k()[::-1]))
         gap = (ak - aq + np.pi) % (2 * np.pi) - np.pi
-        self.gap_arc.become(Arc(radius=0.55, start_angle=aq, angle=gap if abs(gap) > 1e-4 else 1e-4,
+        self.gap_arc.become(Arc(radius=self.arc_radius, start_angle=aq, angle=gap if abs(gap) > 1e-4 else 1e-4,
                                 arc_center=self.center_point, color=theme.ANGLE, stroke_width=5))
 
     def set_positions(self, m: float, n: float) -> "QKPair":
@@ -109,6 +110,13 @@ class QKPair(VGroup):
         """Turn q to seat ``m`` and k to seat ``n`` together."""
         return AnimationGroup(self.m.animate(**kwargs).set_value(float(m)),
                               self.n.animate(**kwargs).set_value(float(n)))
+
+    def drawn(self) -> dict:
+        """Raw points of what is drawn: the arrows' ends, the gap arc's ends, the score as shown."""
+        return {"q_start": self.q_arrow.get_start().tolist(), "q_end": self.q_arrow.get_end().tolist(),
+                "k_start": self.k_arrow.get_start().tolist(), "k_end": self.k_arrow.get_end().tolist(),
+                "arc_start": self.gap_arc.get_start().tolist(), "arc_end": self.gap_arc.get_end().tolist(),
+                "score_text": self.score.shown_text()}
 
     def probe_values(self) -> dict:
         c, s = self.center_point, self.scale_units
