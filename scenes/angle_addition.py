@@ -8,6 +8,7 @@ from manim import (
 )
 
 import mathcore
+from coursekit import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import LabeledNumber, MatrixReadout, TurningArrow
@@ -23,9 +24,13 @@ def _deg(x: float) -> float:
 
 
 class AngleAddition(NarratedScene):
-    """matrix → turn_vector → length_kept → two_turns (bookmark second) → one_turn → full_circle → takeaway."""
+    """matrix → turn_vector → length_kept → two_turns (bookmark second) → one_turn → full_circle → takeaway.
 
-    SCENE_IDS = ("angle_addition",)
+    Watches record each label's text beside the raw points of what it describes (the arrows' ends,
+    the arcs' ends, the dashed unit circle), compared by tests/test_drawn_labels_trig.py.
+    """
+
+    SCENE_IDS = ("angle_addition", "rot_composition")
     CUES = ("matrix", "turn_vector", "length_kept", "two_turns", "one_turn", "full_circle", "takeaway")
     BOOKMARKS = {"two_turns": ("second",)}
     FIRST, SECOND = 25.0, 40.0
@@ -39,6 +44,9 @@ class AngleAddition(NarratedScene):
         header = self.header()
         vec = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.TEXT)
         self.watch("vector", vec.probe_values)
+        unit = plane[2]
+        self.watch("drawn", lambda: {"center": vec.arrow.get_start().tolist(), "end": vec.arrow.get_end().tolist(),
+                                     "unit_radius": unit.width / 2})
 
         # -- matrix: R(θ) built column by column ----------------------------------
         with self.cue("matrix") as cue:
@@ -59,8 +67,8 @@ class AngleAddition(NarratedScene):
         # -- turn_vector: R(90°)(1, 0) = (0, 1) --------------------------------------
         r90 = mathcore.rotation(_deg(90))
         e1 = np.array([1.0, 0.0])
-        product = theme.formula(f"{matrix_source(r90)} {matrix_source(e1[:, None])} = "
-                                f"{matrix_source(mathcore.rotate(e1, _deg(90))[:, None])}")
+        result_source = matrix_source(mathcore.rotate(e1, _deg(90))[:, None])
+        product = theme.formula(f"{matrix_source(r90)} {matrix_source(e1[:, None])} = {result_source}")
         product.move_to(PANEL + 0.2 * DOWN)
         label90 = theme.small_text("R(90°)", color=theme.ANGLE).next_to(product, UP, buff=0.15)
         with self.cue("turn_vector") as cue:
@@ -73,37 +81,53 @@ class AngleAddition(NarratedScene):
         length.move_to(PANEL + 1.6 * DOWN)
         length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
         only = theme.small_text("只改方向，不改大小", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
+        self.watch("length", lambda: {"phi": float(vec.phi.get_value()), "length": length.get_value(),
+                                      "shown": length.shown_text(), "on_screen": self.on_screen(length)})
+        self.watch("product", lambda: {"result": result_source, "on_screen": self.on_screen(product)})
         with self.cue("length_kept") as cue:
-            self.play(FadeIn(length), run_time=cue.share(0.2))
-            self.play(vec.make_turn_animation(_deg(0)), FadeIn(only), run_time=cue.remaining())
-        self.watch("length", lambda: {"phi": float(vec.phi.get_value()), "length": length.get_value()})
+            self.play(FadeIn(length), run_time=cue.share(0.3))
+            self.play(FadeIn(only), run_time=cue.share(0.3))
+            cue.hold()
 
         # -- two_turns: 25°, then (bookmark second) 40° more ----------------------------
         a1, a2 = _deg(self.FIRST), _deg(self.FIRST + self.SECOND)
         arc1 = Arc(radius=0.7, start_angle=0, angle=a1, arc_center=CENTER, color=theme.ANGLE, stroke_width=5)
-        arc2 = Arc(radius=0.9, start_angle=a1, angle=a2 - a1, arc_center=CENTER, color=theme.HIGHLIGHT,
+        arc2 = Arc(radius=0.9, start_angle=a1, angle=a2 - a1, arc_center=CENTER, color=theme.ANGLE,
                    stroke_width=5)
         lab1 = theme.small_text("25°", color=theme.ANGLE).move_to(CENTER + 1.05 * np.array([np.cos(a1 / 2), np.sin(a1 / 2), 0]) + 0.25 * RIGHT)
-        lab2 = theme.small_text("40°", color=theme.HIGHLIGHT).move_to(CENTER + 1.25 * np.array([np.cos((a1 + a2) / 2), np.sin((a1 + a2) / 2), 0]) + 0.2 * RIGHT)
+        lab2 = theme.small_text("40°", color=theme.ANGLE).move_to(CENTER + 1.25 * np.array([np.cos((a1 + a2) / 2), np.sin((a1 + a2) / 2), 0]) + 0.2 * RIGHT)
         two = theme.formula("R(40°) R(25°)").move_to(PANEL + 0.2 * DOWN)
+        first_note = theme.small_text("右边的 R(25°) 先作用", color=theme.TEXT).next_to(two, DOWN, buff=0.3)
+        self.watch("arcs", lambda: {"arc1": [arc1.get_start().tolist(), arc1.get_end().tolist()],
+                                    "arc2": [arc2.get_start().tolist(), arc2.get_end().tolist()],
+                                    "lab1": lab1.text, "lab2": lab2.text,
+                                    "on_screen": [self.on_screen(m) for m in (arc1, lab1, arc2, lab2)]})
         with self.cue("two_turns") as cue:
             self.play(FadeOut(product), FadeOut(label90), FadeOut(length), FadeOut(only), FadeIn(two),
-                      run_time=cue.share(0.2))
+                      FadeIn(first_note), vec.make_turn_animation(0.0), run_time=cue.share(0.2))
             self.play(vec.make_turn_animation(a1), Create(arc1), FadeIn(lab1), run_time=cue.until("second"))
             self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2),
                       run_time=min(cue.remaining(), 1.2))
 
         # -- one_turn: a ghost turns 65° at once and lands on the same spot ---------------
-        ghost = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.ANGLE, opacity=theme.GHOST_OPACITY)
+        ghost = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.TEXT, opacity=theme.GHOST_OPACITY)
         self.watch("ghost", ghost.probe_values)
         once = theme.formula("R(40°) R(25°) = R(65°)").move_to(PANEL + 0.2 * DOWN)
+        self.watch("once", lambda: {"ghost_end": ghost.arrow.get_end().tolist(), "end": vec.arrow.get_end().tolist(),
+                                    "center": vec.arrow.get_start().tolist(), "on_screen": self.on_screen(once)})
         check = MatrixReadout(mathcore.rotation(_deg(40)) @ mathcore.rotation(_deg(25)) - mathcore.rotation(_deg(65)),
                               decimals=6, name="R(40°) R(25°) - R(65°)", font_size=30)
-        check.move_to(PANEL + 1.6 * DOWN)
+        check.move_to(PANEL + 1.3 * DOWN)
+        if self.plan.id == "rot_composition":       # this lesson quotes the sweep over all angle pairs
+            sweep = theme.small_text(f"每隔 5° 两两组合：最大偏差 {figures.value('a3_err')}", color=theme.TEXT)
+        else:
+            sweep = theme.small_text("保留 6 位小数", color=theme.MUTED)
+        sweep.next_to(check, DOWN, buff=0.2)
         with self.cue("one_turn") as cue:
-            self.play(FadeIn(ghost), run_time=cue.share(0.15))
+            self.play(FadeIn(ghost), FadeOut(first_note), run_time=cue.share(0.15))
             self.play(ghost.make_turn_animation(a2), run_time=cue.share(0.35))
-            self.play(ReplacementTransform(two, once), FadeIn(check), run_time=cue.remaining())
+            self.play(ReplacementTransform(two, once), FadeIn(check), FadeIn(sweep), run_time=cue.share(0.3))
+            cue.hold()
 
         # -- full_circle: R(360°) = I -----------------------------------------------------
         ident = MatrixReadout(mathcore.rotation(_deg(360)), decimals=6, name="R(360°)")
@@ -111,7 +135,7 @@ class AngleAddition(NarratedScene):
         eq_i = theme.formula("= I", font_size=theme.SIZE_FORMULA).next_to(ident, RIGHT, buff=0.2)
         with self.cue("full_circle") as cue:
             self.play(FadeOut(ghost), FadeOut(arc1), FadeOut(arc2), FadeOut(lab1), FadeOut(lab2),
-                      FadeOut(once), FadeOut(check), run_time=cue.share(0.15))
+                      FadeOut(once), FadeOut(check), FadeOut(sweep), run_time=cue.share(0.15))
             self.play(vec.make_turn_animation(a2 + _deg(360)), FadeIn(ident), run_time=cue.share(0.55))
             self.play(FadeIn(eq_i), run_time=cue.remaining())
 

@@ -16,15 +16,16 @@ class UnitCirclePointer(NarratedScene):
     BOOKMARKS = {"sweep": ("at30", "at90", "at180")}
     SWEEP_STOPS = (("at30", 30.0), ("at90", 90.0), ("at180", 180.0))
     TURN_SECONDS = 0.9
+    READOUT_DEG = 50.0          # where the pointer shows its two readings first
 
     def construct(self) -> None:
         from scenes.mobjects.unit_circle_pointer import UnitCirclePointer as Pointer
 
         # -- hook: the claim, big ---------------------------------------------
         with self.cue("hook") as cue:
-            title = theme.title_text("sin 和 cos 的本质：旋转")
+            title = theme.title_text("sin 和 cos：描述旋转")
             self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.35))
-            header = theme.body_text("sin 和 cos 的本质：旋转", color=theme.MUTED, font_size=theme.SIZE_SMALL)
+            header = theme.body_text("sin 和 cos：描述旋转", color=theme.MUTED, font_size=theme.SIZE_SMALL)
             header.to_corner(LEFT + UP, buff=theme.MARGIN)
             self.hold_frames(max(0, cue.frames_remaining() - int(0.6 * self.fps)))
             self.play(title.animate.become(header), run_time=cue.remaining())
@@ -41,20 +42,25 @@ class UnitCirclePointer(NarratedScene):
                       FadeIn(radius_note), run_time=cue.share(0.35))
             self.remove(dial.axes, dial.axis_labels, dial.circle, dial.pointer, dial.tip_dot)
             self.add(dial)          # from here on the dial's updater owns the pointer
-            self.watch("pointer", lambda: {**dial.probe_values(), "readout_on_screen": self.on_screen(readout)})
-            zero = theme.small_text("0°", color=theme.ANGLE).next_to(dial.tip_point(), UP + RIGHT, buff=0.08)
+            zero = theme.small_text("0°", color=theme.ANGLE).next_to(dial.tip_point(), UP + RIGHT, buff=0.15)
+            self.watch("pointer", lambda: {**dial.probe_values(), **dial.drawn(),
+                                           "readout_on_screen": self.on_screen(readout),
+                                           "zero_on_screen": self.on_screen(zero)})
             self.play(FadeIn(zero), run_time=cue.remaining())
 
         # -- readout: (cos θ, sin θ); cos is the x reading, sin the y reading -------
         readout = dial.readout
-        readout.move_to(np.array([2.6, 1.7, 0.0]))
+        readout.move_to(np.array([2.2, 1.7, 0.0]))
         rule = VGroup(theme.body_text("横着读：x = cos θ", color=theme.COS),
                       theme.body_text("竖着读：y = sin θ", color=theme.SIN)).arrange(DOWN, aligned_edge=LEFT)
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
         with self.cue("readout") as cue:
-            self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout), run_time=cue.share(0.3))
-            self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.3))
-            self.play(FadeIn(rule[1]), run_time=cue.remaining())
+            # turn to an angle first, so the two readings have a length to show
+            self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout),
+                      dial.make_turn_animation(np.radians(self.READOUT_DEG)), run_time=cue.share(0.3))
+            self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.25))
+            self.play(FadeIn(rule[1]), run_time=cue.share(0.25))
+            self.play(dial.make_turn_animation(0.0), run_time=cue.remaining())
 
         # -- sweep: 30°, 90°, 180°, each turn starting on its bookmark ----------------
         with self.cue("sweep") as cue:

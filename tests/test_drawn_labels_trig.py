@@ -162,3 +162,122 @@ def test_the_old_rope_angle_label_fails_when_put_back():
     found = rope_main_disagreements(scene.probes["main"])
     assert found and all("angle between q and k" in f or "arc between" in f for f in found)
     assert "label says 90, drawing shows 120" in found[0]
+
+
+# -- unit_circle: the readouts and the drawn pointer --------------------------------------------
+def unit_circle_disagreements(samples) -> list[str]:
+    """θ, cos θ and sin θ as shown, against the drawn pointer, its angle arc and its projections."""
+    out = []
+    on = [s for s in samples if s["readout_on_screen"]]
+
+    def pointer_deg(s):
+        return direction_deg(s["center"], s["pointer_point"]) % 360
+
+    def reading(s, axis):
+        return (s["pointer_point"][axis] - s["center"][axis]) / s["circle_radius"]
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["deg_text"])[0], what="θ readout",
+                         drawn=lambda s: round(pointer_deg(s)) % 360, tol=0)
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0], what="cos readout",
+                         drawn=lambda s: reading(s, 0), tol=0.0051)
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0], what="sin readout",
+                         drawn=lambda s: reading(s, 1), tol=0.0051)
+    proj = [s for s in on if s["projections_shown"]]
+    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0],
+                         what="cos segment", drawn=lambda s: (s["cos_end"][0] - s["center"][0]) / s["circle_radius"],
+                         tol=0.0051)
+    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0],
+                         what="sin segment", drawn=lambda s: (s["sin_end"][1] - s["center"][1]) / s["circle_radius"],
+                         tol=0.0051)
+    out += disagreements([s for s in on if numbers_in(s["deg_text"])[0] > 2], shown=lambda s: True,
+                         said=lambda s: numbers_in(s["deg_text"])[0], what="angle arc",
+                         drawn=lambda s: direction_deg(s["center"], s["arc_end"]) % 360, tol=0.51)
+    out += disagreements(samples, shown=lambda s: s["zero_on_screen"], said=lambda s: 0.0, what="the 0° label",
+                         drawn=lambda s: signed_gap_deg(0.0, pointer_deg(s)), tol=DEG_TOL)
+    return out
+
+
+def test_unit_circle_readouts_equal_the_pointer():
+    scene = narration_scene("unit_circle")
+    samples = scene.probes["pointer"]
+    on = [s for s in samples if s["readout_on_screen"]]
+    assert len(on) > 200 and sum(s["projections_shown"] for s in on) > 100
+    assert len({s["deg_text"] for s in on}) > 90                  # the readouts really move
+    assert unit_circle_disagreements(samples) == []
+    # what they say is mathcore's tip
+    for s in on[::7]:
+        x, y = mathcore.pointer_tip(s["theta"])
+        assert numbers_in(s["cos_text"])[0] == pytest.approx(x, abs=0.005)
+        assert numbers_in(s["sin_text"])[0] == pytest.approx(y, abs=0.005)
+
+
+@pytest.mark.parametrize("what", ["pointer", "cos", "deg"])
+def test_unit_circle_check_catches_a_perturbation(what):
+    samples = copy.deepcopy(narration_scene("unit_circle").probes["pointer"])
+    for s in samples:
+        if what == "pointer":
+            s["pointer_point"] = _turned(s["pointer_point"], s["center"], 2.0)
+        elif what == "cos":
+            s["cos_text"] = f"{numbers_in(s['cos_text'])[0] + 0.02:.2f}"
+        else:
+            s["deg_text"] = str(int(numbers_in(s["deg_text"])[0]) + 1)
+    assert unit_circle_disagreements(samples)
+
+
+# -- angle_addition / rot_composition: arcs, turns and the product -----------------------------
+def angle_addition_disagreements(scene_probes) -> list[str]:
+    out = []
+    drawn = {s["frame"]: s for s in scene_probes["drawn"]}
+    # "R(90°)(1, 0) = (0, 1)": while the product is on screen the arrow points where its result says
+    prod = [dict(s, **drawn[s["frame"]]) for s in scene_probes["product"] if s["on_screen"]]
+    res = lambda s: numbers_in(s["result"])                                  # noqa: E731
+    out += disagreements(prod[-5:], shown=lambda s: True, what="product's x", said=lambda s: res(s)[0],
+                         drawn=lambda s: (s["end"][0] - s["center"][0]) / s["unit_radius"], tol=0.006)
+    out += disagreements(prod[-5:], shown=lambda s: True, what="product's y", said=lambda s: res(s)[1],
+                         drawn=lambda s: (s["end"][1] - s["center"][1]) / s["unit_radius"], tol=0.006)
+    # the length readout against the drawn arrow
+    lengths = [dict(s, **drawn[s["frame"]]) for s in scene_probes["length"] if s["on_screen"]]
+    out += disagreements(lengths, shown=lambda s: True, what="length", said=lambda s: numbers_in(s["shown"])[0],
+                         drawn=lambda s: np.linalg.norm(np.subtract(s["end"], s["center"])[:2]) / s["unit_radius"],
+                         tol=0.006)
+    # "25°" and "40°" against their arcs; the arcs meet; the arrow ends where the second one does
+    for s in scene_probes["arcs"]:
+        c = drawn[s["frame"]]["center"]
+        on1, lab1, on2, lab2 = s["on_screen"]
+        if on1 and lab1:
+            out += disagreements([s], shown=lambda _: True, what="first arc", said=lambda _: numbers_in(s["lab1"])[0],
+                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc1"][0]), direction_deg(c, s["arc1"][1])),
+                                 tol=DEG_TOL)
+        if on2 and lab2:
+            out += disagreements([s], shown=lambda _: True, what="second arc", said=lambda _: numbers_in(s["lab2"])[0],
+                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc2"][0]), direction_deg(c, s["arc2"][1])),
+                                 tol=DEG_TOL)
+    # "R(40°) R(25°) = R(65°)": the vector and the ghost both point at 65°
+    once = [s for s in scene_probes["once"] if s["on_screen"]]
+    out += disagreements(once, shown=lambda s: True, what="two turns", said=lambda s: 65.0,
+                         drawn=lambda s: direction_deg(s["center"], s["end"]) % 360, tol=DEG_TOL)
+    out += disagreements(once, shown=lambda s: True, what="one turn", said=lambda s: 65.0,
+                         drawn=lambda s: direction_deg(s["center"], s["ghost_end"]) % 360, tol=DEG_TOL)
+    return out
+
+
+@pytest.mark.parametrize("scene_id", ["angle_addition", "rot_composition"])
+def test_angle_addition_labels_equal_the_drawing(scene_id):
+    probes = narration_scene(scene_id).probes
+    assert sum(s["on_screen"] for s in probes["product"]) > 20 and sum(s["on_screen"] for s in probes["length"]) > 10
+    assert sum(all(s["on_screen"]) for s in probes["arcs"]) > 20 and sum(s["on_screen"] for s in probes["once"]) > 20
+    assert angle_addition_disagreements(probes) == []
+
+
+@pytest.mark.parametrize("what", ["vector", "arc", "label"])
+def test_angle_addition_check_catches_a_perturbation(what):
+    probes = copy.deepcopy(narration_scene("angle_addition").probes)
+    if what == "vector":                      # the arrow turned back while "(0, 1)" is still shown
+        for s in probes["drawn"]:
+            s["end"] = _turned(s["end"], s["center"], -3.0)
+    elif what == "arc":
+        for s in probes["arcs"]:
+            s["arc2"][1] = _turned(s["arc2"][1], probes["drawn"][0]["center"], 5.0)
+    else:
+        for s in probes["arcs"]:
+            s["lab1"] = "30°"
+    assert angle_addition_disagreements(probes)

@@ -82,6 +82,7 @@ class GlyphNumber(VGroup):
         self.anchor = VectorizedPoint(ORIGIN)
         style = _template("0", font_size, color)[0]
         self.slots = [VMobject().match_style(style) for _ in range(max_chars)]
+        self._laid_out: list[np.ndarray] = []
         self.add(self.anchor, *self.slots)
         self.set_value(value)
 
@@ -94,7 +95,7 @@ class GlyphNumber(VGroup):
         value = float(value)
         text = self.fmt(value)
         self.value = value
-        if text == self.text:
+        if text == self.text and all(slot.points is pts for slot, pts in zip(self.slots, self._laid_out)):
             return self
         if len(text) > self.max_chars:
             raise ValueError(f"{text!r} is longer than {self.max_chars} characters")
@@ -114,6 +115,9 @@ class GlyphNumber(VGroup):
             glyph = _template(ch, self.font_size, self.color_name)[0]   # left edge x = 0, line y = 0
             slot.points = glyph.points + np.array([x0 + lefts[k], y, 0.0])
         self.text = text
+        # an animation of this number (FadeIn, Transform) writes snapshot points into the slots; the
+        # next set_value then lays the string out again instead of trusting ``text`` alone
+        self._laid_out = [slot.points for slot in self.slots]
         return self
 
     def get_value(self) -> float:

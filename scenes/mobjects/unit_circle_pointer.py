@@ -139,6 +139,18 @@ class UnitCirclePointer(VGroup):
         self.sin_readout.set_value(float(y))
 
     # -- probes --------------------------------------------------------------
+    def drawn(self) -> dict:
+        """Raw points of what is drawn, and the readouts as shown: for label-equals-drawing tests."""
+        return {
+            "center": self.pointer.get_start().tolist(), "pointer_point": self.pointer.get_end().tolist(),
+            "circle_radius": self.circle.width / 2,
+            "arc_start": self.angle_arc.get_start().tolist(), "arc_end": self.angle_arc.get_end().tolist(),
+            "cos_end": self.cos_segment.get_end().tolist(), "sin_end": self.sin_segment.get_end().tolist(),
+            "projections_shown": bool(self.cos_segment.get_stroke_opacity() > 0),
+            "deg_text": self.angle_readout.shown_text(), "cos_text": self.cos_readout.shown_text(),
+            "sin_text": self.sin_readout.shown_text(),
+        }
+
     def probe_values(self) -> dict:
         """What is drawn, converted back to unit-circle units."""
         c, r = self.center_point, self.radius
