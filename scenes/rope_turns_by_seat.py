@@ -34,8 +34,9 @@ class RopeTurnsBySeat(NarratedScene):
         theta = float(np.radians(figures.THETA_DEG))
         radius = SCALE * float(np.linalg.norm(v))
         header = self.header()
-        axes = VGroup(Line(CENTER + 2.6 * LEFT, CENTER + 2.6 * RIGHT, color=theme.MUTED, stroke_width=2),
-                      Line(CENTER + 2.1 * DOWN, CENTER + 2.6 * UP, color=theme.MUTED, stroke_width=2))
+        # the axes stop just past the circle, so the seat labels outside it sit clear of them
+        axes = VGroup(Line(CENTER + 2.45 * LEFT, CENTER + 2.45 * RIGHT, color=theme.MUTED, stroke_width=2),
+                      Line(CENTER + 2.1 * DOWN, CENTER + 2.4 * UP, color=theme.MUTED, stroke_width=2))
         circle = DashedVMobject(Circle(radius=radius, color=theme.MUTED, stroke_width=2).move_to(CENTER),
                                 num_dashes=48)
         arrows = [TurningArrow(v, scale=SCALE, center=CENTER, color=theme.TEXT) for _ in self.SEATS]
@@ -44,16 +45,30 @@ class RopeTurnsBySeat(NarratedScene):
         def place_label(i: int) -> None:
             tip = arrows[i].tip_point()
             u = (tip - CENTER) / np.linalg.norm(tip - CENTER)
-            seat_labels[i].move_to(tip + 0.3 * u)
+            seat_labels[i].move_to(tip + 0.42 * u)
 
         for i, lab in enumerate(seat_labels):
             lab.add_updater(lambda m, i=i: place_label(i))
             place_label(i)
+        word = theme.small_text(f"一个词向量 {figures.fmt_point(v)}", color=theme.TEXT)
+        lines = VGroup(*[theme.small_text(f"位置 {p}：转 {p} × {figures.THETA_DEG:g}° = {np.degrees(p * theta):g}°",
+                                          color=theme.TEXT) for p in self.SEATS])
+        for line, p in zip(lines, self.SEATS):
+            line[:len(f"位置{p}")].set_color(theme.POSITION)          # the seat in its colour
+            line[len(f"位置{p}：转"):].set_color(theme.ANGLE)           # the angle in its colour
+        length_text = figures.fmt_fixed(float(np.linalg.norm(v)))
+        same = theme.body_text(f"长度都是 {length_text}，一点没变", color=theme.TEXT)
+        same[len("长度都是"):len("长度都是") + len(length_text)].set_color(theme.HIGHLIGHT)
         self.watch("arrows", lambda: {
             "seats": list(self.SEATS), "v": v.tolist(), "theta": theta,
             "phi": [float(a.phi.get_value()) for a in arrows],
             "tips": [a.probe_values()["tip"] for a in arrows],
-            "on_screen": [self.on_screen(a) for a in arrows]})
+            "on_screen": [self.on_screen(a) for a in arrows],
+            "starts": [a.arrow.get_start().tolist() for a in arrows],
+            "ends": [a.arrow.get_end().tolist() for a in arrows],
+            "lines": [m.text for m in lines], "lines_on_screen": [self.on_screen(m) for m in lines],
+            "word": word.text, "word_on_screen": self.on_screen(word),
+            "same": same.text, "same_on_screen": self.on_screen(same)})
 
         # -- why: a turning pointer that keeps its length -> make position an angle ----
         with self.cue("why") as cue:
@@ -63,7 +78,6 @@ class RopeTurnsBySeat(NarratedScene):
             idea = rich(colored("位置", theme.POSITION) + " → " + colored("角度", theme.ANGLE),
                         font_size=theme.SIZE_TITLE)
             idea.next_to(have, DOWN, buff=0.7)
-            word = theme.small_text("一个词向量 (1, 0.5)", color=theme.TEXT)
             word.next_to(CENTER + 1.3 * RIGHT, DOWN, buff=0.3)      # under the x axis, clear of the arrow
             self.play(FadeIn(header), Create(axes), Create(circle), run_time=cue.share(0.25))
             self.play(FadeIn(arrows[0]), FadeIn(word), FadeIn(have[0]), run_time=cue.share(0.25))
@@ -74,17 +88,14 @@ class RopeTurnsBySeat(NarratedScene):
         with self.cue("rule") as cue:
             rule = rich("第 " + colored("$m$", theme.POSITION) + " 个位置 → 转 " + colored("$m$ 个 $theta$", theme.ANGLE),
                         font_size=theme.SIZE_BODY)
-            rule.move_to(np.array([PANEL_X, 2.3, 0.0]))
+            rule.move_to(np.array([PANEL_X, 2.6, 0.0]))
             theta_note = rich(colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE),
-                              font_size=theme.SIZE_SMALL).next_to(rule, DOWN, buff=0.3)
+                              font_size=theme.SIZE_SMALL).next_to(rule, DOWN, buff=0.25)
             self.play(FadeOut(have), FadeOut(idea), FadeOut(word), FadeIn(rule), run_time=cue.share(0.35))
             self.play(FadeIn(theta_note), FadeIn(seat_labels[0]), run_time=cue.remaining())
 
         # -- seats: 0 stays, 1 turns θ, 2 turns 2θ, 3 turns 3θ -------------------------
-        lines = VGroup(*[rich(colored(f"位置 {p}", theme.POSITION) + "：转 " +
-                              colored(f"{p} × {figures.THETA_DEG:g}° = {np.degrees(p * theta):g}°", theme.ANGLE),
-                              font_size=theme.SIZE_SMALL) for p in self.SEATS])
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.28).next_to(theta_note, DOWN, buff=0.5)
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(theta_note, DOWN, buff=0.35)
         lines.set_x(PANEL_X)
         with self.cue("seats") as cue:
             self.play(FadeIn(lines[0]), run_time=cue.share(0.15))
@@ -102,11 +113,11 @@ class RopeTurnsBySeat(NarratedScene):
                         for k in range(1, len(self.SEATS))])
         with self.cue("same_word") as cue:
             said = theme.body_text("同一个词，四个方向", color=theme.TEXT)
-            said.next_to(lines, DOWN, buff=0.5).set_x(PANEL_X)
+            said.next_to(lines, DOWN, buff=0.3).set_x(PANEL_X)
             self.play(FadeIn(said), run_time=cue.share(0.3))
             self.play(*[Create(a) for a in arcs], run_time=cue.share(0.35))
             hidden = rich("排第几 → 藏在" + colored("转过的角度", theme.ANGLE) + "里")
-            hidden.next_to(said, DOWN, buff=0.3).set_x(PANEL_X)
+            hidden.next_to(said, DOWN, buff=0.2).set_x(PANEL_X)
             self.play(FadeIn(hidden), run_time=cue.remaining())
 
         # -- length: every tip on the same circle -------------------------------------------
@@ -115,8 +126,7 @@ class RopeTurnsBySeat(NarratedScene):
         self.probe("lengths", seats=list(self.SEATS), lengths=lengths, turned=[t.tolist() for t in turned])
         with self.cue("length") as cue:
             ring = Circle(radius=radius, color=theme.HIGHLIGHT, stroke_width=5).move_to(CENTER)
-            same = rich("长度都是 " + colored(figures.fmt_fixed(lengths[0]), theme.HIGHLIGHT) + "：词义不变")
             same.move_to(hidden).align_to(hidden, LEFT)
             self.play(FadeOut(hidden), FadeOut(arcs), Create(ring), run_time=cue.share(0.45))
             self.play(FadeIn(same), run_time=cue.remaining())
-            self.probe("length_text", shown=figures.fmt_fixed(lengths[0]))
+            self.probe("length_text", shown=length_text)

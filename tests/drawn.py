@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-NUMBER = re.compile(r"[−\-+]?\d[\d,]*(?:\.\d+)?")
+NUMBER = re.compile(r"[−\-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?")   # 60,611 is one number; (1,0.5) two
 
 
 def direction_deg(start, end) -> float:
