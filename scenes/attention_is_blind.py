@@ -36,12 +36,12 @@ class AttentionIsBlind(NarratedScene):
     PARAMS = {
         "attention_blind": {
             "words": ("猫", "追", "狗"), "perm": (2, 0, 1), "pair": ("猫追狗", "狗追猫"), "opposite": None, "cell": 0.62,
-            "question": "谁在前？谁在后？", "answer": "不加位置信息：它不知道",
-            "takeaway": ("次序本身就是意思", "给每个位置盖个章：写明排第几")},
+            "question": "谁在前？谁在后？", "answer": "不加位置信息：它不知道", "columns": (-5.0, -1.55, 1.95, 5.35),
+            "takeaway": ("谁追谁，由次序决定", "得把每个词排第几告诉模型")},
         "blind_bag": {
             "words": ("小明", "把", "书", "借给", "小红"), "perm": (2, 4, 3, 0, 1),
-            "pair": ("小明把书借给小红", "小红把书借给小明"), "opposite": ("小红", "把", "书", "借给", "小明"), "cell": 0.55,
-            "question": "谁借出？谁借到？正好相反", "answer": None,
+            "pair": ("小明把书借给小红", "小红把书借给小明"), "opposite": ("小红", "把", "书", "借给", "小明"), "cell": 0.5,
+            "question": "谁借出？谁借到？正好相反", "answer": None, "columns": (-4.75, -1.55, 1.75, 5.15),
             "takeaway": ("所有词一起并行地算：快", "代价：丢掉了先后")},
     }
     MAP_Y = 0.1
@@ -78,7 +78,7 @@ class AttentionIsBlind(NarratedScene):
                 intro = VGroup(q, ans)
 
         # -- mechanism: X → scores → softmax weights → outputs ----------------------------
-        xs = (-5.0, -1.55, 1.95, 5.35)
+        xs = params["columns"]
         X = self._vectors(x, words, xs[0], vmax)
         S = HeatMap(attention_scores(x), cell=self.cell, center=np.array([xs[1], self.MAP_Y, 0.0]), col_labels=words)
         W = HeatMap(attention_weights(x), cell=self.cell, vmin=0.0, vmax=1.0,
@@ -88,7 +88,7 @@ class AttentionIsBlind(NarratedScene):
         self._stagger(W)
         cap = lambda text, m, color=theme.TEXT: theme.small_text(text, color=color).next_to(m.cells, DOWN, buff=0.22)  # noqa: E731
         cap_x, cap_s, cap_w, cap_y = cap("词向量 x", X), cap("① 两两点积", S, theme.SCORE), \
-            cap("② softmax", W, theme.SCORE), cap("③ 加权求和", Y)
+            cap("② softmax 权重", W, theme.SCORE), cap("③ 加权求和", Y)
         self.probe("inputs", words=words, x=x.tolist(), drawn=self._drawn(X))
         with self.cue("mechanism") as cue:
             fade = [FadeOut(intro)] + ([] if params["opposite"] is None else [FadeIn(row)])
@@ -114,8 +114,9 @@ class AttentionIsBlind(NarratedScene):
                       run_time=cue.share(0.25))
             self.remove(Y)
             self.add(old)
-            self.play(row.make_reorder_animation(perm), *self._row_moves(X, perm), run_time=cue.share(0.35))
-            self.remove(X)
+            moves, moved = self._row_moves(X, perm)
+            self.play(row.make_reorder_animation(perm), *moves, run_time=cue.share(0.35))
+            self.remove(X, *moved)         # the shuffled copy takes their place
             self.add(Xp)
             self.play(FadeIn(Wp), FadeIn(cap_w), FadeIn(Yp), FadeIn(cap_new), run_time=cue.remaining())
             self.probe("shuffled", words=shuffled, perm=perm, x=xp.tolist(), drawn=self._drawn(Xp),
@@ -123,15 +124,16 @@ class AttentionIsBlind(NarratedScene):
 
         # -- compare: reorder the old outputs; they are the new outputs, row for row -------
         err = mathcore.permutation_error(x, perm)
-        verdict = VGroup(theme.body_text("两边一模一样", color=theme.TEXT),
-                         theme.body_text(f"最大差异 {fmt_sci(err)}", color=theme.HIGHLIGHT))
-        verdict.arrange(RIGHT, buff=0.6).move_to(np.array([0.0, -2.2, 0.0]))
+        verdict = VGroup(theme.body_text("两边相同，", color=theme.TEXT),
+                         theme.body_text(f"只差舍入误差 {fmt_sci(err)}", color=theme.HIGHLIGHT))
+        verdict.arrange(RIGHT, buff=0.1).move_to(np.array([0.0, -2.2, 0.0]))
         with self.cue("compare") as cue:
             self.play(FadeOut(Wp), FadeOut(cap_w), FadeOut(cap_old), run_time=cue.share(0.15))
-            self.play(*self._row_moves(old, perm), run_time=cue.share(0.35))
+            moves, moved = self._row_moves(old, perm)
+            self.play(*moves, run_time=cue.share(0.35))
             olds = self._vectors(mathcore.attention(x, x, x)[perm], shuffled, xs[3], vmax)
             cap_olds = theme.small_text("先算，再打乱", color=theme.TEXT).next_to(olds.cells, DOWN, buff=0.22)
-            self.remove(old)
+            self.remove(old, *moved)
             self.add(olds)
             self.play(FadeIn(cap_olds), run_time=cue.share(0.1))
             boxes = VGroup(*[SurroundingRectangle(VGroup(*[Yp.cell(i, j) for j in range(self.D)],
@@ -154,8 +156,11 @@ class AttentionIsBlind(NarratedScene):
         with self.cue("example") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.15))
             self.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
+            twin = inside.copy()          # both sentences pour the same words into the bag ...
+            self.allow("overlap", inside, twin, reason="both sentences' words land on the same spots in the bag")
             self.play(FadeIn(bag), FadeIn(bag_label), ReplacementTransform(sa.copy(), inside),
-                      ReplacementTransform(sb.copy(), inside.copy()), run_time=cue.share(0.4))
+                      ReplacementTransform(sb.copy(), twin), run_time=cue.share(0.4))
+            self.remove(twin)             # ... where they land on one another: one set is enough
             self.play(Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08), run_time=cue.remaining())
 
         # -- takeaway ----------------------------------------------------------------------
@@ -173,17 +178,19 @@ class AttentionIsBlind(NarratedScene):
         return HeatMap(values, cell=self.cell, vmin=-vmax, vmax=vmax, low_color=VEC_LOW, high_color=theme.TEXT,
                        center=np.array([x, self.MAP_Y, 0.0]), row_labels=labels)
 
-    def _row_moves(self, hm: HeatMap, perm: list[int]) -> list:
-        """Animations moving row ``perm[s]`` of ``hm`` (cells and label) to row s."""
+    def _row_moves(self, hm: HeatMap, perm: list[int]) -> tuple[list, list]:
+        """Animations moving row ``perm[s]`` of ``hm`` (cells and label) to row s, and the row groups
+        they move (a play adds them to the scene: remove them with ``hm`` afterwards)."""
         rows, cols = hm.values.shape
-        anims = []
+        anims, groups = [], []
         for s, i in enumerate(perm):
             dy = (i - s) * self.cell
             group = VGroup(*[hm.cell(i, j) for j in range(cols)])
             if len(hm.labels) == rows:
                 group.add(hm.labels[i])
             anims.append(group.animate(path_arc=0.6).shift(dy * UP))
-        return anims
+            groups.append(group)
+        return anims, groups
 
     def _stagger(self, hm: HeatMap) -> None:
         """Lift every other column label when the words are wider than a cell."""

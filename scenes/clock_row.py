@@ -10,18 +10,21 @@ from scenes.mobjects import ClockRow as ClockRowMob
 
 
 class ClockRow(NarratedScene):
-    """intro → speeds (fast to slow) → step (p·w_i) → unique (a table of readings) → takeaway.
+    """intro → speeds (fast to slow) → step (p·w_i) → unique (a table of hand angles) → takeaway.
 
-    ``PARAMS`` picks the encoding by plan id: d = 8 draws all 4 clocks, the
-    paper's d = 512 draws 5 representative clocks and says so on screen.
+    ``PARAMS`` picks the encoding by plan id: d = 8 draws all 4 clocks and their speeds; the
+    paper's d = 512 draws 5 representative clocks and says so on screen. Each lesson names a
+    position its own way (格 in trig_to_rope, 座 in word_order).
     """
 
     SCENE_IDS = ("clock_row", "clock_row_paper")
     CUES = ("intro", "speeds", "step", "unique", "takeaway")
     PARAMS = {
-        "clock_row": {"d": 8, "indices": (0, 1, 2, 3), "note": "d = 8：4 个钟"},
+        "clock_row": {"d": 8, "indices": (0, 1, 2, 3), "note": "d = 8：4 对维度，4 个钟", "unit": "格",
+                      "counter": "位置 =", "show_speeds": True, "takeaway": "快慢搭配：近处远处都顾得上"},
         "clock_row_paper": {"d": 512, "indices": (0, 64, 128, 192, 255),
-                            "note": "d = 512：共 256 个钟，这里只画其中 5 个"},
+                            "note": "d = 512：共 256 个钟，这里只画其中 5 个", "unit": "座", "counter": "座位 =",
+                            "show_speeds": False, "takeaway": "三条要求，一次满足"},
     }
     STEPS = (1, 2, 3, 4, 5)
     TABLE_POSITIONS = (0, 1, 2, 3, 44)   # 44: the fastest clock is back near 0°, the next one is not
@@ -31,66 +34,87 @@ class ClockRow(NarratedScene):
         if params is None:
             raise KeyError(f"ClockRow has no parameters for scene {self.plan.id!r} (known: {sorted(self.PARAMS)})")
         n = len(params["indices"])
+        # more clocks: closer together, and the row shifted right to leave room for the table's labels
         row = ClockRowMob(d=params["d"], indices=params["indices"], radius=0.62, spacing=min(2.4, 12.0 / n),
-                          center=np.array([0.0, 1.2, 0.0]))
-        self.watch("clocks", lambda: {**row.probe_values(), "counter_on_screen": self.on_screen(row.counter)})
+                          center=np.array([0.45 if n > 4 else 0.0, 1.35, 0.0]), unit=params["unit"])
+        row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
+        counter = row.counter.move_to(np.array([0.0, -1.85, 0.0]))
         header = self.header()
         note = theme.body_text(params["note"], color=theme.TEXT).move_to(np.array([0.0, 3.1, 0.0]))
+        if params["show_speeds"]:                   # the wavelengths go under the speeds
+            row.wavelength_labels.next_to(row.speed_labels, DOWN, buff=0.25)
+        formula = theme.formula("omega_i = 10000^(-2i \\/ d)", color=theme.ANGLE).move_to(np.array([0.0, -1.05, 0.0]))
+        table = self._table(row, params["unit"])
+        self.watch("clocks", lambda: {**row.probe_values(), **row.drawn(),
+                                      "counter_on_screen": self.on_screen(row.counter),
+                                      "speeds_on_screen": [self.on_screen(t) for t in row.speed_labels],
+                                      "table": [[c.text for c in r] for r in table.cells],
+                                      "table_labels": [lab.text for lab in table.labels],
+                                      "table_on_screen": self.on_screen(table)})
 
         with self.cue("intro") as cue:
             self.play(FadeIn(header), FadeIn(note), run_time=cue.share(0.25))
-            self.play(Create(row.faces), FadeIn(row.names), run_time=cue.share(0.35))
-            self.play(Create(row.hands), run_time=cue.remaining())
+            self.play(Create(row.faces), FadeIn(row.names), run_time=cue.share(0.3))
+            self.play(Create(row.hands), run_time=cue.share(0.15))
             self.add(row)
+            if params["show_speeds"]:
+                self.play(FadeIn(row.speed_labels, lag_ratio=0.4), run_time=cue.share(0.25))
 
         with self.cue("speeds") as cue:
-            fast_slow = Arrow(row.centers[0] + 1.75 * DOWN + 0.3 * LEFT, row.centers[-1] + 1.75 * DOWN + 0.3 * RIGHT,
+            y = row.wavelength_labels.get_bottom()[1] - 0.3
+            fast_slow = Arrow(np.array([row.centers[0][0] - 0.3, y, 0.0]), np.array([row.centers[-1][0] + 0.3, y, 0.0]),
                               color=theme.MUTED, buff=0, stroke_width=4)
             ends = VGroup(theme.small_text("快", color=theme.TEXT).next_to(fast_slow, LEFT, buff=0.15),
                           theme.small_text("慢", color=theme.TEXT).next_to(fast_slow, RIGHT, buff=0.15))
-            self.play(FadeIn(row.wavelength_labels, lag_ratio=0.4), run_time=cue.share(0.5))
-            self.play(Create(fast_slow), FadeIn(ends), run_time=cue.remaining())
+            if params["show_speeds"]:
+                formula.next_to(fast_slow, DOWN, buff=0.35)
+                self.play(FadeIn(formula), run_time=cue.share(0.3))
+            self.play(FadeIn(row.wavelength_labels, lag_ratio=0.4), run_time=cue.share(0.3))
+            self.play(Create(fast_slow), FadeIn(ends), run_time=cue.share(0.2))
 
-        counter = row.counter.move_to(np.array([0.0, -1.3, 0.0]))
         with self.cue("step") as cue:
-            self.play(FadeIn(counter), FadeOut(fast_slow), FadeOut(ends), run_time=cue.share(0.15))
+            gone = [FadeOut(fast_slow), FadeOut(ends)] + ([FadeOut(formula)] if params["show_speeds"] else [])
+            self.play(FadeIn(counter), *gone, run_time=cue.share(0.15))
             for k, p in enumerate(self.STEPS):
                 left = len(self.STEPS) - k
                 frames = max(1, cue.frames_remaining() // left)
                 self.play_frames(row.make_step_animation(p), frames=frames)
 
         with self.cue("unique") as cue:
-            table = self._table(row)
-            self.play(FadeOut(row.wavelength_labels), FadeOut(counter), FadeOut(note), FadeIn(table),
-                      run_time=cue.share(0.3))
+            self.play(FadeOut(row.wavelength_labels), FadeOut(row.speed_labels), FadeOut(counter), FadeOut(note),
+                      FadeIn(table), run_time=cue.share(0.25))
             first, last = table.cells[0][0], table.cells[-1][0]
-            same = VGroup(SurroundingRectangle(first, color=theme.ANGLE, buff=0.06),
-                          SurroundingRectangle(last, color=theme.ANGLE, buff=0.06))
+            same = VGroup(SurroundingRectangle(first, color=theme.HIGHLIGHT, buff=0.06),
+                          SurroundingRectangle(last, color=theme.HIGHLIGHT, buff=0.06))
             differ = VGroup(SurroundingRectangle(table.cells[0][1], color=theme.HIGHLIGHT, buff=0.06),
                             SurroundingRectangle(table.cells[-1][1], color=theme.HIGHLIGHT, buff=0.06))
-            self.play(Create(same), run_time=cue.share(0.3))
-            self.play(Create(differ), run_time=cue.remaining())
+            # the hands go to the last row's position while its readings are boxed
+            self.play(row.make_step_animation(self.TABLE_POSITIONS[-1]), Create(same), run_time=cue.share(0.3))
+            self.play(Create(differ), run_time=cue.share(0.25))
             self.probe("table", positions=list(self.TABLE_POSITIONS), w=row.w.tolist(),
                        shown=[[c.text for c in r] for r in table.cells])
 
         with self.cue("takeaway") as cue:
-            line = theme.body_text("快钟分辨邻居，慢钟管到远处", color=theme.HIGHLIGHT)
+            line = theme.body_text(params["takeaway"], color=theme.HIGHLIGHT)
             line.move_to(np.array([0.0, 3.1, 0.0]))
             self.play(FadeIn(line), run_time=cue.share(0.3))
 
-    def _table(self, row: ClockRowMob) -> VGroup:
-        """Readings in whole degrees: one row per position, one column per clock."""
+    def _table(self, row: ClockRowMob, unit: str) -> VGroup:
+        """Hand angles in whole degrees: one row per position, one column per clock."""
         readings = row.readings(self.TABLE_POSITIONS)
         xs = [c[0] for c in row.centers]
-        top = -0.05
-        step = 0.5
+        top = 0.05
+        step = 0.47
         table = VGroup()
-        table.cells = []
+        table.cells, table.labels = [], []
+        title = theme.small_text("指针角度", color=theme.ANGLE).move_to(np.array([xs[0] - 1.45, top + 0.5, 0.0]))
+        table.add(title)
         for r, (p, vals) in enumerate(zip(self.TABLE_POSITIONS, readings)):
             y = top - r * step
-            label = theme.small_text(f"p = {p}", color=theme.POSITION).move_to(np.array([xs[0] - 1.5, y, 0.0]))
+            label = theme.small_text(f"第 {p} {unit}", color=theme.POSITION).move_to(np.array([xs[0] - 1.45, y, 0.0]))
             cells = [theme.small_text(f"{int(round(v)) % 360}°", color=theme.TEXT).move_to(np.array([x, y, 0.0]))
                      for x, v in zip(xs, vals)]
             table.add(label, *cells)
             table.cells.append(cells)
+            table.labels.append(label)
         return table

@@ -329,3 +329,61 @@ def test_rope_turns_check_catches_a_perturbation(what):
         else:
             s["same"] = s["same"].replace("1.12", "1.00")
     assert rope_turns_disagreements(samples)
+
+
+# -- clock_row / clock_row_paper: the position counter, the speeds and the table against the hands ---
+def clock_row_disagreements(samples, speeds) -> list[str]:
+    """At rest on a whole position: every hand points at position × its speed (``speeds`` in
+    radians per position: the labels' own values when shown); the table's last row reads the hands."""
+    out = []
+    rest = [s for s in samples if abs(s["p"] - round(s["p"])) < 1e-9]
+
+    def hand(s, i):
+        return direction_deg(s["hand_starts"][i], s["hand_ends"][i]) % 360
+
+    def wrap(a):
+        return (a + 180.0) % 360.0 - 180.0
+    for i in range(len(speeds)):
+        w = speeds[i]
+        out += disagreements(rest, shown=lambda s: s["counter_on_screen"], what=f"clock {i} vs the position shown",
+                             said=lambda s, w=w, i=i: wrap(np.degrees(numbers_in(s["counter_text"])[0] * w) - hand(s, i)),
+                             drawn=lambda s: 0.0, tol=DEG_TOL)
+        out += disagreements(rest, shown=lambda s: s["table_on_screen"] and round(s["p"]) == numbers_in(s["table_labels"][-1])[0],
+                             what=f"table's last row, clock {i}", said=lambda s, i=i: numbers_in(s["table"][-1][i])[0],
+                             drawn=lambda s, i=i: round(hand(s, i)) % 360, tol=0)
+    return out
+
+
+def _clock_speeds(scene_id):
+    scene = narration_scene(scene_id)
+    shown = [s for s in scene.probes["clocks"] if any(s["speeds_on_screen"])]
+    if shown:                                     # the speeds written under the clocks
+        return [numbers_in(t)[0] for t in shown[-1]["speed_texts"]], scene
+    return list(scene.probes["clocks"][0]["w"]), scene
+
+
+@pytest.mark.parametrize("scene_id", ["clock_row", "clock_row_paper"])
+def test_clock_labels_equal_the_hands(scene_id):
+    speeds, scene = _clock_speeds(scene_id)
+    samples = scene.probes["clocks"]
+    if scene_id == "clock_row":
+        assert speeds == pytest.approx(list(mathcore.frequencies(8)))
+    rest = [s for s in samples if abs(s["p"] - round(s["p"])) < 1e-9]
+    assert {round(s["p"]) for s in rest if s["counter_on_screen"]} >= set(scene.STEPS)
+    assert sum(s["table_on_screen"] and round(s["p"]) == scene.TABLE_POSITIONS[-1] for s in rest) > 10
+    assert clock_row_disagreements(samples, speeds) == []
+
+
+@pytest.mark.parametrize("what", ["hand", "speed", "table"])
+def test_clock_check_catches_a_perturbation(what):
+    speeds, scene = _clock_speeds("clock_row")
+    samples = copy.deepcopy(scene.probes["clocks"])
+    if what == "speed":
+        speeds = list(speeds)
+        speeds[1] *= 1.1
+    for s in samples:
+        if what == "hand":
+            s["hand_ends"][2] = _turned(s["hand_ends"][2], s["hand_starts"][2], 1.0)
+        elif what == "table":
+            s["table"][-1][1] = "250°"
+    assert clock_row_disagreements(samples, speeds)

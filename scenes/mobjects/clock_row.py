@@ -13,8 +13,13 @@ from scenes.mobjects.segment import place_segment
 
 
 def format_wavelength(wl: float) -> str:
-    """Positions per turn, short: 6.3, 63, 628, 60,611."""
-    return f"{wl:.1f}" if wl < 10 else f"{wl:,.0f}"
+    """Positions per turn as the narration says them: 6.28 (2π), then whole numbers: 63, 628, 60611."""
+    return f"{wl:.2f}" if wl < 10 else f"{wl:.0f}"
+
+
+def format_speed(w: float) -> str:
+    """Radians per position: 1, 0.1, 0.001, and 0.0001 for 1.04e-4 (two significant digits at most)."""
+    return f"{float(f'{w:.2g}'):g}" if w >= 1e-3 else f"{w:.4f}"
 
 
 class ClockRow(VGroup):
@@ -32,11 +37,13 @@ class ClockRow(VGroup):
         Centre of the row.
     position : float
         Starting position p.
+    unit : str
+        What one position is called in the labels (格, 座 …): "一圈 ≈6.28 格", "每格 1 弧度".
     """
 
     def __init__(self, *, d: int = 8, base: float = 10000.0, indices: Sequence[int] | None = None,
                  radius: float = 0.7, spacing: float = 2.2, center: np.ndarray = ORIGIN,
-                 position: float = 0.0) -> None:
+                 position: float = 0.0, unit: str = "格") -> None:
         super().__init__()
         self.d, self.base = d, base
         self.indices = list(range(d // 2)) if indices is None else list(indices)
@@ -51,6 +58,8 @@ class ClockRow(VGroup):
         self.hands = VGroup()
         self.names = VGroup()
         self.wavelength_labels = VGroup()
+        self.speed_labels = VGroup()
+        self.unit = unit
         for i, c in zip(self.indices, self.centers):
             face = VGroup(Circle(radius=radius, color=theme.MUTED, stroke_width=3).move_to(c),
                           Dot(c, radius=0.05, color=theme.MUTED))
@@ -61,9 +70,11 @@ class ClockRow(VGroup):
             self.faces.add(face)
             self.hands.add(Line(c, c + radius * RIGHT, color=theme.ANGLE, stroke_width=6))
             self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
-        for wl, face in zip(self.wavelength, self.faces):
+        for wl, w, face in zip(self.wavelength, self.w, self.faces):
             self.wavelength_labels.add(
-                theme.small_text(f"一圈 {format_wavelength(wl)} 步").next_to(face, DOWN, buff=0.15))
+                theme.small_text(f"一圈\n≈{format_wavelength(wl)} {unit}").next_to(face, DOWN, buff=0.15))
+            self.speed_labels.add(
+                theme.small_text(f"每{unit}转\n{format_speed(w)} 弧度", color=theme.ANGLE).next_to(face, DOWN, buff=0.15))
         self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
         self.add(self.faces, self.hands, self.names)
         self.hands.add_updater(lambda m: self._sync())
@@ -96,6 +107,14 @@ class ClockRow(VGroup):
         """Hand angles in degrees in [0, 360) for each position (rows) and clock (columns)."""
         ang = np.multiply.outer(np.asarray(positions, dtype=float), self.w)
         return np.degrees(np.mod(ang, 2 * np.pi))
+
+    def drawn(self) -> dict:
+        """Raw points of the hands, and the labels as shown: for label-equals-drawing tests."""
+        return {"hand_starts": [h.get_start().tolist() for h in self.hands],
+                "hand_ends": [h.get_end().tolist() for h in self.hands],
+                "counter_text": self.counter.shown_text(),
+                "speed_texts": [t.text for t in self.speed_labels],
+                "wavelength_texts": [t.text for t in self.wavelength_labels]}
 
     def probe_values(self) -> dict:
         drawn = []
