@@ -34,7 +34,7 @@ class LessonOpening(NarratedScene):
         "trig_opening": {
             "kind": "trig",
             "title": "从三角函数到 RoPE",
-            "question": ("大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
+            "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
             "plan_note": "不推定理，只盯着一根会转的指针",
             "roadmap": ("单位圆上的指针", "旋转矩阵与角度相加", "排第几，就转几步", "RoPE：旋转位置编码"),
         },
@@ -95,7 +95,7 @@ class LessonOpening(NarratedScene):
         fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, 0.5, 0.0]))
         tags = VGroup(*[theme.small_text(t, color=theme.MUTED) for t in ("查表", "解三角形")]).arrange(RIGHT, buff=0.8)
         tags.move_to(np.array([0.0, -0.45, 0.0]))
-        what = theme.body_text("它们到底是什么？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
+        what = theme.body_text("它们最有用的一面：旋转", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
         with self.cue("title") as cue:
             self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.2))
             self.play(FadeIn(fact), run_time=cue.share(0.2))
@@ -141,7 +141,7 @@ class LessonOpening(NarratedScene):
         self.watch("demo", demo.probe_values)
         title = theme.title_text(p["title"]).move_to(np.array([0.0, 2.85, 0.0]))
         recap = VGroup(theme.body_text("回顾一个缺陷", color=theme.MUTED),
-                       theme.body_text("打乱词序，注意力毫无反应", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+                       theme.body_text("打乱词序：输出只换了位置", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         recap.move_to(np.array([0.8, 1.0, 0.0]), aligned_edge=LEFT)
         out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, DOWN, buff=0.15)
         with self.cue("title") as cue:
@@ -155,7 +155,7 @@ class LessonOpening(NarratedScene):
         shown = figures.value("t1_err")
         self.probe("t1", error=err, shown=shown, parsed=float(figures.parse_figure(shown)))
         again = demo.recomputed()
-        measured = VGroup(theme.body_text("打乱前后，结果最多差", color=theme.TEXT),
+        measured = VGroup(theme.body_text("每个词的输出，前后最多差", color=theme.TEXT),
                           theme.body_text(shown, color=theme.HIGHLIGHT, font_size=theme.SIZE_TITLE),
                           theme.small_text("计算机的舍入误差", color=theme.MUTED))
         measured.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([0.8, 1.2, 0.0]), aligned_edge=LEFT)
@@ -188,6 +188,12 @@ class LessonOpening(NarratedScene):
         road = self._roadmap(p["roadmap"], left_x=0.6, top_y=0.6, arrows=False)
         with self.cue("plan") as cue:
             self.play(FadeOut(VGroup(measured, knows, demo.columns, out_label)), run_time=cue.share(0.12))
+            # the sentence back in its own order before the watches are handed out
+            back = [demo.order.index(j) for j in range(len(demo.order))]
+            for j, src in enumerate(back):           # the (faded) output strips follow their words unseen
+                demo.columns[src].shift(demo.chips.slots[j] - demo.chips.slots[src])
+            demo.columns.submobjects = [demo.columns[src] for src in back]
+            self.play(*demo.chips.shuffle_animations(back), run_time=cue.share(0.15))
             self.play(FadeIn(seats), FadeIn(watches), run_time=cue.share(0.15))
             self.play(*[h.make_turn_animation(h.seat * theta) for h in hands], run_time=cue.share(0.25))
             self._play_roadmap(road, cue)
