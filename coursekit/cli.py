@@ -1,4 +1,4 @@
-"""The command line: check, list, plan, subtitles, listen, preview, render, course.
+"""The command line: check, list, plan, subtitles, listen, preview, inspect, render, course.
 
 Every user mistake ends as one line on stderr and exit status 2 (see UserError).
 Heavy imports (manim, pydub) happen inside the commands that need them, so
@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("scene")
     p.add_argument("--watch", action="store_true", help="re-render when the scene, narration, lexicon or mathcore change")
+
+    p = sub.add_parser("inspect", help="the viewer check: text out of frame or in the subtitle band, overlaps, "
+                                       "size and contrast, after every animation (exit 1 if anything is found)")
+    _common(p)
+    p.add_argument("scene", nargs="*", help="scene ids (default: every scene)")
 
     p = sub.add_parser("render", help="render scenes at delivery quality into media/scenes/<quality>/")
     _common(p)

@@ -167,6 +167,34 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
+    """The viewer check (coursekit.viewer_check) of scenes, on the preview's plan (480p15 timing)."""
+    from coursekit import preflight
+
+    preflight.for_render()
+    from coursekit.viewer_check import check_scene
+    from scenes.registry import scene_class
+
+    course = _course(cfg)
+    wanted = [course.scene(s) for s in args.scene] if args.scene else list(course.scenes.values())
+    fps = QUALITIES["low"][2]
+    plans: dict[str, object] = {}
+    found = 0
+    for scene in wanted:
+        lesson = course.lesson_of(scene.id)
+        if lesson.id not in plans:
+            plans[lesson.id] = _plans(cfg, fps, lesson.id, quiet=bool(plans))[1][lesson.id][0]
+        plan = next(s for s in plans[lesson.id].scenes if s.id == scene.id)
+        cls = scene_class(plan.cls)
+        report = check_scene(cls, plan, cls.viewer_rules(), media_dir=cfg.output_dir / "inspect")
+        for line in report.lines():
+            console.print(line)
+        found += len(report.findings)
+        console.print(f"{scene.id}: {len(report.findings) or 'no'} finding{'s' if len(report.findings) != 1 else ''} "
+                      f"after {report.steps} steps")
+    return 1 if found else 0
+
+
 def _executor(cfg: Config):
     """Where scene jobs run (render.executor / --executor), opened before planning so that a missing or
     unreachable Dask scheduler, or a worker with other versions, is reported before any work."""

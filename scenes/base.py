@@ -428,6 +428,11 @@ class NarratedScene(Scene):
         for name, sample in self._watches:
             self.probe(name, **sample())
 
+    @classmethod
+    def viewer_rules(cls):
+        """The figures the viewer check applies to this course's scenes (``scenes/theme.py``)."""
+        return theme.viewer_rules()
+
     # -- layout helpers --------------------------------------------------------
     def header(self, text: str | None = None):
         """The scene's small heading in the top-left corner (plan title by default)."""

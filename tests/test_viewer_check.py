@@ -224,3 +224,21 @@ def test_wcag_figures():
     assert contrast_ratio(np.array([0.0, 0.0, 0.0]), np.array([1.0, 1.0, 1.0])) == pytest.approx(21.0)
     # WCAG's own example: #767676 on white is 4.54:1
     assert contrast_ratio(np.array([0x76] * 3) / 255, np.array([1.0, 1.0, 1.0])) == pytest.approx(4.54, abs=0.01)
+
+
+# -- the command ---------------------------------------------------------------------------------
+def test_inspect_command_reports_per_scene_and_rejects_an_unknown_scene(tmp_path):
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text((root / "config.yaml").read_text(encoding="utf-8").replace("output: media", "output: tests/.tmp/inspect_media"),
+                   encoding="utf-8")
+    ok = subprocess.run([sys.executable, "render.py", "inspect", "trig_opening", "--config", str(cfg), "--voice", "silent"],
+                        cwd=root, capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert "trig_opening: no findings after" in ok.stdout
+    bad = subprocess.run([sys.executable, "render.py", "inspect", "no_such_scene", "--config", str(cfg), "--voice", "silent"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "no_such_scene" in bad.stderr
