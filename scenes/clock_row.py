@@ -36,7 +36,7 @@ class ClockRow(NarratedScene):
         n = len(params["indices"])
         # more clocks: closer together, and the row shifted right to leave room for the table's labels
         row = ClockRowMob(d=params["d"], indices=params["indices"], radius=0.62, spacing=min(2.4, 12.0 / n),
-                          center=np.array([0.45 if n > 4 else 0.0, 1.35, 0.0]), unit=params["unit"])
+                          center=np.array([0.45 if n > 4 else 0.0, 1.45, 0.0]), unit=params["unit"])
         row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
         counter = row.counter.move_to(np.array([0.0, -1.85, 0.0]))
         header = self.header()
@@ -67,7 +67,7 @@ class ClockRow(NarratedScene):
             ends = VGroup(theme.small_text("快", color=theme.TEXT).next_to(fast_slow, LEFT, buff=0.15),
                           theme.small_text("慢", color=theme.TEXT).next_to(fast_slow, RIGHT, buff=0.15))
             if params["show_speeds"]:
-                formula.next_to(fast_slow, DOWN, buff=0.35)
+                formula.next_to(fast_slow, DOWN, buff=0.22)
                 self.play(FadeIn(formula), run_time=cue.share(0.3))
             self.play(FadeIn(row.wavelength_labels, lag_ratio=0.4), run_time=cue.share(0.3))
             self.play(Create(fast_slow), FadeIn(ends), run_time=cue.share(0.2))

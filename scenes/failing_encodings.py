@@ -57,7 +57,7 @@ class FailingEncodings(NarratedScene):
             self.probe("raw_rows", shown=[rows[0].text, rows[1].text], x=x_cat.tolist(), p=raw(self.NEAR).tolist())
 
         # -- raw_big: the seat grows without bound; the word part drowns -----------------------
-        seat = LabeledNumber("座位 p =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+        seat = LabeledNumber("座位号 =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
                              group_with_commas=False)
         seat.move_to(np.array([3.7, 2.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
@@ -78,12 +78,13 @@ class FailingEncodings(NarratedScene):
 
         # -- raw_cat: dot products are all position; the same word at two seats drifts apart ----
         far_x = x_cat + raw(self.FAR)
+        dot_far = dot(far_x, x_dog + raw(self.FAR))
         dots = VGroup(
-            theme.body_text(f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.TEXT),
-            theme.body_text(f"都坐第 {self.FAR} 座：点积 = {dot(far_x, x_dog + raw(self.FAR)):.0f}",
-                            color=theme.POSITION))
+            theme.body_text(f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.SCORE),
+            theme.body_text(f"都坐第 {self.FAR} 座：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿",
+                            color=theme.SCORE))
         dists = VGroup(
-            theme.body_text(f"{self.WORD}@{self.NEAR} 到 {self.WORD}@{self.FAR}：相距 "
+            theme.body_text(f"第 {self.NEAR} 座的{self.WORD} ↔ 第 {self.FAR} 座的{self.WORD}：相距 "
                             f"{figures.fmt_dec(distance(x_cat + raw(self.NEAR), far_x))}", color=theme.HIGHLIGHT),
             theme.body_text(f"{self.WORD} 到 {self.OTHER}（同一座位）：相距 {figures.fmt_dec(distance(x_cat, x_dog))}",
                             color=theme.TEXT))
@@ -102,7 +103,7 @@ class FailingEncodings(NarratedScene):
             self.play(FadeIn(dists[1]), run_time=cue.share(0.2))
             self.play(FadeIn(rule2, scale=1.1), run_time=cue.remaining())
             self.probe("raw_cat", shown=[m.text for m in (*dots, *dists)],
-                       dot_word=dot(x_cat, x_dog), dot_far=dot(far_x, x_dog + raw(self.FAR)),
+                       dot_word=dot(x_cat, x_dog), dot_far=dot_far,
                        dist_same_word=distance(x_cat + raw(self.NEAR), far_x), dist_words=distance(x_cat, x_dog))
 
         # -- norm: seat ÷ length, everything inside [0, 1) --------------------------------------
@@ -140,7 +141,7 @@ class FailingEncodings(NarratedScene):
                     color=theme.POSITION)
         step_s = theme.small_text(f"一步 {figures.value('norm_step_short')}", color=theme.POSITION).next_to(b_s, DOWN, buff=0.08)
         step_l = theme.small_text(f"一步 {figures.value('norm_step_long')}", color=theme.POSITION).next_to(b_l, DOWN, buff=0.08)
-        rule3 = theme.body_text("✗ 违反第三条：往右一格要永远一样", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.25, 0.0]))
+        rule3 = theme.body_text("✗ 违反第三条：往右一格的变化随句长而变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.25, 0.0]))
         with self.cue("norm_step") as cue:
             self.play(FadeOut(inside), FadeOut(code_s), FadeOut(code_l), run_time=cue.share(0.1))
             self.play(FadeIn(b_s), FadeIn(step_s), run_time=cue.share(0.25))
@@ -154,7 +155,7 @@ class FailingEncodings(NarratedScene):
         verdicts = VGroup(theme.body_text("座位号直接加：太大，没有上限", color=theme.TEXT),
                           theme.body_text("除以句子长度：不稳，一步会变", color=theme.TEXT))
         verdicts.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 1.2, 0.0]))
-        want = theme.title_text("要的是：有界，而且每一步都一样", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.7, 0.0]))
+        want = theme.title_text("要的是：有界，每一步都是同一种变化", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.7, 0.0]))
         with self.cue("takeaway") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.2))
             self.play(FadeIn(verdicts, lag_ratio=0.5), run_time=cue.share(0.35))

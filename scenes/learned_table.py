@@ -13,7 +13,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, DashedVMobj
 import mathcore
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow, HeatMap
+from scenes.mobjects import ClockRow, HeatMap, LabeledNumber
 from scenes.mobjects.token_row import TokenRow
 
 
@@ -65,8 +65,8 @@ class LearnedTable(NarratedScene):
         model = theme.body_text("模型", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
         model_box = SurroundingRectangle(model, color=theme.MUTED, buff=0.25, corner_radius=0.1)
         update = CurvedArrow(model_box.get_left() + 0.05 * DOWN, table.cells.get_right() + 1.3 * DOWN + 0.1 * RIGHT,
-                             color=theme.POSITION, angle=-0.9)
-        update_note = theme.small_text("一起训练，一起更新", color=theme.POSITION).next_to(model_box, DOWN, buff=0.35)
+                             color=theme.MUTED, angle=-0.9)
+        update_note = theme.small_text("一起训练，一起更新", color=theme.TEXT).next_to(model_box, DOWN, buff=0.35)
         with self.cue("train") as cue:
             self.play(FadeOut(max_note), FadeIn(start), FadeIn(sentence), FadeIn(seat_nums), run_time=cue.share(0.2))
             for p in range(len(self.SENTENCE)):
@@ -108,13 +108,15 @@ class LearnedTable(NarratedScene):
         # -- paper_choice: the clocks read any seat; the paper tried both, chose the clocks ---------
         clocks = ClockRow(d=self.D, radius=0.42, spacing=1.15, center=np.array([panel_x, 1.75, 0.0]))
         self.watch("clocks", lambda: {**clocks.probe_values(), "on_screen": self.on_screen(clocks)})
-        clocks.counter.move_to(np.array([panel_x, 0.75, 0.0]))
+        counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
+        counter.move_to(np.array([panel_x, 0.75, 0.0]))
+        counter.add_updater(lambda m: m.set_value(float(np.round(clocks.p))))
         any_seat = theme.small_text("钟面：任意座位都能算出读数", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
-        but = theme.small_text("可没见过的长句子，效果一样不好", color=theme.MUTED).move_to(np.array([panel_x, 0.1, 0.0]))
+        but = theme.small_text("可训练时没见过的长句子，效果也不好", color=theme.TEXT).move_to(np.array([panel_x, 0.1, 0.0]))
         both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
-        pick = theme.body_text("选了钟面：盼它推到更长的句子", color=theme.ANGLE).move_to(np.array([panel_x, -1.3, 0.0]))
+        pick = theme.body_text("选了钟面：盼它推到更长的句子", color=theme.HIGHLIGHT).move_to(np.array([panel_x, -1.3, 0.0]))
         with self.cue("paper_choice") as cue:
-            self.play(FadeOut(pros), FadeIn(any_seat), FadeIn(clocks), FadeIn(clocks.counter), run_time=cue.share(0.12))
+            self.play(FadeOut(pros), FadeIn(any_seat), FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
             self.play(clocks.make_step_animation(self.CLOCK_TO), run_time=cue.share(0.2))
             self.play(FadeIn(but), run_time=cue.share(0.15))
             self.play(FadeIn(both), run_time=cue.share(0.2))

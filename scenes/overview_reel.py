@@ -19,7 +19,8 @@ from coursekit import figures
 from mathcore.shuffle import t1_inputs
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow, HeatMap, QKPair, TurningArrow
+from mathcore.scores import angle_between
+from scenes.mobjects import ClockRow, HeatMap, LabeledNumber, QKPair, TurningArrow
 from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatCard
 from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.word_chips import WordChips
@@ -32,7 +33,7 @@ CAPTIONS = {
     "clocks": "原论文：一排钟",
     "table": "另一条路：查表",
     "rope": "RoPE：按座位转动 q 和 k",
-    "close": "还是那排钟的读数",
+    "close": "转的还是那排钟的角度",
 }
 
 
@@ -42,12 +43,13 @@ class OverviewReel(NarratedScene):
     SCENE_IDS = ("word_order_overview",)
     CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
     WORDS = ("小明", "把", "书", "借", "给", "小红")       # one per row of the t1 experiment
-    RAW_SEAT = 500                                        # a far seat, written raw
+    RAW_SEAT = 5000                                       # a far seat, written raw (as in failing_encodings)
     CLOCK_INDICES = (0, 64, 128, 192, 255)                # 5 of the 256 clocks of d = 512
     CLOCK_STEPS = (1, 2, 3)
     TABLE_ROWS = (0, 1, 2, 3, 4, 5)
     TABLE_LEN, TABLE_D = 512, 8
     CLOSE_D, CLOSE_POSITION = 8, 3
+    CLOSE_Q = (1.0, 0.0)          # the q arrows of `close` start where the hands start, so both point the same way
 
     def construct(self) -> None:
         self.caption = None
@@ -84,7 +86,7 @@ class OverviewReel(NarratedScene):
 
     def _blind(self, cue) -> None:
         self._swap_caption("blind", cue, self.premise_group)
-        steps = VGroup(*[theme.body_text(t, color=theme.SCORE, font_size=theme.SIZE_SMALL)
+        steps = VGroup(*[theme.body_text(t, color=theme.TEXT, font_size=theme.SIZE_SMALL)
                          for t in ("点积", "softmax", "加权求和")]).arrange(RIGHT, buff=0.9)
         steps.move_to(np.array([0.0, 2.45, 0.0]))
         links = VGroup(*[Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
@@ -104,8 +106,8 @@ class OverviewReel(NarratedScene):
     def _seat(self, cue) -> None:
         self._swap_caption("seat", cue, self.blind_group)
         card = SeatCard(d=4, cell=0.85, center=np.array([-1.3, 0.6, 0.0]), font_size=theme.SIZE_SMALL + 4)
-        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.1, height=1.0, stroke_color=theme.SCORE),
-                      theme.body_text("注意力", color=theme.SCORE, font_size=theme.SIZE_SMALL + 4))
+        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.1, height=1.0, stroke_color=theme.MUTED),
+                      theme.body_text("注意力", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4))
         attn[1].move_to(attn[0])
         attn.move_to(np.array([4.6, 0.6, 0.0]))
         feed = Arrow(card.frame.get_right(), attn.get_left(), buff=0.15, color=theme.MUTED, stroke_width=4)
@@ -157,11 +159,20 @@ class OverviewReel(NarratedScene):
 
     def _clocks(self, cue) -> None:
         self._swap_caption("clocks", cue, self.fail_group)
-        row = ClockRow(d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]))
+        row = ClockRow(d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]),
+                       unit="座")
         self.watch("clocks", lambda: {**row.probe_values(), "on_screen": self.on_screen(row)})
+        # the seat counter says 座位号 like the rest of the lesson (the row's own says 位置 p)
+        counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
+        counter.move_to(np.array([0.0, -1.0, 0.0]))
+        counter.add_updater(lambda m: m.set_value(float(np.round(row.p))))
+        self.watch("clocks_drawn", lambda: {
+            "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in row.hands],
+            "hands_on": self.on_screen(row.hands), "counter_text": counter.shown_text(),
+            "counter_on": self.on_screen(counter), "wavelength_texts": [t.text for t in row.wavelength_labels],
+            "wavelengths_on": [self.on_screen(t) for t in row.wavelength_labels]})
         note = theme.small_text("256 个钟，这里画 5 个；读数都在 −1 到 1 之间", color=theme.TEXT)
         note.move_to(np.array([0.0, 2.78, 0.0]))
-        counter = row.counter.move_to(np.array([0.0, -1.0, 0.0]))
         fast_slow = theme.body_text("快钟分清邻座，慢钟分清远处", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
         self.play(FadeIn(row), FadeIn(note), run_time=cue.share(0.15))
         self.play(FadeIn(row.wavelength_labels), FadeIn(counter), run_time=cue.share(0.12))
@@ -187,8 +198,8 @@ class OverviewReel(NarratedScene):
         self.probe("table", rows=rows, values=values.tolist(), drawn=heat.values.tolist())
         side = VGroup(theme.body_text("每个座位一行数", color=theme.TEXT),
                       theme.body_text("跟模型一起训练", color=theme.TEXT),
-                      theme.body_text("BERT、GPT-2", color=theme.POSITION),
-                      theme.body_text(f"只有 {self.TABLE_LEN} 行：长度写死", color=theme.HIGHLIGHT))
+                      theme.body_text("BERT、GPT-2", color=theme.TEXT),
+                      theme.body_text("行数固定：长度写死", color=theme.HIGHLIGHT))
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
         self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
         self.play(FadeIn(side[1]), run_time=cue.share(0.12))
@@ -199,31 +210,62 @@ class OverviewReel(NarratedScene):
         self.table_group = VGroup(heat, gap, side)
 
     def _rope(self, cue) -> None:
+        """q and k start 30° apart (k ahead); seats (m, n) turn them by mθ and nθ. k turns (n − m)θ more,
+        so the angle between them (the arc and its live readout) and the score depend on n − m only."""
         self._swap_caption("rope", cue, self.table_group)
         theta = float(np.radians(figures.THETA_DEG))
+        fs = theme.SIZE_SMALL + 4
         pair = QKPair(q=figures.ROPE_PAIR_Q, k=figures.ROPE_PAIR_K, theta=theta, scale=1.35,
-                      center=np.array([-3.3, 0.55, 0.0]), font_size=theme.SIZE_SMALL + 4)
-        pair.score.next_to(pair.circle, DOWN, buff=0.25)
-        self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
+                      center=np.array([-3.7, 0.55, 0.0]), font_size=fs)
+
+        def gap() -> float:
+            return float(np.degrees(angle_between(pair.turned_q(), pair.turned_k())))
+
+        gap_num = LabeledNumber("夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE,
+                                font_size=fs)
+        gap_num.add_updater(lambda m: m.set_value(gap()))
+        readouts = VGroup(gap_num, pair.score).arrange(RIGHT, buff=0.7).move_to(np.array([-3.7, -1.75, 0.0]))
         info = VGroup(theme.body_text("不碰词向量", color=theme.TEXT),
-                      theme.body_text("q 转 mθ，k 转 nθ", color=theme.TEXT),
-                      theme.body_text("夹角 = (n − m)θ", color=theme.ANGLE),
+                      theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
+                      theme.body_text("k 比 q 多转 (n − m)θ", color=theme.ANGLE),
                       theme.body_text("分数只看隔了几个座位", color=theme.SCORE))
-        info.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([0.9, 0.6, 0.0]), aligned_edge=LEFT)
-        seats = [theme.small_text(f"(m, n) = ({m}, {n})", color=theme.POSITION).next_to(pair.circle, UP, buff=0.15)
-                 for m, n in figures.ROPE_PAIRS]
+        seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
+        seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
+        for mob, y in zip((info[0], info[1], *seats, info[2], info[3]), (2.3, 1.5) + (0.7,) * len(seats) + (-0.1, -0.9)):
+            mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
+        self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
+        self.watch("rope_drawn", lambda: {
+            "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(),
+            "k_start": pair.k_arrow.get_start().tolist(), "k_end": pair.k_arrow.get_end().tolist(),
+            "arc_center": pair.gap_arc.get_arc_center().tolist(), "arc_start": pair.gap_arc.get_start().tolist(),
+            "arc_end": pair.gap_arc.get_end().tolist(), "arc_on": self.on_screen(pair.gap_arc),
+            "unit": pair.scale_units,
+            "gap_text": gap_num.shown_text(), "gap_on": self.on_screen(gap_num),
+            "score_text": pair.score.shown_text(), "score_on": self.on_screen(pair.score),
+            "seat_texts": [c.text for c in seats], "seats_on": [self.on_screen(c) for c in seats],
+            "rule_text": info[1].text, "rule_on": self.on_screen(info[1]),
+            "more_text": info[2].text, "more_on": self.on_screen(info[2])})
+        gap_num.update()
         self.play(FadeIn(pair.circle), FadeIn(pair.q_arrow), FadeIn(pair.k_arrow), FadeIn(pair.q_label),
-                  FadeIn(pair.k_label), FadeIn(info[0]), run_time=cue.share(0.12))
-        self.add(pair)
-        self.play(pair.make_positions_animation(*figures.ROPE_PAIRS[0]), FadeIn(seats[0]), FadeIn(info[1]),
-                  run_time=cue.share(0.2))
-        self.add(pair.gap_arc)
-        self.play(FadeIn(info[2]), FadeIn(pair.score), run_time=cue.share(0.12))
-        for i in (1, 2):
-            self.play(pair.make_positions_animation(*figures.ROPE_PAIRS[i]), FadeOut(seats[i - 1]), FadeIn(seats[i]),
-                      run_time=cue.share(0.14))
+                  FadeIn(pair.k_label), FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(seats[0]), FadeIn(info[0]),
+                  run_time=cue.share(0.12))
+        self.add(pair, pair.gap_arc)
+        self.hold_frames(int(0.05 * cue.plan.speech_frames))
+        # a seat caption goes while the arrows turn and comes back when they have arrived at its seats
+        self.play(pair.make_positions_animation(*seat_pairs[1]), FadeOut(seats[0]), FadeIn(info[1]),
+                  run_time=cue.share(0.17))
+        self.play(FadeIn(seats[1]), run_time=cue.share(0.04))
+        pair.score.update()
+        self.play(FadeIn(info[2]), FadeIn(pair.score), run_time=cue.share(0.1))
+        self.hold_frames(int(0.04 * cue.plan.speech_frames))
+        for i in (2, 3):
+            self.play(pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]), run_time=cue.share(0.1))
+            self.play(FadeIn(seats[i]), run_time=cue.share(0.04))
+            if i == 2:
+                self.hold_frames(int(0.04 * cue.plan.speech_frames))
         self.play(FadeIn(info[3]), run_time=cue.remaining())
-        self.rope_group = VGroup(pair, pair.gap_arc, pair.score, seats[-1], info)
+        gap_num.clear_updaters()
+        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info)
 
     def _close(self, cue) -> None:
         self._swap_caption("close", cue, self.rope_group)
@@ -231,16 +273,20 @@ class OverviewReel(NarratedScene):
         row.remove(row.names)
         arrows, ghosts = [], VGroup()
         for i, c in enumerate(row.centers):
-            ghosts.add(TurningArrow(figures.ROPE_PAIR_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q,
+            ghosts.add(TurningArrow(self.CLOSE_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q,
                                     opacity=theme.GHOST_OPACITY, stroke_width=3))
-            arr = TurningArrow(figures.ROPE_PAIR_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q, stroke_width=5)
+            arr = TurningArrow(self.CLOSE_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q, stroke_width=5)
             arr.clear_updaters()
             arr.add_updater(lambda m, i=i: m.set_angle(row.hand_angles()[i]))
             arrows.append(arr)
         self.watch("close", lambda: {"p": row.p, "w": row.w.tolist(), "hand_angles": row.probe_values()["hand_angles"],
-                                     "arrows": [a.probe_values() for a in arrows]})
-        names = VGroup(theme.small_text("钟的读数", color=theme.ANGLE).move_to(np.array([-5.6, 1.75, 0.0])),
-                       theme.small_text("转 q 的角度", color=theme.Q).move_to(np.array([-5.6, -0.25, 0.0])))
+                                     "arrows": [a.probe_values() for a in arrows],
+                                     "hand_points": [[h.get_start().tolist(), h.get_end().tolist()] for h in row.hands],
+                                     "arrow_points": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()]
+                                                      for a in arrows],
+                                     "on_screen": [self.on_screen(a) for a in arrows]})
+        names = VGroup(theme.small_text("钟的指针", color=theme.ANGLE).move_to(np.array([-6.7, 1.75, 0.0]), aligned_edge=LEFT),
+                       theme.small_text("q 转同样的角度", color=theme.Q).move_to(np.array([-6.7, -0.25, 0.0]), aligned_edge=LEFT))
         links = VGroup(*[Arrow(c + 0.6 * DOWN, c + 1.1 * DOWN, buff=0, color=theme.MUTED, stroke_width=3,
                                max_tip_length_to_length_ratio=0.4) for c in row.centers])
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))

@@ -20,6 +20,7 @@ SCALE = 1.8
 PANEL_X = 0.9                   # left edge of the readouts
 STRIP_Y = -1.75
 SEAT_W = 0.5
+K_THIN = 0.45                   # share of k's stroke while it lies exactly on q (so q shows around it)
 
 
 def _box(text: str, color: str = theme.TEXT) -> VGroup:
@@ -27,6 +28,12 @@ def _box(text: str, color: str = theme.TEXT) -> VGroup:
     frame = RoundedRectangle(corner_radius=0.12, width=label.width + 0.45, height=0.8, color=color,
                              stroke_width=3).move_to(label)
     return VGroup(frame, label)
+
+
+def _speed_text(w: float) -> str:
+    """``θ = 0.1`` (radians per seat; 4 places at most, ``≈`` when that rounds: 1.04×10⁻⁴ → ``θ ≈ 0.0001``)."""
+    shown = figures.fmt_dec(w, 4)
+    return f"θ {'=' if abs(float(shown) - w) < 1e-12 else '≈'} {shown}"
 
 
 def _chain(*parts: tuple[str, str]) -> VGroup:
@@ -60,9 +67,9 @@ class QKWidget(NarratedScene):
 
         # -- placement: the first two methods add a position vector to x ----------------
         old = _chain(("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE))
-        new = _chain(("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.ANGLE), ("打分", theme.SCORE))
-        old_name = theme.body_text("前两种", color=theme.MUTED)
-        new_name = theme.body_text("RoPE", color=theme.ANGLE)
+        new = _chain(("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.HIGHLIGHT), ("打分", theme.SCORE))
+        old_name = theme.body_text("前两种", color=theme.TEXT)
+        new_name = theme.body_text("RoPE", color=theme.HIGHLIGHT)
         for chain, name, y in ((old, old_name, 1.5), (new, new_name, -1.0)):
             chain.move_to(np.array([0.8, y, 0.0]))
             name.next_to(chain, LEFT, buff=0.4)
@@ -70,12 +77,12 @@ class QKWidget(NarratedScene):
             self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.2))
             for k in range(1, 4):
                 self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.15))
-            moved = theme.body_text("RoPE 换了个地方", color=theme.ANGLE).move_to(np.array([0.8, 0.25, 0.0]))
+            moved = theme.body_text("RoPE 换了个地方", color=theme.HIGHLIGHT).move_to(np.array([0.8, 0.25, 0.0]))
             self.play(FadeIn(moved), run_time=cue.remaining())
 
         # -- after_qk: compute q, k as usual, then turn them by seat ---------------------
         with self.cue("after_qk") as cue:
-            self.play(FadeOut(moved), old.animate.set_opacity(0.35), old_name.animate.set_opacity(0.35),
+            self.play(FadeOut(moved), old.animate.set_color(theme.MUTED), old_name.animate.set_color(theme.MUTED),
                       FadeIn(new_name), FadeIn(new[0][0]), GrowArrow(new[1][0]), FadeIn(new[0][1]),
                       run_time=cue.share(0.4))
             self.play(GrowArrow(new[1][1]), FadeIn(new[0][2]), GrowArrow(new[1][2]), FadeIn(new[0][3]),
@@ -88,7 +95,16 @@ class QKWidget(NarratedScene):
         q_len = LabeledNumber("长度 =", 1.0, decimals=0, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL)
         q_len.move_to(np.array([PANEL_X, 0.3, 0.0]), aligned_edge=LEFT)
         q_len.add_updater(lambda m: m.set_value(float(np.linalg.norm(pair.turned_q()))))
-        q_name = rich("q = (1, 0)", color=theme.Q).move_to(np.array([PANEL_X, 1.0, 0.0]), aligned_edge=LEFT)
+        q_name = theme.body_text(f"q = {figures.fmt_point(figures.WIDGET_Q)}", color=theme.Q)
+        q_name.move_to(np.array([PANEL_X, 1.0, 0.0]), aligned_edge=LEFT)
+        q_turned = theme.body_text(f"转 90° 后：q = {figures.value('r90_e1')}", color=theme.Q)
+        q_turned.move_to(q_name, aligned_edge=LEFT)
+        self.watch("arrow_drawn", lambda: {
+            "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(), "unit": SCALE,
+            "k_start": pair.k_arrow.get_start().tolist(), "k_end": pair.k_arrow.get_end().tolist(),
+            "k_on": self.on_screen(pair.k_arrow) and pair.k_arrow.get_stroke_opacity() > 0.5,
+            "len_text": q_len.shown_text(), "len_on": self.on_screen(q_len),
+            "name_texts": [q_name.text, q_turned.text], "names_on": [self.on_screen(q_name), self.on_screen(q_turned)]})
         with self.cue("arrow") as cue:
             self.play(FadeOut(old), FadeOut(new), FadeOut(old_name), FadeOut(new_name), run_time=cue.share(0.12))
             self.play(Create(axes), FadeIn(pair.circle), GrowArrow(pair.q_arrow), FadeIn(pair.q_label),
@@ -97,18 +113,24 @@ class QKWidget(NarratedScene):
             pair.k_arrow.set_opacity(0)
             pair.k_label.set_opacity(0)
             self.play(FadeIn(q_len), run_time=cue.share(0.1))
-            self.play(pair.m.animate.set_value(np.radians(90.0) / theta), run_time=min(cue.share(0.3), cue.remaining()))
+            self.play(pair.m.animate.set_value(np.radians(90.0) / theta), FadeOut(q_name),
+                      run_time=min(cue.share(0.3), cue.remaining()))
+            self.play(FadeIn(q_turned), run_time=min(cue.share(0.1), cue.remaining()))
             cue.hold()
 
         # -- rule: seat i turns q by i·θ, seat j turns k by j·θ -------------------------------
         rules = VGroup(
-            rich("第 " + colored("$i$", theme.POSITION) + " 个座位的 " + colored("q", theme.Q) + "：转 " +
-                 colored("$i theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
-            rich("第 " + colored("$j$", theme.POSITION) + " 个座位的 " + colored("k", theme.K) + "：转 " +
-                 colored("$j theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
+            rich("第 " + colored("$m$", theme.POSITION) + " 个座位的 " + colored("q", theme.Q) + "：转 " +
+                 colored("$m theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
+            rich("第 " + colored("$n$", theme.POSITION) + " 个座位的 " + colored("k", theme.K) + "：转 " +
+                 colored("$n theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
-        theta_note = rich(colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE), font_size=theme.SIZE_SMALL)
+        theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
         theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
+        # k starts where q starts: drawn thinner on top of q, with its own label under the tip, so both show
+        k_start_label = theme.body_text("k", color=theme.K).move_to(CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0]))
+        same_start = theme.small_text("k 从同一处出发，和 q 重合", color=theme.TEXT)
+        same_start.move_to(CENTER + np.array([0.0, -2.45, 0.0]))
         strip = VGroup(*[Square(SEAT_W, color=theme.MUTED, stroke_width=2) for _ in range(self.N_SEATS)])
         strip.arrange(RIGHT, buff=0.0).move_to(np.array([PANEL_X, STRIP_Y, 0.0]), aligned_edge=LEFT)
         seat_nums = VGroup(*[theme.small_text(str(s), color=theme.POSITION).move_to(sq) for s, sq in enumerate(strip)])
@@ -122,11 +144,15 @@ class QKWidget(NarratedScene):
         q_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.m.get_value()), STRIP_Y + 0.5, 0.0])))
         k_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.n.get_value()), STRIP_Y - 0.5, 0.0])))
         with self.cue("rule") as cue:
-            self.play(FadeOut(q_len), FadeOut(q_name), pair.m.animate.set_value(0.0), run_time=cue.share(0.2))
+            self.play(FadeOut(q_len), FadeOut(q_turned), pair.m.animate.set_value(0.0), run_time=cue.share(0.2))
             self.play(FadeIn(rules[0]), FadeIn(strip), FadeIn(seat_nums), FadeIn(seat_word), FadeIn(q_chip),
-                      run_time=cue.share(0.3))
-            self.play(FadeIn(rules[1]), pair.k_arrow.animate.set_opacity(1), FadeIn(k_chip), run_time=cue.share(0.25))
-            self.play(FadeIn(theta_note), run_time=cue.remaining())
+                      run_time=cue.share(0.25))
+            self.play(FadeIn(rules[1]), FadeIn(k_chip), run_time=cue.share(0.2))
+            self.play(FadeIn(theta_note), run_time=cue.share(0.15))
+            k_width = pair.k_arrow.get_stroke_width()
+            pair.k_arrow.set_stroke(width=K_THIN * k_width, family=False)
+            self.play(pair.k_arrow.animate.set_opacity(1), FadeIn(k_start_label), FadeIn(same_start),
+                      run_time=cue.remaining())
 
         # -- angle: q at seat 2 turns 60°, k at seat 4 turns 120°; the gap is 60° ---------------
         def turn_q() -> float:
@@ -158,11 +184,24 @@ class QKWidget(NarratedScene):
             "q_turn": q_turn.get_value(), "k_turn": k_turn.get_value(), "gap": gap_num.get_value(),
             "score": score.get_value(), "gap_shown": gap_num.shown_text(), "score_shown": score.shown_text(),
             "gap_on_screen": self.on_screen(gap_num), "score_on_screen": self.on_screen(score)})
+        self.watch("widget_drawn", lambda: {
+            "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(),
+            "k_start": pair.k_arrow.get_start().tolist(), "k_end": pair.k_arrow.get_end().tolist(), "unit": SCALE,
+            "arc_center": pair.gap_arc.get_arc_center().tolist(), "arc_start": pair.gap_arc.get_start().tolist(),
+            "arc_end": pair.gap_arc.get_end().tolist(), "arc_on": self.on_screen(pair.gap_arc),
+            "q_turn_text": q_turn.shown_text(), "k_turn_text": k_turn.shown_text(), "gap_text": gap_num.shown_text(),
+            "score_text": score.shown_text(),
+            "readouts_on": [self.on_screen(m) for m in (q_turn, k_turn, gap_num, score)],
+            "q_chip_x": q_chip.get_x(), "k_chip_x": k_chip.get_x(), "seat0_x": strip[0].get_x(),
+            "seat1_x": strip[1].get_x(), "chips_on": [self.on_screen(q_chip), self.on_screen(k_chip)],
+            "theta_text": theta_note.text, "theta_on": self.on_screen(theta_note)})
         with self.cue("angle") as cue:
             readouts.update()
-            self.play(FadeIn(q_turn), FadeIn(k_turn), run_time=cue.share(0.12))
+            pair.k_arrow.set_stroke(width=k_width, family=False)
+            self.play(FadeIn(q_turn), FadeIn(k_turn), FadeOut(same_start), run_time=cue.share(0.12))
             self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.3))
-            self.play(pair.n.animate.set_value(float(j0)), pair.k_label.animate.set_opacity(1), run_time=cue.share(0.3))
+            self.play(pair.n.animate.set_value(float(j0)), pair.k_label.animate.set_opacity(1), FadeOut(k_start_label),
+                      run_time=cue.share(0.3))
             pair._sync_arc()
             gap_num.update()
             self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), run_time=cue.remaining())
@@ -171,14 +210,17 @@ class QKWidget(NarratedScene):
         with self.cue("score") as cue:
             score.update()
             box = SurroundingRectangle(score, color=theme.SCORE, buff=0.12)
-            self.play(FadeIn(score), run_time=cue.share(0.45))
+            unit_note = theme.small_text("长度都是 1：点积 = cos(夹角)", color=theme.TEXT)
+            unit_note.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
+            self.play(FadeIn(unit_note), run_time=cue.share(0.3))
+            self.play(FadeIn(score), run_time=cue.share(0.3))
             self.play(Create(box), run_time=cue.remaining())
 
         # -- slide: both words move 3 seats on; the gap and the score stay -----------------------
         with self.cue("slide") as cue:
-            self.play(FadeOut(box), run_time=cue.share(0.08))
+            self.play(FadeOut(box), FadeOut(unit_note), run_time=cue.share(0.08))
             self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
-            only = rich("分数只认" + colored("隔了几个座位", theme.POSITION), font_size=theme.SIZE_BODY)
+            only = theme.body_text("分数只认隔了几个座位", color=theme.HIGHLIGHT)
             only.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
             self.play(FadeIn(only), run_time=cue.remaining())
         self.probe("slide_end", **{k: v for k, v in self.probes["widget"][-1].items() if k != "frame"})
@@ -200,13 +242,16 @@ class QKWidget(NarratedScene):
             plane_arrows.add(arr)
         dots = VGroup(*[theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
                         for a, b in zip(plane_centers, plane_centers[1:])])
-        speeds = VGroup(*[theme.small_text(f"θ = {figures.fmt_dec(wi, 3) if wi >= 1e-3 else figures.fmt_sci(wi)}",
-                                           color=theme.ANGLE).next_to(p, DOWN, buff=0.2) for p, wi in zip(planes, w)])
+        speeds = VGroup(*[theme.small_text(_speed_text(wi), color=theme.ANGLE).next_to(p, DOWN, buff=0.2)
+                          for p, wi in zip(planes, w)])
+        unit = theme.small_text(f"θ 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT)
+        unit.move_to(np.array([0.0, -0.95, 0.0]))
         names = VGroup(*[theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
                          for p, i in zip(planes, self.PLANE_INDICES)])
-        title = rich("512 维 = " + colored("256 个平面", theme.Q) + "，各有各的 " + colored("$theta$", theme.ANGLE) + "，从快到慢")
-        title.move_to(np.array([0.0, 3.1, 0.0]))
-        counter = LabeledNumber("座位 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+        title = rich(f"{self.PLANE_D} 维的 q、k = {self.PLANE_D // 2} 个平面，各有各的 " + colored("$theta$", theme.ANGLE)
+                     + "，从快到慢")
+        title.move_to(np.array([0.0, 2.85, 0.0]))
+        counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
                                 font_size=theme.SIZE_SMALL)
         counter.move_to(np.array([0.0, -0.3, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.floor(seat.get_value() + 1e-9))))
@@ -214,6 +259,13 @@ class QKWidget(NarratedScene):
                                       "tips": [((a.arrow.get_end() - c)[:2] / 0.7).tolist()
                                                for a, c in zip(plane_arrows, plane_centers)],
                                       "on_screen": self.on_screen(plane_arrows[0])})
+        self.watch("planes_drawn", lambda: {
+            "arrows": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in plane_arrows],
+            "arrows_on": self.on_screen(plane_arrows),
+            "speed_texts": [t.text for t in speeds], "speeds_on": [self.on_screen(t) for t in speeds],
+            "counter_text": counter.shown_text(), "counter_on": self.on_screen(counter),
+            "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
+            "hands_on": self.on_screen(clocks.hands)})
         widget = VGroup(pair, pair.gap_arc, axes, theta_note, rules, strip, seat_nums, seat_word, q_chip, k_chip,
                         readouts, only)
         with self.cue("planes") as cue:
@@ -221,26 +273,26 @@ class QKWidget(NarratedScene):
             for mob in (q_chip, k_chip, *readouts):
                 mob.clear_updaters()
             self.play(FadeIn(title), FadeIn(planes), FadeIn(plane_arrows), FadeIn(names), FadeIn(dots), run_time=cue.share(0.25))
-            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(counter), run_time=cue.share(0.2))
+            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=cue.share(0.2))
             self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.remaining())
 
         # -- same_clocks: the angles are the clock readings; RoPE turns arrows with them -------------
         clocks.set_position(self.PLANE_SEATS[0])
-        card = VGroup(RoundedRectangle(corner_radius=0.08, width=0.9, height=0.6, color=theme.MUTED, stroke_width=3),
-                      theme.small_text("sin", color=theme.SIN).scale(0.8)).arrange(RIGHT, buff=-0.75)
+        card = VGroup(RoundedRectangle(corner_radius=0.08, width=1.0, height=0.65, color=theme.MUTED, stroke_width=3),
+                      theme.small_text("sin", color=theme.SIN)).arrange(RIGHT, buff=-0.75)
         card[1].move_to(card[0])
         sinus = VGroup(card, rich("正弦编码：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上",
                                   color=theme.MUTED)).arrange(RIGHT, buff=0.3)
         turner = VGroup(Arrow(np.array([0.0, 0.0, 0.0]), np.array([0.6, 0.35, 0.0]), buff=0,
                               color=theme.Q, stroke_width=5, max_tip_length_to_length_ratio=0.3),
-                        rich("RoPE：读数拿来" + colored("转箭头", theme.ANGLE))).arrange(RIGHT, buff=0.45)
+                        rich("RoPE：读数拿来" + colored("转箭头", theme.HIGHLIGHT))).arrange(RIGHT, buff=0.45)
         notes = VGroup(sinus, turner).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.85, 0.0]))
         row_names = VGroup(theme.small_text("箭头", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
                            theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])))
         self.watch("clocks", lambda: {"p": clocks.p, "hand_angles": clocks.probe_values()["hand_angles"],
                                       "w": clocks.w.tolist(), "on_screen": self.on_screen(clocks.hands)})
         with self.cue("same_clocks") as cue:
-            self.play(FadeOut(names), FadeOut(speeds), FadeOut(title), FadeOut(dots), counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
+            self.play(FadeOut(names), FadeOut(speeds), FadeOut(unit), FadeOut(title), FadeOut(dots), counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
                       run_time=cue.share(0.15))
             self.play(FadeIn(clocks.faces), FadeIn(clocks.hands), FadeIn(row_names), run_time=cue.share(0.2))
             self.play(FadeIn(notes[0]), run_time=cue.share(0.2))

@@ -48,9 +48,10 @@ class Quiz(NarratedScene):
         1: ("不变：每个词的输出只是跟着换了位置", "点积、softmax、加权求和都不看次序", "注意力看到的只是一袋词"),
         2: ("座位号能到几千几万，词向量的数只在 ±1 附近", "一加上去，点积被位置占满，词义不起作用",
             "同一个词换个座位，就像变了个词"),
-        3: ("一根针转满一圈就回到原处：两个座位会撞上同一读数", "快针区分近处，慢针区分远处",
+        3: ("针转满一圈回到原处：两个座位可能读数几乎一样", "快针区分近处，慢针区分远处",
             "合起来，每个座位的读数才独一无二"),
-        4: ("RoPE 不动词向量，按座位转 q 和 k", "夹角 (j − i)θ：分数只看隔了几个座位", "v 不转：取走的内容不带位置"),
+        4: ("RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ", "k 比 q 多转 (n − m)θ：分数只看隔了几个座位",
+            "值向量 v 不转：取走的内容不带位置"),
     }
     LEFT_X = -6.2
     WRAP = 24
@@ -116,7 +117,7 @@ class Quiz(NarratedScene):
         return VGroup(tag, lines)
 
     def _answer(self, n: int, *, below: VGroup) -> VGroup:
-        tag = theme.body_text("答", color=theme.ANGLE)
+        tag = theme.body_text("答", color=theme.HIGHLIGHT)
         lines = VGroup(*[theme.body_text(f"· {p}", color=theme.TEXT) for p in self.ANSWERS[n]])
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         tag.next_to(below, DOWN, buff=0.55).align_to(below, LEFT)

@@ -27,8 +27,8 @@ class SeatNumberCard(NarratedScene):
         # -- idea: attention only reads vectors; write the seat in before it -------------
         chips = WordChips(SENTENCE, center=np.array([-1.9, 1.2, 0.0]), spacing=1.55)
         seats = chips.seat_labels()
-        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.2, height=1.1, stroke_color=theme.SCORE),
-                      theme.body_text("注意力", color=theme.SCORE))
+        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.2, height=1.1, stroke_color=theme.MUTED),
+                      theme.body_text("注意力", color=theme.TEXT))
         attn[1].move_to(attn[0])
         attn.move_to(np.array([5.0, 1.2, 0.0]))
         feed = Arrow(chips.get_right() + 0.1 * RIGHT, attn.get_left(), buff=0.1, color=theme.MUTED, stroke_width=4)
@@ -55,8 +55,8 @@ class SeatNumberCard(NarratedScene):
         panel = np.array([3.3, -0.9, 0.0])
         card_group = VGroup(card, card.title)
         with self.cue("req_unique") as cue:
-            self.play(card_group.animate.scale(0.75).move_to(np.array([3.3, 1.9, 0.0])), run_time=cue.share(0.3))
-            unique = theme.formula("p(0) != p(1) != p(2) != dots", color=theme.POSITION).move_to(panel)
+            self.play(card_group.animate.scale(0.85).move_to(np.array([3.4, 1.95, 0.0])), run_time=cue.share(0.3))
+            unique = theme.formula("p(m) != p(n) quad (m != n)", color=theme.TEXT).move_to(panel)
             self.play(FadeIn(reqs.items[0], shift=0.2 * RIGHT), *reqs.focus_animations(0, shown=1),
                       run_time=cue.share(0.3))
             self.play(FadeIn(unique), run_time=cue.remaining())
@@ -68,30 +68,32 @@ class SeatNumberCard(NarratedScene):
                       run_time=cue.share(0.4))
             self.play(FadeIn(small), run_time=cue.remaining())
 
-        ruler = self._ruler(panel + 0.2 * DOWN)
+        ruler = self._ruler(panel + 0.2 * DOWN + 0.4 * RIGHT)
         with self.cue("req_steady") as cue:
             self.play(FadeOut(small), FadeIn(reqs.items[2], shift=0.2 * RIGHT), *reqs.focus_animations(2, shown=3),
                       run_time=cue.share(0.3))
             self.play(FadeIn(ruler.marks), run_time=cue.share(0.2))
             self.play(Create(ruler.hops[0]), FadeIn(ruler.plus[0]), run_time=cue.share(0.2))
             self.play(Create(ruler.hops[1]), FadeIn(ruler.plus[1]), run_time=cue.remaining())
-            self.probe("hops", pairs=[list(h) for h in HOPS], shown=[[t.text for t in pair] for pair in ruler.numbers])
+            self.probe("hops", pairs=[list(h) for h in HOPS], shown=[[t.text for t in pair] for pair in ruler.numbers],
+                       hop_ends=[[h.get_start()[0], h.get_end()[0]] for h in ruler.hops],
+                       ticks=[[n.get_x() for n in pair] for pair in ruler.numbers])
 
         # -- takeaway: a steady "one seat right"; test the candidates with the three rules ---
         with self.cue("takeaway") as cue:
-            same = theme.body_text("同一个“往右一格”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
+            same = theme.body_text("稳定的“往右一格”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
             test = theme.body_text("接下来：用这三条检验候选方案", color=theme.TEXT).move_to(np.array([0.0, -2.1, 0.0]))
-            self.play(ruler.hops.animate.set_color(theme.HIGHLIGHT), ruler.plus.animate.set_color(theme.HIGHLIGHT),
-                      FadeIn(same), *reqs.focus_animations(-1), run_time=cue.share(0.45))
+            self.play(ruler.hops.animate.set_color(theme.HIGHLIGHT), FadeIn(same), *reqs.focus_animations(-1), run_time=cue.share(0.45))
             self.play(FadeIn(test, shift=0.2 * UP), run_time=cue.remaining())
             self.probe("final_layout", on_screen=True)
 
     def _ruler(self, center: np.ndarray) -> VGroup:
-        """Seats 3, 4 … 503, 504 on a line, with the same +1 hop drawn twice."""
+        """Seats 3, 4 … 503, 504 on a line; a hop from each seat to the next, labelled p(3) → p(4) and
+        p(503) → p(504): the change of p that requirement 3 asks to be the same."""
         ruler = VGroup()
         ruler.marks, ruler.hops, ruler.plus, ruler.numbers = VGroup(), VGroup(), VGroup(), []
         xs = ((-2.0, -0.9), (0.9, 2.0))
-        line = Line(center + 2.7 * LEFT, center + 2.7 * RIGHT, color=theme.MUTED, stroke_width=2)
+        line = Line(center + 2.4 * LEFT, center + 2.4 * RIGHT, color=theme.MUTED, stroke_width=2)
         dots = theme.small_text("…", color=theme.MUTED).move_to(center + 0.3 * DOWN)
         ruler.marks.add(line, dots)
         for (a, b), (xa, xb) in zip(HOPS, xs):
@@ -101,8 +103,9 @@ class SeatNumberCard(NarratedScene):
             ticks = [Line(p + 0.1 * DOWN, p + 0.1 * UP, color=theme.POSITION, stroke_width=3) for p in (pa, pb)]
             ruler.marks.add(*ticks, *nums)
             ruler.numbers.append(nums)
-            hop = CurvedArrow(pa + 0.15 * UP, pb + 0.15 * UP, angle=-np.pi / 2, color=theme.ANGLE, stroke_width=4)
+            hop = CurvedArrow(pa + 0.15 * UP, pb + 0.15 * UP, angle=-np.pi / 2, color=theme.POSITION, stroke_width=4)
             ruler.hops.add(hop)
-            ruler.plus.add(theme.small_text("+1", color=theme.ANGLE).next_to(hop, UP, buff=0.08))
+            ruler.plus.add(theme.formula(f"p({a}) -> p({b})", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4)
+                           .next_to(hop, UP, buff=0.1))
         ruler.add(ruler.marks, ruler.hops, ruler.plus)
         return ruler

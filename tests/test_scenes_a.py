@@ -90,7 +90,7 @@ def test_overview_blind_outputs_only_move():
 
 def test_overview_failures_from_mathcore():
     f = build("word_order_overview").probes["fail"][0]
-    assert f["raw"] == mathcore.raw_index_encoding([500], 4)[0].tolist()
+    assert f["raw"] == mathcore.raw_index_encoding([5000], 4)[0].tolist()      # the far seat of failing_encodings
     assert f["word"] == t1_inputs()[0][0][:2].tolist()
     seat, lengths = figures.NORM_SEAT, figures.NORM_LENGTHS
     assert f["lengths"] == list(lengths)
@@ -101,7 +101,7 @@ def test_overview_failures_from_mathcore():
     shown = " ".join(f["shown"])
     for n in lengths:     # the subtitles' written forms appear on screen
         assert bare(f"p = {figures.fmt_dec(mathcore.length_normalised_encoding([seat], n, 1)[0, 0], 3)}") in shown
-    assert bare("p = (500, 500, …)") in shown
+    assert bare("p = (5000, 5000, …)") in shown
 
 
 def test_overview_clocks_table_rope_close():
@@ -138,6 +138,8 @@ def test_overview_clocks_table_rope_close():
             assert a["phi"] == pytest.approx(s["p"] * wc[i], abs=TOL)            # the arrow turns by the reading
             assert np.allclose(a["tip"], mathcore.rotate(a["v0"], s["p"] * wc[i]), atol=TOL)
         assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * wc)) <= TOL)
+        for a, hand in zip(s["arrows"], s["hand_angles"]):                   # q starts where a hand starts
+            assert a["v0"] == [1.0, 0.0] and np.allclose(a["tip"], [np.cos(hand), np.sin(hand)], atol=TOL)
     assert close[-1]["p"] == cls.CLOSE_POSITION
 
 
@@ -148,6 +150,8 @@ def test_seat_card_numbers():
     hops = scene.probes["hops"][0]
     assert hops["shown"] == [[str(a), str(b)] for a, b in hops["pairs"]]
     assert all(b - a == 1 for a, b in hops["pairs"])
+    for (start, end), (xa, xb) in zip(hops["hop_ends"], hops["ticks"]):      # each hop goes from its seat to the next
+        assert start == pytest.approx(xa, abs=0.02) and end == pytest.approx(xb, abs=0.02)
     text = scene.plan.cue("req_steady").text
     assert all(str(s) in text for pair in hops["pairs"] for s in pair)
 

@@ -81,6 +81,10 @@ def test_failing_encodings_values(scene_b):
     assert cat["dist_words"] == pytest.approx(np.linalg.norm(x_cat - x_dog), abs=TOL)
     assert cat["dist_same_word"] > 1000 * cat["dist_words"]
     assert figures.fmt_dec(cat["dot_word"]) in cat["shown"][0]
+    far_dot = float((x_cat + raw(scene.FAR)) @ (x_dog + raw(scene.FAR)))
+    assert f"≈{figures.fmt_dec(far_dot / 1e8, 1)}亿" in cat["shown"][1]            # ≈ 1 亿, not 8 digits
+    assert len(cat["shown"][1].split("≈")[1]) <= 5                                  # a short figure, e.g. "1亿"
+    assert "@" not in "".join(cat["shown"])
     codes = one(scene, "norm_codes")
     short_n, long_n = figures.NORM_LENGTHS
     assert np.allclose(codes["short_dots"], mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0])

@@ -12,6 +12,17 @@ from scenes.mobjects.readout import LabeledNumber
 from scenes.mobjects.segment import place_segment
 
 
+class TwoLines(VGroup):
+    """Two short lines of small text, centred on each other; one text unit (``text`` is both lines)."""
+
+    TEXT_UNIT = True
+
+    def __init__(self, first: str, second: str, color: str = theme.MUTED) -> None:
+        super().__init__(theme.small_text(first, color=color), theme.small_text(second, color=color))
+        self.arrange(DOWN, buff=0.08)
+        self.text = self[0].text + self[1].text
+
+
 def format_wavelength(wl: float) -> str:
     """Positions per turn as the narration says them: 6.28 (2π), then whole numbers: 63, 628, 60611."""
     return f"{wl:.2f}" if wl < 10 else f"{wl:.0f}"
@@ -72,9 +83,9 @@ class ClockRow(VGroup):
             self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
         for wl, w, face in zip(self.wavelength, self.w, self.faces):
             self.wavelength_labels.add(
-                theme.small_text(f"一圈\n≈{format_wavelength(wl)} {unit}").next_to(face, DOWN, buff=0.15))
+                TwoLines("一圈", f"≈{format_wavelength(wl)} {unit}").next_to(face, DOWN, buff=0.15))
             self.speed_labels.add(
-                theme.small_text(f"每{unit}转\n{format_speed(w)} 弧度", color=theme.ANGLE).next_to(face, DOWN, buff=0.15))
+                TwoLines(f"每{unit}转", f"{format_speed(w)} 弧度", color=theme.ANGLE).next_to(face, DOWN, buff=0.15))
         self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
         self.add(self.faces, self.hands, self.names)
         self.hands.add_updater(lambda m: self._sync())
