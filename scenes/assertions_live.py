@@ -1,7 +1,10 @@
 """五条断言，当场重算: A1–A5 recomputed by mathcore while the video renders, one table row per cue.
 
-``checks.lesson_assertions()`` is called in ``construct`` (not a cached constant), so
-every render measures the errors again; the document's own figure sits small beside each.
+``checks.lesson_assertions()`` is called in ``construct`` (not a cached constant), so every render
+measures the errors again. Every row is held to the same bound, ``checks.BOUND`` = 100 ε (ε = float64's
+machine epsilon), and shows its error both as a number and in units of ε, so pass and fail can be read
+off the row. The source lesson's own figure (measured by its script on its machine) sits in the last
+column, for comparison only; the top line says so.
 """
 from __future__ import annotations
 
@@ -13,36 +16,56 @@ from mathcore import checks
 from scenes import theme
 from scenes.base import NarratedScene
 
-# what each assertion says, as the narration says it (the Assertion's own claim is ASCII)
+TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
+
+# what each assertion says, as the narration says it (the Assertion's own claim is ASCII); Typst markup
 CLAIMS = {
-    "A1": "正交：RᵀR = I，det R = +1",
-    "A2": "长度、内积保持不变",
+    "A1": "正交：$R^T R = I$，$det R = +1$",
+    "A2": "长度、内积不变（同一角度）",
     "A3": "复合 = 角度相加，一圈回原样",
-    "A4": "M_k 把表针拨快 k 步",
-    "A5": "Gram 表只依赖相对距离",
+    "A4": "$M_k$ 把表针拨快 $k$ 步",
+    "A5": "Gram 矩阵只依赖相对距离",
 }
-COLS = {"key": -6.3, "claim": -5.6, "error": 1.0, "bound": 3.4, "mark": 4.75, "doc": 5.85}
-HEADER_Y = 1.75
-ROW_Y0, ROW_STEP = 1.0, 0.66
+COLS = {"key": -6.35, "claim": -5.85, "error": 0.65, "eps": 2.6, "mark": 3.95, "doc": 5.65}
+HEADER_Y = 1.45
+ROW_Y0, ROW_STEP = 0.82, 0.6
+NEAR_BOUND = 0.5     # an error above this share of its bound is shown with 3 significant digits
 
 
 def check_mark(center: np.ndarray, passed: bool) -> VMobject:
     """A drawn tick (passed) or cross (failed); no font glyph needed."""
     c = np.asarray(center, dtype=float)
     if passed:
-        mark = VMobject(color=theme.POSITION, stroke_width=7)
+        mark = VMobject(color=theme.HIGHLIGHT, stroke_width=7)
         mark.set_points_as_corners([c + np.array([-0.2, 0.0, 0]), c + np.array([-0.05, -0.16, 0]),
                                     c + np.array([0.22, 0.2, 0])])
         mark.kind = "tick"
         return mark
-    cross = VGroup(Line(c + np.array([-0.18, -0.18, 0]), c + np.array([0.18, 0.18, 0]), color=theme.SCORE, stroke_width=7),
-                  Line(c + np.array([-0.18, 0.18, 0]), c + np.array([0.18, -0.18, 0]), color=theme.SCORE, stroke_width=7))
+    cross = VGroup(Line(c + np.array([-0.18, -0.18, 0]), c + np.array([0.18, 0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7),
+                   Line(c + np.array([-0.18, 0.18, 0]), c + np.array([0.18, -0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7))
     cross.kind = "cross"
     return cross
 
 
+def shown_error(a: checks.Assertion) -> str:
+    """The measured error as drawn: 2 significant digits, 3 when it comes near its bound."""
+    return figures.fmt_sci(a.error, 3 if a.error > NEAR_BOUND * a.bound else 2)
+
+
+def typst_sci(x: float) -> str:
+    """``figures.fmt_sci(x)`` as Typst math: ``2.2 times 10^(-16)``."""
+    mant, exp = figures.fmt_sci(x).split("×10")
+    return f"{mant} times 10^({int(exp.translate(str.maketrans('⁻⁰¹²³⁴⁵⁶⁷⁸⁹', '-0123456789')))})"
+
+
+def shown_eps(a: checks.Assertion) -> str:
+    """The measured error in units of ε, as drawn: ``≈ 12.0 ε``."""
+    return f"≈ {figures.fmt_fixed(a.error_in_eps, 1)} ε"
+
+
 class AssertionsLive(NarratedScene):
-    """intro (seed, table head) → a1 … a5 (one row each: claim, measured error, bound, mark) → verdict."""
+    """intro (fixed inputs, ε and the bound, table head) → a1 … a5 (one row each: claim, measured error, in ε,
+    mark, the source's own figure) → verdict."""
 
     SCENE_IDS = ("assertions_live",)
     CUES = ("intro", "a1", "a2", "a3", "a4", "a5", "verdict")
@@ -50,57 +73,64 @@ class AssertionsLive(NarratedScene):
     def construct(self) -> None:
         results = checks.lesson_assertions()          # measured now, while the video renders
         header = self.header()
-        seed = theme.small_text(f"只用 numpy · 随机种子 {checks.SEED} 固定 · 每次结果都一样", color=theme.TEXT)
-        seed.move_to(np.array([0.0, 2.55, 0.0]))
+        fixed = theme.small_text("输入固定，每次重算结果都一样；最右一列是原讲义自己测得的值，仅供对照", color=theme.TEXT)
+        fixed.move_to(np.array([0.0, 2.6, 0.0]))
+        bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
+        unit = theme.typst_text(f"$epsilon = {typst_sci(checks.EPS)}$：双精度小数的舍入单位。"
+                                f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(checks.BOUND)}$",
+                                color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
+        unit.move_to(np.array([0.0, 2.1, 0.0]))
         heads = VGroup()
-        for key, text in (("key", "断言"), ("claim", "内容"), ("error", "实测偏差"), ("bound", "上限"), ("mark", "通过"),
-                          ("doc", "文档值")):
+        for key, text in (("key", "断言"), ("claim", "内容"), ("error", "实测偏差"), ("eps", "合几个 ε"), ("mark", "通过"),
+                          ("doc", "原讲义报告")):
             t = theme.small_text(text, color=theme.MUTED)
             t.move_to(np.array([COLS[key], HEADER_Y, 0.0]))
             if key == "claim":
                 t.align_to(np.array([COLS["claim"], 0, 0]), LEFT)
             heads.add(t)
-        rule = Line(np.array([-6.6, HEADER_Y - 0.3, 0]), np.array([6.6, HEADER_Y - 0.3, 0]), color=theme.MUTED, stroke_width=2)
+        rule = Line(np.array([-6.6, HEADER_Y - 0.28, 0]), np.array([6.6, HEADER_Y - 0.28, 0]), color=theme.MUTED, stroke_width=2)
+        self.probe("intro", shown_unit=unit.typst_code, eps=checks.EPS, bound=checks.BOUND, heads=[h.text for h in heads])
 
         with self.cue("intro") as cue:
-            self.play(FadeIn(header), FadeIn(seed), run_time=cue.share(0.4))
-            self.play(FadeIn(heads), Create(rule), run_time=cue.share(0.4))
-        self.bring_to_back(header, seed, heads, rule)
+            self.play(FadeIn(header), FadeIn(fixed), run_time=cue.share(0.3))
+            self.play(FadeIn(heads), Create(rule), run_time=cue.share(0.3))
+            self.play(FadeIn(unit), run_time=cue.share(0.3))
+        self.bring_to_back(header, fixed, unit, heads, rule)
 
         rows = []
         focus = None
         for r, a in enumerate(results):
             y = ROW_Y0 - r * ROW_STEP
             key = theme.body_text(a.key, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(np.array([COLS["key"], y, 0]))
-            claim = theme.small_text(CLAIMS[a.key], color=theme.TEXT)
+            claim = theme.typst_text(CLAIMS[a.key], color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
             claim.move_to(np.array([0.0, y, 0])).align_to(np.array([COLS["claim"], 0, 0]), LEFT)
-            err = theme.body_text(figures.fmt_sci(a.error), color=theme.TEXT, font_size=theme.SIZE_SMALL + 2)
+            err = theme.body_text(shown_error(a), color=theme.TEXT, font_size=theme.SIZE_SMALL + 2)
             err.move_to(np.array([COLS["error"], y, 0]))
-            bound = theme.small_text(f"≤ {figures.fmt_sci(a.bound, 1)}", color=theme.MUTED).move_to(np.array([COLS["bound"], y, 0]))
+            eps = theme.small_text(shown_eps(a), color=theme.TEXT).move_to(np.array([COLS["eps"], y, 0]))
             mark = check_mark(np.array([COLS["mark"], y, 0]), a.passed)
-            doc = theme.small_text(figures.fmt_sci(a.document_error), color=theme.MUTED,
-                                   font_size=theme.SIZE_SMALL - 4).move_to(np.array([COLS["doc"], y, 0]))
-            row = VGroup(key, claim, err, bound, mark, doc)
+            doc = theme.small_text(figures.fmt_sci(a.document_error), color=theme.MUTED).move_to(np.array([COLS["doc"], y, 0]))
+            row = VGroup(key, claim, err, eps, mark, doc)
             rows.append(row)
-            box = SurroundingRectangle(row, color=theme.HIGHLIGHT, buff=0.1, stroke_width=3)
+            box = SurroundingRectangle(row, color=theme.HIGHLIGHT, buff=0.08, stroke_width=3)
             with self.cue(a.key.lower()) as cue:
                 self.probe("row", key=a.key, claim=a.claim, error=a.error, bound=a.bound, passed=a.passed,
-                           document_error=a.document_error, shown_error=err.text, shown_bound=bound.text,
-                           shown_doc=doc.text, mark=mark.kind)
+                           document_error=a.document_error, shown_error=err.text, shown_eps=eps.text,
+                           shown_doc=doc.text, mark=mark.kind, error_in_eps=a.error_in_eps)
                 self.play(FadeIn(key), FadeIn(claim), FadeIn(box) if focus is None else focus.animate.become(box),
                           run_time=cue.share(0.3))
                 if focus is None:
                     focus = box
-                self.play(FadeIn(err, shift=0.15 * LEFT), FadeIn(bound), run_time=cue.share(0.3))
+                self.play(FadeIn(err, shift=0.15 * LEFT), FadeIn(eps), run_time=cue.share(0.3))
                 self.play(Create(mark), FadeIn(doc), run_time=min(cue.remaining(), cue.share(0.25)))
             self.settle(row)
 
         # -- verdict: all pass ------------------------------------------------------------------------
         passed = sum(a.passed for a in results)
-        verdict = theme.body_text(f"{passed} / {len(results)} 通过：都只是浮点舍入量级，当作零", color=theme.POSITION)
-        verdict.move_to(np.array([0.0, -2.22, 0.0]))
+        verdict = theme.body_text(f"{passed} / {len(results)} 通过：偏差都在 {figures.value('assert_err_order')} 上下，"
+                                  "只是舍入误差", color=theme.HIGHLIGHT)
+        verdict.move_to(np.array([0.0, -2.2, 0.0]))
         self.probe("verdict", passed=passed, total=len(results), shown=verdict.text)
         with self.cue("verdict") as cue:
             self.play(FadeOut(focus), FadeIn(verdict), run_time=cue.share(0.35))
-            self.play(*[Indicate(row[4], color=theme.POSITION, scale_factor=1.3) for row in rows],
+            self.play(*[Indicate(row[4], color=theme.HIGHLIGHT, scale_factor=1.3) for row in rows],
                       run_time=min(cue.remaining(), cue.share(0.4)))

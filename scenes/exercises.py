@@ -53,13 +53,14 @@ class Exercises(NarratedScene):
             theme.formula("det R = cos theta dot cos theta - (-sin theta) dot sin theta = cos^2 theta + sin^2 theta = 1",
                           font_size=40),
         )
-        steps1.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([WORK_X, -0.35, 0.0]))
+        steps1.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([WORK_X, -0.1, 0.0]))
         check1 = VGroup(
             theme.small_text(f"θ = {self.EX1_THETA_DEG:g}° 实算：点积 {figures.fmt_fixed(facts['dot'], 6)}，"
                              f"det R = {figures.fmt_fixed(facts['det'], 6)}", color=theme.HIGHLIGHT),
             theme.small_text(f"两列长度²：{figures.fmt_fixed(facts['len0_sq'], 6)} 和 {figures.fmt_fixed(facts['len1_sq'], 6)}",
                              color=theme.HIGHLIGHT))
-        check1.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.95, 0.0]))
+        check1.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        check1.next_to(steps1, DOWN, buff=0.3).align_to(steps1, LEFT)
         self.probe("ex1", theta=theta, shown="".join(t.text for t in check1), **facts)
         with self.cue("ex1_work") as cue:
             self.play(FadeOut(self.timer), r_formula.animate.move_to(np.array([WORK_X, 1.45, 0.0])).scale(0.85),
@@ -85,14 +86,14 @@ class Exercises(NarratedScene):
                        DashedVMobject(Circle(radius=1.25, color=theme.MUTED, stroke_width=2).move_to(PLANE_CENTER), num_dashes=36))
         ghost = SpinArrow((1.0, 0.0), lambda: 0.0, scale=1.25, center=PLANE_CENTER, color=theme.TEXT,
                           opacity=theme.GHOST_OPACITY, live=False)
-        vec = SpinArrow((1.0, 0.0), turns.get_value, scale=1.25, center=PLANE_CENTER, color=theme.ANGLE)
+        vec = SpinArrow((1.0, 0.0), turns.get_value, scale=1.25, center=PLANE_CENTER, color=theme.HIGHLIGHT)
         self.watch("ex2_vector", lambda: {**vec.probe_values(), "on_screen": self.on_screen(vec)})
         power = rotation_power(quarter, 4)
         err = identity_error(power)
         steps2 = VGroup(theme.formula("90° times 4 = 360°", font_size=38),
                         theme.formula("R(90°)^4 = R(360°) = I", font_size=38),
                         MatrixReadout(power, decimals=2, name="R(90°)^4 \"实算\"", font_size=34),
-                        theme.small_text(f"和单位矩阵的偏差：{figures.fmt_sci(err)}", color=theme.HIGHLIGHT))
+                        theme.small_text(f"和单位矩阵的偏差：{figures.fmt_sci(err)}（舍入误差）", color=theme.HIGHLIGHT))
         steps2.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([1.3, -0.45, 0.0]))
         self.probe("ex2", power=power.tolist(), error=err, shown_error=steps2[3].text, shown_matrix=steps2[2].shown)
         with self.cue("ex2_work") as cue:
@@ -118,21 +119,26 @@ class Exercises(NarratedScene):
         norms = pe_norms(list(self.EX3_POSITIONS), self.EX3_D)
         table = VGroup(*[theme.small_text(f"n = {n}：|PE(n)| = {figures.fmt_fixed(v)}", color=theme.TEXT)
                          for n, v in zip(self.EX3_POSITIONS, norms)])
-        table.arrange(DOWN, aligned_edge=LEFT, buff=0.16).move_to(np.array([-3.2, -1.25, 0.0]))
-        d_note = theme.typst_text(f"$d = {self.EX3_D}$：$sqrt(d slash 2) = {figures.value('pe_norm_d512')}$", color=theme.ANGLE,
+        table.arrange(DOWN, aligned_edge=LEFT, buff=0.16).move_to(np.array([-4.55, -1.25, 0.0]))
+        d_note = theme.typst_text(f"$d = {self.EX3_D}$：$sqrt(d slash 2) = {figures.value('pe_norm_d512')}$", color=theme.TEXT,
                                   font_size=TYPST * theme.SIZE_SMALL)
         d_note.next_to(table, UP, buff=0.3).align_to(table, LEFT)
-        answer = VGroup(theme.body_text("一点也不挤", color=theme.POSITION),
-                        theme.small_text("范数是常数，位置信息全在方向里", color=theme.TEXT),
-                        theme.small_text("座位号不碰内容", color=theme.HIGHLIGHT))
-        answer.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([2.9, -0.6, 0.0]))
+        # what the constant norm shows (the position part never grows), and what it does not (no effect on
+        # the scores): an added p changes every dot product through the cross terms
+        answer = VGroup(theme.body_text(f"挤占有上限：长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT),
+                        theme.small_text("每个分量在 −1 到 1 之间，不随位置变大", color=theme.TEXT),
+                        theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
+                        theme.small_text("但内积里多出交叉项：并非不碰内容", color=theme.HIGHLIGHT))
+        answer.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
+        answer.next_to(np.array([-1.75, -0.75, 0.0]), RIGHT, buff=0)
         self.probe("ex3", d=self.EX3_D, positions=list(self.EX3_POSITIONS), norms=norms.tolist(),
-                   shown=[t.text for t in table], note=d_note.typst_code)
+                   shown=[t.text for t in table], note=d_note.typst_code, answer=answer[0].text)
         with self.cue("ex3_work") as cue:
-            self.play(FadeOut(self.timer), FadeIn(answer[0]), run_time=cue.share(0.15))
-            self.play(FadeIn(d_note), FadeIn(table, lag_ratio=0.3), run_time=cue.share(0.35))
-            self.play(FadeIn(answer[1]), run_time=cue.share(0.2))
-            self.play(FadeIn(answer[2]), run_time=min(cue.remaining(), cue.share(0.2)))
+            self.play(FadeOut(self.timer), FadeIn(answer[0]), run_time=cue.share(0.12))
+            self.play(FadeIn(d_note), FadeIn(table, lag_ratio=0.3), run_time=cue.share(0.25))
+            self.play(FadeIn(answer[1]), run_time=cue.share(0.15))
+            self.play(FadeIn(answer[2]), run_time=cue.share(0.2))
+            self.play(FadeIn(answer[3]), run_time=min(cue.remaining(), cue.share(0.15)))
 
     # -- helpers --------------------------------------------------------------------------------------
     def _question(self, label: str, text: str, typst: bool = False) -> VGroup:

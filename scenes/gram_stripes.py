@@ -1,7 +1,12 @@
-"""条纹与衰减: PE(m)·PE(n) = Σ cos(w_i (n − m)), the Gram stripes, g(k), and an honest limit.
+"""条纹与衰减: PE(m)·PE(n) = Σ cos(w_i (n − m)), the Gram stripes, g(k) read along a row, and an honest limit.
 
-The 32% → 79% figures are the original experiment's (document 000 §5); no code here
-computes them, and the picture says so.
+The 32% → 79% figures are the experiment document 000 §5 cites; no code here computes them,
+and the picture says so.
+
+Label equals drawing: the watches ``profile`` (the curve's raw points, the axes' tick labels with
+their positions, the g(0) dot and label, the half-point dot, line and label) and ``row_arrow`` (the
+arrow's raw ends, row 0's first and last cells and their colours) are read by
+tests/test_drawn_labels_rotation.py.
 """
 from __future__ import annotations
 
@@ -18,22 +23,38 @@ from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap, ScoreCurve
 
 D = 32
-N_POS = 48
+K_MAX = 64                  # the curve runs over distances 0 … K_MAX ...
+N_POS = K_MAX + 1           # ... which is exactly the arrow along row 0 of the table
 HEAT_CENTER = np.array([-3.75, 0.05, 0.0])
-CELL = 0.088
+CELL = 0.065
 FADE_FRAMES = 8             # the heat map fades in and out this fast
 CURVE_CENTER = np.array([3.0, 0.1, 0.0])
-# doc 000 §5, the original experiment (not recomputed here): in-window, unseen positions, widened window
-ORIGINAL_EXPERIMENT = (("训练窗口内", 100), ("没见过的位置", 32), ("扩大窗口以后", 79))
+# doc 000 §5, the experiment it cites (not recomputed here): in the training window, outside it (unseen
+# positions), outside it after the window was widened
+ORIGINAL_EXPERIMENT = (("窗口内", 100), ("窗口外", 32), ("扩窗后·窗口外", 79))
+
+
+def drawn_top_row(heat: VGroup) -> dict:
+    """The top row of a merged heat map, read back from what is drawn: each merged mobject is one colour, its
+    points the squares of that colour (4 cubic curves, 16 points each); returns the row's square centres
+    (left to right), their colours and the side of a square."""
+    squares = []
+    for mob in heat:
+        color = mob.get_fill_color().to_hex()
+        for sq in mob.points.reshape(-1, 16, 3):
+            squares.append((sq[:, :2].mean(axis=0), color, float(np.ptp(sq[:, 0]))))
+    top = max(c[1] for c, _, _ in squares)
+    row = sorted((sq for sq in squares if abs(sq[0][1] - top) < 1e-6), key=lambda sq: sq[0][0])
+    return {"centers": [c.tolist() for c, _, _ in row], "colors": [col for _, col, _ in row], "size": row[0][2]}
 
 
 class GramStripes(NarratedScene):
-    """dot → stripes (HeatMap of G, A5) → decay (g(k), g(0)) → half (k = half_point) → extrapolation →
-    honest (the original experiment's 32% → 79%, attributed) → gap."""
+    """dot → stripes (HeatMap of G, A5) → decay (g(k) along row 0, g(0)) → half (k = half_point) → extrapolation →
+    honest (the cited experiment's 32% → 79%, attributed) → gap."""
 
     SCENE_IDS = ("gram_stripes",)
     CUES = ("dot", "stripes", "decay", "half", "extrapolation", "honest", "gap")
-    K_MAX = 64
+    K_MAX = K_MAX
 
     def construct(self) -> None:
         header = self.header()
@@ -65,11 +86,13 @@ class GramStripes(NarratedScene):
                                       top_left + np.array([(N_POS - 1) * CELL, -(N_POS - 1 - k) * CELL, 0]),
                                       color=theme.TEXT, stroke_width=2, dash_length=0.08) for k in (0, 12, 24)])
         small_formula = theme.formula("G = \"PE\" \"PE\"^T", font_size=40).move_to(np.array([CURVE_CENTER[0], 2.35, 0.0]))
-        a5 = VGroup(theme.small_text("等值线：和对角线平行的条纹", color=theme.TEXT),
-                    theme.body_text(f"小规模实测偏差 {figures.fmt_sci(checks.a5_gram_stripes())}", color=theme.HIGHLIGHT,
+        a5 = VGroup(theme.small_text("颜色沿着对角线方向不变：条纹", color=theme.TEXT),
+                    theme.small_text(f"另测 d = {checks.A5_D}、{checks.A5_POSITIONS} 个位置：", color=theme.TEXT),
+                    theme.body_text(f"偏差 {figures.fmt_sci(checks.a5_gram_stripes())}", color=theme.HIGHLIGHT,
                                     font_size=theme.SIZE_SMALL + 4))
-        a5.arrange(DOWN, buff=0.3).move_to(np.array([CURVE_CENTER[0], 0.6, 0.0]))
-        self.probe("a5", shown=a5[1].text, error=checks.a5_gram_stripes())
+        a5.arrange(DOWN, buff=0.25).move_to(np.array([CURVE_CENTER[0], 0.5, 0.0]))
+        a5[1:].shift(0.15 * DOWN)
+        self.probe("a5", shown=a5[2].text, setup=a5[1].text, error=checks.a5_gram_stripes())
         with self.cue("stripes") as cue:
             # 2304 cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
@@ -77,7 +100,7 @@ class GramStripes(NarratedScene):
                              FadeIn(small_formula), frames=fade)
             self.bring_to_back(heat)
             self.play(Create(stripes), FadeIn(a5[0]), run_time=cue.share(0.35))
-            self.play(FadeIn(a5[1]), run_time=cue.remaining())
+            self.play(FadeIn(a5[1]), FadeIn(a5[2]), run_time=cue.remaining())
         self.settle(a5)
 
         # -- decay: g(k) along a row, g(0) = d/2 -----------------------------------------------------
@@ -87,28 +110,51 @@ class GramStripes(NarratedScene):
                            x_length=5.2, y_length=3.0, center=CURVE_CENTER, x_label="距离 k", y_label="内积 g(k)",
                            colors=[theme.SCORE])
         curve.y_label.next_to(curve.y_ticks[-1], UP, buff=0.2)
-        along = Arrow(table.cell(0, 0).get_center(), table.cell(0, N_POS - 1).get_center(), buff=0, color=theme.HIGHLIGHT,
+        along = Arrow(table.cell(0, 0).get_center(), table.cell(0, self.K_MAX).get_center(), buff=0, color=theme.HIGHLIGHT,
                       stroke_width=5, max_tip_length_to_length_ratio=0.06)
+        along_note = theme.small_text("沿一行往右：离对角线越来越远", color=theme.HIGHLIGHT)
+        along_note.next_to(frame, DOWN, buff=0.12)
+        row0 = drawn_top_row(heat)        # row 0 as drawn: the merged squares' own points and colours (static)
+        self.watch("row_arrow", lambda: {
+            "on_screen": self.on_screen(along), "start": along.get_start()[:2].tolist(), "end": along.get_end()[:2].tolist(),
+            "cell_first": row0["centers"][0], "cell_last": row0["centers"][-1], "cell_size": row0["size"],
+            "row_colors": row0["colors"], "heat_on_screen": self.on_screen(heat),
+            "low": theme.BACKGROUND, "high": theme.SCORE, "vmin": table.vmin, "vmax": table.vmax})
         g0 = float(prof[0])
         dot0 = Dot(curve.axes.c2p(0, g0), radius=0.08, color=theme.HIGHLIGHT)
         g0_label = theme.small_text(f"g(0) = {figures.fmt_dec(g0)}", color=theme.HIGHLIGHT).next_to(dot0, RIGHT, buff=0.25)
+        self.curve = curve
+        k_half = mathcore.half_point(D)
+        g_half = float(mathcore.relative_profile(k_half, D))
+        half_line = DashedLine(curve.axes.c2p(0, g0 / 2), curve.axes.c2p(self.K_MAX, g0 / 2), color=theme.MUTED, stroke_width=2)
+        drop = DashedLine(curve.axes.c2p(k_half, 0), curve.axes.c2p(k_half, g_half), color=theme.HIGHLIGHT, stroke_width=3)
+        dot_half = Dot(curve.axes.c2p(k_half, g_half), radius=0.08, color=theme.HIGHLIGHT)
+        half_label = theme.small_text(f"k = {k_half}", color=theme.HIGHLIGHT).next_to(dot_half, DOWN + LEFT, buff=0.12)
+        half_note = theme.small_text("一半", color=theme.MUTED).next_to(half_line, RIGHT, buff=0.1)
+
+        def ticks(group):
+            return [{"text": t.text, "center": t.get_center()[:2].tolist()} for t in group]
+
+        self.watch("profile", lambda: {
+            "curve_on_screen": self.on_screen(curve.curves[0]),
+            "curve": [p[:2].tolist() for p in curve.curves[0].get_anchors()[::2]] + [curve.curves[0].get_end()[:2].tolist()],
+            "x_ticks": ticks(curve.x_ticks), "y_ticks": ticks(curve.y_ticks), "ticks_on_screen": self.on_screen(curve.ticks),
+            "dot0": dot0.get_center()[:2].tolist(), "g0_shown": g0_label.text, "g0_on_screen": self.on_screen(g0_label),
+            "dot_half": dot_half.get_center()[:2].tolist(), "half_shown": half_label.text,
+            "half_on_screen": self.on_screen(half_label),
+            "half_line": [half_line.get_start()[:2].tolist(), half_line.get_end()[:2].tolist()],
+            "half_line_on_screen": self.on_screen(half_line)})
         with self.cue("decay") as cue:
             self.play(FadeOut(a5), FadeOut(stripes), FadeOut(small_formula), FadeIn(curve.axes), FadeIn(curve.ticks),
-                      FadeIn(curve.x_label), FadeIn(curve.y_label), Create(along), run_time=cue.share(0.25))
+                      FadeIn(curve.x_label), FadeIn(curve.y_label), Create(along), FadeIn(along_note), run_time=cue.share(0.25))
             self.play(curve.make_draw_animation(0), run_time=cue.share(0.45))
             self.play(FadeIn(dot0), FadeIn(g0_label), run_time=cue.remaining())
         self.probe("curve", drawn=curve.drawn_samples(0).tolist(), g0_point=list(curve.axes.p2c(dot0.get_center())),
                    g0_shown=g0_label.text)
 
-        # -- half: first time g(k) <= g(0)/2 ------------------------------------------------------------
-        k_half = mathcore.half_point(D)
-        g_half = float(mathcore.relative_profile(k_half, D))
-        half_line = DashedLine(curve.axes.c2p(0, g0 / 2), curve.axes.c2p(self.K_MAX, g0 / 2), color=theme.MUTED, stroke_width=2)
-        drop = DashedLine(curve.axes.c2p(k_half, 0), curve.axes.c2p(k_half, g_half), color=theme.ANGLE, stroke_width=3)
-        dot_half = Dot(curve.axes.c2p(k_half, g_half), radius=0.08, color=theme.ANGLE)
-        half_label = theme.small_text(f"k = {k_half}", color=theme.ANGLE).next_to(dot_half, DOWN + LEFT, buff=0.12)
-        half_note = theme.small_text("一半", color=theme.MUTED).next_to(half_line, RIGHT, buff=0.1)
-        fast_slow = theme.small_text("快针分辨邻近，慢针分辨远程", color=theme.TEXT).move_to(np.array([CURVE_CENTER[0], -2.2, 0.0]))
+        # -- half: first time g(k) <= g(0)/2; the slow hands hold about half, the fast ones make the ripples --
+        fast_slow = theme.small_text("慢针几乎不动，托住约一半；快针带来起伏", color=theme.TEXT)
+        fast_slow.move_to(np.array([CURVE_CENTER[0] - 0.15, 2.6, 0.0]))
         with self.cue("half") as cue:
             self.play(Create(half_line), FadeIn(half_note), run_time=cue.share(0.2))
             self.play(Create(drop), FadeIn(dot_half), FadeIn(half_label), run_time=cue.share(0.3))
@@ -118,16 +164,16 @@ class GramStripes(NarratedScene):
 
         # -- extrapolation: exact in math, not necessarily used by a learner ------------------------------
         math_side = VGroup(theme.body_text("数学", color=theme.TEXT),
-                           theme.small_text("旋转结构对任何位置都精确成立", color=theme.POSITION))
+                           theme.small_text("旋转结构对任何位置都精确成立", color=theme.HIGHLIGHT))
         learn_side = VGroup(theme.body_text("学习器", color=theme.TEXT),
-                            theme.small_text("不一定真能用上它", color=theme.SCORE))
+                            theme.small_text("不一定真能用上它", color=theme.TEXT))
         for grp in (math_side, learn_side):
             grp.arrange(DOWN, buff=0.25)
         VGroup(math_side, learn_side).arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.7, 0.0]))
         with self.cue("extrapolation") as cue:
             fade = min(FADE_FRAMES, max(1, int(0.2 * cue.plan.speech_frames)))
             self.play_frames(*[FadeOut(m) for m in (heat, frame, axis_labels, curve.axes, curve.ticks, curve.x_label,
-                                                    curve.y_label, curve.curves[0], along, dot0, g0_label, half_line, drop,
+                                                    curve.y_label, curve.curves[0], along, along_note, dot0, g0_label, half_line, drop,
                                                     dot_half, half_label, half_note, fast_slow)], frames=fade)
             self.play(FadeIn(math_side), run_time=cue.share(0.3))
             self.play(FadeIn(learn_side), run_time=cue.remaining())
@@ -138,26 +184,30 @@ class GramStripes(NarratedScene):
         for j, (name, pct) in enumerate(ORIGINAL_EXPERIMENT):
             x = -3.2 + 3.2 * j
             h = (top - base_y) * pct / 100
-            bar = Rectangle(width=1.3, height=h, color=theme.POSITION if pct == 100 else theme.SCORE, fill_opacity=0.7,
+            bar = Rectangle(width=1.3, height=h, color=theme.MUTED if pct == 100 else theme.HIGHLIGHT, fill_opacity=0.7,
                             stroke_width=2).move_to(np.array([x, base_y + h / 2, 0.0]))
             bars.add(bar)
             labels.add(VGroup(theme.body_text(f"{pct}%", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4).next_to(bar, UP, buff=0.12),
                               theme.small_text(name, color=theme.TEXT).move_to(np.array([x, base_y - 0.32, 0.0]))))
-        source = theme.small_text("原实验数据，这里没有重算", color=theme.MUTED).move_to(np.array([4.2, 2.55, 0.0]))
-        self.probe("honest", shown=[lab[0].text for lab in labels], source=source.text)
+        source = theme.small_text("原讲义引用的实验，这里没有重算", color=theme.MUTED).move_to(np.array([3.9, 2.55, 0.0]))
+        y_caption = theme.small_text("答对比例", color=theme.TEXT).move_to(np.array([-5.6, top - 0.2, 0.0]))
+        baseline = Line(np.array([-4.6, base_y, 0.0]), np.array([4.6, base_y, 0.0]), color=theme.MUTED, stroke_width=2)
+        self.probe("honest", shown=[lab[0].text for lab in labels], names=[lab[1].text for lab in labels],
+                   source=source.text, y_caption=y_caption.text)
         with self.cue("honest") as cue:
-            self.play(FadeOut(math_side), FadeOut(learn_side), FadeIn(source), run_time=cue.share(0.1))
+            self.play(FadeOut(math_side), FadeOut(learn_side), FadeIn(source), FadeIn(y_caption), Create(baseline),
+                      run_time=cue.share(0.1))
             for j in range(3):
                 self.play(GrowFromEdge(bars[j], DOWN), FadeIn(labels[j]), run_time=cue.share(0.2))
             self.play(source.animate.set_color(theme.TEXT), run_time=min(cue.remaining(), cue.share(0.1)))
-        bars_and_labels = VGroup(*bars, *labels)
+        bars_and_labels = VGroup(*bars, *labels, y_caption, baseline)
         self.settle(bars_and_labels)
 
         # -- gap: math holds vs the model learns it ---------------------------------------------------------
-        left = theme.body_text("数学上成立", color=theme.POSITION)
-        right = theme.body_text("模型真的学会", color=theme.SCORE)
+        left = theme.body_text("数学上成立", color=theme.HIGHLIGHT)
+        right = theme.body_text("模型真的学会", color=theme.TEXT)
         VGroup(left, right).arrange(RIGHT, buff=3.2).move_to(np.array([0.0, 0.9, 0.0]))
-        wall = Line(np.array([0.0, 1.7, 0.0]), np.array([0.0, 0.1, 0.0]), color=theme.ANGLE, stroke_width=8)
+        wall = Line(np.array([0.0, 1.7, 0.0]), np.array([0.0, 0.1, 0.0]), color=theme.MUTED, stroke_width=8)
         why = theme.small_text("中间的坎：容量会不会诱使它死记硬背", color=theme.TEXT).move_to(np.array([0.0, -0.5, 0.0]))
         with self.cue("gap") as cue:
             self.play(FadeOut(bars_and_labels), FadeOut(source), FadeIn(left), FadeIn(right), run_time=cue.share(0.3))

@@ -14,7 +14,7 @@ D_MODEL, HEADS = 512, 8
 
 
 class NextStep(NarratedScene):
-    """pointer (order solved → low rank) → question (8 heads × 64; W^Q (W^K)^T, rank ≤ d_k) → close."""
+    """pointer (a tool to encode word order → low rank) → question (8 heads × 64; W^Q (W^K)^T, rank ≤ d_k) → close."""
 
     SCENE_IDS = ("next_step",)
     CUES = ("pointer", "question", "close")
@@ -25,8 +25,8 @@ class NextStep(NarratedScene):
         self.probe("numbers", d_model=D_MODEL, heads=HEADS, d_k=d_k, rank=rank)
         header = self.header()
 
-        # -- pointer: order is settled; the next thing to think about ---------------------
-        done = theme.body_text("词序：已解决", color=theme.POSITION).move_to(np.array([0.0, 1.0, 0.0]))
+        # -- pointer: word order has an encoding tool now; the next thing to think about ---
+        done = theme.body_text("词序：有了编码工具", color=theme.TEXT).move_to(np.array([0.0, 1.0, 0.0]))
         nxt = theme.title_text("下一个问题：低秩与子空间", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.1, 0.0]))
         with self.cue("pointer") as cue:
             self.play(FadeIn(header), FadeIn(done), run_time=cue.share(0.3))

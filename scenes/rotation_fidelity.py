@@ -1,4 +1,5 @@
-"""旋转矩阵的两条保真性质: R^T R = I, det R = +1, lengths and dot products kept."""
+"""旋转矩阵的两条保真性质: R^T R = I, det R = +1, lengths kept, and the dot product of two vectors turned by
+the same angle kept."""
 from __future__ import annotations
 
 import numpy as np
@@ -71,9 +72,11 @@ class RotationFidelity(NarratedScene):
         lhs = VGroup(*full.select("lhs"))
         used = set(lhs.get_family()) | set(cols[0].get_family()) | set(cols[1].get_family())
         brackets = VGroup(*[m for m in full.family_members_with_points() if m not in used])
-        props = VGroup(theme.body_text("① 正交：只转不拉", color=theme.TEXT),
-                       theme.body_text("② 长度、内积不变", color=theme.TEXT))
-        props.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([PANEL_X, 0.2, 0.0]))
+        props = VGroup(theme.body_text("① 正交：不拉伸、不剪切", color=theme.TEXT),
+                       theme.body_text("② 长度不变；", color=theme.TEXT),
+                       theme.body_text("同转一个角，内积也不变", color=theme.TEXT))
+        props.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([PANEL_X, 0.1, 0.0]))
+        props[2].shift((props[1][1].get_left()[0] - props[2].get_left()[0]) * RIGHT)      # under "长度", not under ②
         with self.cue("machine") as cue:
             self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(vec), FadeIn(angle), run_time=cue.share(0.2))
             self.play(FadeIn(brackets), FadeIn(cols[0]), run_time=cue.share(0.2))
@@ -89,7 +92,7 @@ class RotationFidelity(NarratedScene):
         ortho = theme.formula("R(theta)^T R(theta) = I", font_size=40).move_to(np.array([PANEL_X, 1.15, 0.0]))
         product = LiveMatrix(lambda: orthogonality_product(th()), decimals=3, center=np.array([PANEL_X + 0.6, -0.05, 0.0]))
         product_label = theme.small_text("实算 RᵀR =", color=theme.TEXT).next_to(product, LEFT, buff=0.3)
-        shape_words = theme.body_text("只转动，不拉伸，不剪切", color=theme.HIGHLIGHT).move_to(np.array([PANEL_X, -1.4, 0.0]))
+        shape_words = theme.body_text("不拉伸，不剪切：形状大小不变", color=theme.HIGHLIGHT).move_to(np.array([PANEL_X, -1.4, 0.0]))
         self.watch("orthogonal", lambda: {"theta": th(), "shown": product.shown().tolist(),
                                           "on_screen": self.on_screen(product)})
         with self.cue("orthogonal") as cue:
@@ -98,21 +101,23 @@ class RotationFidelity(NarratedScene):
             self.play(theta.animate.set_value(_deg(130)), FadeIn(shape_words), run_time=cue.remaining())
 
         # -- det: +1, an F is turned, never mirrored; A1 over 360 angles ------------------------
-        f_shape = Polygon(*_scene_points(F_SHAPE), color=theme.ANGLE, stroke_width=4, fill_opacity=0.35)
+        f_shape = Polygon(*_scene_points(F_SHAPE), color=theme.HIGHLIGHT, stroke_width=4, fill_opacity=0.35)
         f_shape.add_updater(lambda m: m.set_points_as_corners(
             _scene_points(np.vstack([turned_points(F_SHAPE, th()), turned_points(F_SHAPE, th())[:1]]))))
         det_formula = theme.formula("det R(theta) = cos^2 theta + sin^2 theta = +1", font_size=36)
         det_formula.move_to(np.array([PANEL_X, 1.15, 0.0]))
-        det_read = labeled_glyph_number("实算 det R =", fixed(6), determinant(th()), color=theme.ANGLE,
+        det_read = labeled_glyph_number("实算 det R =", fixed(6), determinant(th()), color=theme.TEXT,
                                         font_size=theme.SIZE_SMALL + 4)
         det_read.move_to(np.array([PANEL_X, 0.3, 0.0]))
         det_read.number.add_updater(lambda m: m.set_value(determinant(th())))
         mirror_pts = F_SHAPE * np.array([-1.0, 1.0])
         mirror = Polygon(*[np.array([PANEL_X + 2.0 + 1.3 * p[0], -1.35 + 1.3 * p[1], 0.0]) for p in mirror_pts],
                          color=theme.MUTED, stroke_width=3, fill_opacity=0.15)
-        cross = VGroup(Line(mirror.get_corner(UP + LEFT), mirror.get_corner(DOWN + RIGHT), color=theme.SCORE, stroke_width=5),
-                       Line(mirror.get_corner(DOWN + LEFT), mirror.get_corner(UP + RIGHT), color=theme.SCORE, stroke_width=5))
-        mirror_words = theme.small_text("不会翻成镜像", color=theme.TEXT).next_to(mirror, LEFT, buff=0.35)
+        cross = VGroup(Line(mirror.get_corner(UP + LEFT), mirror.get_corner(DOWN + RIGHT), color=theme.HIGHLIGHT, stroke_width=5),
+                       Line(mirror.get_corner(DOWN + LEFT), mirror.get_corner(UP + RIGHT), color=theme.HIGHLIGHT, stroke_width=5))
+        mirror_words = VGroup(theme.small_text("不会翻成镜像", color=theme.TEXT),
+                              theme.small_text("只剩转动", color=theme.HIGHLIGHT)).arrange(DOWN, buff=0.15)
+        mirror_words.next_to(mirror, LEFT, buff=0.35)
         a1 = theme.body_text(f"360 个角度：最大偏差 {figures.fmt_sci(checks.a1_orthogonality())}", color=theme.TEXT,
                              font_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X, -1.95, 0.0]))
         self.watch("det", lambda: {"theta": th(), "shown": det_read.number.text, "on_screen": self.on_screen(det_read)})
@@ -134,15 +139,23 @@ class RotationFidelity(NarratedScene):
                         theme.body_text("Ry", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
         labels.add_updater(lambda m: [lab.move_to(a.tip_point() + 0.35 * (a.tip_point() - CENTER) / np.linalg.norm(a.tip_point() - CENTER))
                                       for lab, a in zip(m, (xa, ya))])
+        ghost_labels = VGroup(theme.body_text("x", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4),
+                              theme.body_text("y", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+        for lab, g in zip(ghost_labels, ghosts):
+            tip = g.tip_point()
+            lab.move_to(tip + 0.3 * (tip - CENTER) / np.linalg.norm(tip - CENTER))
         fs = theme.SIZE_SMALL + 4
         reads = {
             "norm_x": labeled_glyph_number("|x| =", fixed(3), font_size=fs),
             "norm_rx": labeled_glyph_number("|Rx| =", fixed(3), font_size=fs),
+            "norm_y": labeled_glyph_number("|y| =", fixed(3), font_size=fs),
+            "norm_ry": labeled_glyph_number("|Ry| =", fixed(3), font_size=fs),
             "dot": labeled_glyph_number("x·y =", fixed(3), font_size=fs, color=theme.SCORE),
             "dot_r": labeled_glyph_number("Rx·Ry =", fixed(3), font_size=fs, color=theme.SCORE),
         }
-        for key, pos in (("norm_x", (PANEL_X - 1.5, 1.2)), ("norm_rx", (PANEL_X + 1.5, 1.2)),
-                         ("dot", (PANEL_X - 1.5, 0.4)), ("dot_r", (PANEL_X + 1.5, 0.4))):
+        for key, pos in (("norm_x", (PANEL_X - 1.5, 1.45)), ("norm_rx", (PANEL_X + 1.5, 1.45)),
+                         ("norm_y", (PANEL_X - 1.5, 0.85)), ("norm_ry", (PANEL_X + 1.5, 0.85)),
+                         ("dot", (PANEL_X - 1.5, 0.25)), ("dot_r", (PANEL_X + 1.5, 0.25))):
             reads[key].move_to(np.array([pos[0], pos[1], 0.0]))
         readouts = VGroup(*reads.values())
 
@@ -150,7 +163,7 @@ class RotationFidelity(NarratedScene):
             mob.number.add_updater(lambda m, key=key: m.set_value(preservation(self.X, self.Y, th())[key]))
             mob.number.update()
         a2 = theme.body_text(f"1000 组随机向量：最大偏差 {figures.fmt_sci(checks.a2_preservation())}", color=theme.TEXT,
-                             font_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X, -0.6, 0.0]))
+                             font_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X - 0.3, -0.6, 0.0]))
         self.watch("norm", lambda: {"theta": th(), **{k: v.number.text for k, v in reads.items()},
                                     "on_screen": self.on_screen(readouts)})
         with self.cue("norm") as cue:
@@ -159,8 +172,9 @@ class RotationFidelity(NarratedScene):
                       FadeOut(mirror_words), FadeOut(a1), FadeOut(vec), theta.animate.set_value(_deg(360 * 2)),
                       run_time=cue.share(0.2))
             self.add(xa, ya)
-            self.play(FadeIn(ghosts), FadeIn(xa), FadeIn(ya), FadeIn(labels), FadeIn(readouts), run_time=cue.share(0.2))
-            self.play(theta.animate.set_value(_deg(720 + 110)), run_time=cue.share(0.35))
+            self.play(FadeIn(ghosts), FadeIn(xa), FadeIn(ya), FadeIn(readouts), run_time=cue.share(0.2))
+            # the names come in as the turned pair leaves the grey x, y (at θ = 0 they would sit on each other)
+            self.play(theta.animate.set_value(_deg(720 + 110)), FadeIn(labels), FadeIn(ghost_labels), run_time=cue.share(0.35))
             self.play(FadeIn(a2), run_time=cue.remaining())
         self.probe("a2", shown=a2.text, error=checks.a2_preservation())
 
@@ -169,20 +183,26 @@ class RotationFidelity(NarratedScene):
             ax = np.arctan2(*turned_points([self.X], th())[0][::-1])
             ay = np.arctan2(*turned_points([self.Y], th())[0][::-1])
             return Arc(radius=0.55, start_angle=float(ax), angle=float((ay - ax) % (2 * np.pi)), arc_center=CENTER,
-                       color=theme.SCORE, stroke_width=5)
+                       color=theme.ANGLE, stroke_width=5)
         arc = gap_arc()
         arc.add_updater(lambda m: m.become(gap_arc()))
         box = SurroundingRectangle(VGroup(reads["dot"], reads["dot_r"]), color=theme.SCORE, buff=0.15)
         wall = VGroup(theme.body_text("内积不变 = 承重墙", color=theme.SCORE),
-                      theme.small_text("两个向量有多合拍：不变；只改朝向", color=theme.TEXT))
+                      theme.small_text("同一个旋转：合拍程度不变，只改朝向", color=theme.TEXT))
         wall.arrange(DOWN, buff=0.2).move_to(np.array([PANEL_X, -1.55, 0.0]))
         with self.cue("inner") as cue:
             self.play(FadeOut(a2), Create(box), FadeIn(arc), run_time=cue.share(0.25))
             self.play(theta.animate.set_value(_deg(720 + 250)), FadeIn(wall), run_time=cue.remaining())
 
         # -- seat_number: wearing a seat number leaves the meaning alone --------------------------
-        seat = theme.body_text("座位号：只转朝向，词义纹丝不动", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
-        seat.move_to(np.array([PANEL_X, 2.35, 0.0]))
+        seat = VGroup(theme.body_text("座位号要的性质：转动不改长度；", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
+                      theme.body_text("同转一个角，内积也不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+        seat.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([PANEL_X, 2.35, 0.0]))
+        later = VGroup(theme.small_text("转的角度不同，内积就变：", color=theme.TEXT),
+                       theme.small_text("只看角度差（后面会用到）", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        later.move_to(np.array([PANEL_X, -1.75, 0.0]))
         with self.cue("seat_number") as cue:
-            self.play(FadeOut(r_parts), FadeIn(seat), run_time=cue.share(0.35))
-            self.play(theta.animate.set_value(_deg(720 + 300)), run_time=cue.remaining())
+            self.play(FadeOut(r_parts), FadeIn(seat), run_time=cue.share(0.3))
+            # 200° more: the turned arrows and their labels stay clear of the grey x and y
+            self.play(theta.animate.set_value(_deg(720 + 200)), run_time=cue.share(0.35))
+            self.play(FadeOut(wall), FadeIn(later), run_time=cue.remaining())

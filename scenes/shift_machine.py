@@ -1,11 +1,15 @@
-"""M_k：把表针拨快 k 步 — PE(n+k) = M_k PE(n), and the row-vector pitfall that turns back.
+"""拨快表针的机器 — PE(n+k) = M_k PE(n), and the row-vector pitfall that turns back.
 
-Layout convention: the narration (doc 000 §4) puts each clock's pair as (cos, sin);
+Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, sin);
 ``mathcore`` stores (sin, cos) and its ``shift_matrix`` has blocks R(−w_i k). The
 scene shows the narration's (cos, sin) layout throughout and gets every number
 from ``mathcore.rotation_facts.cos_first_pe`` / ``cos_first_shift_matrix``, which
-only re-order mathcore's own coordinates (blocks become R(w_i k)); a footnote on
-screen says so.
+only re-order mathcore's own coordinates (blocks become R(w_i k)). It is the same
+machine (narration/DISCREPANCIES.md, "Pair order in PE"); the screen shows one layout only.
+
+Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readings as drawn,
+the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
+the probe ``back_rows`` (the boxed rows) are read by tests/test_drawn_labels_rotation.py.
 """
 from __future__ import annotations
 
@@ -26,14 +30,21 @@ from scenes.mobjects.glyph_number import GlyphNumber, fixed
 
 D = 8
 ROW_Y = 1.95
-GRID_CENTER = np.array([-2.75, -0.6, 0.0])
+GRID_CENTER = np.array([-2.33, -0.45, 0.0])
+SIDE_LEFT = 2.45           # the machine's notes start here, right of the grid
 RIGHT_X = 4.1
 TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
 
 
-def _entry(x: float) -> str:
-    v = round(float(x), 2) + 0.0
-    return "0" if v == 0 else f"{v:.2f}".replace("-", "−")
+def _entry(x: float, places: int = 2, zero: str = "0") -> str:
+    """A matrix entry as drawn: ``places`` decimals, minus sign U+2212, an exact zero as ``zero``."""
+    v = round(float(x), places) + 0.0
+    return zero if float(x) == 0 else f"{v:.{places}f}".replace("-", "−")
+
+
+def _points(mob) -> dict:
+    """An arc's or a segment's raw drawn points."""
+    return {"start": mob.get_start()[:2].tolist(), "end": mob.get_end()[:2].tolist()}
 
 
 class ShiftMachine(NarratedScene):
@@ -44,6 +55,7 @@ class ShiftMachine(NarratedScene):
     CUES = ("clocks", "pitch", "stagger", "machine", "formula", "no_learning", "check", "pitfall", "backwards",
             "lesson")
     K_SHOWN = 1                  # the M_k drawn as numbers
+    M_PLACES = 3                 # its decimals: the slow blocks turn 0.01 and 0.001 rad per step
     K_BACK = 3                   # the row pitfall turns back this far (checks.a4_row_pitfall's k)
     STEPS = (1, 2, 3)            # clocks: n = 0 → 3
     STAGGER_TO = 12
@@ -52,21 +64,29 @@ class ShiftMachine(NarratedScene):
     def construct(self) -> None:
         header = self.header()
         row = ClockRowMob(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
+        self.row = row
         n_of = lambda: row.p  # noqa: E731
+        # the hands are called 针 0 … 针 3 (the narration's "每根针"), not clocks
+        names = VGroup(*[theme.small_text(f"针 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
+                         for i, face in zip(row.indices, row.faces)])
         n_label = theme.body_text("n =", color=theme.POSITION)
         n_num = GlyphNumber(lambda v: f"{round(v):d}", 0, max_chars=3, font_size=theme.SIZE_BODY, color=theme.POSITION)
         n_num.next_to(n_label, RIGHT, buff=0.18)
         counter = VGroup(n_label, n_num).move_to(np.array([-5.85, ROW_Y, 0.0]))
         n_num.add_updater(lambda m: m.set_value(n_of()))
-        self.watch("clocks", lambda: {**row.probe_values(), "n_shown": n_num.text, "n_on_screen": self.on_screen(counter)})
+        self.watch("clocks", lambda: {**row.probe_values(), "n_shown": n_num.text, "n_on_screen": self.on_screen(n_num)})
+        self.watch("hands", lambda: {"n_shown": n_num.text, "n_on_screen": self.on_screen(n_num),
+                                     "centers": [c[:2].tolist() for c in row.centers],
+                                     "hands": [_points(h) for h in row.hands],
+                                     "hands_on_screen": self.on_screen(row.hands)})
 
         # -- clocks: one hand per clock, angle = w_i · n ---------------------------------------
         rule = theme.formula("\"角度\" = w_i dot n", font_size=40).move_to(np.array([0.0, -0.35, 0.0]))
         with self.cue("clocks") as cue:
-            self.play(FadeIn(header), Create(row.faces), FadeIn(row.names), FadeIn(counter), run_time=cue.share(0.2))
+            self.play(FadeIn(header), Create(row.faces), FadeIn(names), FadeIn(counter), run_time=cue.share(0.2))
             row.remove(row.faces, row.names)        # static parts drawn once per play, only the hands move
             self.add(row)
-            self.bring_to_back(header, row.faces, row.names, n_label)
+            self.bring_to_back(header, row.faces, names, n_label)
             self.play(FadeIn(rule), run_time=cue.share(0.15))
             self.bring_to_back(rule)
             for j, p in enumerate(self.STEPS):
@@ -91,7 +111,9 @@ class ShiftMachine(NarratedScene):
             num.add_updater(lambda m, j=j: m.set_value(cos_first_pe([n_of()], D)[0][j]))
             num.update()
         self.watch("pairs", lambda: {"n": n_of(), "shown": [[cn.text, sn.text] for cn, sn in readings],
-                                     "on_screen": self.on_screen(readings[0][0])})
+                                     "on_screen": self.on_screen(readings[0][0]),
+                                     "hands": [_points(h) for h in row.hands],
+                                     "centers": [c[:2].tolist() for c in row.centers]})
         pe_formula = theme.formula("\"PE\"(n) = (cos w_0 n, sin w_0 n, cos w_1 n, sin w_1 n, ...)", font_size=34)
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
         wl = mathcore.wavelengths(512)
@@ -100,11 +122,11 @@ class ShiftMachine(NarratedScene):
         xs = x0 + (logs - logs[0]) / (logs[-1] - logs[0]) * (x1 - x0)
         drawn = list(range(0, len(wl), 16)) + [len(wl) - 1]       # every 16th clock, and the slowest
         strip = VGroup(Line([x0, strip_y, 0], [x1, strip_y, 0], color=theme.MUTED, stroke_width=2),
-                       *[Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.ANGLE, stroke_width=3)
+                       *[Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.TEXT, stroke_width=3)
                          for i in drawn])
         ends = VGroup(theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to([x0, strip_y, 0], LEFT, buff=0.2),
                       theme.small_text(f"≈ {figures.fmt_int(wl[-1])}", color=theme.TEXT).next_to([x1, strip_y, 0], RIGHT, buff=0.2))
-        strip_title = theme.small_text("d = 512：周期按等比排开（对数刻度，每 16 根针画一根）", color=theme.TEXT)
+        strip_title = theme.small_text("d = 512：每根针转一圈要走的步数（对数刻度，每 16 根画一根）", color=theme.TEXT)
         strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
@@ -120,77 +142,94 @@ class ShiftMachine(NarratedScene):
 
         # -- machine: M_1 as numbers, one 2x2 block per clock ----------------------------------------
         m = cos_first_shift_matrix(self.K_SHOWN, D)
-        shown = [[_entry(x) for x in r] for r in m]
-        cells = [[f"{{{{{shown[i][j]} : b{i // 2}}}}}" if i // 2 == j // 2 else shown[i][j] for j in range(D)]
-                 for i in range(D)]
-        grid = theme.formula((f"M_{self.K_SHOWN} = mat(" + "; ".join(", ".join(r) for r in cells) + ")").replace("−", "-"),
-                             font_size=30)
+        shown = [[_entry(x, self.M_PLACES) for x in r] for r in m]
+        cells = [[f"{{{{{shown[i][j]} : b{i // 2}}}}}" if i // 2 == j // 2 else f"{{{{{shown[i][j]} : z}}}}"
+                  for j in range(D)] for i in range(D)]
+        grid = theme.formula((f"M_{self.K_SHOWN} = mat(column-gap: #0.2em, row-gap: #0.15em, "
+                              + "; ".join(", ".join(r) for r in cells) + ")").replace("−", "-"), font_size=32)
+        VGroup(*grid.select("z")).set_color(theme.MUTED)          # the zeros off the blocks: quiet
         grid.move_to(GRID_CENTER)
-        blocks = VGroup(*[SurroundingRectangle(VGroup(*grid.select(f"b{b}")), color=theme.ANGLE, buff=0.07, stroke_width=3)
+        blocks = VGroup(*[SurroundingRectangle(VGroup(*grid.select(f"b{b}")), color=theme.HIGHLIGHT, buff=0.07, stroke_width=3)
                           for b in range(D // 2)])
         side = VGroup(theme.typst_text("分块旋转矩阵 $M_k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
                       theme.typst_text(f"（这里 $k = {self.K_SHOWN}$，$d = {D}$）", color=theme.TEXT,
                                        font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 块 $= R(w_i k)$：", color=theme.ANGLE, font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 根针多转 $w_i k$", color=theme.ANGLE, font_size=TYPST * theme.SIZE_SMALL))
-        side.arrange(DOWN, aligned_edge=LEFT, buff=0.14).move_to(np.array([RIGHT_X, 0.25, 0.0]))
-        footnote = VGroup(theme.typst_text("注：mathcore 每对先存 sin，", color=theme.MUTED, font_size=TYPST * (theme.SIZE_SMALL - 4)),
-                          theme.typst_text("同一台机器，块写作 $R(-w_i k)$", color=theme.MUTED,
-                                           font_size=TYPST * (theme.SIZE_SMALL - 4)))
-        footnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1).move_to(np.array([RIGHT_X, -2.05, 0.0]))
-        self.probe("matrix", k=self.K_SHOWN, shown=shown)
+                      theme.typst_text("第 $i$ 块 $= R(w_i k)$：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+                      theme.typst_text("第 $i$ 根针多转 $w_i k$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+                      VGroup(theme.typst_text("慢针每步只转", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                             theme.typst_text(f"{figures.value('w2_d8')}、{figures.value('w3_d8')} 弧度", color=theme.TEXT,
+                                              font_size=TYPST * theme.SIZE_SMALL)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
+        side.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+        side[4].shift(0.12 * DOWN)
+        side.next_to(np.array([SIDE_LEFT, 1.2, 0.0]), DOWN + RIGHT, buff=0)
+        self.probe("matrix", k=self.K_SHOWN, shown=shown, places=self.M_PLACES, slow_note=side[4][1].typst_code,
+                   w=row.w.tolist())
         with self.cue("machine") as cue:
             self.play(FadeOut(stagger), FadeOut(pairs), run_time=cue.share(0.12))
             self.play(FadeIn(grid), FadeIn(side[0]), FadeIn(side[1]), run_time=cue.share(0.25))
             self.play(Create(blocks, lag_ratio=0.5), FadeIn(side[2]), FadeIn(side[3]), run_time=cue.share(0.35))
-            self.play(FadeIn(footnote), run_time=cue.remaining())
-        self.settle(grid, blocks, side, footnote)
+            self.play(FadeIn(side[4]), run_time=cue.remaining())
+        self.settle(grid, blocks, side)
 
         # -- formula ------------------------------------------------------------------------------
-        shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=42, color=theme.HIGHLIGHT)
-        shift_formula.move_to(np.array([RIGHT_X, -1.1, 0.0]))
+        shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=38, color=theme.HIGHLIGHT)
+        shift_formula.next_to(np.array([SIDE_LEFT, 0.2, 0.0]), RIGHT, buff=0)
         with self.cue("formula") as cue:
-            self.play(FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.5))
+            self.play(FadeOut(side[1:]), FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.5))
             self.bring_to_back(shift_formula)
 
         # -- no_learning: every hand turns a little more, all at once --------------------------------
-        no_learn = theme.body_text("直接写出来，不用学", color=theme.POSITION).move_to(np.array([RIGHT_X, -1.85, 0.0]))
-        extra = VGroup(*[Arc(radius=0.7, start_angle=float(self.STAGGER_TO * w), angle=float(max(w * self.K_SHOWN, 0.02)),
-                             arc_center=c, color=theme.HIGHLIGHT, stroke_width=6) for w, c in zip(row.w, row.centers)])
+        no_learn = theme.body_text("直接写出来，不用学", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        no_learn.next_to(np.array([SIDE_LEFT, -0.7, 0.0]), RIGHT, buff=0)
+        # the extra turn w_i k of each hand: an arc inside its face, its size in degrees under it (the slow
+        # hands' arcs are true to size, so almost invisible: the numbers say how little they turn)
+        turns = row.readings([self.STAGGER_TO + self.K_SHOWN])[0] - row.readings([self.STAGGER_TO])[0]
+        turns = (turns + 180.0) % 360.0 - 180.0            # the extra turn itself (mathcore's hand angles)
+        extra = VGroup(*[Arc(radius=0.36, start_angle=float(self.STAGGER_TO * w), angle=float(np.radians(t)),
+                             arc_center=c, color=theme.ANGLE, stroke_width=6) for w, t, c in zip(row.w, turns, row.centers)])
+        extra_labels = VGroup(*[theme.small_text(f"+{figures.fmt_dec(t, 2)}°", color=theme.ANGLE)
+                                .next_to(face, RIGHT, buff=0.1).shift(0.25 * DOWN) for t, face in zip(turns, row.faces)])
+        self.watch("extra", lambda: {"on_screen": self.on_screen(extra), "labels_on_screen": self.on_screen(extra_labels),
+                                     "shown": [lab.text for lab in extra_labels], "k": self.K_SHOWN,
+                                     "arcs": [{"center": a.arc_center[:2].tolist(), **_points(a)} for a in extra]})
         with self.cue("no_learning") as cue:
-            self.play(Create(extra), FadeOut(footnote), run_time=cue.share(0.25))
+            self.play(Create(extra), FadeIn(extra_labels), run_time=cue.share(0.25))
             self.play(row.make_step_animation(self.STAGGER_TO + self.K_SHOWN), run_time=cue.share(0.35))
             self.play(FadeIn(no_learn), run_time=cue.remaining())
 
         # -- check: A4 measured --------------------------------------------------------------------
         a4 = figures.fmt_sci(checks.a4_shift())
-        check = VGroup(theme.small_text(f"d = {D}，k = 1 和 3，逐个位置检查", color=theme.TEXT),
-                       theme.body_text(f"最大偏差 {a4}", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
-        check.arrange(DOWN, buff=0.15).move_to(np.array([RIGHT_X - 0.15, -1.98, 0.0]))
+        check = VGroup(theme.small_text(f"d = {D}，k = 1 和 3：", color=theme.TEXT),
+                       theme.body_text(f"最大偏差 {a4}", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
+                       theme.small_text("只是舍入误差", color=theme.TEXT))
+        check.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(np.array([SIDE_LEFT, -0.7, 0.0]), DOWN + RIGHT, buff=0)
         self.probe("check", shown=check[1].text, error=checks.a4_shift())
         with self.cue("check") as cue:
-            self.play(FadeOut(no_learn), FadeOut(extra), run_time=cue.share(0.2))
+            self.play(FadeOut(no_learn), FadeOut(extra), FadeOut(extra_labels), run_time=cue.share(0.2))
             self.play(FadeIn(check), run_time=cue.share(0.35))
             self.bring_to_back(check)
 
         # -- pitfall: the PE table has one position per ROW ------------------------------------------
         pe = cos_first_pe(list(self.TABLE_ROWS), D)
-        table_shown = [[_entry(x) for x in r] for r in pe]
+        table_shown = [[_entry(x, 2, zero="0.00") for x in r] for r in pe]      # one format in every cell
         rows_src = "; ".join(", ".join(f"{{{{{x} : r{r}}}}}" for x in cells) for r, cells in enumerate(table_shown))
-        table = theme.formula(f"mat({rows_src})".replace("−", "-"), font_size=28).move_to(np.array([-2.0, -0.05, 0.0]))
+        table = theme.formula(f"mat(row-gap: #0.45em, {rows_src})".replace("−", "-"), font_size=32)
+        table.move_to(np.array([-1.75, 0.1, 0.0]))
         row_labels = VGroup(*[theme.small_text(f"PE({n})", color=theme.POSITION)
-                              .move_to(np.array([table.get_left()[0] - 0.6, VGroup(*table.select(f"r{r}")).get_y(), 0.0]))
+                              .move_to(np.array([table.get_left()[0] - 0.65, VGroup(*table.select(f"r{r}")).get_y(), 0.0]))
                               for r, n in enumerate(self.TABLE_ROWS)])
         table.add(row_labels)
-        row_box = SurroundingRectangle(VGroup(*table.select("r3")), color=theme.HIGHLIGHT, buff=0.08)
-        notes = VGroup(theme.small_text("PE 表：每一行是一个位置", color=theme.TEXT),
-                       theme.small_text("行向量从右边乘 M_k，", color=theme.TEXT),
-                       theme.small_text("起作用的是转置 M_kᵀ", color=theme.SCORE))
-        notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.5, 0.0, 0.0]))
+        in_row = self.TABLE_ROWS.index(self.K_BACK)
+        out_row = self.TABLE_ROWS.index(0)
+        row_box = SurroundingRectangle(VGroup(*table.select(f"r{in_row}")), color=theme.HIGHLIGHT, buff=0.08)
+        notes = VGroup(theme.typst_text("PE 矩阵：每一行是一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                       theme.typst_text("行向量在左、$M_k$ 在右相乘，", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                       theme.typst_text("起作用的是转置 $M_k^T$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL))
+        notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.3, 0.3, 0.0]))
         self.probe("pe_table", rows=list(self.TABLE_ROWS), shown=table_shown)
         pit = theme.formula("\"PE\"(n) M_k = (M_k^T \"PE\"(n)^T)^T", font_size=36).move_to(np.array([0.0, -1.75, 0.0]))
         with self.cue("pitfall") as cue:
-            self.play(FadeOut(grid), FadeOut(blocks), FadeOut(side), FadeOut(check), FadeOut(shift_formula),
+            self.play(FadeOut(grid), FadeOut(blocks), FadeOut(side[0]), FadeOut(check), FadeOut(shift_formula),
                       run_time=cue.share(0.15))
             self.play(FadeIn(table), FadeIn(notes[0]), run_time=cue.share(0.25))
             self.play(Create(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
@@ -199,20 +238,30 @@ class ShiftMachine(NarratedScene):
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
-        back = VGroup(theme.formula(f"\"PE\"(n) M_{self.K_BACK} = \"PE\"(n - {self.K_BACK})", font_size=40, color=theme.SCORE),
-                      theme.body_text(f"和 {self.K_BACK} 步之前相比，误差 {err}", color=theme.TEXT, font_size=theme.SIZE_SMALL + 2))
-        back.arrange(DOWN, buff=0.25).move_to(np.array([0.0, -1.85, 0.0]))
+        back = VGroup(theme.formula(f"\"PE\"(n) M_{self.K_BACK} = \"PE\"(n - {self.K_BACK})", font_size=40, color=theme.HIGHLIGHT),
+                      theme.body_text(f"和 {self.K_BACK} 步之前的读数相比：最大差 {err}（舍入误差）", color=theme.TEXT,
+                                      font_size=theme.SIZE_SMALL + 2))
+        back.arrange(DOWN, buff=0.2).move_to(np.array([-1.6, -1.95, 0.0]))      # under the table, clear of the result
         start = self.STAGGER_TO + self.K_SHOWN
-        self.probe("backwards", shown=back[1].text, error=checks.a4_row_pitfall(), k=self.K_BACK)
+        out_box = SurroundingRectangle(VGroup(*table.select(f"r{out_row}")), color=theme.HIGHLIGHT, buff=0.08)
+        result = theme.typst_text(f"$\"PE\"({self.K_BACK}) M_{self.K_BACK} = \"PE\"(0)$", color=theme.HIGHLIGHT,
+                                  font_size=TYPST * theme.SIZE_SMALL)
+        result = VGroup(theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result)
+        result.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(notes, DOWN, buff=0.35).align_to(notes, LEFT)
+        self.probe("backwards", shown=back[1].text, formula=back[0].typst_code, error=checks.a4_row_pitfall(), k=self.K_BACK)
+        self.probe("back_rows", input_row=self.TABLE_ROWS[in_row], output_row=self.TABLE_ROWS[out_row],
+                   result=result[1].typst_code, table_rows=list(self.TABLE_ROWS),
+                   pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist())
         with self.cue("backwards") as cue:
             self.play(FadeOut(pit), run_time=cue.share(0.12))
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
             self.bring_to_back(back[0])
-            self.play(FadeIn(back[1]), run_time=cue.remaining())
+            self.play(FadeIn(back[1]), Create(out_box), FadeIn(result), run_time=cue.remaining())
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
         lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
         with self.cue("lesson") as cue:
-            self.play(FadeOut(back), FadeOut(row_box), FadeOut(notes[1]), FadeOut(notes[2]), run_time=cue.share(0.2))
-            self.play(FadeIn(lesson), Indicate(notes[0], color=theme.HIGHLIGHT), run_time=cue.share(0.4))
+            self.play(FadeOut(back), FadeOut(row_box), FadeOut(out_box), FadeOut(result), FadeOut(notes[1]), FadeOut(notes[2]),
+                      run_time=cue.share(0.2))
+            self.play(FadeIn(lesson), Indicate(notes[0], color=theme.HIGHLIGHT, scale_factor=1.05), run_time=cue.share(0.4))

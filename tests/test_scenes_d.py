@@ -49,9 +49,10 @@ def test_rotation_fidelity_readings(scene_d):
     assert len({round(s["theta"], 3) for s in norm}) > 20
     for s in norm:
         p = rf.preservation(scene.X, scene.Y, s["theta"])
-        for key in ("norm_x", "norm_rx", "dot", "dot_r"):
+        for key in ("norm_x", "norm_rx", "norm_y", "norm_ry", "dot", "dot_r"):
             assert float(s[key].replace("−", "-")) == pytest.approx(round(p[key], 3), abs=1e-12)
-        assert s["norm_x"] == s["norm_rx"] and s["dot"] == s["dot_r"]      # the readouts never move
+        # x and y turned by the same angle: the readouts never move
+        assert s["norm_x"] == s["norm_rx"] and s["norm_y"] == s["norm_ry"] and s["dot"] == s["dot_r"]
     assert scene.probes["a1"][0]["shown"].endswith(figures.value("a1_err"))
     assert scene.probes["a2"][0]["shown"].endswith(figures.value("a2_err"))
     assert scene.probes["a2"][0]["error"] == checks.a2_preservation()
@@ -81,15 +82,23 @@ def test_shift_machine_numbers(scene_d):
     machine = rf.cos_first_shift_matrix(m["k"], d)
     p = rf.cos_first_order(d)
     assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])   # mathcore's own machine
-    assert m["shown"] == [[_entry(x) for x in row] for row in machine]
+    assert m["places"] == 3 and m["shown"] == [[_entry(x, 3) for x in row] for row in machine]
+    # three decimals tell the slowest block (0.001 rad per step) from the identity
+    assert m["shown"][7][6] == "0.001" and m["shown"][6][7] == "−0.001"
+    assert f"{figures.value('w2_d8')}、{figures.value('w3_d8')}" in m["slow_note"]
     pe = mathcore.sinusoidal_pe(np.arange(12), d)
     assert np.allclose(mathcore.shift_matrix(3, d) @ pe[2], pe[5])
     table = scene.probes["pe_table"][0]
-    assert table["shown"] == [[_entry(x) for x in row] for row in rf.cos_first_pe(table["rows"], d)]
+    assert table["shown"] == [[_entry(x, 2, "0.00") for x in row] for row in rf.cos_first_pe(table["rows"], d)]
     check = scene.probes["check"][0]
     assert check["error"] == checks.a4_shift() and check["shown"].endswith(figures.value("a4_err"))
     back = scene.probes["backwards"][0]
-    assert back["error"] == checks.a4_row_pitfall() and back["shown"].endswith(figures.value("row_pitfall_err"))
+    assert back["error"] == checks.a4_row_pitfall() and figures.value("row_pitfall_err") in back["shown"]
+    # the boxed result row: PE(k) M_k = PE(0)
+    rows = scene.probes["back_rows"][0]
+    assert rows["input_row"] == back["k"] and rows["output_row"] == 0
+    pe = mathcore.sinusoidal_pe(np.arange(back["k"] + 1), d)
+    assert np.allclose(pe[back["k"]] @ mathcore.shift_matrix(back["k"], d), pe[0], atol=1e-12)
     # the hands really go back K_BACK steps in the backwards beat
     clocks = scene.probes["clocks"]
     b = scene.plan.cue("backwards")
@@ -100,9 +109,10 @@ def test_shift_machine_numbers(scene_d):
     assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
 
 
-def _entry(x: float) -> str:
-    v = round(float(x), 2) + 0.0
-    return "0" if v == 0 else f"{v:.2f}".replace("-", "−")
+def _entry(x: float, places: int = 2, zero: str = "0") -> str:
+    if float(x) == 0:
+        return zero
+    return f"{round(float(x), places) + 0.0:.{places}f}".replace("-", "−")
 
 
 # -- GramStripes ---------------------------------------------------------------------------------
@@ -112,7 +122,7 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     scene = scene_d("gram_stripes")
     heat = scene.probes["heat"][0]
     g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(heat["n"]), heat["d"]))
-    assert heat["d"] == 32 and heat["n"] >= 32
+    assert heat["d"] == 32 and heat["n"] == scene.K_MAX + 1           # row 0 holds every distance the curve shows
     assert np.allclose(heat["values"], g, atol=TOL)
     # drawn as one mobject per colour: every cell exactly once, in its own colour
     from collections import Counter
@@ -138,8 +148,11 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
     assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
     assert scene.probes["a5"][0]["shown"].endswith(figures.value("a5_err"))
+    assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："   # Text drops spaces
+    assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text        # and the narration
     honest = scene.probes["honest"][0]
-    assert honest["shown"] == ["100%", "32%", "79%"] and "原实验" in honest["source"]
+    assert honest["shown"] == ["100%", "32%", "79%"] and "原讲义引用的实验" in honest["source"]
+    assert honest["names"] == ["窗口内", "窗口外", "扩窗后·窗口外"] and honest["y_caption"] == "答对比例"
 
 
 # -- AssertionsLive ------------------------------------------------------------------------------
@@ -148,14 +161,27 @@ def test_assertions_live_rows(scene_d):
     rows = scene.probes["row"]
     want = checks.lesson_assertions()
     assert [r["key"] for r in rows] == [a.key for a in want]
+    eps = np.finfo(np.float64).eps
     for r, a in zip(rows, want):
         assert r["error"] == a.error and r["bound"] == a.bound and r["passed"] == a.passed
-        assert r["shown_error"] == figures.fmt_sci(a.error) == figures.value(f"{a.key.lower()}_err")
+        assert r["bound"] == 100 * eps                                 # one bound for all: 100 ε
+        near = a.error > a.bound / 2                                   # near its bound: 3 significant digits
+        assert r["shown_error"] == figures.fmt_sci(a.error, 3 if near else 2)
+        if not near:
+            assert r["shown_error"] == figures.value(f"{a.key.lower()}_err")
         assert figures.parse_figure(r["shown_error"]) == pytest.approx(a.error, rel=0.05)
+        # the error in units of ε, as drawn
+        assert r["shown_eps"].startswith("≈") and r["shown_eps"].endswith("ε")
+        assert float(r["shown_eps"].strip("≈ε")) == pytest.approx(a.error / eps, abs=0.05)
         assert r["mark"] == ("tick" if a.passed else "cross")
+        assert (float(r["shown_eps"].strip("≈ε")) <= 100) == a.passed
         assert r["shown_doc"] == figures.fmt_sci(a.document_error)
+    intro = scene.probes["intro"][0]
+    assert intro["eps"] == eps and "原讲义报告" in intro["heads"]
+    assert "2.2 times 10^(-16)" in intro["shown_unit"] and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
     verdict = scene.probes["verdict"][0]
     assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']}/5")   # Text drops spaces
+    assert figures.value("assert_err_order") in verdict["shown"]
     # the row of cue aN appears within that cue
     frames = {r["key"]: r["frame"] for r in rows}
     for a in want:
@@ -216,7 +242,7 @@ def test_exercise_worked_values(scene_d):
     ex2 = scene.probes["ex2"][0]
     power = np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4)
     assert np.allclose(ex2["power"], power, atol=0) and np.allclose(power, np.eye(2), atol=1e-15)
-    assert ex2["shown_error"].endswith(figures.value("r90_pow4_err"))
+    assert ex2["shown_error"].endswith(figures.value("r90_pow4_err") + "（舍入误差）")
     assert ex2["shown_matrix"] == [["1", "0"], ["0", "1"]]
     vec = [s for s in scene.probes["ex2_vector"] if s["on_screen"]]
     for s in vec:
@@ -225,6 +251,7 @@ def test_exercise_worked_values(scene_d):
     last = [s for s in vec if s["frame"] < work.end_frame][-1]
     assert last["phi"] == pytest.approx(2 * np.pi) and np.allclose(last["tip"], [1, 0], atol=TOL)
     ex3 = scene.probes["ex3"][0]
+    assert ex3["answer"].endswith(figures.value("pe_norm_d512"))
     norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)
     assert np.allclose(ex3["norms"], norms) and np.allclose(norms, np.sqrt(ex3["d"] / 2))
     assert all(t.endswith(figures.value("pe_norm_d512") + ".00") or t.endswith(figures.fmt_fixed(v))
