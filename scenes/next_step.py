@@ -49,7 +49,7 @@ class NextStep(NarratedScene):
         prod = Rectangle(width=side, height=side, stroke_color=theme.SCORE, stroke_width=3).set_fill(theme.SCORE, opacity=0.25)
         times = theme.body_text("×", color=theme.TEXT)
         equals = theme.body_text("=", color=theme.TEXT)
-        row = VGroup(wq, times, wk, equals, prod).arrange(RIGHT, buff=0.35).move_to(np.array([-1.7, -0.2, 0.0]))
+        VGroup(wq, times, wk, equals, prod).arrange(RIGHT, buff=0.35).move_to(np.array([-1.7, -0.2, 0.0]))
         wk.match_y(wq)
         labels = VGroup(
             theme.formula("W^Q", color=theme.Q, font_size=36).next_to(wq, UP, buff=0.15),
