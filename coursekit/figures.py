@@ -38,8 +38,12 @@ WIDGET_SEATS = ((2, 4), (5, 7))        # q at seat i, k at seat j; the second pa
 MINIMAL_ROPE_SEED = 0                  # the 6 x 8 minimal RoPE of trig_to_rope 动手
 MINIMAL_ROPE_SHAPE = (6, 8)
 MINIMAL_ROPE_PERM = (2, 0, 1, 5, 3, 4)
+MINIMAL_ROPE_SAME_WORD = 5             # minimal RoPE: this word (a row of the input) put at every seat
 NORM_SEAT = 2                          # the length-normalised encoding: seat 2 ...
 NORM_LENGTHS = (4, 8)                  # ... in a 4-word and an 8-word sentence
+RAW_INDEX_WORD = "猫"                  # order_entry: the same word with the raw index added ...
+RAW_INDEX_SEATS = (5, 50)              # ... at these two seats ...
+RAW_INDEX_D = 4                        # ... in this many dimensions (mathcore.toy_words vectors)
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -83,6 +87,11 @@ def fmt_sci(x: float, digits: int = 2) -> str:
     return f"{mant:.{digits - 1}f}×10{str(exp).translate(_SUPERSCRIPT)}"
 
 
+def fmt_order(x: float) -> str:
+    """The power of ten nearest to ``x`` (on a log scale), for speaking a size: ``10⁻¹⁵``."""
+    return "10" + str(int(round(float(np.log10(abs(float(x))))))).translate(_SUPERSCRIPT)
+
+
 def fmt_point(p) -> str:
     """A 2-D point with up to two decimals: ``(0, 1)``."""
     return f"({fmt_dec(p[0])}, {fmt_dec(p[1])})"
@@ -96,6 +105,8 @@ def parse_figure(text: str) -> float | tuple[float, ...]:
     if "×10" in t:
         mant, exp = t.split("×10")
         return float(mant) * 10.0 ** int(exp.translate(_FROM_SUPERSCRIPT))
+    if t.startswith("10") and len(t) > 2 and t[2] in "⁻⁰¹²³⁴⁵⁶⁷⁸⁹":       # a power of ten: 10⁻¹⁵
+        return 10.0 ** int(t[2:].translate(_FROM_SUPERSCRIPT))
     return float(t)
 
 
@@ -136,6 +147,32 @@ def minimal_rope_shuffle_change() -> float:
     return float(np.abs(minimal_rope_scores(x[p]) - minimal_rope_scores(x)[p][:, p]).max())
 
 
+def minimal_rope_shuffle_pair() -> tuple[int, int, int, int]:
+    """The two words whose RoPE score the shuffle changes most: ``(a, b, gap_before, gap_after)``.
+
+    ``a < b`` are rows of the input; the gaps are how many seats apart they sit before and after.
+    """
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    change = np.abs(minimal_rope_scores(x[p]) - minimal_rope_scores(x)[p][:, p])
+    k, l = sorted(np.unravel_index(int(np.argmax(np.triu(change, 1))), change.shape))
+    a, b = sorted((int(p[k]), int(p[l])))
+    return a, b, abs(int(p[l]) - int(p[k])), int(l - k)
+
+
+def minimal_rope_same_word_scores() -> np.ndarray:
+    """RoPE scores of one word (row MINIMAL_ROPE_SAME_WORD of the input) sitting at every seat."""
+    x = minimal_rope_input()
+    same = np.repeat(x[[MINIMAL_ROPE_SAME_WORD]], x.shape[0], axis=0)
+    return minimal_rope_scores(same)
+
+
+def minimal_rope_angles() -> np.ndarray:
+    """The angle (radians) each seat 0 .. n-1 turns each pair by: ``seat * w_i`` for d = 8."""
+    n, d = MINIMAL_ROPE_SHAPE
+    return np.multiply.outer(np.arange(n, dtype=float), mathcore.frequencies(d))
+
+
 def plain_shuffle_change() -> float:
     """The same measure without RoPE: zero up to rounding."""
     x = minimal_rope_input()
@@ -161,6 +198,13 @@ def _norm_step(length: int) -> float:
     return float(e[1] - e[0])
 
 
+def _raw_index_length(seat: int) -> float:
+    from mathcore.toy_words import word_vectors
+
+    x = word_vectors([RAW_INDEX_WORD], RAW_INDEX_D)[0]
+    return float(np.linalg.norm(x + mathcore.raw_index_encoding([seat], RAW_INDEX_D)[0]))
+
+
 def _circle_radius() -> float:
     tips = mathcore.pointer_tip(np.linspace(0.0, 2 * np.pi, 8))
     return float(np.linalg.norm(tips, axis=-1).max())
@@ -182,14 +226,20 @@ FIGURES: dict[str, Callable[[], str]] = {
     "w3_d8": lambda: fmt_dec(mathcore.frequencies(8)[3], 3),
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
+    "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),   # spoken: "约 6.1 万"
     # RoPE scores
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
     "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
-    "widget_score": lambda: fmt_fixed(widget_scores()[0]),
+    "widget_score": lambda: fmt_dec(widget_scores()[0]),        # spoken "0.5", not "0.50"
     "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),
     "widget_k_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][1] * THETA_DEG),
     "widget_gap_deg": lambda: fmt_int((WIDGET_SEATS[0][1] - WIDGET_SEATS[0][0]) * THETA_DEG),
-    "rope_shuffle_change": lambda: fmt_fixed(minimal_rope_shuffle_change()),
+    "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),     # spoken "约 1"
+    "shuffle_gap_before": lambda: fmt_int(minimal_rope_shuffle_pair()[2]),
+    "shuffle_gap_after": lambda: fmt_int(minimal_rope_shuffle_pair()[3]),
+    "same_word_d0": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 0], 1),
+    "same_word_d1": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 1], 1),
+    "same_word_d2": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 2], 1),
     # the length-normalised encoding
     "norm_code_short": lambda: fmt_dec(_norm_code(NORM_LENGTHS[0]), 3),
     "norm_code_long": lambda: fmt_dec(_norm_code(NORM_LENGTHS[1]), 3),
@@ -207,6 +257,14 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a4_err": lambda: fmt_sci(_assertion("A4")),
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
+    # the same errors as spoken: only their order of magnitude (the screen shows the digits)
+    "t1_err_order": lambda: fmt_order(checks.t1_permutation()),
+    "eps_order": lambda: fmt_order(checks.EPS),
+    "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
+    "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),
+    # order_entry: the length of x + raw index at RAW_INDEX_SEATS
+    "cat5_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[0])),
+    "cat50_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[1])),
 }
 
 _cache: dict[str, str] = {}

@@ -9,12 +9,13 @@ from scenes import theme
 from scenes.base import Beat, NarratedScene
 from scenes.mobjects.lesson_icons import ICONS
 
-#: column left edges and widths (scene units); the picture column starts with an icon
-COLS = ((-6.6, 1.95), (-4.65, 2.4), (-2.25, 4.7), (2.45, 4.2))
+#: column left edges and widths (scene units); the picture column starts with an icon. The widths are
+#: the widest cell of each column at CELL_SIZE, and the columns stand about 0.35 apart.
+COLS = ((-6.8, 1.65), (-4.8, 2.9), (-1.55, 4.75), (3.5, 3.32))
 TOP = 2.85
 ROW_H = 0.9
 ICON = 0.7
-CELL_SIZE = 32            # between theme.SIZE_SMALL and SIZE_BODY: five rows fill the frame
+CELL_SIZE = 30            # between theme.SIZE_SMALL and SIZE_BODY: five rows fill the frame
 
 
 class SummaryTable(NarratedScene):
@@ -27,16 +28,16 @@ class SummaryTable(NarratedScene):
 
     SCENE_IDS = ("summary_table",)
     CUES = ("intro", "sincos", "matrix", "addition", "freqs", "dot", "recap_one", "recap_two", "recap_three", "close")
-    HEADS = ("概念", "高中怎么讲", "这节课的画面", "在大模型里")
+    HEADS = ("概念", "课本怎么讲", "这节课的画面", "在大模型里")
     ROWS = (
-        ("sincos", "sin / cos", "边长之比", "pointer", "指针的两个坐标", "位置编码的原料"),
-        ("matrix", "旋转矩阵", "一张数表", "turn", "转向量，只改方向", "给词向量盖位置章"),
+        ("sincos", "sin / cos", "初中：边长之比", "pointer", "指针的两个坐标", "位置编码的原料"),
+        ("matrix", "旋转矩阵", "课本角落的数表", "turn", "转向量，只改方向", "按位置转 q 和 k"),
         ("addition", "和角公式", "背一长串", "arcs", "转两次 = 转一次", "相对位置能算出来"),
         ("freqs", "角频率", "周期", "clocks", "快慢不同的几根针", "每对维度的转速"),
-        ("dot", "点积", "求夹角", "angle", "转完只看距离", "注意力懂谁离谁多远"),
+        ("dot", "点积", "求夹角", "angle", "q、k 不变：随距离变", "知道谁离谁多远"),
     )
     RECAPS = (
-        ("recap_one", "pointer", "sin、cos 是圆上指针的坐标，不是三角形的边"),
+        ("recap_one", "pointer", "sin、cos 不只是边长之比，更是指针的坐标"),
         ("recap_two", "arcs", "旋转把位置写成角度，位置关系成了减法"),
         ("recap_three", "angle", "RoPE 让注意力天生知道谁离谁多远"),
     )
@@ -46,7 +47,7 @@ class SummaryTable(NarratedScene):
         heads = VGroup(*[theme.body_text(h, color=theme.MUTED, font_size=theme.SIZE_SMALL)
                          for h in self.HEADS])
         for h, (x0, _) in zip(heads, COLS):
-            h.move_to(np.array([x0 + 0.1, TOP, 0.0]), aligned_edge=LEFT)
+            h.move_to(np.array([x0, TOP, 0.0]), aligned_edge=LEFT)
         width = COLS[-1][0] + COLS[-1][1] - COLS[0][0]
         rules = VGroup(*[Line(np.array([COLS[0][0], TOP - ROW_H / 2 - k * ROW_H, 0.0]),
                               np.array([COLS[0][0] + width, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
@@ -94,7 +95,7 @@ class SummaryTable(NarratedScene):
 
         # -- close: the pointer is in every model's attention -----------------------------------------
         with self.cue("close") as cue:
-            final = theme.body_text("单位圆上那根指针，就在大模型的注意力里", color=theme.HIGHLIGHT)
+            final = theme.body_text("那根指针，如今在许多大模型的注意力里", color=theme.HIGHLIGHT)
             final.move_to(np.array([0.7, -1.95, 0.0]))
             dial = ICONS["pointer"](size=1.0).next_to(final, LEFT, buff=0.4)
             self.play(*[line.animate.set_color(theme.MUTED) for line in lines], FadeIn(final), FadeIn(dial),
@@ -111,16 +112,16 @@ class SummaryTable(NarratedScene):
         y = self._row_y(k)
         cells = VGroup()
         cells.concept = theme.body_text(concept, color=theme.TEXT, font_size=CELL_SIZE)
-        cells.school = theme.body_text(school, color=theme.MUTED, font_size=CELL_SIZE)
+        cells.school = theme.body_text(school, color=theme.TEXT, font_size=CELL_SIZE)
         cells.icon = ICONS[icon_name](size=ICON)
         cells.picture = theme.body_text(picture, color=theme.TEXT, font_size=CELL_SIZE)
         cells.model = theme.body_text(model, color=theme.HIGHLIGHT, font_size=CELL_SIZE)
         (x0, _), (x1, _), (x2, _), (x3, _) = COLS
-        cells.concept.move_to(np.array([x0 + 0.1, y, 0.0]), aligned_edge=LEFT)
-        cells.school.move_to(np.array([x1 + 0.1, y, 0.0]), aligned_edge=LEFT)
-        cells.icon.move_to(np.array([x2 + 0.1 + ICON / 2, y, 0.0]))
-        cells.picture.move_to(np.array([x2 + 0.3 + ICON, y, 0.0]), aligned_edge=LEFT)
-        cells.model.move_to(np.array([x3 + 0.1, y, 0.0]), aligned_edge=LEFT)
+        cells.concept.move_to(np.array([x0, y, 0.0]), aligned_edge=LEFT)
+        cells.school.move_to(np.array([x1, y, 0.0]), aligned_edge=LEFT)
+        cells.icon.move_to(np.array([x2 + ICON / 2, y, 0.0]))
+        cells.picture.move_to(np.array([x2 + ICON + 0.15, y, 0.0]), aligned_edge=LEFT)
+        cells.model.move_to(np.array([x3, y, 0.0]), aligned_edge=LEFT)
         cells.add(cells.concept, cells.school, cells.icon, cells.picture, cells.model)
         return cells
 

@@ -10,6 +10,7 @@ import pytest
 
 import mathcore
 from mathcore import checks
+from mathcore.toy_words import word_vectors
 from coursekit import figures
 from coursekit.errors import UserError
 from coursekit.figures import FIGURES, fill, names_in, parse_figure
@@ -42,6 +43,34 @@ def _turn_deg(v, seat) -> float:
 def _gap_deg(q, k, m, n) -> float:
     """The angle from RoPE-turned q (seat m) to turned k (seat n), in degrees."""
     return (_direction(mathcore.rope_2d(k, n, TH)) - _direction(mathcore.rope_2d(q, m, TH))) % 360
+
+
+def _minimal_rope_words():
+    """The minimal RoPE's 6 words of 8 dims, drawn here from the same seed as the lesson."""
+    return np.random.default_rng(figures.MINIMAL_ROPE_SEED).normal(size=(6, 8))
+
+
+def _score_at(a, b, s, t) -> float:
+    """Scaled RoPE score of word vector a at seat s and b at seat t, pair by pair (2-D turns)."""
+    w = 10000.0 ** (-np.arange(0, 8, 2) / 8)
+    return sum(mathcore.rope_score(a[2 * i:2 * i + 2], b[2 * i:2 * i + 2], s, t, w[i]) for i in range(4)) / np.sqrt(8)
+
+
+def _same_word_score(gap: int) -> float:
+    """One word at two seats ``gap`` apart: sum over pairs of |pair|² cos(gap · w_i), over √8."""
+    x = _minimal_rope_words()[figures.MINIMAL_ROPE_SAME_WORD]
+    w = 10000.0 ** (-np.arange(0, 8, 2) / 8)
+    return float(sum((x[2 * i] ** 2 + x[2 * i + 1] ** 2) * np.cos(gap * w[i]) for i in range(4)) / np.sqrt(8))
+
+
+def _shuffle_gaps() -> tuple[int, int]:
+    """Seats between the two words whose score the shuffle changes most, before and after it."""
+    x = _minimal_rope_words()
+    perm = list(figures.MINIMAL_ROPE_PERM)
+    best = max(((abs(_score_at(x[a], x[b], perm.index(a), perm.index(b)) - _score_at(x[a], x[b], a, b)), a, b)
+                for a in range(6) for b in range(a + 1, 6)))
+    _, a, b = best
+    return b - a, abs(perm.index(b) - perm.index(a))
 # name -> (mathcore's value, how close the written form must be)
 # tolerance: ("abs", t) for fixed decimals, ("rel", t) for scientific notation
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
@@ -57,13 +86,23 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "w3_d8": (float(mathcore.frequencies(8)[3]), ("abs", 0.0005)),
     "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
+    "wl_slow_512_wan": (float(mathcore.wavelengths(512)[-1]) / 10000.0, ("abs", 0.05)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
     "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
     "widget_q_turn_deg": (_turn_deg(figures.WIDGET_Q, 2), ("abs", 0.5)),
     "widget_k_turn_deg": (_turn_deg(figures.WIDGET_K, 4), ("abs", 0.5)),
     "widget_gap_deg": (_gap_deg(figures.WIDGET_Q, figures.WIDGET_K, 2, 4), ("abs", 0.5)),
-    "rope_shuffle_change": (figures.minimal_rope_shuffle_change(), ("abs", 0.005)),
+    "rope_shuffle_change": (max(abs(_score_at(_minimal_rope_words()[a], _minimal_rope_words()[b],
+                                              list(figures.MINIMAL_ROPE_PERM).index(a),
+                                              list(figures.MINIMAL_ROPE_PERM).index(b))
+                                    - _score_at(_minimal_rope_words()[a], _minimal_rope_words()[b], a, b))
+                                for a in range(6) for b in range(6)), ("abs", 0.05)),
+    "shuffle_gap_before": (float(_shuffle_gaps()[0]), ("abs", 0.0)),
+    "shuffle_gap_after": (float(_shuffle_gaps()[1]), ("abs", 0.0)),
+    "same_word_d0": (_same_word_score(0), ("abs", 0.05)),
+    "same_word_d1": (_same_word_score(1), ("abs", 0.05)),
+    "same_word_d2": (_same_word_score(2), ("abs", 0.05)),
     "norm_code_short": (float(mathcore.length_normalised_encoding([2], 4, 1)[0, 0]), ("abs", 0.0005)),
     "norm_code_long": (float(mathcore.length_normalised_encoding([2], 8, 1)[0, 0]), ("abs", 0.0005)),
     "norm_step_short": (0.25, ("abs", 0.0005)),
@@ -78,6 +117,14 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "a4_err": (_assertion("A4"), ("rel", 0.05)),
     "a5_err": (_assertion("A5"), ("rel", 0.05)),
     "row_pitfall_err": (checks.a4_row_pitfall(), ("rel", 0.05)),
+    # spoken orders of magnitude: the power of ten nearest on a log scale
+    "t1_err_order": (10.0 ** round(np.log10(checks.t1_permutation())), ("rel", 1e-9)),
+    "eps_order": (10.0 ** round(np.log10(np.finfo(np.float64).eps)), ("rel", 1e-9)),
+    "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
+    "assert_err_order": (10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])), ("rel", 1e-9)),
+    # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
+    "cat5_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 5.0)), ("abs", 0.5)),
+    "cat50_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 50.0)), ("abs", 0.5)),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import LEFT, ORIGIN, UP, ManimColor, Rectangle, VGroup, VMobject, interpolate_color
+from manim import ORIGIN, ManimColor, Rectangle, VGroup, VMobject, interpolate_color
 
 from scenes import theme
 
@@ -56,12 +56,21 @@ class ScoreGrid(VGroup):
     vmin, vmax : float
         Colour range, shared by tables that are compared.
     row_labels, col_labels : sequence of str
+        The word of each row and column (they move when the words are shuffled).
+    seats : sequence of int, optional
+        The seat of each row and column, drawn outside the words in the seat colour; seats stay
+        where they are when the words move.
     """
+
+    #: distance from the cells to the centre of the word labels, and to the seat labels
+    WORD_GAP = 0.3
+    SEAT_GAP = 0.72
 
     def __init__(self, values: np.ndarray, *, cell_width: float = 0.86, cell_height: float = 0.62,
                  decimals: int = 1, vmin: float | None = None, vmax: float | None = None,
                  center: np.ndarray = ORIGIN, row_labels: Sequence[str] | None = None,
                  col_labels: Sequence[str] | None = None, label_color: str = theme.TEXT,
+                 seats: Sequence[int] | None = None,
                  low_color: str = "#23262f", high_color: str = theme.SCORE, fill_opacity: float = 0.9) -> None:
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float)).copy()
@@ -81,11 +90,24 @@ class ScoreGrid(VGroup):
                 self.cells.add(c)
         self.cells.move_to(center)
         self.slots = [[self.cell(i, j).get_center().copy() for j in range(cols)] for i in range(rows)]
-        self.row_labels = VGroup(*[theme.small_text(t, color=label_color).next_to(self.cell(i, 0), LEFT, buff=0.15)
+        left = self.cells.get_left()[0]
+        top = self.cells.get_top()[1]
+
+        def at_row(mob, i, gap):
+            return mob.move_to(np.array([left - gap, self.cell(i, 0).get_y(), 0.0]))
+
+        def at_col(mob, j, gap):
+            return mob.move_to(np.array([self.cell(0, j).get_x(), top + gap, 0.0]))
+
+        self.row_labels = VGroup(*[at_row(theme.small_text(t, color=label_color), i, self.WORD_GAP)
                                    for i, t in enumerate(row_labels or [])])
-        self.col_labels = VGroup(*[theme.small_text(t, color=label_color).next_to(self.cell(0, j), UP, buff=0.1)
+        self.col_labels = VGroup(*[at_col(theme.small_text(t, color=label_color), j, self.WORD_GAP)
                                    for j, t in enumerate(col_labels or [])])
-        self.add(self.cells, self.row_labels, self.col_labels)
+        self.row_seats = VGroup(*[at_row(theme.small_text(str(p), color=theme.POSITION), i, self.SEAT_GAP)
+                                  for i, p in enumerate(seats or [])])
+        self.col_seats = VGroup(*[at_col(theme.small_text(str(p), color=theme.POSITION), j, self.SEAT_GAP)
+                                  for j, p in enumerate(seats or [])])
+        self.add(self.cells, self.row_labels, self.col_labels, self.row_seats, self.col_seats)
 
     @property
     def shape(self) -> tuple[int, int]:
