@@ -9,7 +9,7 @@ too, but not always: x264 with sliced threads is not byte-deterministic even bet
 (scene order_entry gave two variants over repeated local renders, one IDR packet one byte apart, both
 decoding to the same frames), so bytes are reported (printed), while frames and samples are asserted.
 
-Two of the shortest real scenes are rendered (next_step 23.7 s and rope_visualisation 25.3 s of video,
+Two of the shortest real scenes are rendered (next_step 23.9 s and trig_opening 30.9 s of video,
 from two lessons) at 480p15 with the espeak voice, so the narration track carries real samples.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tests.conftest import video_frame_count
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = "tests/.tmp/dask_media"
-A, B = "next_step", "rope_visualisation"
+A, B = "next_step", "trig_opening"
 SCENES = [A, B]
 
 pytestmark = pytest.mark.render
