@@ -49,6 +49,8 @@ RULES = ("frame", "subtitle_band", "overlap", "size", "contrast")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
+SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")     # x^2, 10^(-2i/d), x_1 in Typst math
+TYPST_SCRIPT_SCALE = 0.7                                # Typst sets scripts at 70% of the text size
 
 
 @dataclass(frozen=True)
@@ -235,7 +237,10 @@ def unit_size(unit, px_per_unit: float) -> UnitSize:
             source = part.typst_code
             if CJK.search(source):
                 cjk.append(size * _typst_px_per_point(type(part), part.typst_preamble, "中"))
-            digit.append(size * _typst_px_per_point(type(part), part.typst_preamble, "0"))
+            digit_h = size * _typst_px_per_point(type(part), part.typst_preamble, "0")
+            digit.append(digit_h)
+            if SCRIPT_DIGIT.search(source):     # a digit in a sub- or superscript is set smaller
+                digit.append(digit_h * TYPST_SCRIPT_SCALE)
     return UnitSize(max(cjk) * px_per_unit if cjk else None, min(digit) * px_per_unit if digit else None)
 
 

@@ -139,6 +139,18 @@ def test_too_small_chinese_number_and_formula():
         assert kind in report.findings[0].message
 
 
+def test_digits_in_scripts_are_measured_at_script_size():
+    """At 24 points a formula's digits are about 22 px tall at 1080p, its superscript's about 16 px."""
+    def plain(s, cue):
+        s.play(FadeIn(MathTypst("x = 100", font_size=24)), run_time=cue.remaining())
+
+    def script(s, cue):
+        s.play(FadeIn(MathTypst("x = 10^(-2)", font_size=24)), run_time=cue.remaining())
+    assert check(plain).findings == []
+    report = check(script)
+    assert rules_of(report) == ["size"] and "digits 16 px" in report.findings[0].message
+
+
 def test_sizes_at_the_limit_pass():
     # SIZE_SMALL Text: Chinese about 49 px and digits about 40 px tall at 1080p
     def construct(s, cue):
