@@ -92,6 +92,11 @@ def fmt_order(x: float) -> str:
     return "10" + str(int(round(float(np.log10(abs(float(x))))))).translate(_SUPERSCRIPT)
 
 
+def fmt_order_above(x: float) -> str:
+    """The smallest power of ten strictly above ``|x|``, for saying "不到 10⁻¹⁵" truthfully (8.9e−16 → ``10⁻¹⁵``)."""
+    return "10" + str(int(np.floor(np.log10(abs(float(x))))) + 1).translate(_SUPERSCRIPT)
+
+
 def fmt_point(p) -> str:
     """A 2-D point with up to two decimals: ``(0, 1)``."""
     return f"({fmt_dec(p[0])}, {fmt_dec(p[1])})"
@@ -227,6 +232,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
     "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),   # spoken: "约 6.1 万"
+    # word_order clock_row_paper's table, seat 44: the fastest clock (0) and clock 64, whole degrees in [0, 360)
+    "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
+    "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
     # RoPE scores
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
     "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
@@ -258,7 +266,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
     # the same errors as spoken: only their order of magnitude (the screen shows the digits)
-    "t1_err_order": lambda: fmt_order(checks.t1_permutation()),
+    "t1_err_ceil": lambda: fmt_order_above(checks.t1_permutation()),     # spoken "不到 10⁻¹⁵" (the screen: 8.9×10⁻¹⁶)
     "eps_order": lambda: fmt_order(checks.EPS),
     "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
     "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),

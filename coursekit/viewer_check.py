@@ -172,6 +172,29 @@ def describe(mob) -> str:
     return type(mob).__name__
 
 
+def _parts(unit) -> list[Any]:
+    """The pieces of a text unit that must not cover one another: the texts a composite unit is made
+    of (a label, its number, a suffix), or the glyphs of a number laid out by hand (``glyph_pairs``)."""
+    from manim import Code, DecimalNumber, Text, Typst
+
+    if isinstance(unit, (Text, Typst, Code, DecimalNumber)):
+        return []
+    own = getattr(unit, "glyph_pairs", None)
+    if callable(own):
+        return [g for _, g in own() if _drawn(g)]
+    parts: list[Any] = []
+
+    def walk(mob) -> None:
+        for sub in mob.submobjects:
+            if isinstance(sub, (Text, Typst)) or callable(getattr(sub, "glyph_pairs", None)):
+                if any(_drawn(m) for m in sub.get_family()):
+                    parts.append(sub)
+            else:
+                walk(sub)
+    walk(unit)
+    return parts
+
+
 # -- sizes ---------------------------------------------------------------------------------------
 def glyph_pairs(unit) -> list[tuple[str, Any]] | None:
     """(character, glyph mobject) for a unit whose glyphs map to characters, else None."""
@@ -331,6 +354,7 @@ class ViewerCheck:
         found += self._frame_and_band(display, units)
         boxes = {id(u): _box(self._glyphs(u)) for u in units}
         found += self._overlaps(units, boxes)
+        found += self._inner_overlaps(units)
         found += self._sizes(units)
         found += self._contrast(units, display)
         now: dict[tuple[str, str, str], Finding] = {}
@@ -402,6 +426,25 @@ class ViewerCheck:
                 if smaller > 0 and w * h > share * smaller:
                     out.append(("overlap", f"{describe(a)} overlaps {describe(b)} "
                                            f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+        return out
+
+    def _inner_overlaps(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:
+        """Parts of one text unit drawn on top of each other: a label's number over its suffix, two
+        glyphs of a live number (garbled text that the unit-to-unit check cannot see)."""
+        out = []
+        share = self.rules.overlap_share
+        for unit in units:
+            parts = _parts(unit)
+            boxes = [(m, _box(m.get_family())) for m in parts]
+            boxes = [(m, b) for m, b in boxes if b is not None]
+            for i, (a, ba) in enumerate(boxes):
+                for b, bb in boxes[i + 1:]:
+                    w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+                    h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+                    smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
+                    if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
+                        out.append(("overlap", f"inside {describe(unit)}: {describe(a)} overlaps {describe(b)} "
+                                               f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
         return out
 
     def _sizes(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:

@@ -13,6 +13,7 @@ from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import LabeledNumber, MatrixReadout, TurningArrow
 from scenes.mobjects.matrix_readout import matrix_source
+from scenes.mobjects.sci_figure import sci_line
 
 CENTER = np.array([-3.6, 0.1, 0.0])
 SCALE = 2.0
@@ -119,9 +120,9 @@ class AngleAddition(NarratedScene):
                               decimals=6, name="R(40°) R(25°) - R(65°)", font_size=30)
         check.move_to(PANEL + 1.3 * DOWN)
         if self.plan.id == "rot_composition":       # this lesson quotes the sweep over all angle pairs
-            sweep = theme.small_text(f"每隔 5° 两两组合：最大偏差 {figures.value('a3_err')}", color=theme.TEXT)
+            sweep = sci_line("每隔 5° 两两组合：最大偏差 ", figures.value("a3_err"), color=theme.TEXT)
         else:
-            sweep = theme.small_text("保留 6 位小数", color=theme.MUTED)
+            sweep = theme.small_text("四舍五入到 6 位小数，都是 0", color=theme.MUTED)
         sweep.next_to(check, DOWN, buff=0.2)
         with self.cue("one_turn") as cue:
             self.play(FadeIn(ghost), FadeOut(first_note), run_time=cue.share(0.15))

@@ -2,8 +2,8 @@
 
 ``checks.lesson_assertions()`` is called in ``construct`` (not a cached constant), so every render
 measures the errors again. Every row is held to the same bound, ``checks.BOUND`` = 100 ε (ε = float64's
-machine epsilon), and shows its error both as a number and in units of ε, so pass and fail can be read
-off the row. The source lesson's own figure (measured by its script on its machine) sits in the last
+machine epsilon, 机器精度), and shows its error both as a number and in units of ε, so pass and fail can be
+read off the row. The errors are typeset as Typst math (a real superscript, not Unicode superscript glyphs). The source lesson's own figure (measured by its script on its machine) sits in the last
 column, for comparison only; the top line says so.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from coursekit import figures
 from mathcore import checks
 from scenes import theme
 from scenes.base import NarratedScene
+from scenes.mobjects.sci_figure import sci_line, typst_sci
 
 TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
 
@@ -52,15 +53,10 @@ def shown_error(a: checks.Assertion) -> str:
     return figures.fmt_sci(a.error, 3 if a.error > NEAR_BOUND * a.bound else 2)
 
 
-def typst_sci(x: float) -> str:
-    """``figures.fmt_sci(x)`` as Typst math: ``2.2 times 10^(-16)``."""
-    mant, exp = figures.fmt_sci(x).split("×10")
-    return f"{mant} times 10^({int(exp.translate(str.maketrans('⁻⁰¹²³⁴⁵⁶⁷⁸⁹', '-0123456789')))})"
-
-
 def shown_eps(a: checks.Assertion) -> str:
-    """The measured error in units of ε, as drawn: ``≈ 12.0 ε``."""
-    return f"≈ {figures.fmt_fixed(a.error_in_eps, 1)} ε"
+    """The measured error in units of ε, as drawn, two significant digits: ``≈ 4.5 ε``, ``≈ 12 ε``."""
+    v = a.error_in_eps
+    return f"≈ {figures.fmt_fixed(v, 1) if round(v, 1) < 10 else figures.fmt_int(v)} ε"
 
 
 class AssertionsLive(NarratedScene):
@@ -76,8 +72,8 @@ class AssertionsLive(NarratedScene):
         fixed = theme.small_text("输入固定，每次重算结果都一样；最右一列是原讲义自己测得的值，仅供对照", color=theme.TEXT)
         fixed.move_to(np.array([0.0, 2.6, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
-        unit = theme.typst_text(f"$epsilon = {typst_sci(checks.EPS)}$：双精度小数的舍入单位。"
-                                f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(checks.BOUND)}$",
+        unit = theme.typst_text(f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
+                                f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(figures.fmt_sci(checks.BOUND))}$",
                                 color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
         unit.move_to(np.array([0.0, 2.1, 0.0]))
         heads = VGroup()
@@ -104,18 +100,19 @@ class AssertionsLive(NarratedScene):
             key = theme.body_text(a.key, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(np.array([COLS["key"], y, 0]))
             claim = theme.typst_text(CLAIMS[a.key], color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
             claim.move_to(np.array([0.0, y, 0])).align_to(np.array([COLS["claim"], 0, 0]), LEFT)
-            err = theme.body_text(shown_error(a), color=theme.TEXT, font_size=theme.SIZE_SMALL + 2)
+            err = theme.formula(typst_sci(shown_error(a)), color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 2))
             err.move_to(np.array([COLS["error"], y, 0]))
             eps = theme.small_text(shown_eps(a), color=theme.TEXT).move_to(np.array([COLS["eps"], y, 0]))
             mark = check_mark(np.array([COLS["mark"], y, 0]), a.passed)
-            doc = theme.small_text(figures.fmt_sci(a.document_error), color=theme.MUTED).move_to(np.array([COLS["doc"], y, 0]))
+            doc = theme.formula(typst_sci(figures.fmt_sci(a.document_error)), color=theme.MUTED,
+                                font_size=TYPST * theme.SIZE_SMALL).move_to(np.array([COLS["doc"], y, 0]))
             row = VGroup(key, claim, err, eps, mark, doc)
             rows.append(row)
             box = SurroundingRectangle(row, color=theme.HIGHLIGHT, buff=0.08, stroke_width=3)
             with self.cue(a.key.lower()) as cue:
                 self.probe("row", key=a.key, claim=a.claim, error=a.error, bound=a.bound, passed=a.passed,
-                           document_error=a.document_error, shown_error=err.text, shown_eps=eps.text,
-                           shown_doc=doc.text, mark=mark.kind, error_in_eps=a.error_in_eps)
+                           document_error=a.document_error, shown_error=err.typst_code, shown_eps=eps.text,
+                           shown_doc=doc.typst_code, mark=mark.kind, error_in_eps=a.error_in_eps)
                 self.play(FadeIn(key), FadeIn(claim), FadeIn(box) if focus is None else focus.animate.become(box),
                           run_time=cue.share(0.3))
                 if focus is None:
@@ -126,10 +123,10 @@ class AssertionsLive(NarratedScene):
 
         # -- verdict: all pass ------------------------------------------------------------------------
         passed = sum(a.passed for a in results)
-        verdict = theme.body_text(f"{passed} / {len(results)} 通过：偏差都在 {figures.value('assert_err_order')} 上下，"
-                                  "只是舍入误差", color=theme.HIGHLIGHT)
+        verdict = sci_line(f"{passed} / {len(results)} 通过：偏差都在 ", figures.value("assert_err_order"), " 上下，只是舍入误差",
+                           color=theme.HIGHLIGHT, text_size=theme.SIZE_BODY)
         verdict.move_to(np.array([0.0, -2.2, 0.0]))
-        self.probe("verdict", passed=passed, total=len(results), shown=verdict.text)
+        self.probe("verdict", passed=passed, total=len(results), shown=verdict.typst_code)
         with self.cue("verdict") as cue:
             self.play(FadeOut(focus), FadeIn(verdict), run_time=cue.share(0.35))
             self.play(*[Indicate(row[4], color=theme.HIGHLIGHT, scale_factor=1.3) for row in rows],

@@ -17,6 +17,7 @@ from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap
+from scenes.mobjects.sci_figure import sci_line
 from scenes.mobjects.token_row import TokenRow
 
 VEC_LOW = "#26304a"   # a word-vector entry at its most negative; its most positive is theme.TEXT
@@ -125,7 +126,7 @@ class AttentionIsBlind(NarratedScene):
         # -- compare: reorder the old outputs; they are the new outputs, row for row -------
         err = mathcore.permutation_error(x, perm)
         verdict = VGroup(theme.body_text("两边相同，", color=theme.TEXT),
-                         theme.body_text(f"只差舍入误差 {fmt_sci(err)}", color=theme.HIGHLIGHT))
+                         sci_line("只差舍入误差 ", fmt_sci(err), color=theme.HIGHLIGHT, text_size=theme.SIZE_BODY))
         verdict.arrange(RIGHT, buff=0.1).move_to(np.array([0.0, -2.2, 0.0]))
         with self.cue("compare") as cue:
             self.play(FadeOut(Wp), FadeOut(cap_w), FadeOut(cap_old), run_time=cue.share(0.15))
@@ -156,11 +157,10 @@ class AttentionIsBlind(NarratedScene):
         with self.cue("example") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.15))
             self.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
-            twin = inside.copy()          # both sentences pour the same words into the bag ...
-            self.allow("overlap", inside, twin, reason="both sentences' words land on the same spots in the bag")
-            self.play(FadeIn(bag), FadeIn(bag_label), ReplacementTransform(sa.copy(), inside),
-                      ReplacementTransform(sb.copy(), twin), run_time=cue.share(0.4))
-            self.remove(twin)             # ... where they land on one another: one set is enough
+            # both sentences pour into the bag (a copy of each shrinks into it and fades), and the same
+            # words come out: no glyph-by-glyph morph, which scrambled the sentences on the way
+            pour = [m.copy().animate.scale(0.35).move_to(bag.get_center()).set_opacity(0) for m in (sa, sb)]
+            self.play(FadeIn(bag), FadeIn(bag_label), *pour, FadeIn(inside, scale=0.6), run_time=cue.share(0.4))
             self.play(Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08), run_time=cue.remaining())
 
         # -- takeaway ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from mathcore.rotation_facts import column_facts, identity_error, pe_norms, rota
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.matrix_readout import MatrixReadout
+from scenes.mobjects.sci_figure import sci_line
 from scenes.mobjects.spin_arrow import SpinArrow
 from scenes.mobjects.think_timer import ThinkTimer
 
@@ -93,9 +94,9 @@ class Exercises(NarratedScene):
         steps2 = VGroup(theme.formula("90° times 4 = 360°", font_size=38),
                         theme.formula("R(90°)^4 = R(360°) = I", font_size=38),
                         MatrixReadout(power, decimals=2, name="R(90°)^4 \"实算\"", font_size=34),
-                        theme.small_text(f"和单位矩阵的偏差：{figures.fmt_sci(err)}（舍入误差）", color=theme.HIGHLIGHT))
+                        sci_line("和单位矩阵的偏差：", figures.fmt_sci(err), "（舍入误差）", color=theme.HIGHLIGHT))
         steps2.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([1.3, -0.45, 0.0]))
-        self.probe("ex2", power=power.tolist(), error=err, shown_error=steps2[3].text, shown_matrix=steps2[2].shown)
+        self.probe("ex2", power=power.tolist(), error=err, shown_error=steps2[3].typst_code, shown_matrix=steps2[2].shown)
         with self.cue("ex2_work") as cue:
             self.play(FadeOut(self.timer), FadeOut(ask2), FadeIn(plane), FadeIn(ghost), FadeIn(vec), run_time=cue.share(0.12))
             for j in range(4):
@@ -125,7 +126,8 @@ class Exercises(NarratedScene):
         d_note.next_to(table, UP, buff=0.3).align_to(table, LEFT)
         # what the constant norm shows (the position part never grows), and what it does not (no effect on
         # the scores): an added p changes every dot product through the cross terms
-        answer = VGroup(theme.body_text(f"挤占有上限：长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT),
+        answer = VGroup(theme.body_text(f"挤占有上限：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}",
+                                        color=theme.HIGHLIGHT),
                         theme.small_text("每个分量在 −1 到 1 之间，不随位置变大", color=theme.TEXT),
                         theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
                         theme.small_text("但内积里多出交叉项：并非不碰内容", color=theme.HIGHLIGHT))

@@ -21,8 +21,8 @@ from scenes.mobjects.swamp_bars import SwampBars, log_sweep_rate
 
 
 def vec_text(values, places: int = 2) -> str:
-    """``[−0.18, −0.86, 0.76, 0.17]`` (whole numbers without decimals)."""
-    return "[" + ", ".join(figures.fmt_dec(v, places) for v in values) + "]"
+    """``(−0.18, −0.86, 0.76, 0.17)`` (whole numbers without decimals), written like the lesson's other vectors."""
+    return "(" + ", ".join(figures.fmt_dec(v, places) for v in values) + ")"
 
 
 class FailingEncodings(NarratedScene):

@@ -15,9 +15,11 @@ READING = (
     ("博客", "Rotary Embeddings: A Relative Revolution", "EleutherAI 的 RoPE 图解：旋转动画和代码"),
 )
 SECTION = "§3.5 正弦位置编码，并和可学习的位置向量对比"
-TITLE_SIZE = 32
-LEFT_X = -6.3
-TEXT_X = -4.7
+TITLE_SIZE = theme.SIZE_BODY          # titles and details larger than a label: the list is read on a phone
+DETAIL_SIZE = theme.SIZE_SMALL + 2
+LEFT_X = -6.6
+TEXT_X = -4.95
+TOP_Y = 2.95                          # the list spreads from here down to just above the subtitle band
 
 
 class FurtherReading(NarratedScene):
@@ -29,16 +31,16 @@ class FurtherReading(NarratedScene):
     def construct(self) -> None:
         header = self.header()
         entries = [self._entry(*item) for item in READING]
-        section = theme.small_text(SECTION, color=theme.HIGHLIGHT)
-        # stack: entry 0, its section line, entries 1..3
-        y = 2.75
-        for k, mob in enumerate([entries[0], section, *entries[1:]]):
-            if mob is section:
-                mob.next_to(entries[0], DOWN, buff=0.12).align_to(entries[0].text_block, LEFT)
-                y = mob.get_bottom()[1] - 0.3
-                continue
-            mob.shift(np.array([0.0, y - mob.get_top()[1], 0.0]))
-            y = mob.get_bottom()[1] - (0.45 if k == 0 else 0.3)
+        section = theme.small_text(SECTION, color=theme.HIGHLIGHT, font_size=DETAIL_SIZE)
+        # stack: entry 0 with its section line under it, entries 1..3; the gaps share the height left
+        blocks = [VGroup(entries[0], section), *entries[1:]]
+        section.next_to(entries[0], DOWN, buff=0.12).align_to(entries[0].text_block, LEFT)
+        room = TOP_Y - (theme.safe_bottom() + 0.2) - sum(b.height for b in blocks)
+        gap = min(0.7, room / (len(blocks) - 1))
+        y = TOP_Y
+        for block in blocks:
+            block.shift(np.array([0.0, y - block.get_top()[1], 0.0]))
+            y = block.get_bottom()[1] - gap
         self.probe("entries", titles=[e.title.text for e in entries], section=section.text)
 
         with self.cue("paper") as cue:
@@ -68,12 +70,12 @@ class FurtherReading(NarratedScene):
 
     def _entry(self, tag: str, title: str, detail: str) -> VGroup:
         """A tag box on the left, the title and a muted detail line to its right."""
-        label = theme.small_text(tag, color=theme.TEXT)
+        label = theme.small_text(tag, color=theme.TEXT, font_size=DETAIL_SIZE)
         box = RoundedRectangle(corner_radius=0.1, width=label.width + 0.35, height=label.height + 0.25,
                                stroke_color=theme.MUTED, stroke_width=2)
         tag_mob = VGroup(box, label.move_to(box))
         title_mob = theme.body_text(title, color=theme.TEXT, font_size=TITLE_SIZE)
-        detail_mob = theme.small_text(detail, color=theme.MUTED)
+        detail_mob = theme.small_text(detail, color=theme.MUTED, font_size=DETAIL_SIZE)
         max_w = theme.content_right() - TEXT_X
         for m in (title_mob, detail_mob):
             if m.width > max_w:

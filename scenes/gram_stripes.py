@@ -4,9 +4,9 @@ The 32% → 79% figures are the experiment document 000 §5 cites; no code here 
 and the picture says so.
 
 Label equals drawing: the watches ``profile`` (the curve's raw points, the axes' tick labels with
-their positions, the g(0) dot and label, the half-point dot, line and label) and ``row_arrow`` (the
-arrow's raw ends, row 0's first and last cells and their colours) are read by
-tests/test_drawn_labels_rotation.py.
+their positions, the g(0) dot and label, the half-point dot, line and label), ``row_arrow`` (the
+arrow's raw ends, row 0's first and last cells and their colours) and ``far`` (the g(k) out to 1000: its
+curve, tick labels and the band marking the first chart's range) are read by tests/test_drawn_labels_rotation.py.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from mathcore import checks
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap, ScoreCurve
+from scenes.mobjects.sci_figure import sci_line
 
 D = 32
 K_MAX = 64                  # the curve runs over distances 0 … K_MAX ...
@@ -29,6 +30,8 @@ HEAT_CENTER = np.array([-3.75, 0.05, 0.0])
 CELL = 0.065
 FADE_FRAMES = 8             # the heat map fades in and out this fast
 CURVE_CENTER = np.array([3.0, 0.1, 0.0])
+K_FAR = 1000                # the "几百步以后" view: g(k) out to this distance, where the heat map stood
+FAR_CENTER = np.array([-3.45, 0.0, 0.0])
 # doc 000 §5, the experiment it cites (not recomputed here): in the training window, outside it (unseen
 # positions), outside it after the window was widened
 ORIGINAL_EXPERIMENT = (("窗口内", 100), ("窗口外", 32), ("扩窗后·窗口外", 79))
@@ -49,12 +52,14 @@ def drawn_top_row(heat: VGroup) -> dict:
 
 
 class GramStripes(NarratedScene):
-    """dot → stripes (HeatMap of G, A5) → decay (g(k) along row 0, g(0)) → half (k = half_point) → extrapolation →
-    honest (the cited experiment's 32% → 79%, attributed) → gap."""
+    """dot → stripes (HeatMap of G, A5) → decay (g(k) along row 0, g(0)) → half (k = half_point; then, at the
+    bookmark far, g(k) out to K_FAR in the heat map's place) → extrapolation → honest (the cited experiment's 32% → 79%, attributed) → gap."""
 
     SCENE_IDS = ("gram_stripes",)
     CUES = ("dot", "stripes", "decay", "half", "extrapolation", "honest", "gap")
+    BOOKMARKS = {"half": ("far",)}
     K_MAX = K_MAX
+    K_FAR = K_FAR
 
     def construct(self) -> None:
         header = self.header()
@@ -88,11 +93,11 @@ class GramStripes(NarratedScene):
         small_formula = theme.formula("G = \"PE\" \"PE\"^T", font_size=40).move_to(np.array([CURVE_CENTER[0], 2.35, 0.0]))
         a5 = VGroup(theme.small_text("颜色沿着对角线方向不变：条纹", color=theme.TEXT),
                     theme.small_text(f"另测 d = {checks.A5_D}、{checks.A5_POSITIONS} 个位置：", color=theme.TEXT),
-                    theme.body_text(f"偏差 {figures.fmt_sci(checks.a5_gram_stripes())}", color=theme.HIGHLIGHT,
-                                    font_size=theme.SIZE_SMALL + 4))
+                    sci_line("偏差 ", figures.fmt_sci(checks.a5_gram_stripes()), color=theme.HIGHLIGHT,
+                             text_size=theme.SIZE_SMALL + 4))
         a5.arrange(DOWN, buff=0.25).move_to(np.array([CURVE_CENTER[0], 0.5, 0.0]))
         a5[1:].shift(0.15 * DOWN)
-        self.probe("a5", shown=a5[2].text, setup=a5[1].text, error=checks.a5_gram_stripes())
+        self.probe("a5", shown=a5[2].typst_code, setup=a5[1].text, error=checks.a5_gram_stripes())
         with self.cue("stripes") as cue:
             # 2304 cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
@@ -155,10 +160,40 @@ class GramStripes(NarratedScene):
         # -- half: first time g(k) <= g(0)/2; the slow hands hold about half, the fast ones make the ripples --
         fast_slow = theme.small_text("慢针几乎不动，托住约一半；快针带来起伏", color=theme.TEXT)
         fast_slow.move_to(np.array([CURVE_CENTER[0] - 0.15, 2.6, 0.0]))
+        # ... and "几百步以后": the same g(k) out to K_FAR, in the heat map's place, the right chart's range marked
+        ks_far = np.arange(self.K_FAR + 1)
+        far = ScoreCurve(ks_far, [mathcore.relative_profile(ks_far, D)], names=["g(k)"], x_range=(0, self.K_FAR, 250),
+                         y_range=(-4, 16, 4), x_length=4.7, y_length=3.0, center=FAR_CENTER, x_label="距离 k",
+                         y_label="内积 g(k)", colors=[theme.SCORE])
+        far.curves[0].set_stroke(width=2)
+        far.x_label.next_to(far.x_ticks, DOWN, buff=0.12)
+        far.y_label.next_to(far.y_ticks[-1], UP, buff=0.2).align_to(far.y_ticks[-1], LEFT)
+        far_title = theme.small_text(f"走远些：一直到 {self.K_FAR} 步", color=theme.TEXT)
+        far_title.next_to(far.y_label, UP, buff=0.25).align_to(far.y_label, LEFT)
+        window = Rectangle(width=far.axes.c2p(self.K_MAX, 0)[0] - far.axes.c2p(0, 0)[0],
+                           height=far.axes.c2p(0, 16)[1] - far.axes.c2p(0, -4)[1], stroke_width=0,
+                           fill_color=theme.HIGHLIGHT, fill_opacity=0.22)
+        window.move_to(far.axes.c2p(0, -4), aligned_edge=DOWN + LEFT)
+        window_note = theme.small_text(f"← 右图只画到 {self.K_MAX}", color=theme.HIGHLIGHT)
+        window_note.next_to(window, RIGHT, buff=0.12).align_to(far.axes.c2p(0, 15.6), UP)
+        far_half = DashedLine(far.axes.c2p(0, g0 / 2), far.axes.c2p(self.K_FAR, g0 / 2), color=theme.MUTED, stroke_width=2)
+        far_parts = VGroup(far.axes, far.ticks, far.x_label, far.y_label, far_title, window, window_note, far_half)
+        self.watch("far", lambda: {
+            "curve_on_screen": self.on_screen(far.curves[0]), "ticks_on_screen": self.on_screen(far.ticks),
+            "curve": [p[:2].tolist() for p in far.curves[0].get_anchors()[::2]] + [far.curves[0].get_end()[:2].tolist()],
+            "x_ticks": ticks(far.x_ticks), "y_ticks": ticks(far.y_ticks),
+            "window": [window.get_left()[0], window.get_right()[0]], "window_on_screen": self.on_screen(window),
+            "window_note": window_note.text, "main_x_ticks": ticks(curve.x_ticks), "title": far_title.text,
+            "title_on_screen": self.on_screen(far_title)})
         with self.cue("half") as cue:
             self.play(Create(half_line), FadeIn(half_note), run_time=cue.share(0.2))
             self.play(Create(drop), FadeIn(dot_half), FadeIn(half_label), run_time=cue.share(0.3))
-            self.play(FadeIn(fast_slow), run_time=cue.remaining())
+            self.play(FadeIn(fast_slow), run_time=cue.until("far"))
+            fade = min(FADE_FRAMES, max(1, int(0.1 * cue.plan.speech_frames)))
+            self.play_frames(*[FadeOut(m) for m in (heat, frame, axis_labels, along, along_note)], FadeIn(far_parts),
+                             frames=fade)
+            self.play(far.make_draw_animation(0), run_time=min(cue.remaining(), cue.share(0.15)))
+            cue.hold()
         self.probe("half", k=k_half, point=list(curve.axes.p2c(dot_half.get_center())), shown=half_label.text,
                    half_of=g0 / 2)
 
@@ -172,8 +207,8 @@ class GramStripes(NarratedScene):
         VGroup(math_side, learn_side).arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.7, 0.0]))
         with self.cue("extrapolation") as cue:
             fade = min(FADE_FRAMES, max(1, int(0.2 * cue.plan.speech_frames)))
-            self.play_frames(*[FadeOut(m) for m in (heat, frame, axis_labels, curve.axes, curve.ticks, curve.x_label,
-                                                    curve.y_label, curve.curves[0], along, along_note, dot0, g0_label, half_line, drop,
+            self.play_frames(*[FadeOut(m) for m in (far_parts, far.curves[0], curve.axes, curve.ticks, curve.x_label,
+                                                    curve.y_label, curve.curves[0], dot0, g0_label, half_line, drop,
                                                     dot_half, half_label, half_note, fast_slow)], frames=fade)
             self.play(FadeIn(math_side), run_time=cue.share(0.3))
             self.play(FadeIn(learn_side), run_time=cue.remaining())

@@ -19,10 +19,12 @@ from scenes.mobjects.token_row import TokenRow
 
 class LearnedTable(NarratedScene):
     """table (rows by seat up to the maximum length) → train (seats looked up, trained with the model) →
-    users (BERT, GPT-2) → tradeoff (the seat past the end has no row) → paper_choice (clocks vs table)."""
+    users (BERT, GPT-2) → tradeoff (the seat past the end has no row) → paper_choice (tried both, a tie; chose
+    the clocks, which read any seat; unseen lengths go badly all the same)."""
 
     SCENE_IDS = ("learned_table",)
     CUES = ("table", "train", "users", "tradeoff", "paper_choice")
+    BOOKMARKS = {"paper_choice": ("pick", "but")}
     MAX_LEN, D, SEED = 10, 8, 0
     CELL = 0.42
     SENTENCE = ("我", "爱", "读", "书")
@@ -105,22 +107,32 @@ class LearnedTable(NarratedScene):
             self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.remaining())
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
 
-        # -- paper_choice: the clocks read any seat; the paper tried both, chose the clocks ---------
-        clocks = ClockRow(d=self.D, radius=0.42, spacing=1.15, center=np.array([panel_x, 1.75, 0.0]))
+        # -- paper_choice: the paper tried both (a tie) and chose the clocks, which read any seat, hoping for
+        #    longer sentences; later it turned out that lengths unseen in training go badly anyway ----------
+        clocks = ClockRow(d=self.D, radius=0.42, spacing=1.15, center=np.array([panel_x, 1.45, 0.0]))
+        clocks.remove(clocks.names)        # no clock numbers here: the paper's row just named 钟 0, 64, … 255
         self.watch("clocks", lambda: {**clocks.probe_values(), "on_screen": self.on_screen(clocks)})
         counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
-        counter.move_to(np.array([panel_x, 0.75, 0.0]))
+        counter.move_to(np.array([panel_x, 0.5, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.round(clocks.p))))
-        any_seat = theme.small_text("钟面：任意座位都能算出读数", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
-        but = theme.small_text("可训练时没见过的长句子，效果也不好", color=theme.TEXT).move_to(np.array([panel_x, 0.1, 0.0]))
-        both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
-        pick = theme.body_text("选了钟面：盼它推到更长的句子", color=theme.HIGHLIGHT).move_to(np.array([panel_x, -1.3, 0.0]))
+        both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
+        pick = theme.body_text("选了钟面：任意座位都能算出读数", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 2.4, 0.0]))
+        hope = theme.small_text("盼它推到比训练时更长的句子", color=theme.TEXT).move_to(np.array([panel_x, -0.2, 0.0]))
+        but = theme.body_text("后来发现：没见过的长度，效果也不好", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
         with self.cue("paper_choice") as cue:
-            self.play(FadeOut(pros), FadeIn(any_seat), FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
-            self.play(clocks.make_step_animation(self.CLOCK_TO), run_time=cue.share(0.2))
-            self.play(FadeIn(but), run_time=cue.share(0.15))
-            self.play(FadeIn(both), run_time=cue.share(0.2))
-            self.play(FadeIn(pick, shift=0.15 * UP), run_time=cue.remaining())
+            self.play(FadeOut(pros), FadeIn(both), run_time=cue.share(0.12))
+            self.probe("paper_line", text=both.text)
+            self.hold_to(max(self.frame, cue.bookmark("pick")))
+            span = cue.frames_until("but")
+            self.play_frames(FadeIn(pick), FadeIn(clocks), FadeIn(counter), frames=max(1, int(0.25 * span)))
+            self.probe("paper_line", text=pick.text)
+            self.play_frames(clocks.make_step_animation(self.CLOCK_TO), frames=max(1, int(0.45 * span)))
+            self.play_frames(FadeIn(hope), frames=max(1, int(0.2 * span)))
+            self.probe("paper_line", text=hope.text)
+            self.hold_to(max(self.frame, cue.bookmark("but")))
+            self.play(FadeIn(but, shift=0.15 * UP), run_time=min(cue.share(0.1), cue.remaining()))
+            self.probe("paper_line", text=but.text)
+            cue.hold()
 
     # -- helpers --------------------------------------------------------------------------------
     @staticmethod

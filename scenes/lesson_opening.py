@@ -19,6 +19,7 @@ from mathcore.shuffle import t1_inputs
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import TurningArrow
+from scenes.mobjects.sci_figure import sci_line
 from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.word_chips import WordChips
 
@@ -156,7 +157,7 @@ class LessonOpening(NarratedScene):
         self.probe("t1", error=err, shown=shown, parsed=float(figures.parse_figure(shown)))
         again = demo.recomputed()
         measured = VGroup(theme.body_text("每个词的输出，前后最多差", color=theme.TEXT),
-                          theme.body_text(shown, color=theme.HIGHLIGHT, font_size=theme.SIZE_TITLE),
+                          sci_line("", shown, color=theme.HIGHLIGHT, text_size=theme.SIZE_TITLE),
                           theme.small_text("计算机的舍入误差", color=theme.MUTED))
         measured.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([0.8, 1.2, 0.0]), aligned_edge=LEFT)
         knows = VGroup(theme.body_text(p["question"][0], color=theme.TEXT),

@@ -98,8 +98,8 @@ class MinimalRope(NarratedScene):
             self.play(FadeIn(link), FadeIn(link_label), run_time=cue.share(0.2))
             self.play(FadeIn(s_first), FadeIn(s_first_title), run_time=cue.remaining())
 
-        # -- build: the code; speeds w_i, then angles seat × w_i --------------------------------------
-        code = CodeListing(CODE, font_size=18)
+        # -- build: the code; speeds ω_i, then angles seat × ω_i --------------------------------------
+        code = CodeListing(CODE, font_size=21)
         code.to_edge(LEFT, buff=0.4).set_y(0.2)
         table, rows = self._angle_table(w, angles, seats)
         self.watch("code", lambda: {"lit": code.lit_lines(), "on_screen": self.on_screen(code)})
@@ -227,8 +227,9 @@ class MinimalRope(NarratedScene):
             "seats": [[lab.text, float(lab.get_y())] for lab in s1.row_seats],
             "cells": s1.read() if self.on_screen(s1) else None})
         with self.cue("shuffle") as cue:
-            self.play(FadeOut(VGroup(w0, w1, all_same, d1, slider, note_slide)), run_time=cue.share(0.1))
-            self.play(FadeIn(s0), FadeIn(s1), run_time=cue.share(0.12))
+            lead = cue.frames_until("plain")         # the tables are back and shuffled by the bookmark
+            self.play_frames(FadeOut(VGroup(w0, w1, all_same, d1, slider, note_slide)), frames=max(1, lead // 4))
+            self.play_frames(FadeIn(s0), FadeIn(s1), frames=max(1, lead // 4))
             self.play(*move_anims(s0), *move_anims(s1), run_time=cue.until("plain"))
             self.play(FadeIn(moved_note), run_time=min(cue.share(0.1), cue.until("roped")))
             self.hold_to(cue.bookmark("roped"))
@@ -308,13 +309,13 @@ class MinimalRope(NarratedScene):
         xs = [2.15 + 1.3 * j for j in range(len(w))]
         label_x, top = 0.85, 2.15
         table = VGroup()
-        table.title = rich("每格转 " + colored("$w_i = 10000^(-2i \\/ d)$", theme.ANGLE) + " 弧度",
+        table.title = rich("每格转 " + colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE) + " 弧度",
                            font_size=32)
         table.title.move_to(np.array([3.7, top + 0.7, 0.0]))
-        table.heads = VGroup(*[theme.small_text(f"第 {j + 1} 对", color=theme.TEXT).move_to(np.array([x, top, 0.0]))
+        table.heads = VGroup(*[theme.small_text(f"第 {j} 对", color=theme.TEXT).move_to(np.array([x, top, 0.0]))
                                for j, x in enumerate(xs)])
         y = top - 0.55
-        speed_label = rich(colored("$w_i$", theme.ANGLE), font_size=theme.SIZE_SMALL).move_to(np.array([label_x, y, 0.0]))
+        speed_label = rich(colored("$omega_i$", theme.ANGLE), font_size=theme.SIZE_SMALL).move_to(np.array([label_x, y, 0.0]))
         table.speed_cells = VGroup(*[theme.small_text(figures.fmt_dec(wi, 3), color=theme.ANGLE)
                                      .move_to(np.array([x, y, 0.0])) for wi, x in zip(w, xs)])
         rule = Line(np.array([label_x - 0.55, y - 0.3, 0.0]), np.array([xs[-1] + 0.55, y - 0.3, 0.0]),
@@ -328,7 +329,7 @@ class MinimalRope(NarratedScene):
                      for a, x in zip(angles[i], xs)]
             rows.append(cells)
             table.angles.add(VGroup(label, *cells))
-        table.caption = rich("每行：" + colored("位置", theme.POSITION) + " × " + colored("$w_i$", theme.ANGLE),
+        table.caption = rich("每行：" + colored("位置", theme.POSITION) + " × " + colored("$omega_i$", theme.ANGLE),
                              font_size=theme.SIZE_SMALL)
         table.caption.move_to(np.array([label_x + 0.8, y - 0.6 - 0.46 * len(seats) - 0.1, 0.0]))
         table.angles.add(table.caption)

@@ -21,6 +21,7 @@ from scenes import theme
 from scenes.base import NarratedScene
 from mathcore.scores import angle_between
 from scenes.mobjects import ClockRow, HeatMap, LabeledNumber, QKPair, TurningArrow
+from scenes.mobjects.clock_row import TwoLines
 from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatCard
 from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.word_chips import WordChips
@@ -42,6 +43,7 @@ class OverviewReel(NarratedScene):
 
     SCENE_IDS = ("word_order_overview",)
     CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
+    BOOKMARKS = {"rope": ("lead", "turn", "only")}
     WORDS = ("小明", "把", "书", "借", "给", "小红")       # one per row of the t1 experiment
     RAW_SEAT = 5000                                       # a far seat, written raw (as in failing_encodings)
     CLOCK_INDICES = (0, 64, 128, 192, 255)                # 5 of the 256 clocks of d = 512
@@ -161,6 +163,11 @@ class OverviewReel(NarratedScene):
         self._swap_caption("clocks", cue, self.fail_group)
         row = ClockRow(d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]),
                        unit="座")
+        # the slowest clock's turn as the lesson says it (约 6.1 万), not five digits
+        slow = row.wavelength_labels[-1]
+        slow_wan = TwoLines("一圈", f"≈{figures.value('wl_slow_512_wan')} 万座").move_to(slow)
+        row.wavelength_labels.remove(slow)
+        row.wavelength_labels.add(slow_wan)
         self.watch("clocks", lambda: {**row.probe_values(), "on_screen": self.on_screen(row)})
         # the seat counter says 座位号 like the rest of the lesson (the row's own says 位置 p)
         counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
@@ -210,8 +217,8 @@ class OverviewReel(NarratedScene):
         self.table_group = VGroup(heat, gap, side)
 
     def _rope(self, cue) -> None:
-        """q and k start 30° apart (k ahead); seats (m, n) turn them by mθ and nθ. k turns (n − m)θ more,
-        so the angle between them (the arc and its live readout) and the score depend on n − m only."""
+        """q and k start 30° apart (k ahead, said and shown); seats (m, n) turn them by mθ and nθ. k turns
+        (n − m)θ more, so for this pair the angle (the arc and its live readout) and the score depend on n − m only."""
         self._swap_caption("rope", cue, self.table_group)
         theta = float(np.radians(figures.THETA_DEG))
         fs = theme.SIZE_SMALL + 4
@@ -225,13 +232,16 @@ class OverviewReel(NarratedScene):
                                 font_size=fs)
         gap_num.add_updater(lambda m: m.set_value(gap()))
         readouts = VGroup(gap_num, pair.score).arrange(RIGHT, buff=0.7).move_to(np.array([-3.7, -1.75, 0.0]))
+        lead_deg = figures.fmt_int(np.degrees(angle_between(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K)))
         info = VGroup(theme.body_text("不碰词向量", color=theme.TEXT),
                       theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
+                      theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
                       theme.body_text("k 比 q 多转 (n − m)θ", color=theme.ANGLE),
-                      theme.body_text("分数只看隔了几个座位", color=theme.SCORE))
+                      theme.body_text("同一对 q、k：分数只看距离", color=theme.SCORE))
         seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
         seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
-        for mob, y in zip((info[0], info[1], *seats, info[2], info[3]), (2.3, 1.5) + (0.7,) * len(seats) + (-0.1, -0.9)):
+        for mob, y in zip((info[0], info[1], info[2], *seats, info[3], info[4]),
+                          (2.35, 1.6, 0.85) + (0.1,) * len(seats) + (-0.65, -1.4)):
             mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
         self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
         self.watch("rope_drawn", lambda: {
@@ -244,26 +254,33 @@ class OverviewReel(NarratedScene):
             "score_text": pair.score.shown_text(), "score_on": self.on_screen(pair.score),
             "seat_texts": [c.text for c in seats], "seats_on": [self.on_screen(c) for c in seats],
             "rule_text": info[1].text, "rule_on": self.on_screen(info[1]),
-            "more_text": info[2].text, "more_on": self.on_screen(info[2])})
+            "lead_text": info[2].text, "lead_on": self.on_screen(info[2]),
+            "more_text": info[3].text, "more_on": self.on_screen(info[3])})
         gap_num.update()
+        # seats (0, 0): nothing turned yet, k is ahead by the pair's own 30°; the rule, then the lead are said
         self.play(FadeIn(pair.circle), FadeIn(pair.q_arrow), FadeIn(pair.k_arrow), FadeIn(pair.q_label),
                   FadeIn(pair.k_label), FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(seats[0]), FadeIn(info[0]),
-                  run_time=cue.share(0.12))
+                  run_time=cue.share(0.1))
         self.add(pair, pair.gap_arc)
-        self.hold_frames(int(0.05 * cue.plan.speech_frames))
-        # a seat caption goes while the arrows turn and comes back when they have arrived at its seats
-        self.play(pair.make_positions_animation(*seat_pairs[1]), FadeOut(seats[0]), FadeIn(info[1]),
-                  run_time=cue.share(0.17))
-        self.play(FadeIn(seats[1]), run_time=cue.share(0.04))
+        self._at(cue, 0.2)
+        self.play(FadeIn(info[1]), run_time=cue.share(0.06))
+        self.hold_to(max(self.frame, cue.bookmark("lead")))
+        self.play(FadeIn(info[2]), run_time=cue.share(0.06))
+        self.hold_to(max(self.frame, cue.bookmark("turn")))
+        # k turns (n − m)θ more than q: to (0, 3), then "same pair: only the distance", shown at (2, 5) and (10, 13)
+        span = cue.frames_until("only")
+        self.play_frames(pair.make_positions_animation(*seat_pairs[1]), FadeOut(seats[0]), frames=max(1, int(0.65 * span)))
         pair.score.update()
-        self.play(FadeIn(info[2]), FadeIn(pair.score), run_time=cue.share(0.1))
-        self.hold_frames(int(0.04 * cue.plan.speech_frames))
-        for i in (2, 3):
-            self.play(pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]), run_time=cue.share(0.1))
-            self.play(FadeIn(seats[i]), run_time=cue.share(0.04))
-            if i == 2:
-                self.hold_frames(int(0.04 * cue.plan.speech_frames))
-        self.play(FadeIn(info[3]), run_time=cue.remaining())
+        self.play_frames(FadeIn(seats[1]), FadeIn(info[3]), FadeIn(pair.score), frames=max(1, int(0.25 * span)))
+        self.hold_to(max(self.frame, cue.bookmark("only")))
+        self.play(FadeIn(info[4]), run_time=cue.share(0.08))
+        span = cue.frames_remaining()
+        for i in (2, 3):            # each pair's caption is read at rest before the next turn
+            self.play_frames(pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]),
+                             frames=max(1, int(0.28 * span)))
+            self.play_frames(FadeIn(seats[i]), frames=max(1, int(0.1 * span)))
+            self.hold_frames(int(0.1 * span))
+        cue.hold()
         gap_num.clear_updaters()
         self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info)
 

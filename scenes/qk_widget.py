@@ -220,12 +220,12 @@ class QKWidget(NarratedScene):
         with self.cue("slide") as cue:
             self.play(FadeOut(box), FadeOut(unit_note), run_time=cue.share(0.08))
             self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
-            only = theme.body_text("分数只认隔了几个座位", color=theme.HIGHLIGHT)
-            only.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
+            only = theme.body_text("同一对 q、k：分数只看距离", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+            only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
             self.play(FadeIn(only), run_time=cue.remaining())
         self.probe("slide_end", **{k: v for k, v in self.probes["widget"][-1].items() if k != "frame"})
 
-        # -- planes: 512 dims = 256 planes, each with its own θ, fast to slow ---------------------
+        # -- planes: 512 dims split into 256 planes, each with its own θ, fast to slow ---------------------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
         clocks = ClockRow(d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6,
                           center=np.array([0.0, -0.35, 0.0]))
@@ -248,7 +248,7 @@ class QKWidget(NarratedScene):
         unit.move_to(np.array([0.0, -0.95, 0.0]))
         names = VGroup(*[theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
                          for p, i in zip(planes, self.PLANE_INDICES)])
-        title = rich(f"{self.PLANE_D} 维的 q、k = {self.PLANE_D // 2} 个平面，各有各的 " + colored("$theta$", theme.ANGLE)
+        title = rich(f"{self.PLANE_D} 维的 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的 " + colored("$theta$", theme.ANGLE)
                      + "，从快到慢")
         title.move_to(np.array([0.0, 2.85, 0.0]))
         counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,

@@ -17,20 +17,34 @@ from scenes.mobjects.countdown import Countdown
 
 NUMERALS = "一二三四"
 BREAK_AFTER = "，。？！：；、"
+NO_LINE_START = "，。？！：；、）》」』】”"
+
+
+def _cells(text: str) -> float:
+    """Width in full-width cells: a Chinese character or full-width mark is 1, Latin letters, digits and
+    spaces are about half."""
+    return sum(1.0 if ord(ch) >= 0x2E80 else 0.5 for ch in text)
 
 
 def wrap_cjk(text: str, width: int) -> list[str]:
-    """Split ``text`` into lines of at most ``width`` characters, breaking after punctuation when possible.
+    """Split ``text`` into lines of at most ``width`` full-width cells (Latin counts half), breaking after
+    punctuation when possible; a line never starts with a closing mark (``，。？！：；、）》」』】”``, W3C clreq),
+    which then hangs at the end of the line before.
 
     >>> wrap_cjk("一二三，四五六七", 5)
     ['一二三，', '四五六七']
+    >>> wrap_cjk("RoPE 跟那种做法，有什么不同？", 8)
+    ['RoPE 跟那种做法，', '有什么不同？']
     """
     lines: list[str] = []
     rest = text
-    while len(rest) > width:
-        cut = max((i + 1 for i, ch in enumerate(rest[:width]) if ch in BREAK_AFTER), default=width)
-        if cut < width // 2:
-            cut = width
+    while _cells(rest) > width:
+        fit = max(i for i in range(1, len(rest) + 1) if _cells(rest[:i]) <= width)
+        cut = max((i + 1 for i, ch in enumerate(rest[:fit]) if ch in BREAK_AFTER), default=fit)
+        if cut < fit // 2:
+            cut = fit
+        while cut < len(rest) and rest[cut] in NO_LINE_START:
+            cut += 1
         lines.append(rest[:cut])
         rest = rest[cut:]
     if rest:
@@ -50,12 +64,15 @@ class Quiz(NarratedScene):
             "同一个词换个座位，就像变了个词"),
         3: ("针转满一圈回到原处：两个座位可能读数几乎一样", "快针区分近处，慢针区分远处",
             "合起来，每个座位的读数才独一无二"),
-        4: ("RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ", "k 比 q 多转 (n − m)θ：分数只看隔了几个座位",
-            "值向量 v 不转：取走的内容不带位置"),
+        4: ("RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ", "k 比 q 多转 (n − m)θ，只由距离决定",
+            "位置对分数的影响：只看隔了几个座位", "值向量 v 不转：取走的内容不带位置"),
     }
-    LEFT_X = -6.2
-    WRAP = 24
-    CLOCK_CENTER = np.array([0.0, -0.55, 0.0])
+    LEFT_X = -6.3
+    WRAP = 22                               # characters per question line at QUESTION_SIZE
+    QUESTION_SIZE = theme.SIZE_BODY + 6     # large: the question is read on a phone while the clock runs
+    ANSWER_SIZE = theme.SIZE_BODY + 2
+    ANSWER_INDENT = 1.0                     # the answer lines start right of the 答 tag
+    CLOCK_CENTER = np.array([0.0, -0.75, 0.0])
 
     def construct(self) -> None:
         header = self.header()
@@ -102,24 +119,26 @@ class Quiz(NarratedScene):
                 clock.clear_updaters()
                 self.play(FadeOut(clock), FadeOut(label), FadeIn(answer[0]), run_time=cue.share(0.12))
                 for line in answer[1]:
-                    self.play(FadeIn(line, shift=0.1 * UP), run_time=cue.share(0.22))
+                    self.play(FadeIn(line, shift=0.1 * UP), run_time=cue.share(0.66 / len(answer[1])))
             previous = VGroup(question, answer)
 
     # -- pieces -------------------------------------------------------------------------------
     def _question(self, n: int) -> VGroup:
         """``第 N 题`` and the cue's question text, wrapped, left-aligned under it."""
         text = re.sub(r"^第[一二三四五六七八九十]+题[：:]\s*", "", self.cue_plan(f"q{n}").text)
-        tag = theme.body_text(f"第 {n} 题", color=theme.HIGHLIGHT)
-        tag.move_to(np.array([0.0, 2.85, 0.0])).align_to(np.array([self.LEFT_X, 0.0, 0.0]), LEFT)
-        lines = VGroup(*[theme.body_text(l, color=theme.TEXT) for l in wrap_cjk(text, self.WRAP)])
+        tag = theme.body_text(f"第 {n} 题", color=theme.HIGHLIGHT, font_size=self.QUESTION_SIZE)
+        tag.move_to(np.array([0.0, 2.95, 0.0])).align_to(np.array([self.LEFT_X, 0.0, 0.0]), LEFT)
+        lines = VGroup(*[theme.body_text(l, color=theme.TEXT, font_size=self.QUESTION_SIZE)
+                         for l in wrap_cjk(text, self.WRAP)])
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        lines.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
+        lines.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
         return VGroup(tag, lines)
 
     def _answer(self, n: int, *, below: VGroup) -> VGroup:
-        tag = theme.body_text("答", color=theme.HIGHLIGHT)
-        lines = VGroup(*[theme.body_text(f"· {p}", color=theme.TEXT) for p in self.ANSWERS[n]])
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        tag.next_to(below, DOWN, buff=0.55).align_to(below, LEFT)
-        lines.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
+        """``答`` at the left, the key points to its right, the first on the tag's line."""
+        tag = theme.body_text("答", color=theme.HIGHLIGHT, font_size=self.ANSWER_SIZE)
+        lines = VGroup(*[theme.body_text(p, color=theme.TEXT, font_size=self.ANSWER_SIZE) for p in self.ANSWERS[n]])
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.24)
+        lines.next_to(below, DOWN, buff=0.5).align_to(np.array([self.LEFT_X + self.ANSWER_INDENT, 0.0, 0.0]), LEFT)
+        tag.align_to(below, LEFT).match_y(lines[0])
         return VGroup(tag, lines)

@@ -30,7 +30,8 @@ class RopeInvariance(NarratedScene):
 
     SCENE_IDS = ("rope_invariance", "rope_gap_only")
     CUES = ("turn_q", "turn_k", "same_gap", "pairs", "curve", "takeaway")
-    SEAT_WORD = {"rope_invariance": "位置", "rope_gap_only": "座位"}   # as each lesson calls a seat
+    SEAT_WORD = {"rope_invariance": "位置", "rope_gap_only": "座位"}   # as each lesson calls a seat ...
+    SCORE_WORD = {"rope_invariance": "点积", "rope_gap_only": "分数"}  # ... and the score
     M, N = 2, 5
     CURVE_D = 8                 # planes of a d = 8 RoPE, speeds mathcore.frequencies(8)
     CURVE_PLANES = (0, 1, 2)
@@ -43,6 +44,7 @@ class RopeInvariance(NarratedScene):
         theta = float(np.radians(theta_deg))
         q, k = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
         seat = self.SEAT_WORD.get(self.plan.id, "位置")
+        score_word = self.SCORE_WORD.get(self.plan.id, "分数")
         gain = (self.N - self.M) * theta_deg
         header = self.header()
         c = np.array([-3.6, 0.3, 0.0])
@@ -96,7 +98,7 @@ class RopeInvariance(NarratedScene):
                                                       "title": pair.title.text,
                                                       "score_on_screen": self.on_screen(pair.score)})
         same = theme.body_text(f"都隔 {self.N - self.M} 个{seat}：夹角都是 {figures.value('rope_pair_gap_deg')}°，"
-                               f"分数都是 {figures.value('rope_pair_score')}", color=theme.SCORE)
+                               f"{score_word}都是 {figures.value('rope_pair_score')}", color=theme.SCORE)
         same.move_to(np.array([0.0, -2.0, 0.0]))
         self.watch("same", lambda: {"text": same.text, "on_screen": self.on_screen(same)})
         with self.cue("pairs") as cue:
@@ -109,7 +111,7 @@ class RopeInvariance(NarratedScene):
             self.play(FadeIn(same), run_time=cue.share(0.15))
             cue.hold()
 
-        chart, rings, ring_key = self._chart(q, k)
+        chart, rings, ring_key = self._chart(q, k, score_word)
         with self.cue("curve") as cue:
             self.play(FadeOut(pairs), FadeOut(same), *[FadeOut(p.title) for p in pairs],
                       *[FadeOut(p.score) for p in pairs], *[FadeOut(p.gap_arc) for p in pairs],
@@ -131,7 +133,7 @@ class RopeInvariance(NarratedScene):
             cue.hold()
 
         with self.cue("takeaway") as cue:
-            line = theme.body_text("同一对 q、k：分数只随 n − m 变，与起点无关", color=theme.HIGHLIGHT)
+            line = theme.body_text(f"同一对 q、k：{score_word}只随 n − m 变，与起点无关", color=theme.HIGHLIGHT)
             line.move_to(np.array([0.0, 3.0, 0.0]))
             self.play(FadeIn(line), run_time=cue.share(0.4))
             self.play(Create(chart.curves[0].copy().set_stroke(width=8, opacity=0.5)), run_time=cue.remaining())
@@ -147,7 +149,7 @@ class RopeInvariance(NarratedScene):
             theme.body_text(f"夹角 = {_deg(lead)} + {_deg(gain)} = {_deg(lead + gain)}", color=theme.ANGLE),
         )
 
-    def _chart(self, q, k):
+    def _chart(self, q, k, score_word: str):
         """The score-against-distance chart, and rings where the same distances from other starts land."""
         w = mathcore.frequencies(self.CURVE_D)
         dist = np.linspace(0, self.CURVE_MAX, 241)
@@ -157,7 +159,7 @@ class RopeInvariance(NarratedScene):
             qf[2 * i:2 * i + 2], kf[2 * i:2 * i + 2] = q, k
             curves.append(mathcore.rope_scores(qf, kf, dist))
             names.append(f"每格转 {w[i]:g} 弧度")
-        chart = ScoreCurve(dist, curves, names=names, x_range=(0, self.CURVE_MAX, 4), y_range=(-1, 1, 0.5),
+        chart = ScoreCurve(dist, curves, names=names, x_range=(0, self.CURVE_MAX, 4), y_range=(-1, 1, 0.5), y_label=score_word,
                            x_length=7.0, y_length=3.4, center=np.array([-1.6, 0.1, 0.0]))
         self.curve_chart = chart
         qf, kf = np.zeros(self.CURVE_D), np.zeros(self.CURVE_D)

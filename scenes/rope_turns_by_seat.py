@@ -1,4 +1,4 @@
-"""排第几，就转几步: the same word vector at seats 0–3 turns by seat·θ and keeps its length."""
+"""排第几，就转几步: one word's q at seats 0–3 turns by seat·θ and keeps its length (k turns the same way)."""
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +21,7 @@ PANEL_X = 3.2
 class RopeTurnsBySeat(NarratedScene):
     """why → rule (m → m·θ) → seats (0, 1, 2, 3 fan out) → same_word (angles) → length (circle).
 
-    The word vector is ``figures.ROPE_PAIR_Q`` and θ is ``figures.THETA_DEG``; every
+    The q is ``figures.ROPE_PAIR_Q`` and θ is ``figures.THETA_DEG``; every
     arrow's tip is :func:`mathcore.rope_2d` ``(v, seat, θ)``.
     """
 
@@ -50,7 +50,9 @@ class RopeTurnsBySeat(NarratedScene):
         for i, lab in enumerate(seat_labels):
             lab.add_updater(lambda m, i=i: place_label(i))
             place_label(i)
-        word = theme.small_text(f"一个词向量 {figures.fmt_point(v)}", color=theme.TEXT)
+        word = VGroup(theme.small_text("一个词的 q", color=theme.Q),
+                      theme.small_text(figures.fmt_point(v), color=theme.TEXT)).arrange(DOWN, buff=0.1)
+        word.text = word[0].text + word[1].text
         lines = VGroup(*[theme.small_text(f"位置 {p}：转 {p} × {figures.THETA_DEG:g}° = {np.degrees(p * theta):g}°",
                                           color=theme.TEXT) for p in self.SEATS])
         for line, p in zip(lines, self.SEATS):
@@ -78,7 +80,7 @@ class RopeTurnsBySeat(NarratedScene):
             idea = rich(colored("位置", theme.POSITION) + " → " + colored("角度", theme.ANGLE),
                         font_size=theme.SIZE_TITLE)
             idea.next_to(have, DOWN, buff=0.7)
-            word.next_to(CENTER + 1.3 * RIGHT, DOWN, buff=0.3)      # under the x axis, clear of the arrow
+            word.move_to(CENTER + np.array([-1.2, -1.05, 0.0]))     # inside the circle, where no arrow goes
             self.play(FadeIn(header), Create(axes), Create(circle), run_time=cue.share(0.25))
             self.play(FadeIn(arrows[0]), FadeIn(word), FadeIn(have[0]), run_time=cue.share(0.25))
             self.play(FadeIn(have[1]), run_time=cue.share(0.2))
@@ -86,7 +88,7 @@ class RopeTurnsBySeat(NarratedScene):
 
         # -- rule: seat m turns by m·θ ------------------------------------------------
         with self.cue("rule") as cue:
-            rule = rich("第 " + colored("$m$", theme.POSITION) + " 个位置 → 转 " + colored("$m$ 个 $theta$", theme.ANGLE),
+            rule = rich("第 " + colored("$m$", theme.POSITION) + " 个位置的 q → 转 " + colored("$m$ 个 $theta$", theme.ANGLE),
                         font_size=theme.SIZE_BODY)
             rule.move_to(np.array([PANEL_X, 2.6, 0.0]))
             theta_note = rich(colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE),

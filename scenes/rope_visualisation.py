@@ -78,7 +78,7 @@ class RopeVisualisation(NarratedScene):
                         for s, sq in zip(self.SEATS, strip)])
         chip = theme.small_text("词", color=theme.TEXT)
         chip.add_updater(lambda m: m.move_to(strip[0].get_center() + seat.get_value() * 0.7 * RIGHT))
-        counter = LabeledNumber("位置 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
+        counter = LabeledNumber("位置 m =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
         counter.move_to(np.array([PANEL_X, 2.5, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.round(seat.get_value()))))
         turned = LabeledNumber("转过", 0, decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.TEXT)
@@ -86,7 +86,7 @@ class RopeVisualisation(NarratedScene):
         turned.add_updater(lambda m: m.set_value(float(np.degrees(seat.get_value() * theta))))
         step = rich("每挪一格，多转 " + colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE))
         step.move_to(np.array([PANEL_X, 0.6, 0.0]))
-        rule = rich("转过 = " + colored("$p$", theme.POSITION) + " × " + colored("$theta$", theme.ANGLE))
+        rule = rich("转过 = " + colored("$m$", theme.POSITION) + " × " + colored("$theta$", theme.ANGLE))
         rule.next_to(step, DOWN, buff=0.3)
         self.watch("pointer", lambda: {
             "seat": float(seat.get_value()), "theta": theta, **arrow.probe_values(),
@@ -123,7 +123,7 @@ class RopeVisualisation(NarratedScene):
         turned = VGroup()
         for i, lab in enumerate(speed_labels):
             r = LabeledNumber("转过", 0, decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.TEXT,
-                              font_size=theme.SIZE_SMALL)
+                              font_size=theme.SIZE_SMALL, group_with_commas=False)
             r.next_to(lab, DOWN, buff=0.25)
             r.add_updater(lambda m, i=i: m.set_value(float(np.degrees(clocks.hand_angles()[i]))))
             turned.add(r)

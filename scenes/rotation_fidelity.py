@@ -16,6 +16,7 @@ from scenes.base import NarratedScene
 from scenes.mobjects.spin_arrow import SpinArrow
 from scenes.mobjects.glyph_number import GlyphNumber, fixed, labeled_glyph_number
 from scenes.mobjects.live_matrix import LiveMatrix
+from scenes.mobjects.sci_figure import sci_line
 
 CENTER = np.array([-3.7, 0.15, 0.0])
 SCALE = 1.7
@@ -118,15 +119,15 @@ class RotationFidelity(NarratedScene):
         mirror_words = VGroup(theme.small_text("不会翻成镜像", color=theme.TEXT),
                               theme.small_text("只剩转动", color=theme.HIGHLIGHT)).arrange(DOWN, buff=0.15)
         mirror_words.next_to(mirror, LEFT, buff=0.35)
-        a1 = theme.body_text(f"360 个角度：最大偏差 {figures.fmt_sci(checks.a1_orthogonality())}", color=theme.TEXT,
-                             font_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X, -1.95, 0.0]))
+        a1 = sci_line("360 个角度：最大偏差 ", figures.fmt_sci(checks.a1_orthogonality()),
+                      text_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X, -1.95, 0.0]))
         self.watch("det", lambda: {"theta": th(), "shown": det_read.number.text, "on_screen": self.on_screen(det_read)})
         with self.cue("det") as cue:
             self.play(FadeOut(square), FadeOut(ortho), FadeOut(product), FadeOut(product_label), FadeOut(shape_words),
                       FadeIn(f_shape), FadeIn(det_formula), run_time=cue.share(0.2))
             self.play(FadeIn(det_read), FadeIn(mirror), Create(cross), FadeIn(mirror_words), run_time=cue.share(0.2))
             self.play(theta.animate.set_value(_deg(130 + 360)), FadeIn(a1), run_time=cue.remaining())
-        self.probe("a1", shown=a1.text, error=checks.a1_orthogonality())
+        self.probe("a1", shown=a1.typst_code, error=checks.a1_orthogonality())
 
         # -- norm: x and y turned together; lengths and the dot product stay -------------------
         ghosts = VGroup(SpinArrow(self.X, lambda: 0.0, scale=SCALE, center=CENTER, color=theme.TEXT,
@@ -162,8 +163,8 @@ class RotationFidelity(NarratedScene):
         for key, mob in reads.items():
             mob.number.add_updater(lambda m, key=key: m.set_value(preservation(self.X, self.Y, th())[key]))
             mob.number.update()
-        a2 = theme.body_text(f"1000 组随机向量：最大偏差 {figures.fmt_sci(checks.a2_preservation())}", color=theme.TEXT,
-                             font_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X - 0.3, -0.6, 0.0]))
+        a2 = sci_line("1000 组随机向量：最大偏差 ", figures.fmt_sci(checks.a2_preservation()),
+                      text_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X - 0.3, -0.6, 0.0]))
         self.watch("norm", lambda: {"theta": th(), **{k: v.number.text for k, v in reads.items()},
                                     "on_screen": self.on_screen(readouts)})
         with self.cue("norm") as cue:
@@ -176,7 +177,7 @@ class RotationFidelity(NarratedScene):
             # the names come in as the turned pair leaves the grey x, y (at θ = 0 they would sit on each other)
             self.play(theta.animate.set_value(_deg(720 + 110)), FadeIn(labels), FadeIn(ghost_labels), run_time=cue.share(0.35))
             self.play(FadeIn(a2), run_time=cue.remaining())
-        self.probe("a2", shown=a2.text, error=checks.a2_preservation())
+        self.probe("a2", shown=a2.typst_code, error=checks.a2_preservation())
 
         # -- inner: the load-bearing wall: the angle between them is kept -----------------------
         def gap_arc():

@@ -27,6 +27,7 @@ from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow as ClockRowMob
 from scenes.mobjects.glyph_number import GlyphNumber, fixed
+from scenes.mobjects.sci_figure import sci_line
 
 D = 8
 ROW_Y = 1.95
@@ -49,7 +50,7 @@ def _points(mob) -> dict:
 
 class ShiftMachine(NarratedScene):
     """clocks → pitch (pairs, d = 512 periods) → stagger → machine (M_1 grid) → formula → no_learning →
-    check (A4) → pitfall (rows) → backwards (turns back k) → lesson."""
+    check (A4) → pitfall (rows; the hands go to the boxed row n = k) → backwards (turns back k, to n = 0) → lesson."""
 
     SCENE_IDS = ("shift_machine",)
     CUES = ("clocks", "pitch", "stagger", "machine", "formula", "no_learning", "check", "pitfall", "backwards",
@@ -125,7 +126,9 @@ class ShiftMachine(NarratedScene):
                        *[Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.TEXT, stroke_width=3)
                          for i in drawn])
         ends = VGroup(theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to([x0, strip_y, 0], LEFT, buff=0.2),
-                      theme.small_text(f"≈ {figures.fmt_int(wl[-1])}", color=theme.TEXT).next_to([x1, strip_y, 0], RIGHT, buff=0.2))
+                      # as the voice says it ("大约 6.1 万"), not five digits
+                      theme.small_text(f"≈ {figures.value('wl_slow_512_wan')} 万", color=theme.TEXT)
+                      .next_to([x1, strip_y, 0], RIGHT, buff=0.2))
         strip_title = theme.small_text("d = 512：每根针转一圈要走的步数（对数刻度，每 16 根画一根）", color=theme.TEXT)
         strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
@@ -200,10 +203,10 @@ class ShiftMachine(NarratedScene):
         # -- check: A4 measured --------------------------------------------------------------------
         a4 = figures.fmt_sci(checks.a4_shift())
         check = VGroup(theme.small_text(f"d = {D}，k = 1 和 3：", color=theme.TEXT),
-                       theme.body_text(f"最大偏差 {a4}", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
+                       sci_line("最大偏差 ", a4, color=theme.HIGHLIGHT, text_size=theme.SIZE_SMALL + 4),
                        theme.small_text("只是舍入误差", color=theme.TEXT))
         check.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(np.array([SIDE_LEFT, -0.7, 0.0]), DOWN + RIGHT, buff=0)
-        self.probe("check", shown=check[1].text, error=checks.a4_shift())
+        self.probe("check", shown=check[1].typst_code, error=checks.a4_shift())
         with self.cue("check") as cue:
             self.play(FadeOut(no_learn), FadeOut(extra), FadeOut(extra_labels), run_time=cue.share(0.2))
             self.play(FadeIn(check), run_time=cue.share(0.35))
@@ -227,28 +230,42 @@ class ShiftMachine(NarratedScene):
                        theme.typst_text("起作用的是转置 $M_k^T$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL))
         notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.3, 0.3, 0.0]))
         self.probe("pe_table", rows=list(self.TABLE_ROWS), shown=table_shown)
+        # the boxed rows against the hands: each row label as drawn (text, centre) and each box's drawn extent
+        boxes = {"in": row_box}
+
+        def _box(b):       # drawn from the first frame of its FadeIn on (on_screen() is False while it animates)
+            return {"on_screen": b in self.get_mobject_family_members(), "bottom": float(b.get_bottom()[1]),
+                    "top": float(b.get_top()[1])}
+        self.watch("rows", lambda: {"n_shown": n_num.text, "n_on_screen": self.on_screen(n_num),
+                                    "centers": [c[:2].tolist() for c in row.centers],
+                                    "hands": [_points(h) for h in row.hands],
+                                    "labels": [{"text": lab.text, "y": float(lab.get_y())} for lab in row_labels],
+                                    "labels_on_screen": self.on_screen(row_labels),
+                                    **{f"box_{k}": _box(b) for k, b in boxes.items()}})
         pit = theme.formula("\"PE\"(n) M_k = (M_k^T \"PE\"(n)^T)^T", font_size=36).move_to(np.array([0.0, -1.75, 0.0]))
         with self.cue("pitfall") as cue:
             self.play(FadeOut(grid), FadeOut(blocks), FadeOut(side[0]), FadeOut(check), FadeOut(shift_formula),
                       run_time=cue.share(0.15))
-            self.play(FadeIn(table), FadeIn(notes[0]), run_time=cue.share(0.25))
-            self.play(Create(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
+            # the hands go to the position of the row about to be boxed (n = K_BACK), as the table comes in
+            self.play(FadeIn(table), FadeIn(notes[0]), row.make_step_animation(self.K_BACK), run_time=cue.share(0.25))
+            self.play(FadeIn(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
             self.play(FadeIn(pit), run_time=cue.remaining())
         self.settle(table, notes, row_box, pit)
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
         back = VGroup(theme.formula(f"\"PE\"(n) M_{self.K_BACK} = \"PE\"(n - {self.K_BACK})", font_size=40, color=theme.HIGHLIGHT),
-                      theme.body_text(f"和 {self.K_BACK} 步之前的读数相比：最大差 {err}（舍入误差）", color=theme.TEXT,
-                                      font_size=theme.SIZE_SMALL + 2))
+                      sci_line(f"和 {self.K_BACK} 步之前的读数相比：最大差 ", err, "（舍入误差）",
+                               text_size=theme.SIZE_SMALL + 2))
         back.arrange(DOWN, buff=0.2).move_to(np.array([-1.6, -1.95, 0.0]))      # under the table, clear of the result
-        start = self.STAGGER_TO + self.K_SHOWN
+        start = self.K_BACK                      # the hands rest on the boxed row PE(K_BACK) ...
         out_box = SurroundingRectangle(VGroup(*table.select(f"r{out_row}")), color=theme.HIGHLIGHT, buff=0.08)
+        boxes["out"] = out_box                   # ... and go back to PE(0), boxed when they get there
         result = theme.typst_text(f"$\"PE\"({self.K_BACK}) M_{self.K_BACK} = \"PE\"(0)$", color=theme.HIGHLIGHT,
                                   font_size=TYPST * theme.SIZE_SMALL)
         result = VGroup(theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result)
         result.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(notes, DOWN, buff=0.35).align_to(notes, LEFT)
-        self.probe("backwards", shown=back[1].text, formula=back[0].typst_code, error=checks.a4_row_pitfall(), k=self.K_BACK)
+        self.probe("backwards", shown=back[1].typst_code, formula=back[0].typst_code, error=checks.a4_row_pitfall(), k=self.K_BACK)
         self.probe("back_rows", input_row=self.TABLE_ROWS[in_row], output_row=self.TABLE_ROWS[out_row],
                    result=result[1].typst_code, table_rows=list(self.TABLE_ROWS),
                    pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist())
@@ -256,7 +273,8 @@ class ShiftMachine(NarratedScene):
             self.play(FadeOut(pit), run_time=cue.share(0.12))
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
             self.bring_to_back(back[0])
-            self.play(FadeIn(back[1]), Create(out_box), FadeIn(result), run_time=cue.remaining())
+            self.play(FadeIn(back[1]), FadeIn(out_box), FadeIn(result), run_time=min(cue.remaining(), cue.share(0.2)))
+            cue.hold()
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ class SummaryTable(NarratedScene):
         ("matrix", "旋转矩阵", "课本角落的数表", "turn", "转向量，只改方向", "按位置转 q 和 k"),
         ("addition", "和角公式", "背一长串", "arcs", "转两次 = 转一次", "相对位置能算出来"),
         ("freqs", "角频率", "周期", "clocks", "快慢不同的几根针", "每对维度的转速"),
-        ("dot", "点积", "求夹角", "angle", "q、k 不变：随距离变", "知道谁离谁多远"),
+        ("dot", "点积", "求夹角", "angle", "同一对 q、k：随距离变", "知道谁离谁多远"),
     )
     RECAPS = (
         ("recap_one", "pointer", "sin、cos 不只是边长之比，更是指针的坐标"),

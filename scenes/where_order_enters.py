@@ -135,7 +135,7 @@ class WhereOrderEnters(NarratedScene):
             cards.add(card)
         cards.arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.6, 0.0]))
         grows = Arrow(cards[0][2].get_right(), cards[1][2].get_left(), buff=0.25, color=theme.HIGHLIGHT, stroke_width=5)
-        meant = theme.body_text("编号越大，词义在向量里占的分量越小", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.2, 0.0]))
+        meant = theme.body_text("编号越大，词义在向量里占的比重越小", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.2, 0.0]))
         with self.cue("raw_pollute") as cue:
             seat.clear_updaters()
             self.play(FadeOut(VGroup(bars, seat, idea, burst, legend)), run_time=cue.share(0.12))
@@ -145,7 +145,7 @@ class WhereOrderEnters(NarratedScene):
             self.play(FadeIn(meant), run_time=cue.remaining())
             self.probe("pollute", seats=list(self.SEATS), shown=[[m.text for m in c] for c in cards],
                        want=[(x_cat + raw(p)).tolist() for p in self.SEATS], norms=[norm(x_cat + raw(p)) for p in self.SEATS],
-                       word=word_len.text, word_norm=norm(x_cat))
+                       word=word_len.text, word_norm=norm(x_cat), meant=meant.text)
 
         # -- need: a signal that turns but never stretches ------------------------------------------
         turn = TurningArrow((1.0, 0.0), scale=1.9, center=np.array([-2.6, 0.3, 0.0]), color=theme.TEXT)

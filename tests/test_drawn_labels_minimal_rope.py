@@ -58,7 +58,7 @@ def pointer_disagreements(samples) -> list[str]:
                          said=lambda s: _chip_seat(s) * numbers_in(plain_typst(s["step"]))[-1], drawn=_turn,
                          tol=EXACT + 1e-4)
     # the seat counter names the square the chip is drawn in
-    out += disagreements(samples, shown=lambda s: s["counter_on_screen"], what="位置 p label vs chip",
+    out += disagreements(samples, shown=lambda s: s["counter_on_screen"], what="位置 m label vs chip",
                          said=lambda s: numbers_in(s["counter"])[-1],
                          drawn=lambda s: float(s["square_nums"][int(np.argmin([abs(q[0] - s["chip"][0])
                                                                               for q in s["squares"]]))]), tol=0)

@@ -8,7 +8,10 @@ shift_machine: the counter n against the drawn hands; the cos/sin readings again
 the extra-turn arcs against their degree labels and against the M_1 blocks; the backwards step (the
 k the screen and the narration give) against how far the drawn hands really went back.
 gram_stripes: the g(0) label against the drawn curve and dot; the half-point label against the dot,
-the curve and the half line; the arrow along row 0 against the table's row and the curve.
+the curve and the half line; the arrow along row 0 against the table's row and the curve; the far view
+(g(k) out to 1000: its curve against its tick labels and mathcore, its "一直到 1000 步" title against how far
+the curve runs, the band marking the first chart's range against that chart's last tick and its note).
+shift_machine, pitfall and backwards: the boxed rows of the PE table against the hands and the counter.
 """
 from __future__ import annotations
 
@@ -196,10 +199,87 @@ def test_shift_machine_checks_catch_a_wrong_label_or_drawing(shift):
     assert backwards_disagreements(first, moved, shown)
 
 
+def _boxed_frames(samples):
+    """(sample, boxed row label, its n) for every frame that shows the PE table with a box while the hands rest
+    (drawn exactly as on the frame before). The row a box marks is the label drawn inside its height; when the
+    result box (back to PE(0)) is shown it is the one that counts."""
+    prev = None
+    for s in samples:
+        rest = prev is not None and all(
+            np.allclose(h["start"], g["start"], atol=1e-9) and np.allclose(h["end"], g["end"], atol=1e-9)
+            for h, g in zip(s["hands"], prev["hands"]))
+        prev = s
+        box = next((s[k] for k in ("box_out", "box_in") if k in s and s[k]["on_screen"]), None)
+        if not (rest and box and s["labels_on_screen"]):
+            continue
+        inside = [lab for lab in s["labels"] if box["bottom"] <= lab["y"] <= box["top"]]
+        if len(inside) != 1:
+            yield s, f"{len(inside)} row labels", None
+            continue
+        yield s, inside[0]["text"], _num(inside[0]["text"])
+
+
+def boxed_rows_vs_hands(samples) -> list[str]:
+    """The boxed row PE(n) of the table is the position the hands are drawn at, and the one the counter shows."""
+    out = []
+    for s, label, n in _boxed_frames(samples):
+        if n is None:
+            out.append(f"frame {s['frame']}: a box holds {label}")
+            continue
+        for i in range(D_SHIFT // 2):
+            gap = signed_gap_deg(W_DEG[i] * n, _hand_deg(s, i))
+            if not abs(gap) <= DEG_TOL:
+                out.append(f"frame {s['frame']}: the box is on {label}, hand {i} is {gap:g}° away from n = {n:g}")
+        if s["n_on_screen"] and not _num(s["n_shown"]) == n:
+            out.append(f"frame {s['frame']}: the box is on {label}, the counter says n = {s['n_shown']}")
+    return out
+
+
+def test_shift_machine_boxed_row_is_where_the_hands_are(shift):
+    rows = shift.probes["rows"]
+    boxed = list(_boxed_frames(rows))
+    back = shift.probes["backwards"][0]["k"]
+    assert sum(n == back for _, _, n in boxed) > 30           # PE(k) boxed, the hands at n = k (pitfall)
+    assert sum(n == 0 for _, _, n in boxed) > 5               # PE(0) boxed once they have gone back k steps
+    pitfall = shift.plan.cue("pitfall")
+    assert any(pitfall.start_frame <= s["frame"] < pitfall.end_frame for s, _, _ in boxed)
+    assert boxed_rows_vs_hands(rows) == []
+
+
+def test_shift_machine_boxed_row_check_catches_a_mismatch(shift):
+    rows = shift.probes["rows"]
+    relabelled = copy.deepcopy(rows)                             # the table's PE(3) row printed as PE(2)
+    for s in relabelled:
+        for lab in s["labels"]:
+            if lab["text"] == "PE(3)":
+                lab["text"] = "PE(2)"
+    assert boxed_rows_vs_hands(relabelled)
+    turned = copy.deepcopy(rows)                                 # hand 1 drawn 10° off on every frame
+    a = np.radians(10.0)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    for s in turned:
+        c, e = np.array(s["hands"][1]["start"]), np.array(s["hands"][1]["end"])
+        s["hands"][1]["end"] = (c + rot @ (e - c)).tolist()
+    assert boxed_rows_vs_hands(turned)
+    counted = copy.deepcopy(rows)                                # the counter one step ahead
+    for s in counted:
+        s["n_shown"] = str(int(_num(s["n_shown"])) + 1)
+    assert boxed_rows_vs_hands(counted)
+    # the old picture: hands left at n = 13 while PE(3) is boxed
+    late = copy.deepcopy(rows)
+    for s in late:
+        for i, h in enumerate(s["hands"]):
+            c = np.array(h["start"])
+            r = length(h["start"], h["end"])
+            a = np.radians(W_DEG[i] * 13)
+            h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
+    assert boxed_rows_vs_hands(late)
+
+
 # -- gram_stripes ------------------------------------------------------------------------------------
 def _axis_map(ticks, coord: int):
     """value -> scene coordinate, fitted through the tick labels as drawn (their text and their centres)."""
-    vals = np.array([float(t["text"]) for t in ticks])
+    vals = np.array([float(t["text"].replace("−", "-")) for t in ticks])
     pos = np.array([t["center"][coord] for t in ticks])
     slope, icpt = np.polyfit(vals, pos, 1)
     assert np.allclose(slope * vals + icpt, pos, atol=1e-6), "tick labels are not evenly placed"
@@ -326,7 +406,8 @@ def test_gram_stripes_labels_equal_the_drawing(gram):
 
 def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     profile = gram.probes["profile"]
-    s = copy.deepcopy([p for p in profile if p["half_on_screen"]][-1])
+    with_arrow = {x["frame"] for x in gram.probes["row_arrow"] if x["on_screen"]}      # (it leaves for the far view)
+    s = copy.deepcopy([p for p in profile if p["half_on_screen"] and p["frame"] in with_arrow][-1])
     assert g0_disagreements([s]) == [] and half_disagreements([s]) == []
     bad = copy.deepcopy(s)
     bad["g0_shown"] = "g(0)=15"
@@ -362,3 +443,66 @@ def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     recolored = copy.deepcopy(a)
     recolored["row_colors"][16] = recolored["row_colors"][0]            # cell (0, 16) coloured like g(0)
     assert row_arrow_disagreements([recolored], [s])
+
+
+def _fully_drawn(s) -> bool:
+    xs, _ = _curve_xy(s)
+    return xs.max() >= max(float(t["text"]) for t in s["x_ticks"]) - 1e-6
+
+
+def far_disagreements(samples) -> list[str]:
+    """The far view, on frames that show it whole: the curve read through its own tick labels is g(k) for
+    d = 32 at every drawn k (mathcore); it runs as far as the title says; the shaded band runs from k = 0 to
+    the first chart's last distance, which is also the number its note gives."""
+    out = []
+    for s in samples:
+        if not (s["curve_on_screen"] and s["ticks_on_screen"] and s["window_on_screen"] and s["title_on_screen"]):
+            continue
+        if not _fully_drawn(s):
+            continue                                   # still being drawn
+        xs, ys = _curve_xy(s)
+        want = mathcore.relative_profile(xs, 32)
+        if not np.allclose(ys, want, atol=1e-6):
+            i = int(np.argmax(np.abs(ys - want)))
+            out.append(f"frame {s['frame']}: the far curve at k = {xs[i]:g} draws {ys[i]:.3f}, g(k) = {want[i]:.3f}")
+        if not abs(xs.max() - _num(s["title"])) <= 1e-6:
+            out.append(f"frame {s['frame']}: the title says {_num(s['title']):g} steps, the curve runs to {xs.max():g}")
+        x_of = _axis_map(s["x_ticks"], 0)[1]
+        main_last = max(float(t["text"]) for t in s["main_x_ticks"])
+        left, right = (x_of(v) for v in s["window"])
+        if not abs(left) <= 1e-6:
+            out.append(f"frame {s['frame']}: the band starts at k = {left:g}, not 0")
+        for what, k in (("the first chart's last tick", main_last), ("the band's note", _num(s["window_note"]))):
+            if not abs(right - k) <= 1e-6:
+                out.append(f"frame {s['frame']}: the band ends at k = {right:g}, {what} says {k:g}")
+    return out
+
+
+def test_gram_stripes_far_view_equals_mathcore(gram):
+    far = gram.probes["far"]
+    whole = [s for s in far if s["curve_on_screen"] and s["window_on_screen"] and _fully_drawn(s)]
+    assert len(whole) > 15
+    assert far_disagreements(far) == []
+    # it is shown while the voice says "几百步以后 … 继续往下掉", and it shows that: g(k) lower further out
+    cue = gram.plan.cue("half")
+    assert cue.bookmarks["far"] <= whole[0]["frame"] < cue.end_frame
+    assert "几百步以后" in cue.text
+    xs, ys = _curve_xy(whole[-1])
+    assert xs.max() == pytest.approx(gram.K_FAR) and ys[(xs >= 500)].mean() < ys[(xs >= 16) & (xs <= 64)].mean() / 2
+
+
+def test_gram_stripes_far_view_check_catches_a_wrong_drawing(gram):
+    s = copy.deepcopy([p for p in gram.probes["far"] if p["curve_on_screen"] and p["window_on_screen"] and _fully_drawn(p)][-1])
+    assert far_disagreements([s]) == []
+    bad = copy.deepcopy(s)
+    bad["curve"][300][1] += 0.1                                          # one stretch of the curve drawn too high
+    assert far_disagreements([bad])
+    bad = copy.deepcopy(s)
+    bad["title"] = "走远些：一直到 2000 步"
+    assert far_disagreements([bad])
+    bad = copy.deepcopy(s)
+    bad["window"][1] += 0.3                                             # the band wider than the first chart
+    assert far_disagreements([bad])
+    bad = copy.deepcopy(s)
+    bad["window_note"] = "← 右图只画到 48"
+    assert far_disagreements([bad])

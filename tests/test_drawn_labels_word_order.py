@@ -17,6 +17,7 @@ import pytest
 
 import mathcore
 from coursekit import figures
+from mathcore.scores import angle_between
 from tests.conftest import built_scene
 from tests.drawn import arc_sweep_deg, direction_deg, disagreements, last_number, length, signed_gap_deg
 
@@ -130,6 +131,30 @@ def rope_seat_disagreements(samples: list[dict]) -> list[str]:
     return out
 
 
+def rope_lead_disagreements(samples: list[dict]) -> list[str]:
+    """``开始：k 比 q 多偏 30°`` vs the drawn arrows: at the seats captioned (0, 0) the drawn k points that far
+    counter-clockwise of the drawn q; at seats (m, n) captioned with the rule ``θ = 30°`` on screen, k is ahead by
+    the lead plus (n − m)θ (mod 360). So the 120° on the readout is the lead plus the 90° k turned more."""
+    out = []
+    for s in samples:
+        if not s["lead_on"]:
+            continue
+        lead = last_number(s["lead_text"])
+        for text, on in zip(s["seat_texts"], s["seats_on"]):
+            if not on:
+                continue
+            m, n = pair_in(text)
+            if (m, n) != (0.0, 0.0) and not s["rule_on"]:
+                continue
+            more = (n - m) * last_number(s["rule_text"]) if (m, n) != (0.0, 0.0) else 0.0
+            ahead = signed_gap_deg(dir_of(s, "q"), dir_of(s, "k"))
+            off = abs(signed_gap_deg(ahead % 360.0, (lead + more) % 360.0))
+            if off > 1e-6:
+                out.append(f"frame {s['frame']}: at seats ({m:g}, {n:g}) k is drawn {ahead:.4g}° ahead of q, "
+                           f"the lead {lead:g}° + (n − m)θ = {more:g}° says {lead + more:g}°")
+    return out
+
+
 def test_overview_rope_labels_equal_the_drawing():
     samples = probes("word_order_overview", "rope_drawn")
     assert sum(s["gap_on"] for s in samples) > 100 and sum(s["score_on"] for s in samples) > 50
@@ -138,6 +163,11 @@ def test_overview_rope_labels_equal_the_drawing():
     assert not rope_angle_disagreements(samples)
     assert not score_disagreements(samples)
     assert not rope_seat_disagreements(samples)
+    # the 30° lead is on screen before anything turns (seats (0, 0)) and stays while the pairs are shown
+    lead_frames = [s for s in samples if s["lead_on"]]
+    at_start = [s for s in lead_frames if any(on and pair_in(t) == (0.0, 0.0) for t, on in zip(s["seat_texts"], s["seats_on"]))]
+    assert len(at_start) > 10 and sum(s["more_on"] for s in lead_frames) > 30
+    assert not rope_lead_disagreements(samples)
 
 
 def test_overview_rope_drawing_equals_mathcore():
@@ -157,7 +187,12 @@ def test_overview_rope_drawing_equals_mathcore():
                 assert last_number(s["score_text"]) == pytest.approx(want, abs=SCORE_TOL)
                 assert last_number(s["gap_text"]) == pytest.approx(float(figures.value("rope_pair_gap_deg")), abs=ANGLE_TOL)
     assert seen == set(figures.ROPE_PAIRS)
-    # the k-ahead-by-30° pair: the angle is 30° + (n − m)θ, not (n − m)θ
+    # the k-ahead-by-30° pair: the angle is 30° + (n − m)θ, not (n − m)θ; the lead on screen is mathcore's angle
+    # between q and k, and the narration says the same number
+    lead = [last_number(s["lead_text"]) for s in samples if s["lead_on"]]
+    assert lead and set(lead) == {round(float(np.degrees(angle_between(q, k))))}
+    rope_cue = built_scene("word_order_overview")[0].plan.cue("rope").text
+    assert f"多偏 {lead[0]:g}°" in rope_cue
     assert float(figures.value("rope_pair_gap_deg")) != pytest.approx((figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]) * figures.THETA_DEG)
 
 
@@ -172,6 +207,11 @@ def test_overview_rope_checks_catch_a_wrong_drawing_or_label():
     assert rope_angle_disagreements(said_90)
     said_0 = perturbed(samples, late, lambda s: {**s, "score_text": "0.00"})       # cos 90°
     assert score_disagreements(said_0)
+    leading = lambda s: s["lead_on"]                                             # noqa: E731
+    assert rope_lead_disagreements(perturbed(samples, leading, lambda s: {**s, "lead_text": "开始：k比q多偏0°"}))
+    assert rope_lead_disagreements(perturbed(samples, leading, lambda s: rotated(s, "k", 10.0)))
+    assert rope_lead_disagreements(perturbed(samples, lambda s: s["lead_on"] and not s["score_on"],
+                                             lambda s: rotated(s, "q", 5.0)))     # at (0, 0) too
 
     def wrong_seats(s):
         s["seat_texts"] = [t.replace("(2,5)", "(2,6)") for t in s["seat_texts"]]
@@ -245,6 +285,9 @@ def test_overview_clocks_labels_equal_the_hands():
     assert sum(s["counter_on"] for s in samples) > 30
     assert not clock_counter_disagreements(samples, w)
     assert not wavelength_disagreements(samples, w)
+    # the slowest clock's turn is shown as it is said in the lesson (约 6.1 万), not as five digits
+    shown = [s for s in samples if s["wavelengths_on"][-1]]
+    assert shown and {s["wavelength_texts"][-1] for s in shown} == {f"一圈≈{figures.value('wl_slow_512_wan')}万座"}
     moved = perturbed(samples, lambda s: s["counter_on"], lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)})
     assert clock_counter_disagreements(moved, w)
 

@@ -87,6 +87,9 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
     "wl_slow_512_wan": (float(mathcore.wavelengths(512)[-1]) / 10000.0, ("abs", 0.05)),
+    # seat 44 turns clock i by 44 · 10000^(−2i/512) radians: clock 0 by 44 rad (7 turns + 1.0°), clock 64 by 4.4 rad
+    "seat44_clock0_deg": (float(np.degrees(44.0 - 7 * 2 * np.pi)), ("abs", 0.5)),
+    "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
     "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
@@ -118,7 +121,8 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "a5_err": (_assertion("A5"), ("rel", 0.05)),
     "row_pitfall_err": (checks.a4_row_pitfall(), ("rel", 0.05)),
     # spoken orders of magnitude: the power of ten nearest on a log scale
-    "t1_err_order": (10.0 ** round(np.log10(checks.t1_permutation())), ("rel", 1e-9)),
+    # ... or the first power of ten above it ("不到 10⁻¹⁵"), found by stepping up from 10⁻³⁰
+    "t1_err_ceil": (next(10.0 ** e for e in range(-30, 1) if 10.0 ** e > checks.t1_permutation()), ("rel", 1e-9)),
     "eps_order": (10.0 ** round(np.log10(np.finfo(np.float64).eps)), ("rel", 1e-9)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
     "assert_err_order": (10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])), ("rel", 1e-9)),

@@ -54,6 +54,10 @@ def test_rot_opening_shuffle_is_the_measured_experiment():
     assert t1["error"] == checks.t1_permutation()
     assert t1["shown"] == figures.value("t1_err")
     assert t1["parsed"] == pytest.approx(t1["error"], rel=0.06)
+    # the voice says "不到 10^e" of the figure on screen: true of it, and the nearest such power of ten
+    said = figures.parse_figure(figures.value("t1_err_ceil"))
+    assert f"不到 {figures.value('t1_err_ceil')}" in scene.plan.cue("question").text
+    assert said / 10 <= t1["parsed"] < said and said / 10 <= t1["error"] < said
     samples = scene.probes["demo"]
     for s in samples:
         # each drawn strip equals attention recomputed on the words in their drawn order

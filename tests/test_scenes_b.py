@@ -74,6 +74,8 @@ def test_failing_encodings_values(scene_b):
     assert one(scene, "seat_far")["p"] == scene.FAR and one(scene, "seat_far")["shown"] == str(scene.FAR)
     rows = one(scene, "raw_rows")
     assert np.allclose(rows["x"], x_cat) and np.allclose(rows["p"], raw(scene.NEAR))
+    # vectors are written in parentheses, as in the overview: p = (3, 3, 3, 3)
+    assert rows["shown"][1] == "p=(" + ",".join(figures.fmt_dec(v) for v in raw(scene.NEAR)) + ")"
     cat = one(scene, "raw_cat")
     assert cat["dot_word"] == pytest.approx(float(x_cat @ x_dog), abs=TOL)
     assert cat["dot_far"] == pytest.approx(float((x_cat + raw(scene.FAR)) @ (x_dog + raw(scene.FAR))), rel=1e-12)
@@ -115,6 +117,16 @@ def test_learned_table_rows(scene_b):
         diff = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
         assert np.all(np.abs(diff) <= TOL)
     assert clocks[-1]["p"] == scene.CLOCK_TO > scene.MAX_LEN
+    # paper_choice: the screen follows the voice: tried both (a tie) → chose the clocks (any seat) → unseen
+    # lengths go badly anyway; each line appears after its bookmark
+    cue = scene.plan.cue("paper_choice")
+    lines = scene.probes["paper_line"]
+    assert [s["frame"] for s in lines] == sorted(s["frame"] for s in lines)
+    keys = ("两种都试了", "选了钟面", "更长的句子", "没见过")
+    assert all(k in s["text"] for k, s in zip(keys, lines)) and len(lines) == len(keys)
+    spoken = [cue.text.index(k) for k in keys]
+    assert spoken == sorted(spoken)
+    assert lines[1]["frame"] > cue.bookmarks["pick"] and lines[3]["frame"] > cue.bookmarks["but"]
 
 
 # -- WhereOrderEnters --------------------------------------------------------------------------------
@@ -137,6 +149,8 @@ def test_where_order_enters_values(scene_b):
         assert n == pytest.approx(np.linalg.norm(v))
     for shown, n in zip(pol["shown"], pol["norms"]):
         assert shown[2].endswith(figures.fmt_dec(n))
+    # the word's share of the vector: 比重 (fèn liàng would read as "component") on screen and in the voice
+    assert "比重" in pol["meant"] and "比重" in scene.plan.cue("raw_pollute").text and "分量" not in pol["meant"]
     turn = [s for s in scene.probes["turn"] if s["on_screen"]]
     assert turn
     for s in turn:
@@ -177,6 +191,13 @@ def test_quiz_questions_are_the_cue_text(scene_b):
     for n in range(1, 5):
         text = scene.plan.cue(f"q{n}").text.replace(" ", "")      # Text.text drops spaces
         assert text == f"第{'一二三四'[n - 1]}题：" + shown[n]
+    # as wrapped on screen: no line starts with a closing mark (，。？ …)
+    from scenes.quiz import NO_LINE_START, wrap_cjk
+
+    for n in range(1, 5):
+        question = scene.plan.cue(f"q{n}").text.split("：", 1)[1]
+        lines = wrap_cjk(question, scene.WRAP)
+        assert "".join(lines) == question and not any(line[0] in NO_LINE_START for line in lines[1:]), lines
 
 
 # -- helpers ----------------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ Each scene is built once per session from its real narration plan (``conftest.bu
 from __future__ import annotations
 
 
+import re
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,18 @@ from tests.conftest import narration_scene
 
 TOL = 1e-6
 SCENES = ["rotation_fidelity", "shift_machine", "gram_stripes", "assertions_live", "exercises"]
+
+
+def sci_in(code: str) -> float:
+    """The number a Typst line shows as ``m times 10^(e)`` (how these scenes typeset a measured error)."""
+    found = re.findall(r"(\d+(?:\.\d+)?) times 10\^\((-?\d+)\)", code)
+    assert len(found) == 1, f"one figure expected in {code!r}"
+    return float(found[0][0]) * 10.0 ** int(found[0][1])
+
+
+def shows_figure(code: str, name: str) -> bool:
+    """The Typst line shows exactly the figure ``name`` (the subtitles' written form, same digits)."""
+    return sci_in(code) == figures.parse_figure(figures.value(name))
 
 
 def at_frame(samples, frame):
@@ -53,8 +67,8 @@ def test_rotation_fidelity_readings(scene_d):
             assert float(s[key].replace("−", "-")) == pytest.approx(round(p[key], 3), abs=1e-12)
         # x and y turned by the same angle: the readouts never move
         assert s["norm_x"] == s["norm_rx"] and s["norm_y"] == s["norm_ry"] and s["dot"] == s["dot_r"]
-    assert scene.probes["a1"][0]["shown"].endswith(figures.value("a1_err"))
-    assert scene.probes["a2"][0]["shown"].endswith(figures.value("a2_err"))
+    assert shows_figure(scene.probes["a1"][0]["shown"], "a1_err") and "最大偏差" in scene.probes["a1"][0]["shown"]
+    assert shows_figure(scene.probes["a2"][0]["shown"], "a2_err")
     assert scene.probes["a2"][0]["error"] == checks.a2_preservation()
 
 
@@ -91,9 +105,9 @@ def test_shift_machine_numbers(scene_d):
     table = scene.probes["pe_table"][0]
     assert table["shown"] == [[_entry(x, 2, "0.00") for x in row] for row in rf.cos_first_pe(table["rows"], d)]
     check = scene.probes["check"][0]
-    assert check["error"] == checks.a4_shift() and check["shown"].endswith(figures.value("a4_err"))
+    assert check["error"] == checks.a4_shift() and shows_figure(check["shown"], "a4_err")
     back = scene.probes["backwards"][0]
-    assert back["error"] == checks.a4_row_pitfall() and figures.value("row_pitfall_err") in back["shown"]
+    assert back["error"] == checks.a4_row_pitfall() and shows_figure(back["shown"], "row_pitfall_err")
     # the boxed result row: PE(k) M_k = PE(0)
     rows = scene.probes["back_rows"][0]
     assert rows["input_row"] == back["k"] and rows["output_row"] == 0
@@ -105,7 +119,10 @@ def test_shift_machine_numbers(scene_d):
     p0, p1 = at_frame(clocks, b.start_frame)["p"], at_frame(clocks, b.end_frame - 1)["p"]
     assert p0 - p1 == pytest.approx(back["k"])
     periods = scene.probes["periods"][0]
-    assert periods["last"] == f"≈{figures.value('wl_slow_512')}"          # Text drops spaces
+    # the slowest period as the narration says it ("大约 6.1 万"), mathcore's 60611 rounded
+    assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"          # Text drops spaces
+    assert f"{figures.value('wl_slow_512_wan')} 万" in scene.plan.cue("pitch").text
+    assert float(figures.value("wl_slow_512_wan")) * 1e4 == pytest.approx(mathcore.wavelengths(512)[-1], abs=500)
     assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
 
 
@@ -147,7 +164,7 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     assert half["point"][0] == pytest.approx(16, abs=1e-6)
     assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
     assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
-    assert scene.probes["a5"][0]["shown"].endswith(figures.value("a5_err"))
+    assert shows_figure(scene.probes["a5"][0]["shown"], "a5_err")
     assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："   # Text drops spaces
     assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text        # and the narration
     honest = scene.probes["honest"][0]
@@ -166,22 +183,28 @@ def test_assertions_live_rows(scene_d):
         assert r["error"] == a.error and r["bound"] == a.bound and r["passed"] == a.passed
         assert r["bound"] == 100 * eps                                 # one bound for all: 100 ε
         near = a.error > a.bound / 2                                   # near its bound: 3 significant digits
-        assert r["shown_error"] == figures.fmt_sci(a.error, 3 if near else 2)
+        # typeset as Typst math: m times 10^(e), the digits of fmt_sci
+        assert sci_in(r["shown_error"]) == figures.parse_figure(figures.fmt_sci(a.error, 3 if near else 2))
         if not near:
-            assert r["shown_error"] == figures.value(f"{a.key.lower()}_err")
-        assert figures.parse_figure(r["shown_error"]) == pytest.approx(a.error, rel=0.05)
-        # the error in units of ε, as drawn
+            assert shows_figure(r["shown_error"], f"{a.key.lower()}_err")
+        assert sci_in(r["shown_error"]) == pytest.approx(a.error, rel=0.05)
+        # the error in units of ε, as drawn: two significant digits (≈ 4.5 ε, ≈ 12 ε)
         assert r["shown_eps"].startswith("≈") and r["shown_eps"].endswith("ε")
-        assert float(r["shown_eps"].strip("≈ε")) == pytest.approx(a.error / eps, abs=0.05)
+        in_eps = r["shown_eps"].strip("≈ε ")
+        assert ("." in in_eps) == (a.error / eps < 9.95)
+        assert float(in_eps) == pytest.approx(a.error / eps, abs=0.05 if "." in in_eps else 0.5)
         assert r["mark"] == ("tick" if a.passed else "cross")
-        assert (float(r["shown_eps"].strip("≈ε")) <= 100) == a.passed
-        assert r["shown_doc"] == figures.fmt_sci(a.document_error)
+        assert (float(in_eps) <= 100) == a.passed
+        assert sci_in(r["shown_doc"]) == figures.parse_figure(figures.fmt_sci(a.document_error))
     intro = scene.probes["intro"][0]
     assert intro["eps"] == eps and "原讲义报告" in intro["heads"]
-    assert "2.2 times 10^(-16)" in intro["shown_unit"] and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
+    assert "epsilon = 2.2 times 10^(-16)" in intro["shown_unit"] and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
+    assert "机器精度" in intro["shown_unit"] and "机器精度" in scene.plan.cue("intro").text     # ε is machine epsilon
+    assert "舍入单位" not in intro["shown_unit"]
     verdict = scene.probes["verdict"][0]
-    assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']}/5")   # Text drops spaces
-    assert figures.value("assert_err_order") in verdict["shown"]
+    assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']} / 5")
+    order = figures.parse_figure(figures.value("assert_err_order"))
+    assert re.search(r"\$10\^\((-?\d+)\)\$", verdict["shown"])[1] == str(round(np.log10(order)))
     # the row of cue aN appears within that cue
     frames = {r["key"]: r["frame"] for r in rows}
     for a in want:
@@ -242,7 +265,7 @@ def test_exercise_worked_values(scene_d):
     ex2 = scene.probes["ex2"][0]
     power = np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4)
     assert np.allclose(ex2["power"], power, atol=0) and np.allclose(power, np.eye(2), atol=1e-15)
-    assert ex2["shown_error"].endswith(figures.value("r90_pow4_err") + "（舍入误差）")
+    assert shows_figure(ex2["shown_error"], "r90_pow4_err") and ex2["shown_error"].endswith("（舍入误差）")
     assert ex2["shown_matrix"] == [["1", "0"], ["0", "1"]]
     vec = [s for s in scene.probes["ex2_vector"] if s["on_screen"]]
     for s in vec:
@@ -257,6 +280,9 @@ def test_exercise_worked_values(scene_d):
     assert all(t.endswith(figures.value("pe_norm_d512") + ".00") or t.endswith(figures.fmt_fixed(v))
                for t, v in zip(ex3["shown"], norms))
     assert f"= {figures.value('pe_norm_d512')}$" in ex3["note"]
+    # 16 holds for d = 512 only: the voice says which d, as the screen does
+    assert f"以 {ex3['d']} 维为例" in scene.plan.cue("ex3_work").text and f"$d = {ex3['d']}$" in ex3["note"]
+    assert f"{ex3['d']}维时" in ex3["answer"]                                  # Text drops spaces
 
 
 # -- the new helpers -------------------------------------------------------------------------------

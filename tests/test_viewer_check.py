@@ -113,6 +113,22 @@ def test_overlap_inside_a_cue_is_found_with_its_frame():
     assert f.frame == 14                  # the last frame of the first play (15 frames: 0…14)
 
 
+def test_parts_of_one_text_unit_on_top_of_each_other():
+    """A readout whose suffix lies on its last digit ('50°' drawn as '5' with '°' over the '0')."""
+    from scenes.mobjects.readout import LabeledNumber
+
+    def garbled(s, cue):
+        r = LabeledNumber("θ =", 50, decimals=0, suffix="°")
+        r.suffix.move_to(r.number.slots[1])
+        s.play(FadeIn(r), run_time=cue.remaining())
+
+    def fine(s, cue):
+        s.play(FadeIn(LabeledNumber("θ =", 50, decimals=0, suffix="°")), run_time=cue.remaining())
+    (f,) = check(garbled).findings
+    assert f.rule == "overlap" and f.message.startswith("inside LabeledNumber")
+    assert check(fine).findings == []
+
+
 def test_overlap_below_five_percent_is_not_a_finding():
     def construct(s, cue):
         a = body("查询")

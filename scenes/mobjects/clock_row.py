@@ -24,8 +24,11 @@ class TwoLines(VGroup):
 
 
 def format_wavelength(wl: float) -> str:
-    """Positions per turn as the narration says them: 6.28 (2π), then whole numbers: 63, 628, 60611."""
-    return f"{wl:.2f}" if wl < 10 else f"{wl:.0f}"
+    """Positions per turn as the narration says them: 6.28 (2π), whole numbers up to 9999 (63, 628, 6283),
+    then in 万 with one decimal (60611 → "6.1 万", as the voice says "约 6.1 万")."""
+    if wl < 10:
+        return f"{wl:.2f}"
+    return f"{wl:.0f}" if wl < 1e4 else f"{wl / 1e4:.1f} 万"
 
 
 def format_speed(w: float) -> str:

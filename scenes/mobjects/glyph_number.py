@@ -83,6 +83,7 @@ class GlyphNumber(VGroup):
         style = _template("0", font_size, color)[0]
         self.slots = [VMobject().match_style(style) for _ in range(max_chars)]
         self._laid_out: list[np.ndarray] = []
+        self.layouts = 0             # how many times the string was laid out (a follower re-places itself)
         self.add(self.anchor, *self.slots)
         self.set_value(value)
 
@@ -118,6 +119,7 @@ class GlyphNumber(VGroup):
         # an animation of this number (FadeIn, Transform) writes snapshot points into the slots; the
         # next set_value then lays the string out again instead of trusting ``text`` alone
         self._laid_out = [slot.points for slot in self.slots]
+        self.layouts += 1
         return self
 
     def get_value(self) -> float:

@@ -62,9 +62,9 @@ class LabeledNumber(VGroup):
             self.suffix.align_to(self.number, direction=[0, 1, 0])
 
     def set_value(self, value: float) -> "LabeledNumber":
-        before = self.number.text
+        before = self.number.layouts
         self.number.set_value(value)
-        if self.number.text != before:
+        if self.number.layouts != before:       # a new string, or the number laid out again after an animation
             self._place_suffix()
         return self
 
