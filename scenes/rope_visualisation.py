@@ -138,7 +138,7 @@ class RopeVisualisation(NarratedScene):
                 mob.clear_updaters()
             self.play(FadeIn(clocks), FadeIn(clocks.counter), run_time=cue.share(0.15))
             self.play(FadeIn(speed_labels, lag_ratio=0.3), FadeIn(turned), run_time=cue.until("run"))
-            self.play(clocks.make_step_animation(self.MULTI_TO, rate_func=linear), run_time=cue.share(0.45))
+            self.play(clocks.make_step_animation(self.MULTI_TO, rate_func=linear), run_time=min(cue.share(0.45), cue.remaining()))
             cue.hold()
         self.multi_group = VGroup(clocks, clocks.counter, speed_labels, turned)
         self.multi_updated = (clocks, clocks.hands, clocks.counter, *turned)
