@@ -40,7 +40,9 @@ class CueText:
     written_to_spoken: Callable[[int], int] | None   # None when `say` differs from `text`
 
 
-def cue_text(cue: Cue, lexicon) -> CueText:
+def cue_text(cue: Cue, lexicon, reads_latin: bool = False) -> CueText:
+    """``reads_latin``: the voice reads Latin script (``Voice.reads_latin``), so terms keep their
+    Latin spoken form instead of a transliteration."""
     from coursekit.figures import fill
 
     written, _ = strip_bookmarks(fill(cue.text))
@@ -113,7 +115,7 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
         frame = lead
         cues: list[CuePlan] = []
         for i, cue in enumerate(scene.cues):
-            ct = cue_text(cue, lexicon)
+            ct = cue_text(cue, lexicon, reads_latin=voice.reads_latin)
             try:
                 speech = cache.get(voice, ct.spoken)
             except VoiceFailed as exc:

@@ -42,6 +42,9 @@ class Voice(ABC):
     (plus the spoken text) is the cache key."""
 
     name: str = "voice"
+    #: Whether the voice reads Latin script itself (English terms like "RoPE", "softmax").
+    #: The lexicon gives such voices a term's written form and the others its transliteration.
+    reads_latin: bool = False
 
     def version(self) -> str:
         return self.name
