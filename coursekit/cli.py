@@ -46,8 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="render.py", description="Render the word-order course: narrated Chinese lesson videos.")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("check", help="validate config and narration without rendering")
+    p = sub.add_parser("check", help="validate config and narration without rendering; with --speech, "
+                                     "the listening check (exit 1 if a cue is flagged)")
     _common(p)
+    p.add_argument("--speech", action="store_true",
+                   help="transcribe each cue's synthesised speech offline (Whisper base) and report CER and "
+                        "toneless-syllable error per cue, worst first; exit 1 if a cue is flagged")
+    p.add_argument("--lesson", help="with --speech: only this lesson")
+    p.add_argument("--sample", type=_positive, help="with --speech: a fixed sample of N cues spread over the lessons")
 
     p = sub.add_parser("list", help="lessons, scenes, cue counts and planned durations")
     _common(p)

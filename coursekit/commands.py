@@ -42,6 +42,9 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     from coursekit.lexicon import Lexicon
     from coursekit.timeline import cue_text
 
+    speech = getattr(args, "speech", False)
+    if not speech and (getattr(args, "lesson", None) or getattr(args, "sample", None)):
+        raise UserError("check: --lesson and --sample only apply to the listening check; add --speech")
     course = _course(cfg)
     lexicon = Lexicon.load()
     n_cues = 0
@@ -59,7 +62,31 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     undrawn = [s.id for s in course.scenes.values() if find_scene_module(s.cls) is None]
     if undrawn:
         console.print(f"not drawn yet (no scene class in scenes/): {', '.join(undrawn)}")
+    if speech:
+        return _check_speech(cfg, args, course)
     return 0
+
+
+def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
+    """The listening check: each cue's audio (synthesised or cached) transcribed offline and scored."""
+    from coursekit import listening
+
+    lessons = _lessons(course, args.lesson)
+    voice, cache, lexicon = _speech_stack(cfg)
+    try:
+        cues = listening.sample_cues(course, lessons, args.sample)
+        t0 = time.perf_counter()
+        items = listening.synthesise(cues, voice, cache, lexicon)
+        synth_s = time.perf_counter() - t0
+        recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts")
+        report = listening.check_items(items, recogniser, voice.describe())
+        report.synth_s = synth_s
+    finally:
+        voice.close()
+    console.print(listening.report_table(report))
+    for line in listening.summary_lines(report, recogniser):
+        console.print(line)
+    return 1 if report.flagged else 0
 
 
 def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):

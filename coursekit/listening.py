@@ -156,9 +156,25 @@ class Score:
         return self.syllable_error > FLAG_SYLLABLE_ERROR
 
 
+def strip_prompt_echo(transcript: str) -> tuple[str, int]:
+    """The transcript without echoes of the recogniser's initial prompt, and how many there were.
+    Given audio it cannot understand, Whisper often writes its prompt back, sometimes dozens of
+    times; the narration never says it, so an echo is nothing heard rather than extra text."""
+    prompt = TRANSCRIBE_SETTINGS["initial_prompt"]
+    core = re.escape(prompt.rstrip("。"))
+    text, n = re.subn(core + r"[。.，,]?", "", transcript)
+    # a last echo cut short at the end of the window ("以下是普通话的句子。以下")
+    if n:
+        for k in range(len(prompt) - 1, 1, -1):
+            if text.endswith(prompt[:k]):
+                text = text[:-k]
+                break
+    return text.strip(), n
+
+
 def score(spoken: str, transcript: str) -> Score:
-    """CER and toneless-syllable error of ``transcript`` against the ``spoken`` form."""
-    ref, hyp = normalise(spoken), normalise(transcript)
+    """CER and toneless-syllable error of ``transcript`` (prompt echoes removed) against the ``spoken`` form."""
+    ref, hyp = normalise(spoken), normalise(strip_prompt_echo(transcript)[0])
     return Score(ref, hyp, error_rate(ref, hyp), error_rate(syllables(ref), syllables(hyp)))
 
 
@@ -402,3 +418,54 @@ def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) 
                             "choose one that speaks, e.g. --voice espeak")
         items.append((lid, cue.id, spoken, Path(speech.wav)))
     return items
+
+
+# ---------------------------------------------------------------- reporting
+
+def report_table(report: Report, limit: int | None = None):
+    """A rich table, worst cue first: CER, toneless-syllable error, and both texts."""
+    from rich.table import Table
+
+    rows = report.results if limit is None else report.results[:limit]
+    table = Table(title=f"listening check: {report.voice}", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("cue", overflow="fold")
+    table.add_column("CER", justify="right")
+    table.add_column("syl", justify="right")
+    table.add_column("", justify="center")
+    table.add_column("said (spoken form) / heard (transcript)", overflow="fold")
+    for n, r in enumerate(rows, 1):
+        flag = "[bold red]FLAG[/]" if r.flagged else ""
+        heard, echoes = strip_prompt_echo(r.transcript)
+        note = f" [dim](+ the recogniser's prompt echoed {echoes}×)[/]" if echoes else ""
+        texts = f"said:  {_esc(r.spoken)}\nheard: {_esc(heard) or '[dim](nothing)[/]'}{note}"
+        table.add_row(str(n), r.cue_id, f"{r.score.cer:.2f}", f"{r.score.syllable_error:.2f}", flag, texts)
+    return table
+
+
+def _esc(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[str]:
+    n = len(report.results)
+    fresh = [r for r in report.results if not r.cached]
+    lines = [
+        f"{n} cues, voice {report.voice}",
+        f"CER: mean {report.mean('cer'):.3f}, median {report.median('cer'):.3f}; "
+        f"toneless-syllable error: mean {report.mean('syllable_error'):.3f}, median {report.median('syllable_error'):.3f}",
+        f"recogniser (Whisper base, int8, one thread per worker): real-time factor {report.rtf():.3f} "
+        f"({len(fresh)} transcribed now, {n - len(fresh)} from the transcript cache"
+        + (f", {recogniser.jobs} workers" if recogniser is not None and fresh else "")
+        + f"; {report.wall_s:.1f} s wall)",
+    ]
+    flagged = report.flagged
+    if flagged:
+        lines.append(f"[bold red]{len(flagged)} cue(s) flagged[/] (toneless-syllable error above "
+                     f"{FLAG_SYLLABLE_ERROR}): {', '.join(r.cue_id for r in flagged[:12])}"
+                     + (" …" if len(flagged) > 12 else ""))
+    else:
+        lines.append(f"no cue flagged (toneless-syllable error above {FLAG_SYLLABLE_ERROR})")
+    return lines
