@@ -53,7 +53,7 @@ from coursekit.paths import PROJECT_ROOT
 MODEL_DIR = PROJECT_ROOT / "models" / "whisper-base"
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
 CACHE_ROOT = PROJECT_ROOT / "media" / "cache" / "transcripts"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: How the model is loaded and run (FIELD-NOTES: Whisper base on CPU). Part of the cache key.
 MODEL_SETTINGS = {"device": "cpu", "compute_type": "int8", "cpu_threads": 1}
@@ -138,10 +138,12 @@ def edit_distance(a: Sequence, b: Sequence) -> int:
 
 
 def error_rate(reference: Sequence, hypothesis: Sequence) -> float:
-    """Edit distance / reference length (can exceed 1 when the hypothesis adds a lot)."""
+    """Edit distance / reference length, at most 1: a transcript can be no worse than wholly wrong.
+    (Unclamped, one of Whisper's runaway repetitions, "辰辰辰…" for hundreds of tokens, would
+    weigh as much as dozens of cues in a mean.)"""
     if not reference:
         return 0.0 if not hypothesis else 1.0
-    return edit_distance(reference, hypothesis) / len(reference)
+    return min(1.0, edit_distance(reference, hypothesis) / len(reference))
 
 
 @dataclass(frozen=True)
@@ -224,13 +226,13 @@ def _load(model_dir: str):
     return _MODEL
 
 
-def _run(model_dir: str, wav: str) -> tuple[str, float, float]:
-    """Transcribe one file in this process: (text, audio seconds, model seconds)."""
+def _run(model_dir: str, wav: str) -> tuple[str, float, float, float]:
+    """Transcribe one file in this process: (text, audio seconds, model wall seconds, model CPU seconds)."""
     model = _load(model_dir)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     segments, info = model.transcribe(wav, **TRANSCRIBE_SETTINGS)
-    text = "".join(s.text for s in segments).strip()
-    return text, float(info.duration), time.perf_counter() - t0
+    text = "".join(s.text for s in segments).strip()  # decoding happens here, segment by segment
+    return text, float(info.duration), time.perf_counter() - t0, time.process_time() - c0
 
 
 def _init_worker(model_dir: str) -> None:
@@ -244,7 +246,8 @@ def _init_worker(model_dir: str) -> None:
 class Transcript:
     text: str
     audio_s: float          # seconds of audio
-    asr_s: float            # seconds the model took (when it ran; the stored figure on a cache hit)
+    asr_s: float            # wall seconds the model took (when it ran; the stored figure on a cache hit)
+    asr_cpu_s: float        # CPU seconds of the same (one thread, so what it takes on an idle core)
     cached: bool
     audio_sha256: str
 
@@ -283,7 +286,8 @@ class Recogniser:
             doc = json.loads(self._cache_path(key).read_text(encoding="utf-8"))
             if doc.get("format") != CACHE_FORMAT or doc.get("key") != key:
                 return None
-            return Transcript(str(doc["text"]), float(doc["audio_s"]), float(doc["asr_s"]), True, audio_sha256)
+            return Transcript(str(doc["text"]), float(doc["audio_s"]), float(doc["asr_s"]),
+                              float(doc["asr_cpu_s"]), True, audio_sha256)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -291,7 +295,8 @@ class Recogniser:
         if self.cache_root is None:
             return
         doc = {"format": CACHE_FORMAT, "key": key, "audio_sha256": t.audio_sha256, "text": t.text,
-               "audio_s": round(t.audio_s, 4), "asr_s": round(t.asr_s, 4), "recogniser": self.identity()}
+               "audio_s": round(t.audio_s, 4), "asr_s": round(t.asr_s, 4), "asr_cpu_s": round(t.asr_cpu_s, 4),
+               "recogniser": self.identity()}
         write_bytes(self._cache_path(key), json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
 
     def transcribe(self, wav: Path) -> Transcript:
@@ -299,7 +304,8 @@ class Recogniser:
 
     def transcribe_many(self, wavs: Sequence[Path]) -> list[Transcript]:
         """Transcripts of ``wavs`` in order: cache hits first, misses over a process pool
-        (``jobs`` workers, one model thread each), or in this process for a single miss."""
+        (``jobs`` workers, one model thread each), or in this process for a single miss.
+        The workers are spawned, so a script that calls this needs ``if __name__ == "__main__":``."""
         digests = [_sha256_file(Path(w)) for w in wavs]
         keys = [self.cache_key(d) for d in digests]
         out: list[Transcript | None] = [self._cached(k, d) for k, d in zip(keys, digests)]
@@ -321,8 +327,8 @@ class Recogniser:
                                      initializer=_init_worker, initargs=(model_dir,)) as pool:
                 results = list(pool.map(_run, [model_dir] * len(idx), [str(wavs[i]) for i in idx]))
         done: dict[str, Transcript] = {}
-        for i, (text, audio_s, asr_s) in zip(idx, results):
-            t = Transcript(text, audio_s, asr_s, False, digests[i])
+        for i, (text, audio_s, asr_s, asr_cpu_s) in zip(idx, results):
+            t = Transcript(text, audio_s, asr_s, asr_cpu_s, False, digests[i])
             self._store(keys[i], t)
             done[keys[i]] = t
             self.model_runs += 1
@@ -340,6 +346,7 @@ class CueResult:
     score: Score
     audio_s: float
     asr_s: float
+    asr_cpu_s: float
     cached: bool
 
     @property
@@ -365,11 +372,13 @@ class Report:
     def median(self, what: str) -> float:
         return statistics.median(getattr(r.score, what) for r in self.results) if self.results else 0.0
 
-    def rtf(self) -> float:
-        """The recogniser's real-time factor: model seconds per audio second on one thread
-        (for cache hits, the figure stored when they were transcribed)."""
+    def rtf(self, cpu: bool = False) -> float:
+        """The recogniser's real-time factor: model seconds (wall, or CPU with ``cpu``) per audio
+        second, one thread per cue (for cache hits, the figure stored when they were transcribed).
+        On a busy machine the wall figure grows; the CPU figure is what an idle core would take."""
         audio = sum(r.audio_s for r in self.results)
-        return sum(r.asr_s for r in self.results) / audio if audio else 0.0
+        spent = sum(r.asr_cpu_s if cpu else r.asr_s for r in self.results)
+        return spent / audio if audio else 0.0
 
 
 def worst_first(results: Iterable[CueResult]) -> list[CueResult]:
@@ -380,7 +389,7 @@ def check_items(items: Sequence[tuple[str, str, str, Path]], recogniser: Recogni
     """Transcribe and score ``items`` = (lesson, cue id, spoken text, wav)."""
     t0 = time.perf_counter()
     transcripts = recogniser.transcribe_many([w for *_, w in items])
-    results = [CueResult(cue_id, lesson, spoken, t.text, score(spoken, t.text), t.audio_s, t.asr_s, t.cached)
+    results = [CueResult(cue_id, lesson, spoken, t.text, score(spoken, t.text), t.audio_s, t.asr_s, t.asr_cpu_s, t.cached)
                for (lesson, cue_id, spoken, _), t in zip(items, transcripts)]
     return Report(worst_first(results), voice, wall_s=time.perf_counter() - t0)
 
@@ -456,7 +465,8 @@ def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[
         f"{n} cues, voice {report.voice}",
         f"CER: mean {report.mean('cer'):.3f}, median {report.median('cer'):.3f}; "
         f"toneless-syllable error: mean {report.mean('syllable_error'):.3f}, median {report.median('syllable_error'):.3f}",
-        f"recogniser (Whisper base, int8, one thread per worker): real-time factor {report.rtf():.3f} "
+        f"recogniser (Whisper base, int8, one thread per worker): real-time factor {report.rtf():.3f} wall, "
+        f"{report.rtf(cpu=True):.3f} CPU "
         f"({len(fresh)} transcribed now, {n - len(fresh)} from the transcript cache"
         + (f", {recogniser.jobs} workers" if recogniser is not None and fresh else "")
         + f"; {report.wall_s:.1f} s wall)",
@@ -469,3 +479,54 @@ def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[
     else:
         lines.append(f"no cue flagged (toneless-syllable error above {FLAG_SYLLABLE_ERROR})")
     return lines
+
+
+# ---------------------------------------------------------------- faults made on purpose (tests, bench)
+
+def _read_pcm(path: Path):
+    import numpy as np
+
+    with wave.open(str(path), "rb") as w:
+        params = w.getparams()
+        if params.sampwidth != 2:
+            raise ValueError(f"{path}: expected 16-bit PCM, got {8 * params.sampwidth}-bit")
+        data = np.frombuffer(w.readframes(params.nframes), dtype="<i2").reshape(-1, params.nchannels)
+    return data, params
+
+
+def _write_pcm(path: Path, data, params) -> Path:
+    import io
+
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(params.nchannels)
+        w.setsampwidth(2)
+        w.setframerate(params.framerate)
+        w.writeframes(data.astype("<i2").tobytes())
+    return write_bytes(Path(path), buf.getvalue())
+
+
+def cut_wav(src: Path, dst: Path, seconds: float) -> Path:
+    """``dst`` = the first ``seconds`` of ``src`` (a voice that stops early)."""
+    data, params = _read_pcm(src)
+    return _write_pcm(dst, data[: max(1, int(round(seconds * params.framerate)))], params)
+
+
+def reverse_wav(src: Path, dst: Path) -> Path:
+    """``dst`` = ``src`` played backwards: the same voice, level and length, but no words (garbled)."""
+    data, params = _read_pcm(src)
+    return _write_pcm(dst, data[::-1], params)
+
+
+def first_clause_end(spoken: str, speech) -> tuple[float, float] | None:
+    """(seconds, fraction of the spoken syllables) at which the cue's first clause ends, from the
+    voice's timings; None for a cue of one clause."""
+    from coursekit.lexicon import clauses
+
+    parts = clauses(spoken)
+    if len(parts) < 2:
+        return None
+    end = parts[0][1]
+    kept = len(syllables(normalise(spoken[:end])))
+    total = len(syllables(normalise(spoken))) or 1
+    return speech.time_at(end, len(spoken)), kept / total
