@@ -16,7 +16,8 @@ against the intact cue's spoken form:
 
 - ``cut``: the cue's audio cut where its first clause ends (cues of two or more clauses);
 - ``reversed``: the cue's audio played backwards (same voice, level and length, no words);
-- ``other cue``: the next sampled cue's audio (the wrong clip).
+- ``other cue``: the next sampled cue's audio (the wrong clip);
+- ``silent middle``: the middle 40% of the cue's audio silenced.
 
 The threshold (``FLAG_SYLLABLE_ERROR``) is calibrated from these: it must sit above every intact cue
 of a good voice and below the faults. Results go to media/bench/listening.json. It asserts nothing.
@@ -79,7 +80,7 @@ def _faults(name: str, items, speeches, report: L.Report, rec: L.Recogniser) -> 
     folder = OUT / name
     folder.mkdir(parents=True, exist_ok=True)
     by_id = {r.cue_id: r for r in report.results}
-    cut_items, rev_items, cut_kept = [], [], {}
+    cut_items, rev_items, mid_items, cut_kept = [], [], [], {}
     for (lesson, cue_id, spoken, wav), speech in zip(items, speeches):
         end = L.first_clause_end(spoken, speech)
         if end is not None:
@@ -87,8 +88,10 @@ def _faults(name: str, items, speeches, report: L.Report, rec: L.Recogniser) -> 
             cut_items.append((lesson, cue_id, spoken, L.cut_wav(wav, folder / f"{cue_id}.cut.wav", seconds)))
             cut_kept[cue_id] = kept
         rev_items.append((lesson, cue_id, spoken, L.reverse_wav(wav, folder / f"{cue_id}.reversed.wav")))
+        mid_items.append((lesson, cue_id, spoken, L.silence_wav(wav, folder / f"{cue_id}.silent-middle.wav", 0.3, 0.7)))
     cut = L.check_items(cut_items, rec, name)
     rev = L.check_items(rev_items, rec, name)
+    mid = L.check_items(mid_items, rec, name)
     # the wrong clip: cue i's text against cue i+1's transcript (no new transcription)
     other = []
     for (lesson, cue_id, spoken, _), (_, next_id, _, _) in zip(items, items[1:] + items[:1]):
@@ -96,7 +99,7 @@ def _faults(name: str, items, speeches, report: L.Report, rec: L.Recogniser) -> 
         other.append(L.CueResult(cue_id, lesson, spoken, heard, L.score(spoken, heard), 0, 0, 0, True))
     other_rep = L.Report(L.worst_first(other), name)
     out = {}
-    for kind, rep in (("cut", cut), ("reversed", rev), ("other cue", other_rep)):
+    for kind, rep in (("cut", cut), ("reversed", rev), ("other cue", other_rep), ("silent middle", mid)):
         s = _summary(rep)
         s["least_caught"] = [(r.cue_id, round(r.score.syllable_error, 3), r.transcript[:60])
                              for r in sorted(rep.results, key=lambda r: r.score.syllable_error)[:3]]
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             results["voices"][name]["faults"] = faults
             print(f"\nfaults made on purpose, {name} (scored against the intact cue's text):")
             for kind, s in faults.items():
-                print(f"  {kind:9s}: {s['flagged']}/{s['cues']} flagged; syllable error min {s['syllable_error']['min']:.2f}, "
+                print(f"  {kind:13s}: {s['flagged']}/{s['cues']} flagged; syllable error min {s['syllable_error']['min']:.2f}, "
                       f"median {s['syllable_error']['median']:.2f}; CER median {s['cer']['median']:.2f}"
                       + (f"; first clause = {s['kept_fraction']['median']:.0%} of the syllables (median)"
                          if kind == "cut" else ""))

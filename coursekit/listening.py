@@ -518,6 +518,15 @@ def reverse_wav(src: Path, dst: Path) -> Path:
     return _write_pcm(dst, data[::-1], params)
 
 
+def silence_wav(src: Path, dst: Path, start: float, end: float) -> Path:
+    """``dst`` = ``src`` with the audio between ``start`` and ``end`` (fractions of its length) silenced."""
+    data, params = _read_pcm(src)
+    data = data.copy()
+    n = len(data)
+    data[int(n * start):int(n * end)] = 0
+    return _write_pcm(dst, data, params)
+
+
 def first_clause_end(spoken: str, speech) -> tuple[float, float] | None:
     """(seconds, fraction of the spoken syllables) at which the cue's first clause ends, from the
     voice's timings; None for a cue of one clause."""

