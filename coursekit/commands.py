@@ -52,7 +52,8 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
         for scene in lesson.scenes:
             for cue in scene.cues:
                 try:
-                    cue_text(cue, lexicon)
+                    for reads_latin in (False, True):     # both kinds of voice: transliterations and Latin forms
+                        cue_text(cue, lexicon, reads_latin=reads_latin)
                 except UserError as exc:
                     raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
                 n_cues += 1

@@ -22,13 +22,17 @@ An occurrence is justified by one of:
     or ends inside a witness word, every character of the phrase must read the same in the
     witness word (read by pypinyin on its own) as in the phrase; otherwise the phrase is a
     segmentation error (之间隔了 cut 之|间隔|了 reads 间 jiàn, while the witness word 之间 reads
-    jiān) and the occurrence is reported.
+    jiān) and the occurrence is reported. Both segmenters can make the same mistake (both cut
+    中间隔着 as 中|间隔|着), so the position must also be unambiguous: no other dictionary word
+    (pypinyin's phrases or jieba's words, two to four characters) lying over the character reads
+    it otherwise. An ambiguous position (近处分不清: 近处 chù or 处分 chǔ) is reported, to be pinned.
 
 (c) **rule**: pypinyin's segmenter left the character alone (so it gets pypinyin's first reading
     of the character), and a named rule from ``RULES`` says which reading is right here, and it
     is that one. If a rule does not apply at this place, or says another reading, the occurrence
     is reported. A single character is also checked against the witness: if the witness word
-    around it is a dictionary word that reads it otherwise (中 inside 打中), it is reported.
+    around it is a dictionary word that reads it otherwise (中 inside 打中), it is reported; and,
+    as for (b), it must be unambiguous.
 
 The rules (c), each specific enough to be wrong:
 
@@ -563,6 +567,35 @@ def check_text(spoken: str, lexicon: Lexicon, *, lesson: str = "", cue: str = ""
     return out
 
 
+def rivals(text: str, p: int, syl: str) -> list[tuple[str, str]]:
+    """Dictionary words (pypinyin's phrases, or jieba's words) of 2 to 4 Chinese characters lying
+    over ``text[p]`` whose own reading of it differs from ``syl``: (word, its reading of the character)."""
+    phrases = _phrases()
+    freq = _jieba().FREQ
+    ch = text[p]
+    a0 = p
+    while a0 > 0 and is_cjk(text[a0 - 1]) and p - a0 < 3:
+        a0 -= 1
+    out = []
+    for a in range(a0, p + 1):
+        for b in range(max(p + 1, a + 2), min(a + 4, len(text)) + 1):
+            w = text[a:b]
+            if not all(is_cjk(c) for c in w) or not (w in phrases or freq.get(w, 0) > 0):
+                continue
+            r = _read_alone(w)
+            if len(r) == len(w) and not same_reading(ch, r[p - a], syl):
+                out.append((w, r[p - a]))
+    return out
+
+
+def _ambiguous(text: str, p: int, syl: str) -> str | None:
+    found = rivals(text, p, syl)
+    if not found:
+        return None
+    shown = ", ".join(f"{w} ({r})" for w, r in found)
+    return f"ambiguous here: {shown} would read {text[p]} otherwise; pin the right word in readings"
+
+
 def _boundary(witness: dict[int, tuple[str, int]], pos: int) -> bool:
     """``pos`` is not strictly inside a witness word."""
     if pos not in witness:
@@ -605,6 +638,9 @@ def _judge(ch, p, text, unit: ReadingUnit, k, syl, witness, lexicon: Lexicon, ph
                 if w is not None and not same_reading(text[pos], unit.syllables[q], w):
                     return None, (f"pypinyin's segmenter cut {unit.word} ({' '.join(unit.syllables)}), across the word {ww} "
                                   f"(which reads {text[pos]} as {w}); pin the right word in readings")
+        amb = _ambiguous(text, p, syl)
+        if amb:
+            return None, f"phrase {unit.word} gives {syl}, but it is {amb}"
         return "b", f"phrase {unit.word} {' '.join(unit.syllables)}"
     rule = RULES.get(ch)
     if rule is None:
@@ -616,6 +652,9 @@ def _judge(ch, p, text, unit: ReadingUnit, k, syl, witness, lexicon: Lexicon, ph
     if syl not in rule.readings:
         return None, (f"rule '{rule.name}' says {'/'.join(sorted(rule.readings))} ({rule.why}), "
                       f"but pypinyin gives {syl}; pin the word in readings")
+    amb = _ambiguous(text, p, syl)
+    if amb:
+        return None, f"rule '{rule.name}' gives {syl}, but it is {amb}"
     return "c", f"rule '{rule.name}'"
 
 

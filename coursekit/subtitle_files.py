@@ -17,13 +17,19 @@ def stale_cues(course: Course, plan: LessonPlan) -> list[str]:
     lexicon = Lexicon.load()
     lesson = course.lesson(plan.lesson)
     planned = {c.id: c for s in plan.scenes for c in s.cues}
-    stale = []
-    for scene in lesson.scenes:
-        for cue in scene.cues:
-            ct = cue_text(cue, lexicon)
-            p = planned.get(cue.id)
-            if p is None or p.spoken != ct.spoken or p.text != ct.written:
-                stale.append(cue.id)
+    # The plan was voiced by one voice, which reads Latin script or not (Voice.reads_latin); its
+    # spoken texts follow that voice's terms. Judge the plan by the kind of voice it fits best.
+    verdicts = []
+    for reads_latin in (False, True):
+        stale = []
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                ct = cue_text(cue, lexicon, reads_latin=reads_latin)
+                p = planned.get(cue.id)
+                if p is None or p.spoken != ct.spoken or p.text != ct.written:
+                    stale.append(cue.id)
+        verdicts.append(stale)
+    stale = min(verdicts, key=len)
     current = {c.id for s in lesson.scenes for c in s.cues}
     stale += sorted(set(planned) - current)
     return stale
