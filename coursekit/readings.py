@@ -85,12 +85,11 @@ Run ``python -m coursekit.readings`` for the counts and every occurrence it cann
 """
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable
 
 from coursekit.lexicon import Lexicon, ReadingUnit, is_cjk
 

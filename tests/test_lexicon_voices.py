@@ -148,8 +148,7 @@ def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
             b = cue_text(cue, lexicon, reads_latin=True)
             assert a.written == b.written                      # subtitles keep the written form
             assert set(a.bookmarks_spoken) == set(b.bookmarks_spoken)
-            for name, off in b.bookmarks_spoken.items():
-                assert 0 <= off <= len(b.spoken)
+            assert all(0 <= off <= len(b.spoken) for off in b.bookmarks_spoken.values())
             differ += a.spoken != b.spoken
     assert differ > 20
     cue = course.scenes["further_reading"].cues[0]

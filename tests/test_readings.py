@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from coursekit.lexicon import Lexicon, is_cjk
-from coursekit.readings import RULES, Place, check_course, check_text, multi_reading, witness_words
+from coursekit.readings import (
+    RULES,
+    Place,
+    check_course,
+    check_text,
+    multi_reading,
+    witness_words,
+)
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
