@@ -1,7 +1,7 @@
 """Every polyphonic character of the narration, read right, for each kind of voice.
 
 pypinyin knows about 8,600 characters with more than one reading (``pinyin_dict`` entries with
-several readings: ``MULTI_READING``). For every occurrence of such a character in every cue's
+several readings: ``multi_reading()``). For every occurrence of such a character in every cue's
 spoken text, in both spoken forms (for the voices that read Latin script and for those that do
 not, ``cue_text(..., reads_latin=...)``), the check below must know why the reading the pinyin
 voices are given (``Lexicon.pinyin``) is the right one. It reads the text exactly as
@@ -11,9 +11,10 @@ An occurrence is justified by one of:
 
 (a) **pinned**: it lies inside a ``readings`` word of ``narration/lexicon.yaml``. A pin is the
     author's word, with one exception: if the sentence's word around the character (see the
-    witness below) is a longer dictionary word than the pin and reads the character otherwise,
-    the pin is being applied out of its context (a one-character pin 长 chang2 inside 成长) and
-    the occurrence is reported.
+    witness below) is a longer dictionary word than the pin and reads the character otherwise
+    (and the lexicon does not pin that word so itself), the pin is being applied out of its
+    context (a one-character pin 长 chang2 inside 成长; 分 fen1 inside 部分) and the occurrence
+    is reported.
 
 (b) **phrase**: pypinyin's segmenter really cut a word of its phrase dictionary here (not: some
     dictionary word happens to contain the character) and the cut agrees with the sentence.
@@ -62,9 +63,9 @@ The rules (c), each specific enough to be wrong:
 - ``particles and suffixes``: 们 men, 吗 ma (not in 吗啡, 干吗), 呢 ne (not in 呢子, 毛呢, 呢绒,
   花呢, 呢喃); 边 biān / bian and 里 lǐ / li (the light tone of 左边, 这里 is the same word).
 - ``archaic``: characters whose other readings are archaic, literary, dialectal, a surname or a
-  place name only (是 tí, 它 tuó, 六 lù in 六安 …). Each is listed in ``ARCHAIC`` with the reason.
+  place name only (是 tí, 它 tuó, 〇 yuán …). Each is listed in ``ARCHAIC_TABLE`` with the reason.
 - ``word-bound``: characters whose other reading is alive but occurs only inside the words
-  listed in ``WORD_BOUND`` (看 kān in 看守 看门 …; 都 dū in 首都 都市 …); an occurrence inside
+  listed beside it in ``ARCHAIC_TABLE`` (看 kān in 看守 看门 …; 都 dū in 首都 都市 …); an occurrence inside
   one of the listed words is not covered.
 
 Characters in the lexicon's ``polyphones`` list must always be pinned: neither (b) nor (c) is
