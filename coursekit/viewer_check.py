@@ -16,6 +16,9 @@ looks at those mobjects after each step and reports, with the scene, the cue and
 ``contrast``
     text whose WCAG contrast ratio against what is behind it (the background, or the filled
     shapes under it at their drawn opacity) is below the minimum (lower at title size);
+``crossfade``
+    a text unit fading out while another fades in on top of it in the same ``play``: for the
+    whole animation the viewer sees two texts at once (fade the old one out first);
 ``unused_exception``
     an exception the scene declared (:meth:`NarratedScene.allow`) that never excused anything.
 
@@ -45,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-RULES = ("frame", "subtitle_band", "overlap", "size", "contrast")
+RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
@@ -332,7 +335,40 @@ class ViewerCheck:
         self.steps = 0
         self._open: dict[tuple[str, str, str], Finding] = {}    # findings seen at the previous step
         self.texts_at_cue_end: dict[str, int] = {}
+        self._fading: list[tuple[list[tuple[Any, tuple]], list[Any]]] = []   # per concurrent group
         scene.step_hooks.append(self.inspect)
+        if hasattr(scene, "play_hooks"):
+            scene.play_hooks.append(self.before_play)
+
+    def before_play(self, animations: tuple) -> None:
+        """Note which text units a play fades out (with their boxes now, while they are drawn) and
+        which it fades in, per group of animations that run at the same time."""
+        from manim import AnimationGroup, FadeIn, FadeOut
+
+        groups: list[tuple[list, list]] = []
+
+        def walk(anims, bucket) -> None:
+            for a in anims:
+                if isinstance(a, AnimationGroup):
+                    if a.lag_ratio >= 1:            # one after another (Succession): no overlap in time
+                        for sub in a.animations:
+                            inner: tuple[list, list] = ([], [])
+                            groups.append(inner)
+                            walk([sub], inner)
+                    else:
+                        walk(a.animations, bucket)
+                elif isinstance(a, FadeOut):
+                    for u in text_units([a.mobject]):
+                        box = _box(self._glyphs(u))
+                        if box is not None:
+                            bucket[0].append((u, box))
+                elif isinstance(a, FadeIn):
+                    bucket[1].append(a.mobject)
+
+        top: tuple[list, list] = ([], [])
+        groups.append(top)
+        walk(animations, top)
+        self._fading = [(outs, ins) for outs, ins in groups if outs and ins]
 
     # -- one step ---------------------------------------------------------------------------
     def inspect(self, kind: str = "step") -> None:
@@ -357,6 +393,7 @@ class ViewerCheck:
         found += self._inner_overlaps(units)
         found += self._sizes(units)
         found += self._contrast(units, display)
+        found += self._crossfades()
         now: dict[tuple[str, str, str], Finding] = {}
         for rule, message, subjects in found:
             allowance = next((a for a in scene.viewer_allowances if a.covers(rule, subjects)), None)
@@ -426,6 +463,25 @@ class ViewerCheck:
                 if smaller > 0 and w * h > share * smaller:
                     out.append(("overlap", f"{describe(a)} overlaps {describe(b)} "
                                            f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+        return out
+
+    def _crossfades(self) -> list[tuple[str, str, tuple[Any, ...]]]:
+        out = []
+        share = self.rules.overlap_share
+        for outs, ins in self._fading:
+            for b in text_units(ins):
+                bb = _box(self._glyphs(b))
+                if bb is None:
+                    continue
+                for a, ba in outs:
+                    w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+                    h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+                    smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
+                    if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
+                        out.append(("crossfade", f"{describe(a)} fades out while {describe(b)} fades in on top "
+                                                 f"of it ({100 * w * h / smaller:.0f}% of the smaller); fade "
+                                                 "the old text out first", (a, b)))
+        self._fading = []
         return out
 
     def _inner_overlaps(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:

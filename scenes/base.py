@@ -231,6 +231,8 @@ class NarratedScene(Scene):
         self._cues_done: list[str] = []
         #: called after every play and wait (Manim's wait is a play), e.g. by the viewer check
         self.step_hooks: list[Callable[[str], None]] = []
+        #: called with a play's animations just before it runs (the viewer check's crossfade rule)
+        self.play_hooks: list[Callable[[tuple], None]] = []
         #: intentional exceptions to the viewer check, declared with :meth:`allow`
         self.viewer_allowances: list[Any] = []
         self._instrument_renderer()
@@ -268,6 +270,8 @@ class NarratedScene(Scene):
         return frames_for_run_time(self.duration, self.fps, frozen=frozen)
 
     def play(self, *args: Any, **kwargs: Any) -> None:
+        for hook in self.play_hooks:
+            hook(args)
         self._play_start_written = self._written
         self._in_play = True
         try:
@@ -308,6 +312,23 @@ class NarratedScene(Scene):
         caller = inspect.stack()[1]
         where = f"{Path(caller.filename).name}:{caller.lineno}"
         self.viewer_allowances.append(Allowance(rule, tuple(mobjects), reason, where))
+
+    def swap(self, old: Any, *arrivals: Any, run_time: float, out_share: float = 0.3) -> None:
+        """Fade ``old`` (a mobject or a list of them) out, then play ``arrivals`` (animations), in the
+        same whole frames one ``play(FadeOut(old), *arrivals, run_time=run_time)`` would take.
+
+        A plain crossfade puts the old text and the new one on screen together for the whole
+        animation; the viewer check reports that (rule ``crossfade``). ``out_share`` of the frames
+        go to the fade-out (at least one), the rest to the arrivals."""
+        from manim import FadeOut
+
+        olds = list(old) if isinstance(old, (list, tuple)) else [old]
+        n = frames_for_run_time(run_time, self.fps)
+        if n < 2:
+            raise ValueError(f"swap needs at least two frames, got {n}")
+        first = min(n - 1, max(1, round(out_share * n)))
+        self.play_frames(*(FadeOut(m) for m in olds), frames=first)
+        self.play_frames(*arrivals, frames=n - first)
 
     def play_frames(self, *animations: Any, frames: int, **kwargs: Any) -> None:
         """Play for exactly ``frames`` frames."""

@@ -129,6 +129,51 @@ def test_parts_of_one_text_unit_on_top_of_each_other():
     assert check(fine).findings == []
 
 
+def test_crossfade_of_two_texts_in_one_place_and_swap_fixes_it():
+    """Old text fading out while new text fades in where it was: both are on screen for the whole
+    play. Fading out first (``swap``, or a Succession) is clean, as is a crossfade elsewhere."""
+    from manim import FadeOut, Succession
+
+    def crossfade(s, cue):
+        old = body("旧的说法")
+        s.play(FadeIn(old), run_time=cue.share(0.3))
+        s.play(FadeOut(old), FadeIn(body("新的说法")), run_time=cue.remaining())
+
+    def swapped(s, cue):
+        old = body("旧的说法")
+        s.play(FadeIn(old), run_time=cue.share(0.3))
+        s.swap(old, FadeIn(body("新的说法")), run_time=cue.remaining())
+
+    def in_turn(s, cue):
+        old = body("旧的说法")
+        s.play(FadeIn(old), run_time=cue.share(0.3))
+        s.play(Succession(FadeOut(old), FadeIn(body("新的说法"))), run_time=cue.remaining())
+
+    def elsewhere(s, cue):
+        old = body("旧的说法")
+        s.play(FadeIn(old), run_time=cue.share(0.3))
+        s.play(FadeOut(old), FadeIn(body("新的说法").shift(2 * DOWN)), run_time=cue.remaining())
+    (f,) = check(crossfade).findings
+    assert f.rule == "crossfade" and "旧的说法" in f.message and "新的说法" in f.message
+    assert check(swapped).findings == [] and check(in_turn).findings == [] and check(elsewhere).findings == []
+
+
+def test_swap_takes_the_frames_of_one_play():
+    frames = {}
+
+    def construct(s, cue):
+        old = body("旧的说法")
+        s.play(FadeIn(old), run_time=cue.share(0.2))
+        start = s.frame
+        s.swap(old, FadeIn(body("新的说法")), run_time=cue.share(0.4))
+        frames["swap"] = s.frame - start
+        start = s.frame
+        s.play(FadeIn(body("再来").shift(DOWN)), run_time=cue.share(0.4))
+        frames["play"] = s.frame - start
+    check(construct, frames=60)
+    assert frames["swap"] == frames["play"] == 24
+
+
 def test_overlap_below_five_percent_is_not_a_finding():
     def construct(s, cue):
         a = body("查询")
