@@ -175,8 +175,11 @@ def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
                lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
     """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
     the voice restarts it if it is used again)."""
+    from coursekit.synthesis import prefetch
+
     out = {}
     try:
+        prefetch(course, cfg, voice, cache, lexicon, lessons)   # missing cues, in parallel, into the cache
         for lesson in course.lessons:
             if lessons and lesson.id not in lessons:
                 continue
