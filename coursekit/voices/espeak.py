@@ -56,6 +56,7 @@ def espeak_voice_name(configured: str) -> str:
 
 class Espeak(Voice):
     name = "espeak"
+    licence = "GPL-3.0 (espeak-ng)"
 
     def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
         self.cfg = cfg or EspeakConfig()

