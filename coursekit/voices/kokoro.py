@@ -297,7 +297,7 @@ class Kokoro(Voice):
     def describe(self) -> str:
         latin = ", reads Latin" if self.reads_latin else ""
         return (f"{self.version()} {self.cfg.speaker} speed {self.cfg.speed:g}{latin}, "
-                f"onnxruntime {_version('onnxruntime')} ({LICENCE})")
+                f"onnxruntime {_version('onnxruntime')} (weights Apache-2.0)")
 
     def identity(self) -> dict:
         if self._identity is None:
