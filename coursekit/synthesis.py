@@ -20,6 +20,7 @@ by one and names the cue that fails.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import multiprocessing
 import os
 import time
@@ -57,6 +58,7 @@ def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> 
     """(number of cues, one job per distinct spoken text) for the lessons, in course order."""
     from coursekit.timeline import cue_text
 
+    fixed = _Identity(voice.identity())          # computed once: some voices' identity() reads package metadata
     n = 0
     jobs: dict[str, Job] = {}
     for lesson in course.lessons:
@@ -67,9 +69,33 @@ def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> 
                 n += 1
                 spoken = cue_text(cue, lexicon, reads_latin=voice.reads_latin).spoken
                 if spoken not in jobs:
-                    jobs[spoken] = Job(spoken, cache_key(voice, spoken),
+                    jobs[spoken] = Job(spoken, cache_key(fixed, spoken),
                                        f"{lesson.path.name}:{cue.line}: cue '{cue.id}'")
     return n, list(jobs.values())
+
+
+class _Identity:
+    """Stands in for a voice whose identity is already known (``cache_key`` only asks for that)."""
+
+    def __init__(self, identity: dict) -> None:
+        self._identity = identity
+
+    def identity(self) -> dict:
+        return self._identity
+
+
+def present(cache: AudioCache, key: str) -> bool:
+    """Whether the cache has a complete-looking entry for ``key``: its json names the key and its wav has the
+    recorded size. (The wav's sha256 is not checked here: the plan's own read checks it and rebuilds a bad
+    entry, so a cheap look suffices to decide what to synthesise in advance.)"""
+    wav, meta = cache.paths(key)
+    try:
+        doc = json.loads(meta.read_text(encoding="utf-8"))
+        if doc.get("key") != key:
+            return False
+        return doc.get("wav_bytes") is None or wav.stat().st_size == int(doc["wav_bytes"])
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
 
 
 def recipe(voice: Voice) -> tuple[Callable, tuple, dict] | None:
@@ -101,7 +127,7 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
     report.distinct = len(jobs)
     if voice.name == "silent":
         return report
-    todo = [j for j in jobs if cache._read(j.key, voice) is None]
+    todo = [j for j in jobs if not present(cache, j.key)]
     report.missing = len(todo)
     if not todo:
         return report
