@@ -57,19 +57,28 @@ CACHE_FORMAT = 2
 
 #: How the model is loaded and run (FIELD-NOTES: Whisper base on CPU). Part of the cache key.
 MODEL_SETTINGS = {"device": "cpu", "compute_type": "int8", "cpu_threads": 1}
+#: FIELD-NOTES' prompt, which makes Whisper write Simplified characters. It is not used: normalise()
+#: converts Traditional anyway, and on audio it cannot place (a short formula cue, a cue opening
+#: with a transliteration such as "批") Whisper wrote the prompt back instead of what it heard, which
+#: turned intact cues into "nothing heard". Over the bench's 36 kokoro cues, dropping it took the
+#: mean toneless-syllable error from 0.19 to 0.14 and the worst cue from 1.00 to 0.62 (bench/listening.py).
+#: Echoes of it are still stripped (strip_prompt_echo) for a caller who passes it.
+PROMPT = "以下是普通话的句子。"
+#: faster-whisper transcribe() arguments: beam search at temperature 0 only, so the same
+#: audio gives the same transcript (no sampled fallback), and each window decoded on its own.
 TRANSCRIBE_SETTINGS = {
     "language": "zh",
-    # Without it many transcripts come back in Traditional characters.
-    "initial_prompt": "以下是普通话的句子。",
+    "initial_prompt": None,
     "condition_on_previous_text": False,
     "beam_size": 5,
     "temperature": 0.0,
 }
 
-#: A cue whose toneless-syllable error is above this is flagged. Calibrated by bench/listening.py
-#: over 36 cues (see README, "The listening check"): the worst intact cue of a good voice came
-#: back at or below 0.30, espeak's cues sit near 0.75, a cue cut after its first clause
-#: or garbled at 0.6 or more.
+#: A cue whose toneless-syllable error is above this is flagged. Calibrated with bench/listening.py
+#: over its 36 cues (README, "The listening check"): kokoro's intact cues sit at 0.00-0.22 (median
+#: 0.11) but for three that deserve a look (0.43, 0.56, 0.62); the same cues cut after their first
+#: clause came back at 0.58 or more, reversed at 0.95 or more, another cue's audio at 0.87 or more,
+#: silenced in the middle 40% at a median of 0.47; espeak's cues have a median of 0.77.
 FLAG_SYLLABLE_ERROR = 0.35
 
 # ---------------------------------------------------------------- normalisation
@@ -162,7 +171,7 @@ def strip_prompt_echo(transcript: str) -> tuple[str, int]:
     """The transcript without echoes of the recogniser's initial prompt, and how many there were.
     Given audio it cannot understand, Whisper often writes its prompt back, sometimes dozens of
     times; the narration never says it, so an echo is nothing heard rather than extra text."""
-    prompt = TRANSCRIBE_SETTINGS["initial_prompt"]
+    prompt = PROMPT
     core = re.escape(prompt.rstrip("。"))
     text, n = re.subn(core + r"[。.，,]?", "", transcript)
     # a last echo cut short at the end of the window ("以下是普通话的句子。以下")
@@ -226,11 +235,11 @@ def _load(model_dir: str):
     return _MODEL
 
 
-def _run(model_dir: str, wav: str) -> tuple[str, float, float, float]:
+def _run(model_dir: str, wav: str, settings: dict) -> tuple[str, float, float, float]:
     """Transcribe one file in this process: (text, audio seconds, model wall seconds, model CPU seconds)."""
     model = _load(model_dir)
     t0, c0 = time.perf_counter(), time.process_time()
-    segments, info = model.transcribe(wav, **TRANSCRIBE_SETTINGS)
+    segments, info = model.transcribe(wav, **settings)
     text = "".join(s.text for s in segments).strip()  # decoding happens here, segment by segment
     return text, float(info.duration), time.perf_counter() - t0, time.process_time() - c0
 
@@ -255,8 +264,11 @@ class Transcript:
 class Recogniser:
     """Whisper base, offline, with a transcript cache keyed by audio sha256 + model identity."""
 
-    def __init__(self, model_dir: Path = MODEL_DIR, cache_root: Path | None = CACHE_ROOT, jobs: int | None = None):
+    def __init__(self, model_dir: Path = MODEL_DIR, cache_root: Path | None = CACHE_ROOT, jobs: int | None = None,
+                 settings: dict | None = None):
         self.model_dir = Path(model_dir)
+        #: faster-whisper's transcribe() arguments (default: TRANSCRIBE_SETTINGS); part of the cache key
+        self.settings = dict(TRANSCRIBE_SETTINGS if settings is None else settings)
         self.cache_root = Path(cache_root) if cache_root is not None else None
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.model_runs = 0  # transcriptions actually run by this object (cache misses)
@@ -266,7 +278,7 @@ class Recogniser:
 
         return {"model": "whisper-base (CTranslate2)", "model_sha256": model_digest(self.model_dir),
                 "faster_whisper": faster_whisper.__version__, "load": MODEL_SETTINGS,
-                "transcribe": TRANSCRIBE_SETTINGS}
+                "transcribe": self.settings}
 
     @functools.cached_property
     def _identity_blob(self) -> str:
@@ -318,14 +330,15 @@ class Recogniser:
             model_digest(self.model_dir)  # a missing model is one line, not a worker's traceback
         idx = list(todo.values())
         if len(idx) <= 1 or self.jobs == 1:
-            results = [_run(model_dir, str(wavs[i])) for i in idx]
+            results = [_run(model_dir, str(wavs[i]), self.settings) for i in idx]
         else:
             import multiprocessing
 
             ctx = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
             with ProcessPoolExecutor(min(self.jobs, len(idx)), mp_context=ctx,
                                      initializer=_init_worker, initargs=(model_dir,)) as pool:
-                results = list(pool.map(_run, [model_dir] * len(idx), [str(wavs[i]) for i in idx]))
+                results = list(pool.map(_run, [model_dir] * len(idx), [str(wavs[i]) for i in idx],
+                                        [self.settings] * len(idx)))
         done: dict[str, Transcript] = {}
         for i, (text, audio_s, asr_s, asr_cpu_s) in zip(idx, results):
             t = Transcript(text, audio_s, asr_s, asr_cpu_s, False, digests[i])

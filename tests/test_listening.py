@@ -90,7 +90,7 @@ def test_sample_is_fixed_and_spread_over_lessons():
 # ---------------------------------------------------------------- a real round trip
 
 A = "今天我们学习旋转矩阵，它把平面上的一个向量转过一个角度，向量的长度保持不变。"
-B = "注意力只看词和词之间的关系，不管一个词排在句子的第几个位置。"
+B = "我们把这张表格叫做位置编码，每一行对应一个座位。"
 
 
 def _good_voice():
@@ -140,7 +140,8 @@ def test_round_trip_flags_cut_and_garbled_but_not_intact(round_trip):
     assert not scores["B intact"].flagged, shown
     for fault in ("cut", "reversed", "other"):     # other: another cue's audio under A's text
         assert scores[fault].flagged, (fault, shown)
-        assert scores[fault].syllable_error >= 2 * L.FLAG_SYLLABLE_ERROR > 2 * scores["intact"].syllable_error, shown
+        assert scores[fault].syllable_error >= 0.5, (fault, shown)      # far above the intact cue
+    assert scores["intact"].syllable_error < 0.2, shown
     assert all(not x.cached and x.audio_s > 1 and x.asr_cpu_s > 0 for x in t.values())
 
 
