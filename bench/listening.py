@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, voice in voices:
         t0 = time.perf_counter()
         try:
+            L.prefetch(course, cfg, cues, voice, cache, lexicon)
             items = L.synthesise(cues, voice, cache, lexicon)
             speeches = [cache.get(voice, spoken) for _, _, spoken, _ in items]
         finally:

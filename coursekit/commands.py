@@ -77,6 +77,7 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
     try:
         cues = listening.sample_cues(course, lessons, args.sample)
         t0 = time.perf_counter()
+        listening.prefetch(course, cfg, cues, voice, cache, lexicon, say=console.print)
         items = listening.synthesise(cues, voice, cache, lexicon)
         synth_s = time.perf_counter() - t0
         recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts")

@@ -424,6 +424,24 @@ def sample_cues(course, lesson_ids: Sequence[str], n: int | None) -> list[tuple[
     return chosen
 
 
+def prefetch(course, cfg, cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon, say=print):
+    """Synthesise the missing audio of ``cues`` in parallel, as a plan does (``coursekit.synthesis``,
+    given a course that holds only these cues). ``synthesise`` then reads the cache."""
+    import dataclasses
+
+    from coursekit import synthesis
+    from coursekit.narration import Course
+
+    keep = {c.id for _, c in cues}
+    lessons = []
+    for lesson in course.lessons:
+        scenes = tuple(dataclasses.replace(s, cues=tuple(c for c in s.cues if c.id in keep)) for s in lesson.scenes)
+        scenes = tuple(s for s in scenes if s.cues)
+        if scenes:
+            lessons.append(dataclasses.replace(lesson, scenes=scenes))
+    return synthesis.prefetch(Course(lessons), cfg, voice, audio_cache, lexicon, say=say)
+
+
 def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) -> list[tuple[str, str, str, Path]]:
     """(lesson, cue id, spoken, wav) for each cue, from the audio cache (synthesised on a miss)."""
     from coursekit.timeline import cue_text
