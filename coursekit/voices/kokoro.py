@@ -19,7 +19,7 @@ left over is reported on stderr, not spoken.
 
 Clauses are read together, as many whole clauses per inference as fit the model's 510 tokens (a
 clause longer than that is cut at word boundaries), as Kokoro's own pipeline reads whole passages:
-the clauses keep one intonation, and the course needs about a fifth less compute than reading clause
+the clauses keep one intonation, and the course needs about a sixth less compute than reading clause
 by clause (per clause the model adds its start and end silence every time: 2370 s of audio to
 compute for the course against 1983 s, measured at speed 1.2). Within an inference the pauses are
 the model's own; between inferences the pauses are fixed, like espeak's.
