@@ -84,7 +84,7 @@ FLAG_SYLLABLE_ERROR = 0.35
 # ---------------------------------------------------------------- normalisation
 
 _NUMBER_RE = re.compile(r"(?<![\d.])[-−]?\d+(?:\.\d+)?%?")
-_YEAR_RE = re.compile(r"(?<![\d.])(\d{4})(?=年)")
+_YEAR_RE = re.compile(r"(?<![\d.])(\d{4})(?=\s*年)")
 _DIGITS = "零一二三四五六七八九"
 
 
@@ -473,10 +473,10 @@ def report_table(report: Report, limit: int | None = None):
     table.add_column("CER", justify="right")
     table.add_column("syl", justify="right")
     table.add_column("", justify="center")
-    table.add_column("said (spoken form) / heard (transcript)", overflow="fold")
+    table.add_column("said (spoken form) / heard (transcript, in Simplified)", overflow="fold")
     for n, r in enumerate(rows, 1):
         flag = "[bold red]FLAG[/]" if r.flagged else ""
-        heard, echoes = strip_prompt_echo(r.transcript)
+        heard, echoes = strip_prompt_echo(_t2s().convert(r.transcript))
         note = f" [dim](+ the recogniser's prompt echoed {echoes}×)[/]" if echoes else ""
         texts = f"said:  {_esc(r.spoken)}\nheard: {_esc(heard) or '[dim](nothing)[/]'}{note}"
         table.add_row(str(n), r.cue_id, f"{r.score.cer:.2f}", f"{r.score.syllable_error:.2f}", flag, texts)

@@ -27,6 +27,7 @@ TMP = ROOT / "tests" / ".tmp"
     ("60,611", "六万零六百一十一"),                                             # thousands separator
     ("-1 到 50%", "负一到百分之五十"),
     ("２０１７年", "二零一七年"),                                               # full-width; a year digit by digit
+    ("出自 2021 年的论文", "出自二零二一年的论文"),
     ("二〇一七年 两千 两个", "二零一七年二千两个"),                             # 〇 and 两 before a unit
     ("“狗咬人”——和「人咬狗」！？…… ", "狗咬人和人咬狗"),                       # punctuation and spaces dropped
     ("RoPE 与 Transformer", "rope与transformer"),                               # Latin kept, lower case
