@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=None, help="recogniser workers (default: cores)")
     ap.add_argument("--fresh", action="store_true", help="ignore the transcript cache (measure the RTF now)")
     ap.add_argument("--no-faults", action="store_true")
+    ap.add_argument("--config", type=Path, default=None,
+                    help="another config.yaml (e.g. to compare kokoro speakers or speeds); default: config.yaml")
     args = ap.parse_args(argv)
 
     from coursekit.audio_cache import AudioCache
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     from coursekit.lexicon import Lexicon
     from coursekit.narration import load_course
 
-    cfg = load_config(None)
+    cfg = load_config(args.config)
     course = load_course(cfg.lessons)
     lexicon = Lexicon.load()
     cues = L.sample_cues(course, [l.id for l in course.lessons], args.n)
@@ -201,9 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in good:
         r = results["voices"][name]
         if "faults" in r:
-            lowest = min(f["syllable_error"]["min"] for f in r["faults"].values())
-            print(f"calibration ({name}): intact cues up to {r['syllable_error']['max']:.2f}, faults from {lowest:.2f}; "
-                  f"threshold {L.FLAG_SYLLABLE_ERROR}")
+            intact = sorted((x.score.syllable_error for x in reports[name].results), reverse=True)
+            faults = ", ".join(f"{k} from {f['syllable_error']['min']:.2f} (median {f['syllable_error']['median']:.2f})"
+                               for k, f in r["faults"].items())
+            print(f"calibration ({name}): intact cues {', '.join(f'{x:.2f}' for x in intact[:5])} … "
+                  f"(median {r['syllable_error']['median']:.2f}); {faults}; threshold {L.FLAG_SYLLABLE_ERROR}")
     write_text(RESULTS, json.dumps(results, ensure_ascii=False, indent=1))
     print(f"\nwritten {RESULTS.relative_to(ROOT)}")
     return 0
