@@ -195,6 +195,16 @@ def test_missing_model_is_one_line(tmp_path, monkeypatch):
         L.model_digest(tmp_path / "nowhere")
 
 
+def test_unreadable_audio_is_one_line(tmp_path):
+    from coursekit.errors import UserError
+
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"RIFF and nothing else" * 10)
+    with pytest.raises(UserError, match="could not transcribe .*bad.wav"):
+        L.Recogniser(cache_root=tmp_path / "transcripts", jobs=1).transcribe(bad)
+    assert not list(tmp_path.glob("transcripts/*.json"))         # nothing cached for it
+
+
 @pytest.fixture
 def fake_recogniser(monkeypatch):
     """The check's wiring without the model: each wav 'heard' as what the test says."""
