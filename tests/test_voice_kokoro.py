@@ -117,6 +117,8 @@ def test_numbers_are_read_in_chinese_and_timed_at_their_first_digit():
         + group.phonemes.count("→") >= 3 + 8
     assert [o for o, _ in group.starts][:4] == [0, 1, 2, 3]
     assert {o for o, _ in group.starts} == {0, 1, 2, 3}          # 六万零六百一十一 all start at offset 3
+    (year,) = v.phonemes("出自2021年。")                          # the lexicon reads years digit by digit
+    assert [o for o, _ in year.starts] == [0, 1, 2, 2, 2, 2, 6]
 
 
 def test_latin_is_reported_not_read_unless_configured():

@@ -55,14 +55,7 @@ import numpy as np
 from coursekit import audio
 from coursekit.config import KokoroVoice as KokoroConfig
 from coursekit.errors import UserError
-from coursekit.lexicon import (
-    NUMBER_RE,
-    Lexicon,
-    clauses,
-    is_allowed,
-    is_cjk,
-    number_to_chinese,
-)
+from coursekit.lexicon import Lexicon, clauses, is_allowed
 from coursekit.paths import PROJECT_ROOT
 from coursekit.voices.base import Speech, Voice, VoiceFailed, clean_timings
 
@@ -84,7 +77,7 @@ SENTENCE_PAUSE_S = 0.36     # ... or a sentence
 PEAK_CEILING = 10 ** (-1.0 / 20)   # a cue whose sample peak exceeds -1 dBFS is scaled down as a whole
 MIN_RMS = 0.005             # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
 ATTEMPTS = 2                # the cue, then one retry
-FRONTEND = "coursekit-kokoro-1"   # bump when the text-to-phoneme steps here change
+FRONTEND = "coursekit-kokoro-2"   # bump when the text-to-phoneme steps here change
 
 # Closing punctuation of a clause -> the mark the model reads (misaki's mapping).
 _CLOSING = {"，": ",", ",": ",", "、": ",", "；": ";", ";": ";", "：": ":", ":": ":", "—": "—",
@@ -92,7 +85,7 @@ _CLOSING = {"，": ",", ",": ",", "、": ",", "；": ";", ";": ";", "：": ":", 
 # Punctuation inside a clause that the model reads (misaki's mapping, spaces as misaki puts them).
 _INNER = {"（": " (", "(": " (", "）": ") ", ")": ") ", "《": " “", "》": "” ", "“": " “", "”": "” ",
           "「": " “", "」": "” "}
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*(?:[ ]+[A-Za-z][A-Za-z0-9'\-]*)*")
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*(?:[ /+]+[A-Za-z][A-Za-z0-9'\-]*)*")
 
 
 class BadAudio(Exception):
@@ -236,22 +229,16 @@ class Chunk:
     pause: float = 0.0
 
 
-def _expanded(text: str, base: int) -> tuple[str, list[int]]:
-    """``text`` with numbers read in Chinese, and each character's offset in the spoken text (the
-    characters of a number's reading all point at its first digit)."""
-    out: list[str] = []
-    where: list[int] = []
-    pos = 0
-    for m in NUMBER_RE.finditer(text):
-        out.extend(text[pos:m.start()])
-        where.extend(range(base + pos, base + m.start()))
-        reading = number_to_chinese(m.group())
-        out.extend(reading)
-        where.extend([base + m.start()] * len(reading))
-        pos = m.end()
-    out.extend(text[pos:])
-    where.extend(range(base + pos, base + len(text)))
-    return "".join(out), where
+def _aligned(text: str, expanded: str, base: int) -> list[int]:
+    """For each character of ``expanded`` (``text`` with its numbers read out), the offset in the spoken
+    text of the character it comes from: itself, or the first character of the number it reads."""
+    import difflib
+
+    where = [base] * len(expanded)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, text, expanded, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            where[j] = base + (i1 + (j - j1) if tag == "equal" else min(i1, max(0, len(text) - 1)))
+    return where
 
 
 # ---------------------------------------------------------------- the voice
@@ -396,37 +383,30 @@ class Kokoro(Voice):
         return items
 
     def _chinese_items(self, text: str, base: int, unread: list[str]) -> list[tuple[int | None, str, bool]]:
-        syllables = self.lexicon.pinyin(text)
-        expanded, where = _expanded(text, base)
+        """The lexicon's reading of ``text`` (``Lexicon.read_out``: numbers read out, pinned readings,
+        pypinyin elsewhere), one item per syllable at the offset of the character it reads."""
+        expanded, units = self.lexicon.read_out(text)
+        where = _aligned(text, expanded, base)
         for m in re.finditer(r"[A-Za-z]+|.", expanded, re.DOTALL):
             tok = m.group()
-            if (len(tok) > 1 or tok.isascii() and tok.isalpha() or not is_allowed(tok)) and tok not in unread:
+            if (len(tok) > 1 or (tok.isascii() and tok.isalpha()) or not is_allowed(tok)) and tok not in unread:
                 unread.append(tok)
-
-        def ipa(syllable: str) -> str:
-            try:
-                return py2ipa(syllable)
-            except (ValueError, AssertionError, KeyError):
-                if syllable not in unread:
-                    unread.append(syllable)
-                return ""
-
-        han = [i for i, ch in enumerate(expanded) if is_cjk(ch)]
-        if len(syllables) != len(han):
-            # pypinyin skipped a character it has no reading for: read what there is, without
-            # per-character starts (the clause start still has its timing).
-            return [(None, " ".join(ipa(s) for s in syllables), True)] if syllables else []
+        syllable_at = {p: syl for u in units for p, syl in zip(u.positions, u.syllables)}
         word_starts = set()
         pos = 0
         for word in _jieba().lcut(expanded, HMM=True):
             word_starts.add(pos)
             pos += len(word)
         items: list[tuple[int | None, str, bool]] = []
-        k = 0
         for i, ch in enumerate(expanded):
-            if is_cjk(ch):
-                items.append((where[i], ipa(syllables[k]), i in word_starts))
-                k += 1
+            if i in syllable_at:
+                try:
+                    ps = py2ipa(syllable_at[i])
+                except (ValueError, AssertionError, KeyError):
+                    if syllable_at[i] not in unread:
+                        unread.append(syllable_at[i])
+                    continue
+                items.append((where[i], ps, i in word_starts))
             elif ch in _INNER:
                 items.append((None, _INNER[ch], False))
         return items
