@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coursekit.audio_cache import AudioCache, cache_key
+from coursekit.audio_cache import ENTRY_FORMAT, AudioCache, cache_key
 from coursekit.voices.base import Voice, VoiceFailed
 
 #: Voices whose synthesis runs in this machine's processes and that say how to build them elsewhere.
@@ -91,7 +91,7 @@ def present(cache: AudioCache, key: str) -> bool:
     wav, meta = cache.paths(key)
     try:
         doc = json.loads(meta.read_text(encoding="utf-8"))
-        if doc.get("key") != key:
+        if doc.get("key") != key or doc.get("format") != ENTRY_FORMAT:
             return False
         return doc.get("wav_bytes") is None or wav.stat().st_size == int(doc["wav_bytes"])
     except (OSError, ValueError, TypeError, KeyError):
