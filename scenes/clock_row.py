@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, FadeOut, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, SurroundingRectangle, VGroup
 
 from scenes import theme
 from scenes.base import NarratedScene
@@ -73,16 +73,18 @@ class ClockRow(NarratedScene):
             self.play(Create(fast_slow), FadeIn(ends), run_time=cue.share(0.2))
 
         with self.cue("step") as cue:
-            gone = [FadeOut(fast_slow), FadeOut(ends)] + ([FadeOut(formula)] if params["show_speeds"] else [])
-            self.play(FadeIn(counter), *gone, run_time=cue.share(0.15))
+            gone = [fast_slow, ends] + ([formula] if params["show_speeds"] else [])
+            self.swap(gone, FadeIn(counter), run_time=cue.share(0.15))
             for k, p in enumerate(self.STEPS):
                 left = len(self.STEPS) - k
                 frames = max(1, cue.frames_remaining() // left)
                 self.play_frames(row.make_step_animation(p), frames=frames)
 
         with self.cue("unique") as cue:
-            self.play(FadeOut(row.wavelength_labels), FadeOut(row.speed_labels), FadeOut(counter), FadeOut(note),
-                      FadeIn(table), run_time=cue.share(0.25))
+            # the labels under the clocks leave before the table takes their place (the speeds were drawn
+            # only where show_speeds: fading out labels never shown would draw them)
+            gone = [row.wavelength_labels] + ([row.speed_labels] if params["show_speeds"] else []) + [counter, note]
+            self.swap(gone, FadeIn(table), run_time=cue.share(0.25))
             first, last = table.cells[0][0], table.cells[-1][0]
             same = VGroup(SurroundingRectangle(first, color=theme.HIGHLIGHT, buff=0.06),
                           SurroundingRectangle(last, color=theme.HIGHLIGHT, buff=0.06))
