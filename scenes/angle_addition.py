@@ -104,8 +104,9 @@ class AngleAddition(NarratedScene):
                                     "lab1": lab1.text, "lab2": lab2.text,
                                     "on_screen": [self.on_screen(m) for m in (arc1, lab1, arc2, lab2)]})
         with self.cue("two_turns") as cue:
-            self.play(FadeOut(product), FadeOut(label90), FadeOut(length), FadeOut(only), FadeIn(two),
-                      FadeIn(first_note), vec.make_turn_animation(0.0), run_time=cue.share(0.2))
+            # the old readings leave first: the product and R(40°) R(25°) take the same place
+            self.swap([product, label90, length, only], FadeIn(two), FadeIn(first_note), vec.make_turn_animation(0.0),
+                      run_time=cue.share(0.2))
             self.play(vec.make_turn_animation(a1), Create(arc1), FadeIn(lab1), run_time=cue.until("second"))
             self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2),
                       run_time=min(cue.remaining(), 1.2))

@@ -136,7 +136,7 @@ class Exercises(NarratedScene):
         self.probe("ex3", d=self.EX3_D, positions=list(self.EX3_POSITIONS), norms=norms.tolist(),
                    shown=[t.text for t in table], note=d_note.typst_code, answer=answer[0].text)
         with self.cue("ex3_work") as cue:
-            self.play(FadeOut(self.timer), FadeIn(answer[0]), run_time=cue.share(0.12))
+            self.swap(self.timer, FadeIn(answer[0]), run_time=cue.share(0.12))
             self.play(FadeIn(d_note), FadeIn(table, lag_ratio=0.3), run_time=cue.share(0.25))
             self.play(FadeIn(answer[1]), run_time=cue.share(0.15))
             self.play(FadeIn(answer[2]), run_time=cue.share(0.2))

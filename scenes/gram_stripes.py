@@ -19,7 +19,7 @@ import mathcore
 from coursekit import figures
 from mathcore import checks
 from scenes import theme
-from scenes.base import NarratedScene
+from scenes.base import NarratedScene, run_time_for_frames
 from scenes.mobjects import HeatMap, ScoreCurve
 from scenes.mobjects.sci_figure import sci_line
 
@@ -190,8 +190,9 @@ class GramStripes(NarratedScene):
             self.play(Create(drop), FadeIn(dot_half), FadeIn(half_label), run_time=cue.share(0.3))
             self.play(FadeIn(fast_slow), run_time=cue.until("far"))
             fade = min(FADE_FRAMES, max(1, int(0.1 * cue.plan.speech_frames)))
-            self.play_frames(*[FadeOut(m) for m in (heat, frame, axis_labels, along, along_note)], FadeIn(far_parts),
-                             frames=fade)
+            # the heat map and its labels leave before the far chart (whose labels take their places) comes in
+            self.swap([heat, frame, axis_labels, along, along_note], FadeIn(far_parts),
+                      run_time=run_time_for_frames(fade, self.fps), out_share=0.5)
             self.play(far.make_draw_animation(0), run_time=min(cue.remaining(), cue.share(0.15)))
             cue.hold()
         self.probe("half", k=k_half, point=list(curve.axes.p2c(dot_half.get_center())), shown=half_label.text,
@@ -245,5 +246,5 @@ class GramStripes(NarratedScene):
         wall = Line(np.array([0.0, 1.7, 0.0]), np.array([0.0, 0.1, 0.0]), color=theme.MUTED, stroke_width=8)
         why = theme.small_text("中间的坎：容量会不会诱使它死记硬背", color=theme.TEXT).move_to(np.array([0.0, -0.5, 0.0]))
         with self.cue("gap") as cue:
-            self.play(FadeOut(bars_and_labels), FadeOut(source), FadeIn(left), FadeIn(right), run_time=cue.share(0.3))
+            self.swap([bars_and_labels, source], FadeIn(left), FadeIn(right), run_time=cue.share(0.3))
             self.play(Create(wall), FadeIn(why), run_time=cue.share(0.35))

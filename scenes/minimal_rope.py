@@ -10,7 +10,7 @@ import mathcore
 from coursekit import figures
 from mathcore.scores import distance_changed, reorder, score_matrix
 from scenes import theme
-from scenes.base import NarratedScene
+from scenes.base import NarratedScene, run_time_for_frames
 from scenes.mobjects import HeatMap
 from scenes.mobjects.code_listing import CodeListing
 from scenes.mobjects.colored_text import colored, rich
@@ -181,11 +181,11 @@ class MinimalRope(NarratedScene):
             self.hold_to(cue.bookmark("d1"))
             self.play_frames(FadeIn(d1), FadeIn(note_d1), frames=self._quick(cue, until="d2"))
             self.hold_to(cue.bookmark("d2"))
-            self.play_frames(FadeOut(d1), FadeOut(note_d1), FadeIn(d2), FadeIn(note_d2),
-                             frames=self._quick(cue, until="slide"))
+            self.swap([d1, note_d1], FadeIn(d2), FadeIn(note_d2),
+                      run_time=run_time_for_frames(self._quick(cue, until="slide"), self.fps))
             self.hold_to(cue.bookmark("slide"))
-            self.play_frames(FadeOut(d2), FadeOut(note_d2), FadeIn(d1), FadeIn(slider), FadeIn(note_slide),
-                             frames=self._quick(cue))
+            self.swap([d2, note_d2], FadeIn(d1), FadeIn(slider), FadeIn(note_slide),
+                      run_time=run_time_for_frames(self._quick(cue), self.fps))
             # the box steps down the diagonal: both words one seat later each time, the number stays
             step = max(2, cue.frames_remaining() // (n - 1))
             for k in range(1, n - 1):
@@ -257,7 +257,7 @@ class MinimalRope(NarratedScene):
             self.hold_to(cue.bookmark("most"))
             most = VGroup(*[SurroundingRectangle(s1.cell(perm[k], perm[l]), color=theme.HIGHLIGHT, buff=0.0,
                                                  stroke_width=9) for k, l in ((k_a, k_b), (k_b, k_a))])
-            self.play(FadeOut(roped_note), outlines.animate.set_stroke(width=2), FadeIn(most), FadeIn(most_note),
+            self.swap(roped_note, outlines.animate.set_stroke(width=2), FadeIn(most), FadeIn(most_note),
                       run_time=cue.share(0.15))
         self.probe("shuffled", perm=perm.tolist(), plain_shown=s0.read(), plain_values=s0.read_values().tolist(),
                    roped_shown=s1.read(), roped_values=s1.read_values().tolist(),

@@ -97,7 +97,7 @@ class RotationFidelity(NarratedScene):
         self.watch("orthogonal", lambda: {"theta": th(), "shown": product.shown().tolist(),
                                           "on_screen": self.on_screen(product)})
         with self.cue("orthogonal") as cue:
-            self.play(FadeOut(props), FadeIn(ortho), FadeIn(square), run_time=cue.share(0.2))
+            self.swap(props, FadeIn(ortho), FadeIn(square), run_time=cue.share(0.2))
             self.play(FadeIn(product), FadeIn(product_label), run_time=cue.share(0.15))
             self.play(theta.animate.set_value(_deg(130)), FadeIn(shape_words), run_time=cue.remaining())
 
@@ -123,8 +123,8 @@ class RotationFidelity(NarratedScene):
                       text_size=theme.SIZE_SMALL + 2).move_to(np.array([PANEL_X, -1.95, 0.0]))
         self.watch("det", lambda: {"theta": th(), "shown": det_read.number.text, "on_screen": self.on_screen(det_read)})
         with self.cue("det") as cue:
-            self.play(FadeOut(square), FadeOut(ortho), FadeOut(product), FadeOut(product_label), FadeOut(shape_words),
-                      FadeIn(f_shape), FadeIn(det_formula), run_time=cue.share(0.2))
+            self.swap([square, ortho, product, product_label, shape_words], FadeIn(f_shape), FadeIn(det_formula),
+                      run_time=cue.share(0.2))
             self.play(FadeIn(det_read), FadeIn(mirror), Create(cross), FadeIn(mirror_words), run_time=cue.share(0.2))
             self.play(theta.animate.set_value(_deg(130 + 360)), FadeIn(a1), run_time=cue.remaining())
         self.probe("a1", shown=a1.typst_code, error=checks.a1_orthogonality())
@@ -203,7 +203,7 @@ class RotationFidelity(NarratedScene):
                        theme.small_text("只看角度差（后面会用到）", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         later.move_to(np.array([PANEL_X, -1.75, 0.0]))
         with self.cue("seat_number") as cue:
-            self.play(FadeOut(r_parts), FadeIn(seat), run_time=cue.share(0.3))
+            self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.3))
             # 200° more: the turned arrows and their labels stay clear of the grey x and y
             self.play(theta.animate.set_value(_deg(720 + 200)), run_time=cue.share(0.35))
-            self.play(FadeOut(wall), FadeIn(later), run_time=cue.remaining())
+            self.swap(wall, FadeIn(later), run_time=cue.remaining())

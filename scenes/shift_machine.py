@@ -178,7 +178,7 @@ class ShiftMachine(NarratedScene):
         shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=38, color=theme.HIGHLIGHT)
         shift_formula.next_to(np.array([SIDE_LEFT, 0.2, 0.0]), RIGHT, buff=0)
         with self.cue("formula") as cue:
-            self.play(FadeOut(side[1:]), FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.5))
+            self.swap(side[1:], FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.5))
             self.bring_to_back(shift_formula)
 
         # -- no_learning: every hand turns a little more, all at once --------------------------------

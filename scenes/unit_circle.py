@@ -85,5 +85,5 @@ class UnitCirclePointer(NarratedScene):
                           theme.body_text("→ 圆上的点 (cos θ, sin θ)", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT)
             line.next_to(readout, DOWN, buff=0.6).align_to(readout, LEFT)
             box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)
-            self.play(FadeOut(every), FadeOut(rule), FadeIn(line), Create(box), run_time=cue.share(0.4))
+            self.swap([every, rule], FadeIn(line), Create(box), run_time=cue.share(0.4))
             self.play(dial.make_turn_animation(np.radians(180.0 + 360.0 + 45.0)), run_time=cue.remaining())
