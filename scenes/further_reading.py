@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, RoundedRectangle, VGroup
 
 from scenes import theme
 from scenes.base import NarratedScene
@@ -65,7 +65,7 @@ class FurtherReading(NarratedScene):
             # the list stays readable (it is the last picture); the heading says goodbye
             bye = theme.small_text("词序的故事，就讲到这里", color=theme.HIGHLIGHT)
             bye.to_corner(np.array([-1.0, 1.0, 0.0]), buff=theme.MARGIN)
-            self.play(FadeOut(header, shift=0.3 * UP), FadeIn(bye, shift=0.3 * UP), run_time=cue.share(0.6))
+            self.swap(header, FadeIn(bye, shift=0.3 * UP), run_time=cue.share(0.6))
             self.probe("final", shown=[e.title.text for e in entries])
 
     def _entry(self, tag: str, title: str, detail: str) -> VGroup:

@@ -102,7 +102,7 @@ class LearnedTable(NarratedScene):
         ghost_seat.align_to(table.labels[0], RIGHT)
         missing = theme.small_text("没有这一行", color=theme.HIGHLIGHT).next_to(ghost, RIGHT, buff=0.3)
         with self.cue("tradeoff") as cue:
-            self.play(FadeOut(names), FadeOut(term), FadeIn(good), run_time=cue.share(0.3))
+            self.swap([names, term], FadeIn(good), run_time=cue.share(0.3))
             self.play(FadeIn(bad), run_time=cue.share(0.25))
             self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.remaining())
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])

@@ -81,6 +81,6 @@ class NextStep(NarratedScene):
             ask = theme.title_text("低秩：是浪费，还是本事？", color=theme.TEXT).move_to(heads)
             go = theme.small_text("带着这个问题，去看秩与子空间", color=theme.HIGHLIGHT)
             go.move_to(np.array([0.0, -2.1, 0.0]))
-            self.play(FadeOut(heads), FadeOut(heads_note), FadeIn(ask, shift=0.2 * DOWN), run_time=cue.share(0.3))
+            self.swap([heads, heads_note], FadeIn(ask, shift=0.2 * DOWN), run_time=cue.share(0.3))
             self.play(Indicate(bound, color=theme.HIGHLIGHT, scale_factor=1.1), run_time=cue.share(0.3))
             self.play(FadeIn(go), run_time=cue.remaining())

@@ -61,10 +61,10 @@ class OverviewReel(NarratedScene):
 
     # -- helpers ------------------------------------------------------------------------
     def _swap_caption(self, short: str, cue, *extra) -> None:
-        """Fade out what is on screen (``extra``), bring in this beat's caption."""
+        """Fade out what is on screen (``extra``) and the old caption, then bring in this beat's caption."""
         new = theme.body_text(CAPTIONS[short], color=theme.HIGHLIGHT).move_to(np.array([0.0, 3.35, 0.0]))
         old = [self.caption] if self.caption is not None else []
-        self.play(*[FadeOut(m) for m in (*old, *extra)], FadeIn(new, shift=0.2 * DOWN), run_time=cue.share(0.1))
+        self.swap([*old, *extra], FadeIn(new, shift=0.2 * DOWN), run_time=cue.share(0.1))
         self.caption = new
 
     def _at(self, cue, fraction: float) -> None:

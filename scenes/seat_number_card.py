@@ -43,8 +43,7 @@ class SeatNumberCard(NarratedScene):
         # -- card: p as long as x, added dimension by dimension; two rows --------------
         card = SeatCard(d=4, center=np.array([0.4, 0.6, 0.0]))
         with self.cue("card") as cue:
-            self.play(FadeOut(VGroup(chips, seats, attn, feed, only, write)), FadeIn(card.x_cells),
-                      run_time=cue.share(0.15))
+            self.swap(VGroup(chips, seats, attn, feed, only, write), FadeIn(card.x_cells), run_time=cue.share(0.15))
             self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.2))
             self.play(card.make_add_animation(), run_time=cue.share(0.3))
             self.play(Create(card.frame), FadeIn(card.row_labels), FadeIn(card.title), run_time=cue.remaining())

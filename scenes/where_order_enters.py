@@ -159,7 +159,7 @@ class WhereOrderEnters(NarratedScene):
                       theme.title_text("这就是旋转", color=theme.HIGHLIGHT)).arrange(DOWN, buff=0.4)
         want.move_to(np.array([2.7, 0.2, 0.0]))
         with self.cue("need") as cue:
-            self.play(FadeOut(VGroup(word_len, cards, grows, meant)), FadeIn(track), FadeIn(turn), FadeIn(length), FadeIn(want[0]),
+            self.swap(VGroup(word_len, cards, grows, meant), FadeIn(track), FadeIn(turn), FadeIn(length), FadeIn(want[0]),
                       run_time=cue.share(0.2))
             self.add(start_ghost, turn)
             self.play(turn.make_turn_animation(2 * np.pi / 3), run_time=cue.share(0.45))
