@@ -86,13 +86,13 @@ Run ``python -m coursekit.readings`` for the counts and every occurrence it cann
 """
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from coursekit.lexicon import Lexicon, ReadingUnit, is_cjk
+from coursekit.segmenter import tokenizer
 
 # ---------------------------------------------------------------- pypinyin's data
 
@@ -140,22 +140,8 @@ def same_reading(ch: str, a: str, b: str) -> bool:
 
 # ---------------------------------------------------------------- the witness segmentation
 
-_jieba_lock = threading.Lock()
-_jieba_tok = None
-
-
 def _jieba():
-    global _jieba_tok
-    if _jieba_tok is None:
-        with _jieba_lock:
-            if _jieba_tok is None:
-                import jieba
-
-                jieba.setLogLevel(60)
-                tok = jieba.Tokenizer()
-                tok.initialize()
-                _jieba_tok = tok
-    return _jieba_tok
+    return tokenizer()
 
 
 def witness_words(text: str) -> dict[int, tuple[str, int]]:

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -64,6 +63,7 @@ from coursekit.atomic import write_text
 from coursekit.config import SubtitleConfig
 from coursekit.errors import UserError
 from coursekit.plan import LessonPlan, SubtitleEvent
+from coursekit.segmenter import tokenizer
 
 __all__ = [
     "START_SYNC_MS",
@@ -158,23 +158,9 @@ def count_chars(text: str) -> int:
 
 # --- jieba, once --------------------------------------------------------------
 
-_jieba_lock = threading.Lock()
-_jieba_tok = None
-
-
 def _tokenizer():
-    """The module's own jieba tokenizer, quiet and initialised once."""
-    global _jieba_tok
-    if _jieba_tok is None:
-        with _jieba_lock:
-            if _jieba_tok is None:
-                import jieba
-
-                jieba.setLogLevel(60)
-                tok = jieba.Tokenizer()
-                tok.initialize()
-                _jieba_tok = tok
-    return _jieba_tok
+    """The shared jieba tokenizer (coursekit.segmenter)."""
+    return tokenizer()
 
 
 def _cut(run: str) -> list[str]:
