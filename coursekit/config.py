@@ -90,7 +90,7 @@ class KokoroVoice(_Strict):
     read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
     transliterations."""
 
-    speaker: str = "jf_alpha"
+    speaker: str = "jf_gongitsune"   # chosen by the listening check (README, "Listening check")
     speed: float = Field(1.2, ge=0.5, le=2.0)
     read_latin: bool = False
 
