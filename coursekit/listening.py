@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from coursekit.atomic import write_bytes
+from coursekit.digest import file_sha256
 from coursekit.errors import UserError
 from coursekit.lexicon import is_cjk, number_to_chinese
 from coursekit.paths import PROJECT_ROOT
@@ -191,19 +192,11 @@ def score(spoken: str, transcript: str) -> Score:
 
 # ---------------------------------------------------------------- the recogniser
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 @functools.lru_cache(maxsize=None)
 def _model_digest(model_dir: str, stamp: tuple) -> str:
     h = hashlib.sha256()
     for name in MODEL_FILES:
-        h.update(name.encode() + b"\0" + _sha256_file(Path(model_dir) / name).encode() + b"\0")
+        h.update(name.encode() + b"\0" + file_sha256(Path(model_dir) / name).encode() + b"\0")
     return h.hexdigest()
 
 
@@ -331,7 +324,7 @@ class Recogniser:
         """Transcripts of ``wavs`` in order: cache hits first, misses over a process pool
         (``jobs`` workers, one model thread each), or in this process for a single miss.
         The workers are spawned, so a script that calls this needs ``if __name__ == "__main__":``."""
-        digests = [_sha256_file(Path(w)) for w in wavs]
+        digests = [file_sha256(Path(w)) for w in wavs]
         keys = [self.cache_key(d) for d in digests]
         out: list[Transcript | None] = [self._cached(k, d) for k, d in zip(keys, digests)]
         todo: dict[str, int] = {}  # key -> first index needing it (the same audio twice runs once)

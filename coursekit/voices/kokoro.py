@@ -54,6 +54,7 @@ import numpy as np
 
 from coursekit import audio
 from coursekit.config import KokoroVoice as KokoroConfig
+from coursekit.digest import file_sha256_cached
 from coursekit.errors import UserError
 from coursekit.lexicon import Lexicon, clauses, is_allowed
 from coursekit.paths import PROJECT_ROOT
@@ -116,20 +117,6 @@ def model_ready(model_dir: Path = MODEL_DIR) -> tuple[bool, str]:
         except Exception as exc:  # noqa: BLE001 - any import failure means "not usable"
             return False, f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]})"
     return True, ""
-
-
-@functools.lru_cache(maxsize=16)
-def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def file_sha256(path: Path) -> str:
-    st = Path(path).stat()
-    return _file_sha256(str(path), st.st_size, st.st_mtime_ns)
 
 
 def _version(dist: str) -> str:
@@ -291,8 +278,8 @@ class Kokoro(Voice):
             ident = {
                 "backend": self.name,
                 "version": self.version(),
-                "model": file_sha256(self.model_dir / MODEL_FILE),
-                "vocab": file_sha256(self.model_dir / VOCAB_FILE),
+                "model": file_sha256_cached(self.model_dir / MODEL_FILE),
+                "vocab": file_sha256_cached(self.model_dir / VOCAB_FILE),
                 "speaker": self.cfg.speaker,
                 "style": hashlib.sha256(self.style.tobytes()).hexdigest(),
                 "speed": self.cfg.speed,
