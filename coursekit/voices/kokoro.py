@@ -24,8 +24,11 @@ by clause (per clause the model adds its start and end silence every time: 2370 
 compute for the course against 1983 s, measured at speed 1.2). Within an inference the pauses are
 the model's own; between inferences the pauses are fixed, like espeak's.
 
-Timings: the graph output ``/encoder/Clip_output_0`` (added to the model's outputs with ``onnx``
-and given to onnxruntime as ``SerializeToString()``) is the duration of every phoneme token, in
+The graph is edited in memory when it is loaded (``kokoro_graph``): the durations become a second
+output, and on CPUs with VNNI the convolutions run as int8 matrix products (the same audio bit for
+bit, less compute). The file on disk stays the pinned one.
+
+Timings: the graph output ``/encoder/Clip_output_0`` is the duration of every phoneme token, in
 units of 600 samples, summing exactly to the audio's length. Every character's (and every Latin
 run's) first token is known, so the timings are at every character start, clause starts included.
 
@@ -59,6 +62,7 @@ from coursekit.errors import UserError
 from coursekit.lexicon import Lexicon, clauses, is_allowed
 from coursekit.paths import PROJECT_ROOT
 from coursekit.voices.base import Speech, Voice, VoiceFailed, clean_timings
+from coursekit.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 
 MODEL_DIR = PROJECT_ROOT / "models" / "kokoro"
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
@@ -70,7 +74,6 @@ LICENCE = "Apache-2.0 (Kokoro-82M weights)"
 
 RATE = 24000
 UNIT = 600                  # samples per duration unit (25 ms)
-DURATIONS = "/encoder/Clip_output_0"
 THREADS = 1                 # intra-op threads per process; part of the identity
 MAX_TOKENS = 510            # phoneme tokens per inference (the model's context less its two pads)
 CLAUSE_PAUSE_S = 0.18       # between inferences, after a clause ...
@@ -133,14 +136,14 @@ def _version(dist: str) -> str:
 class Engine:
     """The onnxruntime session (one intra-op thread) of the model with its durations as a second output."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, rewrite: bool | None = None) -> None:
         import onnx
         import onnxruntime as ort
 
         model = onnx.load(str(Path(model_dir) / MODEL_FILE))
-        if not any(DURATIONS in n.output for n in model.graph.node):
-            raise RuntimeError(f"the kokoro model has no node output {DURATIONS}")
-        model.graph.output.extend([onnx.ValueInfoProto(name=DURATIONS)])
+        expose_durations(model)
+        # bit-identical audio, less compute (kokoro_graph); only on CPUs where that is exact
+        self.convs_rewritten = convs_as_matmul(model) if (cpu_has_vnni() if rewrite is None else rewrite) else 0
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = THREADS
         opts.inter_op_num_threads = 1
