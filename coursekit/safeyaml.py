@@ -8,16 +8,29 @@ import yaml
 from coursekit.errors import UserError
 
 MAX_BYTES = 2_000_000
+MAX_DEPTH = 50              # lists and mappings inside each other; the course's files use at most 6
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases, so an anchor bomb cannot expand."""
+    """SafeLoader that refuses aliases, so an anchor bomb cannot expand, and nesting deeper than
+    MAX_DEPTH, which would otherwise end in a RecursionError inside PyYAML's composer."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
             raise yaml.YAMLError(f"line {mark.line + 1}: anchors and aliases (&name / *name) are not supported; write the values out")
-        return super().compose_node(parent, index)
+        nested = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
+        self._depth += nested
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.YAMLError(f"line {mark.line + 1}, column {mark.column + 1}: lists and mappings are nested "
+                                     f"more than {MAX_DEPTH} deep; flatten the structure")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= nested
 
 
 def load_text(text: str, source: str) -> object:

@@ -80,3 +80,29 @@ def test_output_symlink_leaving_project_is_refused(tmp_path):
             parse_config({"output": link.name})
     finally:
         link.unlink(missing_ok=True)
+
+
+def test_every_number_in_the_config_has_a_range():
+    from coursekit.config import reference
+
+    numbers = [(k, a) for k, a, _ in reference() if a.startswith(("whole number", "number"))]
+    assert len(numbers) >= 15
+    for key, accepts in numbers:
+        assert (" to " in accepts or "at most" in accepts) and "None" not in accepts, (key, accepts)
+
+
+def test_the_readme_settings_table_is_the_models():
+    from coursekit.config import reference_table
+    from coursekit.paths import PROJECT_ROOT
+
+    text = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- settings -->\n", 1)[1].split("\n<!-- /settings -->", 1)[0]
+    assert block == reference_table()
+
+
+def test_a_config_named_on_the_command_line_must_exist(tmp_path):
+    from coursekit.config import load_config
+    from coursekit.errors import UserError
+
+    with pytest.raises(UserError, match="no such file"):
+        load_config(tmp_path / "missing.yaml")
