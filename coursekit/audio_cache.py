@@ -17,7 +17,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from coursekit.atomic import write_bytes
-
+from coursekit.digest import file_sha256
 from coursekit.paths import PROJECT_ROOT
 from coursekit.voices.base import Speech, Voice
 
@@ -32,13 +32,7 @@ def cache_key(voice: Voice, spoken: str) -> str:
 
 
 def _sha256_file(path: Path) -> tuple[str, int]:
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-            size += len(block)
-    return h.hexdigest(), size
+    return file_sha256(path), Path(path).stat().st_size
 
 
 class AudioCache:

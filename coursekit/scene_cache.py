@@ -16,6 +16,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from coursekit.digest import file_sha256
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import ScenePlan, scene_plan_to_json
 
@@ -95,11 +96,7 @@ def key_path(output: Path) -> Path:
 
 
 def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return file_sha256(path)
 
 
 def is_fresh(output: Path, key: str) -> bool:

@@ -32,6 +32,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+from coursekit.digest import file_sha256_cached
 from coursekit.paths import PROJECT_ROOT
 
 JOB_FORMAT = 1
@@ -51,15 +52,6 @@ class SceneJobError(Exception):
 
 def _sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-@lru_cache(maxsize=None)
-def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -93,8 +85,7 @@ def _fonts() -> dict[str, str]:
     for style, pattern in FONT_STYLES.items():
         try:
             path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True).stdout
-            st = os.stat(path)
-            found[f"font {style}"] = f"{Path(path).name} sha256:{_file_sha256(path, st.st_size, st.st_mtime_ns)[:16]}"
+            found[f"font {style}"] = f"{Path(path).name} sha256:{file_sha256_cached(path)[:16]}"
         except (OSError, ValueError):
             found[f"font {style}"] = "not found"
     return found

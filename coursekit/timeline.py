@@ -6,13 +6,13 @@ This stage runs before any rendering. For each lesson and frame rate it writes
 from __future__ import annotations
 
 import bisect
-import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from coursekit.config import Config
+from coursekit.digest import file_sha256
 from coursekit.narration import BOOKMARK_RE, Course, Cue, Lesson
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
@@ -96,11 +96,7 @@ def _relpath(p: Path | None) -> str | None:
 def _sha256(path: Path | None) -> str | None:
     if path is None:
         return None
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return file_sha256(path)
 
 
 def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) -> LessonPlan:
