@@ -268,18 +268,10 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     except ImportError:
         assemble_course = None
     if assemble_course is not None:
-        from filelock import FileLock, Timeout
+        from coursekit.locks import waiting_lock
 
-        lock = FileLock(str(cfg.output_dir / "course.lock"))
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            console.print("waiting for another render to finish assembling the course …")
-            lock.acquire()
-        try:
+        with waiting_lock(cfg.output_dir / "course.lock", "another render to assemble the course", console.print):
             outputs = assemble_course(cfg, course, lesson_plans)
-        finally:
-            lock.release()
     else:
         outputs = rendered
     console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")

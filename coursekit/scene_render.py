@@ -20,6 +20,7 @@ from pathlib import Path
 
 from coursekit.config import QUALITIES, Config
 from coursekit.errors import UserError
+from coursekit.locks import waiting_lock
 from coursekit.media_tools import extract_frame, mux, video_frames
 from coursekit.paths import PROJECT_ROOT, SCENES_DIR
 from coursekit.plan import LessonPlan, ScenePlan, scene_plan_to_json
@@ -157,21 +158,15 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
     cached segments are discarded first. A lock keeps two renders of the same scene
     from writing at once; the second says that it waits.
     """
-    from filelock import FileLock, Timeout
-
     module = find_scene_module(scene.cls)
     if module is None:
         raise UserError(f"scene '{scene.id}': no class {scene.cls} in scenes/; write it or fix 'class' in the narration")
-    plan_file = _write_scene_plan(cfg, scene)
     media_dir = media_dir or cfg.output_dir / "manim" / scene.id
     media_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(media_dir) + ".lock")
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        print(f"waiting for another render of {scene.id} to finish …", flush=True)
-        lock.acquire()
-    try:
+    with waiting_lock(str(media_dir) + ".lock", f"another render of {scene.id}"):
+        # the plan file is written under the lock: two renders of one scene from different plans
+        # (another voice, another narration) must not read each other's
+        plan_file = _write_scene_plan(cfg, scene)
         marker = media_dir / ".render-in-progress"
         if marker.exists():
             shutil.rmtree(media_dir / "videos", ignore_errors=True)
@@ -180,8 +175,6 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
                           use_cache=use_cache, stats=stats)
         marker.unlink()
         return video
-    finally:
-        lock.release()
 
 
 def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
