@@ -3,14 +3,13 @@ chapters, a soft subtitle track, side files, a poster, and the course manifest a
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
-from coursekit.atomic import write_text
+from coursekit.atomic import replacing, write_text
 from coursekit.config import Config
-from coursekit.media_tools import extract_frame, need, run, tmp_for
+from coursekit.media_tools import extract_frame, need, run
 from coursekit.narration import Course
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import LessonPlan
@@ -60,10 +59,9 @@ def concat_video(scene_videos: list[Path], out: Path) -> Path:
     """Join the scenes' video streams with the concat demuxer, streams copied (no re-encode)."""
     listing = out.with_suffix(".concat.txt")
     listing.write_text("".join(f"file '{p.resolve().as_posix()}'\n" for p in scene_videos), encoding="utf-8")
-    tmp = tmp_for(out)
-    run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
-         "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
-    os.replace(tmp, out)
+    with replacing(out) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
+             "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
     listing.unlink()
     return out
 
@@ -87,20 +85,18 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     subs.write_srt(events, srt, cfg.subtitles)
     subs.write_vtt(events, vtt, cfg.subtitles)   # the soft track is made from the VTT: ffmpeg's SRT reader drops tags
     mp4 = outdir / f"{lid}.mp4"
-    tmp = tmp_for(mp4)
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(vtt), "-i", str(meta),
-         "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0", "-map_metadata", "3", "-map_chapters", "3",
-         "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text",
-         "-metadata:s:s:0", "language=zho", "-metadata:s:a:0", "language=zho",
-         "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"assemble {mp4.name}")
-    os.replace(tmp, mp4)
+    with replacing(mp4) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(vtt), "-i", str(meta),
+             "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0", "-map_metadata", "3", "-map_chapters", "3",
+             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text",
+             "-metadata:s:s:0", "language=zho", "-metadata:s:a:0", "language=zho",
+             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"assemble {mp4.name}")
     outputs = [mp4, srt, vtt]
     poster_scene = plan.scenes[min(1, len(plan.scenes) - 1)]
     poster_png = extract_frame(mp4, poster_scene.start_frame + poster_scene.frames // 2, work / "poster.png")
     poster = outdir / f"{lid}.jpg"
-    tmp = tmp_for(poster)
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(poster_png), "-q:v", "3", str(tmp)], "poster")
-    os.replace(tmp, poster)
+    with replacing(poster) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(poster_png), "-q:v", "3", str(tmp)], "poster")
     outputs.append(poster)
     outputs.append(write_text(outdir / f"{lid}.txt", transcript_text(plan)))
     outputs.append(write_text(outdir / f"{lid}.chapters.txt", chapters_text(plan)))
@@ -111,13 +107,13 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
 
 def burn_in(mp4: Path, srt: Path, out: Path) -> Path:
     """The one re-encoded output: subtitles drawn into the picture with a CJK font."""
-    tmp = tmp_for(out)
     style = "FontName=Noto Sans CJK SC,FontSize=20,Outline=1,MarginV=18"
     srt_arg = str(srt).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(mp4), "-map", "0:v:0", "-map", "0:a:0",
-         "-vf", f"subtitles='{srt_arg}':force_style='{style}'", "-c:v", "libx264", "-crf", "20", "-preset", "medium",
-         "-c:a", "copy", "-map_chapters", "0", "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"burn subtitles into {out.name}")
-    os.replace(tmp, out)
+    with replacing(out) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(mp4), "-map", "0:v:0", "-map", "0:a:0",
+             "-vf", f"subtitles='{srt_arg}':force_style='{style}'", "-c:v", "libx264", "-crf", "20",
+             "-preset", "medium", "-c:a", "copy", "-map_chapters", "0", "-movflags", "+faststart", "-f", "mp4",
+             str(tmp)], f"burn subtitles into {out.name}")
     return out
 
 
@@ -155,9 +151,8 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
         files = assemble_lesson(cfg, plan, videos, outdir)
         if plan.lesson == "word_order" and plan.scenes and plan.scenes[0].id == "word_order_overview":
             overview = outdir / "overview.mp4"
-            tmp = tmp_for(overview)
-            shutil.copyfile(videos[0], tmp)
-            os.replace(tmp, overview)
+            with replacing(overview) as tmp:
+                shutil.copyfile(videos[0], tmp)
             files.append(overview)
         outputs += files
         manifest["lessons"].append({

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import shutil
 import subprocess
 import tempfile
@@ -18,8 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coursekit.atomic import write_bytes
-
+from coursekit.atomic import replacing, write_bytes
 from coursekit.errors import UserError
 
 SAMPLE_RATE = 24000
@@ -257,7 +255,7 @@ def wav_bytes(segment) -> bytes:
 
 
 def write_wav_atomic(segment, path: Path) -> Path:
-    """Write a WAV via a temp file in the same folder, fsync, then os.replace."""
+    """Write a WAV atomically (``coursekit.atomic``)."""
     write_bytes(Path(path), wav_bytes(segment))
     return Path(path)
 
@@ -268,8 +266,7 @@ def encode_aac_atomic(source, path: Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fmt = "adts" if path.suffix.lower() == ".aac" else "mp4"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with tempfile.TemporaryDirectory(prefix="coursekit-aac-") as td:
+    with tempfile.TemporaryDirectory(prefix="coursekit-aac-") as td, replacing(path) as tmp:
         if isinstance(source, (str, Path)):
             src = Path(source)
         else:
@@ -278,14 +275,7 @@ def encode_aac_atomic(source, path: Path) -> Path:
         args = [ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src), "-vn",
                 "-c:a", "aac", "-b:a", "160k", "-map_metadata", "-1", "-fflags", "+bitexact",
                 "-flags:a", "+bitexact", "-f", fmt, str(tmp)]
-        try:
-            res = subprocess.run(args, capture_output=True, text=True)
-            if res.returncode:
-                raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
-            with open(tmp, "rb+") as fh:
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        res = subprocess.run(args, capture_output=True, text=True)
+        if res.returncode:
+            raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
     return path

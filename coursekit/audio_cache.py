@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from filelock import FileLock
 
-from coursekit.atomic import write_bytes
+from coursekit.atomic import replacing, write_bytes
 from coursekit.digest import file_sha256
 from coursekit.paths import PROJECT_ROOT
 from coursekit.voices.base import Speech, Voice
@@ -79,21 +78,14 @@ class AudioCache:
 
     def _build(self, key: str, voice: Voice, spoken: str) -> Speech:
         wav, meta = self.paths(key)
-        tmp = self.root / f".{key}.{os.getpid()}.synth.wav"
         meta.unlink(missing_ok=True)  # a stale json must never vouch for a new wav
-        try:
+        with replacing(wav) as tmp:
             speech = voice.synthesize(spoken, tmp)
-            if speech.wav is not None:
-                if not tmp.exists() or tmp.stat().st_size <= 44:
-                    raise RuntimeError(f"voice {voice.name} returned no audio for {spoken[:30]!r}")
-                with open(tmp, "rb+") as fh:
-                    os.fsync(fh.fileno())
-                os.replace(tmp, wav)
-                digest, size = _sha256_file(wav)
-            else:
-                digest, size = None, None
-        finally:
-            tmp.unlink(missing_ok=True)
+            if speech.wav is None:
+                tmp.unlink(missing_ok=True)       # a voice without audio leaves no wav behind
+            elif not tmp.exists() or tmp.stat().st_size <= 44:
+                raise RuntimeError(f"voice {voice.name} returned no audio for {spoken[:30]!r}")
+        digest, size = _sha256_file(wav) if speech.wav is not None else (None, None)
         timings = [[int(o), round(float(t), 6)] for o, t in speech.timings]
         doc = {"format": ENTRY_FORMAT, "key": key, "backend": voice.name, "voice": speech.voice,
                "duration": round(float(speech.duration), 6), "timings": timings,

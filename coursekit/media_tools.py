@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
+from coursekit.atomic import replacing
 from coursekit.errors import UserError
 
 
@@ -23,10 +23,6 @@ def run(args: list[str], what: str) -> subprocess.CompletedProcess:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
         raise RuntimeError(f"{what} failed (exit {proc.returncode}): {tail[0]}")
     return proc
-
-
-def tmp_for(path: Path) -> Path:
-    return path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
 
 
 def probe(path: Path, count_frames: bool = False, count_packets: bool = False) -> dict:
@@ -47,10 +43,9 @@ def video_frames(path: Path) -> int:
 
 
 def extract_frame(video: Path, frame_index: int, out_png: Path) -> Path:
-    tmp = tmp_for(out_png)
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-vf", f"select=eq(n\\,{frame_index})",
-         "-frames:v", "1", str(tmp)], f"extract frame {frame_index}")
-    os.replace(tmp, out_png)
+    with replacing(out_png) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-vf", f"select=eq(n\\,{frame_index})",
+             "-frames:v", "1", str(tmp)], f"extract frame {frame_index}")
     return out_png
 
 
@@ -71,19 +66,16 @@ def mux(video: Path, audio: Path, out: Path, subtitles: Path | None = None, lang
     codecs = ["-c:v", "copy", "-c:a", "copy", "-metadata:s:a:0", f"language={language}"]
     if subtitles is not None:
         codecs += ["-c:s", "mov_text", "-metadata:s:s:0", f"language={language}"]
-    tmp = tmp_for(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    run(args + maps + codecs + ["-movflags", "+faststart", "-f", "mp4", str(tmp)], f"mux {out.name}")
-    os.replace(tmp, out)
+    with replacing(out) as tmp:
+        run(args + maps + codecs + ["-movflags", "+faststart", "-f", "mp4", str(tmp)], f"mux {out.name}")
     return out
 
 
 def mux_subtitles(video: Path, srt: Path, language: str = "zho") -> Path:
     """Replace the soft subtitle track of ``video`` in place (all streams copied, chapters kept)."""
-    tmp = tmp_for(video)
-    run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(srt),
-         "-map", "0:v", "-map", "0:a", "-map", "1:s:0", "-map_chapters", "0", "-map_metadata", "0",
-         "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-metadata:s:s:0", f"language={language}",
-         "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"re-mux subtitles into {video.name}")
-    os.replace(tmp, video)
+    with replacing(video) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(srt),
+             "-map", "0:v", "-map", "0:a", "-map", "1:s:0", "-map_chapters", "0", "-map_metadata", "0",
+             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-metadata:s:s:0", f"language={language}",
+             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"re-mux subtitles into {video.name}")
     return video

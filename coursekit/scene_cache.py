@@ -16,6 +16,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from coursekit.atomic import write_text
 from coursekit.digest import file_sha256
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import ScenePlan, scene_plan_to_json
@@ -114,8 +115,5 @@ def is_fresh(output: Path, key: str) -> bool:
 
 
 def remember(output: Path, key: str) -> None:
-    kp = key_path(output)
-    tmp = kp.with_name(kp.name + ".tmp")
     record = {"key": key, "size": output.stat().st_size, "sha256": _digest(output)}
-    tmp.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(kp)
+    write_text(key_path(output), json.dumps(record, sort_keys=True) + "\n")

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from coursekit.atomic import write_text
 from coursekit.config import QUALITIES, Config
 from coursekit.errors import UserError
 from coursekit.locks import waiting_lock
@@ -55,12 +56,10 @@ def find_scene_module(cls: str) -> Path | None:
 
 
 def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
-    from coursekit.timeline import write_atomic
-
     path = cfg.output_dir / "plan" / f"{scene.fps}fps" / "scenes" / f"{scene.id}.json"
     text = scene_plan_to_json(scene)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
-        write_atomic(path, text)
+        write_text(path, text)
     return path
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from coursekit.atomic import write_text
 from coursekit.config import Config
 from coursekit.digest import file_sha256
 from coursekit.narration import BOOKMARK_RE, Course, Cue, Lesson
@@ -161,12 +162,6 @@ def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
     return cfg.output_dir / "plan" / f"{fps}fps" / f"{lesson_id}.json"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    from coursekit.atomic import write_text
-
-    write_text(path, text)
-
-
 def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
                lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
     """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
@@ -183,7 +178,7 @@ def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
             path = plan_path(cfg, lesson.id, fps)
             text = plan.to_json()
             if not path.exists() or path.read_text(encoding="utf-8") != text:
-                write_atomic(path, text)
+                write_text(path, text)
             out[lesson.id] = (plan, path)
     finally:
         getattr(voice, "close", lambda: None)()

@@ -179,7 +179,8 @@ class DaskExecutor(SceneExecutor):
     def _accept(self, scene: ScenePlan, meta: dict, key: str, out: Path) -> None:
         """Verify one result and write it to ``out`` atomically, then record its scene-cache key."""
         from coursekit import scene_job
-        from coursekit.media_tools import probe, tmp_for
+        from coursekit.atomic import replacing
+        from coursekit.media_tools import probe
         from coursekit.scene_cache import remember
 
         data = meta["mp4"]
@@ -198,13 +199,8 @@ class DaskExecutor(SceneExecutor):
         if meta["frames"] != scene.frames:
             raise UserError(f"scene '{scene.id}' from worker {worker} has {meta['frames']} frames, the plan "
                             f"has {scene.frames}")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = tmp_for(out)
-        try:
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
+        with replacing(out) as tmp:
+            tmp.write_bytes(data)
             info = probe(tmp)
             v = next((s for s in info["streams"] if s["codec_type"] == "video"), None)
             a = next((s for s in info["streams"] if s["codec_type"] == "audio"), None)
@@ -214,9 +210,6 @@ class DaskExecutor(SceneExecutor):
                 raise UserError(f"scene '{scene.id}' from worker {worker} holds {frames} frames "
                                 f"({duration:.3f} s{'' if a else ', no audio'}), the plan has {scene.frames} "
                                 f"({scene.frames / scene.fps:.3f} s); not written")
-            os.replace(tmp, out)
-        finally:
-            tmp.unlink(missing_ok=True)
         remember(out, key)
 
     def _fail(self, scene: ScenePlan, fut) -> UserError:
