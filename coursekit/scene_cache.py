@@ -2,22 +2,21 @@
 
 The key covers the scene's module and every project module it imports, transitively
 (mathcore, mobjects, theme, base …), its plan slice (cue frames, audio hashes,
-subtitle text), the quality and fps, the versions of Manim and the font, and manim.cfg
-(the x264 settings).
+subtitle text), the quality and fps, and ``coursekit.fingerprint.render_environment()`` (the
+libraries that draw, encode and mix, ffmpeg, the font files by content, manim.cfg), the same
+fingerprint a Dask worker is checked against.
 """
 from __future__ import annotations
 
 import ast
 import dataclasses
 import hashlib
-import importlib.metadata as md
 import json
-import subprocess
-from functools import lru_cache
 from pathlib import Path
 
 from coursekit.atomic import write_text
 from coursekit.digest import file_sha256
+from coursekit.fingerprint import render_environment
 from coursekit.paths import PROJECT_ROOT
 from coursekit.plan import ScenePlan, scene_plan_to_json
 
@@ -65,20 +64,6 @@ def dependency_files(module: Path) -> list[Path]:
     return sorted(seen)
 
 
-@lru_cache(maxsize=1)
-def environment_versions() -> dict[str, str]:
-    try:
-        font = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC"], capture_output=True, text=True).stdout
-        stat = Path(font).stat()
-        font_id = f"{font}:{stat.st_size}:{int(stat.st_mtime)}"
-    except (OSError, ValueError):
-        font_id = "unknown"
-    cfg = PROJECT_ROOT / "manim.cfg"          # the encoder settings every scene render reads
-    cfg_id = hashlib.sha256(cfg.read_bytes()).hexdigest()[:16] if cfg.exists() else "none"
-    return {"manim": md.version("manim"), "manimpango": md.version("manimpango"), "av": md.version("av"),
-            "font": font_id, "manim_cfg": cfg_id}
-
-
 def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "") -> str:
     h = hashlib.sha256()
     for f in dependency_files(module):
@@ -87,7 +72,7 @@ def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "") -> 
     # where the scene sits in its lesson does not change a frame or a sample of it: an edit to an
     # earlier scene shifts every later scene's start_frame, and must not re-render them
     h.update(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)).encode())
-    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, **environment_versions()},
+    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, **render_environment()},
                         sort_keys=True).encode())
     return h.hexdigest()
 

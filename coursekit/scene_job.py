@@ -13,33 +13,25 @@ clips' hashes it was made from, the worker's ``environment()``, peak memory, and
 job times. The client verifies the record and writes the MP4 into media/ itself.
 
 ``environment()`` is what must be equal on the client and every worker, because any difference can
-change pixels or samples: Python and the libraries that draw, encode and mix (Manim, ManimPango,
-PyAV, pycairo and cairo, typst, numpy, scipy, pydub, pyloudnorm), ffmpeg, the course font files (by
-content hash) and the project's own sources (a digest of every .py file in mathcore/, scenes/ and
-coursekit/).
+change pixels or samples: ``coursekit.fingerprint.render_environment()`` (the libraries, ffmpeg, the
+font files by content, manim.cfg) and the project's own sources (a digest of every .py file in
+mathcore/, scenes/ and coursekit/).
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import os
-import platform
 import shutil
 import socket
-import subprocess
 import tempfile
 import time
-from functools import lru_cache
 from pathlib import Path
 
-from coursekit.digest import file_sha256_cached
+from coursekit.fingerprint import render_environment
 from coursekit.paths import PROJECT_ROOT
 
 JOB_FORMAT = 1
-FONT = "Noto Sans CJK SC"
-FONT_STYLES = {"regular": FONT, "bold": f"{FONT}:bold"}
-LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", "pydub", "pyloudnorm",
-             "wordorder-course")
 PROJECT_PACKAGES = ("mathcore", "scenes", "coursekit")
 _TMP_PREFIX = "coursekit-job-"
 
@@ -52,43 +44,6 @@ class SceneJobError(Exception):
 
 def _sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-@lru_cache(maxsize=1)
-def _libraries() -> dict[str, str]:
-    import importlib.metadata as md
-
-    found = {"python": platform.python_version()}
-    for dist in LIBRARIES:
-        try:
-            found[dist] = md.version(dist)
-        except md.PackageNotFoundError:
-            found[dist] = "not installed"
-    try:
-        import cairo
-
-        found["cairo"] = cairo.cairo_version_string()
-    except ImportError:
-        found["cairo"] = "not installed"
-    exe = shutil.which("ffmpeg")
-    try:
-        out = subprocess.run([exe, "-version"], capture_output=True, text=True).stdout if exe else ""
-    except OSError:
-        out = ""
-    found["ffmpeg"] = (out.splitlines() or ["not installed"])[0].split(" Copyright")[0]
-    return found
-
-
-def _fonts() -> dict[str, str]:
-    """The course font files fontconfig picks, identified by content (not path or mtime)."""
-    found = {}
-    for style, pattern in FONT_STYLES.items():
-        try:
-            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True).stdout
-            found[f"font {style}"] = f"{Path(path).name} sha256:{file_sha256_cached(path)[:16]}"
-        except (OSError, ValueError):
-            found[f"font {style}"] = "not found"
-    return found
 
 
 def project_digest(root: Path = PROJECT_ROOT) -> str:
@@ -105,11 +60,7 @@ def project_digest(root: Path = PROJECT_ROOT) -> str:
 
 def environment() -> dict[str, str]:
     """Everything that must match between the client and a worker (see the module docstring)."""
-    from coursekit.scene_cache import environment_versions
-
-    # manim.cfg holds the x264 settings every render reads: a worker with other settings encodes differently
-    return {**_libraries(), **_fonts(), "project sources": project_digest()[:16],
-            "manim.cfg": environment_versions()["manim_cfg"]}
+    return {**render_environment(), "project sources": project_digest()[:16]}
 
 
 def differences(mine: dict[str, str], theirs: dict[str, str]) -> list[str]:

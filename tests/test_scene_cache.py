@@ -57,3 +57,21 @@ def test_fresh_only_with_matching_key_and_output(tmp_path):
     assert not is_fresh(out, "abc")
     out.write_bytes(b"")
     assert not is_fresh(out, "abc")
+
+
+def test_the_scene_key_and_the_worker_check_share_one_fingerprint(monkeypatch):
+    """A font file with other contents changes both the scene-cache key and what a Dask worker is
+    checked against; its path or mtime alone changes neither."""
+    from coursekit import fingerprint, scene_job
+    from coursekit.plan import ScenePlan
+
+    scene = ScenePlan(id="s", cls="S", title="t", source=[], start_frame=0, frames=15, fps=15, cues=[])
+    module = Path(__file__)
+    key_before = scene_key(scene, module, "low")
+    env_before = scene_job.environment()
+    assert {k: env_before[k] for k in fingerprint.render_environment()} == fingerprint.render_environment()
+
+    real = fingerprint._fonts()
+    monkeypatch.setattr(fingerprint, "_fonts", lambda: {**real, "font regular": "other.ttc sha256:0000"})
+    assert scene_key(scene, module, "low") != key_before
+    assert scene_job.differences(env_before, scene_job.environment())
