@@ -256,24 +256,18 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     from coursekit import preflight
 
     preflight.for_render()
+    # imported before the render, so a broken import fails now and not after the last scene
+    from coursekit.assemble import assemble_course
+    from coursekit.locks import waiting_lock
     from coursekit.scene_render import render_scenes
 
     t0 = time.perf_counter()
     with _executor(cfg) as executor:
         course, plans = _plans(cfg, cfg.video.frame_rate)
         lesson_plans = [plans[l.id][0] for l in course.lessons]
-        rendered = render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor)
-    try:
-        from coursekit.assemble import assemble_course
-    except ImportError:
-        assemble_course = None
-    if assemble_course is not None:
-        from coursekit.locks import waiting_lock
-
-        with waiting_lock(cfg.output_dir / "course.lock", "another render to assemble the course", console.print):
-            outputs = assemble_course(cfg, course, lesson_plans)
-    else:
-        outputs = rendered
+        render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor)
+    with waiting_lock(cfg.output_dir / "course.lock", "another render to assemble the course", console.print):
+        outputs = assemble_course(cfg, course, lesson_plans)
     console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")
     for p in outputs:
         console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
