@@ -205,17 +205,17 @@ def test_version_mismatch_is_refused(cluster, course):
     worker = sorted(client.scheduler_info()["workers"])[0]
 
     def patch():
-        from coursekit import scene_job as sj
+        from coursekit import fingerprint as fp
 
-        real = sj._libraries
+        real = fp._libraries
         fake = {**real(), "manim": "0.0.0-other"}
-        sj._real_libraries = real
-        sj._libraries = lambda: fake
+        fp._real_libraries = real
+        fp._libraries = lambda: fake
 
     def unpatch():
-        from coursekit import scene_job as sj
+        from coursekit import fingerprint as fp
 
-        sj._libraries = sj._real_libraries
+        fp._libraries = fp._real_libraries
 
     clear_outputs()
     client.run(patch, workers=[worker])
@@ -243,18 +243,18 @@ def test_version_mismatch_is_refused(cluster, course):
 
 
 def _patch_libraries(value: str) -> None:
-    from coursekit import scene_job as sj
+    from coursekit import fingerprint as fp
 
-    if not hasattr(sj, "_real_libraries"):
-        sj._real_libraries = sj._libraries
-    fake = {**sj._real_libraries(), "manim": value}
-    sj._libraries = lambda: fake
+    if not hasattr(fp, "_real_libraries"):
+        fp._real_libraries = fp._libraries
+    fake = {**fp._real_libraries(), "manim": value}
+    fp._libraries = lambda: fake
 
 
 def _unpatch_libraries() -> None:
-    from coursekit import scene_job as sj
+    from coursekit import fingerprint as fp
 
-    sj._libraries = getattr(sj, "_real_libraries", sj._libraries)
+    fp._libraries = getattr(fp, "_real_libraries", fp._libraries)
 
 
 def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeypatch):

@@ -176,7 +176,7 @@ def _render(*argv, env=None):
 @pytest.mark.parametrize("argv, expect", [
     (["check", "--speech", "--lesson", "word_ordr", "--voice", "espeak"], "close matches: word_order"),
     (["check", "--speech", "--voice", "klingon"], "invalid choice"),
-    (["check", "--speech", "--sample", "0", "--voice", "espeak"], "at least 1"),
+    (["check", "--speech", "--sample", "0", "--voice", "espeak"], "must be from 1 to 10000, not 0"),
     (["check", "--lesson", "word_order"], "add --speech"),
     (["check", "--speech", "--voice", "silent", "--sample", "1"], "makes no audio"),
 ])
