@@ -287,14 +287,9 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
             continue
         args = [a for a in typing.get_args(ann) if a is not type(None)]
         base = args[0] if ann not in (int, float, str, bool) and args else ann
-        lo = hi = None
-        for m in field.metadata:
-            if isinstance(m, at.Ge):
-                lo = f"{m.ge:g}"
-            elif isinstance(m, at.Gt):
-                lo = f"more than {m.gt:g}"
-            if isinstance(m, at.Le):
-                hi = f"{m.le:g}"
+        ge = next((m.ge for m in field.metadata if isinstance(m, at.Ge)), None)
+        gt = next((m.gt for m in field.metadata if isinstance(m, at.Gt)), None)
+        le = next((m.le for m in field.metadata if isinstance(m, at.Le)), None)
         if typing.get_origin(ann) is Literal:
             accepts = " \\| ".join(str(a) for a in typing.get_args(ann))
         elif typing.get_origin(ann) is tuple:
@@ -302,9 +297,8 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
             accepts = "list of " + (" \\| ".join(typing.get_args(inner)) if typing.get_origin(inner) is Literal
                                     else inner.__name__)
         elif base in (int, float):
-            accepts = f"{'whole number' if base is int else 'number'} {lo} to {hi}".replace("to more than", "to")
-            if lo and lo.startswith("more than"):
-                accepts = f"{'whole number' if base is int else 'number'} {lo}, at most {hi}"
+            kind = "whole number" if base is int else "number"
+            accepts = f"{kind} {ge:g} to {le:g}" if gt is None else f"{kind} more than {gt:g}, at most {le:g}"
         else:
             accepts = {str: "text", bool: "true \\| false"}.get(base, str(base))
         if field.description:
