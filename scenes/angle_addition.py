@@ -8,7 +8,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import LabeledNumber, MatrixReadout, TurningArrow

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from manim import LEFT, Create, FadeIn, FadeOut, Indicate, Line, SurroundingRectangle, VGroup, VMobject
 
-from coursekit import figures
+from narration import figures
 from mathcore import checks
 from scenes import theme
 from scenes.base import NarratedScene

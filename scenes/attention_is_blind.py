@@ -12,7 +12,7 @@ from manim import DOWN, RIGHT, UP, Create, Ellipse, FadeIn, FadeOut, Indicate, R
     SurroundingRectangle, VGroup
 
 import mathcore
-from coursekit.figures import fmt_sci
+from narration.figures import fmt_sci
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from scenes import theme
 from scenes.base import NarratedScene

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Circle, DashedVMobject, FadeIn, FadeOut, Line, ValueTracker, VGroup
 
-from coursekit import figures
+from narration import figures
 from mathcore.rotation_facts import column_facts, identity_error, pe_norms, rotation_power
 from scenes import theme
 from scenes.base import NarratedScene

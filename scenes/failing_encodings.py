@@ -3,7 +3,7 @@
 The word vectors come from :func:`mathcore.toy_words.word_vectors`, the codes from
 :func:`mathcore.raw_index_encoding` and :func:`mathcore.length_normalised_encoding`,
 and the numbers the narration quotes (0.5, 0.25, one step 0.25 / 0.125) from
-``coursekit.figures`` so screen and voice agree.
+``narration/figures.py`` so screen and voice agree.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Brace, Create, Dot, FadeIn, FadeOut, In
     ReplacementTransform, VGroup
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore.toy_words import distance, dot, word_vectors
 from scenes import theme
 from scenes.base import NarratedScene

@@ -16,7 +16,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore import checks
 from scenes import theme
 from scenes.base import NarratedScene, run_time_for_frames

@@ -13,7 +13,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore import checks
 from mathcore.shuffle import t1_inputs
 from scenes import theme

@@ -7,7 +7,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore.scores import distance_changed, reorder, score_matrix
 from scenes import theme
 from scenes.base import NarratedScene, run_time_for_frames

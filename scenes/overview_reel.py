@@ -2,7 +2,7 @@
 
 Published on its own as overview.mp4, so every beat names itself (a caption at the
 top) and nothing refers to other videos. Every number drawn comes from mathcore
-or coursekit.figures: the shuffle is ``checks.t1_permutation``'s experiment, the
+or narration/figures.py: the shuffle is ``checks.t1_permutation``'s experiment, the
 failures use ``raw_index_encoding`` / ``length_normalised_encoding``, the clocks
 ``frequencies(512)``, the table ``learned_table``, the arrows ``rope_score``.
 """
@@ -15,7 +15,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore.shuffle import t1_inputs
 from scenes import theme
 from scenes.base import NarratedScene

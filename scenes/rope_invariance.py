@@ -10,7 +10,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Arc, Circle, Create, Dot, FadeIn, FadeOut, VGroup
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import QKPair, ScoreCurve, SpinArrow
@@ -23,7 +23,7 @@ def _deg(x: float) -> str:
 class RopeInvariance(NarratedScene):
     """turn_q → turn_k → same_gap → pairs (0,3) (2,5) (10,13) → curve → takeaway.
 
-    q, k, θ and the pairs are the very constants the narration quotes (``coursekit.figures``);
+    q, k, θ and the pairs are the very constants the narration quotes (``narration/figures.py``);
     scores come from :func:`mathcore.rope_score`. Watches record each label's text beside the raw
     points of what it describes (tests/test_drawn_labels_trig.py compares them).
     """

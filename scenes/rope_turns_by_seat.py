@@ -7,7 +7,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import TurningArrow

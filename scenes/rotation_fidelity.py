@@ -8,7 +8,7 @@ from manim import (
     SurroundingRectangle, ValueTracker, VGroup,
 )
 
-from coursekit import figures
+from narration import figures
 from mathcore import checks
 from mathcore.rotation_facts import determinant, orthogonality_product, preservation, turned_points
 from scenes import theme

@@ -20,7 +20,7 @@ from manim import (
 )
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore import checks
 from mathcore.rotation_facts import cos_first_pe, cos_first_shift_matrix
 from scenes import theme

@@ -40,7 +40,7 @@ SIZE_FORMULA = 44
 SAFE_AREA_FRACTION = 0.18   # bottom share of the frame reserved for subtitles
 MARGIN = 0.25               # keep content this far inside the frame edges
 
-# -- what a viewer can read (checked after every play and wait by coursekit.viewer_check) ----
+# -- what a viewer can read (checked after every play and wait by coursekit.render.viewer_check) ----
 # Sizes are as drawn (after any scaling), in pixels of a 1080p frame. A phone shows a 1080p
 # frame at about 0.6 of its size, so a 40 px Chinese line is about 24 screen pixels there.
 MIN_CJK_PX = 40        # tallest CJK glyph of a line with Chinese (SIZE_SMALL Text: 49 px)
@@ -129,7 +129,7 @@ class _NumberGlyph(Text):
 
 def viewer_rules():
     """The figures above as the viewer check's rules."""
-    from coursekit.viewer_check import ViewerRules
+    from coursekit.render.viewer_check import ViewerRules
 
     return ViewerRules(background=BACKGROUND, band_fraction=SAFE_AREA_FRACTION, margin=MARGIN,
                        min_cjk_px=MIN_CJK_PX, min_digit_px=MIN_DIGIT_PX,

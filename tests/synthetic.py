@@ -2,9 +2,9 @@
 import subprocess
 from pathlib import Path
 
-from coursekit.assemble import assemble_lesson
-from coursekit.config import parse_config
-from coursekit.plan import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.assemble.lesson_video import assemble_lesson
+from coursekit.core.config import parse_config
+from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 
 FPS = 15
 

@@ -1,8 +1,8 @@
 """Assembly of a tiny synthetic two-scene lesson: durations, chapters, subtitle track, seamless joins."""
 import pytest
 
-from coursekit.assemble import chapter_times, chapters_text
-from coursekit.media_tools import probe
+from coursekit.assemble.lesson_video import chapter_times, chapters_text
+from coursekit.core.media_tools import probe
 
 from tests.synthetic import FPS, build_assembled, framemd5
 

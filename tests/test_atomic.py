@@ -1,11 +1,11 @@
-"""coursekit.atomic.replacing: a final file is either the old one or the complete new one, and a
+"""coursekit.core.atomic.replacing: a final file is either the old one or the complete new one, and a
 failed writer (ffmpeg included) leaves no temporary file behind."""
 import subprocess
 
 import pytest
 
-from coursekit.atomic import replacing, write_text
-from coursekit.media_tools import extract_frame, mux
+from coursekit.core.atomic import replacing, write_text
+from coursekit.core.media_tools import extract_frame, mux
 
 
 def _left(folder):

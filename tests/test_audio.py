@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit import audio
-from coursekit.config import EspeakVoice as EspeakConfig
-from coursekit.lexicon import Lexicon
-from coursekit.voices.espeak import Espeak
+from coursekit.speech import audio
+from coursekit.core.config import EspeakVoice as EspeakConfig
+from coursekit.content.lexicon import Lexicon
+from coursekit.speech.voices.espeak import Espeak
 
 SR = 24000
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit import audio
-from coursekit.audio_cache import AudioCache, cache_key
-from coursekit.voices.base import Speech, Voice
-from coursekit.voices.silent import Silent
+from coursekit.speech import audio
+from coursekit.speech.audio_cache import AudioCache, cache_key
+from coursekit.speech.voices.base import Speech, Voice
+from coursekit.speech.voices.silent import Silent
 
 
 class FakeVoice(Voice):

@@ -2,9 +2,9 @@
 import shutil
 from pathlib import Path
 
-from coursekit.clean import clean
-from coursekit.config import parse_config
-from coursekit.narration import load_course
+from coursekit.cli.clean import clean
+from coursekit.core.config import parse_config
+from coursekit.content.narration import load_course
 from tests.conftest import _narration_plans
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.cli import main
-from coursekit.config import Config, load_config
+from coursekit.cli.main import main
+from coursekit.core.config import Config, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +27,13 @@ BAD = [
                    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n",
      "alias"),
     ("not_mapping", "- just\n- a list\n", "mapping"),
-    ("unknown_lesson", "lessons: [trig_to_rope, wordorder]\n", "did you mean 'word_order'"),
+    ("unknown_lesson", "course: {lessons: [trig_to_rope, word_order]}\nlessons: [trig_to_rope, wordorder]\n",
+     "did you mean 'word_order'"),
+    ("lesson_twice", "course: {lessons: [a, b]}\nlessons: [a, a]\n", "lists a lesson twice"),
+    ("lesson_not_snake_case", "course: {lessons: [Lesson-1]}\n", "must be snake_case"),
+    ("course_lesson_twice", "course: {lessons: [a, a]}\n", "lists a lesson twice"),
+    ("course_title_too_long", "course: {title: " + "长" * 201 + "}\n", "at most 200 characters"),
+    ("empty_font", "course: {font: ''}\n", "at least 1 character"),
     ("fps_zero", "video:\n  fps: 0\n", "video.fps"),
 ]
 
@@ -66,7 +72,7 @@ def test_shipped_config_is_valid_and_defaults_apply():
 def test_quality_maps_to_resolution_and_fps_override():
     cfg = load_config(None, **{"video.quality": "low"})
     assert cfg.video.resolution == (854, 480) and cfg.video.frame_rate == 15
-    from coursekit.config import parse_config
+    from coursekit.core.config import parse_config
     assert parse_config({"video": {"quality": "medium", "fps": 24}}).video.frame_rate == 24
 
 
@@ -74,16 +80,16 @@ def test_output_symlink_leaving_project_is_refused(tmp_path):
     link = ROOT / "media_link_test_tmp"
     try:
         link.symlink_to(tmp_path)
-        from coursekit.config import parse_config
-        from coursekit.errors import UserError
-        with pytest.raises(UserError, match="inside the project"):
+        from coursekit.core.config import parse_config
+        from coursekit.core.errors import UserError
+        with pytest.raises(UserError, match="inside the course"):
             parse_config({"output": link.name})
     finally:
         link.unlink(missing_ok=True)
 
 
 def test_every_number_in_the_config_has_a_range():
-    from coursekit.config import reference
+    from coursekit.core.config import reference
 
     numbers = [(k, a) for k, a, _ in reference() if a.startswith(("whole number", "number"))]
     assert len(numbers) >= 15
@@ -92,8 +98,8 @@ def test_every_number_in_the_config_has_a_range():
 
 
 def test_the_readme_settings_table_is_the_models():
-    from coursekit.config import reference_table
-    from coursekit.paths import PROJECT_ROOT
+    from coursekit.core.config import reference_table
+    from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 
     text = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     block = text.split("<!-- settings -->\n", 1)[1].split("\n<!-- /settings -->", 1)[0]
@@ -101,8 +107,8 @@ def test_the_readme_settings_table_is_the_models():
 
 
 def test_a_config_named_on_the_command_line_must_exist(tmp_path):
-    from coursekit.config import load_config
-    from coursekit.errors import UserError
+    from coursekit.core.config import load_config
+    from coursekit.core.errors import UserError
 
     with pytest.raises(UserError, match="no such file"):
         load_config(tmp_path / "missing.yaml")

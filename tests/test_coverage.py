@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.narration import load_course
+from coursekit.content.narration import load_course
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
@@ -202,8 +202,8 @@ def test_exercises_pause_before_the_worked_answer(course):
 @pytest.mark.parametrize("lesson,low,high", [("trig_to_rope", 7.5, 13), ("word_order", 8, 13),
                                               ("rotation_matrix", 7, 11)])
 def test_lesson_length_in_minutes(course, lesson, low, high):
-    from coursekit.figures import fill
-    from coursekit.narration import BOOKMARK_RE
+    from narration.figures import fill
+    from coursekit.content.narration import BOOKMARK_RE
 
     chars = sum(len(re.sub(r"\s", "", BOOKMARK_RE.sub("", fill(c.say or c.text))))
                 for s in course.lesson(lesson).scenes for c in s.cues)

@@ -2,7 +2,7 @@
 
 Determinism: a scene rendered as a Dask job has the **same decoded frames and audio samples** as the same
 scene rendered by the local executor (``ffmpeg -f framemd5`` of the video, md5 of the s16le audio). Both
-run the same Manim command with the thread counts pinned (coursekit.scene_render.ENCODER_THREADS and
+run the same Manim command with the thread counts pinned (coursekit.render.manim_process.ENCODER_THREADS and
 RENDER_ENV), the same narration mix and bit-exact AAC encoder and the same ffmpeg mux, and nothing in
 the file depends on the folder or machine it was rendered on. The MP4 *bytes* are usually identical
 too, but not always: x264 with sliced threads is not byte-deterministic even between two local runs
@@ -44,7 +44,7 @@ ENV_BEFORE_ANY_CLUSTER = dict(os.environ)
 def cluster():
     from distributed import Client
 
-    from coursekit.executors.dask_cluster import loopback_cluster
+    from coursekit.render.executors.dask_cluster import loopback_cluster
 
     before = dict(os.environ)
     with loopback_cluster(2) as lc, Client(lc, set_as_default=False) as client:
@@ -58,8 +58,8 @@ def cluster():
 @pytest.fixture(scope="module")
 def course(cluster, tmp_path_factory):
     """Configs for both executors (same output folder) and the espeak plans of the whole course."""
-    from coursekit.commands import _plans
-    from coursekit.config import load_config
+    from coursekit.cli.commands import _plans
+    from coursekit.core.config import load_config
 
     for old in (ROOT / OUT).glob("*"):                  # keep cache/ (narration audio, content-addressed, checked)
         if old.name != "cache":
@@ -75,7 +75,7 @@ def course(cluster, tmp_path_factory):
 
 
 def render(cfg, plans, ids=SCENES, **kw):
-    from coursekit.scene_render import render_scenes
+    from coursekit.render.batch import render_scenes
 
     return render_scenes(cfg, plans, ids, **kw)
 
@@ -146,7 +146,7 @@ def reference(course):
 
 def counting_jobs(monkeypatch, wrap=None) -> list[str]:
     """Record (and optionally change) every job the dask executor builds."""
-    from coursekit import scene_job
+    from coursekit.render import scene_job
 
     sent: list[str] = []
     real = scene_job.make_job
@@ -198,14 +198,14 @@ def test_scheduler_without_workers_is_one_line(course):
 def test_version_mismatch_is_refused(cluster, course):
     """One worker reports another Manim version (its version reader is patched in that worker process):
     the client refuses before sending anything, and a job sent there anyway refuses on the worker."""
-    from coursekit import scene_job
-    from coursekit.scene_render import scene_cache_key
+    from coursekit.render import scene_job
+    from coursekit.render.one_scene import scene_cache_key
 
     address, client = cluster
     worker = sorted(client.scheduler_info()["workers"])[0]
 
     def patch():
-        from coursekit import fingerprint as fp
+        from coursekit.render import fingerprint as fp
 
         real = fp._libraries
         fake = {**real(), "manim": "0.0.0-other"}
@@ -213,7 +213,7 @@ def test_version_mismatch_is_refused(cluster, course):
         fp._libraries = lambda: fake
 
     def unpatch():
-        from coursekit import fingerprint as fp
+        from coursekit.render import fingerprint as fp
 
         fp._libraries = fp._real_libraries
 
@@ -243,7 +243,7 @@ def test_version_mismatch_is_refused(cluster, course):
 
 
 def _patch_libraries(value: str) -> None:
-    from coursekit import fingerprint as fp
+    from coursekit.render import fingerprint as fp
 
     if not hasattr(fp, "_real_libraries"):
         fp._real_libraries = fp._libraries
@@ -252,7 +252,7 @@ def _patch_libraries(value: str) -> None:
 
 
 def _unpatch_libraries() -> None:
-    from coursekit import fingerprint as fp
+    from coursekit.render import fingerprint as fp
 
     fp._libraries = getattr(fp, "_real_libraries", fp._libraries)
 
@@ -260,9 +260,9 @@ def _unpatch_libraries() -> None:
 def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeypatch):
     """Workers sharing this machine's disk see an edit made after the run began; the run stops and says
     that this machine changed, not that the worker is wrong."""
-    from coursekit import scene_job
-    from coursekit.errors import UserError
-    from coursekit.executors.dask_cluster import DaskExecutor
+    from coursekit.render import scene_job
+    from coursekit.core.errors import UserError
+    from coursekit.render.executors.dask_cluster import DaskExecutor
 
     address, client = cluster
     clear_outputs()
@@ -367,9 +367,9 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     """B's job gets a narration clip that is not audio (hash consistent, so it fails only when mixed,
     after Manim): it fails, is retried, fails again; the run stops naming B and the worker's error.
     A, received meanwhile, is kept; the next run sends only B (its narration by hash, from a shared store)."""
-    from coursekit.errors import UserError
-    from coursekit.scene_cache import is_fresh
-    from coursekit.scene_render import scene_cache_key
+    from coursekit.core.errors import UserError
+    from coursekit.render.scene_cache import is_fresh
+    from coursekit.render.one_scene import scene_cache_key
 
     def poison(scene, job):
         if scene.id != B:
@@ -397,7 +397,7 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
 
     # the next run, this time with a shared store: only B is sent, with its narration as hashes only
     monkeypatch.undo()
-    from coursekit.config import load_config
+    from coursekit.core.config import load_config
 
     shutil.rmtree(ROOT / OUT / "store", ignore_errors=True)
     cfg = load_config(course["file"], **{"render.executor": "dask", "render.scheduler": course["dask"].render.scheduler,
@@ -419,11 +419,11 @@ def _dask_settings(keys: list[str]) -> list:
 
 
 def test_loopback_cluster_runs_with_the_render_settings(cluster):
-    """The scheduler and both workers run with coursekit/executors/dask-render.yaml (the settings the
+    """The scheduler and both workers run with coursekit/render/executors/dask-render.yaml (the settings the
     README gives for a render cluster), not Dask's defaults."""
     import yaml
 
-    from coursekit.executors.dask_cluster import RENDER_CLUSTER_CONFIG, _dotted
+    from coursekit.render.executors.dask_cluster import RENDER_CLUSTER_CONFIG, _dotted
 
     wanted = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8")))
     assert "distributed.worker.profile.enabled" in wanted and len(wanted) == 5
@@ -437,8 +437,8 @@ def test_loopback_cluster_runs_with_the_render_settings(cluster):
 
 def _manim_env_on_worker() -> tuple[dict, dict]:
     """Run on a worker: its own environment, and the one its scene job would start Manim with."""
-    from coursekit import scene_job
-    from coursekit.scene_render import manim_env
+    from coursekit.render import scene_job
+    from coursekit.render.manim_process import manim_env
 
     return dict(os.environ), manim_env(Path("plan.json"), scene_job._nanny_env())
 
@@ -448,7 +448,7 @@ def test_manim_on_a_worker_runs_in_the_local_environment(cluster, monkeypatch):
     OMP_NUM_THREADS=1: Manim gets none of the first two and the pinned thread counts, exactly as a local
     render from this process does, even when this process has the nanny's values too (as a LocalCluster's
     host does after a worker restart). With MALLOC_TRIM_THRESHOLD_, Manim spent 3x as long in the kernel."""
-    from coursekit.scene_render import RENDER_ENV, RENDER_ENV_UNSET, manim_env
+    from coursekit.render.manim_process import RENDER_ENV, RENDER_ENV_UNSET, manim_env
 
     worker_env, env = cluster[1].submit(_manim_env_on_worker, pure=False).result(timeout=60)
     assert worker_env.get("MALLOC_TRIM_THRESHOLD_") == "65536" and worker_env.get("PYTHONHASHSEED") == "6640"

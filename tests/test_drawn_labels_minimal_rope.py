@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from tests.conftest import narration_scene
 from tests.drawn import arc_sweep_deg, direction_deg, disagreements, numbers_in, signed_gap_deg
 

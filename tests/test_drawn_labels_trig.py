@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from tests.conftest import narration_scene, narration_scene_plan
 from tests.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
 
@@ -147,7 +147,7 @@ def test_the_old_rope_angle_label_fails_when_put_back():
     """The scene as it was: "夹角 = (n − m)θ = 90°" beside the drawn arrows (their angle is 120°)."""
     from manim import VGroup
 
-    from coursekit.viewer_check import build_dry_run
+    from coursekit.render.viewer_check import build_dry_run
     from scenes import theme
     from scenes.rope_invariance import RopeInvariance
 

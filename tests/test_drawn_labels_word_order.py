@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import mathcore
-from coursekit import figures
+from narration import figures
 from mathcore.scores import angle_between
 from tests.conftest import built_scene
 from tests.drawn import arc_sweep_deg, direction_deg, disagreements, last_number, length, signed_gap_deg

@@ -11,13 +11,13 @@ import pytest
 import mathcore
 from mathcore import checks
 from mathcore.toy_words import word_vectors
-from coursekit import figures
-from coursekit.errors import UserError
-from coursekit.figures import FIGURES, fill, names_in, parse_figure
-from coursekit.paths import NARRATION_DIR, PROJECT_ROOT
+from narration import figures
+from coursekit.core.errors import UserError
+from narration.figures import FIGURES, fill, names_in, parse_figure
+from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT, narration_dir
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
-NARRATION_FILES = sorted(NARRATION_DIR.glob("*.yaml"))
+NARRATION_FILES = sorted(narration_dir().glob("*.yaml"))
 
 
 def _assertion(key: str) -> float:
@@ -142,7 +142,7 @@ def _close(got, want, tol) -> bool:
 
 
 def _cue_sources():
-    from coursekit.narration import load_course
+    from coursekit.content.narration import load_course
 
     course = load_course(LESSONS)
     for lesson in course.lessons:
@@ -204,7 +204,7 @@ def test_unknown_figure_is_a_user_error():
 
 
 def test_no_manim_import():
-    code = "import sys, coursekit.figures as f; f.fill('{wl_slow_512}'); print('manim' in sys.modules)"
+    code = "import sys, narration.figures as f; f.fill('{wl_slow_512}'); print('manim' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -261,9 +261,9 @@ def test_no_computed_figure_typed_by_hand():
 
 
 def test_every_written_figure_is_speakable():
-    from coursekit.lexicon import Lexicon
+    from coursekit.content.lexicon import Lexicon
 
-    lex = Lexicon.load(NARRATION_DIR / "lexicon.yaml")
+    lex = Lexicon.load(narration_dir() / "lexicon.yaml")
     bad = {name: toks for name in FIGURES if (toks := lex.uncovered(FIGURES[name]()))}
     assert not bad, f"figures the voice cannot read (add terms to narration/lexicon.yaml): {bad}"
 
@@ -285,7 +285,7 @@ DOCUMENTED = [
 def test_recorded_discrepancies(what, document, computed):
     """Each recorded discrepancy still exists, and DISCREPANCIES.md lists both values."""
     assert document != computed, f"{what}: the document's {document} now matches; update DISCREPANCIES.md"
-    md = (NARRATION_DIR / "DISCREPANCIES.md").read_text(encoding="utf-8")
+    md = (narration_dir() / "DISCREPANCIES.md").read_text(encoding="utf-8")
     assert computed in md, f"{what}: computed value {computed} is not recorded in DISCREPANCIES.md"
     doc_mantissa = document.split("×")[0].rstrip("0").rstrip(".")
     assert doc_mantissa in md, f"{what}: document value {document} is not recorded in DISCREPANCIES.md"

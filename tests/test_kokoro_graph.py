@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from coursekit.voices import kokoro as kk
-from coursekit.voices import kokoro_graph as kg
+from coursekit.speech.voices import kokoro as kk
+from coursekit.speech.voices import kokoro_graph as kg
 
 pytestmark = pytest.mark.skipif(bool(kk.missing_files()), reason="kokoro model not assembled (make setup)")
 

@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from coursekit.errors import UserError
-from coursekit.lexicon import PINYIN_RULES, Lexicon, expand_numbers, year_to_chinese
-from coursekit.narration import BOOKMARK_RE
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import PINYIN_RULES, Lexicon, expand_numbers, year_to_chinese
+from coursekit.content.narration import BOOKMARK_RE
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
@@ -69,7 +69,7 @@ def test_digests_follow_what_a_voice_hears(lex):
 
 
 def test_readings_digest_includes_the_number_rules(lex, monkeypatch):
-    import coursekit.lexicon as lexicon_mod
+    import coursekit.content.lexicon as lexicon_mod
 
     before = (lex.readings_digest, lex.digest)
     monkeypatch.setattr(lexicon_mod, "PINYIN_RULES", PINYIN_RULES + " (changed)")
@@ -116,14 +116,14 @@ def test_year_digits():
 # ---------------------------------------------------------------- the real narration, both forms
 
 def _real():
-    from coursekit.narration import load_course
-    from coursekit.paths import NARRATION_DIR
+    from coursekit.content.narration import load_course
+    from coursekit.core.paths import narration_dir
 
-    return load_course(LESSONS), Lexicon.load(NARRATION_DIR / "lexicon.yaml")
+    return load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml")
 
 
 def test_real_narration_is_covered_for_both_kinds_of_voice():
-    from coursekit.figures import fill
+    from narration.figures import fill
 
     course, lexicon = _real()
     problems = []
@@ -138,7 +138,7 @@ def test_real_narration_is_covered_for_both_kinds_of_voice():
 
 
 def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
-    from coursekit.timeline import cue_text
+    from coursekit.content.cue_text import cue_text
 
     course, lexicon = _real()
     differ = 0
@@ -158,8 +158,8 @@ def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
 
 
 def test_stale_cues_judges_a_plan_by_its_kind_of_voice(monkeypatch):
-    from coursekit import subtitle_files
-    from coursekit.timeline import cue_text
+    from coursekit.plan import subtitle_files
+    from coursekit.content.cue_text import cue_text
 
     course, lexicon = _real()
     lesson = course.lesson("word_order")

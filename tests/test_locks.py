@@ -4,7 +4,7 @@ import time
 
 from filelock import FileLock
 
-from coursekit.locks import waiting_lock
+from coursekit.core.locks import waiting_lock
 
 
 def test_a_free_lock_is_taken_without_a_word(tmp_path):

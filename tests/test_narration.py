@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.errors import UserError
-from coursekit.narration import load_course, load_lesson
+from coursekit.core.errors import UserError
+from coursekit.content.narration import load_course, load_lesson
 
 GOOD = """lesson: trig_to_rope
 title: 测试课
@@ -45,7 +45,9 @@ BAD = [
     ("dup_scene", GOOD + GOOD.split("scenes:\n", 1)[1], ":15:", "duplicate scene id 'alpha'"),
     ("bookmark_not_placed", GOOD.replace("text: 角度可以相加。", "text: 角度{@sum}可以相加。"), ":13:", "never placed"),
     ("no_cues", GOOD.split("    cues:")[0] + "    cues: []\n", ":8:", "has no cues"),
-    ("unknown_lesson", GOOD.replace("lesson: trig_to_rope", "lesson: trig_to_ropes"), ":1:", "unknown lesson 'trig_to_ropes'"),
+    ("bad_lesson_id", GOOD.replace("lesson: trig_to_rope", "lesson: Trig-Rope"), ":1:", "must be snake_case"),
+    ("bad_overview", GOOD.replace("    source:", "    overview: yes please\n    source:", 1), ":", "overview must be true or false"),
+    ("unknown_role", GOOD.replace("pause: 2", "pause: 2\n        role: quiz", 1), ":", "unknown role 'quiz'"),
     ("unknown_key", GOOD.replace("pause: 2", "pasue: 2"), ":14:", "did you mean 'pause'"),
     ("bad_id", GOOD.replace("id: alpha", "id: Alpha-1"), ":4:", "snake_case"),
     ("control_char", GOOD.replace("角度可以相加。", "角度\x07可以相加。", 1), ":12:", "control character"),

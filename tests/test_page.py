@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.assemble import chapter_times
-from coursekit.page import render_page, write_page
-from coursekit.serve import make_server
+from coursekit.assemble.lesson_video import chapter_times
+from coursekit.deliver.page import render_page, write_page
+from coursekit.deliver.serve import make_server
 
 from tests.synthetic import build_assembled
 

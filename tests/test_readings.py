@@ -1,11 +1,11 @@
-"""The polyphone check (coursekit/readings.py): every multi-reading character of the narration,
+"""The polyphone check (coursekit/content/readings.py): every multi-reading character of the narration,
 in both spoken forms, has a known reason for its reading; and the check finds what it should."""
 from __future__ import annotations
 
 import pytest
 
-from coursekit.lexicon import Lexicon, is_cjk
-from coursekit.readings import (
+from coursekit.content.lexicon import Lexicon, is_cjk
+from coursekit.content.readings import (
     RULES,
     Place,
     check_course,
@@ -19,10 +19,10 @@ LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
 @pytest.fixture(scope="module")
 def report():
-    from coursekit.narration import load_course
-    from coursekit.paths import NARRATION_DIR
+    from coursekit.content.narration import load_course
+    from coursekit.core.paths import narration_dir
 
-    return check_course(load_course(LESSONS), Lexicon.load(NARRATION_DIR / "lexicon.yaml"))
+    return check_course(load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml"))
 
 
 def _fails(text: str, lexicon: Lexicon | None = None) -> dict[str, str]:
@@ -41,12 +41,12 @@ def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
     assert not bad, (
         f"{len(bad)} occurrence(s) of multi-reading characters have no known reason for their reading "
         "(pin the word in narration/lexicon.yaml readings, reword the cue, or add a rule to "
-        "coursekit/readings.py with its reason):\n" + "\n".join("  " + o.line() for o in bad))
+        "coursekit/content/readings.py with its reason):\n" + "\n".join("  " + o.line() for o in bad))
 
 
 def test_the_check_covers_every_occurrence_in_both_forms(report):
-    from coursekit.narration import load_course
-    from coursekit.timeline import cue_text
+    from coursekit.content.narration import load_course
+    from coursekit.content.cue_text import cue_text
 
     lexicon = Lexicon.load()
     multi = multi_reading()
@@ -74,9 +74,9 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
 
     from pypinyin import Style, lazy_pinyin
 
-    from coursekit.lexicon import expand_numbers
-    from coursekit.narration import load_course
-    from coursekit.timeline import cue_text
+    from coursekit.content.lexicon import expand_numbers
+    from coursekit.content.narration import load_course
+    from coursekit.content.cue_text import cue_text
 
     lexicon = Lexicon.load()
 
@@ -211,7 +211,7 @@ def test_sandhi_rule_accepts_the_tones_of_one_syllable():
 
 
 def test_every_rule_reading_is_a_reading_pypinyin_knows():
-    from coursekit.lexicon import _known_bases
+    from coursekit.content.lexicon import _known_bases
 
     for ch, rule in RULES.items():
         bases = _known_bases(ch)

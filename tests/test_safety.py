@@ -3,7 +3,7 @@ import errno
 import re
 from pathlib import Path
 
-from coursekit.cli import main
+from coursekit.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def test_disk_full_while_writing_the_plan(monkeypatch, capsys):
     real_open = open
 
     def full_open(path, mode="r", *a, **k):
-        if "w" in mode and ".tmp" in Path(str(path)).name:     # coursekit.atomic's temporary names
+        if "w" in mode and ".tmp" in Path(str(path)).name:     # coursekit.core.atomic's temporary names
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real_open(path, mode, *a, **k)
 

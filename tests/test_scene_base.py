@@ -103,7 +103,7 @@ def test_missing_cue_names_scene_and_cue(tmp_path):
 
 
 def test_registry_finds_core_scenes():
-    from scenes.registry import scene_class, scene_module_path
+    from coursekit.render.registry import scene_class, scene_module_path
 
     for name, module in [("UnitCirclePointer", "unit_circle"), ("AngleAddition", "angle_addition"),
                          ("ClockRow", "clock_row"), ("RopeInvariance", "rope_invariance")]:

@@ -2,8 +2,8 @@
 import dataclasses
 from pathlib import Path
 
-from coursekit import scene_cache
-from coursekit.scene_cache import dependency_files, is_fresh, remember, scene_key
+from coursekit.render import scene_cache
+from coursekit.render.scene_cache import dependency_files, is_fresh, remember, scene_key
 from tests.conftest import narration_scene_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +38,6 @@ def test_key_changes_with_plan_quality_and_sources(tmp_path, monkeypatch):
     copy.write_text(MODULE.read_text(encoding="utf-8"), encoding="utf-8")
     real = dependency_files(MODULE)
     monkeypatch.setattr(scene_cache, "dependency_files", lambda m: [*real, copy])
-    monkeypatch.setattr(scene_cache, "PROJECT_ROOT", Path("/"))
     k1 = scene_key(plan, MODULE, "low")
     copy.write_text(copy.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert scene_key(plan, MODULE, "low") != k1
@@ -62,8 +61,8 @@ def test_fresh_only_with_matching_key_and_output(tmp_path):
 def test_the_scene_key_and_the_worker_check_share_one_fingerprint(monkeypatch):
     """A font file with other contents changes both the scene-cache key and what a Dask worker is
     checked against; its path or mtime alone changes neither."""
-    from coursekit import fingerprint, scene_job
-    from coursekit.plan import ScenePlan
+    from coursekit.render import fingerprint, scene_job
+    from coursekit.plan.model import ScenePlan
 
     scene = ScenePlan(id="s", cls="S", title="t", source=[], start_frame=0, frames=15, fps=15, cues=[])
     module = Path(__file__)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mathcore
-from coursekit import figures
+from narration import figures
 
 TOL = 1e-6
 

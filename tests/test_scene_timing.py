@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.config import load_config
-from coursekit.narration import load_course
+from coursekit.core.config import load_config
+from coursekit.content.narration import load_course
 
 SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
 TMP = Path(__file__).resolve().parent / ".tmp"
@@ -24,10 +24,10 @@ TMP = Path(__file__).resolve().parent / ".tmp"
 
 @lru_cache(maxsize=None)
 def _espeak_plans():
-    from coursekit.audio_cache import AudioCache
-    from coursekit.lexicon import Lexicon
-    from coursekit.timeline import plan_lesson
-    from coursekit.voices.auto import make_voice
+    from coursekit.speech.audio_cache import AudioCache
+    from coursekit.content.lexicon import Lexicon
+    from coursekit.plan.build import plan_lesson
+    from coursekit.speech.voices.auto import make_voice
 
     cfg = load_config(None, **{"voice.backend": "espeak"})
     lexicon = Lexicon.load()
@@ -47,8 +47,8 @@ def _plan(scene_id):
 
 @pytest.mark.parametrize("scene_id", SCENES)
 def test_scene_fits_the_espeak_timing(scene_id):
-    from coursekit.viewer_check import build_dry_run
-    from scenes.registry import scene_class
+    from coursekit.render.viewer_check import build_dry_run
+    from coursekit.render.registry import scene_class
 
     plan = _plan(scene_id)
     scene, _ = build_dry_run(scene_class(plan.cls), plan, media_dir=TMP / "media")

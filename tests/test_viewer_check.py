@@ -1,4 +1,4 @@
-"""The viewer check (coursekit.viewer_check): every scene of the course passes it after every play
+"""The viewer check (coursekit.render.viewer_check): every scene of the course passes it after every play
 and wait, and each of its rules fires on a small scene made to break it.
 
 Each course scene is built once per session (conftest.built_scene), from its real narration plan.
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, MathTypst, Rectangle, Square, Text
 
-from coursekit.config import load_config
-from coursekit.narration import load_course
-from coursekit.viewer_check import build_dry_run, contrast_ratio, relative_luminance
+from coursekit.core.config import load_config
+from coursekit.content.narration import load_course
+from coursekit.render.viewer_check import build_dry_run, contrast_ratio, relative_luminance
 from scenes import theme
 from scenes.base import NarratedScene, synthetic_plan
 from tests.conftest import built_scene

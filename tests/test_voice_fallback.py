@@ -4,10 +4,10 @@ import asyncio
 
 import pytest
 
-from coursekit import commands
-from coursekit.config import parse_config
-from coursekit.voices import auto as auto_mod
-from coursekit.voices import edge as edge_mod
+from coursekit.cli import commands
+from coursekit.core.config import parse_config
+from coursekit.speech.voices import auto as auto_mod
+from coursekit.speech.voices import edge as edge_mod
 
 def _http(status):
     import aiohttp

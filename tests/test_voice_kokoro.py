@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit import audio
-from coursekit.config import KokoroVoice, VoiceConfig
-from coursekit.errors import UserError
-from coursekit.lexicon import Lexicon, is_cjk
-from coursekit.voices import auto as auto_mod
-from coursekit.voices import kokoro as kk
-from coursekit.voices.base import VoiceFailed
+from coursekit.speech import audio
+from coursekit.core.config import KokoroVoice, VoiceConfig
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import Lexicon, is_cjk
+from coursekit.speech.voices import auto as auto_mod
+from coursekit.speech.voices import kokoro as kk
+from coursekit.speech.voices.base import VoiceFailed
 
 pytestmark = pytest.mark.skipif(bool(kk.missing_files()), reason="kokoro model not assembled (make setup)")
 

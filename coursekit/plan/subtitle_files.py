@@ -1,0 +1,73 @@
+"""Regenerate the course's subtitle files from the plan, without rendering (and without Manim)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from coursekit.core.config import Config
+from coursekit.core.errors import UserError
+from coursekit.content.narration import Course
+from coursekit.plan.model import LessonPlan
+from coursekit.content.lexicon import Lexicon
+from coursekit.content.cue_text import cue_text
+from coursekit.plan.build import plan_path
+from coursekit.plan import subtitle_events as subs
+from coursekit.core.media_tools import mux_subtitles
+
+
+def stale_cues(course: Course, plan: LessonPlan) -> list[str]:
+    """Cue ids whose spoken text changed since the plan was made (or that the plan lacks)."""
+
+    lexicon = Lexicon.load()
+    lesson = course.lesson(plan.lesson)
+    planned = {c.id: c for s in plan.scenes for c in s.cues}
+    # The plan was voiced by one voice, which reads Latin script or not (Voice.reads_latin); its
+    # spoken texts follow that voice's terms. Judge the plan by the kind of voice it fits best.
+    verdicts = []
+    for reads_latin in (False, True):
+        stale = []
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                ct = cue_text(cue, lexicon, reads_latin=reads_latin)
+                p = planned.get(cue.id)
+                if p is None or p.spoken != ct.spoken or p.text != ct.written:
+                    stale.append(cue.id)
+        verdicts.append(stale)
+    stale = min(verdicts, key=len)
+    current = {c.id for s in lesson.scenes for c in s.cues}
+    stale += sorted(set(planned) - current)
+    return stale
+
+
+def find_plan(cfg: Config, lesson_id: str) -> Path:
+    preferred = plan_path(cfg, lesson_id, cfg.video.frame_rate)
+    if preferred.exists():
+        return preferred
+    others = sorted((cfg.output_dir / "plan").glob(f"*fps/{lesson_id}.json"))
+    if others:
+        return others[-1]
+    raise UserError(f"no plan for lesson '{lesson_id}' under {cfg.output_dir / 'plan'}; run: python render.py plan --lesson {lesson_id}")
+
+
+def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
+    written: list[Path] = []
+    for lid in lesson_ids:
+        plan = LessonPlan.read(find_plan(cfg, lid))
+        stale = stale_cues(course, plan)
+        if stale:
+            shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
+            raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
+        events = subs.lesson_events(plan, cfg.subtitles)
+        outdir = cfg.output_dir / "course" / lid
+        outdir.mkdir(parents=True, exist_ok=True)
+        if "srt" in cfg.subtitles.formats:
+            written.append(subs.write_srt(events, outdir / f"{lid}.srt", cfg.subtitles) or outdir / f"{lid}.srt")
+        if "vtt" in cfg.subtitles.formats:
+            written.append(subs.write_vtt(events, outdir / f"{lid}.vtt", cfg.subtitles) or outdir / f"{lid}.vtt")
+        video = outdir / f"{lid}.mp4"
+        vtt = outdir / f"{lid}.vtt"
+        if not vtt.exists():
+            subs.write_vtt(events, vtt, cfg.subtitles)
+        if video.exists():
+            mux_subtitles(video, vtt)   # from the VTT: ffmpeg's SRT reader drops tag-like text
+            written.append(video)
+    return written

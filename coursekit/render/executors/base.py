@@ -1,0 +1,32 @@
+"""What every executor does: run scene renders and hand back their outputs."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from coursekit.plan.model import ScenePlan
+
+
+class SceneExecutor:
+    """Runs scene renders and hands back their outputs in ``media/scenes/<quality>/``."""
+
+    name = "?"
+
+    def __enter__(self) -> "SceneExecutor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pass
+
+    def slots(self, n_scenes: int) -> tuple[int, str]:
+        """How many scene jobs run at once, and a line saying why when that needs saying."""
+        raise NotImplementedError
+
+    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path,
+                slots: int) -> Iterator[tuple[ScenePlan, Path, dict]]:
+        """Render (or reuse) every scene into ``outdir/<scene>.mp4``; yield each as it finishes, with
+        its stats (``reused``, ``wall_s``, ``peak_rss_mb`` …; keys starting with ``_`` are not logged)."""
+        raise NotImplementedError

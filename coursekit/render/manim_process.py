@@ -1,0 +1,126 @@
+"""One Manim process: the command, its environment and its memory limit, the same for every executor.
+
+Why silent + mux: the plan knows every cue's frame before rendering, so one
+pre-mixed narration track per scene is muxed afterwards with the video stream
+copied. Manim's ``add_sound`` is skipped during cached or skipped animations;
+this way sound can never go missing, and sync depends only on the scene writing
+exactly its planned frames, which ``run_manim`` checks with ffprobe.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from coursekit.core.config import QUALITIES
+from coursekit.core.errors import UserError
+from coursekit.core.media_tools import video_frames
+from coursekit.core.paths import ENGINE_ROOT, course_root
+from coursekit.plan.model import ScenePlan
+
+_OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory")
+# what PyAV says when x264 fails (AVERROR_EXTERNAL); under the worker's memory limit that is a failed malloc
+_ENCODER_FAILED = re.compile(r"Generic error in an external library")
+MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
+# Pinned for every render (local or Dask worker), so the same inputs give the same frames on any machine
+# whatever its core count: x264 cuts each frame into one slice per thread (by default one per core), and
+# OpenBLAS can sum in an order that depends on its thread count (Dask workers set it to 1 anyway).
+# 2 is what x264 chose by itself on the 2-core reference machine. Note: x264 with 2 threads is not
+# byte-deterministic (an IDR packet can come out a byte apart between runs); decoded frames are equal.
+ENCODER_THREADS = 2
+RENDER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# Removed for every render. A Dask nanny sets them in its workers, and in the process that hosts it (a
+# LocalCluster's client, the tests), and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536 triples
+# Manim's time in the kernel (+21 % on the whole course at 480p15), PYTHONHASHSEED=6640 fixes the
+# string-hash seed that a render otherwise leaves random. So no shell or cluster setting of them reaches
+# a render, local or on a worker.
+RENDER_ENV_UNSET = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
+                    "PYTHONHASHSEED")
+
+
+def run_limited(args: list[str], env: dict, data_limit: int,
+                die_with_parent: bool = False) -> tuple[int, str, int, float]:
+    """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
+    prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
+    stderr+stdout, the child's peak resident memory in bytes and its CPU seconds (user + system), both
+    from wait4's rusage. Linux keeps the peak across exec, so it is at least the starting process's
+    own peak at the time of the fork: an upper bound of the child's.
+
+    ``die_with_parent``: the child is killed if the thread that started it dies (util-linux setpriv
+    --pdeathsig), so a Dask worker killed mid-job leaves no orphaned Manim behind."""
+    prlimit = shutil.which("prlimit")
+    setpriv = shutil.which("setpriv") if die_with_parent else None
+    full = (([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
+            + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
+
+
+def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
+    """The environment Manim runs in, whoever starts it: this process's without RENDER_ENV_UNSET (and
+    ``unset``), with RENDER_ENV pinned, the scene's plan file and this project on PYTHONPATH."""
+    drop = {*RENDER_ENV_UNSET, *unset}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    # the course's packages (its scenes import them) and the engine's, the course first
+    path = os.pathsep.join(dict.fromkeys([str(course_root()), str(ENGINE_ROOT)]))
+    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=path)
+    return env
+
+
+def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
+              use_cache: bool = True, stats: dict | None = None, die_with_parent: bool = False,
+              unset_env: Iterable[str] = ()) -> Path:
+    """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
+    from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
+    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
+    the local path and by scene jobs on Dask workers (coursekit.render.scene_job), so both run the very same
+    command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
+    RENDER_ENV_UNSET and ``unset_env`` removed)."""
+    env = manim_env(plan_file, unset_env)
+    args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
+            "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
+            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR",
+            "--encoder-option", f"threads={ENCODER_THREADS}"]
+    if not use_cache:
+        args.append("--disable_caching")
+    args += [str(module), scene.cls]
+    limit = int(memory_gb * 2**30)
+    t0 = time.perf_counter()
+    code, output, peak, cpu = run_limited(args, env, limit, die_with_parent=die_with_parent)
+    if stats is not None:
+        stats.update(peak_rss_mb=peak / 2**20, manim_s=round(time.perf_counter() - t0, 3), manim_cpu_s=round(cpu, 3))
+    if code != 0:
+        lines = [l for l in output.splitlines() if l.strip()]
+        if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
+            raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
+                            f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
+        if encoder := _ENCODER_FAILED.search(output):
+            raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
+                            f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
+                            f"'{encoder.group(0)}'); raise render.worker_memory_gb in config.yaml")
+        raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
+                        f"{lines[-1] if lines else 'no output'}")
+    _, h, _ = QUALITIES[quality]
+    video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
+    if not video.exists():
+        raise RuntimeError(f"Manim wrote no video for {scene.id} at {video}")
+    got = video_frames(video)
+    if got != scene.frames:
+        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
+    return video

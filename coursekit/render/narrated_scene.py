@@ -1,0 +1,454 @@
+"""NarratedScene: a Manim scene that writes exactly the frames its plan asks for.
+
+Audio is not added in Manim. The scene renders silent and the pipeline muxes
+one pre-mixed narration track per scene afterwards, so sync depends only on
+this: the scene writes ``plan.frames`` frames in total and each cue's beat
+starts on ``cue.start_frame``.
+
+How frames are counted
+----------------------
+Manim 0.22's Cairo renderer writes, per ``play`` (and per ``wait`` whose frame
+is not frozen), one frame for each element of ``np.arange(0, run_time, 1/fps)``;
+a frozen ``wait`` writes ``int(run_time * fps)``. ``renderer.time`` is a float
+sum and, after a cache hit, advances by the exact run time instead of whole
+frames, so it is not used. Instead this class:
+
+* asks for ``n`` frames with ``run_time = (n - 0.5) / fps`` (``1/fps`` for one
+  frame), a time in the middle of a frame, so float error cannot add or drop one;
+* makes every ``wait`` unfrozen by default, so waits quantise like plays;
+* counts the frames the renderer really hands to the file writer (a wrapper
+  around ``renderer.add_frame``); a play served from Manim's cache, or skipped,
+  counts the frames its cached segment holds, which is the same formula for the
+  same run time;
+* computes every requested duration (``cue.until``, ``cue.remaining``, holds)
+  from the frame actually reached, so any difference is absorbed by the next
+  hold; leaving a cue past its end, or ending the scene past ``plan.frames``,
+  raises :class:`CueOverrunError`.
+
+Example
+-------
+::
+    class Sweep(NarratedScene):
+        def construct(self):
+            with self.cue("sweep") as cue:
+                self.play(Rotate(arrow, PI / 6), run_time=cue.until("at30"))
+                self.play(Rotate(arrow, PI / 3), run_time=cue.remaining())
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
+from manim.utils import hashing as _hashing
+
+from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
+from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
+
+PLAN_ENV = "COURSEKIT_SCENE_PLAN"
+
+# Manim's per-animation cache serialises every mobject on screen to JSON at each play call, about a
+# third of a preview's time in a scene full of formulas. Two attributes of SVG/Typst/Text mobjects
+# made most of that JSON and draw nothing: ``id_to_vgroup_dict`` (SVG element id -> VGroup of the very
+# same glyphs as the submobjects) and each glyph's ``path_obj`` (the parsed SVG path its points were
+# made from; the points themselves stay in the key). Leaving them out cannot change which frames a
+# key stands for.
+_hashing.KEYS_TO_FILTER_OUT.update({"id_to_vgroup_dict", "path_obj"})
+
+
+class PlanError(RuntimeError):
+    """The scene and its plan do not fit together (missing cue, bookmark, plan …)."""
+
+
+class CueOverrunError(PlanError):
+    """A beat ran past the end of its cue, or the scene past its planned frames."""
+
+
+def run_time_for_frames(n: int, fps: float) -> float:
+    """A run time that makes ``play``/unfrozen ``wait`` write exactly ``n`` frames."""
+    if n < 1:
+        raise ValueError(f"need at least one frame, got {n}")
+    return 1.0 / fps if n == 1 else (n - 0.5) / fps
+
+
+def frames_for_run_time(run_time: float, fps: float, frozen: bool = False) -> int:
+    """How many frames Manim 0.22's Cairo renderer writes for one play of ``run_time``."""
+    if frozen:
+        return int(run_time / (1.0 / fps))
+    return len(np.arange(0, run_time, 1.0 / fps))
+
+
+def load_plan_from_env() -> ScenePlan:
+    path = os.environ.get(PLAN_ENV)
+    if not path:
+        raise PlanError(f"no scene plan: set {PLAN_ENV} to a ScenePlan JSON file (or pass plan=...)")
+    return scene_plan_from_json(Path(path).read_text(encoding="utf-8"))
+
+
+class Beat:
+    """The running beat of one cue: frame arithmetic against the plan.
+
+    Every method measures from the frame the scene has actually reached.
+    """
+
+    def __init__(self, scene: "NarratedScene", plan: CuePlan, short_id: str) -> None:
+        self.scene = scene
+        self.plan = plan
+        self.short_id = short_id
+
+    # -- frames -------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.plan.id
+
+    @property
+    def start_frame(self) -> int:
+        return self.plan.start_frame
+
+    @property
+    def end_frame(self) -> int:
+        return self.plan.end_frame
+
+    @property
+    def speech_end_frame(self) -> int:
+        """Last frame + 1 of the speech (the cue end if the plan has no speech length)."""
+        if self.plan.speech_frames > 0:
+            return min(self.plan.start_frame + self.plan.speech_frames, self.plan.end_frame)
+        return self.plan.end_frame
+
+    @property
+    def duration(self) -> float:
+        return self.plan.frames / self.scene.fps
+
+    def bookmark(self, name: str) -> int:
+        """The frame (relative to the scene) of a bookmark of this cue."""
+        try:
+            return self.plan.bookmarks[name]
+        except KeyError:
+            raise PlanError(
+                f"scene {self.scene.plan.id} ({type(self.scene).__name__}): cue {self.id} has no "
+                f"bookmark {name!r} (it has {sorted(self.plan.bookmarks) or 'none'})"
+            ) from None
+
+    def frames_until(self, name: str) -> int:
+        return self.bookmark(name) - self.scene.frame
+
+    def frames_remaining(self, to: str = "speech") -> int:
+        end = self.speech_end_frame if to == "speech" else self.end_frame
+        return end - self.scene.frame
+
+    # -- run times -----------------------------------------------------------
+    def until(self, name: str) -> float:
+        """Seconds from now until bookmark ``name``; a play of this run time ends on it."""
+        n = self.frames_until(name)
+        if n < 1:
+            raise CueOverrunError(
+                f"beat {self.id} reached bookmark {name!r} (frame {self.bookmark(name)}) late: "
+                f"already at frame {self.scene.frame}"
+            )
+        return run_time_for_frames(n, self.scene.fps)
+
+    def remaining(self, to: str = "speech") -> float:
+        """Seconds from now until the end of the cue's speech (``to="cue"``: of the whole cue)."""
+        n = self.frames_remaining(to)
+        if n < 1:
+            raise CueOverrunError(
+                f"beat {self.id} has no time left: at frame {self.scene.frame}, "
+                f"its {'speech' if to == 'speech' else 'cue'} ends at frame "
+                f"{self.speech_end_frame if to == 'speech' else self.end_frame}"
+            )
+        return run_time_for_frames(n, self.scene.fps)
+
+    def share(self, fraction: float, *, of: str = "speech") -> float:
+        """Seconds for ``fraction`` of the cue's speech (whole frames, at least one)."""
+        total = (self.speech_end_frame if of == "speech" else self.end_frame) - self.start_frame
+        n = max(1, int(round(fraction * total)))
+        return run_time_for_frames(n, self.scene.fps)
+
+    # -- holds ---------------------------------------------------------------
+    def hold_until(self, name: str, leave: float = 0.0) -> float:
+        """Hold until ``leave`` seconds before bookmark ``name``; return the run time left.
+
+        Use it to make a motion *arrive* on the bookmark::
+            self.play(turn, run_time=cue.hold_until("at30", leave=0.8))
+        """
+        n = self.frames_until(name)
+        keep = max(1, min(n, int(round(leave * self.scene.fps))))
+        self.scene.hold_frames(n - keep)
+        return self.until(name)
+
+    def hold(self, to: str = "speech") -> None:
+        """Stand still (updaters running) until the end of the speech or of the cue."""
+        self.scene.hold_frames(self.frames_remaining(to))
+
+
+class NarratedScene(Scene):
+    """A scene whose beats follow a :class:`~coursekit.plan.model.ScenePlan` to the frame.
+
+    The plan comes from ``plan=`` (tests), else the class attribute ``PLAN``,
+    else the JSON file named by ``$COURSEKIT_SCENE_PLAN``.
+
+    Attributes
+    ----------
+    plan : ScenePlan
+    probes : dict[str, list[dict]]
+        Values recorded by :meth:`probe` and by watches (:meth:`watch`), each with
+        the ``frame`` on which they were drawn.
+    """
+
+    PLAN: ScenePlan | None = None
+    #: the course's look as the viewer check sees it (background, subtitle band, margins, text sizes);
+    #: a course sets it once on its own base class
+    LOOK: ViewerRules = DEFAULT_LOOK
+    #: scene ids (plan ids) this class renders; the first is the default
+    SCENE_IDS: tuple[str, ...] = ()
+    #: the short cue ids of its beats, in order, and the bookmarks each expects
+    CUES: tuple[str, ...] = ()
+    BOOKMARKS: dict[str, tuple[str, ...]] = {}
+
+    def __init__(self, *args: Any, plan: ScenePlan | None = None, **kwargs: Any) -> None:
+        self.plan: ScenePlan = plan or self.PLAN or load_plan_from_env()
+        super().__init__(*args, **kwargs)
+        self.camera.background_color = ManimColor.parse(self.LOOK.background)
+        self.camera.init_background()
+        self.camera.reset()
+        if abs(float(config.frame_rate) - self.plan.fps) > 1e-9:
+            raise PlanError(
+                f"scene {self.plan.id} was planned at {self.plan.fps} fps but Manim renders at "
+                f"{config.frame_rate} fps"
+            )
+        self.fps: int = self.plan.fps
+        self.probes: dict[str, list[dict[str, Any]]] = {}
+        self._frame = 0              # frames written (or served from cache) before the current play
+        self._written = 0            # frames the renderer really handed to the file writer
+        self._play_start_written = 0
+        self._in_play = False
+        self._watches: list[tuple[str, Callable[[], dict[str, Any]]]] = []
+        self._active_beat: Beat | None = None
+        self._cues_done: list[str] = []
+        #: called after every play and wait (Manim's wait is a play), e.g. by the viewer check
+        self.step_hooks: list[Callable[[str], None]] = []
+        #: called with a play's animations just before it runs (the viewer check's crossfade rule)
+        self.play_hooks: list[Callable[[tuple], None]] = []
+        #: intentional exceptions to the viewer check, declared with :meth:`allow`
+        self.viewer_allowances: list[Any] = []
+        self._instrument_renderer()
+
+    # -- frame bookkeeping ---------------------------------------------------
+    def _instrument_renderer(self) -> None:
+        renderer = self.renderer
+        original_add_frame = renderer.add_frame
+        original_render = renderer.render
+
+        def add_frame(frame: Any, num_frames: int = 1) -> None:
+            if not renderer.skip_animations:
+                self._written += num_frames
+            original_add_frame(frame, num_frames)
+
+        def render(scene: Any, time: float, moving_mobjects: Any = None) -> None:
+            self._sample_watches()
+            original_render(scene, time, moving_mobjects)
+
+        renderer.add_frame = add_frame      # type: ignore[method-assign]
+        renderer.render = render            # type: ignore[method-assign]
+
+    @property
+    def frame(self) -> int:
+        """Index of the frame being drawn now (= frames written so far)."""
+        if not self._in_play:
+            return self._frame
+        if self.renderer.skip_animations:
+            # skipped or cached play: only its end state is computed
+            return self._frame + self._predicted_frames()
+        return self._frame + (self._written - self._play_start_written)
+
+    def _predicted_frames(self) -> int:
+        frozen = bool(self.animations) and self.is_current_animation_frozen_frame()
+        return frames_for_run_time(self.duration, self.fps, frozen=frozen)
+
+    def play(self, *args: Any, **kwargs: Any) -> None:
+        for hook in self.play_hooks:
+            hook(args)
+        self._play_start_written = self._written
+        self._in_play = True
+        try:
+            super().play(*args, **kwargs)
+        finally:
+            self._in_play = False
+        if self.renderer.skip_animations:
+            self._frame += self._predicted_frames()
+        else:
+            self._frame += self._written - self._play_start_written
+        for hook in self.step_hooks:
+            hook("step")
+
+    def wait(
+        self,
+        duration: float = DEFAULT_WAIT_TIME,
+        stop_condition: Callable[[], bool] | None = None,
+        frozen_frame: bool | None = False,
+    ) -> None:
+        """Like :meth:`Scene.wait`, but unfrozen by default (updaters run, same quantisation as play)."""
+        super().wait(duration, stop_condition=stop_condition, frozen_frame=frozen_frame)
+
+    def allow(self, rule: str, *mobjects: Any, reason: str) -> None:
+        """Declare an intentional exception to the viewer check (``coursekit.render.viewer_check``).
+
+        ``rule`` is one of its rules ("overlap", "contrast", "size", "frame", "subtitle_band"); the
+        exception covers findings that involve every mobject given (or a part of it), from now on.
+        A declaration that never excuses anything is itself reported.
+        """
+        import inspect
+
+        if rule not in RULES:
+            raise ValueError(f"unknown viewer-check rule {rule!r}; one of {RULES}")
+        if not reason.strip():
+            raise ValueError("an exception to the viewer check needs a one-line reason")
+        caller = inspect.stack()[1]
+        where = f"{Path(caller.filename).name}:{caller.lineno}"
+        self.viewer_allowances.append(Allowance(rule, tuple(mobjects), reason, where))
+
+    def swap(self, old: Any, *arrivals: Any, run_time: float, out_share: float = 0.3) -> None:
+        """Fade ``old`` (a mobject or a list of them) out, then play ``arrivals`` (animations), in the
+        same whole frames one ``play(FadeOut(old), *arrivals, run_time=run_time)`` would take.
+
+        A plain crossfade puts the old text and the new one on screen together for the whole
+        animation; the viewer check reports that (rule ``crossfade``). ``out_share`` of the frames
+        go to the fade-out (at least one), the rest to the arrivals."""
+        from manim import FadeOut
+
+        olds = list(old) if isinstance(old, (list, tuple)) else [old]
+        n = frames_for_run_time(run_time, self.fps)
+        if n < 2:
+            raise ValueError(f"swap needs at least two frames, got {n}")
+        first = min(n - 1, max(1, round(out_share * n)))
+        self.play_frames(*(FadeOut(m) for m in olds), frames=first)
+        self.play_frames(*arrivals, frames=n - first)
+
+    def play_frames(self, *animations: Any, frames: int, **kwargs: Any) -> None:
+        """Play for exactly ``frames`` frames."""
+        self.play(*animations, run_time=run_time_for_frames(frames, self.fps), **kwargs)
+
+    def hold_frames(self, n: int) -> None:
+        """Stand still for exactly ``n`` frames.
+
+        When nothing on screen has a time-based updater (one taking ``dt``), nothing can change
+        while no animation plays: the frame is drawn once and written ``n`` times (Manim's frozen
+        frame), which saves a full Cairo redraw per frame. So an updater that depends on time or
+        on ``self.frame`` (a countdown, a spinning hand) must take ``dt``; then every frame is drawn.
+        """
+        if n < 0:
+            raise CueOverrunError(f"scene {self.plan.id}: cannot hold for {n} frames")
+        if not n:
+            return
+        if self._still():
+            start = self.frame
+            drawn = [(name, sample()) for name, sample in self._watches]     # what every held frame shows
+            # a frozen wait writes int(duration · fps) frames: ask for n + ½ frames to get exactly n
+            self.wait((n + 0.5) / self.fps, frozen_frame=True)
+            for k in range(n):
+                for name, values in drawn:
+                    self.probes.setdefault(name, []).append({"frame": start + k, **values})
+        else:
+            self.wait(run_time_for_frames(n, self.fps), frozen_frame=False)
+
+    def _still(self) -> bool:
+        """True if nothing can move without an animation: no time-based updaters anywhere."""
+        return not self.updaters and not any(m.has_time_based_updater() for m in self.get_mobject_family_members())
+
+    def hold_to(self, frame: int) -> None:
+        """Stand still until ``frame``."""
+        self.hold_frames(frame - self.frame)
+
+    # -- cues ----------------------------------------------------------------
+    def cue_plan(self, short_id: str) -> CuePlan:
+        try:
+            return self.plan.cue(short_id)
+        except KeyError:
+            full = short_id if "." in short_id else f"{self.plan.id}.{short_id}"
+            raise PlanError(
+                f"scene {self.plan.id} ({type(self).__name__}) has no cue {full!r} in its plan; "
+                f"planned cues: {[c.id for c in self.plan.cues]}"
+            ) from None
+
+    @contextmanager
+    def cue(self, short_id: str) -> Iterator[Beat]:
+        """Run one beat: hold until the cue starts, yield its :class:`Beat`, check the end."""
+        if self._active_beat is not None:
+            raise PlanError(f"cue {short_id!r} opened inside beat {self._active_beat.id}")
+        plan = self.cue_plan(short_id)
+        if self.frame > plan.start_frame:
+            raise CueOverrunError(
+                f"beat {plan.id} should start at frame {plan.start_frame} but the scene is "
+                f"already at frame {self.frame}"
+            )
+        self.hold_to(plan.start_frame)
+        beat = Beat(self, plan, short_id)
+        self._active_beat = beat
+        try:
+            yield beat
+        finally:
+            self._active_beat = None
+        if self.frame > plan.end_frame:
+            raise CueOverrunError(
+                f"beat {plan.id} overran its cue by {self.frame - plan.end_frame} frames"
+            )
+        self._cues_done.append(plan.id)
+
+    def tear_down(self) -> None:
+        """Pad with a still hold so the scene ends exactly on ``plan.frames``."""
+        super().tear_down()
+        try:
+            missing = [c.id for c in self.plan.cues if c.id not in self._cues_done]
+            if missing:
+                raise PlanError(f"scene {self.plan.id} never played cues {missing}")
+            if self.frame > self.plan.frames:
+                raise CueOverrunError(
+                    f"scene {self.plan.id} wrote {self.frame} frames, "
+                    f"{self.frame - self.plan.frames} past its planned {self.plan.frames}"
+                )
+            self.hold_to(self.plan.frames)
+        except BaseException:
+            # Manager.render does not clean up after tear_down: do it here so
+            # no encoder thread keeps the process alive.
+            abort = getattr(self.renderer.file_writer, "abort_encode_jobs", None)
+            if abort is not None:
+                abort()
+            raise
+
+    # -- probes --------------------------------------------------------------
+    def settle(self, *groups) -> None:
+        """Make each group one top-level mobject again (its parts may have been faded in one by one),
+        drawn first.
+
+        A later ``FadeOut(group)`` then removes every part, and static groups go before the
+        moving ones in the draw list, so Manim draws them once per play instead of every frame.
+        """
+        for g in groups:
+            self.remove(*[m for m in g.get_family()[1:] if m in self.mobjects])
+        self.bring_to_back(*groups)
+
+    def probe(self, name: str, **values: Any) -> None:
+        """Record drawn values (tip coordinates, readouts, angles …) at the current frame."""
+        self.probes.setdefault(name, []).append({"frame": self.frame, **values})
+
+    def watch(self, name: str, sample: Callable[[], dict[str, Any]]) -> None:
+        """Call ``sample()`` on every drawn frame and record its values under ``name``."""
+        self._watches.append((name, sample))
+
+    def on_screen(self, mob: Any) -> bool:
+        """Whether ``mob`` is drawn now (in the scene and not in a fade that froze it)."""
+        return mob in self.get_mobject_family_members() and not mob.updating_suspended
+
+    def _sample_watches(self) -> None:
+        for name, sample in self._watches:
+            self.probe(name, **sample())
+
+    @classmethod
+    def viewer_rules(cls) -> ViewerRules:
+        """The figures the viewer check applies to this scene (the course's ``LOOK``)."""
+        return cls.LOOK

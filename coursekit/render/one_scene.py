@@ -1,0 +1,133 @@
+"""One scene, start to finish on this machine: its plan file, the silent Manim render (under a lock,
+guarded against a killed run), the narration mixed meanwhile, the mux, and the scene cache."""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from coursekit.core.atomic import write_text
+from coursekit.core.config import DEFAULT_FONT, Config
+from coursekit.core.errors import UserError
+from coursekit.core.locks import waiting_lock
+from coursekit.core.media_tools import extract_frame, mux
+from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
+from coursekit.plan.subtitle_events import write_vtt
+from coursekit.render.manim_process import run_manim
+from coursekit.render.registry import find_scene_module
+from coursekit.render.scene_cache import is_fresh, remember, scene_key
+from coursekit.render.soundtrack import write_scene_narration
+
+def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
+    path = cfg.output_dir / "plan" / f"{scene.fps}fps" / "scenes" / f"{scene.id}.json"
+    text = scene_plan_to_json(scene)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        write_text(path, text)
+    return path
+
+
+def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
+                  media_dir: Path | None = None, stats: dict | None = None) -> Path:
+    """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
+
+    Each scene keeps its own Manim media folder, so Manim's per-animation cache
+    survives between runs. Manim writes every partial movie straight to its final
+    cache path and reuses any file found there, so a render killed mid-write could
+    leave a truncated segment that the next run would reuse. Guard: a marker file
+    exists while Manim runs; if a run finds it (the last one died), that scene's
+    cached segments are discarded first. A lock keeps two renders of the same scene
+    from writing at once; the second says that it waits.
+    """
+    module = find_scene_module(scene.cls)
+    if module is None:
+        raise UserError(f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration")
+    media_dir = media_dir or cfg.output_dir / "manim" / scene.id
+    media_dir.mkdir(parents=True, exist_ok=True)
+    with waiting_lock(str(media_dir) + ".lock", f"another render of {scene.id}"):
+        # the plan file is written under the lock: two renders of one scene from different plans
+        # (another voice, another narration) must not read each other's
+        plan_file = _write_scene_plan(cfg, scene)
+        marker = media_dir / ".render-in-progress"
+        if marker.exists():
+            shutil.rmtree(media_dir / "videos", ignore_errors=True)
+        marker.touch()
+        video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
+                          use_cache=use_cache, stats=stats)
+        marker.unlink()
+        return video
+
+
+def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
+    events = [e for c in scene.cues for e in c.subtitles]
+    write_vtt(events, out)
+    return out
+
+
+_KEY_LOCK = threading.Lock()
+
+
+def scene_cache_key(scene: ScenePlan, quality: str, subtitles: bool = False,
+                    font: str = DEFAULT_FONT) -> tuple[Path | None, str]:
+    """The scene's module and its scene-cache key (see coursekit.render.scene_cache); (None, "") without a module.
+    Every executor uses this key, so a scene rendered by one is reused by the others.
+
+    One key at a time: the key parses sources with ``ast.parse``, and CPython 3.11 can fail two parses
+    running in threads at once ("SystemError: AST constructor recursion depth mismatch")."""
+    module = find_scene_module(scene.cls)
+    if module is None:
+        return None, ""
+    with _KEY_LOCK:
+        return module, scene_key(scene, module, quality, extra=f"subtitles={subtitles}", font=font)
+
+
+def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[[], Path]) -> tuple[Path, Path]:
+    """``render()`` (which waits for a Manim process) while the scene's narration track is mixed into
+    ``narration_out`` in a thread; returns (silent video, narration). Used locally and by scene jobs."""
+    with ThreadPoolExecutor(max_workers=1) as side:
+        mixing = side.submit(write_scene_narration, scene, narration_out)
+        video = render()
+        return video, mixing.result()
+
+
+def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
+                  stats: dict | None = None) -> Path:
+    """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
+
+    An unchanged scene (same scene-cache key, see coursekit.render.scene_cache) is not rendered again;
+    ``stats`` (if given) gets ``reused`` and, after a render, ``peak_rss_mb``.
+    """
+    module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
+    if stats is not None:
+        stats["reused"] = bool(module and is_fresh(out, key))
+        if stats["reused"]:
+            return out
+    elif module and is_fresh(out, key):
+        return out
+    work = cfg.output_dir / "work" / f"{scene.fps}fps"
+    video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
+                                       lambda: render_silent(cfg, scene, quality, stats=stats))
+    vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
+    mux(video, audio, out, subtitles=vtt)
+    remember(out, key)
+    return out
+
+
+def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:
+    scene = plan.scene(scene_id)
+    out = cfg.output_dir / "preview" / f"{scene_id}.mp4"
+    deliver_scene(cfg, scene, "low", out, subtitles=True)
+    png = extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+    return out, png
+
+
+def deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path) -> tuple[Path, dict]:
+    """``deliver_scene`` with its wall time and the row the render log keeps."""
+    stats: dict = {}
+    t0 = time.perf_counter()
+    path = deliver_scene(cfg, s, quality, out, stats=stats)
+    stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3),
+                 wall_s=round(time.perf_counter() - t0, 3), time=round(time.time(), 3))
+    return path, stats

@@ -1,0 +1,54 @@
+"""Plans without audio for scene tests and silent previews, as Manim keeps ``manim.utils.testing``."""
+from __future__ import annotations
+
+from coursekit.plan.model import CuePlan, ScenePlan
+
+
+def synthetic_plan(
+    scene_id: str,
+    cls: str,
+    cues: list[tuple[str, int, int, dict[str, int]]],
+    *,
+    fps: int = 15,
+    lead_in: int = 0,
+    gap: int = 0,
+    tail: int = 0,
+    title: str = "",
+) -> ScenePlan:
+    """A plan without audio, for tests and silent previews.
+
+    ``cues`` holds ``(short_id, frames, speech_frames, bookmarks)`` with bookmark
+    frames relative to the *cue* start; cues follow each other with ``gap``
+    frames between them, after ``lead_in`` frames, and ``tail`` frames close the scene.
+    """
+    out: list[CuePlan] = []
+    frame = lead_in
+    for i, (short, frames, speech, marks) in enumerate(cues):
+        if i:
+            frame += gap
+        out.append(CuePlan(
+            id=f"{scene_id}.{short}", text=short, spoken=short, start_frame=frame, frames=frames,
+            speech_frames=speech, audio=None, audio_sha256=None, voice="synthetic",
+            bookmarks={k: frame + v for k, v in marks.items()},
+        ))
+        frame += frames
+    return ScenePlan(id=scene_id, cls=cls, title=title or scene_id, source=[], start_frame=0,
+                     frames=frame + tail, fps=fps, cues=out)
+
+
+def preview_plan(scene_cls: type, scene_id: str | None = None, *, fps: int = 15,
+                 seconds: float = 4.0) -> ScenePlan:
+    """A synthetic plan for a scene class that declares ``CUES`` (and ``BOOKMARKS``).
+
+    Each cue gets ``seconds`` of speech plus a short pause; bookmarks are spread
+    evenly through the speech, as a narrator would reach them.
+    """
+    scene_id = scene_id or scene_cls.SCENE_IDS[0]
+    speech = int(round(seconds * fps))
+    cues = []
+    for short in scene_cls.CUES:
+        marks = scene_cls.BOOKMARKS.get(short, ())
+        bm = {name: int(speech * (j + 1) / (len(marks) + 1)) for j, name in enumerate(marks)}
+        cues.append((short, speech + fps // 3, speech, bm))
+    return synthetic_plan(scene_id, scene_cls.__name__, cues, fps=fps, lead_in=fps // 2,
+                          gap=fps // 3, tail=fps, title=getattr(scene_cls, "PREVIEW_TITLE", scene_id))

@@ -1,0 +1,609 @@
+"""What a viewer sees, checked after every ``play`` and ``wait`` of a narrated scene, without pixels.
+
+A scene built in a dry run still moves every mobject to where the video shows it. This module
+looks at those mobjects after each step and reports, with the scene, the cue and the frame:
+
+``frame``
+    a visible mobject outside the frame's margin (left, right, top);
+``subtitle_band``
+    visible content inside the bottom band that belongs to the subtitles;
+``overlap``
+    two visible *text units* whose boxes intersect by more than a share of the smaller one;
+``size``
+    a text unit smaller than readable at the reference height (1080 px): the tallest CJK glyph
+    of a line with Chinese, and the digit height of numbers and formulas, as drawn (after any
+    scaling);
+``contrast``
+    text whose WCAG contrast ratio against what is behind it (the background, or the filled
+    shapes under it at their drawn opacity) is below the minimum (lower at title size);
+``crossfade``
+    a text unit fading out while another fades in on top of it in the same ``play``: for the
+    whole animation the viewer sees two texts at once (fade the old one out first);
+``unused_exception``
+    an exception the scene declared (:meth:`NarratedScene.allow`) that never excused anything.
+
+A *text unit* is one ``Text``, ``Typst``/``MathTypst``, ``Code`` or ``DecimalNumber``, or any
+mobject whose class sets ``TEXT_UNIT = True`` (a live number, a label with its number), taken as a
+whole. Glyphs of a formula that a scene has pulled out of their text count as units of their own.
+
+The figures come from :class:`ViewerRules`; the course passes its own (its theme holds them).
+Nothing here knows a particular course.
+
+Example
+-------
+::
+    report = check_scene(SceneClass, plan, rules)
+    for finding in report.findings:
+        print(finding.line())
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+DIGIT = re.compile(r"[0-9]")
+EPS = 1e-6
+SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")     # x^2, 10^(-2i/d), x_1 in Typst math
+TYPST_SCRIPT_SCALE = 0.7                                # Typst sets scripts at 70% of the text size
+
+
+@dataclass(frozen=True)
+class ViewerRules:
+    """The figures a viewer check applies. Lengths in scene units unless named ``_px``."""
+
+    background: str                     #: the frame's background colour (hex)
+    band_fraction: float                #: bottom share of the frame kept for subtitles
+    margin: float                       #: nothing visible closer than this to the left, right or top edge
+    min_cjk_px: float                   #: tallest CJK glyph of a line with Chinese, at ``reference_px``
+    min_digit_px: float                 #: height of a digit in a number or formula, at ``reference_px``
+    title_cjk_px: float                 #: a line this tall (or a digit ``title_digit_px``) is title size
+    title_digit_px: float
+    reference_px: int = 1080            #: frame height in pixels the sizes are given for
+    overlap_share: float = 0.05         #: overlap above this share of the smaller box is a finding
+    min_contrast: float = 4.5           #: WCAG AA, body text
+    min_contrast_title: float = 3.0     #: WCAG AA, large text
+
+
+#: what a course that sets no look of its own is checked against: a dark frame, the bottom 18 % for
+#: subtitles, and text sized to stay readable on a phone (the figures in the README's viewer check)
+DEFAULT_LOOK = ViewerRules(background="#000000", band_fraction=0.18, margin=0.25, min_cjk_px=40, min_digit_px=20,
+                           title_cjk_px=80, title_digit_px=64)
+
+
+@dataclass
+class Finding:
+    scene: str
+    cue: str
+    frame: int
+    rule: str
+    message: str
+    steps: int = 1                      #: how many consecutive checks found it (it persisted)
+
+    def line(self) -> str:
+        more = f" (for {self.steps} steps)" if self.steps > 1 else ""
+        return f"{self.scene} · {self.cue} · frame {self.frame}: {self.rule}: {self.message}{more}"
+
+
+@dataclass
+class Allowance:
+    """An intentional exception a scene declares, with its reason."""
+
+    rule: str
+    mobjects: tuple[Any, ...]
+    reason: str
+    declared_in: str
+    used: int = 0
+
+    def covers(self, rule: str, subjects: Iterable[Any]) -> bool:
+        if rule != self.rule:
+            return False
+        subjects = list(subjects)
+        return all(any(s in m.get_family() for s in subjects) for m in self.mobjects)
+
+
+@dataclass
+class Report:
+    scene: str
+    findings: list[Finding] = field(default_factory=list)
+    steps: int = 0
+    #: cue id -> text units on screen after the cue's last step (a cue with nothing to read shows 0)
+    texts_at_cue_end: dict[str, int] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        return [f.line() for f in self.findings]
+
+
+# -- what is visible -----------------------------------------------------------------------------
+def _opacity(mob) -> float:
+    if not hasattr(mob, "get_fill_opacity"):
+        return 0.0
+    return max(float(mob.get_fill_opacity()), float(mob.get_stroke_opacity()) if mob.get_stroke_width() > 0 else 0.0)
+
+
+def _drawn(mob) -> bool:
+    """A leaf that puts ink on the frame: it has points and some opacity."""
+    from manim import VMobject
+
+    return isinstance(mob, VMobject) and len(mob.points) > 0 and _opacity(mob) > 0
+
+
+def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
+    pts = [m.points for m in mobs if _drawn(m)]
+    if not pts:
+        return None
+    p = np.vstack(pts)
+    return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
+
+
+def is_text_unit(mob) -> bool:
+    from manim import Code, DecimalNumber, Text, Typst
+
+    return isinstance(mob, (Text, Typst, Code, DecimalNumber)) or bool(getattr(type(mob), "TEXT_UNIT", False))
+
+
+def text_units(mobjects: Iterable[Any]) -> list[Any]:
+    """The outermost text units among ``mobjects`` and their families, plus stray formula glyphs."""
+    out: list[Any] = []
+    seen: set[int] = set()
+
+    def walk(mob) -> None:
+        if id(mob) in seen:
+            return
+        seen.add(id(mob))
+        if is_text_unit(mob) or (not mob.submobjects and type(mob).__name__ == "VMobjectFromSVGPath"):
+            if any(_drawn(m) for m in mob.get_family()):
+                out.append(mob)
+            return
+        for sub in mob.submobjects:
+            walk(sub)
+
+    for top in mobjects:
+        walk(top)
+    return out
+
+
+def describe(mob) -> str:
+    text = getattr(mob, "text", None)
+    if not isinstance(text, str):
+        text = getattr(mob, "typst_code", None)
+    if isinstance(text, str) and text:
+        short = text if len(text) <= 24 else text[:23] + "…"
+        return f"{type(mob).__name__} {short!r}"
+    return type(mob).__name__
+
+
+def _parts(unit) -> list[Any]:
+    """The pieces of a text unit that must not cover one another: the texts a composite unit is made
+    of (a label, its number, a suffix), or the glyphs of a number laid out by hand (``glyph_pairs``)."""
+    from manim import Code, DecimalNumber, Text, Typst
+
+    if isinstance(unit, (Text, Typst, Code, DecimalNumber)):
+        return []
+    own = getattr(unit, "glyph_pairs", None)
+    if callable(own):
+        return [g for _, g in own() if _drawn(g)]
+    parts: list[Any] = []
+
+    def walk(mob) -> None:
+        for sub in mob.submobjects:
+            if isinstance(sub, (Text, Typst)) or callable(getattr(sub, "glyph_pairs", None)):
+                if any(_drawn(m) for m in sub.get_family()):
+                    parts.append(sub)
+            else:
+                walk(sub)
+    walk(unit)
+    return parts
+
+
+# -- sizes ---------------------------------------------------------------------------------------
+def glyph_pairs(unit) -> list[tuple[str, Any]] | None:
+    """(character, glyph mobject) for a unit whose glyphs map to characters, else None."""
+    from manim import Code, Text
+
+    own = getattr(unit, "glyph_pairs", None)
+    if callable(own):
+        return list(own())
+    if isinstance(unit, Text):
+        chars = [c for c in unit.text if not c.isspace()]
+        if len(chars) == len(unit.submobjects):
+            return list(zip(chars, unit.submobjects))
+        return None
+    if isinstance(unit, Code):
+        source = getattr(unit, "code_string", None)
+        if not isinstance(source, str):
+            return None
+        pairs = []
+        for line, glyphs in zip(source.splitlines(), unit.code_lines):
+            chars = [c for c in line if not c.isspace()]
+            if len(chars) != len(glyphs):
+                return None
+            pairs += list(zip(chars, glyphs))
+        return pairs
+    return None
+
+
+@lru_cache(maxsize=None)
+def _typst_px_per_point(cls: type, preamble: str, sample: str) -> float:
+    """Height in scene units of ``sample`` per font point, for a Typst class and preamble."""
+    mob = cls(sample, font_size=100, typst_preamble=preamble)
+    return max(m.height for m in mob.family_members_with_points()) / 100.0
+
+
+@dataclass
+class UnitSize:
+    cjk_px: float | None      #: tallest CJK glyph, if the unit has Chinese
+    digit_px: float | None    #: digit height (measured, or from the drawn font size)
+
+
+def unit_size(unit, px_per_unit: float) -> UnitSize:
+    """The drawn size of a text unit, in pixels at the reference height."""
+    from manim import Text, Typst
+
+    parts: list[Any] = [unit]
+    pairs = glyph_pairs(unit)
+    if pairs is None and not isinstance(unit, (Text, Typst)):
+        # a composite unit (a label beside its number): measure each part it is made of
+        parts = [m for m in unit.get_family()[1:] if glyph_pairs(m) is not None or isinstance(m, Typst)]
+    cjk, digit = [], []
+    for part in parts:
+        pp = glyph_pairs(part)
+        if pp is not None:
+            shown = [(c, g) for c, g in pp if _drawn(g)]
+            cjk += [g.height for c, g in shown if CJK.match(c)]
+            digit += [g.height for c, g in shown if DIGIT.match(c)]
+            if not any(CJK.match(c) or DIGIT.match(c) for c, _ in shown) and shown and isinstance(part, Text):
+                digit.append(_text_digit_height(part))
+        elif isinstance(part, Typst):
+            if not any(_drawn(m) for m in part.get_family()):
+                continue
+            size = float(part.font_size)
+            source = part.typst_code
+            if CJK.search(source):
+                cjk.append(size * _typst_px_per_point(type(part), part.typst_preamble, "中"))
+            digit_h = size * _typst_px_per_point(type(part), part.typst_preamble, "0")
+            digit.append(digit_h)
+            if SCRIPT_DIGIT.search(source):     # a digit in a sub- or superscript is set smaller
+                digit.append(digit_h * TYPST_SCRIPT_SCALE)
+    return UnitSize(max(cjk) * px_per_unit if cjk else None, min(digit) * px_per_unit if digit else None)
+
+
+def _text_digit_height(text) -> float:
+    """The digit height a Text of this font and drawn size has (for text with no digit or CJK glyph)."""
+    return float(text.font_size) * _text_digit_per_point(text.font)
+
+
+@lru_cache(maxsize=None)
+def _text_digit_per_point(font: str) -> float:
+    from manim import Text
+
+    return Text("0", font=font, font_size=100).height / 100.0
+
+
+# -- contrast ------------------------------------------------------------------------------------
+def _srgb(color) -> np.ndarray:
+    from manim import ManimColor
+
+    return np.array(ManimColor.parse(color).to_rgb(), dtype=float)
+
+
+def relative_luminance(rgb: np.ndarray) -> float:
+    """WCAG 2 relative luminance of an sRGB colour with channels in [0, 1]."""
+    c = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+
+def contrast_ratio(a: np.ndarray, b: np.ndarray) -> float:
+    la, lb = relative_luminance(a), relative_luminance(b)
+    hi, lo = max(la, lb), min(la, lb)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _inside(mob, x: float, y: float) -> bool:
+    """Even-odd test of (x, y) against the closed outline through the mobject's anchors."""
+    pts = mob.points
+    n = mob.n_points_per_cubic_curve
+    if len(pts) < n:
+        return False
+    starts, ends = pts[0::n][:, :2], pts[n - 1::n][:, :2]
+    inside = False
+    for (x0, y0), (x1, y1) in zip(starts, ends):
+        if (y0 > y) != (y1 > y):
+            xc = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+            if xc > x:
+                inside = not inside
+    return inside
+
+
+# -- the check -----------------------------------------------------------------------------------
+class ViewerCheck:
+    """Attached to a narrated scene; inspects the screen after every step and keeps findings."""
+
+    def __init__(self, scene, rules: ViewerRules) -> None:
+        from manim import config
+
+        self.scene = scene
+        self.rules = rules
+        self.width = float(config.frame_width)
+        self.height = float(config.frame_height)
+        self.px_per_unit = rules.reference_px / self.height
+        self.band_top = -self.height / 2 + rules.band_fraction * self.height
+        self.background = _srgb(rules.background)
+        self.findings: list[Finding] = []
+        self.steps = 0
+        self._open: dict[tuple[str, str, str], Finding] = {}    # findings seen at the previous step
+        self.texts_at_cue_end: dict[str, int] = {}
+        self._fading: list[tuple[list[tuple[Any, tuple]], list[Any]]] = []   # per concurrent group
+        scene.step_hooks.append(self.inspect)
+        if hasattr(scene, "play_hooks"):
+            scene.play_hooks.append(self.before_play)
+
+    def before_play(self, animations: tuple) -> None:
+        """Note which text units a play fades out (with their boxes now, while they are drawn) and
+        which it fades in, per group of animations that run at the same time."""
+        from manim import AnimationGroup, FadeIn, FadeOut
+
+        groups: list[tuple[list, list]] = []
+
+        def walk(anims, bucket) -> None:
+            for a in anims:
+                if isinstance(a, AnimationGroup):
+                    if a.lag_ratio >= 1:            # one after another (Succession): no overlap in time
+                        for sub in a.animations:
+                            inner: tuple[list, list] = ([], [])
+                            groups.append(inner)
+                            walk([sub], inner)
+                    else:
+                        walk(a.animations, bucket)
+                elif isinstance(a, FadeOut):
+                    for u in text_units([a.mobject]):
+                        box = _box(self._glyphs(u))
+                        if box is not None:
+                            bucket[0].append((u, box))
+                elif isinstance(a, FadeIn):
+                    bucket[1].append(a.mobject)
+
+        top: tuple[list, list] = ([], [])
+        groups.append(top)
+        walk(animations, top)
+        self._fading = [(outs, ins) for outs, ins in groups if outs and ins]
+
+    # -- one step ---------------------------------------------------------------------------
+    def inspect(self, kind: str = "step") -> None:
+        self.steps += 1
+        scene = self.scene
+        frame = max(scene.frame - 1, 0)
+        beat = scene._active_beat
+        if beat is not None:
+            cue = beat.id
+        elif scene._cues_done:
+            cue = f"(after {scene._cues_done[-1]})"
+        else:
+            cue = "(before the first cue)"
+        found: list[tuple[str, str, tuple[Any, ...]]] = []
+        display = self._display_list()
+        units = text_units(scene.mobjects)
+        if beat is not None:
+            self.texts_at_cue_end[beat.id] = len(units)
+        found += self._frame_and_band(display, units)
+        boxes = {id(u): _box(self._glyphs(u)) for u in units}
+        found += self._overlaps(units, boxes)
+        found += self._inner_overlaps(units)
+        found += self._sizes(units)
+        found += self._contrast(units, display)
+        found += self._crossfades()
+        now: dict[tuple[str, str, str], Finding] = {}
+        for rule, message, subjects in found:
+            allowance = next((a for a in scene.viewer_allowances if a.covers(rule, subjects)), None)
+            if allowance is not None:
+                allowance.used += 1
+                continue
+            key = (cue, rule, message)
+            if key in now:
+                continue
+            if key in self._open:
+                f = self._open[key]
+                f.steps += 1
+            else:
+                f = Finding(scene.plan.id, cue, frame, rule, message)
+                self.findings.append(f)
+            now[key] = f
+        self._open = now
+
+    def finish(self) -> Report:
+        for a in self.scene.viewer_allowances:
+            if not a.used:
+                self.findings.append(Finding(self.scene.plan.id, "(scene)", self.scene.frame, "unused_exception",
+                                             f"{a.rule} exception declared at {a.declared_in} excused nothing "
+                                             f"({a.reason})"))
+        return Report(self.scene.plan.id, self.findings, self.steps, dict(self.texts_at_cue_end))
+
+    # -- rules ------------------------------------------------------------------------------
+    def _display_list(self) -> list[Any]:
+        camera = self.scene.camera
+        return [m for m in camera.get_mobjects_to_display(self.scene.mobjects) if _drawn(m)]
+
+    def _frame_and_band(self, display, units) -> list[tuple[str, str, tuple[Any, ...]]]:
+        """Text units as a whole, and every other drawn leaf, against the margin and the band."""
+        w, h, m = self.width / 2, self.height / 2, self.rules.margin
+        in_text = {id(g) for u in units for g in u.get_family()}
+        things = [(u, _box(self._glyphs(u))) for u in units]
+        things += [(leaf, _box([leaf])) for leaf in display if id(leaf) not in in_text]
+        out = []
+        for mob, box in things:
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            if x0 < -w + m - EPS or x1 > w - m + EPS or y1 > h - m + EPS or y0 < -h - EPS:
+                out.append(("frame", f"{describe(mob)} leaves the frame's margin "
+                                     f"(x {x0:.2f}…{x1:.2f}, y {y0:.2f}…{y1:.2f})", (mob,)))
+            elif y0 < self.band_top - EPS:
+                out.append(("subtitle_band", f"{describe(mob)} enters the subtitle band "
+                                             f"(bottom {y0:.2f} < {self.band_top:.2f})", (mob,)))
+        return out
+
+    def _overlaps(self, units, boxes) -> list[tuple[str, str, tuple[Any, ...]]]:
+        out = []
+        share = self.rules.overlap_share
+        for i, a in enumerate(units):
+            ba = boxes[id(a)]
+            if ba is None:
+                continue
+            for b in units[i + 1:]:
+                bb = boxes[id(b)]
+                if bb is None:
+                    continue
+                w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+                h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+                if w <= 0 or h <= 0:
+                    continue
+                smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
+                if smaller > 0 and w * h > share * smaller:
+                    out.append(("overlap", f"{describe(a)} overlaps {describe(b)} "
+                                           f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+        return out
+
+    def _crossfades(self) -> list[tuple[str, str, tuple[Any, ...]]]:
+        out = []
+        share = self.rules.overlap_share
+        for outs, ins in self._fading:
+            for b in text_units(ins):
+                bb = _box(self._glyphs(b))
+                if bb is None:
+                    continue
+                for a, ba in outs:
+                    w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+                    h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+                    smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
+                    if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
+                        out.append(("crossfade", f"{describe(a)} fades out while {describe(b)} fades in on top "
+                                                 f"of it ({100 * w * h / smaller:.0f}% of the smaller); fade "
+                                                 "the old text out first", (a, b)))
+        self._fading = []
+        return out
+
+    def _inner_overlaps(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:
+        """Parts of one text unit drawn on top of each other: a label's number over its suffix, two
+        glyphs of a live number (garbled text that the unit-to-unit check cannot see)."""
+        out = []
+        share = self.rules.overlap_share
+        for unit in units:
+            parts = _parts(unit)
+            boxes = [(m, _box(m.get_family())) for m in parts]
+            boxes = [(m, b) for m, b in boxes if b is not None]
+            for i, (a, ba) in enumerate(boxes):
+                for b, bb in boxes[i + 1:]:
+                    w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+                    h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+                    smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
+                    if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
+                        out.append(("overlap", f"inside {describe(unit)}: {describe(a)} overlaps {describe(b)} "
+                                               f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+        return out
+
+    def _sizes(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:
+        out = []
+        r = self.rules
+        for u in units:
+            if type(u).__name__ == "VMobjectFromSVGPath":
+                continue          # a glyph pulled out of its formula: its size was checked as part of it
+            size = unit_size(u, self.px_per_unit)
+            if size.cjk_px is not None and size.cjk_px < r.min_cjk_px - 0.05:
+                out.append(("size", f"{describe(u)}: Chinese {size.cjk_px:.0f} px tall at {r.reference_px}p, "
+                                    f"below {r.min_cjk_px:g} px", (u,)))
+            if size.digit_px is not None and size.digit_px < r.min_digit_px - 0.05:
+                out.append(("size", f"{describe(u)}: digits {size.digit_px:.0f} px tall at {r.reference_px}p, "
+                                    f"below {r.min_digit_px:g} px", (u,)))
+        return out
+
+    def _glyphs(self, unit) -> list[Any]:
+        from manim import Code
+
+        if isinstance(unit, Code):
+            return [m for m in unit.code_lines.get_family() if _drawn(m)]
+        return [m for m in unit.get_family() if _drawn(m)]
+
+    def _contrast(self, units, display) -> list[tuple[str, str, tuple[Any, ...]]]:
+        out = []
+        r = self.rules
+        order = {id(m): i for i, m in enumerate(display)}
+        glyph_ids = {id(g) for u in units for g in self._glyphs(u)}
+        fills = [m for m in display if id(m) not in glyph_ids and m.get_fill_opacity() > 0]
+        for u in units:
+            size = unit_size(u, self.px_per_unit) if type(u).__name__ != "VMobjectFromSVGPath" else UnitSize(None, None)
+            title = (size.cjk_px or 0) >= r.title_cjk_px or (size.cjk_px is None and (size.digit_px or 0) >= r.title_digit_px)
+            need = r.min_contrast_title if title else r.min_contrast
+            groups: dict[tuple, list[Any]] = {}
+            for g in self._glyphs(u):
+                if g.get_fill_opacity() <= 0:
+                    continue
+                key = (g.get_fill_color().to_hex(), round(float(g.get_fill_opacity()), 3))
+                groups.setdefault(key, []).append(g)
+            worst = None
+            for (hex_color, alpha), glyphs in groups.items():
+                x0, y0, x1, y1 = _box(glyphs)
+                x, y = (x0 + x1) / 2, (y0 + y1) / 2
+                first = min(order.get(id(g), 0) for g in glyphs)
+                behind = self.background.copy()
+                for shape in fills:
+                    if order[id(shape)] >= first:
+                        break
+                    sx0, sy0, sx1, sy1 = _box([shape])
+                    if sx0 <= x <= sx1 and sy0 <= y <= sy1 and _inside(shape, x, y):
+                        a = float(shape.get_fill_opacity())
+                        behind = a * _srgb(shape.get_fill_color().to_hex()) + (1 - a) * behind
+                ink = alpha * _srgb(hex_color) + (1 - alpha) * behind
+                ratio = contrast_ratio(ink, behind)
+                if ratio < need - 1e-9 and (worst is None or ratio < worst[0]):
+                    worst = (ratio, hex_color, alpha, behind)
+            if worst is not None:
+                ratio, hex_color, alpha, behind = worst
+                back = "#" + "".join(f"{int(round(255 * c)):02x}" for c in behind)
+                out.append(("contrast", f"{describe(u)}: {hex_color} at opacity {alpha:g} on {back} is "
+                                        f"{ratio:.2f}:1, below {need:g}:1", (u,)))
+        return out
+
+
+# -- building a scene and checking it ----------------------------------------------------------
+def attach(scene, rules: ViewerRules) -> ViewerCheck:
+    """Check ``scene`` after every step from now on; call ``.finish()`` after ``render()``."""
+    return ViewerCheck(scene, rules)
+
+
+def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules | None = None,
+                  pixel_width: int = 854, pixel_height: int = 480):
+    """Construct ``scene_cls`` from ``plan`` without drawing or writing video.
+
+    Text is laid out as in a render: Manim gives Pango a canvas as wide as ``pixel_width``, so the
+    preview's 854 px is used rather than a tiny camera (on which long lines would wrap). The camera
+    captures nothing and Manim's play cache is off; every mobject still moves as in the video.
+    Returns ``(scene, report)``; ``report`` is None without ``rules``.
+    """
+    from manim import tempconfig
+
+    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": plan.fps,
+                     "pixel_width": pixel_width, "pixel_height": pixel_height, "media_dir": str(media_dir),
+                     "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = scene_cls(plan=plan)
+        scene.renderer.camera.capture_mobjects = lambda *a, **k: None   # nothing here looks at pixels
+        check = attach(scene, rules) if rules is not None else None
+        scene.render()
+        report = check.finish() if check is not None else None
+    return scene, report
+
+
+def check_scene(scene_cls: type, plan, rules: ViewerRules, *, media_dir: Path) -> Report:
+    """The viewer check's findings for one scene built from ``plan`` (a dry run)."""
+    return build_dry_run(scene_cls, plan, media_dir=media_dir, rules=rules)[1]
+
+
+def iter_lines(reports: Iterable[Report]) -> Iterator[str]:
+    for r in reports:
+        yield from r.lines()

@@ -1,0 +1,281 @@
+"""One audio format for every voice, exact-sample mixing, loudness, atomic writes.
+
+Every cue's audio is 24 kHz mono 16-bit PCM with its leading and trailing silence
+trimmed the same way (``trim``), so backends are interchangeable. Scene and lesson
+tracks are mixed on exact sample positions and normalised to -16 LUFS integrated with
+true peaks at or below -1 dBTP.
+"""
+from __future__ import annotations
+
+import io
+import math
+import shutil
+import subprocess
+import tempfile
+from math import gcd
+from pathlib import Path
+
+import numpy as np
+
+from coursekit.core.atomic import replacing, write_bytes
+from coursekit.core.errors import UserError
+
+SAMPLE_RATE = 24000
+SAMPLE_WIDTH = 2
+SILENCE_DBFS = -50.0
+KEEP_MS = 30
+TRIM_CHUNK_MS = 5
+TARGET_LUFS = -16.0
+MAX_TRUE_PEAK = -1.0
+MIN_LOUDNESS_SECONDS = 0.4
+LIMIT_LINEAR = 10 ** (-1.5 / 20)   # the limiter's ceiling, at 4x oversampling
+# Anything that changes the bytes a voice produces for the same input goes here, so that
+# changing it changes every cache key.
+FORMAT_ID = f"pcm_s16le/{SAMPLE_RATE}Hz/mono/trim{SILENCE_DBFS:g}dBFS/keep{KEEP_MS}ms/chunk{TRIM_CHUNK_MS}ms"
+
+
+def _pydub():
+    from pydub import AudioSegment
+
+    return AudioSegment
+
+
+def ffmpeg_binary() -> str:
+    exe = shutil.which("ffmpeg")
+    if not exe:
+        raise UserError("ffmpeg not found; install the Debian package ffmpeg: apt-get install ffmpeg")
+    return exe
+
+
+# ---------------------------------------------------------------- format
+
+def samples(segment) -> np.ndarray:
+    """The segment's samples as int16 (mono) numpy array."""
+    return np.frombuffer(segment.raw_data, dtype=np.int16) if segment.sample_width == 2 else \
+        np.array(segment.get_array_of_samples())
+
+
+def from_samples(x: np.ndarray, rate: int = SAMPLE_RATE):
+    x = np.asarray(x)
+    if x.dtype != np.int16:
+        x = np.clip(np.round(x), -32768, 32767).astype(np.int16)
+    return _pydub()(data=x.tobytes(), sample_width=2, frame_rate=rate, channels=1)
+
+
+def conform(source):
+    """Load (path) or take (AudioSegment) audio and convert it to 24 kHz mono 16-bit, untrimmed.
+
+    Resampling uses a polyphase filter (scipy.signal.resample_poly), not pydub's linear one.
+    """
+    AudioSegment = _pydub()
+    seg = source if isinstance(source, AudioSegment) else AudioSegment.from_file(str(source))
+    if seg.channels != 1:
+        seg = seg.set_channels(1)
+    if seg.sample_width != SAMPLE_WIDTH:
+        seg = seg.set_sample_width(SAMPLE_WIDTH)
+    if seg.frame_rate != SAMPLE_RATE:
+        from scipy.signal import resample_poly
+
+        g = gcd(SAMPLE_RATE, seg.frame_rate)
+        x = samples(seg).astype(np.float64)
+        y = resample_poly(x, SAMPLE_RATE // g, seg.frame_rate // g)
+        seg = from_samples(y)
+    return seg
+
+
+def trim(segment) -> tuple[object, float]:
+    """Trim leading/trailing silence (chunks quieter than -50 dBFS), keeping exactly 30 ms of
+    silence at each end (padding if there was less). Returns (segment, shift) where
+    ``shift`` seconds must be added to a time measured on the input to land on the output.
+    An all-silent input becomes an empty segment."""
+    from pydub.silence import detect_leading_silence
+
+    AudioSegment = _pydub()
+    n = len(segment)  # ms
+    lead = detect_leading_silence(segment, silence_threshold=SILENCE_DBFS, chunk_size=TRIM_CHUNK_MS)
+    if lead >= n:
+        return segment[:0], 0.0
+    tail = detect_leading_silence(segment.reverse(), silence_threshold=SILENCE_DBFS, chunk_size=TRIM_CHUNK_MS)
+    body = segment[lead: n - tail]
+    pad = AudioSegment.silent(duration=KEEP_MS, frame_rate=segment.frame_rate).set_sample_width(segment.sample_width)
+    before = segment[max(0, lead - KEEP_MS): lead]
+    after = segment[n - tail: min(n, n - tail + KEEP_MS)]
+    if len(before) < KEEP_MS:
+        before = pad[: KEEP_MS - len(before)] + before
+    if len(after) < KEEP_MS:
+        after = after + pad[: KEEP_MS - len(after)]
+    out = before + body + after
+    shift = (KEEP_MS - lead) / 1000.0
+    return out, shift
+
+
+def normalise(source):
+    """24 kHz, mono, 16-bit, silence trimmed the same way for every backend."""
+    seg, _ = normalise_with_shift(source)
+    return seg
+
+
+def normalise_with_shift(source):
+    """Like ``normalise`` but also returns the time shift (seconds) the trim applied."""
+    return trim(conform(source))
+
+
+def duration_of(segment) -> float:
+    return len(samples(segment)) / segment.frame_rate
+
+
+def silence(seconds: float):
+    return from_samples(np.zeros(int(round(seconds * SAMPLE_RATE)), dtype=np.int16))
+
+
+# ---------------------------------------------------------------- mixing
+
+def mix_track(items: list[tuple[Path | None, float]], total_seconds: float):
+    """Place each WAV at its start time (sample ``round(t*24000)``) on silence exactly
+    ``round(total_seconds*24000)`` samples long. ``None`` entries (silent voice) are skipped.
+    A clip may overrun the end by at most 1 ms (rounding); more is a planning bug."""
+    total = int(round(total_seconds * SAMPLE_RATE))
+    acc = np.zeros(total, dtype=np.int32)
+    for path, start in items:
+        if path is None:
+            continue
+        if start < 0:
+            raise ValueError(f"{path}: negative start time {start}")
+        x = samples(conform(Path(path))).astype(np.int32)
+        s = int(round(start * SAMPLE_RATE))
+        end = s + len(x)
+        if end > total:
+            over = end - total
+            if over > SAMPLE_RATE // 1000:
+                raise ValueError(f"{path}: starts at {start:.3f} s and runs {over / SAMPLE_RATE:.3f} s past the "
+                                 f"track's end at {total_seconds:.3f} s")
+            x = x[: len(x) - over]
+        acc[s: s + len(x)] += x
+    return from_samples(np.clip(acc, -32768, 32767).astype(np.int16))
+
+
+# ---------------------------------------------------------------- loudness
+
+def _float(segment) -> np.ndarray:
+    return samples(conform(segment)).astype(np.float64) / 32768.0
+
+
+def integrated_loudness(segment) -> float:
+    """ITU-R BS.1770 integrated loudness (LUFS), via pyloudnorm."""
+    import pyloudnorm
+
+    x = _float(segment)
+    if len(x) < int(MIN_LOUDNESS_SECONDS * SAMPLE_RATE):
+        return float("-inf")
+    return float(pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(x))
+
+
+def true_peak(segment) -> float:
+    """True peak in dBTP, estimated by 4x polyphase oversampling (BS.1770 annex 2 style)."""
+    from scipy.signal import resample_poly
+
+    x = _float(segment)
+    if not len(x):
+        return float("-inf")
+    peak = float(np.max(np.abs(resample_poly(x, 4, 1))))
+    return 20 * math.log10(peak) if peak > 0 else float("-inf")
+
+
+def _gain(segment, db: float):
+    x = samples(segment).astype(np.float64) * (10 ** (db / 20))
+    return from_samples(x)
+
+
+def _limit(src_wav: Path, dst_wav: Path, gain_db: float) -> None:
+    """Gain, then ffmpeg's look-ahead limiter (alimiter, delay compensated, auto-level off) run
+    at 4x the sample rate so it catches inter-sample peaks; output 24 kHz 16-bit."""
+    ff = ffmpeg_binary()
+    up = 4 * SAMPLE_RATE
+    graph = (f"aformat=sample_fmts=dbl,volume={gain_db:.4f}dB,aresample={up},"
+             f"alimiter=limit={LIMIT_LINEAR:.6f}:attack=5:release=50:level=false:latency=true,"
+             f"aresample={SAMPLE_RATE}")
+    res = subprocess.run([ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src_wav),
+                          "-af", graph, "-ac", "1", "-c:a", "pcm_s16le", str(dst_wav)],
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise RuntimeError(f"ffmpeg alimiter failed: {res.stderr.strip()[-300:]}")
+
+
+def loudness_normalise(segment):
+    """Bring a scene or lesson track to -16 LUFS integrated with true peak <= -1 dBTP.
+
+    Loudness is measured with pyloudnorm (BS.1770). A plain gain is used when the peaks
+    allow it; otherwise the gain is followed by ffmpeg's look-ahead limiter (alimiter) at
+    4x oversampling, and the gain is corrected from the measured result by secant steps
+    (up to five passes, usually three). Shorter than 0.4 s or silent: returned unchanged.
+    The length and timing never change.
+    """
+    seg = conform(segment)
+    n = len(samples(seg))
+    loud = integrated_loudness(seg)
+    if n < MIN_LOUDNESS_SECONDS * SAMPLE_RATE or not math.isfinite(loud):
+        return segment
+    gain = TARGET_LUFS - loud
+    out = _gain(seg, gain)
+    if true_peak(out) <= MAX_TRUE_PEAK:
+        return out
+    best = None
+    prev: tuple[float, float] | None = None
+    with tempfile.TemporaryDirectory(prefix="coursekit-loud-") as tmp:
+        src = Path(tmp) / "in.wav"
+        dst = Path(tmp) / "out.wav"
+        src.write_bytes(wav_bytes(seg))
+        for _ in range(5):
+            _limit(src, dst, gain)
+            x = samples(conform(_pydub().from_file(str(dst))))
+            cand = from_samples(np.pad(x, (0, max(0, n - len(x))))[:n])
+            tp = true_peak(cand)
+            if tp > MAX_TRUE_PEAK:
+                cand = _gain(cand, MAX_TRUE_PEAK - 0.05 - tp)
+            err = integrated_loudness(cand) - TARGET_LUFS
+            if best is None or abs(err) < abs(best[0]):
+                best = (err, cand)
+            if abs(err) <= 0.1:
+                break
+            # secant step: limiting makes loudness grow slower than the gain
+            slope = 1.0
+            if prev is not None and abs(gain - prev[0]) > 1e-6:
+                slope = min(1.0, max(0.2, (err - prev[1]) / (gain - prev[0])))
+            prev = (gain, err)
+            gain -= err / slope
+    return best[1]
+
+
+# ---------------------------------------------------------------- writing
+
+def wav_bytes(segment) -> bytes:
+    buf = io.BytesIO()
+    segment.export(buf, format="wav")
+    return buf.getvalue()
+
+
+def write_wav_atomic(segment, path: Path) -> Path:
+    """Write a WAV atomically (``coursekit.core.atomic``)."""
+    write_bytes(Path(path), wav_bytes(segment))
+    return Path(path)
+
+
+def encode_aac_atomic(source, path: Path) -> Path:
+    """Encode a segment or WAV file to AAC 160 kbit/s (.m4a/.mp4 container, or raw .aac ADTS)."""
+    ff = ffmpeg_binary()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fmt = "adts" if path.suffix.lower() == ".aac" else "mp4"
+    with tempfile.TemporaryDirectory(prefix="coursekit-aac-") as td, replacing(path) as tmp:
+        if isinstance(source, (str, Path)):
+            src = Path(source)
+        else:
+            src = Path(td) / "in.wav"
+            src.write_bytes(wav_bytes(source))
+        args = [ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src), "-vn",
+                "-c:a", "aac", "-b:a", "160k", "-map_metadata", "-1", "-fflags", "+bitexact",
+                "-flags:a", "+bitexact", "-f", fmt, str(tmp)]
+        res = subprocess.run(args, capture_output=True, text=True)
+        if res.returncode:
+            raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
+    return path

@@ -1,0 +1,217 @@
+"""edge-tts 7.x (Microsoft's online neural voices).
+
+Boundaries are requested explicitly (word boundaries by default; 7.2+ defaults to
+sentences). Offsets arrive in 100-ns ticks and are mapped back to offsets in the spoken
+text by sequential search. Transient failures (HTTP 403/429/5xx, NoAudioReceived, timeouts,
+connection resets) are retried with capped exponential back-off; concurrent requests are
+capped by a module-level semaphore. A failed or partial stream never produces a result.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from coursekit.speech import audio
+from coursekit.core.config import EdgeVoice as EdgeConfig
+from coursekit.core.errors import UserError
+from coursekit.speech.voices.base import Speech, Voice, clean_timings
+
+TICKS_PER_SECOND = 10_000_000
+RETRY_STATUS = {403, 429, 500, 502, 503, 504}
+
+_SEMAPHORES: dict[int, threading.BoundedSemaphore] = {}
+_SEM_LOCK = threading.Lock()
+
+
+def semaphore(size: int) -> threading.BoundedSemaphore:
+    """The process-wide cap on concurrent edge-tts requests (one semaphore per configured size)."""
+    with _SEM_LOCK:
+        if size not in _SEMAPHORES:
+            _SEMAPHORES[size] = threading.BoundedSemaphore(size)
+        return _SEMAPHORES[size]
+
+
+def edge_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"edge-tts {version('edge-tts')}"
+    except PackageNotFoundError:
+        import edge_tts
+
+        return f"edge-tts {getattr(edge_tts, '__version__', 'unknown')}"
+
+
+class EdgeUnavailable(UserError):
+    """edge-tts kept failing after every retry (the caller may fall back to an offline voice)."""
+
+
+class IncompleteStream(Exception):
+    """The stream ended without audio, or the audio could not be decoded."""
+
+
+def transient_reason(exc: BaseException) -> str | None:
+    """A short reason if ``exc`` is worth retrying, else None."""
+    import aiohttp
+    from edge_tts import exceptions as ex
+
+    if isinstance(exc, ex.NoAudioReceived):
+        return "no audio received"
+    if isinstance(exc, IncompleteStream):
+        return str(exc) or "incomplete stream"
+    if isinstance(exc, (ex.WebSocketError, ex.UnexpectedResponse)):
+        return f"{type(exc).__name__}"
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return f"HTTP {exc.status}" if exc.status in RETRY_STATUS else None
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        return "DNS error"
+    if isinstance(exc, (asyncio.TimeoutError, TimeoutError, aiohttp.ServerTimeoutError)):
+        return "timeout"
+    if isinstance(exc, (ConnectionResetError, aiohttp.ServerDisconnectedError)):
+        return "connection reset"
+    if isinstance(exc, (aiohttp.ClientConnectionError, ConnectionError)):
+        return "connection error"
+    return None
+
+
+def _run(coro_factory: Callable, timeout: float | None):
+    """Run an async function to completion from sync code, even inside a running loop."""
+    async def bounded():
+        return await asyncio.wait_for(coro_factory(), timeout)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(bounded())
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, bounded()).result()
+
+
+class Edge(Voice):
+    name = "edge"
+    reads_latin = True
+    licence = "Microsoft online service terms (edge-tts)"
+
+    def __init__(self, cfg: EdgeConfig | None = None, *, boundary: str = "WordBoundary", attempts: int = 5,
+                 backoff_s: float = 0.5, backoff_cap_s: float = 8.0, timeout_s: float | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        if boundary not in ("WordBoundary", "SentenceBoundary"):
+            raise ValueError("boundary must be 'WordBoundary' or 'SentenceBoundary'")
+        self.cfg = cfg or EdgeConfig()
+        self.boundary = boundary
+        self.attempts = max(1, attempts)
+        self.backoff_s = backoff_s
+        self.backoff_cap_s = backoff_cap_s
+        self.timeout_s = timeout_s
+        self.sleep = sleep
+
+    def version(self) -> str:
+        return edge_version()
+
+    def describe(self) -> str:
+        c = self.cfg
+        return f"{self.version()} {c.voice} rate{c.rate} pitch{c.pitch} volume{c.volume}"
+
+    def identity(self) -> dict:
+        c = self.cfg
+        return {"backend": self.name, "version": self.version(), "voice": c.voice, "rate": c.rate,
+                "pitch": c.pitch, "volume": c.volume, "boundary": self.boundary, "format": audio.FORMAT_ID}
+
+    # -- one request
+
+    async def _stream(self, spoken: str) -> tuple[bytes, list[tuple[int, int, str]]]:
+        import edge_tts
+
+        c = self.cfg
+        com = edge_tts.Communicate(spoken, c.voice, rate=c.rate, volume=c.volume, pitch=c.pitch,
+                                   boundary=self.boundary)
+        data = bytearray()
+        marks: list[tuple[int, int, str]] = []
+        async for chunk in com.stream():
+            kind = chunk.get("type")
+            if kind == "audio":
+                data += chunk["data"]
+            elif kind in ("WordBoundary", "SentenceBoundary"):
+                marks.append((int(chunk["offset"]), int(chunk["duration"]), str(chunk.get("text", ""))))
+        if not data:
+            raise IncompleteStream("stream ended without audio")
+        return bytes(data), marks
+
+    def _request(self, spoken: str, timeout: float | None):
+        timeout = timeout if timeout is not None else (self.timeout_s or 30.0 + len(spoken) * 0.5)
+        return _run(lambda: self._stream(spoken), timeout)
+
+    def probe(self, timeout: float) -> tuple[bool, str]:
+        """A tiny synthesis bounded by ``timeout`` seconds, no retries: (ok, reason)."""
+        t0 = time.monotonic()
+        try:
+            self._request("你好", timeout)
+        except BaseException as exc:  # noqa: BLE001 - any failure means "not usable now"
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
+                return False, f"no answer within {timeout:g} s"
+            return False, transient_reason(exc) or f"{type(exc).__name__}: {str(exc)[:80]}"
+        return True, f"answered in {time.monotonic() - t0:.1f} s"
+
+    # -- the interface
+
+    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+        if not spoken.strip():
+            raise ValueError("nothing to say")
+        last = ""
+        with semaphore(self.cfg.max_concurrency):
+            for attempt in range(self.attempts):
+                try:
+                    mp3, marks = self._request(spoken, None)
+                    seg, shift = audio.normalise_with_shift(_decode_mp3(mp3))
+                    if not len(audio.samples(seg)):
+                        raise IncompleteStream("audio is silent")
+                    break
+                except Exception as exc:  # noqa: BLE001 - classified below
+                    reason = transient_reason(exc)
+                    if reason is None:
+                        raise
+                    last = reason
+                    if attempt + 1 < self.attempts:
+                        self.sleep(min(self.backoff_cap_s, self.backoff_s * (2 ** attempt)))
+            else:
+                raise EdgeUnavailable(f"edge-tts failed {self.attempts} times (last: {last}); check the network, "
+                                "or set voice.backend to espeak or auto in config.yaml")
+        duration = audio.duration_of(seg)
+        timings = map_boundaries(spoken, marks, shift)
+        audio.write_wav_atomic(seg, out_wav)
+        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+
+
+def _decode_mp3(data: bytes):
+    from pydub import AudioSegment
+    from pydub.exceptions import CouldntDecodeError
+
+    audio.ffmpeg_binary()
+    try:
+        return AudioSegment.from_file(io.BytesIO(data), format="mp3")
+    except CouldntDecodeError as exc:
+        raise IncompleteStream(f"MP3 could not be decoded ({str(exc).splitlines()[0][:80]})") from None
+
+
+def map_boundaries(spoken: str, marks: list[tuple[int, int, str]], shift: float = 0.0) -> list[tuple[int, float]]:
+    """Boundary events (offset ticks, duration ticks, text) -> (offset in ``spoken``, seconds),
+    found by sequential search; a boundary whose text cannot be found is skipped."""
+    out: list[tuple[int, float]] = []
+    cursor = 0
+    for ticks, _dur, text in marks:
+        text = text.strip()
+        if not text:
+            continue
+        idx = spoken.find(text, cursor)
+        if idx < 0:
+            continue
+        out.append((idx, max(0.0, ticks / TICKS_PER_SECOND + shift)))
+        cursor = idx + len(text)
+    return out

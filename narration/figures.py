@@ -1,0 +1,206 @@
+"""This course's figures: every number the narration quotes, computed with ``mathcore``.
+
+No number that ``mathcore`` computes is typed into ``narration/*.yaml``. A cue writes a
+placeholder such as ``{wl_slow_512}``; ``FIGURES[name]()`` below returns its written form
+(for example ``"60611"``), exactly as the subtitles show it. The engine loads this table by
+path (``coursekit.content.figures.load_figures``); the lexicon says how each form is spoken.
+
+The demo inputs that scenes draw (the q and k of the RoPE pairs, the widget's seats,
+the minimal-RoPE seed) are module constants below, so a scene imports the very values the
+narration quotes (``from narration import figures``). This module never imports manim.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+import mathcore
+from mathcore import checks
+from coursekit.content.figures import (Figures, fmt_dec, fmt_fixed, fmt_int, fmt_order, fmt_order_above,
+                                       fmt_point, fmt_sci, names_in, parse_figure)
+
+# --- demo inputs shared with the scenes ---------------------------------------------
+THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
+ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q (also the word vector of rope_turns) ...
+ROPE_PAIR_K_LEAD_DEG = 30.0            # ... and k, which starts this far ahead of q (counter-clockwise)
+ROPE_PAIR_K_SCALE = 0.8                # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
+ROPE_PAIR_K = tuple(float(c) for c in
+                    ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG)))
+ROPE_PAIRS = ((0, 3), (2, 5), (10, 13))
+WIDGET_Q = (1.0, 0.0)                  # the word_order q/k widget: unit arrows
+WIDGET_K = (1.0, 0.0)
+WIDGET_SEATS = ((2, 4), (5, 7))        # q at seat i, k at seat j; the second pair slid by 3
+MINIMAL_ROPE_SEED = 0                  # the 6 x 8 minimal RoPE of trig_to_rope 动手
+MINIMAL_ROPE_SHAPE = (6, 8)
+MINIMAL_ROPE_PERM = (2, 0, 1, 5, 3, 4)
+MINIMAL_ROPE_SAME_WORD = 5             # minimal RoPE: this word (a row of the input) put at every seat
+NORM_SEAT = 2                          # the length-normalised encoding: seat 2 ...
+NORM_LENGTHS = (4, 8)                  # ... in a 4-word and an 8-word sentence
+RAW_INDEX_WORD = "猫"                  # order_entry: the same word with the raw index added ...
+RAW_INDEX_SEATS = (5, 50)              # ... at these two seats ...
+RAW_INDEX_D = 4                        # ... in this many dimensions (mathcore.toy_words vectors)
+
+# --- the computations ----------------------------------------------------------------
+def _theta() -> float:
+    return float(np.radians(THETA_DEG))
+
+
+def rope_pair_scores() -> list[float]:
+    """The RoPE scores of ROPE_PAIR_Q, ROPE_PAIR_K at the seats in ROPE_PAIRS (all equal)."""
+    return [mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, m, n, _theta()) for m, n in ROPE_PAIRS]
+
+
+def widget_scores() -> list[float]:
+    """The q/k widget's scores at WIDGET_SEATS (equal: the gap is the same)."""
+    return [mathcore.rope_score(WIDGET_Q, WIDGET_K, i, j, _theta()) for i, j in WIDGET_SEATS]
+
+
+def minimal_rope_scores(x: np.ndarray) -> np.ndarray:
+    """Scaled dot-product scores of the rows of ``x`` after RoPE at seats 0 .. n-1."""
+    n, d = x.shape
+    r = mathcore.rope(x, np.arange(n))
+    return r @ r.T / np.sqrt(d)
+
+
+def minimal_rope_input() -> np.ndarray:
+    return np.random.default_rng(MINIMAL_ROPE_SEED).normal(size=MINIMAL_ROPE_SHAPE)
+
+
+def minimal_rope_shuffle_change() -> float:
+    """How much RoPE scores change when the words are shuffled, beyond being reordered.
+
+    Without RoPE the shuffled score table is exactly the old one reordered (change 0);
+    with RoPE a word's seat changes its rotation, so the scores themselves change.
+    """
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    return float(np.abs(minimal_rope_scores(x[p]) - minimal_rope_scores(x)[p][:, p]).max())
+
+
+def minimal_rope_shuffle_pair() -> tuple[int, int, int, int]:
+    """The two words whose RoPE score the shuffle changes most: ``(a, b, gap_before, gap_after)``.
+
+    ``a < b`` are rows of the input; the gaps are how many seats apart they sit before and after.
+    """
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    change = np.abs(minimal_rope_scores(x[p]) - minimal_rope_scores(x)[p][:, p])
+    k, l = sorted(np.unravel_index(int(np.argmax(np.triu(change, 1))), change.shape))
+    a, b = sorted((int(p[k]), int(p[l])))
+    return a, b, abs(int(p[l]) - int(p[k])), int(l - k)
+
+
+def minimal_rope_same_word_scores() -> np.ndarray:
+    """RoPE scores of one word (row MINIMAL_ROPE_SAME_WORD of the input) sitting at every seat."""
+    x = minimal_rope_input()
+    same = np.repeat(x[[MINIMAL_ROPE_SAME_WORD]], x.shape[0], axis=0)
+    return minimal_rope_scores(same)
+
+
+def minimal_rope_angles() -> np.ndarray:
+    """The angle (radians) each seat 0 .. n-1 turns each pair by: ``seat * w_i`` for d = 8."""
+    n, d = MINIMAL_ROPE_SHAPE
+    return np.multiply.outer(np.arange(n, dtype=float), mathcore.frequencies(d))
+
+
+def plain_shuffle_change() -> float:
+    """The same measure without RoPE: zero up to rounding."""
+    x = minimal_rope_input()
+    p = np.asarray(MINIMAL_ROPE_PERM)
+    d = x.shape[1]
+    plain = lambda a: a @ a.T / np.sqrt(d)  # noqa: E731
+    return float(np.abs(plain(x[p]) - plain(x)[p][:, p]).max())
+
+
+def _assertion(key: str) -> float:
+    for a in checks.lesson_assertions():
+        if a.key == key:
+            return a.error
+    raise KeyError(key)
+
+
+def _norm_code(length: int) -> float:
+    return float(mathcore.length_normalised_encoding([NORM_SEAT], length, 1)[0, 0])
+
+
+def _norm_step(length: int) -> float:
+    e = mathcore.length_normalised_encoding([NORM_SEAT, NORM_SEAT + 1], length, 1)[:, 0]
+    return float(e[1] - e[0])
+
+
+def _raw_index_length(seat: int) -> float:
+    from mathcore.toy_words import word_vectors
+
+    x = word_vectors([RAW_INDEX_WORD], RAW_INDEX_D)[0]
+    return float(np.linalg.norm(x + mathcore.raw_index_encoding([seat], RAW_INDEX_D)[0]))
+
+
+def _circle_radius() -> float:
+    tips = mathcore.pointer_tip(np.linspace(0.0, 2 * np.pi, 8))
+    return float(np.linalg.norm(tips, axis=-1).max())
+
+
+FIGURES: dict[str, Callable[[], str]] = {
+    # the unit-circle pointer
+    "sin30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[1]),
+    "cos30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[0]),
+    "circle_radius": lambda: fmt_dec(_circle_radius()),
+    # R(90 deg) applied to (1, 0)
+    "r90_e1": lambda: fmt_point(mathcore.rotate([1.0, 0.0], np.radians(90.0))),
+    "r90_len": lambda: fmt_dec(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.radians(90.0)))),
+    "r90_pow4_err": lambda: fmt_sci(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()),
+    # the clock speeds for d = 8 and the wavelengths for d = 512
+    "w0_d8": lambda: fmt_dec(mathcore.frequencies(8)[0], 3),
+    "w1_d8": lambda: fmt_dec(mathcore.frequencies(8)[1], 3),
+    "w2_d8": lambda: fmt_dec(mathcore.frequencies(8)[2], 3),
+    "w3_d8": lambda: fmt_dec(mathcore.frequencies(8)[3], 3),
+    "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
+    "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
+    "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),   # spoken: "约 6.1 万"
+    # word_order clock_row_paper's table, seat 44: the fastest clock (0) and clock 64, whole degrees in [0, 360)
+    "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
+    "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
+    # RoPE scores
+    "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
+    "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
+    "widget_score": lambda: fmt_dec(widget_scores()[0]),        # spoken "0.5", not "0.50"
+    "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),
+    "widget_k_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][1] * THETA_DEG),
+    "widget_gap_deg": lambda: fmt_int((WIDGET_SEATS[0][1] - WIDGET_SEATS[0][0]) * THETA_DEG),
+    "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),     # spoken "约 1"
+    "shuffle_gap_before": lambda: fmt_int(minimal_rope_shuffle_pair()[2]),
+    "shuffle_gap_after": lambda: fmt_int(minimal_rope_shuffle_pair()[3]),
+    "same_word_d0": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 0], 1),
+    "same_word_d1": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 1], 1),
+    "same_word_d2": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 2], 1),
+    # the length-normalised encoding
+    "norm_code_short": lambda: fmt_dec(_norm_code(NORM_LENGTHS[0]), 3),
+    "norm_code_long": lambda: fmt_dec(_norm_code(NORM_LENGTHS[1]), 3),
+    "norm_step_short": lambda: fmt_dec(_norm_step(NORM_LENGTHS[0]), 3),
+    "norm_step_long": lambda: fmt_dec(_norm_step(NORM_LENGTHS[1]), 3),
+    # Gram stripes and the norm of PE(n)
+    "g0_d32": lambda: fmt_dec(mathcore.relative_profile(0, 32)),
+    "half_k_d32": lambda: fmt_int(mathcore.half_point(32)),
+    "pe_norm_d512": lambda: fmt_dec(np.linalg.norm(mathcore.sinusoidal_pe([7], 512)[0])),
+    # measured errors of the rotation lesson
+    "t1_err": lambda: fmt_sci(checks.t1_permutation()),
+    "a1_err": lambda: fmt_sci(_assertion("A1")),
+    "a2_err": lambda: fmt_sci(_assertion("A2")),
+    "a3_err": lambda: fmt_sci(_assertion("A3")),
+    "a4_err": lambda: fmt_sci(_assertion("A4")),
+    "a5_err": lambda: fmt_sci(_assertion("A5")),
+    "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
+    # the same errors as spoken: only their order of magnitude (the screen shows the digits)
+    "t1_err_ceil": lambda: fmt_order_above(checks.t1_permutation()),     # spoken "不到 10⁻¹⁵" (the screen: 8.9×10⁻¹⁶)
+    "eps_order": lambda: fmt_order(checks.EPS),
+    "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
+    "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),
+    # order_entry: the length of x + raw index at RAW_INDEX_SEATS
+    "cat5_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[0])),
+    "cat50_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[1])),
+}
+
+_TABLE = Figures(FIGURES, "narration/figures.py")
+value = _TABLE.value          # the written form of one figure (computed once per process)
+fill = _TABLE.fill            # every {name} in a text replaced by its written form

@@ -1,0 +1,203 @@
+"""The opening and signpost scenes (openings, overview, seat card, further reading, next step): what they draw
+equals mathcore. Frames and layout are checked for every scene by tests/test_viewer_check.py.
+
+Each scene is built once per session from its real narration plan (``conftest.built_scene``).
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+
+import mathcore
+from narration import figures
+from mathcore import checks
+from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
+from mathcore.shuffle import self_attention, t1_inputs
+from tests.conftest import narration_scene
+
+TOL = 1e-6
+SCENES = ("trig_opening", "rot_opening", "word_order_overview", "seat_card", "further_reading", "next_step")
+
+
+def bare(text: str) -> str:
+    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
+    return "".join(text.split())
+
+
+def wrap(a):
+    return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
+
+
+def build(scene_id: str):
+    return narration_scene(scene_id)
+
+
+# -- LessonOpening ----------------------------------------------------------------------
+def test_trig_opening_sin30_and_pointer():
+    scene = build("trig_opening")
+    s = scene.probes["sin30"][0]
+    assert s["value"] == pytest.approx(mathcore.pointer_tip(np.radians(30.0))[1], abs=TOL)
+    assert s["shown"] == figures.value("sin30")
+    assert float(s["shown"]) == pytest.approx(s["value"], abs=0.005)
+    samples = scene.probes["pointer"]
+    assert len(samples) > 30
+    for t in samples:
+        assert np.allclose(t["tip"], mathcore.rotate(t["v0"], t["phi"]), atol=TOL)
+    assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
+
+
+def test_rot_opening_shuffle_is_the_measured_experiment():
+    scene = build("rot_opening")
+    x, perm = t1_inputs()
+    t1 = scene.probes["t1"][0]
+    assert t1["error"] == checks.t1_permutation()
+    assert t1["shown"] == figures.value("t1_err")
+    assert t1["parsed"] == pytest.approx(t1["error"], rel=0.06)
+    # the voice says "不到 10^e" of the figure on screen: true of it, and the nearest such power of ten
+    said = figures.parse_figure(figures.value("t1_err_ceil"))
+    assert f"不到 {figures.value('t1_err_ceil')}" in scene.plan.cue("question").text
+    assert said / 10 <= t1["parsed"] < said and said / 10 <= t1["error"] < said
+    samples = scene.probes["demo"]
+    for s in samples:
+        # each drawn strip equals attention recomputed on the words in their drawn order
+        assert np.allclose(s["shown"], s["recomputed"], atol=TOL)
+    end = scene.plan.cue("title").end_frame
+    last = [s for s in samples if s["frame"] <= end][-1]
+    assert last["order"] == perm.tolist()
+    assert np.allclose(last["slot_x"], last["slots"], atol=TOL)          # strips arrived under their words
+    assert np.allclose(last["shown"], self_attention(x[perm]), atol=TOL)
+
+
+def test_rot_opening_watches_point_at_their_seats():
+    scene = build("rot_opening")
+    samples = scene.probes["watches"]
+    for s in samples:
+        for seat, hand in zip(s["seats"], s["hands"]):
+            assert np.allclose(hand["tip"], mathcore.rotate(hand["v0"], hand["phi"]), atol=TOL)
+    last = samples[-1]
+    theta = np.radians(figures.THETA_DEG)
+    assert [h["phi"] for h in last["hands"]] == pytest.approx([j * theta for j in last["seats"]], abs=1e-12)
+
+
+# -- OverviewReel -----------------------------------------------------------------------
+def test_overview_blind_outputs_only_move():
+    scene = build("word_order_overview")
+    x, perm = t1_inputs()
+    samples = scene.probes["blind"]
+    for s in samples:
+        assert np.allclose(s["shown"], s["recomputed"], atol=TOL)
+    end = [s for s in samples if s["frame"] <= scene.plan.cue("blind").end_frame][-1]
+    assert end["order"] == perm.tolist()
+    assert np.allclose(end["slot_x"], end["slots"], atol=TOL)
+
+
+def test_overview_failures_from_mathcore():
+    f = build("word_order_overview").probes["fail"][0]
+    assert f["raw"] == mathcore.raw_index_encoding([5000], 4)[0].tolist()      # the far seat of failing_encodings
+    assert f["word"] == t1_inputs()[0][0][:2].tolist()
+    seat, lengths = figures.NORM_SEAT, figures.NORM_LENGTHS
+    assert f["lengths"] == list(lengths)
+    for n, code, step in zip(lengths, f["code"], f["step"]):
+        assert code == pytest.approx(mathcore.length_normalised_encoding([seat], n, 1)[0, 0], abs=TOL)
+        e = mathcore.length_normalised_encoding([seat, seat + 1], n, 1)[:, 0]
+        assert step == pytest.approx(e[1] - e[0], abs=TOL)
+    shown = " ".join(f["shown"])
+    for n in lengths:     # the subtitles' written forms appear on screen
+        assert bare(f"p = {figures.fmt_dec(mathcore.length_normalised_encoding([seat], n, 1)[0, 0], 3)}") in shown
+    assert bare("p = (5000, 5000, …)") in shown
+
+
+def test_overview_clocks_table_rope_close():
+    scene = build("word_order_overview")
+    cls = type(scene)
+    w = mathcore.frequencies(512)[list(cls.CLOCK_INDICES)]
+    clocks = scene.probes["clocks"]
+    for s in clocks:
+        assert np.allclose(s["w"], w)
+        assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * w)) <= TOL)
+    assert [s for s in clocks if s["frame"] <= scene.plan.cue("clocks").end_frame][-1]["p"] == cls.CLOCK_STEPS[-1]
+
+    t = scene.probes["table"][0]
+    want = mathcore.learned_table(cls.TABLE_LEN, cls.TABLE_D)[t["rows"]]
+    assert np.allclose(t["values"], want, atol=TOL) and np.allclose(t["drawn"], want, atol=TOL)
+    assert t["rows"][-1] == cls.TABLE_LEN - 1
+
+    theta = np.radians(figures.THETA_DEG)
+    rope = scene.probes["rope"]
+    for s in rope:
+        assert np.allclose(s["q_tip"], mathcore.rope_2d(s["q"], s["m"], theta), atol=TOL)
+        assert np.allclose(s["k_tip"], mathcore.rope_2d(s["k"], s["n"], theta), atol=TOL)
+        if s["score_on_screen"]:
+            assert s["score"] == pytest.approx(mathcore.rope_score(s["q"], s["k"], s["m"], s["n"], theta), abs=TOL)
+    end = [s for s in rope if s["frame"] <= scene.plan.cue("rope").end_frame][-1]
+    assert (end["m"], end["n"]) == figures.ROPE_PAIRS[-1]
+    assert end["score"] == pytest.approx(figures.rope_pair_scores()[0], abs=TOL)
+
+    close = scene.probes["close"]
+    wc = mathcore.frequencies(cls.CLOSE_D)
+    for s in close:
+        assert np.allclose(s["w"], wc)
+        for i, a in enumerate(s["arrows"]):
+            assert a["phi"] == pytest.approx(s["p"] * wc[i], abs=TOL)            # the arrow turns by the reading
+            assert np.allclose(a["tip"], mathcore.rotate(a["v0"], s["p"] * wc[i]), atol=TOL)
+        assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * wc)) <= TOL)
+        for a, hand in zip(s["arrows"], s["hand_angles"]):                   # q starts where a hand starts
+            assert a["v0"] == [1.0, 0.0] and np.allclose(a["tip"], [np.cos(hand), np.sin(hand)], atol=TOL)
+    assert close[-1]["p"] == cls.CLOSE_POSITION
+
+
+# -- SeatNumberCard, FurtherReading, NextStep --------------------------------------------
+def test_seat_card_numbers():
+    scene = build("seat_card")
+    assert scene.probes["idea_seats"][0]["shown"] == ["0", "1", "2", "3", "4"]
+    hops = scene.probes["hops"][0]
+    assert hops["shown"] == [[str(a), str(b)] for a, b in hops["pairs"]]
+    assert all(b - a == 1 for a, b in hops["pairs"])
+    for (start, end), (xa, xb) in zip(hops["hop_ends"], hops["ticks"]):      # each hop goes from its seat to the next
+        assert start == pytest.approx(xa, abs=0.02) and end == pytest.approx(xb, abs=0.02)
+    text = scene.plan.cue("req_steady").text
+    assert all(str(s) in text for pair in hops["pairs"] for s in pair)
+
+
+def test_further_reading_matches_narration():
+    scene = build("further_reading")
+    entries = scene.probes["entries"][0]
+    plan = scene.plan
+    assert "2017" in entries["titles"][0] and "2017" in plan.cue("paper").text
+    assert bare("Attention Is All You Need") in entries["titles"][0]
+    assert "3.5" in entries["section"] and "3.5" in plan.cue("section").text
+    assert "RoFormer" in entries["titles"][1] and "2021" in entries["titles"][1]
+    assert "RoFormer" in plan.cue("roformer").text and "2021" in plan.cue("roformer").text
+    assert "EleutherAI" in plan.cue("blogs").text
+    assert len(entries["titles"]) == 4
+
+
+def test_next_step_rank_is_measured():
+    scene = build("next_step")
+    n = scene.probes["numbers"][0]
+    assert n["d_k"] == head_dim(n["d_model"], n["heads"]) == 64
+    assert n["rank"] == head_score_rank(n["d_model"], n["d_k"]) == n["d_k"]
+    shown = scene.probes["shown"][0]
+    assert shown["heads"] == [bare(f"{n['d_k']} 维")] * n["heads"]
+    assert shown["measured"].endswith(f"={n['rank']}")
+    assert shown["thin_over_side"] == pytest.approx(n["d_k"] / n["d_model"])
+    assert "8 个头" in scene.plan.cue("question").text and "64" in scene.plan.cue("question").text
+
+
+# -- the new mathcore modules ---------------------------------------------------------------
+def test_low_rank():
+    assert head_dim(512, 8) == 64
+    with pytest.raises(ValueError):
+        head_dim(512, 7)
+    m = head_score_matrix(16, 3, seed=1)
+    assert m.shape == (16, 16)
+    assert head_score_rank(16, 3, seed=1) == 3 == np.linalg.matrix_rank(m)
+    assert head_score_rank(8, 8) == 8                   # full rank when d_k = d_model
+
+
+def test_shuffle_inputs_are_t1():
+    x, perm = t1_inputs()
+    assert mathcore.permutation_error(x, perm) == checks.t1_permutation()
+    assert np.allclose(self_attention(x), mathcore.attention(x, x, x))
+    assert np.allclose(self_attention(x[perm]), self_attention(x)[perm], atol=1e-12)

@@ -1,0 +1,129 @@
+"""The engine's import graph: layers that run one way, no cycles, and no import of the course.
+
+The layers and the "knows no course" rule are import-linter contracts in pyproject.toml; the
+cycle check walks grimp's graph of every import (function-level ones included). Each check is
+also run on a copy with one bad import added, to show that it fails then.
+"""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "coursekit", tmp_path / "coursekit", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def cycles(graph) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
+
+    def visit(m: str) -> None:
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        on.add(m)
+        for n in graph.find_modules_directly_imported_by(m):
+            if n not in index:
+                visit(n)
+                low[m] = min(low[m], low[n])
+            elif n in on:
+                low[m] = min(low[m], index[n])
+        if low[m] == index[m]:
+            group = []
+            while True:
+                n = stack.pop()
+                on.discard(n)
+                group.append(n)
+                if n == m:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for m in sorted(graph.modules):
+        if m not in index:
+            visit(m)
+    return found
+
+
+def test_the_contracts_hold():
+    res = _lint(ROOT)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    assert "2 kept, 0 broken" in res.stdout
+
+
+def test_a_back_edge_breaks_the_layers(tmp_path):
+    root = _copy(tmp_path)
+    errors = root / "coursekit" / "core" / "errors.py"
+    errors.write_text(errors.read_text(encoding="utf-8") + "\nfrom coursekit.cli import main  # a back-edge\n",
+                      encoding="utf-8")
+    res = _lint(root)
+    assert res.returncode != 0
+    assert "coursekit.core.errors -> coursekit.cli.main" in res.stdout
+
+
+def test_an_import_of_the_course_breaks_the_engine_rule(tmp_path):
+    root = _copy(tmp_path)
+    page = root / "coursekit" / "deliver" / "page.py"
+    page.write_text(page.read_text(encoding="utf-8") + "\n\ndef _title():\n    import scenes.theme\n",
+                    encoding="utf-8")
+    res = _lint(root)
+    assert res.returncode != 0
+    assert "coursekit is not allowed to import scenes" in res.stdout
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return grimp.build_graph("coursekit", cache_dir=None)
+
+
+def test_no_import_cycles(graph):
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_finds_an_added_cycle(graph):
+    # two modules of one layer importing each other: the layer contract allows it, the cycle check does not
+    graph.add_import(importer="coursekit.render.manim_process", imported="coursekit.render.batch")
+    try:
+        found = cycles(graph)
+    finally:
+        graph.remove_import(importer="coursekit.render.manim_process", imported="coursekit.render.batch")
+    assert any({"coursekit.render.manim_process", "coursekit.render.batch"} <= set(c) for c in found)
+
+
+def test_the_engine_names_nothing_of_this_course():
+    """No lesson id, scene id, scene class or course title of the main course in coursekit/, in code
+    or comments: those belong to narration/, scenes/ and config.yaml."""
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+
+    cfg = load_config(ROOT / "config.yaml")
+    course = load_course(cfg.course.lessons, ROOT / "narration")
+    names = {*cfg.course.lessons, *course.scenes, *(s.cls for s in course.scenes.values())}
+    import re
+    word = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b")
+    found = []
+    for f in sorted((ROOT / "coursekit").rglob("*")):
+        if f.suffix not in {".py", ".yaml", ".md", ".txt", ".js", ".css", ".html"}:
+            continue
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if (m := word.search(line)) or cfg.course.title in line:
+                found.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0) if m else cfg.course.title}")
+    assert not found, "\n".join(found)
