@@ -163,6 +163,13 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
             "voice_licence": "; ".join(f"{n}: {lic}" for n, lic in licences_of(plan.voice)) or None,
             "scenes": [s.id for s in plan.scenes],
             "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
+            # for the page's transcript and questions (coursekit.deliver.page): lesson times in ms
+            "subtitles": [{"start_ms": round(e.start.total_seconds() * 1000), "end_ms": round(e.end.total_seconds() * 1000),
+                           "text": e.content} for e in subs.lesson_events(plan, cfg.subtitles)],
+            "role_cues": [{"id": c.id, "role": c.role, "text": c.text,
+                           "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
+                           "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps)}
+                          for s in plan.scenes for c in s.cues if c.role],
             "files": [str(p.relative_to(cfg.output_dir)) for p in files],
         })
     man = course_dir / "manifest.json"
