@@ -32,6 +32,16 @@ def narration_with(tmp: Path, lesson_text: str) -> Path:
     return d
 
 
+def _damaged_plan() -> list[str]:
+    """A plan file in tests/.tmp/badplan/ whose first scene's frame count is text."""
+    plan = ROOT / "tests" / ".tmp" / "badplan" / "plan" / "60fps" / "trig_to_rope.json"
+    plan.parent.mkdir(parents=True, exist_ok=True)
+    plan.write_text('{"lesson": "trig_to_rope", "title": "t", "fps": 60, "frames": 1, "voice": "v", '
+                    '"scenes": [{"id": "s", "cls": "S", "title": "t", "source": [], "start_frame": 0, '
+                    '"frames": "many", "fps": 60, "cues": []}]}', encoding="utf-8")
+    return []
+
+
 def cfg_with(tmp: Path, text: str) -> Path:
     p = tmp / "config.yaml"
     p.write_text(text, encoding="utf-8")
@@ -103,6 +113,11 @@ CASES = [
                                                             + GOOD_LESSON))}, []), "nested more than 50 deep"),
     ("scheduler_not_an_address", ["check"],
      lambda t: ({}, ["--config", str(cfg_with(t, "render:\n  scheduler: localhost\n"))]), "tcp://"),
+    ("plan_damaged", ["subtitles", "--lesson", "trig_to_rope"],
+     lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/badplan\n")), *_damaged_plan()]),
+     "scenes.0.frames: Input should be a valid integer"),
+    ("course_folder_missing", ["check", "--course", "tests/.tmp/no-such-course"], None, "--course tests/.tmp/no-such-course: no such folder"),
+    ("course_folder_not_a_course", ["check", "--course", "coursekit"], None, "not a course (no narration/ folder"),
     ("worker_memory_too_small", ["render", "--scene", "next_step", "--quality", "low", "--voice", "silent"],
      lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/lowmem\nrender:\n  worker_memory_gb: 0.25\n"))]),
      "raise render.worker_memory_gb"),

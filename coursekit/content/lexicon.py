@@ -37,9 +37,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from coursekit.core.errors import UserError
 from coursekit.core.paths import narration_dir
-from coursekit.core.safeyaml import load_file
+from coursekit.core.safeyaml import LinedDocument, load_lined
 
 
 
@@ -236,6 +240,15 @@ class ReadingUnit:
     source: str
 
 
+class LexiconSchema(BaseModel):
+    """The lexicon file's shape (pydantic): three optional sections, two mappings and a list. What each
+    entry may say (a spoken form's characters, a reading's pinyin) is checked in ``Lexicon.from_data``."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    terms: dict[str, Any] | None = None         # written -> spoken, or {latin: ..., chinese: ...}
+    readings: dict[str, Any] | None = None      # word -> pinyin with tone numbers
+    polyphones: list[Any] | None = None         # single characters
+
+
 @dataclass(frozen=True)
 class Lexicon:
     terms: dict[str, str] = field(default_factory=dict)          # written -> spoken, voices that do not read Latin
@@ -253,42 +266,52 @@ class Lexicon:
         shown = _shown(path)
         if not path.exists():
             raise UserError(f"{shown}: lexicon file is missing; create it with the keys terms:, readings: and polyphones:")
-        data = load_file(path)
-        return cls.from_data(data, shown)
+        doc = load_lined(path)
+        return cls.from_data(doc.data, shown, doc)
 
     @classmethod
-    def from_data(cls, data: object, source: str = "lexicon.yaml") -> "Lexicon":
+    def from_data(cls, data: object, source: str = "lexicon.yaml", doc: LinedDocument | None = None) -> "Lexicon":
+        """Validate lexicon data (``LexiconSchema`` with pydantic, then the readings themselves); errors
+        name ``file:line`` when ``doc`` (the loaded file) is given, else ``source`` and the key."""
         if data is None:
             data = {}
         if not isinstance(data, dict):
             raise UserError(f"{source}: the top level must be a mapping with keys terms, readings, polyphones")
-        allowed = ("terms", "readings", "polyphones")
-        for key in data:
-            if key not in allowed:
-                raise UserError(f"{source}: unknown key '{key}' at the top level; allowed: {', '.join(allowed)}")
-        terms = _mapping(data.get("terms"), source, "terms")
-        readings_raw = _mapping(data.get("readings"), source, "readings")
-        poly_raw = data.get("polyphones") or []
-        if not isinstance(poly_raw, list):
-            raise UserError(f"{source}: polyphones must be a list of single Chinese characters, like [转, 长]")
+        try:
+            schema = LexiconSchema.model_validate(data)
+        except ValidationError as exc:
+            errors = exc.errors()
+            err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+            if doc is not None:
+                raise doc.describe(err, LexiconSchema) from None
+            where = ".".join(str(p) for p in err["loc"])
+            raise UserError(f"{source}: {where}: {err['msg'].removeprefix('Value error, ')}") from None
+
+        def at(*loc: object) -> str:
+            return doc.where_at(tuple(loc)) if doc is not None else source
+
+        terms = schema.terms or {}
+        readings_raw = schema.readings or {}
+        poly_raw = schema.polyphones or []
 
         clean_terms: dict[str, str] = {}
         clean_latin: dict[str, str] = {}
         for written, spoken in terms.items():
             w = str(written)
             if not w.strip():
-                raise UserError(f"{source}: terms has an empty written form; remove it")
+                raise UserError(f"{at('terms', written)}: terms has an empty written form; remove it")
             if isinstance(spoken, dict):
                 keys = {str(k) for k in spoken}
                 if keys != {"latin", "chinese"}:
-                    raise UserError(f"{source}: terms.{w}: a per-voice spoken form has exactly the keys latin and chinese "
-                                    f"(got {', '.join(sorted(keys)) or 'none'}), like '{w}: {{latin: {w}, chinese: 肉普}}'")
-                clean_terms[w] = _spoken_form(spoken["chinese"], source, f"terms.{w}.chinese", w, is_allowed,
-                                              "write it with Chinese characters, digits and punctuation only")
-                clean_latin[w] = _spoken_form(spoken["latin"], source, f"terms.{w}.latin", w, is_latin_readable,
+                    raise UserError(f"{at('terms', written)}: terms.{w}: a per-voice spoken form has exactly the keys "
+                                    f"latin and chinese (got {', '.join(sorted(keys)) or 'none'}), "
+                                    f"like '{w}: {{latin: {w}, chinese: 肉普}}'")
+                clean_terms[w] = _spoken_form(spoken["chinese"], at("terms", w, "chinese"), f"terms.{w}.chinese", w,
+                                              is_allowed, "write it with Chinese characters, digits and punctuation only")
+                clean_latin[w] = _spoken_form(spoken["latin"], at("terms", w, "latin"), f"terms.{w}.latin", w, is_latin_readable,
                                               "write it with Latin letters, Chinese characters, digits and punctuation only")
                 continue
-            clean_terms[w] = _spoken_form(spoken, source, f"terms.{w}", w, is_allowed,
+            clean_terms[w] = _spoken_form(spoken, at("terms", w), f"terms.{w}", w, is_allowed,
                                           "write it with Chinese characters, digits and punctuation only "
                                           f"(or give a Latin form for the voices that read it: '{w}: {{latin: ..., chinese: ...}}')")
 
@@ -296,31 +319,31 @@ class Lexicon:
         for word, reading in readings_raw.items():
             w = str(word)
             if not w or not all(is_cjk(ch) for ch in w):
-                raise UserError(f"{source}: readings.{w}: a readings key must be Chinese characters only")
+                raise UserError(f"{at('readings', word)}: readings.{w}: a readings key must be Chinese characters only")
             if isinstance(reading, list):
                 syl = [str(x).strip() for x in reading]
             elif isinstance(reading, str):
                 syl = reading.split()
             else:
-                raise UserError(f"{source}: readings.{w}: the reading must be pinyin with tone numbers, like 'xuan2 zhuan3'")
+                raise UserError(f"{at('readings', word)}: readings.{w}: the reading must be pinyin with tone numbers, like 'xuan2 zhuan3'")
             if len(syl) != len(w):
-                raise UserError(f"{source}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
+                raise UserError(f"{at('readings', word)}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
                                 "write one syllable per character, like 'xuan2 zhuan3'")
             for ch, s in zip(w, syl):
                 if not SYLLABLE_RE.match(s):
-                    raise UserError(f"{source}: readings.{w}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
+                    raise UserError(f"{at('readings', word)}: readings.{w}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
                                     "(ü as v), like 'zhuan3' or 'lv4'")
                 known = _known_bases(ch)
                 if known and s[:-1] not in known:
-                    raise UserError(f"{source}: readings.{w}: {s!r} is not a reading of {ch} "
+                    raise UserError(f"{at('readings', word)}: readings.{w}: {s!r} is not a reading of {ch} "
                                     f"(known: {', '.join(sorted(known))}); fix the pinyin")
             clean_readings[w] = tuple(syl)
 
         poly: set[str] = set()
-        for item in poly_raw:
+        for i, item in enumerate(poly_raw):
             ch = str(item)
             if len(ch) != 1 or not is_cjk(ch):
-                raise UserError(f"{source}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
+                raise UserError(f"{at('polyphones', i)}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
             poly.add(ch)
         return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin)
 
@@ -468,14 +491,6 @@ class Lexicon:
             pos = start + len(word)
         free(pos, len(text))
         return text, units
-
-
-def _mapping(value: object, source: str, key: str) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise UserError(f"{source}: {key} must be a mapping of 'written: spoken' entries")
-    return value
 
 
 def _spoken_form(value: object, source: str, where: str, written: str, ok, how: str) -> str:

@@ -32,23 +32,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from coursekit.core.errors import UserError
 from coursekit.content.figures import NO_FIGURES, Figures, load_figures
 from coursekit.core.paths import narration_dir as course_narration_dir
-from coursekit.core.safeyaml import MAX_BYTES
-from coursekit.core.safeyaml import _Loader
+from coursekit.core.safeyaml import load_lined
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 CLASS_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 BOOKMARK_RE = re.compile(r"\{@([a-z][a-z0-9_]*)\}")
 FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 MAX_CUE_CHARS = 400
-SCENE_KEYS = {"id", "class", "title", "source", "cues", "overview"}
-CUE_KEYS = {"id", "text", "say", "pause", "role"}
 ROLES = ("question", "answer", "think")
-LESSON_KEYS = {"lesson", "title", "scenes"}
 
 
 @dataclass(frozen=True)
@@ -128,176 +124,178 @@ def unknown(kind: str, name: str, known: list[str]) -> str:
     return f"unknown {kind} '{name}'; {hint}"
 
 
-class _Doc:
-    """A YAML document kept as nodes, so every error can name its line."""
-
-    def __init__(self, path: Path, text: str):
-        self.path = path
-        loader = None
-        try:
-            loader = _Loader(text)
-            self.root = loader.get_single_node()
-        except yaml.reader.ReaderError as exc:
-            line = text[: exc.position].count("\n") + 1
-            raise UserError(f"{self.where(line)}: control character U+{exc.character:04X} is not allowed; delete it") from None
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            raise UserError(f"{self.where(mark.line + 1 if mark else 0)}: {exc.problem}; fix the YAML syntax there") from None
-        except yaml.YAMLError as exc:
-            raise UserError(f"{path}: {exc}") from None
-        finally:
-            if loader is not None:
-                loader.dispose()
-
-    def where(self, line: int) -> str:
-        try:
-            shown = self.path.relative_to(Path.cwd())
-        except ValueError:
-            shown = self.path
-        return f"{shown}:{line}"
-
-    def fail(self, node: yaml.Node | None, problem: str) -> UserError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return UserError(f"{self.where(line)}: {problem}")
-
-    def mapping(self, node: yaml.Node | None, what: str, allowed: set[str]) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, f"{what} must be a mapping with keys {', '.join(sorted(allowed))}")
-        out: dict[str, yaml.Node] = {}
-        for k, v in node.value:
-            key = k.value if isinstance(k, yaml.ScalarNode) else None
-            if key not in allowed:
-                close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
-                hint = f"did you mean '{close[0]}'? " if close else ""
-                raise self.fail(k, f"unknown key '{key}' in {what}; {hint}allowed: {', '.join(sorted(allowed))}")
-            if key in out:
-                raise self.fail(k, f"key '{key}' appears twice in {what}")
-            out[key] = v
-        return out
-
-    def scalar(self, node: yaml.Node, what: str) -> str:
-        if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":null"):
-            raise self.fail(node, f"{what} must be a single value")
-        if node.tag not in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
-            raise self.fail(node, f"{what} must be text or a number, not {node.tag.rsplit(':', 1)[-1]}")
-        return node.value
-
-    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
-        if not isinstance(node, yaml.SequenceNode):
-            raise self.fail(node, f"{what} must be a list")
-        return list(node.value)
-
-
-def _check_text(doc: _Doc, node: yaml.Node, text: str, what: str) -> str:
-    if not text.strip():
-        raise doc.fail(node, f"{what} is empty; write the sentence or remove the cue")
-    for ch in text:
+def _text(v: str, field: str) -> str:
+    """A title, cue text or spoken form: not empty, no control characters, at most MAX_CUE_CHARS."""
+    if not v.strip():
+        raise ValueError(f"{field} is empty; write the sentence or remove the cue")
+    for ch in v:
         cat = unicodedata.category(ch)
         if cat == "Cs":
-            raise doc.fail(node, f"{what} contains an unpaired surrogate; retype that character")
+            raise ValueError(f"{field} contains an unpaired surrogate; retype that character")
         if cat == "Cc" and ch not in "\n":
-            raise doc.fail(node, f"{what} contains control character U+{ord(ch):04X}; delete it")
-    if len(text) > MAX_CUE_CHARS:
-        raise doc.fail(node, f"{what} has {len(text)} characters, more than {MAX_CUE_CHARS}; split it into several cues")
-    return " ".join(text.split()) if "\n" in text else text.strip()
+            raise ValueError(f"{field} contains control character U+{ord(ch):04X}; delete it")
+    if len(v) > MAX_CUE_CHARS:
+        raise ValueError(f"{field} has {len(v)} characters, more than {MAX_CUE_CHARS}; split it into several cues")
+    return " ".join(v.split()) if "\n" in v else v.strip()
+
+
+def _snake(v: str, field: str) -> str:
+    if not ID_RE.match(v):
+        raise ValueError(f"{field} '{v}' must be snake_case (a-z, 0-9, _), starting with a letter")
+    return v
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CueSchema(_Schema):
+    """One cue as written in the file."""
+    id: str
+    text: str
+    say: str | None = None
+    pause: float = 0.0
+    role: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str, info: ValidationInfo) -> str:
+        return _snake(v, "cue id")
+
+    @field_validator("text", "say")
+    @classmethod
+    def _words(cls, v: str | None, info: ValidationInfo) -> str | None:
+        return None if v is None else _text(v, f"cue {info.field_name}")
+
+    @field_validator("pause", mode="before")
+    @classmethod
+    def _pause(cls, v: object) -> float:
+        try:
+            pause = float(v)
+        except (TypeError, ValueError):
+            raise ValueError("pause must be a number of seconds, like 3") from None
+        if not 0 <= pause <= 30:
+            raise ValueError(f"pause {pause:g} is out of range; use 0 to 30 seconds")
+        return pause
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, v: str | None) -> str | None:
+        if v is not None and v not in ROLES:
+            raise ValueError(unknown("role", v, list(ROLES)))
+        return v
+
+
+class SceneSchema(_Schema):
+    """One scene as written in the file."""
+    id: str
+    cls: str = Field(alias="class")
+    title: str
+    source: list[str]
+    cues: list[CueSchema]
+    overview: bool = False
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        return _snake(v, "scene id")
+
+    @field_validator("cls")
+    @classmethod
+    def _cls(cls, v: str) -> str:
+        if not CLASS_RE.match(v):
+            raise ValueError(f"class '{v}' must be a Python class name like 'UnitCircle'")
+        return v
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        return _text(v, "the scene title")
+
+    @field_validator("cues")
+    @classmethod
+    def _some(cls, v: list) -> list:
+        if not v:
+            raise ValueError("the scene has no cues; add at least one")
+        return v
+
+    @field_validator("overview", mode="before")
+    @classmethod
+    def _flag(cls, v: object) -> object:
+        if not isinstance(v, bool):
+            raise ValueError("overview must be true or false")
+        return v
+
+
+class LessonSchema(_Schema):
+    """A narration file: ``lesson``, ``title`` and its ``scenes``."""
+    lesson: str
+    title: str
+    scenes: list[SceneSchema]
+
+    @field_validator("lesson")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        return _snake(v, "lesson id")
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        return _text(v, "the lesson title")
+
+    @field_validator("scenes")
+    @classmethod
+    def _some(cls, v: list) -> list:
+        if not v:
+            raise ValueError("the lesson has no scenes")
+        return v
 
 
 def load_lesson(path: Path, figures: Figures = NO_FIGURES) -> Lesson:
-    """Load and validate one narration file. Raises UserError naming file:line. ``figures`` fill the
-    cues' ``{name}`` placeholders (the course's ``figures.py``, see :func:`load_course`)."""
-
+    """Load and validate one narration file (the schema is ``LessonSchema``, checked by pydantic).
+    Raises UserError naming file:line. ``figures`` fill the cues' ``{name}`` placeholders (the
+    course's ``figures.py``, see :func:`load_course`)."""
+    doc = load_lined(path)
+    if not isinstance(doc.data, dict):
+        raise doc.fail_at((), "the lesson file must be a mapping with keys lesson, title and scenes")
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror}); check the path") from None
-    if len(raw) > MAX_BYTES:
-        raise UserError(f"{path}: file is larger than {MAX_BYTES} bytes; split it")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: byte {exc.start} is not UTF-8; save the file as UTF-8") from None
-    doc = _Doc(path, text)
-    top = doc.mapping(doc.root, "the lesson file", LESSON_KEYS)
-    for key in ("lesson", "title", "scenes"):
-        if key not in top:
-            raise doc.fail(doc.root, f"missing key '{key}' at the top level")
-    lesson_id = doc.scalar(top["lesson"], "lesson")
-    if not ID_RE.match(lesson_id):
-        raise doc.fail(top["lesson"], f"lesson id '{lesson_id}' must be snake_case (a-z, 0-9, _), starting with a letter")
-    title = _check_text(doc, top["title"], doc.scalar(top["title"], "title"), "the lesson title")
+        lesson = LessonSchema.model_validate(doc.data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        # a misspelt key is also a missing one: name the misspelling, which says how to fix both
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        raise doc.describe(first, LessonSchema) from None
     scenes: list[Scene] = []
     seen_scene: dict[str, int] = {}
-    for snode in doc.sequence(top["scenes"], "scenes"):
-        s = doc.mapping(snode, "a scene", SCENE_KEYS)
-        for key in ("id", "class", "title", "source", "cues"):
-            if key not in s:
-                raise doc.fail(snode, f"scene is missing key '{key}'")
-        sid = doc.scalar(s["id"], "scene id")
-        if not ID_RE.match(sid):
-            raise doc.fail(s["id"], f"scene id '{sid}' must be snake_case (a-z, 0-9, _), starting with a letter")
-        if sid in seen_scene:
-            raise doc.fail(s["id"], f"duplicate scene id '{sid}' (first at line {seen_scene[sid]}); rename one")
-        seen_scene[sid] = s["id"].start_mark.line + 1
-        cls = doc.scalar(s["class"], "scene class")
-        if not CLASS_RE.match(cls):
-            raise doc.fail(s["class"], f"class '{cls}' must be a Python class name like 'UnitCircle'")
-        stitle = _check_text(doc, s["title"], doc.scalar(s["title"], "scene title"), f"title of scene '{sid}'")
-        source = tuple(doc.scalar(n, "source entry") for n in doc.sequence(s["source"], "source"))
-        cue_nodes = doc.sequence(s["cues"], "cues")
-        if not cue_nodes:
-            raise doc.fail(s["cues"], f"scene '{sid}' has no cues; add at least one")
+    for i, s in enumerate(lesson.scenes):
+        here = ("scenes", i)
+        if s.id in seen_scene:
+            raise doc.fail_at(here + ("id",), f"duplicate scene id '{s.id}' (first at line {seen_scene[s.id]}); rename one")
+        seen_scene[s.id] = doc.lines[here + ("id",)]
         cues: list[Cue] = []
         seen_cue: dict[str, int] = {}
-        for cnode in cue_nodes:
-            c = doc.mapping(cnode, "a cue", CUE_KEYS)
-            for key in ("id", "text"):
-                if key not in c:
-                    raise doc.fail(cnode, f"cue is missing key '{key}'")
-            cid = doc.scalar(c["id"], "cue id")
-            if not ID_RE.match(cid):
-                raise doc.fail(c["id"], f"cue id '{cid}' must be snake_case")
-            if cid in seen_cue:
-                raise doc.fail(c["id"], f"duplicate cue id '{sid}.{cid}' (first at line {seen_cue[cid]}); rename one")
-            seen_cue[cid] = c["id"].start_mark.line + 1
-            ctext = _check_text(doc, c["text"], doc.scalar(c["text"], "cue text"), f"cue '{sid}.{cid}' text")
-            say = None
-            if "say" in c:
-                say = _check_text(doc, c["say"], doc.scalar(c["say"], "cue say"), f"cue '{sid}.{cid}' say")
-            marks_text = BOOKMARK_RE.findall(ctext)
+        for j, c in enumerate(s.cues):
+            at = here + ("cues", j)
+            if c.id in seen_cue:
+                raise doc.fail_at(at + ("id",), f"duplicate cue id '{s.id}.{c.id}' (first at line {seen_cue[c.id]}); rename one")
+            seen_cue[c.id] = doc.lines[at + ("id",)]
+            marks_text = BOOKMARK_RE.findall(c.text)
             if len(set(marks_text)) != len(marks_text):
-                raise doc.fail(c["text"], f"cue '{sid}.{cid}' places a bookmark twice")
-            if say is not None:
-                marks_say = BOOKMARK_RE.findall(say)
+                raise doc.fail_at(at + ("text",), f"cue '{s.id}.{c.id}' places a bookmark twice")
+            if c.say is not None:
+                marks_say = BOOKMARK_RE.findall(c.say)
                 missing = [m for m in marks_text if m not in marks_say]
                 if missing:
-                    raise doc.fail(c["say"], f"bookmark '{missing[0]}' is used in text but never placed in say; add {{@{missing[0]}}} to say")
+                    raise doc.fail_at(at + ("say",), f"bookmark '{missing[0]}' is used in text but never placed in say; "
+                                                     f"add {{@{missing[0]}}} to say")
                 extra = [m for m in marks_say if m not in marks_text]
                 if extra:
-                    raise doc.fail(c["say"], f"bookmark '{extra[0]}' is placed in say but not in text; add {{@{extra[0]}}} to text")
-            pause = 0.0
-            if "pause" in c:
-                try:
-                    pause = float(doc.scalar(c["pause"], "pause"))
-                except ValueError:
-                    raise doc.fail(c["pause"], "pause must be a number of seconds, like 3") from None
-                if not 0 <= pause <= 30:
-                    raise doc.fail(c["pause"], f"pause {pause} is out of range; use 0 to 30 seconds")
-            role = None
-            if "role" in c:
-                role = doc.scalar(c["role"], "role")
-                if role not in ROLES:
-                    raise doc.fail(c["role"], unknown("role", role, list(ROLES)))
-            cues.append(Cue(f"{sid}.{cid}", ctext, say, pause, c["id"].start_mark.line + 1, role, figures))
-        overview = False
-        if "overview" in s:
-            node = s["overview"]
-            if not (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":bool")):
-                raise doc.fail(node, "overview must be true or false")
-            overview = node.value.lower() in ("true", "yes", "on")
-        scenes.append(Scene(sid, cls, stitle, source, tuple(cues), lesson_id, s["id"].start_mark.line + 1, overview))
-    if not scenes:
-        raise doc.fail(top["scenes"], "the lesson has no scenes")
-    return Lesson(lesson_id, title, tuple(scenes), path)
+                    raise doc.fail_at(at + ("say",), f"bookmark '{extra[0]}' is placed in say but not in text; "
+                                                     f"add {{@{extra[0]}}} to text")
+            cues.append(Cue(f"{s.id}.{c.id}", c.text, c.say, c.pause, doc.lines[at + ("id",)], c.role, figures))
+        scenes.append(Scene(s.id, s.cls, s.title, tuple(s.source), tuple(cues), lesson.lesson,
+                            doc.lines[here + ("id",)], s.overview))
+    return Lesson(lesson.lesson, lesson.title, tuple(scenes), path)
 
 
 def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | None = None) -> Course:

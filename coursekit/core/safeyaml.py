@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import difflib
+import typing
+
 import yaml
 
 from coursekit.core.errors import UserError
@@ -50,7 +53,8 @@ def load_text(text: str, source: str) -> object:
         raise UserError(f"{source}: {exc}") from None
 
 
-def load_file(path: Path) -> object:
+def read_text(path: Path) -> str:
+    """A YAML file's text: readable, at most MAX_BYTES, UTF-8; else one line saying which."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -61,4 +65,129 @@ def load_file(path: Path) -> object:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: byte {exc.start} is not UTF-8; save the file as UTF-8") from None
-    return load_text(text, str(path))
+    return text
+
+
+def load_file(path: Path) -> object:
+    return load_text(read_text(path), str(path))
+
+
+def load_lined(path: Path) -> "LinedDocument":
+    """The YAML file at ``path`` as a LinedDocument (data plus the line of every value)."""
+    return LinedDocument(Path(path), read_text(path))
+
+
+_KINDS = {"string_type": "must be text or a number", "list_type": "must be a list",
+          "model_type": "must be a mapping of keys", "dict_type": "must be a mapping of 'key: value' entries"}
+
+
+class LinedDocument:
+    """A YAML document as plain data (for pydantic) that remembers the line of every value and key,
+    so every error can name ``file:line``."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        loader = None
+        try:
+            loader = _Loader(text)
+            self.root = loader.get_single_node()
+        except yaml.reader.ReaderError as exc:
+            line = text[: exc.position].count("\n") + 1
+            raise UserError(f"{self.where(line)}: control character U+{exc.character:04X} is not allowed; delete it") from None
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark
+            raise UserError(f"{self.where(mark.line + 1 if mark else 0)}: {exc.problem}; fix the YAML syntax there") from None
+        except yaml.YAMLError as exc:
+            raise UserError(f"{path}: {exc}") from None
+        finally:
+            if loader is not None:
+                loader.dispose()
+        self.lines: dict[tuple, int] = {}       # where each value starts
+        self.key_lines: dict[tuple, int] = {}   # where each mapping key is written
+        self.data = self._plain(self.root, ())
+
+    def where(self, line: int) -> str:
+        try:
+            shown = self.path.relative_to(Path.cwd())
+        except ValueError:
+            shown = self.path
+        return f"{shown}:{line}"
+
+    def where_at(self, loc: tuple, key: bool = False) -> str:
+        """``file:line`` of the value (or key) at ``loc``, or of its nearest parent."""
+        table = self.key_lines if key else self.lines
+        while loc and loc not in table:
+            loc = loc[:-1]
+        return self.where(table.get(loc, self.lines.get(loc, 1)))
+
+    def fail_at(self, loc: tuple, problem: str, key: bool = False) -> UserError:
+        """An error at the value (or, with ``key``, the key) at ``loc``, or its nearest parent."""
+        table = self.key_lines if key else self.lines
+        while loc and loc not in table:
+            loc = loc[:-1]
+        return UserError(f"{self.where(table.get(loc, self.lines.get(loc, 1)))}: {problem}")
+
+    def _plain(self, node: yaml.Node | None, loc: tuple) -> object:
+        """The node as plain data for pydantic: mappings, lists, and scalars as text (numbers
+        included), booleans and nulls as themselves; every position recorded in ``lines``."""
+        if node is None:
+            return None
+        self.lines[loc] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, object] = {}
+            for k, v in node.value:
+                key = k.value if isinstance(k, yaml.ScalarNode) else str(k.start_mark.line)
+                if key in out:
+                    self.key_lines[loc + (key,)] = k.start_mark.line + 1
+                    raise self.fail_at(loc + (key,), f"key '{key}' appears twice", key=True)
+                self.key_lines[loc + (key,)] = k.start_mark.line + 1
+                out[key] = self._plain(v, loc + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self._plain(v, loc + (i,)) for i, v in enumerate(node.value)]
+        tag = node.tag.rsplit(":", 1)[-1]
+        if tag == "null":
+            return None
+        if tag == "bool":
+            return node.value.lower() in ("true", "yes", "on")
+        if tag not in ("str", "int", "float"):
+            raise self.fail_at(loc, f"'{loc[-1] if loc else 'the file'}' must be text or a number, not {tag}")
+        return node.value
+
+    def describe(self, err: dict, schema: type) -> UserError:
+        """One pydantic error as ``file:line: problem; fix``."""
+        loc = tuple(err["loc"])
+        real = loc
+        while real and real not in self.lines and real not in self.key_lines:
+            real = real[:-1]                      # drop a union member's name pydantic adds
+        name = real[-1] if real else "the file"
+        if err["type"] == "extra_forbidden":
+            allowed = sorted(_fields_at(schema, loc[:-1]))
+            close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            return self.fail_at(loc, f"unknown key '{loc[-1]}'; {hint}allowed here: {', '.join(allowed)}", key=True)
+        if err["type"] == "missing":
+            return self.fail_at(loc[:-1], f"missing key '{loc[-1]}'")
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] in _KINDS:
+            msg = f"{name} {_KINDS[err['type']]}"
+        return self.fail_at(loc, msg)
+
+
+def _models_in(annotation: object) -> list[type]:
+    """The pydantic models inside a type annotation (``list[Cue]``, ``dict[str, str | Form]``)."""
+    if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def _fields_at(schema: type, loc: tuple) -> list[str]:
+    """The keys allowed in the mapping at ``loc`` of ``schema`` (aliases as written in the file)."""
+    model = schema
+    for part in loc:
+        fields = getattr(model, "model_fields", {})
+        field = next((f for n, f in fields.items() if (f.alias or n) == part), None)
+        if field is not None:
+            inner = _models_in(field.annotation)
+            model = inner[0] if inner else None
+    return [f.alias or n for n, f in getattr(model, "model_fields", {}).items()]

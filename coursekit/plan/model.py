@@ -6,13 +6,19 @@ track are derived from it. The same inputs give byte-identical JSON.
 
 Frame numbers in a ``CuePlan`` are relative to the start of its scene; a
 ``ScenePlan.start_frame`` is relative to the start of the lesson. Subtitle times are
-in milliseconds relative to the start of the scene.
+in milliseconds relative to the start of the scene. Reading a plan validates it against these
+types (pydantic), so a damaged or foreign file is one line naming the file and the key.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from coursekit.core.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -85,22 +91,39 @@ class LessonPlan:
         return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
     @staticmethod
-    def from_dict(d: dict) -> "LessonPlan":
-        scenes = []
-        for s in d["scenes"]:
-            cues = [CuePlan(**{**c, "subtitles": [SubtitleEvent(**e) for e in c["subtitles"]]}) for c in s["cues"]]
-            scenes.append(ScenePlan(**{**s, "cues": cues}))
-        return LessonPlan(**{**d, "scenes": scenes})
+    def from_dict(d: object, source: str = "the plan") -> "LessonPlan":
+        """A plan from its JSON data, validated (pydantic); a bad one is one line naming ``source``."""
+        return _validated(LessonPlan, d, source)
 
     @staticmethod
     def read(path: Path) -> "LessonPlan":
-        return LessonPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise UserError(f"{path}: cannot read the plan ({exc}); make it again with `render.py plan`") from None
+        return LessonPlan.from_dict(data, str(path))
 
 
-def scene_plan_from_json(text: str) -> ScenePlan:
-    d = json.loads(text)
-    cues = [CuePlan(**{**c, "subtitles": [SubtitleEvent(**e) for e in c["subtitles"]]}) for c in d["cues"]]
-    return ScenePlan(**{**d, "cues": cues})
+@functools.cache
+def _adapter(kind: type) -> TypeAdapter:
+    return TypeAdapter(kind)
+
+
+def _validated(kind: type, data: object, source: str):
+    try:
+        return _adapter(kind).validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "the top level"
+        raise UserError(f"{source}: {where}: {err['msg']}; make the plan again with `render.py plan`") from None
+
+
+def scene_plan_from_json(text: str, source: str = "the scene plan") -> ScenePlan:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{source}: not JSON ({exc}); make the plan again with `render.py plan`") from None
+    return _validated(ScenePlan, data, source)
 
 
 def scene_plan_to_json(plan: ScenePlan) -> str:

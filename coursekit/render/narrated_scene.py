@@ -86,7 +86,7 @@ def load_plan_from_env() -> ScenePlan:
     path = os.environ.get(PLAN_ENV)
     if not path:
         raise PlanError(f"no scene plan: set {PLAN_ENV} to a ScenePlan JSON file (or pass plan=...)")
-    return scene_plan_from_json(Path(path).read_text(encoding="utf-8"))
+    return scene_plan_from_json(Path(path).read_text(encoding="utf-8"), str(path))
 
 
 class Beat:
