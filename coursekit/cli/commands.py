@@ -7,33 +7,31 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from coursekit.assemble.lesson_video import assemble_course
+from coursekit.cli import preflight
+from coursekit.cli.clean import clean
+from coursekit.cli.watch import watch_and_rerun
+from coursekit.content.cue_text import cue_text
+from coursekit.content.lexicon import Lexicon
+from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config
 from coursekit.core.errors import UserError
-from coursekit.content.narration import Course, load_course
-from coursekit.cli import preflight
-from coursekit.speech.audio_cache import AudioCache
-from coursekit.content.lexicon import Lexicon
-from coursekit.speech.voices.auto import resolve_voice
-from coursekit.content.cue_text import cue_text
-from coursekit.render.registry import find_scene_module
-from coursekit.speech import listening
-from coursekit.plan.build import make_plans
-from coursekit.speech.voices.edge import EdgeUnavailable
-from coursekit.plan.build import plan_path
-from coursekit.plan.model import LessonPlan
-from coursekit.plan.subtitle_files import write_course_subtitles
-from coursekit.render.soundtrack import write_scene_narration
-from coursekit.render.one_scene import preview_scene
-from coursekit.render.viewer_check import check_scene
-from coursekit.render.executors import open_executor
-from coursekit.render.batch import render_scenes
-from coursekit.assemble.lesson_video import assemble_course
 from coursekit.core.locks import waiting_lock
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
-from coursekit.cli.clean import clean
-from coursekit.cli.watch import watch_and_rerun
-from coursekit.speech.voices.auto import offline_voice
+from coursekit.plan.build import make_plans, plan_path
+from coursekit.plan.model import LessonPlan
+from coursekit.plan.subtitle_files import write_course_subtitles
+from coursekit.render.batch import render_scenes
+from coursekit.render.executors import open_executor
+from coursekit.render.one_scene import preview_scene
+from coursekit.render.registry import find_scene_module, scene_class
+from coursekit.render.soundtrack import write_scene_narration
+from coursekit.render.viewer_check import check_scene
+from coursekit.speech import listening
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.speech.voices.auto import offline_voice, resolve_voice
+from coursekit.speech.voices.edge import EdgeUnavailable
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -199,7 +197,6 @@ def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
     """The viewer check (coursekit.render.viewer_check) of scenes, on the preview's plan (480p15 timing)."""
 
     preflight.for_render(cfg.course.font)
-    from coursekit.render.registry import scene_class
 
     course = _course(cfg)
     wanted = [course.scene(s) for s in args.scene] if args.scene else list(course.scenes.values())

@@ -7,13 +7,14 @@ Heavy imports (manim, pydub) happen inside the commands that need them, so
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 
+from coursekit.cli import commands
 from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
 from coursekit.core.errors import UserError
 from coursekit.core.paths import use_course
-from coursekit.cli import commands
 
 
 class _Parser(argparse.ArgumentParser):
@@ -149,8 +150,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return UserError.exit_code
     except OSError as exc:
-        import errno
-
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             where = f" while writing {exc.filename}" if exc.filename else ""
             print(f"error: the disk is full{where}; free some space and run again (finished outputs were "

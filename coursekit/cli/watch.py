@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from coursekit.core.errors import UserError
-from coursekit.core.config import Config
-from coursekit.core.paths import course_packages, course_root, narration_dir
 from coursekit.content.narration import load_course
+from coursekit.core.config import Config
+from coursekit.core.errors import UserError
+from coursekit.core.paths import course_packages, course_root, narration_dir
 from coursekit.render.registry import find_scene_module
 
 
@@ -29,7 +29,7 @@ def watched_paths(scene_module: Path | None, lesson_file: Path, config_file: Pat
 def watch_and_rerun(scene_id: str, rerun: Callable[[], None], cfg: Config, config_file: Path | None = None,
                     debounce_s: float = 0.5) -> None:
     from watchdog.events import FileSystemEventHandler  # watchdog: only when watching
-    from watchdog.observers import Observer
+    from watchdog.observers import Observer  # only when watching
 
     course = load_course(cfg.lessons)
     scene = course.scene(scene_id)

@@ -8,7 +8,6 @@
       旋转: xuan2 zhuan3
     polyphones: [转, 长, 行]   # every occurrence must lie inside a ``readings`` word
 
-
 A term's spoken form is either one text, for every voice, or a mapping with ``latin:`` (what a
 voice that reads Latin script itself is given, ``Voice.reads_latin``: edge) and ``chinese:``
 (Chinese characters, digits and punctuation only: the transliteration the other voices read).
@@ -35,9 +34,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
-
-from typing import Any
+from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -46,10 +43,10 @@ from coursekit.core.paths import narration_dir
 from coursekit.core.safeyaml import LinedDocument, load_lined
 
 
-
 def default_path() -> Path:
     """The course's lexicon: ``lexicon.yaml`` beside its narration."""
     return narration_dir() / "lexicon.yaml"
+
 
 PUNCTUATION = set("，。、；：？！“”‘’（）《》—…·,.;:?!()\"' -")
 CLAUSE_BREAKS = set("，、；：,;:—")
@@ -459,8 +456,8 @@ class Lexicon:
         phrase dictionary) cuts it into words, and each word is read as pypinyin reads it.
         ``pinyin`` is exactly the syllables of these units, in order.
         """
-        from pypinyin import Style, lazy_pinyin
-        from pypinyin.core import Pinyin
+        from pypinyin import Style, lazy_pinyin  # its dictionaries take a second to load: only when pinyin is needed
+        from pypinyin.core import Pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
         segment = Pinyin().seg
         text = expand_numbers(spoken)
@@ -506,7 +503,7 @@ def _spoken_form(value: object, source: str, where: str, written: str, ok, how: 
 
 
 def _known_bases(ch: str) -> set[str]:
-    from pypinyin import Style, pinyin
+    from pypinyin import Style, pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
     got = pinyin(ch, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors="ignore")
     bases = set()

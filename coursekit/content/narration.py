@@ -16,7 +16,6 @@ Schema (one file per lesson)::
             pause: 0              # optional silent seconds after the cue
             role: question        # optional: question | answer | think (a quiz's parts, for the course page)
 
-
 Inside ``text`` and ``say``:
 
 - ``{@name}`` places a bookmark that animations can wait for (``cue.until("name")``);

@@ -16,7 +16,6 @@ An occurrence is justified by one of:
     context (a one-character pin 长 chang2 inside 成长; 分 fen1 inside 部分) and the occurrence
     is reported.
 
-
 (b) **phrase**: pypinyin's segmenter really cut a word of its phrase dictionary here (not: some
     dictionary word happens to contain the character) and the cut agrees with the sentence.
     Agreement is checked against a second, independent segmentation, the *witness*: jieba with
@@ -29,14 +28,12 @@ An occurrence is justified by one of:
     (pypinyin's phrases or jieba's words, two to four characters) lying over the character reads
     it otherwise. An ambiguous position (近处分不清: 近处 chù or 处分 chǔ) is reported, to be pinned.
 
-
 (c) **rule**: pypinyin's segmenter left the character alone (so it gets pypinyin's first reading
     of the character), and a named rule from ``RULES`` says which reading is right here, and it
     is that one. If a rule does not apply at this place, or says another reading, the occurrence
     is reported. A single character is also checked against the witness: if the witness word
     around it is a dictionary word that reads it otherwise (中 inside 打中), it is reported; and,
     as for (b), it must be unambiguous.
-
 
 The rules (c), each specific enough to be wrong:
 
@@ -71,7 +68,6 @@ The rules (c), each specific enough to be wrong:
   listed beside it in ``ARCHAIC_TABLE`` (看 kān in 看守 看门 …; 都 dū in 首都 都市 …); an occurrence inside
   one of the listed words is not covered.
 
-
 Characters in the lexicon's ``polyphones`` list must always be pinned: neither (b) nor (c) is
 enough for them.
 
@@ -95,11 +91,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from coursekit.content.lexicon import Lexicon, ReadingUnit, is_cjk
-from coursekit.content.segmenter import tokenizer
 from coursekit.content.cue_text import cue_text
-from coursekit.core.config import load_config
+from coursekit.content.lexicon import Lexicon, ReadingUnit, is_cjk
 from coursekit.content.narration import load_course
+from coursekit.content.segmenter import tokenizer
+from coursekit.core.config import load_config
 
 # ---------------------------------------------------------------- pypinyin's data
 
@@ -107,13 +103,13 @@ from coursekit.content.narration import load_course
 @lru_cache(maxsize=1)
 def multi_reading() -> frozenset[str]:
     """Characters with more than one reading in pypinyin's ``pinyin_dict``."""
-    from pypinyin.pinyin_dict import pinyin_dict
+    from pypinyin.pinyin_dict import pinyin_dict  # its dictionaries take a second to load: only when pinyin is needed
 
     return frozenset(chr(k) for k, v in pinyin_dict.items() if "," in v)
 
 
 def _phrases() -> dict:
-    from pypinyin.constants import PHRASES_DICT
+    from pypinyin.constants import PHRASES_DICT  # its dictionaries take a second to load: only when pinyin is needed
 
     return PHRASES_DICT
 
@@ -121,7 +117,7 @@ def _phrases() -> dict:
 @lru_cache(maxsize=4096)
 def _read_alone(word: str) -> tuple[str, ...]:
     """pypinyin's reading of ``word`` on its own (its own segmentation), tone-numbered, ü as v."""
-    from pypinyin import Style, lazy_pinyin
+    from pypinyin import Style, lazy_pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
     return tuple(s.replace("ü", "v") for s in
                  lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))

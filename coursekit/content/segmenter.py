@@ -17,7 +17,7 @@ def tokenizer():
     if _tokenizer is None:
         with _lock:
             if _tokenizer is None:
-                import jieba
+                import jieba  # its dictionary takes a second to load: only when text is cut
 
                 jieba.setLogLevel(60)
                 tok = jieba.Tokenizer()

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import difflib
 import re
+import typing
 from pathlib import Path
 from typing import Literal
 
+import annotated_types as at
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from coursekit.core.errors import UserError
 from coursekit.core.paths import course_root, inside
 from coursekit.core.safeyaml import load_file
-
 
 DEFAULT_FONT = "Noto Sans CJK SC"   # fonts-noto-cjk, installed by `make setup`
 FPS_RANGE = (1, 120)          # frames per second: video.fps and `plan --fps`
@@ -318,8 +319,6 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
 def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:
     """Every setting as (dotted key, what it accepts, default): the table in the README's "Settings",
     kept equal to this by tests/test_config.py. Numbers say their range, choices list themselves."""
-    import annotated_types as at
-    import typing
 
     model = model or Config
     rows: list[tuple[str, str, str]] = []

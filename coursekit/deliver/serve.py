@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 from pathlib import Path
 
 from RangeHTTPServer import RangeRequestHandler
@@ -20,7 +21,6 @@ class _Server(http.server.ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         """Browsers cancel range requests while seeking: a reset or broken pipe is normal, not an error."""
-        import sys
 
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
             return

@@ -59,11 +59,11 @@ from typing import Callable, Iterable, Sequence
 import srt
 import webvtt
 
+from coursekit.content.segmenter import tokenizer
 from coursekit.core.atomic import write_text
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import LessonPlan, SubtitleEvent
-from coursekit.content.segmenter import tokenizer
 
 __all__ = [
     "START_SYNC_MS",

@@ -9,14 +9,17 @@ numpy, scipy, pydub, pyloudnorm), ffmpeg's version line, the course font files f
 """
 from __future__ import annotations
 
+import importlib.metadata as md
 import platform
 import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from coursekit.core.digest import file_sha256, file_sha256_cached
+import cairo
+
 from coursekit.core.config import DEFAULT_FONT
+from coursekit.core.digest import file_sha256, file_sha256_cached
 from coursekit.core.paths import course_root
 
 LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", "pydub", "pyloudnorm")
@@ -24,8 +27,6 @@ LIBRARIES = ("manim", "manimpango", "av", "pycairo", "typst", "numpy", "scipy", 
 
 @lru_cache(maxsize=1)
 def _libraries() -> dict[str, str]:
-    import importlib.metadata as md
-
     found = {"python": platform.python_version()}
     for dist in LIBRARIES:
         try:
@@ -33,8 +34,6 @@ def _libraries() -> dict[str, str]:
         except md.PackageNotFoundError:
             found[dist] = "not installed"
     try:
-        import cairo  # the C library's version, beside pycairo's
-
         found["cairo"] = cairo.cairo_version_string()
     except ImportError:
         found["cairo"] = "not installed"

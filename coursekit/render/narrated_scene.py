@@ -36,6 +36,7 @@ Example
 """
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -302,7 +303,6 @@ class NarratedScene(Scene):
         exception covers findings that involve every mobject given (or a part of it), from now on.
         A declaration that never excuses anything is itself reported.
         """
-        import inspect
 
         if rule not in RULES:
             raise ValueError(f"unknown viewer-check rule {rule!r}; one of {RULES}")
@@ -319,7 +319,7 @@ class NarratedScene(Scene):
         A plain crossfade puts the old text and the new one on screen together for the whole
         animation; the viewer check reports that (rule ``crossfade``). ``out_share`` of the frames
         go to the fade-out (at least one), the rest to the arrivals."""
-        from manim import FadeOut
+        from manim import FadeOut  # Manim: heavy, only when a scene is built
 
         olds = list(old) if isinstance(old, (list, tuple)) else [old]
         n = frames_for_run_time(run_time, self.fps)

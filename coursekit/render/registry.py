@@ -15,6 +15,7 @@ from pathlib import Path
 
 from coursekit.core.digest import text_sha
 from coursekit.core.paths import scenes_dir
+from coursekit.render.narrated_scene import NarratedScene
 
 _NOT_SCENE_MODULES = {"__init__"}
 
@@ -67,7 +68,6 @@ def load_module(path: Path):
 
 def scene_class(name: str) -> type:
     """The NarratedScene subclass called ``name``; imports its module on first use."""
-    from coursekit.render.narrated_scene import NarratedScene  # Manim: only when a scene is wanted
 
     module = load_module(scene_module_path(name))
     obj = getattr(module, name, None)

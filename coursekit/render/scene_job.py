@@ -28,17 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from coursekit.core.config import DEFAULT_FONT
-from coursekit.render.fingerprint import render_environment
-from coursekit.core.paths import course_root, source_packages
 from coursekit.core.atomic import write_bytes
+from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
-from coursekit.plan.model import scene_plan_to_json
 from coursekit.core.media_tools import mux, probe
-from coursekit.plan.model import scene_plan_from_json
-from coursekit.render.registry import find_scene_module
-from coursekit.render.one_scene import render_while_mixing
+from coursekit.core.paths import course_root, source_packages
+from coursekit.plan.model import scene_plan_from_json, scene_plan_to_json
+from coursekit.render.fingerprint import render_environment
 from coursekit.render.manim_process import run_manim
+from coursekit.render.one_scene import render_while_mixing
+from coursekit.render.registry import find_scene_module
 
 JOB_FORMAT = 1
 _TMP_PREFIX = "coursekit-job-"
@@ -123,7 +122,7 @@ def make_job(scene, quality: str, key: str, memory_gb: float, env: dict[str, str
 
 def _worker_name() -> str:
     try:
-        from distributed import get_worker
+        from distributed import get_worker  # Dask: only with the dask executor
 
         return get_worker().address
     except (ImportError, ValueError):
@@ -154,7 +153,7 @@ def _nanny_env() -> list[str]:
     environ``, MALLOC_TRIM_THRESHOLD_ and the BLAS thread counts by default): none reaches Manim, which
     runs in the environment a local render has (RENDER_ENV pinned, RENDER_ENV_UNSET removed)."""
     try:
-        import dask
+        import dask  # Dask: only with the dask executor
         import distributed  # noqa: F401  (loads its config defaults, where pre-spawn-environ lives)
     except ImportError:
         return []

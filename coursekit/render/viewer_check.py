@@ -32,6 +32,7 @@ Nothing here knows a particular course.
 Example
 -------
 ::
+
     report = check_scene(SceneClass, plan, rules)
     for finding in report.findings:
         print(finding.line())
@@ -130,7 +131,7 @@ def _opacity(mob) -> float:
 
 def _drawn(mob) -> bool:
     """A leaf that puts ink on the frame: it has points and some opacity."""
-    from manim import VMobject
+    from manim import VMobject  # Manim: heavy, only when a scene is built
 
     return isinstance(mob, VMobject) and len(mob.points) > 0 and _opacity(mob) > 0
 
@@ -144,7 +145,7 @@ def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
 
 
 def is_text_unit(mob) -> bool:
-    from manim import Code, DecimalNumber, Text, Typst
+    from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
 
     return isinstance(mob, (Text, Typst, Code, DecimalNumber)) or bool(getattr(type(mob), "TEXT_UNIT", False))
 
@@ -183,7 +184,7 @@ def describe(mob) -> str:
 def _parts(unit) -> list[Any]:
     """The pieces of a text unit that must not cover one another: the texts a composite unit is made
     of (a label, its number, a suffix), or the glyphs of a number laid out by hand (``glyph_pairs``)."""
-    from manim import Code, DecimalNumber, Text, Typst
+    from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
 
     if isinstance(unit, (Text, Typst, Code, DecimalNumber)):
         return []
@@ -206,7 +207,7 @@ def _parts(unit) -> list[Any]:
 # -- sizes ---------------------------------------------------------------------------------------
 def glyph_pairs(unit) -> list[tuple[str, Any]] | None:
     """(character, glyph mobject) for a unit whose glyphs map to characters, else None."""
-    from manim import Code, Text
+    from manim import Code, Text  # Manim: heavy, only when a scene is built
 
     own = getattr(unit, "glyph_pairs", None)
     if callable(own):
@@ -245,7 +246,7 @@ class UnitSize:
 
 def unit_size(unit, px_per_unit: float) -> UnitSize:
     """The drawn size of a text unit, in pixels at the reference height."""
-    from manim import Text, Typst
+    from manim import Text, Typst  # Manim: heavy, only when a scene is built
 
     parts: list[Any] = [unit]
     pairs = glyph_pairs(unit)
@@ -282,14 +283,14 @@ def _text_digit_height(text) -> float:
 
 @lru_cache(maxsize=None)
 def _text_digit_per_point(font: str) -> float:
-    from manim import Text
+    from manim import Text  # Manim: heavy, only when a scene is built
 
     return Text("0", font=font, font_size=100).height / 100.0
 
 
 # -- contrast ------------------------------------------------------------------------------------
 def _srgb(color) -> np.ndarray:
-    from manim import ManimColor
+    from manim import ManimColor  # Manim: heavy, only when a scene is built
 
     return np.array(ManimColor.parse(color).to_rgb(), dtype=float)
 
@@ -327,7 +328,7 @@ class ViewerCheck:
     """Attached to a narrated scene; inspects the screen after every step and keeps findings."""
 
     def __init__(self, scene, rules: ViewerRules) -> None:
-        from manim import config
+        from manim import config  # Manim: heavy, only when a scene is built
 
         self.scene = scene
         self.rules = rules
@@ -348,7 +349,7 @@ class ViewerCheck:
     def before_play(self, animations: tuple) -> None:
         """Note which text units a play fades out (with their boxes now, while they are drawn) and
         which it fades in, per group of animations that run at the same time."""
-        from manim import AnimationGroup, FadeIn, FadeOut
+        from manim import AnimationGroup, FadeIn, FadeOut  # Manim: heavy, only when a scene is built
 
         groups: list[tuple[list, list]] = []
 
@@ -524,7 +525,7 @@ class ViewerCheck:
         return out
 
     def _glyphs(self, unit) -> list[Any]:
-        from manim import Code
+        from manim import Code  # Manim: heavy, only when a scene is built
 
         if isinstance(unit, Code):
             return [m for m in unit.code_lines.get_family() if _drawn(m)]
@@ -586,7 +587,7 @@ def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules 
     captures nothing and Manim's play cache is off; every mobject still moves as in the video.
     Returns ``(scene, report)``; ``report`` is None without ``rules``.
     """
-    from manim import tempconfig
+    from manim import tempconfig  # Manim: heavy, only when a scene is built
 
     with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": plan.fps,
                      "pixel_width": pixel_width, "pixel_height": pixel_height, "media_dir": str(media_dir),

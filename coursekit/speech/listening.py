@@ -14,7 +14,6 @@ checks its sha256) over a cue's audio and scores the transcript against the cue'
   writes a homophone (读数 -> 读书), which costs characters but no syllables: over the bench's 36
   cues kokoro comes back at 0.33 CER but 0.14 syllable error, espeak at 0.85 and 0.73.
 
-
 A cue is flagged when its syllable error is above ``FLAG_SYLLABLE_ERROR`` (calibrated in
 ``bench/listening.py``; see the README). It checks intelligibility, not readings: a misread
 polyphone usually comes back as the right character, because the recogniser picks the word
@@ -25,35 +24,41 @@ of the model and its settings, written atomically. Misses are transcribed in par
 process per core, each model running on one thread.
 
 Use from other tools::
+
     rec = Recogniser()
     t = rec.transcribe(Path("cue.wav"))            # Transcript(text=..., audio_s=..., asr_s=..., cached=...)
     s = score(spoken, t.text)                      # Score(cer=..., syllable_error=..., ...)
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
+import io
 import json
+import multiprocessing
 import os
 import re
 import statistics
 import time
 import unicodedata
 import wave
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy as np
+
+from coursekit.content.cue_text import cue_text
+from coursekit.content.lexicon import clauses, is_cjk, number_to_chinese
+from coursekit.content.narration import Course
 from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import is_cjk, number_to_chinese
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import synthesis
-from coursekit.content.narration import Course
-from coursekit.content.cue_text import cue_text
-from coursekit.content.lexicon import clauses
 
 MODEL_DIR = ENGINE_ROOT / "models" / "whisper-base"
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
@@ -94,7 +99,7 @@ _DIGITS = "零一二三四五六七八九"
 
 @functools.lru_cache(maxsize=1)
 def _t2s():
-    import opencc
+    import opencc  # only when transcripts are compared
 
     return opencc.OpenCC("t2s")
 
@@ -132,7 +137,7 @@ def normalise(text: str) -> str:
 
 def syllables(normalised: str) -> list[str]:
     """Toneless pinyin syllables of normalised text; a run of other letters (a Latin word) is one item."""
-    from pypinyin import Style, lazy_pinyin
+    from pypinyin import Style, lazy_pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
     return [s for s in lazy_pinyin(normalised, style=Style.NORMAL, errors="default") if s]
 
@@ -224,7 +229,7 @@ def _load(model_dir: str):
     global _MODEL
     if _MODEL is None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from faster_whisper import WhisperModel
+        from faster_whisper import WhisperModel  # the recogniser's runtime: only when listening
 
         _MODEL = WhisperModel(model_dir, **MODEL_SETTINGS)
     return _MODEL
@@ -269,7 +274,7 @@ class Recogniser:
         self.model_runs = 0  # transcriptions actually run by this object (cache misses)
 
     def identity(self) -> dict:
-        import faster_whisper
+        import faster_whisper  # the recogniser's runtime: only when listening
 
         return {"model": "whisper-base (CTranslate2)", "model_sha256": model_digest(self.model_dir),
                 "faster_whisper": faster_whisper.__version__, "load": MODEL_SETTINGS,
@@ -309,7 +314,6 @@ class Recogniser:
     def _guarded(self, call, model_dir: str | None, wav):
         """``call(model_dir, wav, settings)`` (or ``call()`` for a future's result), with a failure
         turned into one line that names the audio."""
-        from concurrent.futures.process import BrokenProcessPool
 
         try:
             return call(model_dir, str(wav), self.settings) if model_dir is not None else call()
@@ -350,9 +354,6 @@ class Recogniser:
             for i in idx:
                 finish(i, self._guarded(_run, model_dir, wavs[i]))
         else:
-            import multiprocessing
-            from concurrent.futures import as_completed
-
             ctx = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
             with ProcessPoolExecutor(min(self.jobs, len(idx)), mp_context=ctx,
                                      initializer=_init_worker, initargs=(model_dir,)) as pool:
@@ -446,7 +447,6 @@ def sample_cues(course, lesson_ids: Sequence[str], n: int | None) -> list[tuple[
 def prefetch(course, cfg, cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon, say=print):
     """Synthesise the missing audio of ``cues`` in parallel, as a plan does (``coursekit.speech.synthesis``,
     given a course that holds only these cues). ``synthesise`` then reads the cache."""
-    import dataclasses
 
     keep = {c.id for _, c in cues}
     lessons = []
@@ -478,7 +478,7 @@ def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) 
 
 def report_table(report: Report, limit: int | None = None):
     """A rich table, worst cue first: CER, toneless-syllable error, and both texts."""
-    from rich.table import Table
+    from rich.table import Table  # rich: only when a table or progress bar is shown
 
     rows = report.results if limit is None else report.results[:limit]
     table = Table(title=f"listening check: {report.voice}", show_lines=True)
@@ -498,7 +498,7 @@ def report_table(report: Report, limit: int | None = None):
 
 
 def _esc(text: str) -> str:
-    from rich.markup import escape
+    from rich.markup import escape  # rich: only when a table or progress bar is shown
 
     return escape(text)
 
@@ -528,8 +528,6 @@ def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[
 # ---------------------------------------------------------------- faults made on purpose (tests, bench)
 
 def _read_pcm(path: Path):
-    import numpy as np
-
     with wave.open(str(path), "rb") as w:
         params = w.getparams()
         if params.sampwidth != 2:
@@ -539,8 +537,6 @@ def _read_pcm(path: Path):
 
 
 def _write_pcm(path: Path, data, params) -> Path:
-    import io
-
     buf = io.BytesIO()
     with wave.open(buf, "wb") as w:
         w.setnchannels(params.nchannels)

@@ -22,24 +22,26 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import time
 import uuid
 from pathlib import Path
 from typing import Iterator
 
+import yaml
+
+from coursekit.core.atomic import replacing
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
-from coursekit.render.executors.base import SceneExecutor
+from coursekit.core.media_tools import probe
 from coursekit.core.paths import course_root
 from coursekit.plan.model import ScenePlan
 from coursekit.render import scene_job
-from coursekit.core.atomic import replacing
-from coursekit.core.media_tools import probe
-from coursekit.render.scene_cache import remember
-from coursekit.render.scene_job import SceneJobError
-from coursekit.render.scene_cache import is_fresh
+from coursekit.render.executors.base import SceneExecutor
 from coursekit.render.one_scene import scene_cache_key
+from coursekit.render.scene_cache import is_fresh, remember
+from coursekit.render.scene_job import SceneJobError
 
 TIMEOUT_ENV = "COURSEKIT_DASK_TIMEOUT_S"
 RENDER_CLUSTER_CONFIG = Path(__file__).with_name("dask-render.yaml")
@@ -77,9 +79,8 @@ def loopback_cluster(workers: int = 2, threads_per_worker: int = 1, render_setti
     is put back once the workers are up and again when the cluster closes (a restarted worker writes
     it again in between). The scheduler and workers run with RENDER_CLUSTER_CONFIG (with Dask's defaults
     if not ``render_settings``)."""
-    import dask
-    import yaml
-    from distributed import LocalCluster
+    import dask  # Dask: only with the dask executor
+    from distributed import LocalCluster  # Dask: only with the dask executor
 
     before = dict(os.environ)
     settings = _dotted(yaml.safe_load(RENDER_CLUSTER_CONFIG.read_text(encoding="utf-8"))) if render_settings else {}
@@ -111,9 +112,7 @@ class DaskExecutor(SceneExecutor):
     name = "dask"
 
     def __init__(self, cfg: Config) -> None:
-        import logging
-
-        from distributed import Client
+        from distributed import Client  # Dask: only with the dask executor
 
         self.cfg = cfg
         self.address = cfg.render.scheduler
@@ -231,7 +230,7 @@ class DaskExecutor(SceneExecutor):
 
     def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path,
                 slots: int) -> Iterator[tuple[ScenePlan, Path, dict]]:
-        from distributed import as_completed
+        from distributed import as_completed  # Dask: only with the dask executor
 
         futs: dict = {}
         keys: dict[str, str] = {}

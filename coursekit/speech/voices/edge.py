@@ -13,12 +13,13 @@ import concurrent.futures
 import io
 import threading
 import time
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
 
-from coursekit.speech import audio
 from coursekit.core.config import EdgeVoice as EdgeConfig
 from coursekit.core.errors import UserError
+from coursekit.speech import audio
 from coursekit.speech.voices.base import Speech, Voice, clean_timings
 
 TICKS_PER_SECOND = 10_000_000
@@ -37,12 +38,10 @@ def semaphore(size: int) -> threading.BoundedSemaphore:
 
 
 def edge_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return f"edge-tts {version('edge-tts')}"
     except PackageNotFoundError:
-        import edge_tts
+        import edge_tts  # the voice's runtime: only when it speaks
 
         return f"edge-tts {getattr(edge_tts, '__version__', 'unknown')}"
 
@@ -57,8 +56,8 @@ class IncompleteStream(Exception):
 
 def transient_reason(exc: BaseException) -> str | None:
     """A short reason if ``exc`` is worth retrying, else None."""
-    import aiohttp
-    from edge_tts import exceptions as ex
+    import aiohttp  # the voice's runtime: only when it speaks
+    from edge_tts import exceptions as ex  # the voice's runtime: only when it speaks
 
     if isinstance(exc, ex.NoAudioReceived):
         return "no audio received"
@@ -125,7 +124,7 @@ class Edge(Voice):
     # -- one request
 
     async def _stream(self, spoken: str) -> tuple[bytes, list[tuple[int, int, str]]]:
-        import edge_tts
+        import edge_tts  # the voice's runtime: only when it speaks
 
         c = self.cfg
         com = edge_tts.Communicate(spoken, c.voice, rate=c.rate, volume=c.volume, pitch=c.pitch,
@@ -190,8 +189,8 @@ class Edge(Voice):
 
 
 def _decode_mp3(data: bytes):
-    from pydub import AudioSegment
-    from pydub.exceptions import CouldntDecodeError
+    from pydub import AudioSegment  # audio library: only when mixing
+    from pydub.exceptions import CouldntDecodeError  # audio library: only when mixing
 
     audio.ffmpeg_binary()
     try:

@@ -13,12 +13,13 @@ import re
 import shutil
 import subprocess
 import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
-from coursekit.speech import audio
+from coursekit.content.lexicon import Lexicon, clauses
 from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, clauses
+from coursekit.speech import audio
 from coursekit.speech.voices.base import Speech, Voice, clean_timings
 
 NOT_FOUND = "espeak-ng not found; install the Debian package espeak-ng: apt-get install espeak-ng"
@@ -71,8 +72,6 @@ class Espeak(Voice):
         return f"{self.version()} {self.voice} s{self.cfg.speed} p{self.cfg.pitch}"
 
     def identity(self) -> dict:
-        from importlib.metadata import version
-
         return {
             "backend": self.name,
             "version": self.version(),

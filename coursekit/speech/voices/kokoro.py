@@ -43,24 +43,27 @@ passed every check. A missing model file is a one-line ``UserError`` that says t
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import json
+import logging
 import re
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 
-from coursekit.speech import audio
+from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import KokoroVoice as KokoroConfig
 from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.paths import ENGINE_ROOT
+from coursekit.speech import audio
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 
@@ -123,8 +126,6 @@ def model_ready(model_dir: Path = MODEL_DIR) -> tuple[bool, str]:
 
 
 def _version(dist: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(dist)
     except PackageNotFoundError:
@@ -137,8 +138,8 @@ class Engine:
     """The onnxruntime session (one intra-op thread) of the model with its durations as a second output."""
 
     def __init__(self, model_dir: Path, rewrite: bool | None = None) -> None:
-        import onnx
-        import onnxruntime as ort
+        import onnx  # the voice's runtime: only when it speaks
+        import onnxruntime as ort  # the voice's runtime: only when it speaks
 
         model = onnx.load(str(Path(model_dir) / MODEL_FILE))
         expose_durations(model)
@@ -179,9 +180,7 @@ def engine(model_dir: Path, fresh: bool = False) -> Engine:
 
 @functools.lru_cache(maxsize=1)
 def _jieba():
-    import logging
-
-    import jieba
+    import jieba  # its dictionary takes a second to load: only when text is cut
 
     jieba.setLogLevel(logging.WARNING)
     tok = jieba.Tokenizer()
@@ -192,7 +191,7 @@ def _jieba():
 @functools.lru_cache(maxsize=4)
 def _english(language: str):
     try:
-        from misaki.espeak import EspeakG2P
+        from misaki.espeak import EspeakG2P  # the voice's runtime: only when it speaks
     except ImportError as exc:
         raise UserError(f"voice.kokoro.read_latin needs misaki's English G2P ({exc}); run make setup, "
                         "or set voice.kokoro.read_latin: false in config.yaml") from None
@@ -202,7 +201,7 @@ def _english(language: str):
 def py2ipa(syllable: str) -> str:
     """Kokoro's IPA for one tone-numbered pinyin syllable (misaki's step, its non-syllabic marks removed
     as misaki's own Mandarin front end does)."""
-    from misaki.zh import ZHG2P
+    from misaki.zh import ZHG2P  # the voice's runtime: only when it speaks
 
     return ZHG2P.py2ipa(syllable).replace(chr(815), "")
 
@@ -222,7 +221,6 @@ class Chunk:
 def _aligned(text: str, expanded: str, base: int) -> list[int]:
     """For each character of ``expanded`` (``text`` with its numbers read out), the offset in the spoken
     text of the character it comes from: itself, or the first character of the number it reads."""
-    import difflib
 
     where = [base] * len(expanded)
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, text, expanded, autojunk=False).get_opcodes():

