@@ -132,7 +132,7 @@ def test_the_engine_names_nothing_of_this_course():
 # third-party packages slow to import, which light commands (check, list, subtitles) must not pay for
 LAZY = {"manim", "scipy", "pyloudnorm", "pydub", "dask", "distributed", "jieba", "pypinyin", "opencc",
         "faster_whisper", "onnx", "onnxruntime", "misaki", "edge_tts", "aiohttp", "watchdog", "rich",
-        "playwright", "psutil"}
+        "playwright", "psutil", "numpy"}
 
 
 def test_imports_inside_functions_are_heavy_packages_with_a_reason():
@@ -148,6 +148,9 @@ def test_imports_inside_functions_are_heavy_packages_with_a_reason():
         lines = src.splitlines()
         tree = ast.parse(src)
         top = {id(n) for n in tree.body}
+        # ``if TYPE_CHECKING:`` imports are for annotations only and never run
+        top |= {id(i) for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING"
+                for i in n.body}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top:
                 name = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name

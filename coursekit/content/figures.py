@@ -12,13 +12,13 @@ placeholders. It never imports manim.
 from __future__ import annotations
 
 import difflib
+import math
 import importlib.util
 import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-import numpy as np
 
 from coursekit.core.digest import text_sha
 from coursekit.core.errors import UserError
@@ -60,7 +60,7 @@ def fmt_sci(x: float, digits: int = 2) -> str:
     v = float(x)
     if v == 0:
         return "0"
-    exp = int(np.floor(np.log10(abs(v))))
+    exp = math.floor(math.log10(abs(v)))
     mant = round(v / 10 ** exp, digits - 1)
     if abs(mant) >= 10:
         mant, exp = mant / 10, exp + 1
@@ -69,12 +69,12 @@ def fmt_sci(x: float, digits: int = 2) -> str:
 
 def fmt_order(x: float) -> str:
     """The power of ten nearest to ``x`` (on a log scale), for speaking a size: ``10⁻¹⁵``."""
-    return "10" + str(int(round(float(np.log10(abs(float(x))))))).translate(_SUPERSCRIPT)
+    return "10" + str(round(math.log10(abs(float(x))))).translate(_SUPERSCRIPT)
 
 
 def fmt_order_above(x: float) -> str:
     """The smallest power of ten strictly above ``|x|``, for saying "不到 10⁻¹⁵" truthfully (8.9e−16 → ``10⁻¹⁵``)."""
-    return "10" + str(int(np.floor(np.log10(abs(float(x))))) + 1).translate(_SUPERSCRIPT)
+    return "10" + str(math.floor(math.log10(abs(float(x)))) + 1).translate(_SUPERSCRIPT)
 
 
 def fmt_point(p) -> str:
@@ -129,6 +129,29 @@ NO_FIGURES = Figures({})
 def names_in(text: str) -> list[str]:
     """The figure names used in ``text``, in order (bookmarks ``{@name}`` are not figures)."""
     return FIGURE_RE.findall(text)
+
+
+class CourseFigures(Figures):
+    """The figures of a course's ``figures.py``, loaded (by path) the first time one is asked for, so
+    that commands which fill none (list, subtitles) do not import the course's math."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__({}, str(path))
+        self.path = path
+        self._loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self.table = load_figures(self.path).table
+            self._loaded = True
+
+    def __contains__(self, name: str) -> bool:
+        self._load()
+        return super().__contains__(name)
+
+    def value(self, name: str) -> str:
+        self._load()
+        return super().value(name)
 
 
 def load_figures(path: Path) -> Figures:

@@ -34,7 +34,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from coursekit.core.errors import UserError
-from coursekit.content.figures import NO_FIGURES, Figures, load_figures
+from coursekit.content.figures import NO_FIGURES, CourseFigures, Figures
 from coursekit.core.paths import narration_dir as course_narration_dir
 from coursekit.core.safeyaml import load_lined
 
@@ -301,7 +301,7 @@ def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | N
     """Load every lesson named, checking that scene ids are unique across the course. The figures
     the cues quote come from ``figures.py`` in the same folder (none if there is no such file)."""
     narration_dir = narration_dir or course_narration_dir()
-    figures = load_figures(narration_dir / "figures.py")
+    figures = CourseFigures(narration_dir / "figures.py")
     course = Course()
     seen: dict[str, Path] = {}
     for lid in lesson_ids:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from coursekit.core.digest import text_sha
 from coursekit.core.paths import scenes_dir
-from coursekit.render.narrated_scene import NarratedScene
 
 _NOT_SCENE_MODULES = {"__init__"}
 
@@ -71,6 +70,9 @@ def scene_class(name: str) -> type:
 
     module = load_module(scene_module_path(name))
     obj = getattr(module, name, None)
-    if not (inspect.isclass(obj) and issubclass(obj, NarratedScene)):
+    # the scene module imported Manim and the engine's NarratedScene; this module does not, so that
+    # finding a scene's file stays fast for commands that never build one
+    base = getattr(sys.modules.get("coursekit.render.narrated_scene"), "NarratedScene", None)
+    if not (inspect.isclass(obj) and base is not None and issubclass(obj, base)):
         raise LookupError(f"{name} in {module.__file__} is not a NarratedScene subclass")
     return obj

@@ -44,9 +44,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -137,6 +139,7 @@ def _drawn(mob) -> bool:
 
 
 def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
+    import numpy as np  # numpy: only when a frame is checked
     pts = [m.points for m in mobs if _drawn(m)]
     if not pts:
         return None
@@ -290,6 +293,7 @@ def _text_digit_per_point(font: str) -> float:
 
 # -- contrast ------------------------------------------------------------------------------------
 def _srgb(color) -> np.ndarray:
+    import numpy as np  # numpy: only when a frame is checked
     from manim import ManimColor  # Manim: heavy, only when a scene is built
 
     return np.array(ManimColor.parse(color).to_rgb(), dtype=float)
@@ -297,6 +301,7 @@ def _srgb(color) -> np.ndarray:
 
 def relative_luminance(rgb: np.ndarray) -> float:
     """WCAG 2 relative luminance of an sRGB colour with channels in [0, 1]."""
+    import numpy as np  # numpy: only when a frame is checked
     c = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
     return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
 

@@ -49,8 +49,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-import numpy as np
-
 from coursekit.content.cue_text import cue_text
 from coursekit.content.lexicon import clauses, is_cjk, number_to_chinese
 from coursekit.content.narration import Course
@@ -528,6 +526,7 @@ def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[
 # ---------------------------------------------------------------- faults made on purpose (tests, bench)
 
 def _read_pcm(path: Path):
+    import numpy as np  # numpy: only when a transcript is scored
     with wave.open(str(path), "rb") as w:
         params = w.getparams()
         if params.sampwidth != 2:

@@ -7,8 +7,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterator
 
-import psutil
-
 from coursekit.core.config import Config
 from coursekit.plan.model import ScenePlan
 from coursekit.render.executors.base import SceneExecutor
@@ -39,6 +37,7 @@ def worker_count(cfg: Config, requested: int | None = None) -> tuple[int, str]:
     """How many scene renders run at once: ``requested`` (else render.jobs, else the core count),
     lowered so that jobs × render.worker_memory_gb fits in the memory available now.
     Returns the count and, when it was lowered, why."""
+    import psutil  # only when scenes render
 
     want = requested or cfg.render.jobs or os.cpu_count() or 1
     fits = max(1, int(psutil.virtual_memory().available / (cfg.render.worker_memory_gb * 2**30)))

@@ -55,8 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import KokoroVoice as KokoroConfig
@@ -66,6 +65,9 @@ from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import audio
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MODEL_DIR = ENGINE_ROOT / "models" / "kokoro"
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
@@ -155,6 +157,7 @@ class Engine:
 
     def run(self, tokens: list[int], style: np.ndarray, speed: float) -> tuple[np.ndarray, np.ndarray]:
         """(float samples, duration units per token including the start and end pads)."""
+        import numpy as np  # numpy: only when samples are computed
         feed = {"tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
                 "style": np.asarray(style, dtype=np.float32).reshape(1, -1),
                 "speed": np.array([speed], dtype=np.float32)}
@@ -241,6 +244,7 @@ class Kokoro(Voice):
 
     def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
                  model_dir: Path | None = None, warn: Callable[[str], None] = _warn) -> None:
+        import numpy as np  # numpy: only when samples are computed
         self.cfg = cfg or KokoroConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
@@ -448,6 +452,7 @@ class Kokoro(Voice):
 
     def _infer(self, eng: Engine, chunk: Chunk):
         """One inference: (float samples, [(offset, seconds into them)], duration units)."""
+        import numpy as np  # numpy: only when samples are computed
         ids, before = self.tokens(chunk.phonemes)
         if not ids:
             raise BadAudio("no phoneme the model knows")
@@ -468,6 +473,7 @@ class Kokoro(Voice):
 
     def _once(self, groups: list[Chunk], eng: Engine):
         """One attempt at the whole cue: (track, timings, report), or BadAudio."""
+        import numpy as np  # numpy: only when samples are computed
         made = [self._infer(eng, g) for g in groups]
         peak = max(float(np.max(np.abs(x))) for x, _, _ in made)
         gain = PEAK_CEILING / peak if peak > PEAK_CEILING else 1.0

@@ -25,8 +25,6 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import numpy as np
-
 DURATIONS = "/encoder/Clip_output_0"
 
 
@@ -62,6 +60,7 @@ def _attrs(node) -> dict:
 def convs_as_matmul(model) -> int:
     """Rewrite every 1-D, stride-1, ungrouped ``ConvInteger`` with constant uint8 weights (see the
     module text); returns how many were rewritten. Other convolutions are left alone."""
+    import numpy as np  # numpy: only when samples are computed
     from onnx import helper, numpy_helper  # the voice's runtime: only when it speaks
 
     graph = model.graph
@@ -69,6 +68,7 @@ def convs_as_matmul(model) -> int:
     nodes, added, count = [], [], 0
 
     def const(name: str, value) -> str:
+        import numpy as np  # numpy: only when samples are computed
         added.append(numpy_helper.from_array(np.asarray(value), name))
         return name
 

