@@ -53,3 +53,32 @@ def build_assembled(tmp: Path):
     outdir = tmp / "course" / "trig_to_rope"
     files = assemble_lesson(cfg, plan, videos, outdir, work=tmp / "work")
     return plan, videos, outdir, files
+
+
+def build_course(tmp: Path) -> tuple[LessonPlan, dict, Path]:
+    """The synthetic lesson made the way ``render.py course`` makes a course (``assemble_course``) in a
+    course root of its own, ``tmp``: returns the plan, the manifest and media/course."""
+    import json
+    import os
+
+    from coursekit.assemble.lesson_video import assemble_course
+    from coursekit.content.narration import Course
+    from coursekit.core.paths import COURSE_ENV
+
+    plan = synthetic_plan()
+    scenes = tmp / "media" / "scenes" / "low"
+    scenes.mkdir(parents=True, exist_ok=True)
+    for s, hue in zip(plan.scenes, (0, 120)):
+        make_scene_video(scenes / f"{s.id}.mp4", s.frames, hue)
+    before = os.environ.get(COURSE_ENV)
+    os.environ[COURSE_ENV] = str(tmp)
+    try:
+        cfg = parse_config({"video": {"quality": "low"}})
+        assemble_course(cfg, Course(), [plan])
+    finally:
+        if before is None:
+            os.environ.pop(COURSE_ENV, None)
+        else:
+            os.environ[COURSE_ENV] = before
+    course_dir = tmp / "media" / "course"
+    return plan, json.loads((course_dir / "manifest.json").read_text(encoding="utf-8")), course_dir
