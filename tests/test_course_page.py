@@ -386,3 +386,12 @@ def test_phone_width(browser, url, made):
     page.screenshot(path=str(SHOTS / "course_page_390.png"), full_page=True)
     assert page.evaluate("window.scrollX") == 0
     context.close()
+
+
+def test_each_lesson_names_its_voice_and_licence(page, made):
+    _, manifest, _, _ = made
+    lesson = manifest["lessons"][0]
+    text = page.locator(".lesson .voice").text_content()
+    assert lesson["voice"] in text and (lesson["voice_licence"] or "未记录") in text
+    html = render_page({"lessons": [{**lesson, "voice": "kokoro <v1>", "voice_licence": "kokoro: Apache-2.0"}]})
+    assert "配音：kokoro &lt;v1&gt;" in html and "配音的许可：kokoro: Apache-2.0" in html
