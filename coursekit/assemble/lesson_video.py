@@ -2,20 +2,20 @@
 chapters, a soft subtitle track, side files, a poster, and the course manifest and page."""
 from __future__ import annotations
 
+import importlib.metadata as md
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
+from coursekit.content.narration import Course
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.media_tools import extract_frame, need, run
-from coursekit.content.narration import Course
 from coursekit.core.paths import ENGINE_ROOT
-from coursekit.plan.model import LessonPlan
 from coursekit.plan import subtitle_events as subs
-from coursekit.speech.audio import encode_aac_atomic
-from coursekit.render.soundtrack import lesson_track
+from coursekit.plan.model import LessonPlan
+from coursekit.render.soundtrack import write_lesson_narration
 from coursekit.speech.voices.catalogue import licences_of
 
 
@@ -78,7 +78,8 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     work = work or cfg.output_dir / "work" / f"{plan.fps}fps" / lid
     work.mkdir(parents=True, exist_ok=True)
     video = concat_video(scene_videos, work / "video.mp4")
-    audio = encode_aac_atomic(lesson_track(plan), work / "narration.m4a") or work / "narration.m4a"
+    # the lesson's one narration track, 48 kHz stereo AAC, muxed below with its stream copied
+    audio, _, _ = write_lesson_narration(plan, work / "narration.m4a")
     meta = write_ffmetadata(plan, work / "chapters.ffmeta")
     events = subs.lesson_events(plan, cfg.subtitles)
     srt = outdir / f"{lid}.srt"
@@ -119,8 +120,6 @@ def burn_in(mp4: Path, srt: Path, out: Path, font: str = DEFAULT_FONT) -> Path:
 
 
 def _versions() -> dict[str, str]:
-    import importlib.metadata as md
-
     def git_commit() -> str:
         try:
             return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ENGINE_ROOT, capture_output=True, text=True,

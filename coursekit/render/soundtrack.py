@@ -1,7 +1,9 @@
 """Narration tracks built from the plan: one per scene (preview, listen) or per lesson (assembly).
 
 The plan already knows every cue's frame, so the track is mixed once, sample-exact,
-and loudness-normalised as a whole (short cues cannot be measured one by one).
+and loudness-normalised as a whole (short cues cannot be measured one by one). A scene's
+track stays 24 kHz mono; the lesson's, which is what is delivered, is resampled once to
+48 kHz stereo and normalised after that upmix (``encode_delivery_aac``).
 """
 from __future__ import annotations
 
@@ -9,8 +11,7 @@ from pathlib import Path
 
 from coursekit.core.paths import course_root
 from coursekit.plan.model import LessonPlan, ScenePlan
-from coursekit.speech.audio import loudness_normalise, mix_track
-from coursekit.speech.audio import encode_aac_atomic
+from coursekit.speech.audio import encode_aac_atomic, encode_delivery_aac, loudness_normalise, mix_track
 
 
 def _items(scene: ScenePlan, offset_frames: int = 0) -> list[tuple[Path | None, float]]:
@@ -22,9 +23,16 @@ def scene_track(scene: ScenePlan):
     return loudness_normalise(mix_track(_items(scene), scene.frames / scene.fps))
 
 
-def lesson_track(plan: LessonPlan):
+def lesson_mix(plan: LessonPlan):
+    """The whole lesson's narration mixed at 24 kHz mono on the plan's frames, not normalised."""
     items = [it for s in plan.scenes for it in _items(s, s.start_frame)]
-    return loudness_normalise(mix_track(items, plan.frames / plan.fps))
+    return mix_track(items, plan.frames / plan.fps)
+
+
+def write_lesson_narration(plan: LessonPlan, out: Path) -> tuple[Path, float, float]:
+    """Encode the lesson's delivered narration (48 kHz stereo AAC-LC in .m4a, -16 LUFS, true peak
+    <= -1 dBTP) to ``out``, atomically. Returns (out, LUFS, dBTP) measured on the encoded file."""
+    return encode_delivery_aac(lesson_mix(plan), out)
 
 
 def write_scene_narration(scene: ScenePlan, out: Path) -> Path:

@@ -4,11 +4,17 @@ Every cue's audio is 24 kHz mono 16-bit PCM with its leading and trailing silenc
 trimmed the same way (``trim``), so backends are interchangeable. Scene and lesson
 tracks are mixed on exact sample positions and normalised to -16 LUFS integrated with
 true peaks at or below -1 dBTP.
+
+A scene's track stays 24 kHz mono (``loudness_normalise``, ``encode_aac_atomic``). The delivered
+lesson track is made by ``encode_delivery_aac``: the 24 kHz mono mix resampled once to 48 kHz
+(soxr), copied to two identical channels, normalised after that upmix, encoded as AAC-LC stereo,
+and the encoded file measured again with ffmpeg's ``ebur128``.
 """
 from __future__ import annotations
 
 import io
 import math
+import re
 import shutil
 import subprocess
 import tempfile
@@ -29,13 +35,28 @@ TARGET_LUFS = -16.0
 MAX_TRUE_PEAK = -1.0
 MIN_LOUDNESS_SECONDS = 0.4
 LIMIT_LINEAR = 10 ** (-1.5 / 20)   # the limiter's ceiling, at 4x oversampling
+# The delivered lesson audio (encode_delivery_aac)
+DELIVERY_RATE = 48000
+DELIVERY_BITRATE = "192k"            # nominal; narration with its pauses measures 160-180 kb/s
+DELIVERY_CEILING = -1.5              # dBTP aimed at before encoding; the AAC encoder adds a few tenths
+DELIVERY_TOLERANCE = 0.5             # LU, integrated loudness of the encoded file
+SILENT_LUFS = -70.0                  # ebur128's absolute gate: a track this quiet is not normalised
+# The one resampling of the delivered audio: soxr at its 28-bit ("very high quality") precision, in
+# floating point, then the mono channel copied to both sides at unity gain (ffmpeg's own -ac 2 would
+# copy it at -3 dB).
+DELIVERY_UPMIX = (f"aformat=sample_fmts=dbl,aresample={DELIVERY_RATE}:resampler=soxr:precision=28,"
+                  "pan=stereo|c0=c0|c1=c0")
+# AAC-LC with mid/side coding forced and intensity stereo and noise substitution off: two identical
+# channels then decode to two identical channels (side = 0). With the encoder's defaults they differ
+# by up to -42 dBFS (noise substitution is random per channel).
+AAC_STEREO_ARGS = ["-profile:a", "aac_low", "-aac_ms", "1", "-aac_is", "0", "-aac_pns", "0"]
 # Anything that changes the bytes a voice produces for the same input goes here, so that
 # changing it changes every cache key.
 FORMAT_ID = f"pcm_s16le/{SAMPLE_RATE}Hz/mono/trim{SILENCE_DBFS:g}dBFS/keep{KEEP_MS}ms/chunk{TRIM_CHUNK_MS}ms"
 
 
 def _pydub():
-    from pydub import AudioSegment
+    from pydub import AudioSegment  # audio library: only when mixing
 
     return AudioSegment
 
@@ -74,7 +95,7 @@ def conform(source):
     if seg.sample_width != SAMPLE_WIDTH:
         seg = seg.set_sample_width(SAMPLE_WIDTH)
     if seg.frame_rate != SAMPLE_RATE:
-        from scipy.signal import resample_poly
+        from scipy.signal import resample_poly  # scipy: heavy, only when resampling
 
         g = gcd(SAMPLE_RATE, seg.frame_rate)
         x = samples(seg).astype(np.float64)
@@ -88,7 +109,7 @@ def trim(segment) -> tuple[object, float]:
     silence at each end (padding if there was less). Returns (segment, shift) where
     ``shift`` seconds must be added to a time measured on the input to land on the output.
     An all-silent input becomes an empty segment."""
-    from pydub.silence import detect_leading_silence
+    from pydub.silence import detect_leading_silence  # audio library: only when mixing
 
     AudioSegment = _pydub()
     n = len(segment)  # ms
@@ -162,7 +183,7 @@ def _float(segment) -> np.ndarray:
 
 def integrated_loudness(segment) -> float:
     """ITU-R BS.1770 integrated loudness (LUFS), via pyloudnorm."""
-    import pyloudnorm
+    import pyloudnorm  # audio analysis: only when mixing
 
     x = _float(segment)
     if len(x) < int(MIN_LOUDNESS_SECONDS * SAMPLE_RATE):
@@ -172,7 +193,7 @@ def integrated_loudness(segment) -> float:
 
 def true_peak(segment) -> float:
     """True peak in dBTP, estimated by 4x polyphase oversampling (BS.1770 annex 2 style)."""
-    from scipy.signal import resample_poly
+    from scipy.signal import resample_poly  # scipy: heavy, only when resampling
 
     x = _float(segment)
     if not len(x):
@@ -279,3 +300,106 @@ def encode_aac_atomic(source, path: Path) -> Path:
         if res.returncode:
             raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
     return path
+
+
+# ---------------------------------------------------------------- delivery
+
+_EBUR128_I = re.compile(r"^\s*I:\s+(-?(?:\d+(?:\.\d+)?|inf))\s+LUFS", re.M)
+_EBUR128_PEAK = re.compile(r"^\s*Peak:\s+(-?(?:\d+(?:\.\d+)?|inf))\s+dBFS", re.M)
+
+
+def ebur128(source: Path, graph: str | None = None) -> tuple[float, float]:
+    """(integrated loudness in LUFS, true peak in dBTP) of a file's first audio stream, after the
+    filter ``graph`` if one is given, as ffmpeg's ``ebur128`` filter (BS.1770-4, true peak by
+    oversampling) measures them. Both are given to 0.1; silence is (-70, -inf)."""
+    af = f"{graph + ',' if graph else ''}ebur128=peak=true:framelog=verbose"
+    res = subprocess.run([ffmpeg_binary(), "-nostdin", "-hide_banner", "-nostats", "-i", str(source),
+                          "-map", "0:a:0", "-af", af, "-f", "null", "-"], capture_output=True, text=True)
+    loud, peak = _EBUR128_I.findall(res.stderr), _EBUR128_PEAK.findall(res.stderr)
+    if res.returncode or not loud or not peak:
+        raise RuntimeError(f"ffmpeg ebur128 could not measure {Path(source).name}: "
+                           f"{res.stderr.strip()[-300:] or 'no summary'}")
+    return float(loud[-1]), float(peak[-1])
+
+
+def _delivery_graph(gain_db: float, limit_db: float | None) -> str:
+    graph = f"{DELIVERY_UPMIX},volume={gain_db:.3f}dB:precision=double"
+    if limit_db is not None:
+        # ffmpeg's look-ahead limiter at 48 kHz, delay compensated, auto-level off. It sees sample
+        # peaks only; the ceiling is lowered by whatever true peak the measurement finds above it.
+        graph += f",alimiter=limit={10 ** (limit_db / 20):.6f}:attack=5:release=50:level=false:latency=true"
+    return graph
+
+
+def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
+    """Gain and limiter ceiling that bring the upmixed 48 kHz track to -16 LUFS with its true peak
+    at or below DELIVERY_CEILING, found by measuring the filtered PCM (no encoding) with ebur128.
+    A plain gain when the peaks allow it (one measurement); otherwise gain plus limiter, the gain
+    corrected by secant steps and the ceiling lowered by any true-peak excess (up to six passes).
+    None for a track too quiet or short to measure (ebur128's gate)."""
+    loud, peak = ebur128(src, DELIVERY_UPMIX)
+    if not math.isfinite(loud) or loud <= SILENT_LUFS:
+        return None
+    gain = TARGET_LUFS - loud
+    if peak + gain <= DELIVERY_CEILING:
+        return gain, None
+    limit = DELIVERY_CEILING
+    best: tuple[float, float, float] | None = None       # (|error|, gain, limit)
+    prev: tuple[float, float] | None = None
+    for _ in range(6):
+        loud, peak = ebur128(src, _delivery_graph(gain, limit))
+        err = loud - TARGET_LUFS
+        if peak <= DELIVERY_CEILING and (best is None or abs(err) < best[0]):
+            best = (abs(err), gain, limit)
+        if peak > DELIVERY_CEILING:
+            limit -= peak - DELIVERY_CEILING + 0.05
+        if abs(err) <= 0.1 and peak <= DELIVERY_CEILING:
+            break
+        slope = 1.0                               # limiting makes loudness grow slower than the gain
+        if prev is not None and abs(gain - prev[0]) > 1e-6:
+            slope = min(1.0, max(0.2, (err - prev[1]) / (gain - prev[0])))
+        prev = (gain, err)
+        gain -= err / slope
+    if best is None:
+        raise RuntimeError(f"{src.name}: no limiter setting brought the true peak under {DELIVERY_CEILING} dBTP")
+    return best[1], best[2]
+
+
+def encode_delivery_aac(source, path: Path) -> tuple[Path, float, float]:
+    """Encode a lesson's 24 kHz mono mix (a segment or WAV file) as the delivered audio, atomically:
+    resampled once to 48 kHz with soxr, copied to two identical channels, normalised after the
+    upmix to -16 LUFS integrated with true peak at or below -1 dBTP, AAC-LC stereo at 192 kbit/s
+    in an .m4a. The encoded file itself is measured (ebur128); if the encoder pushed it out of
+    bounds the gain or ceiling is corrected and it is encoded again (twice at most), else it is
+    an error. Returns (path, integrated LUFS, true peak dBTP) as measured on the encoded file.
+    A silent mix, or one too short to measure, is encoded as it is."""
+    ff = ffmpeg_binary()
+    path = Path(path)
+    with tempfile.TemporaryDirectory(prefix="coursekit-delivery-") as td, replacing(path) as tmp:
+        if isinstance(source, (str, Path)):
+            src = Path(source)
+        else:
+            src = Path(td) / "mix.wav"
+            src.write_bytes(wav_bytes(source))
+        settings = _delivery_settings(src)
+        silent = settings is None
+        gain, limit = settings or (0.0, None)
+        for attempt in range(3):
+            res = subprocess.run([ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src),
+                                  "-vn", "-af", _delivery_graph(gain, limit), "-c:a", "aac", *AAC_STEREO_ARGS,
+                                  "-b:a", DELIVERY_BITRATE, "-map_metadata", "-1", "-fflags", "+bitexact",
+                                  "-flags:a", "+bitexact", "-f", "mp4", str(tmp)], capture_output=True, text=True)
+            if res.returncode:
+                raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
+            loud, peak = ebur128(tmp)
+            # aim inside the tolerance while corrections remain, accept the whole tolerance at the end
+            margin = 0.0 if attempt == 2 else 0.2
+            if silent or (abs(loud - TARGET_LUFS) <= DELIVERY_TOLERANCE - margin and peak <= MAX_TRUE_PEAK):
+                break
+            if attempt == 2:
+                raise RuntimeError(f"{path.name}: encoded at {loud:.1f} LUFS, true peak {peak:.1f} dBTP; wanted "
+                                   f"{TARGET_LUFS:g} ± {DELIVERY_TOLERANCE:g} LUFS and at most {MAX_TRUE_PEAK:g} dBTP")
+            if peak > MAX_TRUE_PEAK:
+                limit = (DELIVERY_CEILING if limit is None else limit) - (peak - MAX_TRUE_PEAK) - 0.2
+            gain += TARGET_LUFS - loud
+    return path, loud, peak
