@@ -160,3 +160,12 @@ def test_imports_inside_functions_are_heavy_packages_with_a_reason():
                 elif "#" not in lines[node.end_lineno - 1]:
                     found.append(where + "  (say why it is imported here)")
     assert not found, "\n".join(found)
+
+
+def test_the_command_line_starts_without_the_heavy_packages():
+    """Starting render.py (for check, list, subtitles) imports none of the slow packages above: each is
+    imported where its work is done."""
+    code = "import sys, coursekit.cli.main; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    loaded = set(out.split()) & LAZY
+    assert loaded <= {"rich"}, sorted(loaded)   # rich draws every command's output

@@ -20,11 +20,13 @@ import subprocess
 import tempfile
 from math import gcd
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from coursekit.core.atomic import replacing, write_bytes
 from coursekit.core.errors import UserError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SAMPLE_RATE = 24000
 SAMPLE_WIDTH = 2
@@ -72,11 +74,13 @@ def ffmpeg_binary() -> str:
 
 def samples(segment) -> np.ndarray:
     """The segment's samples as int16 (mono) numpy array."""
+    import numpy as np  # numpy: only when samples are computed
     return np.frombuffer(segment.raw_data, dtype=np.int16) if segment.sample_width == 2 else \
         np.array(segment.get_array_of_samples())
 
 
 def from_samples(x: np.ndarray, rate: int = SAMPLE_RATE):
+    import numpy as np  # numpy: only when samples are computed
     x = np.asarray(x)
     if x.dtype != np.int16:
         x = np.clip(np.round(x), -32768, 32767).astype(np.int16)
@@ -88,6 +92,7 @@ def conform(source):
 
     Resampling uses a polyphase filter (scipy.signal.resample_poly), not pydub's linear one.
     """
+    import numpy as np  # numpy: only when samples are computed
     AudioSegment = _pydub()
     seg = source if isinstance(source, AudioSegment) else AudioSegment.from_file(str(source))
     if seg.channels != 1:
@@ -146,6 +151,7 @@ def duration_of(segment) -> float:
 
 
 def silence(seconds: float):
+    import numpy as np  # numpy: only when samples are computed
     return from_samples(np.zeros(int(round(seconds * SAMPLE_RATE)), dtype=np.int16))
 
 
@@ -155,6 +161,7 @@ def mix_track(items: list[tuple[Path | None, float]], total_seconds: float):
     """Place each WAV at its start time (sample ``round(t*24000)``) on silence exactly
     ``round(total_seconds*24000)`` samples long. ``None`` entries (silent voice) are skipped.
     A clip may overrun the end by at most 1 ms (rounding); more is a planning bug."""
+    import numpy as np  # numpy: only when samples are computed
     total = int(round(total_seconds * SAMPLE_RATE))
     acc = np.zeros(total, dtype=np.int32)
     for path, start in items:
@@ -178,6 +185,7 @@ def mix_track(items: list[tuple[Path | None, float]], total_seconds: float):
 # ---------------------------------------------------------------- loudness
 
 def _float(segment) -> np.ndarray:
+    import numpy as np  # numpy: only when samples are computed
     return samples(conform(segment)).astype(np.float64) / 32768.0
 
 
@@ -193,6 +201,7 @@ def integrated_loudness(segment) -> float:
 
 def true_peak(segment) -> float:
     """True peak in dBTP, estimated by 4x polyphase oversampling (BS.1770 annex 2 style)."""
+    import numpy as np  # numpy: only when samples are computed
     from scipy.signal import resample_poly  # scipy: heavy, only when resampling
 
     x = _float(segment)
@@ -203,6 +212,7 @@ def true_peak(segment) -> float:
 
 
 def _gain(segment, db: float):
+    import numpy as np  # numpy: only when samples are computed
     x = samples(segment).astype(np.float64) * (10 ** (db / 20))
     return from_samples(x)
 
@@ -231,6 +241,7 @@ def loudness_normalise(segment):
     (up to five passes, usually three). Shorter than 0.4 s or silent: returned unchanged.
     The length and timing never change.
     """
+    import numpy as np  # numpy: only when samples are computed
     seg = conform(segment)
     n = len(samples(seg))
     loud = integrated_loudness(seg)
