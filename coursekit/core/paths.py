@@ -11,6 +11,7 @@ Every path built from user input is checked to stay inside the course root.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ENGINE_ROOT = Path(__file__).resolve().parents[2]
@@ -24,9 +25,12 @@ def course_root() -> Path:
 
 
 def use_course(folder: Path | str) -> Path:
-    """Make ``folder`` the course root for this process and every process it starts."""
+    """Make ``folder`` the course root for this process and every process it starts; its own
+    packages (``scenes``, ``narration`` …) become importable here, as they are in Manim's process."""
     root = Path(folder).resolve()
     os.environ[COURSE_ENV] = str(root)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
     return root
 
 
