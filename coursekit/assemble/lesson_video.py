@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import importlib.metadata as md
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 from coursekit.content.narration import Course
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
-from coursekit.core.media_tools import extract_frame, need, run
+from coursekit.core.media_tools import extract_frame, mux, need, run
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.plan import subtitle_events as subs
 from coursekit.plan.model import LessonPlan
-from coursekit.render.soundtrack import write_lesson_narration
+from coursekit.render.soundtrack import write_delivered_scene_narration, write_lesson_narration
 from coursekit.speech.voices.catalogue import licences_of
 
 
@@ -151,10 +150,9 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
         files = assemble_lesson(cfg, plan, videos, outdir)
         for scene, video in zip(plan.scenes, videos):
             if scene.overview:                     # the narration marks it: delivered alone as well
-                overview = outdir / "overview.mp4"
-                with replacing(overview) as tmp:
-                    shutil.copyfile(video, tmp)
-                files.append(overview)
+                work = cfg.output_dir / "work" / f"{plan.fps}fps" / plan.lesson
+                audio, _, _ = write_delivered_scene_narration(scene, work / "overview.m4a")
+                files.append(mux(video, audio, outdir / "overview.mp4"))   # the scene's picture, delivered sound
         outputs += files
         manifest["lessons"].append({
             "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,

@@ -35,6 +35,11 @@ def write_lesson_narration(plan: LessonPlan, out: Path) -> tuple[Path, float, fl
     return encode_delivery_aac(lesson_mix(plan), out)
 
 
+def write_delivered_scene_narration(scene: ScenePlan, out: Path) -> tuple[Path, float, float]:
+    """A scene delivered on its own (a lesson's overview) gets the lesson's delivered audio format."""
+    return encode_delivery_aac(mix_track(_items(scene), scene.frames / scene.fps), out)
+
+
 def write_scene_narration(scene: ScenePlan, out: Path) -> Path:
     """Encode the scene's narration (AAC in .m4a) to ``out``, atomically."""
 
