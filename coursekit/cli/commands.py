@@ -10,15 +10,16 @@ from rich.table import Table
 from coursekit.assemble.lesson_video import assemble_course
 from coursekit.cli import preflight
 from coursekit.cli.clean import clean
-from coursekit.cli.watch import watch_and_rerun
+from coursekit.cli.watch import observe, watch_and_rerun, watched_paths
 from coursekit.content.cue_text import cue_text
 from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import Course, load_course
-from coursekit.core.config import QUALITIES, Config
+from coursekit.core.config import QUALITIES, Config, load_config
 from coursekit.core.errors import UserError
 from coursekit.core.locks import waiting_lock
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
+from coursekit.deliver.studio import make_studio, run_studio
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan
 from coursekit.plan.subtitle_files import write_course_subtitles
@@ -263,6 +264,19 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
     serve(cfg.output_dir / "course", args.port)
+    return 0
+
+
+def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
+    """The authoring studio (coursekit.deliver.studio); the config is read again before every build."""
+    preflight.for_render(cfg.course.font)
+
+    def say(line: str) -> None:          # plain lines: rich would take an address in brackets for markup
+        print(line, flush=True)
+
+    server = make_studio(lambda: load_config(args.config, **{"voice.backend": args.voice}), args.host, args.port,
+                         public=args.public, config_file=args.config, say=say)
+    run_studio(server, watched_paths, observe, say)
     return 0
 
 

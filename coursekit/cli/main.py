@@ -114,6 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_whole(*PORT_RANGE), default=8000,
                    help=f"port on localhost, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8000)")
 
+    p = sub.add_parser("studio", help="the authoring studio on loopback: scenes, previews with their timeline, "
+                                      "re-rendered live as the narration or scene code is edited")
+    _common(p)
+    p.add_argument("--port", type=_whole(*PORT_RANGE), default=8100,
+                   help=f"port, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8100)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1); one beyond loopback also needs --public")
+    p.add_argument("--public", action="store_true",
+                   help="allow --host beyond loopback: anyone who reaches it can start renders")
+
     p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
     _common(p)
     _executor(p)

@@ -1,0 +1,387 @@
+"use strict";
+// The course studio's page (coursekit/deliver/studio.py): the scene list at /, one scene at /scene/<id>.
+// Everything that comes from the narration is set as text (textContent), never parsed as HTML.
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k === "style") Object.assign(e.style, v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+const secs = s => s.toFixed(2) + " s";
+const clock = t => new Date(t * 1000).toLocaleTimeString();
+
+async function getJSON(url) {
+  const r = await fetch(url, {cache: "no-store"});
+  if (!r.ok) throw new Error(`${url}: ${r.status}`);
+  return r.json();
+}
+
+// the one request that changes something carries the studio's own header (see studio.py)
+const post = url => fetch(url, {method: "POST", headers: {"X-Coursekit-Studio": "1"}});
+
+function connect(scene, onEvent) {
+  const live = $("#live");
+  const src = new EventSource("/events" + (scene ? "?scene=" + encodeURIComponent(scene) : ""));
+  src.onopen = () => { live.classList.add("on"); live.title = "live updates: on"; };
+  src.onerror = () => { live.classList.remove("on"); live.title = "live updates: reconnecting"; };
+  src.onmessage = m => onEvent(JSON.parse(m.data));
+  return src;
+}
+
+// -- the scene list -----------------------------------------------------------------------------
+function previewPill(row) {
+  if (row.building) return el("span", {class: "pill building", text: "rendering…"});
+  if (row.error) return el("span", {class: "pill failed", title: row.error, text: "last build failed"});
+  if (row.preview === "unknown") return el("span", {class: "pill unknown", text: "…"});
+  return el("span", {class: "pill " + row.preview, text: row.preview});
+}
+
+function findingsCell(row) {
+  if (row.findings_error) return el("span", {class: "findings-n", title: row.findings_error, text: "check failed"});
+  if (row.findings === null || row.findings === undefined)
+    return el("span", {class: "note", text: row.checking ? "checking…" : "—"});
+  return el("span", {class: row.findings ? "findings-n" : "findings-0", text: String(row.findings)});
+}
+
+function listRow(row) {
+  return el("tr", {dataset: {scene: row.scene}},
+    el("td", {}, el("a", {href: "/scene/" + row.scene, text: row.scene})),
+    el("td", {text: row.title}),
+    el("td", {class: "num", text: String(row.cues)}),
+    el("td", {class: "num", text: row.duration == null ? "—" : secs(row.duration)}),
+    el("td", {}, previewPill(row)),
+    el("td", {class: "num findings", dataset: row.findings == null ? {} : {count: row.findings}}, findingsCell(row)),
+    el("td", {class: "row-error", text: row.error || ""}));
+}
+
+async function listPage() {
+  const app = $("#app");
+  const rows = new Map();
+  async function load() {
+    const data = await getJSON("/api/scenes");
+    $("#course-title").textContent = data.title || "";
+    document.title = "Studio · " + (data.title || "course");
+    const parts = [el("h1", {text: "Scenes"})];
+    if (data.error) parts.push(el("div", {class: "error", text: data.error}));
+    parts.push(el("p", {class: "note", text: "Preview: 480p15, fresh when it was made from the current plan and code. " +
+      "Findings: the viewer check (layout, size, contrast), cached per scene by its cache key."}));
+    for (const lesson of data.lessons) {
+      parts.push(el("h2", {text: `${lesson.title} `}, el("small", {class: "note", text: lesson.lesson})));
+      const body = el("tbody");
+      for (const row of lesson.scenes) { rows.set(row.scene, row); body.append(listRow(row)); }
+      parts.push(el("table", {class: "scenes"},
+        el("thead", {}, el("tr", {}, ...["scene", "title", "cues", "planned", "preview", "findings", ""].map(
+          h => el("th", {text: h})))), body));
+    }
+    app.replaceChildren(...parts);
+  }
+  let timer = null;
+  const reload = () => { clearTimeout(timer); timer = setTimeout(load, 300); };
+  connect(null, ev => {
+    if ((ev.type === "status" || ev.type === "findings") && ev.row && rows.has(ev.row.scene)) {
+      const row = {...rows.get(ev.row.scene), ...ev.row};
+      rows.set(row.scene, row);
+      const tr = document.querySelector(`tr[data-scene="${row.scene}"]`);
+      if (tr) tr.replaceWith(listRow(row));
+    } else reload();
+  });
+  await load();
+}
+
+// -- a scene ------------------------------------------------------------------------------------
+function scenePage(id) {
+  const S = {id, view: null, plan: null, frame: 0, rate: 1, zoom: 1, listening: null, els: {}};
+  const E = S.els;
+  E.title = el("h1");
+  E.state = el("span", {class: "pill"});
+  E.made = el("span", {class: "made"});
+  E.rebuild = el("button", {text: "Render again", title: "plan and render this preview now",
+                            onclick: () => post(`/api/scene/${id}/build`)});
+  E.error = el("div", {class: "error", id: "error", hidden: true});
+  E.video = el("video", {id: "video", controls: true, preload: "auto", playsinline: true, hidden: true});
+  E.novideo = el("div", {class: "novideo", text: "No preview yet: rendering…"});
+  E.nowId = el("span", {class: "cue-id"});
+  E.nowText = el("div", {class: "cue-text", id: "now-text"});
+  E.readout = el("span", {class: "readout", id: "readout"});
+  E.rateSel = el("select", {id: "rate", title: "playback rate", onchange: () => setRate(S, +E.rateSel.value)},
+    ...[0.25, 0.5, 0.75, 1, 1.5, 2].map(r => el("option", {value: r, text: r + "×", selected: r === 1})));
+  E.zoomSel = el("select", {id: "zoom", title: "timeline zoom", onchange: () => { S.zoom = +E.zoomSel.value; drawTimeline(S); }},
+    ...[1, 2, 4, 8].map(z => el("option", {value: z, text: "zoom " + z + "×"})));
+  E.track = el("div", {class: "track", id: "track"});
+  E.scroller = el("div", {class: "scroller"}, E.track);
+  E.cueRows = el("tbody");
+  E.findings = el("div", {id: "findings"});
+  const names = el("div", {class: "lane-names"}, ...[["h-ruler", "time"], ["h-cues", "cues"], ["h-marks", "bookmarks"],
+    ["h-subs", "subtitles"], ["h-finds", "findings"]].map(([h, t]) => el("div", {class: "lane " + h, text: t})));
+  const btn = (text, title, fn) => el("button", {text, title, onclick: fn});
+  $("#app").replaceChildren(
+    el("p", {}, el("a", {href: "/", text: "← all scenes"})),
+    el("div", {class: "scene-head"}, E.title, E.state, E.made, E.rebuild),
+    E.error,
+    el("div", {class: "player"}, el("div", {}, E.video, E.novideo),
+      el("div", {class: "side"}, el("div", {class: "now"}, el("div", {class: "label", text: "now"}), E.nowId, E.nowText))),
+    el("div", {class: "controls"},
+      btn("« cue", "previous cue ([)", () => jumpCue(S, -1)),
+      btn("◀ frame", "one frame back (←)", () => step(S, -1)),
+      btn("play / pause", "play or pause (space)", () => togglePlay(S)),
+      btn("frame ▶", "one frame on (→)", () => step(S, 1)),
+      btn("cue »", "next cue (])", () => jumpCue(S, 1)),
+      E.rateSel, E.zoomSel, E.readout),
+    el("div", {class: "timeline"}, names, E.scroller),
+    el("h2", {text: "Cues"}),
+    el("table", {class: "cues"}, el("thead", {}, el("tr", {}, ...["", "cue", "role", "frames", "time", "text"].map(
+      h => el("th", {text: h})))), E.cueRows),
+    el("h2", {text: "Viewer check"}), E.findings);
+
+  const v = E.video;
+  const onFrame = (now, meta) => { presented(S, meta.mediaTime); v.requestVideoFrameCallback(onFrame); };
+  if ("requestVideoFrameCallback" in HTMLVideoElement.prototype) v.requestVideoFrameCallback(onFrame);
+  else v.addEventListener("timeupdate", () => presented(S, v.currentTime));
+  v.addEventListener("seeked", () => { if (!("requestVideoFrameCallback" in v)) presented(S, v.currentTime); });
+  document.addEventListener("keydown", e => {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "ArrowLeft") { step(S, -1); e.preventDefault(); }
+    else if (e.key === "ArrowRight") { step(S, 1); e.preventDefault(); }
+    else if (e.key === " " && e.target === document.body) { togglePlay(S); e.preventDefault(); }
+    else if (e.key === "[") jumpCue(S, -1);
+    else if (e.key === "]") jumpCue(S, 1);
+  });
+
+  connect(id, ev => {
+    if (ev.scene !== id) return;
+    if (ev.type === "building") { S.building = ev.why || "building"; drawState(S); return; }
+    if ((ev.type === "preview" || ev.type === "error") && S.view) {     // say it now; the rest comes with the refresh
+      S.building = null;
+      S.view.status = {...S.view.status, building: false, error: ev.type === "error" ? ev.error : null};
+      drawState(S);
+    }
+    if (ev.type === "preview" || ev.type === "error" || ev.type === "findings") refresh(S, false);
+    else if (ev.type === "status" && S.view) {
+      S.view.status = ev.row;
+      if (!ev.row.building) S.building = null;
+      drawState(S);
+    }
+  });
+  refresh(S, true);
+}
+
+async function refresh(S, first) {
+  let view;
+  try { view = await getJSON("/api/scene/" + S.id); }
+  catch (err) { $("#app").replaceChildren(el("div", {class: "error", text: `no scene ${S.id}`})); return; }
+  const before = S.view;
+  S.view = view;
+  S.building = view.status.building ? "building" : null;
+  document.title = `Studio · ${view.scene}`;
+  S.els.title.replaceChildren(view.scene, el("small", {text: `${view.title} · ${view.lesson_title}`}));
+  const planChanged = JSON.stringify(view.plan) !== JSON.stringify(before && before.plan);
+  S.plan = view.plan;
+  if (planChanged || first || !before || JSON.stringify(view.findings) !== JSON.stringify(before.findings)) {
+    drawTimeline(S);
+    drawCueTable(S);
+  }
+  drawFindings(S);
+  drawState(S);
+  if (!before || view.video !== before.video) setVideo(S, view.video);
+  if (first && !view.status.building && !view.status.error && view.status.preview !== "fresh")
+    post(`/api/scene/${S.id}/build`);          // opened on an old or missing preview: make the current one
+}
+
+function drawState(S) {
+  const v = S.view, st = v.status, E = S.els;
+  let cls = st.preview, text = {fresh: "fresh", stale: "stale", none: "no preview", unknown: "…"}[st.preview] || st.preview;
+  if (S.building || st.building) { cls = "building"; text = "rendering… " + (S.building && S.building !== "building" ? `(${S.building})` : ""); }
+  else if (st.error) { cls = "failed"; text = "last edit failed: showing the last good preview"; }
+  E.state.className = "pill " + cls;
+  E.state.textContent = text;
+  E.state.id = "state";
+  E.made.textContent = v.made ? `made ${clock(v.made)}${v.seconds ? ` in ${v.seconds.toFixed(1)} s` : ""}` : "";
+  E.error.hidden = !st.error;
+  E.error.textContent = st.error || "";
+  if (v.course_error && !st.error) { E.error.hidden = false; E.error.textContent = v.course_error; }
+}
+
+function setVideo(S, url) {
+  const v = S.els.video;
+  if (!url) { v.hidden = true; S.els.novideo.hidden = false; return; }
+  const keep = S.frame, playing = !v.paused && !v.ended;
+  v.hidden = false; S.els.novideo.hidden = true;
+  v.addEventListener("loadeddata", () => {
+    v.playbackRate = S.rate;
+    seekFrame(S, keep);
+    if (playing) v.play();
+  }, {once: true});
+  v.defaultPlaybackRate = S.rate;
+  v.src = url;
+}
+
+const frames = S => S.plan ? S.plan.frames : 1;
+const fps = S => S.plan ? S.plan.fps : (S.view ? S.view.fps : 15);
+
+function seekFrame(S, f) {
+  const v = S.els.video;
+  f = Math.max(0, Math.min(frames(S) - 1, Math.round(f)));
+  S.frame = f;
+  drawPlayhead(S);
+  if (!v.src) return;
+  v.pause();
+  v.currentTime = (f + 0.25) / fps(S);     // inside frame f, clear of rounding at its edge
+}
+
+function presented(S, mediaTime) {
+  S.frame = Math.max(0, Math.min(frames(S) - 1, Math.round(mediaTime * fps(S))));
+  drawPlayhead(S);
+}
+
+function step(S, n) { seekFrame(S, S.frame + n); }
+function togglePlay(S) { const v = S.els.video; if (v.paused) v.play(); else v.pause(); }
+function setRate(S, r) { S.rate = r; S.els.video.playbackRate = r; S.els.video.defaultPlaybackRate = r; }
+
+function jumpCue(S, dir) {
+  if (!S.plan) return;
+  const starts = S.plan.cues.map(c => c.start);
+  const target = dir > 0 ? starts.find(s => s > S.frame) : [...starts].reverse().find(s => s < S.frame);
+  if (target !== undefined) seekFrame(S, target);
+}
+
+function listen(S, cue, button) {
+  const a = $("#listen");
+  if (S.listening === cue.id && !a.paused) { a.pause(); return; }
+  S.els.video.pause();
+  S.listening = cue.id;
+  a.src = cue.audio;
+  a.play();
+  document.querySelectorAll(".listen.playing").forEach(b => b.classList.remove("playing"));
+  if (button) button.classList.add("playing");
+}
+
+function cueAt(S, f) {
+  const cues = S.plan ? S.plan.cues : [];
+  const c = cues.find(c => c.start <= f && f < c.end);
+  if (c) return {cue: c, where: f >= c.start + c.speech_frames ? "pause" : "speech"};
+  if (!cues.length || f < cues[0].start) return {cue: null, where: "lead-in"};
+  if (f >= cues[cues.length - 1].end) return {cue: null, where: "tail"};
+  const prev = [...cues].reverse().find(c => c.end <= f);
+  return {cue: null, where: `gap after ${prev.short}`};
+}
+
+function drawPlayhead(S) {
+  const E = S.els;
+  if (!S.plan) return;
+  const F = frames(S), f = S.frame, r = fps(S);
+  if (E.playhead) E.playhead.style.left = (100 * f / F) + "%";
+  const at = cueAt(S, f);
+  E.readout.textContent = `frame ${f} / ${F} · ${secs(f / r)}` + (at.cue ? ` · ${at.cue.short}${at.where === "pause" ? " (pause)" : ""}` : ` · ${at.where}`);
+  E.nowId.textContent = at.cue ? at.cue.id + (at.where === "pause" ? " · pause" : "") : at.where;
+  E.nowText.textContent = at.cue ? at.cue.text : "";
+  document.querySelectorAll(".cue-bar.on, .sub-bar.on, table.cues tr.on").forEach(e => e.classList.remove("on"));
+  if (at.cue) {
+    document.querySelectorAll(`[data-cue="${at.cue.id}"]`).forEach(e => e.classList.add("on"));
+  }
+  const ms = 1000 * f / r;
+  document.querySelectorAll(".sub-bar").forEach(b => { if (+b.dataset.startMs <= ms && ms < +b.dataset.endMs) b.classList.add("on"); });
+  if (S.zoom > 1 && E.playhead) {          // keep the playhead in view
+    const sc = E.scroller, x = E.track.clientWidth * f / F;
+    if (x < sc.scrollLeft + 40 || x > sc.scrollLeft + sc.clientWidth - 40) sc.scrollLeft = Math.max(0, x - sc.clientWidth / 3);
+  }
+}
+
+function drawTimeline(S) {
+  const E = S.els, p = S.plan;
+  E.track.replaceChildren();
+  E.track.style.width = (100 * S.zoom) + "%";
+  E.playhead = null;
+  if (!p) { E.track.append(el("p", {class: "note", text: "No plan for this scene yet."})); return; }
+  const F = p.frames, r = p.fps, pct = f => (100 * f / F) + "%";
+  const lane = h => el("div", {class: "lane " + h});
+  const ruler = lane("h-ruler"), cues = lane("h-cues"), marks = lane("h-marks"), subs = lane("h-subs"), finds = lane("h-finds");
+  const dur = F / r, major = dur * S.zoom > 600 ? 10 : dur / S.zoom > 60 ? 5 : dur / S.zoom > 20 ? 2 : 1;
+  for (let s = 0; s <= dur; s += 1)
+    if (s % major === 0 || S.zoom >= 2) ruler.append(el("div", {class: "tick" + (s % major ? " minor" : ""), style: {left: pct(s * r)},
+                                                            text: s % major ? "" : s + "s"}));
+  for (const c of p.cues) {
+    const w = c.end - c.start, pause = c.frames - c.speech_frames;
+    const bar = el("div", {
+      class: "bar cue-bar", style: {left: pct(c.start), width: pct(w)},
+      dataset: {cue: c.id, start: c.start, end: c.end},
+      title: `${c.id}${c.role ? " (" + c.role + ")" : ""}\nframes ${c.start}–${c.end - 1} · ${secs(c.start / r)} – ${secs(c.end / r)}` +
+             (pause ? `\npause ${secs(pause / r)}` : "") + `\n${c.text}`,
+      onclick: () => seekFrame(S, c.start)});
+    if (pause > 0) bar.append(el("div", {class: "pause", style: {width: (100 * pause / w) + "%"}, text: "pause " + (pause / r).toFixed(1) + " s"}));
+    bar.append(el("div", {class: "head"}, el("span", {class: "cue-short", text: c.short}),
+                  el("span", {class: "cue-times", text: `${(c.start / r).toFixed(2)}–${(c.end / r).toFixed(2)}`})));
+    bar.append(el("div", {class: "cue-text", text: c.text}));
+    if (c.audio) {
+      const b = el("button", {class: "listen", title: "listen: this cue's narration alone", text: "♪"});
+      b.addEventListener("click", e => { e.stopPropagation(); listen(S, c, b); });
+      bar.append(b);
+    }
+    cues.append(bar);
+    for (const [name, f] of Object.entries(c.bookmarks))
+      marks.append(el("div", {class: "mark", style: {left: pct(f)}, dataset: {frame: f},
+                              title: `bookmark ${name} in ${c.short} · frame ${f} · ${secs(f / r)}`, text: name,
+                              onclick: () => seekFrame(S, f)}));
+    for (const e of c.subtitles) {
+      const first = Math.ceil(e.start_ms * r / 1000 - 1e-6);
+      subs.append(el("div", {class: "bar sub-bar", style: {left: pct(e.start_ms * r / 1000), width: pct((e.end_ms - e.start_ms) * r / 1000)},
+                             dataset: {startMs: e.start_ms, endMs: e.end_ms, first},
+                             title: `subtitle ${secs(e.start_ms / 1000)} – ${secs(e.end_ms / 1000)}\n${e.text}`,
+                             text: e.text.replace(/\n/g, " "), onclick: () => seekFrame(S, first)}));
+    }
+  }
+  const found = (S.view.findings && S.view.findings.findings) || [];
+  for (const f of found)
+    finds.append(el("div", {class: "finding", style: {left: pct(f.frame)}, dataset: {frame: f.frame, rule: f.rule},
+                            title: findingLine(f, r), text: "▲ " + f.rule, onclick: () => seekFrame(S, f.frame)}));
+  E.playhead = el("div", {class: "playhead", id: "playhead"});
+  E.track.append(ruler, cues, marks, subs, finds, E.playhead);
+  drawPlayhead(S);
+}
+
+function findingLine(f, r) {
+  return `frame ${f.frame} (${secs(f.frame / r)}) · ${f.cue} · ${f.rule}: ${f.message}` + (f.steps > 1 ? ` (for ${f.steps} steps)` : "");
+}
+
+function drawCueTable(S) {
+  const p = S.plan, r = fps(S);
+  S.els.cueRows.replaceChildren(...(p ? p.cues : []).map(c => {
+    const b = c.audio ? el("button", {class: "listen", title: "listen: this cue's narration alone", text: "♪ listen"}) : null;
+    if (b) b.addEventListener("click", e => { e.stopPropagation(); listen(S, c, b); });
+    const pause = c.frames - c.speech_frames;
+    return el("tr", {dataset: {cue: c.id}, onclick: () => seekFrame(S, c.start)},
+      el("td", {}, b), el("td", {class: "mono", text: c.short}), el("td", {text: c.role || ""}),
+      el("td", {class: "mono", text: `${c.start}–${c.end - 1}` + (pause ? ` (+${pause} pause)` : "")}),
+      el("td", {class: "mono", text: `${(c.start / r).toFixed(2)}–${(c.end / r).toFixed(2)} s`}),
+      el("td", {text: c.text}));
+  }));
+}
+
+function drawFindings(S) {
+  const v = S.view, box = S.els.findings, r = fps(S);
+  if (!v.findings) {
+    box.replaceChildren(el("p", {class: "note", text: v.status.checking ? "checking…" : "not checked yet for this preview"}));
+    return;
+  }
+  if (v.findings.error) { box.replaceChildren(el("div", {class: "error", text: "the check failed: " + v.findings.error})); return; }
+  const list = v.findings.findings;
+  if (!list.length) { box.replaceChildren(el("p", {class: "note", text: `no findings after ${v.findings.steps} steps`})); return; }
+  box.replaceChildren(el("ul", {class: "findings"}, ...list.map(f => el("li", {onclick: () => seekFrame(S, f.frame)},
+    el("span", {class: "mono", text: `frame ${f.frame} · ${f.cue} · `}), el("span", {class: "rule", text: f.rule}),
+    `: ${f.message}` + (f.steps > 1 ? ` (for ${f.steps} steps)` : "")))));
+}
+
+// -- which page ---------------------------------------------------------------------------------
+const m = location.pathname.match(/^\/scene\/([a-z][a-z0-9_]*)$/);
+if (m) scenePage(m[1]); else listPage();
