@@ -62,6 +62,7 @@ from coursekit.speech.voices.edge import EdgeUnavailable
 QUALITY = "low"                       #: what ``render.py preview`` renders: 480p15
 FPS = QUALITIES[QUALITY][2]
 DEBOUNCE_S = 0.3                      #: editors write a file in several events; build once after the last
+GRACE_S = 3.0                         #: after a new preview, the page loads it before anything else runs
 
 
 def one_line(exc: BaseException) -> str:
@@ -235,7 +236,13 @@ class Work:
                     self._building = None
                     self._generation += 1
                 self.publish(event)         # once it is no longer building: the page asks for its state then
-            if then is not None:
+            if event["type"] == "preview":  # the page fetches the video now: the last frame and the checks wait
+                with self._cv:
+                    if not self._queue:
+                        self._cv.wait(timeout=GRACE_S)
+            with self._lock:
+                next_build = bool(self._queue)
+            if then is not None and not next_build:      # the next build makes its own
                 then()
 
     def _warm_up(self) -> None:
@@ -294,9 +301,14 @@ class Work:
             course.scene(scene_id)
             lesson = course.lesson_of(scene_id)
             scene = self._plan(cfg, course, lesson.id).scene(scene_id)
+            planned = time.perf_counter()
             out = self.preview_path(scene_id)
             deliver_scene(cfg, scene, QUALITY, out, subtitles=True)
             made = _read_json(key_path(out)) or {}
+            if made.get("key"):                  # the key just used: the page's next look needs no second parse
+                with self._lock:
+                    self._source_sig = None
+                self._keys[scene_id] = [self._key_inputs(scene), made["key"]]
             seconds = round(time.perf_counter() - t0, 2)
             write_text(self.dir / "previews" / f"{scene_id}.json", json.dumps(
                 {"key": made.get("key"), "sha256": made.get("sha256"), "seconds": seconds, "made": time.time(),
@@ -311,7 +323,8 @@ class Work:
             self._errors.pop(scene_id, None)
             if scene_id not in self._check_first:
                 self._check_first.insert(0, scene_id)
-        self.say(f"studio: {scene_id}: preview in {seconds:.1f} s ({why})")
+        self.say(f"studio: {scene_id}: preview in {seconds:.1f} s: plan {planned - t0:.1f} s, render and mux "
+                 f"{seconds - (planned - t0):.1f} s ({why})")
 
         def last_frame() -> None:     # the .png `render.py preview` leaves, made after the page has its video
             try:
@@ -383,10 +396,13 @@ class Work:
             self._source_sig = (gen, sig)
         return sig
 
+    def _key_inputs(self, scene: ScenePlan) -> str:
+        return _sha(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)), self._sources(), self.cfg.course.font)
+
     def scene_key(self, scene: ScenePlan) -> str:
         """The preview's scene-cache key (what ``deliver_scene`` compares), from the memo when its inputs
         are unchanged."""
-        sig = _sha(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)), self._sources(), self.cfg.course.font)
+        sig = self._key_inputs(scene)
         memo = self._keys.get(scene.id)
         if memo and memo[0] == sig:
             return memo[1]
