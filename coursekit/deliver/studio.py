@@ -323,6 +323,10 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/favicon.ico":
             self.send_response(HTTPStatus.NO_CONTENT)
             self.end_headers()
+        elif path == "/events" and self.command == "HEAD":
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.end_headers()
         elif path == "/events":
             scene = (query.get("scene") or [None])[0]
             self._events(scene if scene and SCENE_ID.fullmatch(scene) else None)
