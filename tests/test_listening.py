@@ -232,7 +232,7 @@ def _cli(tmp_path, *argv) -> tuple[int, str]:
     old = commands.console
     commands.console = Console(file=buf, width=200, highlight=False, soft_wrap=True)
     try:
-        rc = cli.main(["check", "--speech", "--config", str(cfg), "--voice", "espeak", *argv])
+        rc = cli(["check", "--speech", "--config", str(cfg), "--voice", "espeak", *argv])
     finally:
         commands.console = old
         shutil.rmtree(out, ignore_errors=True)

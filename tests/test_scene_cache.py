@@ -2,6 +2,7 @@
 import dataclasses
 from pathlib import Path
 
+from coursekit.core.config import DEFAULT_FONT
 from coursekit.render import scene_cache
 from coursekit.render.scene_cache import dependency_files, is_fresh, remember, scene_key
 from tests.conftest import narration_scene_plan
@@ -70,7 +71,7 @@ def test_the_scene_key_and_the_worker_check_share_one_fingerprint(monkeypatch):
     env_before = scene_job.environment()
     assert {k: env_before[k] for k in fingerprint.render_environment()} == fingerprint.render_environment()
 
-    real = fingerprint._fonts()
-    monkeypatch.setattr(fingerprint, "_fonts", lambda: {**real, "font regular": "other.ttc sha256:0000"})
+    real = fingerprint._fonts(DEFAULT_FONT)
+    monkeypatch.setattr(fingerprint, "_fonts", lambda family: {**real, "font regular": "other.ttc sha256:0000"})
     assert scene_key(scene, module, "low") != key_before
     assert scene_job.differences(env_before, scene_job.environment())
