@@ -1,0 +1,1 @@
+"""The command line: parsing (main), the commands, preflight, the --watch loop, clean."""

@@ -1,0 +1,1 @@
+"""The timeline plan: its types (model), making it (build), subtitle events and files."""

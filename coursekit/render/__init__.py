@@ -1,0 +1,1 @@
+"""Manim: one process, one scene, a batch, the executors, the scene cache, NarratedScene, the viewer check."""
