@@ -10,16 +10,16 @@ import math
 from pathlib import Path
 from typing import Callable
 
+from coursekit.content.cue_text import cue_text
+from coursekit.content.narration import Course, Lesson
 from coursekit.core.atomic import write_text
 from coursekit.core.config import Config
 from coursekit.core.digest import file_sha256
-from coursekit.content.narration import Course, Lesson
 from coursekit.core.paths import course_root
-from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
-from coursekit.speech.voices.base import VoiceFailed
-from coursekit.content.cue_text import cue_text
 from coursekit.plan import subtitle_events as subs
-from coursekit.speech.synthesis import prefetch
+from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.speech import synthesis
+from coursekit.speech.voices.base import VoiceFailed
 
 
 def time_at(timings: list[tuple[int, float]], duration: float, n_chars: int) -> Callable[[float], float]:
@@ -137,7 +137,7 @@ def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
 
     out = {}
     try:
-        prefetch(course, cfg, voice, cache, lexicon, lessons)   # missing cues, in parallel, into the cache
+        synthesis.prefetch(course, cfg, voice, cache, lexicon, lessons)   # missing cues, in parallel, into the cache
         for lesson in course.lessons:
             if lessons and lesson.id not in lessons:
                 continue
