@@ -12,16 +12,16 @@ placeholders. It never imports manim.
 from __future__ import annotations
 
 import difflib
-import math
 import importlib.util
+import math
 import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-
 from coursekit.core.digest import text_sha
 from coursekit.core.errors import UserError
+from coursekit.core.paths import course_importable
 
 FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
@@ -164,6 +164,7 @@ def load_figures(path: Path) -> Figures:
                    if getattr(m, "__file__", None) and Path(m.__file__).resolve() == path), None)
     if module is None:
         name = f"_coursekit_figures_{text_sha(str(path))[:12]}"
+        course_importable()
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module

@@ -29,9 +29,16 @@ def use_course(folder: Path | str) -> Path:
     packages (``scenes``, ``narration`` …) become importable here, as they are in Manim's process."""
     root = Path(folder).resolve()
     os.environ[COURSE_ENV] = str(root)
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    course_importable()
     return root
+
+
+def course_importable() -> None:
+    """Put the course root on ``sys.path`` (first), so the course's modules that the engine loads by
+    path (figures, page widgets, scenes) can import the course's own packages."""
+    root = str(course_root())
+    if root not in sys.path:
+        sys.path.insert(0, root)
 
 
 def narration_dir() -> Path:

@@ -32,7 +32,7 @@ from pathlib import Path
 from coursekit.core.atomic import write_text
 from coursekit.core.digest import text_sha
 from coursekit.core.errors import UserError
-from coursekit.core.paths import narration_dir
+from coursekit.core.paths import course_importable, narration_dir
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = ("page.css", "page.js")
@@ -103,6 +103,7 @@ def course_widgets(folder: Path | None = None) -> list[dict]:
     if not path.is_file():
         return []
     name = f"_coursekit_page_{text_sha(str(path.resolve()))[:12]}"
+    course_importable()
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

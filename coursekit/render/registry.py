@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from coursekit.core.digest import text_sha
-from coursekit.core.paths import scenes_dir
+from coursekit.core.paths import course_importable, scenes_dir
 
 _NOT_SCENE_MODULES = {"__init__"}
 
@@ -54,6 +54,7 @@ def load_module(path: Path):
         if f and Path(f).resolve() == path:
             return mod
     name = f"_coursekit_scenes_{text_sha(str(path.parent))[:10]}.{path.stem}"
+    course_importable()
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
