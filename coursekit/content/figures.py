@@ -12,16 +12,13 @@ placeholders. It never imports manim.
 from __future__ import annotations
 
 import difflib
-import importlib.util
 import math
 import re
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from coursekit.core.digest import text_sha
 from coursekit.core.errors import UserError
-from coursekit.core.paths import course_importable
+from coursekit.core.modules import load_by_path
 
 FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
@@ -160,19 +157,10 @@ def load_figures(path: Path) -> Figures:
     path = Path(path).resolve()
     if not path.is_file():
         return Figures({}, str(path))
-    module = next((m for m in list(sys.modules.values())
-                   if getattr(m, "__file__", None) and Path(m.__file__).resolve() == path), None)
-    if module is None:
-        name = f"_coursekit_figures_{text_sha(str(path))[:12]}"
-        course_importable()
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            del sys.modules[name]
-            raise UserError(f"{path}: the course's figures failed to load: {type(exc).__name__}: {exc}") from None
+    try:
+        module = load_by_path(path, "figures")
+    except Exception as exc:
+        raise UserError(f"{path}: the course's figures failed to load: {type(exc).__name__}: {exc}") from None
     table = getattr(module, "FIGURES", None)
     if not isinstance(table, Mapping):
         raise UserError(f"{path}: defines no FIGURES mapping of name -> function; add one")

@@ -21,18 +21,16 @@ written next to ``index.html``: no network, no CDN.
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import math
 import re
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
-from coursekit.core.digest import text_sha
 from coursekit.core.errors import UserError
-from coursekit.core.paths import course_importable, narration_dir
+from coursekit.core.modules import load_by_path
+from coursekit.core.paths import narration_dir
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = ("page.css", "page.js")
@@ -102,17 +100,10 @@ def course_widgets(folder: Path | None = None) -> list[dict]:
     path = (Path(folder) if folder is not None else narration_dir()) / "page.py"
     if not path.is_file():
         return []
-    name = f"_coursekit_page_{text_sha(str(path.resolve()))[:12]}"
-    course_importable()
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        module = load_by_path(path, "page")
     except Exception as exc:
         raise UserError(f"{path}: the course's page widgets failed to load: {type(exc).__name__}: {exc}") from None
-    finally:
-        sys.modules.pop(name, None)
     widgets = getattr(module, "WIDGETS", [])
     if not isinstance(widgets, (list, tuple)):
         raise UserError(f"{path}: WIDGETS must be a list of dicts; see coursekit/deliver/page.py")

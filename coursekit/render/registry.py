@@ -7,14 +7,13 @@ a module already imported from that very file is reused.
 """
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import re
 import sys
 from pathlib import Path
 
-from coursekit.core.digest import text_sha
-from coursekit.core.paths import course_importable, scenes_dir
+from coursekit.core.modules import load_by_path
+from coursekit.core.paths import scenes_dir
 
 _NOT_SCENE_MODULES = {"__init__"}
 
@@ -47,23 +46,8 @@ def find_scene_module(name: str) -> Path | None:
 
 
 def load_module(path: Path):
-    """The module at ``path``, loaded by path (or the one already imported from that file)."""
-    path = path.resolve()
-    for mod in list(sys.modules.values()):
-        f = getattr(mod, "__file__", None)
-        if f and Path(f).resolve() == path:
-            return mod
-    name = f"_coursekit_scenes_{text_sha(str(path.parent))[:10]}.{path.stem}"
-    course_importable()
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+    """The scene module at ``path``, loaded by path (see coursekit.core.modules)."""
+    return load_by_path(path, "scenes")
 
 
 def scene_class(name: str) -> type:
