@@ -292,6 +292,15 @@ def write_wav_atomic(segment, path: Path) -> Path:
     return Path(path)
 
 
+def _wav_file(source, folder: Path) -> Path:
+    """``source`` as a WAV file ffmpeg can read: the file itself, or a segment written into ``folder``."""
+    if isinstance(source, (str, Path)):
+        return Path(source)
+    src = folder / "in.wav"
+    src.write_bytes(wav_bytes(source))
+    return src
+
+
 def encode_aac_atomic(source, path: Path) -> Path:
     """Encode a segment or WAV file to AAC 160 kbit/s (.m4a/.mp4 container, or raw .aac ADTS)."""
     ff = ffmpeg_binary()
@@ -299,11 +308,7 @@ def encode_aac_atomic(source, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fmt = "adts" if path.suffix.lower() == ".aac" else "mp4"
     with tempfile.TemporaryDirectory(prefix="coursekit-aac-") as td, replacing(path) as tmp:
-        if isinstance(source, (str, Path)):
-            src = Path(source)
-        else:
-            src = Path(td) / "in.wav"
-            src.write_bytes(wav_bytes(source))
+        src = _wav_file(source, Path(td))
         args = [ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src), "-vn",
                 "-c:a", "aac", "-b:a", "160k", "-map_metadata", "-1", "-fflags", "+bitexact",
                 "-flags:a", "+bitexact", "-f", fmt, str(tmp)]
@@ -387,11 +392,7 @@ def encode_delivery_aac(source, path: Path) -> tuple[Path, float, float]:
     ff = ffmpeg_binary()
     path = Path(path)
     with tempfile.TemporaryDirectory(prefix="coursekit-delivery-") as td, replacing(path) as tmp:
-        if isinstance(source, (str, Path)):
-            src = Path(source)
-        else:
-            src = Path(td) / "mix.wav"
-            src.write_bytes(wav_bytes(source))
+        src = _wav_file(source, Path(td))
         settings = _delivery_settings(src)
         silent = settings is None
         gain, limit = settings or (0.0, None)
