@@ -36,11 +36,14 @@ def complete(path: Path) -> bool:
     return proc.returncode == 0 and float(proc.stdout.strip() or 0) > 0
 
 
-def preview(cfg: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int:
+def preview(cfg: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int | tuple[int, str]:
+    """Run the preview; uninterrupted, return (exit status, last stderr lines) so a failure says why."""
+    if kill_after is None:
+        proc = subprocess.run([sys.executable, "render.py", "preview", SCENE, "--config", str(cfg)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=600)
+        return proc.returncode, proc.stderr[-1500:]
     proc = subprocess.Popen([sys.executable, "render.py", "preview", SCENE, "--config", str(cfg)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    if kill_after is None:
-        return proc.wait(timeout=600)
     time.sleep(kill_after)
     if proc.poll() is None:
         os.killpg(proc.pid, sig)        # the whole group: render.py and its Manim child
@@ -59,7 +62,7 @@ def cfg(tmp_path_factory):
 def test_scene_render_killed_then_resumed_is_identical(cfg):
     media = ROOT / OUT
     final = media / "preview" / f"{SCENE}.mp4"
-    assert preview(cfg) == 0
+    assert preview(cfg)[0] == 0
     ref_frames, ref_audio = framemd5(final), audio_md5(final)
     rng = random.Random(7)
     for sig in (signal.SIGKILL, signal.SIGINT):
@@ -69,7 +72,8 @@ def test_scene_render_killed_then_resumed_is_identical(cfg):
             k.unlink()
         preview(cfg, kill_after=rng.uniform(2.0, 8.0), sig=sig)
         assert not final.exists() or complete(final)          # never a truncated final file
-        assert preview(cfg) == 0
+        code, err = preview(cfg)
+        assert code == 0, (INJECTED[-1:], err)
         assert framemd5(final) == ref_frames
         assert audio_md5(final) == ref_audio
 

@@ -75,3 +75,31 @@ def test_the_scene_key_and_the_worker_check_share_one_fingerprint(monkeypatch):
     monkeypatch.setattr(fingerprint, "_fonts", lambda family: {**real, "font regular": "other.ttc sha256:0000"})
     assert scene_key(scene, module, "low") != key_before
     assert scene_job.differences(env_before, scene_job.environment())
+
+
+def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch):
+    """Manim reuses any partial movie or Text SVG found at its cache path. After a run that died (its
+    marker is still there) every cached folder of that scene is gone before Manim starts again; after a
+    run that finished, they are all kept."""
+    from coursekit.core.config import load_config
+    from coursekit.render import one_scene
+    plan = narration_scene_plan("unit_circle")
+    cfg = load_config(None)
+    media = tmp_path / "manim" / "unit_circle"
+    seen: list[set[str]] = []
+
+    def fake_manim(scene, module, plan_file, quality, media_dir, memory_gb, **kw):
+        seen.append({p.name for p in media_dir.iterdir()})
+        return media_dir / "x.mp4"
+
+    monkeypatch.setattr(one_scene, "run_manim", fake_manim)
+    monkeypatch.setattr(one_scene, "_write_scene_plan", lambda cfg, scene: tmp_path / "plan.json")
+    for d in ("videos", "texts", "Tex"):
+        (media / d).mkdir(parents=True)
+        (media / d / "half.svg").write_bytes(b"<svg")
+    one_scene.render_silent(cfg, plan, "low", media_dir=media)          # the last run finished: all kept
+    assert seen[-1] == {"videos", "texts", "Tex", ".render-in-progress"}
+    assert not (media / ".render-in-progress").exists()
+    (media / ".render-in-progress").touch()                              # the last run died
+    one_scene.render_silent(cfg, plan, "low", media_dir=media)
+    assert seen[-1] == {".render-in-progress"}

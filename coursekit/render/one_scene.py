@@ -35,10 +35,10 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
 
     Each scene keeps its own Manim media folder, so Manim's per-animation cache
     survives between runs. Manim writes every partial movie straight to its final
-    cache path and reuses any file found there, so a render killed mid-write could
-    leave a truncated segment that the next run would reuse. Guard: a marker file
-    exists while Manim runs; if a run finds it (the last one died), that scene's
-    cached segments are discarded first. A lock keeps two renders of the same scene
+    cache path and reuses any file found there (so does its Text/Tex SVG cache), so a
+    render killed mid-write could leave a truncated segment or SVG that the next run
+    would reuse. Guard: a marker file exists while Manim runs; if a run finds it (the
+    last one died), everything Manim cached for that scene is discarded first. A lock keeps two renders of the same scene
     from writing at once; the second says that it waits.
     """
     module = find_scene_module(scene.cls)
@@ -52,7 +52,9 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
         plan_file = _write_scene_plan(cfg, scene)
         marker = media_dir / ".render-in-progress"
         if marker.exists():
-            shutil.rmtree(media_dir / "videos", ignore_errors=True)
+            for left in media_dir.iterdir():      # videos/, texts/, Tex/, images/: any of them may be half-written
+                if left.is_dir():
+                    shutil.rmtree(left, ignore_errors=True)
         marker.touch()
         video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
                           use_cache=use_cache, stats=stats)
