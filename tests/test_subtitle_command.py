@@ -46,3 +46,9 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path):
     assert proc.returncode == 2
     err = proc.stderr.strip()
     assert len(err.splitlines()) == 1 and "stale" in err and "word_order_overview.premise" in err
+    # the whole course: one stale lesson stops the command before any lesson's files are rewritten
+    files = sorted((ROOT / OUT / "course").glob("*/*.*t"))
+    before = {f: f.stat().st_mtime_ns for f in files}
+    proc = run(["subtitles", "--config", str(cfg)], env=env)
+    assert proc.returncode == 2 and "word_order_overview.premise" in proc.stderr
+    assert len(files) == 6 and {f: f.stat().st_mtime_ns for f in files} == before

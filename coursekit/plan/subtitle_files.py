@@ -1,6 +1,8 @@
 """Regenerate the course's subtitle files from the plan, without rendering (and without Manim)."""
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from coursekit.core.config import Config
@@ -14,10 +16,10 @@ from coursekit.plan import subtitle_events as subs
 from coursekit.core.media_tools import mux_subtitles
 
 
-def stale_cues(course: Course, plan: LessonPlan) -> list[str]:
+def stale_cues(course: Course, plan: LessonPlan, lexicon: Lexicon | None = None) -> list[str]:
     """Cue ids whose spoken text changed since the plan was made (or that the plan lacks)."""
 
-    lexicon = Lexicon.load()
+    lexicon = lexicon or Lexicon.load()
     lesson = course.lesson(plan.lesson)
     planned = {c.id: c for s in plan.scenes for c in s.cues}
     # The plan was voiced by one voice, which reads Latin script or not (Voice.reads_latin); its
@@ -49,13 +51,20 @@ def find_plan(cfg: Config, lesson_id: str) -> Path:
 
 
 def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
-    written: list[Path] = []
-    for lid in lesson_ids:
-        plan = LessonPlan.read(find_plan(cfg, lid))
-        stale = stale_cues(course, plan)
+    """Write each lesson's SRT/VTT from its plan, then put the new track into each lesson video.
+
+    Every lesson is checked (its audio not stale) before any file is written; the videos are re-muxed
+    side by side, one ffmpeg per core (each is a stream copy, about half a second of CPU)."""
+    lexicon = Lexicon.load(check_readings=False)     # subtitles never turn text into pinyin
+    plans = [LessonPlan.read(find_plan(cfg, lid)) for lid in lesson_ids]
+    for lid, plan in zip(lesson_ids, plans):
+        stale = stale_cues(course, plan, lexicon)
         if stale:
             shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
             raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
+    written: list[Path] = []
+    remux: list[tuple[Path, Path]] = []
+    for lid, plan in zip(lesson_ids, plans):
         events = subs.lesson_events(plan, cfg.subtitles)
         outdir = cfg.output_dir / "course" / lid
         outdir.mkdir(parents=True, exist_ok=True)
@@ -68,6 +77,7 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
         if not vtt.exists():
             subs.write_vtt(events, vtt, cfg.subtitles)
         if video.exists():
-            mux_subtitles(video, vtt)   # from the VTT: ffmpeg's SRT reader drops tag-like text
-            written.append(video)
+            remux.append((video, vtt))   # from the VTT: ffmpeg's SRT reader drops tag-like text
+    with ThreadPoolExecutor(max_workers=max(1, min(len(remux), os.cpu_count() or 1))) as pool:
+        written += list(pool.map(lambda pair: mux_subtitles(*pair), remux))
     return written
