@@ -61,3 +61,25 @@ def test_ffmpeg_output_lands_under_the_final_name(tmp_path):
     png = extract_frame(src, 2, tmp_path / "frame.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert _left(tmp_path) == ["frame.png", "src.mp4"]
+
+
+def test_extract_frame_is_exactly_the_frame_asked_for(tmp_path):
+    """The seek lands on the frame itself: each PNG equals the frame ffmpeg's select filter picks after
+    decoding from the start, including frames right after, on and before a keyframe (every 4th)."""
+    src = tmp_path / "src.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=96x64:r=15:d=3",
+                    "-pix_fmt", "yuv420p", "-c:v", "libx264", "-g", "4", str(src)], check=True)
+
+    def pixels(png):
+        return subprocess.run(["ffmpeg", "-v", "error", "-i", str(png), "-f", "rawvideo", "-"],
+                              capture_output=True, check=True).stdout
+
+    shown = set()
+    for n in (0, 1, 3, 4, 5, 22, 44):
+        png = extract_frame(src, n, tmp_path / "frame.png")
+        ref = tmp_path / f"ref{n}.png"
+        subprocess.run(["ffmpeg", "-v", "error", "-i", str(src), "-vf", f"select=eq(n\\,{n})", "-frames:v", "1",
+                        str(ref)], check=True)
+        assert pixels(png) == pixels(ref), n
+        shown.add(pixels(png))
+    assert len(shown) == 7        # testsrc2 draws a different picture on every frame

@@ -170,3 +170,19 @@ def test_a_failed_encode_leaves_nothing(tmp_path):
     with pytest.raises(RuntimeError):
         audio.encode_delivery_aac(tmp_path / "missing.wav", tmp_path / "m.m4a")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_two_identical_channels_measure_as_one_plus_3_01_lu(tmp_path):
+    """What the delivery's settings are found with: the mono track measured, plus 10·log10(2) LU, is
+    what the stereo upmix measures; the true peak is the same."""
+    rng = np.random.default_rng(3)
+    t = np.arange(24000 * 20) / 24000
+    x = 0.3 * np.sin(2 * np.pi * 220 * t) * (np.sin(2 * np.pi * 0.7 * t) > 0)     # bursts, then pauses
+    x += 0.05 * rng.standard_normal(t.size)
+    src = tmp_path / "mono.wav"
+    src.write_bytes(audio.wav_bytes(audio.from_samples((np.clip(x, -1, 1) * 32767).astype(np.int16))))
+    mono_loud, mono_peak = audio.ebur128(src, audio.DELIVERY_RESAMPLE)
+    stereo_loud, stereo_peak = audio.ebur128(src, audio.DELIVERY_UPMIX)
+    assert mono_loud > -40          # measured sound, not the silence gate
+    assert abs(mono_loud + audio.STEREO_GAIN_LU - stereo_loud) <= 0.1
+    assert mono_peak == stereo_peak

@@ -103,3 +103,13 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
     (media / ".render-in-progress").touch()                              # the last run died
     one_scene.render_silent(cfg, plan, "low", media_dir=media)
     assert seen[-1] == {".render-in-progress"}
+
+
+def test_key_changes_with_the_encoder_settings(monkeypatch):
+    from coursekit.render import manim_process
+    plan = narration_scene_plan("unit_circle")
+    k = scene_key(plan, MODULE, "low")
+    assert manim_process.encoder_options("low") == {"threads": "2", "preset": "superfast"}
+    assert manim_process.encoder_options("high") == {"threads": "2"}
+    monkeypatch.setitem(manim_process.ENCODER_PRESET, "low", "ultrafast")
+    assert scene_key(plan, MODULE, "low") != k

@@ -37,6 +37,15 @@ MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
 # 2 is what x264 chose by itself on the 2-core reference machine. Note: x264 with 2 threads is not
 # byte-deterministic (an IDR packet can come out a byte apart between runs); decoded frames are equal.
 ENCODER_THREADS = 2
+# The x264 preset per quality (Manim's default, "medium", where none is named). 480p15 is the authoring
+# preview: "superfast" encodes the longest scene 6 s faster (28.3 s -> 21.7 s of Manim at 480p15) for a
+# file 40 % larger, and its frames look the same; the delivered qualities keep "medium".
+ENCODER_PRESET = {"low": "superfast"}
+
+
+def encoder_options(quality: str) -> dict[str, str]:
+    """What every render of ``quality`` tells x264 (local or on a Dask worker); part of the scene-cache key."""
+    return {"threads": str(ENCODER_THREADS), **({"preset": ENCODER_PRESET[quality]} if quality in ENCODER_PRESET else {})}
 RENDER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # Removed for every render. A Dask nanny sets them in its workers, and in the process that hosts it (a
 # LocalCluster's client, the tests), and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536 triples
@@ -98,8 +107,9 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
     env = manim_env(plan_file, unset_env)
     args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
             "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
-            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR",
-            "--encoder-option", f"threads={ENCODER_THREADS}"]
+            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
+    for name, value in encoder_options(quality).items():
+        args += ["--encoder-option", f"{name}={value}"]
     if not use_cache:
         args.append("--disable_caching")
     args += [str(module), scene.cls]

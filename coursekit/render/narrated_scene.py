@@ -45,20 +45,12 @@ from typing import Any
 
 import numpy as np
 from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
-from manim.utils import hashing as _hashing
 
 from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
+from coursekit.render import manim_tuning  # noqa: F401  (applies its changes to Manim)
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
-
-# Manim's per-animation cache serialises every mobject on screen to JSON at each play call, about a
-# third of a preview's time in a scene full of formulas. Two attributes of SVG/Typst/Text mobjects
-# made most of that JSON and draw nothing: ``id_to_vgroup_dict`` (SVG element id -> VGroup of the very
-# same glyphs as the submobjects) and each glyph's ``path_obj`` (the parsed SVG path its points were
-# made from; the points themselves stay in the key). Leaving them out cannot change which frames a
-# key stands for.
-_hashing.KEYS_TO_FILTER_OUT.update({"id_to_vgroup_dict", "path_obj"})
 
 
 class PlanError(RuntimeError):
@@ -229,6 +221,7 @@ class NarratedScene(Scene):
         self._play_start_written = 0
         self._in_play = False
         self._watches: list[tuple[str, Callable[[], dict[str, Any]]]] = []
+        self._drawn_now: set[int] | None = None     # ids of what is drawn, while the watches sample a frame
         self._active_beat: Beat | None = None
         self._cues_done: list[str] = []
         #: called after every play and wait (Manim's wait is a play), e.g. by the viewer check
@@ -347,7 +340,7 @@ class NarratedScene(Scene):
             return
         if self._still():
             start = self.frame
-            drawn = [(name, sample()) for name, sample in self._watches]     # what every held frame shows
+            drawn = self._sample_all()      # what every held frame shows
             # a frozen wait writes int(duration · fps) frames: ask for n + ½ frames to get exactly n
             self.wait((n + 0.5) / self.fps, frozen_frame=True)
             for k in range(n):
@@ -442,11 +435,24 @@ class NarratedScene(Scene):
 
     def on_screen(self, mob: Any) -> bool:
         """Whether ``mob`` is drawn now (in the scene and not in a fade that froze it)."""
-        return mob in self.get_mobject_family_members() and not mob.updating_suspended
+        drawn = self._drawn_now if self._drawn_now is not None else \
+            {id(m) for m in self.get_mobject_family_members()}
+        return id(mob) in drawn and not mob.updating_suspended
+
+    def _sample_all(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every watch's values now. The scene's family is gathered once for all of them (a watch
+        asks ``on_screen`` for a dozen mobjects per frame)."""
+        if not self._watches:
+            return []
+        self._drawn_now = {id(m) for m in self.get_mobject_family_members()}
+        try:
+            return [(name, sample()) for name, sample in self._watches]
+        finally:
+            self._drawn_now = None
 
     def _sample_watches(self) -> None:
-        for name, sample in self._watches:
-            self.probe(name, **sample())
+        for name, values in self._sample_all():
+            self.probe(name, **values)
 
     @classmethod
     def viewer_rules(cls) -> ViewerRules:

@@ -18,6 +18,7 @@ from coursekit.core.atomic import write_text
 from coursekit.core.digest import file_sha256
 from coursekit.core.config import DEFAULT_FONT
 from coursekit.render.fingerprint import render_environment
+from coursekit.render.manim_process import encoder_options
 from coursekit.core.paths import ENGINE_ROOT, course_root, shown
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
 
@@ -72,7 +73,8 @@ def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "", fon
     # where the scene sits in its lesson does not change a frame or a sample of it: an edit to an
     # earlier scene shifts every later scene's start_frame, and must not re-render them
     h.update(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)).encode())
-    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, **render_environment(font)},
+    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, "encoder": encoder_options(quality),
+                         **render_environment(font)},
                         sort_keys=True).encode())
     return h.hexdigest()
 

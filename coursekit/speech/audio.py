@@ -46,12 +46,18 @@ SILENT_LUFS = -70.0                  # ebur128's absolute gate: a track this qui
 # The one resampling of the delivered audio: soxr at its 28-bit ("very high quality") precision, in
 # floating point, then the mono channel copied to both sides at unity gain (ffmpeg's own -ac 2 would
 # copy it at -3 dB).
-DELIVERY_UPMIX = (f"aformat=sample_fmts=dbl,aresample={DELIVERY_RATE}:resampler=soxr:precision=28,"
-                  "pan=stereo|c0=c0|c1=c0")
+DELIVERY_RESAMPLE = f"aformat=sample_fmts=dbl,aresample={DELIVERY_RATE}:resampler=soxr:precision=28"
+DELIVERY_UPMIX = f"{DELIVERY_RESAMPLE},pan=stereo|c0=c0|c1=c0"
+# Two identical channels measure exactly 10·log10(2) LU louder than one (BS.1770 sums the channels'
+# mean squares with weight 1) and have its true peak: the settings are found on the mono track, at
+# half the cost, and the encoded stereo file is measured as it is.
+STEREO_GAIN_LU = 10 * math.log10(2)
 # AAC-LC with mid/side coding forced and intensity stereo and noise substitution off: two identical
 # channels then decode to two identical channels (side = 0). With the encoder's defaults they differ
-# by up to -42 dBFS (noise substitution is random per channel).
-AAC_STEREO_ARGS = ["-profile:a", "aac_low", "-aac_ms", "1", "-aac_is", "0", "-aac_pns", "0"]
+# by up to -42 dBFS (noise substitution is random per channel). The "fast" coder instead of ffmpeg's
+# default "twoloop": 15 s instead of 36 s for an 11-minute lesson on this machine, and measured against
+# the PCM it encodes, 44 dB SNR instead of 30 dB at 192 kbit/s (the channels still decode identical).
+AAC_STEREO_ARGS = ["-profile:a", "aac_low", "-aac_coder", "fast", "-aac_ms", "1", "-aac_is", "0", "-aac_pns", "0"]
 # Anything that changes the bytes a voice produces for the same input goes here, so that
 # changing it changes every cache key.
 FORMAT_ID = f"pcm_s16le/{SAMPLE_RATE}Hz/mono/trim{SILENCE_DBFS:g}dBFS/keep{KEEP_MS}ms/chunk{TRIM_CHUNK_MS}ms"
@@ -338,8 +344,8 @@ def ebur128(source: Path, graph: str | None = None) -> tuple[float, float]:
     return float(loud[-1]), float(peak[-1])
 
 
-def _delivery_graph(gain_db: float, limit_db: float | None) -> str:
-    graph = f"{DELIVERY_UPMIX},volume={gain_db:.3f}dB:precision=double"
+def _delivery_graph(gain_db: float, limit_db: float | None, stereo: bool = True) -> str:
+    graph = f"{DELIVERY_UPMIX if stereo else DELIVERY_RESAMPLE},volume={gain_db:.3f}dB:precision=double"
     if limit_db is not None:
         # ffmpeg's look-ahead limiter at 48 kHz, delay compensated, auto-level off. It sees sample
         # peaks only; the ceiling is lowered by whatever true peak the measurement finds above it.
@@ -353,8 +359,12 @@ def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
     A plain gain when the peaks allow it (one measurement); otherwise gain plus limiter, the gain
     corrected by secant steps and the ceiling lowered by any true-peak excess (up to six passes).
     None for a track too quiet or short to measure (ebur128's gate)."""
-    loud, peak = ebur128(src, DELIVERY_UPMIX)
-    if not math.isfinite(loud) or loud <= SILENT_LUFS:
+    def measure(graph: str) -> tuple[float, float]:         # as the stereo upmix would measure
+        loud, peak = ebur128(src, graph)
+        return loud + STEREO_GAIN_LU if math.isfinite(loud) else loud, peak
+
+    loud, peak = measure(DELIVERY_RESAMPLE)
+    if not math.isfinite(loud) or loud - STEREO_GAIN_LU <= SILENT_LUFS:
         return None
     gain = TARGET_LUFS - loud
     if peak + gain <= DELIVERY_CEILING:
@@ -363,7 +373,7 @@ def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
     best: tuple[float, float, float] | None = None       # (|error|, gain, limit)
     prev: tuple[float, float] | None = None
     for _ in range(6):
-        loud, peak = ebur128(src, _delivery_graph(gain, limit))
+        loud, peak = measure(_delivery_graph(gain, limit, stereo=False))
         err = loud - TARGET_LUFS
         if peak <= DELIVERY_CEILING and (best is None or abs(err) < best[0]):
             best = (abs(err), gain, limit)

@@ -68,7 +68,7 @@ class ShuffleDemo(VGroup):
     def probe_values(self) -> dict:
         """The strips as drawn (values per slot) and attention recomputed on the shown order."""
         shown = [col.values[:, 0].tolist() for col in self.columns]
-        slot_x = [float(col.get_center()[0]) for col in self.columns]
+        slot_x = [float(col.cells[0].get_center()[0]) for col in self.columns]    # one cell wide: its x is the strip's
         return {"order": self.order, "shown": shown, "slot_x": slot_x,
                 "slots": [float(s[0]) for s in self.chips.slots],
                 "recomputed": self_attention(self.x[self.order]).tolist()}
