@@ -25,9 +25,10 @@ from coursekit.core.paths import ENGINE_ROOT, course_root
 from coursekit.plan.model import ScenePlan
 
 # "returned NULL without setting an exception": a C extension whose allocation failed without saying so
-# (seen under a 0.25 GB limit in CI, from click's Command.__call__)
+# (seen under a 0.25 GB limit in CI, from click's Command.__call__); "failed to map segment": the loader
+# could not map a shared library under the data limit
 _OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory"
-                            r"|returned NULL without setting an exception")
+                            r"|returned NULL without setting an exception|failed to map segment from shared object")
 # what PyAV says when x264 fails (AVERROR_EXTERNAL); under the worker's memory limit that is a failed malloc
 _ENCODER_FAILED = re.compile(r"Generic error in an external library")
 MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
