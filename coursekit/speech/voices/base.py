@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import bisect
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,11 @@ class Speech:
             return t0
         frac = min(1.0, max(0.0, (offset - o0) / (o1 - o0)))
         return t0 + frac * (t1 - t0)
+
+
+def warn_on_stderr(line: str) -> None:
+    """How a voice warns by default (a slow start, a fallback): one line on stderr, at once."""
+    print(line, file=sys.stderr, flush=True)
 
 
 class Voice(ABC):

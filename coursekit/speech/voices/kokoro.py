@@ -49,7 +49,6 @@ import hashlib
 import json
 import logging
 import re
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,7 +62,7 @@ from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
+from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings, warn_on_stderr
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 
 if TYPE_CHECKING:
@@ -234,16 +233,12 @@ def _aligned(text: str, expanded: str, base: int) -> list[int]:
 
 # ---------------------------------------------------------------- the voice
 
-def _warn(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 class Kokoro(Voice):
     name = "kokoro"
     licence = LICENCE
 
     def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
-                 model_dir: Path | None = None, warn: Callable[[str], None] = _warn) -> None:
+                 model_dir: Path | None = None, warn: Callable[[str], None] = warn_on_stderr) -> None:
         import numpy as np  # numpy: only when samples are computed
         self.cfg = cfg or KokoroConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()

