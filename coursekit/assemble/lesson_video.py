@@ -3,8 +3,10 @@ chapters, a soft subtitle track, side files, a poster, and the course manifest a
 from __future__ import annotations
 
 import importlib.metadata as md
+import os
 import json
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from coursekit.content.narration import Course
@@ -140,12 +142,17 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
     outputs: list[Path] = []
     manifest = {"title": cfg.course.title, "font": cfg.course.font, "quality": quality, "versions": _versions(),
                 "lessons": []}
+    ready: list[tuple[LessonPlan, list[Path]]] = []
     for plan in plans:
         videos = [scenes_dir / f"{s.id}.mp4" for s in plan.scenes]
         missing = [p.stem for p in videos if not p.exists()]
         if missing:
             print(f"lesson {plan.lesson}: not assembled, scenes not rendered yet: {', '.join(missing)}")
             continue
+        ready.append((plan, videos))
+
+    def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
+        plan, videos = item
         outdir = course_dir / plan.lesson
         files = assemble_lesson(cfg, plan, videos, outdir)
         for scene, video in zip(plan.scenes, videos):
@@ -153,6 +160,13 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
                 work = cfg.output_dir / "work" / f"{plan.fps}fps" / plan.lesson
                 audio, _, _ = write_delivered_scene_narration(scene, work / "overview.m4a")
                 files.append(mux(video, audio, outdir / "overview.mp4"))   # the scene's picture, delivered sound
+        return files
+
+    # Lessons side by side, one per core: each is ffmpeg processes (the delivered audio's measuring and
+    # encoding, single-threaded, is most of it) and writes only into its own folders.
+    with ThreadPoolExecutor(max_workers=max(1, min(len(ready), os.cpu_count() or 1))) as pool:
+        done = list(pool.map(one_lesson, ready))
+    for (plan, _), files in zip(ready, done):
         outputs += files
         manifest["lessons"].append({
             "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
