@@ -2,6 +2,8 @@
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from coursekit.core.config import DEFAULT_FONT
 from coursekit.render import scene_cache
 from coursekit.render.scene_cache import dependency_files, is_fresh, remember, scene_key
@@ -113,3 +115,22 @@ def test_key_changes_with_the_encoder_settings(monkeypatch):
     assert manim_process.encoder_options("high") == {"threads": "2"}
     monkeypatch.setitem(manim_process.ENCODER_PRESET, "low", "ultrafast")
     assert scene_key(plan, MODULE, "low") != k
+
+
+@pytest.mark.parametrize("code, output, said", [
+    (-11, "", "crashed (SIGSEGV), most likely out of its 0.25 GB"),
+    (1, "SystemError: <function Command.__call__ at 0x7f> returned NULL without setting an exception",
+     "ran out of its 0.25 GB"),
+    (1, "ImportError: libcairo.so.2: failed to map segment from shared object", "ran out of its 0.25 GB"),
+    (1, "ValueError: a bug in the scene", "failed to render: ValueError: a bug in the scene"),
+])
+def test_how_a_failed_manim_process_is_reported(tmp_path, monkeypatch, code, output, said):
+    """Under its data limit Manim fails in several ways; each memory failure names the setting to raise,
+    and anything else is reported as the scene's own error."""
+    from coursekit.core.errors import UserError
+    from coursekit.render import manim_process
+    monkeypatch.setattr(manim_process, "run_limited", lambda *a, **k: (code, output, 100 * 2**20, 0.1))
+    with pytest.raises(UserError) as err:
+        manim_process.run_manim(narration_scene_plan("unit_circle"), MODULE, tmp_path / "p.json", "low", tmp_path, 0.25)
+    assert said in str(err.value)
+    assert ("raise render.worker_memory_gb" in str(err.value)) == ("bug" not in output)

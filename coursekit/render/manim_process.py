@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import shutil
 import subprocess
 import sys
@@ -125,6 +126,11 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
         if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
             raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
                             f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
+        if code < 0 and -code in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS):
+            # a native library that did not check a failed allocation crashes instead of raising
+            raise UserError(f"scene '{scene.id}' crashed ({signal.Signals(-code).name}), most likely out of its "
+                            f"{memory_gb:g} GB of worker memory (peak {peak / 2**30:.2f} GB); raise "
+                            f"render.worker_memory_gb in config.yaml")
         if encoder := _ENCODER_FAILED.search(output):
             raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
                             f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
