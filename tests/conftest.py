@@ -133,3 +133,15 @@ def typesetting_in_updaters():
 def narrated_scene():
     """``narrated_scene(scene_id)``: the scene constructed (dry run) from its real narration plan."""
     return narration_scene
+
+
+MINI_COURSE = Path(__file__).resolve().parent / "fixtures" / "mini_course"
+
+
+def copy_mini_course(dst: Path) -> Path:
+    """A copy of the second, tiny course (tests/fixtures/mini_course) at ``dst``, without caches or media:
+    the tests that run commands on it write into the copy, never into the fixture."""
+    import shutil
+    shutil.copytree(MINI_COURSE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
+    return dst
+

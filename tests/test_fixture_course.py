@@ -8,7 +8,6 @@ delivered alone, the page and manifest carry its own title, and nothing was writ
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +15,9 @@ from pathlib import Path
 import pytest
 import srt
 
+from tests.conftest import copy_mini_course
+
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "mini_course"
 
 
 def render(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -39,9 +39,7 @@ def probe(path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
-    dst = tmp_path_factory.mktemp("mini") / "mini_course"
-    shutil.copytree(FIXTURE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
-    return dst
+    return copy_mini_course(tmp_path_factory.mktemp("mini") / "mini_course")
 
 
 @pytest.fixture(scope="module")

@@ -28,9 +28,9 @@ from coursekit.cli.watch import observe
 from coursekit.core.errors import UserError
 from coursekit.deliver.studio import (RangeNotSatisfiable, check_bind, host_allowed, is_loopback, own_hosts,
                                       parse_range)
+from tests.conftest import copy_mini_course
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "mini_course"
 SHOTS = ROOT / "tests" / ".tmp"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -90,7 +90,7 @@ def _env() -> dict:
 
 def test_the_command_refuses_a_public_address(tmp_path):
     course = tmp_path / "mini"
-    shutil.copytree(FIXTURE, course, ignore=shutil.ignore_patterns("__pycache__", "media"))
+    copy_mini_course(course)
     res = subprocess.run([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
                           "--host", "0.0.0.0", "--port", "8199"], cwd=ROOT, capture_output=True, text=True,
                          env=_env(), timeout=120)
@@ -130,9 +130,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
-    dst = tmp_path_factory.mktemp("studio") / "mini_course"
-    shutil.copytree(FIXTURE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
-    return dst
+    return copy_mini_course(tmp_path_factory.mktemp("studio") / "mini_course")
 
 
 @pytest.fixture(scope="module")
