@@ -3,6 +3,8 @@ made, by worker processes that build their own voice, a second run makes nothing
 cue, and make_plans calls it."""
 from __future__ import annotations
 
+import re
+
 import threading
 import time
 from pathlib import Path
@@ -94,8 +96,11 @@ def test_prefetch_writes_exactly_the_missing_entries_with_real_kokoro_workers(tm
     # the workers' entries are the ones this process reads: planning now only hits the cache
     for t in texts:
         assert cache._read(cache_key(voice, t), voice) is not None
+    # off a terminal, progress is a line at every 10% crossed, the last one said by the summary
+    assert len(said) == 3 and re.fullmatch(r"synthesis: 1 of 2 cues \(\d+%\), \d+ s of speech, about \d+:\d\d left",
+                                            said[1]), said
     again = synthesis.prefetch(c, CFG, voice, cache, lex, workers=2, say=said.append)
-    assert again.missing == 0 and again.synthesised == [] and len(said) == 2
+    assert again.missing == 0 and again.synthesised == [] and len(said) == 3
 
 
 def test_workers_build_their_own_voice_and_each_text_is_made_once(tmp_path):

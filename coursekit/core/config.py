@@ -87,23 +87,30 @@ class ZhttsVoice(_Strict):
     timeout_s: float = Field(120.0, gt=1, le=3600)
 
 
+#: Kokoro's speakers (coursekit/speech/voices/kokoro_speakers.py holds their files and sha256; a test
+#: keeps the two lists equal): the eight Mandarin ones, then the five Japanese ones.
+KOKORO_SPEAKERS = ("zf_xiaobei", "zf_xiaoni", "zf_xiaoxiao", "zf_xiaoyi",
+                   "zm_yunjian", "zm_yunxi", "zm_yunxia", "zm_yunyang",
+                   "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
+
+
 class KokoroVoice(_Strict):
     """The offline neural voice Kokoro-82M (Apache-2.0 weights, int8 ONNX), run with onnxruntime in the
-    main venv from models/kokoro/ (assembled by `make setup`). Only Japanese speaker embeddings ship
-    (jf_alpha, jf_gongitsune, jf_nezumi, jf_tebukuro, jm_kumo); speed 1.0 is slow for Mandarin.
+    main venv from models/kokoro/ (assembled by `make setup`). Its speakers: eight Mandarin ones (zf_
+    female, zm_ male), from the official kokoro package, and five Japanese ones.
     read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
     transliterations."""
 
     speaker: str = Field("jf_gongitsune",   # chosen by the listening check (README, "The listening check")
-                         description="jf_alpha | jf_gongitsune | jf_nezumi | jf_tebukuro | jm_kumo")
+                         description=" | ".join(KOKORO_SPEAKERS))
     speed: float = Field(1.2, ge=0.5, le=2.0)
     read_latin: bool = False
 
     @field_validator("speaker")
     @classmethod
     def _speaker(cls, v: str) -> str:
-        if not re.match(r"^[a-z]{2}_[a-z0-9]+$", v):
-            raise ValueError("must be a speaker of models/kokoro/voices_ja.npz, like 'jf_alpha' or 'jm_kumo'")
+        if v not in KOKORO_SPEAKERS:
+            raise ValueError(f"must be a kokoro speaker: {', '.join(KOKORO_SPEAKERS)}")
         return v
 
 

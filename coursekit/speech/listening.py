@@ -56,6 +56,7 @@ from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
+from coursekit.core.progress import Work
 from coursekit.speech import synthesis
 
 MODEL_DIR = ENGINE_ROOT / "models" / "whisper-base"
@@ -263,8 +264,11 @@ class Recogniser:
     """Whisper base, offline, with a transcript cache keyed by audio sha256 + model identity."""
 
     def __init__(self, model_dir: Path = MODEL_DIR, cache_root: Path | None = None, jobs: int | None = None,
-                 settings: dict | None = None):
+                 settings: dict | None = None, say=None):
         self.model_dir = Path(model_dir)
+        #: where progress lines go while misses are transcribed (None: no progress shown; print: a bar on a
+        #: terminal, a line every 10% elsewhere)
+        self.say = say
         #: faster-whisper's transcribe() arguments (default: TRANSCRIBE_SETTINGS); part of the cache key
         self.settings = dict(TRANSCRIBE_SETTINGS if settings is None else settings)
         self.cache_root = Path(cache_root) if cache_root is not None else None
@@ -340,6 +344,10 @@ class Recogniser:
             model_digest(self.model_dir)  # a missing model is one line, not a worker's traceback
         idx = sorted(todo.values(), key=lambda i: -Path(wavs[i]).stat().st_size)  # longest first: a short tail
         done: dict[str, Transcript] = {}
+        sizes = {i: Path(wavs[i]).stat().st_size for i in idx}   # the time left by bytes of audio
+        work = Work("listening check", total_weight=sum(sizes.values()), items=len(idx), unit="cues",
+                    audio_word="of speech heard", say=self.say or (lambda _: None),
+                    terminal=None if self.say else False)
 
         def finish(i: int, result: tuple[str, float, float, float]) -> None:
             # stored as each one ends, so an interrupted check keeps what it finished
@@ -347,7 +355,18 @@ class Recogniser:
             self._store(keys[i], t)
             done[keys[i]] = t
             self.model_runs += 1
+            if self.say is not None:
+                work.advance(sizes[i], t.audio_s)
 
+        if self.say is not None and idx:
+            work.__enter__()
+        try:
+            self._transcribe_misses(idx, wavs, model_dir, finish)
+        finally:
+            work.__exit__()
+        return [t if t is not None else done[k] for t, k in zip(out, keys)]
+
+    def _transcribe_misses(self, idx, wavs, model_dir, finish) -> None:
         if len(idx) <= 1 or self.jobs == 1:
             for i in idx:
                 finish(i, self._guarded(_run, model_dir, wavs[i]))
@@ -364,7 +383,6 @@ class Recogniser:
                     for fut in futures:
                         fut.cancel()
                     raise
-        return [t if t is not None else done[k] for t, k in zip(out, keys)]
 
 # ---------------------------------------------------------------- cues
 

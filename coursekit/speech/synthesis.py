@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coursekit.core.progress import Work
 from coursekit.speech.audio_cache import ENTRY_FORMAT, AudioCache, cache_key
 from coursekit.speech.voices.base import Voice, VoiceFailed
 from coursekit.content.cue_text import cue_text
@@ -146,14 +147,16 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
     if say:
         say(f"synthesis: {len(todo)} of {report.distinct} spoken cues are not in the cache; "
             f"{voice.name} in {report.workers} {_unit(report)}")
-    if report.mode == "processes":
-        _in_processes(todo, build, cache, report)
-    elif report.mode == "threads":
-        _in_threads(todo, voice, cache, report)
-    else:
-        for job in todo:
-            _one(voice, cache, job)
-            report.synthesised.append(job.key)
+    with Work("synthesis", total_weight=sum(len(j.spoken) for j in todo), items=len(todo), unit="cues",
+              say=say or (lambda _: None), terminal=None if say else False) as work:
+        if report.mode == "processes":
+            _in_processes(todo, build, cache, report, work)
+        elif report.mode == "threads":
+            _in_threads(todo, voice, cache, report, work)
+        else:
+            for job in todo:
+                work.advance(len(job.spoken), _one(voice, cache, job))
+                report.synthesised.append(job.key)
     report.seconds = time.perf_counter() - t0
     if say:
         say(f"synthesis: {len(report.synthesised)} cues in {report.seconds:.1f} s")
@@ -164,27 +167,30 @@ def _unit(report: Report) -> str:
     return {"processes": "processes", "threads": "threads"}.get(report.mode, "process")
 
 
-def _one(voice: Voice, cache: AudioCache, job: Job) -> None:
+def _one(voice: Voice, cache: AudioCache, job: Job) -> float:
+    """Synthesise one job into the cache; the seconds of speech it made."""
     try:
-        cache.get(voice, job.spoken)
+        return cache.get(voice, job.spoken).duration
     except VoiceFailed as exc:
         raise exc.for_cue(job.where) from None
 
 
-def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report) -> None:
+def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report, work: Work) -> None:
     with cf.ThreadPoolExecutor(report.workers, thread_name_prefix="synthesis") as pool:
         futures = {pool.submit(_one, voice, cache, job): job for job in todo}
         try:
             for fut in cf.as_completed(futures):
-                fut.result()
+                seconds = fut.result()
                 report.synthesised.append(futures[fut].key)
+                work.advance(len(futures[fut].spoken), seconds)
         except BaseException:
             for f in futures:
                 f.cancel()
             raise
 
 
-def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report) -> None:
+def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report,
+                  work: Work) -> None:
     ctx = multiprocessing.get_context("spawn")   # a clean interpreter: no inherited threads or sessions
     pool = cf.ProcessPoolExecutor(report.workers, mp_context=ctx, initializer=_worker_init,
                                   initargs=(build, str(cache.root), cache.lock_timeout_s))
@@ -193,7 +199,7 @@ def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: A
         for fut in cf.as_completed(futures):
             job = futures[fut]
             try:
-                fut.result()
+                seconds = fut.result()
             except VoiceFailed as exc:
                 raise exc.for_cue(job.where) from None
             except BrokenProcessPool as exc:
@@ -202,6 +208,7 @@ def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: A
                       "are synthesised one by one")
                 return
             report.synthesised.append(job.key)
+            work.advance(len(job.spoken), seconds)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -218,11 +225,10 @@ def _worker_init(build: tuple[Callable, tuple, dict], root: str, lock_timeout_s:
     _CACHE = AudioCache(Path(root), lock_timeout_s=lock_timeout_s)
 
 
-def _worker_job(spoken: str, key: str) -> str:
+def _worker_job(spoken: str, key: str) -> float:
     assert _VOICE is not None and _CACHE is not None
     mine = cache_key(_VOICE, spoken)
     if mine != key:
         raise RuntimeError(f"the {_VOICE.name} voice built in a worker process has another cache key "
                            f"({mine[:12]} against {key[:12]}): its identity differs from the planning process's")
-    _CACHE.get(_VOICE, spoken)
-    return key
+    return _CACHE.get(_VOICE, spoken).duration

