@@ -17,6 +17,7 @@ import numpy as np
 
 import mathcore
 from mathcore import checks
+from mathcore.scores import angle_between
 from coursekit.content.figures import (Figures, fmt_dec, fmt_fixed, fmt_int, fmt_order, fmt_order_above,
                                        fmt_point, fmt_sci, names_in, parse_figure)
 
@@ -163,6 +164,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
     # RoPE scores
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
+    "rope_pair_lead_deg": lambda: fmt_int(np.degrees(angle_between(ROPE_PAIR_Q, ROPE_PAIR_K))),
     "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "widget_score": lambda: fmt_dec(widget_scores()[0]),        # spoken "0.5", not "0.50"
     "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),

@@ -92,6 +92,9 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
+    "rope_pair_lead_deg": (float(np.degrees(np.arccos(np.dot(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K)
+                                                      / np.linalg.norm(figures.ROPE_PAIR_Q)
+                                                      / np.linalg.norm(figures.ROPE_PAIR_K)))), ("abs", 0.5)),
     "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
     "widget_q_turn_deg": (_turn_deg(figures.WIDGET_Q, 2), ("abs", 0.5)),
     "widget_k_turn_deg": (_turn_deg(figures.WIDGET_K, 4), ("abs", 0.5)),
