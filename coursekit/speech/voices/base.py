@@ -54,6 +54,12 @@ class Voice(ABC):
     #: The terms under which the voice's audio may be used (recorded in the course manifest).
     licence: str = ""
 
+    @classmethod
+    def licence_of(cls, line: str) -> str:
+        """The licence of the voice a ``describe()`` line names (a backend whose speakers come from
+        different packages says which)."""
+        return cls.licence
+
     def version(self) -> str:
         return self.name
 

