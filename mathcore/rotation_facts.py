@@ -158,3 +158,21 @@ def cos_first_shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[n
     """
     p = cos_first_order(d)
     return shift_matrix(k, d, base)[np.ix_(p, p)]
+
+
+def composition_errors(step_deg: float = 5.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(angles, errors)``: every ``step_deg``-th angle of one turn (radians) and, for each pair
+    (a = angles[i], b = angles[j]), ``errors[i, j] = max |R(a) R(b) - R(a + b)|``.
+
+    The angle set is the one A3 sweeps (:func:`mathcore.checks.a3_composition`, every 5th of 360
+    whole degrees), so ``errors.max()`` is A3's pair part.
+
+    Examples
+    --------
+    >>> angles, err = composition_errors()
+    >>> len(angles), err.shape, bool(err.max() < 1e-14)
+    (72, (72, 72), True)
+    """
+    angles = np.radians(np.arange(0.0, 360.0, step_deg))
+    a, b = np.meshgrid(angles, angles, indexing="ij")
+    return angles, np.abs(rotation(a) @ rotation(b) - rotation(a + b)).max(axis=(-2, -1))

@@ -24,7 +24,7 @@ from coursekit.content.figures import (Figures, fmt_dec, fmt_fixed, fmt_int, fmt
 # --- demo inputs shared with the scenes ---------------------------------------------
 THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
 ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q (also the word vector of rope_turns) ...
-ROPE_PAIR_K_LEAD_DEG = 30.0            # ... and k, which starts this far ahead of q (counter-clockwise)
+ROPE_PAIR_K_LEAD_DEG = 20.0            # ... and k, which starts this far ahead of q (counter-clockwise; not θ, so the two never blur)
 ROPE_PAIR_K_SCALE = 0.8                # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
 ROPE_PAIR_K = tuple(float(c) for c in
                     ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG)))
@@ -137,6 +137,12 @@ def _raw_index_length(seat: int) -> float:
     return float(np.linalg.norm(x + mathcore.raw_index_encoding([seat], RAW_INDEX_D)[0]))
 
 
+def _composition_errors() -> np.ndarray:
+    from mathcore.rotation_facts import composition_errors
+
+    return composition_errors()[1]
+
+
 def _circle_radius() -> float:
     tips = mathcore.pointer_tip(np.linspace(0.0, 2 * np.pi, 8))
     return float(np.linalg.norm(tips, axis=-1).max())
@@ -156,6 +162,11 @@ FIGURES: dict[str, Callable[[], str]] = {
     "w1_d8": lambda: fmt_dec(mathcore.frequencies(8)[1], 3),
     "w2_d8": lambda: fmt_dec(mathcore.frequencies(8)[2], 3),
     "w3_d8": lambda: fmt_dec(mathcore.frequencies(8)[3], 3),
+    # one radian in whole degrees (trig_to_rope clock_row: "1 弧度大约是 57°")
+    "one_rad_deg": lambda: fmt_int(np.degrees(1.0)),
+    # ... the fastest and the slowest of them in degrees per step (rotation_matrix shift_machine: "约 57°", "0.06°")
+    "w0_d8_deg": lambda: fmt_int(np.degrees(mathcore.frequencies(8)[0])),
+    "w3_d8_deg": lambda: fmt_dec(np.degrees(mathcore.frequencies(8)[3]), 2),
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
     "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),   # spoken: "约 6.1 万"
@@ -194,8 +205,11 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
     # the same errors as spoken: only their order of magnitude (the screen shows the digits)
-    "t1_err_ceil": lambda: fmt_order_above(checks.t1_permutation()),     # spoken "不到 10⁻¹⁵" (the screen: 8.9×10⁻¹⁶)
-    "eps_order": lambda: fmt_order(checks.EPS),
+    # (spoken in words, "10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus)
+    "eps_exp": lambda: fmt_int(-round(np.log10(checks.EPS))),
+    "assert_err_exp": lambda: fmt_int(-round(np.log10(np.median([a.error for a in checks.lesson_assertions()])))),
+    # rot_composition: the angle pairs A3 sweeps (every 5th degree of one turn, each with each)
+    "a3_pairs": lambda: fmt_int(_composition_errors().size),
     "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
     "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),
     # order_entry: the length of x + raw index at RAW_INDEX_SEATS

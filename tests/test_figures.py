@@ -84,6 +84,10 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "w1_d8": (float(mathcore.frequencies(8)[1]), ("abs", 0.0005)),
     "w2_d8": (float(mathcore.frequencies(8)[2]), ("abs", 0.0005)),
     "w3_d8": (float(mathcore.frequencies(8)[3]), ("abs", 0.0005)),
+    "one_rad_deg": (180.0 / np.pi, ("abs", 0.5)),
+    # degrees per step: 1 rad and 10000^(-6/8) rad
+    "w0_d8_deg": (180.0 / np.pi, ("abs", 0.5)),
+    "w3_d8_deg": (float(np.degrees(10000.0 ** (-6 / 8))), ("abs", 0.005)),
     "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
     "wl_slow_512_wan": (float(mathcore.wavelengths(512)[-1]) / 10000.0, ("abs", 0.05)),
@@ -122,11 +126,13 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "a3_err": (_assertion("A3"), ("rel", 0.05)),
     "a4_err": (_assertion("A4"), ("rel", 0.05)),
     "a5_err": (_assertion("A5"), ("rel", 0.05)),
+    # every 5th whole degree of one turn, taken in pairs
+    "a3_pairs": (float(len(range(0, 360, 5)) ** 2), ("abs", 0.0)),
     "row_pitfall_err": (checks.a4_row_pitfall(), ("rel", 0.05)),
     # spoken orders of magnitude: the power of ten nearest on a log scale
-    # ... or the first power of ten above it ("不到 10⁻¹⁵"), found by stepping up from 10⁻³⁰
-    "t1_err_ceil": (next(10.0 ** e for e in range(-30, 1) if 10.0 ** e > checks.t1_permutation()), ("rel", 1e-9)),
-    "eps_order": (10.0 ** round(np.log10(np.finfo(np.float64).eps)), ("rel", 1e-9)),
+    # ... and its exponent alone, spoken in words ("10 的负 16 次方")
+    "eps_exp": (-float(round(np.log10(np.finfo(np.float64).eps))), ("abs", 0.0)),
+    "assert_err_exp": (-float(round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2]))), ("abs", 0.0)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
     "assert_err_order": (10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])), ("rel", 1e-9)),
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
