@@ -19,6 +19,7 @@ from scenes.mobjects.live_matrix import LiveMatrix
 from scenes.mobjects.sci_figure import sci_line
 
 CENTER = np.array([-3.7, 0.15, 0.0])
+TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
 SCALE = 1.7
 PANEL_X = 3.1
 SQUARE = np.array([[0.0, 0.0], [0.62, 0.0], [0.62, 0.62], [0.0, 0.62]])
@@ -75,11 +76,14 @@ class RotationFidelity(NarratedScene):
         brackets = VGroup(*[m for m in full.family_members_with_points() if m not in used])
         props = VGroup(theme.body_text("① 正交：不拉伸、不剪切", color=theme.TEXT),
                        theme.body_text("② 长度不变；", color=theme.TEXT),
-                       theme.body_text("同转一个角，内积也不变", color=theme.TEXT))
+                       theme.body_text("同转一个角，点积也不变", color=theme.TEXT))
         props.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([PANEL_X, 0.1, 0.0]))
         props[2].shift((props[1][1].get_left()[0] - props[2].get_left()[0]) * RIGHT)      # under "长度", not under ②
+        ccw = theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).move_to(CENTER + np.array([0.0, -2.35, 0.0]))
+        self.probe("ccw", shown=ccw.text)
         with self.cue("machine") as cue:
-            self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(vec), FadeIn(angle), run_time=cue.share(0.2))
+            self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(vec), FadeIn(angle), FadeIn(ccw),
+                      run_time=cue.share(0.2))
             self.play(FadeIn(brackets), FadeIn(cols[0]), run_time=cue.share(0.2))
             self.play(FadeIn(cols[1]), theta.animate.set_value(_deg(40)), run_time=cue.share(0.3))
             self.play(FadeIn(props, lag_ratio=0.5), run_time=cue.remaining())
@@ -92,7 +96,8 @@ class RotationFidelity(NarratedScene):
             _scene_points(np.vstack([turned_points(SQUARE, th()), turned_points(SQUARE, th())[:1]]))))
         ortho = theme.formula("R(theta)^T R(theta) = I", font_size=40).move_to(np.array([PANEL_X, 1.15, 0.0]))
         product = LiveMatrix(lambda: orthogonality_product(th()), decimals=3, center=np.array([PANEL_X + 0.6, -0.05, 0.0]))
-        product_label = theme.small_text("实算 RᵀR =", color=theme.TEXT).next_to(product, LEFT, buff=0.3)
+        product_label = theme.typst_text("实算 $R^T R =$", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
+        product_label.next_to(product, LEFT, buff=0.3)
         shape_words = theme.body_text("不拉伸，不剪切：形状大小不变", color=theme.HIGHLIGHT).move_to(np.array([PANEL_X, -1.4, 0.0]))
         self.watch("orthogonal", lambda: {"theta": th(), "shown": product.shown().tolist(),
                                           "on_screen": self.on_screen(product)})
@@ -170,7 +175,7 @@ class RotationFidelity(NarratedScene):
         with self.cue("norm") as cue:
             vec.clear_updaters()              # it fades out while θ winds back: keep it where it is
             self.play(FadeOut(f_shape), FadeOut(det_formula), FadeOut(det_read), FadeOut(mirror), FadeOut(cross),
-                      FadeOut(mirror_words), FadeOut(a1), FadeOut(vec), theta.animate.set_value(_deg(360 * 2)),
+                      FadeOut(mirror_words), FadeOut(a1), FadeOut(vec), FadeOut(ccw), theta.animate.set_value(_deg(360 * 2)),
                       run_time=cue.share(0.2))
             self.add(xa, ya)
             self.play(FadeIn(ghosts), FadeIn(xa), FadeIn(ya), FadeIn(readouts), run_time=cue.share(0.2))
@@ -188,22 +193,33 @@ class RotationFidelity(NarratedScene):
         arc = gap_arc()
         arc.add_updater(lambda m: m.become(gap_arc()))
         box = SurroundingRectangle(VGroup(reads["dot"], reads["dot_r"]), color=theme.SCORE, buff=0.15)
-        wall = VGroup(theme.body_text("内积不变 = 承重墙", color=theme.SCORE),
-                      theme.small_text("同一个旋转：合拍程度不变，只改朝向", color=theme.TEXT))
-        wall.arrange(DOWN, buff=0.2).move_to(np.array([PANEL_X, -1.55, 0.0]))
+        # (Rx)·(Ry) = xᵀ RᵀR y = xᵀ y: the second property from the first, in one line
+        derive = theme.formula("(R x) dot (R y) = x^T {{R^T R : rtr}} y = x^T y = x dot y", font_size=40)
+        derive.move_to(np.array([PANEL_X, -0.65, 0.0]))
+        rtr = VGroup(*derive.select("rtr"))
+        rtr_note = theme.typst_text("$= I$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL)
+        rtr_note.next_to(rtr, DOWN, buff=0.12)
+        wall = theme.body_text("点积不变：这节课的承重墙", color=theme.SCORE).move_to(np.array([PANEL_X, -1.75, 0.0]))
+        self.probe("derive", shown=derive.typst_code, wall=wall.text)
         with self.cue("inner") as cue:
-            self.play(FadeOut(a2), Create(box), FadeIn(arc), run_time=cue.share(0.25))
-            self.play(theta.animate.set_value(_deg(720 + 250)), FadeIn(wall), run_time=cue.remaining())
+            self.play(FadeOut(a2), Create(box), FadeIn(arc), run_time=cue.share(0.15))
+            self.play(FadeIn(derive), run_time=cue.share(0.25))
+            self.play(rtr.animate.set_color(theme.HIGHLIGHT), FadeIn(rtr_note), theta.animate.set_value(_deg(720 + 250)),
+                      run_time=cue.share(0.3))
+            self.play(FadeIn(wall), run_time=cue.remaining())
 
         # -- seat_number: wearing a seat number leaves the meaning alone --------------------------
-        seat = VGroup(theme.body_text("座位号要的性质：转动不改长度；", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
-                      theme.body_text("同转一个角，内积也不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+        seat = VGroup(theme.typst_text("这一课：转的是钟的读数 $\"PE\"(n)$", color=theme.POSITION,
+                                       font_size=TYPST * (theme.SIZE_SMALL + 4)),
+                      theme.typst_text("词向量 $x$ 不转；读数长度不变", color=theme.POSITION,
+                                       font_size=TYPST * (theme.SIZE_SMALL + 4)))
         seat.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([PANEL_X, 2.35, 0.0]))
-        later = VGroup(theme.small_text("转的角度不同，内积就变：", color=theme.TEXT),
-                       theme.small_text("只看角度差（后面会用到）", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        later = VGroup(theme.small_text("RoPE：转的是 q、k", color=theme.TEXT),
+                       theme.small_text("转的角度不同，点积只看角度差", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         later.move_to(np.array([PANEL_X, -1.75, 0.0]))
+        self.probe("seat_number", seat=[m.typst_code for m in seat], later=[m.text for m in later])
         with self.cue("seat_number") as cue:
             self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.3))
             # 200° more: the turned arrows and their labels stay clear of the grey x and y
             self.play(theta.animate.set_value(_deg(720 + 200)), run_time=cue.share(0.35))
-            self.swap(wall, FadeIn(later), run_time=cue.remaining())
+            self.swap([wall, derive, rtr_note], FadeIn(later), run_time=cue.remaining())

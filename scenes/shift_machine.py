@@ -1,4 +1,5 @@
-"""拨快表针的机器 — PE(n+k) = M_k PE(n), and the row-vector pitfall that turns back.
+"""把指针往前拨的机器 — PE(n+k) = M_k PE(n) (lesson 2's requirement 3), and the row-vector pitfall that turns back
+(R(θ)ᵀ = R(−θ), so M_kᵀ = M_−k).
 
 Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, sin);
 ``mathcore`` stores (sin, cos) and its ``shift_matrix`` has blocks R(−w_i k). The
@@ -67,8 +68,8 @@ class ShiftMachine(NarratedScene):
         row = ClockRowMob(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
         self.row = row
         n_of = lambda: row.p  # noqa: E731
-        # the hands are called 针 0 … 针 3 (the narration's "每根针"), not clocks
-        names = VGroup(*[theme.small_text(f"针 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
+        # the clocks are called 钟 0 … 钟 3, their hands 指针 (the course's glossary)
+        names = VGroup(*[theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
                          for i, face in zip(row.indices, row.faces)])
         n_label = theme.body_text("n =", color=theme.POSITION)
         n_num = GlyphNumber(lambda v: f"{round(v):d}", 0, max_chars=3, font_size=theme.SIZE_BODY, color=theme.POSITION)
@@ -81,8 +82,8 @@ class ShiftMachine(NarratedScene):
                                      "hands": [_points(h) for h in row.hands],
                                      "hands_on_screen": self.on_screen(row.hands)})
 
-        # -- clocks: one hand per clock, angle = w_i · n ---------------------------------------
-        rule = theme.formula("\"角度\" = w_i dot n", font_size=40).move_to(np.array([0.0, -0.35, 0.0]))
+        # -- clocks: one hand per clock, angle = ω_i · n ---------------------------------------
+        rule = theme.formula("\"角度\" = omega_i dot n", font_size=40).move_to(np.array([0.0, -0.35, 0.0]))
         with self.cue("clocks") as cue:
             self.play(FadeIn(header), Create(row.faces), FadeIn(names), FadeIn(counter), run_time=cue.share(0.2))
             row.remove(row.faces, row.names)        # static parts drawn once per play, only the hands move
@@ -115,7 +116,7 @@ class ShiftMachine(NarratedScene):
                                      "on_screen": self.on_screen(readings[0][0]),
                                      "hands": [_points(h) for h in row.hands],
                                      "centers": [c[:2].tolist() for c in row.centers]})
-        pe_formula = theme.formula("\"PE\"(n) = (cos w_0 n, sin w_0 n, cos w_1 n, sin w_1 n, ...)", font_size=34)
+        pe_formula = theme.formula("\"PE\"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)", font_size=34)
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
         wl = mathcore.wavelengths(512)
         strip_y, x0, x1 = -1.55, -4.2, 4.2
@@ -129,7 +130,7 @@ class ShiftMachine(NarratedScene):
                       # as the voice says it ("大约 6.1 万"), not five digits
                       theme.small_text(f"≈ {figures.value('wl_slow_512_wan')} 万", color=theme.TEXT)
                       .next_to([x1, strip_y, 0], RIGHT, buff=0.2))
-        strip_title = theme.small_text("d = 512：每根针转一圈要走的步数（对数刻度，每 16 根画一根）", color=theme.TEXT)
+        strip_title = theme.small_text("d = 512：每个钟转一圈要走的步数（对数刻度，每 16 个钟画一个）", color=theme.TEXT)
         strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
@@ -154,13 +155,15 @@ class ShiftMachine(NarratedScene):
         grid.move_to(GRID_CENTER)
         blocks = VGroup(*[SurroundingRectangle(VGroup(*grid.select(f"b{b}")), color=theme.HIGHLIGHT, buff=0.07, stroke_width=3)
                           for b in range(D // 2)])
-        side = VGroup(theme.typst_text("分块旋转矩阵 $M_k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
+        side = VGroup(theme.typst_text("移位矩阵 $M_k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
                       theme.typst_text(f"（这里 $k = {self.K_SHOWN}$，$d = {D}$）", color=theme.TEXT,
                                        font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 块 $= R(w_i k)$：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 根针多转 $w_i k$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
-                      VGroup(theme.typst_text("慢针每步只转", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                      theme.typst_text("第 $i$ 块 $= R(omega_i k)$：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+                      theme.typst_text("第 $i$ 根指针多转 $omega_i k$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+                      VGroup(theme.typst_text("慢的指针每步只转", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
                              theme.typst_text(f"{figures.value('w2_d8')}、{figures.value('w3_d8')} 弧度", color=theme.TEXT,
+                                              font_size=TYPST * theme.SIZE_SMALL),
+                             theme.typst_text(f"（1 弧度 ≈ {figures.value('w0_d8_deg')}°）", color=theme.TEXT,
                                               font_size=TYPST * theme.SIZE_SMALL)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         side[4].shift(0.12 * DOWN)
@@ -177,9 +180,16 @@ class ShiftMachine(NarratedScene):
         # -- formula ------------------------------------------------------------------------------
         shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=38, color=theme.HIGHLIGHT)
         shift_formula.next_to(np.array([SIDE_LEFT, 0.2, 0.0]), RIGHT, buff=0)
+        # lesson 2's third requirement: one step to the right is always the same change
+        req = VGroup(theme.small_text("= 第二课的第三条要求：", color=theme.HIGHLIGHT),
+                     theme.small_text("不管从哪个位置出发，", color=theme.TEXT),
+                     theme.small_text("往后挪 k 步都一样", color=theme.TEXT))
+        req.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(np.array([SIDE_LEFT, -0.3, 0.0]), DOWN + RIGHT, buff=0)
+        self.probe("requirement", shown=[m.text for m in req])
         with self.cue("formula") as cue:
-            self.swap(side[1:], FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.5))
+            self.swap(side[1:], FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.35))
             self.bring_to_back(shift_formula)
+            self.play(FadeIn(req, lag_ratio=0.3), run_time=cue.share(0.35))
 
         # -- no_learning: every hand turns a little more, all at once --------------------------------
         no_learn = theme.body_text("直接写出来，不用学", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
@@ -196,7 +206,7 @@ class ShiftMachine(NarratedScene):
                                      "shown": [lab.text for lab in extra_labels], "k": self.K_SHOWN,
                                      "arcs": [{"center": a.arc_center[:2].tolist(), **_points(a)} for a in extra]})
         with self.cue("no_learning") as cue:
-            self.play(Create(extra), FadeIn(extra_labels), run_time=cue.share(0.25))
+            self.play(FadeOut(req), Create(extra), FadeIn(extra_labels), run_time=cue.share(0.25))
             self.play(row.make_step_animation(self.STAGGER_TO + self.K_SHOWN), run_time=cue.share(0.35))
             self.play(FadeIn(no_learn), run_time=cue.remaining())
 
@@ -264,13 +274,18 @@ class ShiftMachine(NarratedScene):
         result = theme.typst_text(f"$\"PE\"({self.K_BACK}) M_{self.K_BACK} = \"PE\"(0)$", color=theme.HIGHLIGHT,
                                   font_size=TYPST * theme.SIZE_SMALL)
         result = VGroup(theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result)
-        result.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(notes, DOWN, buff=0.35).align_to(notes, LEFT)
+        # why it turns back: the transpose of a rotation is the opposite rotation
+        why = VGroup(theme.typst_text("$R(theta)^T = R(-theta)$，所以", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                     theme.typst_text("$M_k^T = M_(-k)$：倒拨 $k$ 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL))
+        why.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(notes[1].get_corner(UP + LEFT), DOWN + RIGHT, buff=0)
+        self.probe("transpose", shown=[m.typst_code for m in why])
+        result.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(why, DOWN, buff=0.3).align_to(notes, LEFT)
         self.probe("backwards", shown=back[1].typst_code, formula=back[0].typst_code, error=checks.a4_row_pitfall(), k=self.K_BACK)
         self.probe("back_rows", input_row=self.TABLE_ROWS[in_row], output_row=self.TABLE_ROWS[out_row],
                    result=result[1].typst_code, table_rows=list(self.TABLE_ROWS),
                    pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist())
         with self.cue("backwards") as cue:
-            self.play(FadeOut(pit), run_time=cue.share(0.12))
+            self.swap([pit, notes[1], notes[2]], FadeIn(why), run_time=cue.share(0.12))
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
             self.bring_to_back(back[0])
             self.play(FadeIn(back[1]), FadeIn(out_box), FadeIn(result), run_time=min(cue.remaining(), cue.share(0.2)))
@@ -280,6 +295,6 @@ class ShiftMachine(NarratedScene):
         # -- lesson -----------------------------------------------------------------------------------
         lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
         with self.cue("lesson") as cue:
-            self.play(FadeOut(back), FadeOut(row_box), FadeOut(out_box), FadeOut(result), FadeOut(notes[1]), FadeOut(notes[2]),
+            self.play(FadeOut(back), FadeOut(row_box), FadeOut(out_box), FadeOut(result), FadeOut(why),
                       run_time=cue.share(0.2))
             self.play(FadeIn(lesson), Indicate(notes[0], color=theme.HIGHLIGHT, scale_factor=1.05), run_time=cue.share(0.4))

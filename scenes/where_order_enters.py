@@ -22,11 +22,12 @@ from scenes.mobjects.token_row import TokenRow
 
 
 def vec_text(values, places: int = 2) -> str:
-    return "[" + ", ".join(figures.fmt_dec(v, places) for v in values) + "]"
+    return "(" + ", ".join(figures.fmt_dec(v, places) for v in values) + ")"
 
 
 class WhereOrderEnters(NarratedScene):
-    """defect (inner products, row normalisation, weighted sum) → example (狗咬人 = 人咬狗) → two_doors (data /
+    """defect (a reminder of the first lesson: dot products, softmax, weighted sum) → example (狗咬人 and 人咬狗:
+    one bag of words) → two_doors (data /
     structure; Transformers take the first) → raw_index (0, 1, 2 … 100000 swamps the vector) → raw_pollute
     (猫 at 5 and 50: length 10 → 100, the word part stays 1.2) → need (turn, never stretch)."""
 
@@ -42,18 +43,19 @@ class WhereOrderEnters(NarratedScene):
         x = word_vectors(self.WORDS, self.D)
         header = self.header()
 
-        # -- defect: pairwise inner products, then each row normalised ---------------------------
+        # -- defect: pairwise dot products, then softmax row by row (a reminder of the first lesson) ----
         row = TokenRow(self.WORDS, center=np.array([0.0, 2.75, 0.0]))
         S = HeatMap(attention_scores(x), cell=self.CELL, center=np.array([-2.6, 0.2, 0.0]),
                     row_labels=list(self.WORDS), col_labels=list(self.WORDS))
         W = HeatMap(attention_weights(x), cell=self.CELL, vmin=0.0, vmax=1.0, center=np.array([-2.6, 0.2, 0.0]),
                     row_labels=list(self.WORDS), col_labels=list(self.WORDS))
-        steps = VGroup(theme.body_text("① 两两算内积", color=theme.SCORE), theme.body_text("② 每行归一化", color=theme.SCORE),
+        steps = VGroup(theme.body_text("① 两两算点积", color=theme.SCORE),
+                       theme.body_text("② softmax：每行和为 1", color=theme.SCORE),
                        theme.body_text("③ 按权重把词向量加起来", color=theme.TEXT))
         steps.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 0.95, 0.0])).align_to(np.array([0.9, 0, 0]), LEFT)
         sums = VGroup(*[theme.small_text("和 = 1", color=theme.TEXT).next_to(W.cell(i, 2), RIGHT, buff=0.25)
                         for i in range(3)])
-        blind = theme.body_text("三步都不管谁排在前面", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.75, 0.0]))
+        blind = theme.body_text("没有一步看次序（第一课）", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.75, 0.0]))
         blind.align_to(steps, LEFT)
         with self.cue("defect") as cue:
             self.play(FadeIn(header), FadeIn(row), run_time=cue.share(0.15))
@@ -65,14 +67,15 @@ class WhereOrderEnters(NarratedScene):
             self.play(FadeIn(steps[2]), run_time=cue.share(0.2))
             self.play(FadeIn(blind), run_time=cue.remaining())
 
-        # -- example: 狗咬人 and 人咬狗 are one sentence to it -------------------------------------
-        pair = VGroup(theme.title_text("狗咬人"), theme.title_text("=", color=theme.HIGHLIGHT), theme.title_text("人咬狗"))
-        pair.arrange(RIGHT, buff=0.5).move_to(np.array([0.0, 0.9, 0.0]))
-        same = theme.body_text("在它眼里：同一句话", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.4, 0.0]))
+        # -- example: 狗咬人 and 人咬狗 are one bag of words to it (two sentences, no "=") -----------------
+        pair = VGroup(theme.title_text("狗咬人"), theme.title_text("人咬狗"))
+        pair.arrange(RIGHT, buff=2.2).move_to(np.array([0.0, 0.9, 0.0]))
+        same = theme.body_text("在它眼里：同一袋词，分不出谁咬谁", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.4, 0.0]))
+        self.probe("example", pair=[m.text for m in pair], same=same.text)
         with self.cue("example") as cue:
             self.play(FadeOut(VGroup(row, W, steps, sums, blind)), run_time=cue.share(0.2))
-            self.play(FadeIn(pair[0]), FadeIn(pair[2]), run_time=cue.share(0.3))
-            self.play(FadeIn(pair[1], scale=1.4), FadeIn(same), run_time=cue.remaining())
+            self.play(FadeIn(pair[0]), FadeIn(pair[1]), run_time=cue.share(0.3))
+            self.play(FadeIn(same), run_time=cue.remaining())
 
         # -- two_doors: add position to the data, or queue the computation (dropped) --------------
         doors = VGroup(*[RoundedRectangle(width=5.9, height=4.2, corner_radius=0.2, color=theme.MUTED, stroke_width=3)
@@ -105,7 +108,7 @@ class WhereOrderEnters(NarratedScene):
                              group_with_commas=False)
         seat.move_to(np.array([-3.6, 1.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
-        idea = theme.body_text("最直觉：加编号 0、1、2……", color=theme.TEXT).move_to(np.array([-3.2, 2.5, 0.0]))
+        idea = theme.body_text("第二课试过：加编号 0、1、2……", color=theme.TEXT).move_to(np.array([-2.6, 2.5, 0.0]))
         legend = VGroup(theme.small_text("绿色：编号部分", color=theme.POSITION), theme.small_text("白色：词义部分", color=theme.TEXT))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(theme.body_text("没有上限：向量被撑爆", color=theme.HIGHLIGHT),
