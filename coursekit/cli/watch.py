@@ -1,5 +1,6 @@
-"""`preview SCENE --watch`: preview again whenever the scene's narration, the lexicon, the figures, the
-config or any of the course's Python source changes."""
+"""`preview SCENE --watch`: preview again whenever a file the preview depends on changes
+(``coursekit.core.sources.preview_inputs``: the scene's narration, the lexicon, the figures, the config,
+the course's Python source and the modules the scene imports)."""
 from __future__ import annotations
 
 import threading
@@ -10,20 +11,8 @@ from typing import Callable
 from coursekit.content.narration import load_course
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
-from coursekit.core.paths import course_packages, course_root, narration_dir
+from coursekit.core.sources import preview_inputs
 from coursekit.render.registry import find_scene_module
-
-
-def watched_paths(scene_module: Path | None, lesson_file: Path, config_file: Path | None = None) -> list[Path]:
-    """Files whose change should re-run the preview: the lesson's narration, the lexicon and figures
-    beside it, the config, and every .py file of the course's own packages (scenes, mobjects, math)."""
-    paths = [lesson_file, narration_dir() / "lexicon.yaml", narration_dir() / "figures.py",
-             config_file or course_root() / "config.yaml"]
-    for pkg in course_packages():
-        paths += sorted(p for p in pkg.rglob("*.py") if "__pycache__" not in p.parts)
-    if scene_module is not None:
-        paths.append(scene_module)
-    return sorted({p.resolve() for p in paths})
 
 
 #: watchdog's event kinds that mean a file was written (inotify also reports every open and read-only
@@ -65,7 +54,8 @@ def watch_and_rerun(scene_id: str, rerun: Callable[[], None], cfg: Config, confi
     course = load_course(cfg.lessons)
     scene = course.scene(scene_id)
     lesson = course.lesson_of(scene_id)
-    targets = set(watched_paths(find_scene_module(scene.cls), lesson.path, config_file))
+    # what a preview depends on: the same list the studio's fresh/stale state and the scene cache use
+    targets = set(preview_inputs(find_scene_module(scene.cls), lesson.path, config_file))
     changed = threading.Event()
     stop = observe(targets, lambda _path: changed.set())
     print(f"watching {len(targets)} files for {scene_id}; Ctrl-C to stop", flush=True)

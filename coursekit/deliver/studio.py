@@ -22,7 +22,6 @@ import json
 import mimetypes
 import queue
 import re
-import signal
 import socket
 import sys
 import threading
@@ -364,22 +363,15 @@ def make_studio(load_cfg: Callable[[], Config], host: str = "127.0.0.1", port: i
         raise UserError(f"cannot listen on {_netloc(host, port)} ({exc.strerror}); pass --port with a free port") from None
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
-def run_studio(server: StudioServer, watched_paths: Callable[..., list[Path]],
-               observe: Callable[[set[Path], Callable[[Path], None]], Callable[[], None]],
+def run_studio(server: StudioServer, observe: Callable[[set[Path], Callable[[Path], None]], Callable[[], None]],
                say: Callable[[str], None] = print) -> None:
-    """Serve until interrupted: watch every file a scene's preview depends on (``watched_paths`` and
-    ``observe``, the ``--watch`` machinery), start the work, print the address."""
+    """Serve until interrupted: watch every file a scene's preview depends on (``Work.watched_paths``,
+    with ``observe``, the ``--watch`` machinery), start the work, print the address."""
     work = server.work
-    stop_watching = observe(work.watched_paths(watched_paths), work.file_changed)
+    stop_watching = observe(work.watched_paths(), work.file_changed)
     work.start()
     say(f"studio: {server.url}  (Ctrl-C to stop)")
-    if threading.current_thread() is threading.main_thread():     # `kill` stops it as Ctrl-C does
-        signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    try:                    # SIGTERM and SIGINT end it (coursekit.core.stopping, installed by the command line)
         server.serve_forever()
     finally:
         stop_watching()

@@ -45,8 +45,10 @@ from coursekit.content.narration import Course, load_course
 from coursekit.core.atomic import write_text
 from coursekit.core.config import QUALITIES, Config
 from coursekit.core.errors import UserError
+from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages, course_root, inside, narration_dir, source_packages
+from coursekit.core.sources import plan_inputs, preview_inputs
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_from_json, scene_plan_to_json
 from coursekit.render.fingerprint import render_environment
@@ -54,6 +56,7 @@ from coursekit.render.manim_process import manim_env
 from coursekit.render.one_scene import deliver_scene, scene_cache_key
 from coursekit.render.registry import find_scene_module, scene_class
 from coursekit.render.scene_cache import is_fresh, key_path
+from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.viewer_check import check_scene
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices.auto import make_voice, offline_voice, resolve_voice
@@ -272,6 +275,12 @@ class Work:
         return self._voice, AudioCache(cfg.output_dir / "cache" / "audio"), lexicon
 
     def _plan(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
+        """Plan the lesson at 15 fps under its plan's course lock, as ``render.py preview`` does."""
+        with course_lock(cfg.output_dir, names.plan(lesson_id, FPS), f"the plan of lesson {lesson_id} at {FPS} fps",
+                         lambda line: self.say(f"studio: {line}")):
+            return self._plan_locked(cfg, course, lesson_id)
+
+    def _plan_locked(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
         voice, cache, lexicon = self._speech(cfg)
         inputs = self._plan_inputs(lesson_id)
         try:
@@ -299,6 +308,7 @@ class Work:
             course = load_course(cfg.lessons)
             self._course, self._course_error = course, None
             course.scene(scene_id)
+            require_fit(course, [scene_id])          # the same lines `render.py check` prints
             lesson = course.lesson_of(scene_id)
             scene = self._plan(cfg, course, lesson.id).scene(scene_id)
             planned = time.perf_counter()
@@ -334,16 +344,17 @@ class Work:
         return {"type": "preview", "scene": scene_id, "seconds": seconds}, last_frame
 
     # -- edits ----------------------------------------------------------------------------------
-    def watched_paths(self, watched_paths: Callable[..., list[Path]]) -> set[Path]:
-        """Every file whose edit can change some scene's preview (``watched_paths`` of the ``--watch``
-        machinery, for every scene); kept per scene to tell which open scenes an edit concerns."""
+    def watched_paths(self) -> set[Path]:
+        """Every file whose edit can change some scene's preview (``preview_inputs``, the list
+        ``preview --watch`` watches, for every scene); kept per scene to tell which open scenes an edit
+        concerns."""
         course = self._course
         if course is None:
             return set()
         every: set[Path] = set()
         for lesson in course.lessons:
             for scene in lesson.scenes:
-                paths = set(watched_paths(find_scene_module(scene.cls), lesson.path, self.config_file))
+                paths = set(preview_inputs(find_scene_module(scene.cls), lesson.path, self.config_file))
                 self._watch[scene.id] = paths
                 every |= paths
         return every
@@ -416,22 +427,24 @@ class Work:
             self._keys_dirty = False
             write_text(self.dir / "keys.json", json.dumps({"keys": self._keys}, sort_keys=True) + "\n")
 
+    def _plan_files(self, lesson_id: str) -> list[Path]:
+        """What the lesson's plan is made from (``plan_inputs``: its narration, the lexicon, the figures,
+        the config and the course's Python, which the figures compute with)."""
+        return plan_inputs(narration_dir() / f"{lesson_id}.yaml", self.config_file)
+
     def _plan_inputs(self, lesson_id: str) -> str:
-        files = [narration_dir() / f"{lesson_id}.yaml", default_path(), narration_dir() / "figures.py",
-                 self.config_file]
-        return _sha(*(_file_bytes(f) for f in files))
+        return _sha(*(f"{f}\0".encode() + _file_bytes(f) for f in self._plan_files(lesson_id)))
 
     def plan_current(self, lesson_id: str) -> bool:
-        """Whether the lesson's plan file was made from the narration, lexicon, figures and config as
-        they are now (by the studio's record; for a plan the studio did not make, by modification time)."""
+        """Whether the lesson's plan file was made from its ``plan_inputs`` as they are now (by the
+        studio's record; for a plan the studio did not make, by modification time)."""
         path = plan_path(self.cfg, lesson_id, FPS)
         if not path.exists():
             return False
         record = _read_json(self.dir / "plans" / f"{lesson_id}.json")
         if record and record.get("plan_sha256") == _sha(_file_bytes(path)):
             return record.get("inputs") == self._plan_inputs(lesson_id)
-        inputs = [narration_dir() / f"{lesson_id}.yaml", default_path(), narration_dir() / "figures.py", self.config_file]
-        newest = max((f.stat().st_mtime for f in inputs if f.exists()), default=0.0)
+        newest = max((f.stat().st_mtime for f in self._plan_files(lesson_id) if f.exists()), default=0.0)
         return path.stat().st_mtime >= newest
 
     def _fresh(self, mp4: Path, key: str) -> bool:
@@ -687,8 +700,9 @@ def check_main(argv: Iterable[str]) -> int:
     _, plan_file, out, media_dir = list(argv)
     try:
         plan = scene_plan_from_json(Path(plan_file).read_text(encoding="utf-8"))
-        cls = scene_class(plan.cls)
-        report = check_scene(cls, plan, cls.viewer_rules(), media_dir=Path(media_dir))
+        with building(plan.id, plan.cls):
+            cls = scene_class(plan.cls)
+            report = check_scene(cls, plan, cls.viewer_rules(), media_dir=Path(media_dir))
     except Exception as exc:
         print(one_line(exc), file=sys.stderr)
         return 1

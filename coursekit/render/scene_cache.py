@@ -1,14 +1,14 @@
 """Scene-level cache: a rendered scene is reused while nothing that can change its frames or sound changed.
 
 The key covers the scene's module and every module of the course or the engine it imports,
-transitively (the course's math, mobjects and theme, the engine's scene base …), its plan slice (cue frames, audio hashes,
-subtitle text), the quality and fps, and ``coursekit.render.fingerprint.render_environment()`` (the
+transitively (the course's math, mobjects and theme, the engine's scene base …:
+``coursekit.core.sources.dependency_files``, part of the one list ``preview --watch`` and the studio
+use), its plan slice (cue frames, audio hashes, subtitle text), the quality and fps, and ``coursekit.render.fingerprint.render_environment()`` (the
 libraries that draw, encode and mix, ffmpeg, the font files by content, manim.cfg), the same
 fingerprint a Dask worker is checked against.
 """
 from __future__ import annotations
 
-import ast
 import dataclasses
 import hashlib
 import json
@@ -19,50 +19,9 @@ from coursekit.core.digest import file_sha256
 from coursekit.core.config import DEFAULT_FONT
 from coursekit.render.fingerprint import render_environment
 from coursekit.render.manim_process import encoder_options
-from coursekit.core.paths import ENGINE_ROOT, course_root, shown
+from coursekit.core.paths import shown
+from coursekit.core.sources import dependency_files
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
-
-
-
-def _module_file(name: str) -> Path | None:
-    """The source file of module ``name`` if it is the engine's or the course's (else None)."""
-    parts = name.split(".")
-    root = ENGINE_ROOT if parts[0] == "coursekit" else course_root()
-    base = root.joinpath(*parts)
-    for cand in (base.with_suffix(".py"), base / "__init__.py"):
-        if cand.exists():
-            return cand
-    return None
-
-
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-            names.update(f"{node.module}.{a.name}" for a in node.names)
-    return names
-
-
-def dependency_files(module: Path) -> list[Path]:
-    """The scene module and every course or engine file it imports, transitively (parent packages included)."""
-    seen: set[Path] = set()
-    todo = [module.resolve()]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for name in _imports(path):
-            parts = name.split(".")
-            for i in range(1, len(parts) + 1):
-                f = _module_file(".".join(parts[:i]))
-                if f is not None and f.resolve() not in seen:
-                    todo.append(f.resolve())
-    return sorted(seen)
 
 
 def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "", font: str = DEFAULT_FONT) -> str:

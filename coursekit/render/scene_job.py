@@ -33,6 +33,7 @@ from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
 from coursekit.core.media_tools import mux, probe
 from coursekit.core.paths import course_root, source_packages
+from coursekit.core.sources import python_sources
 from coursekit.plan.model import scene_plan_from_json, scene_plan_to_json
 from coursekit.render.fingerprint import render_environment
 from coursekit.render.manim_process import run_manim
@@ -57,9 +58,7 @@ def project_digest() -> str:
     and the course (``coursekit.core.paths.source_packages``)."""
     h = hashlib.sha256()
     for pkg in source_packages():
-        for f in sorted(pkg.rglob("*.py")):
-            if "__pycache__" in f.parts:
-                continue
+        for f in python_sources([pkg]):
             h.update(f.relative_to(pkg.parent).as_posix().encode() + b"\0")
             h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()
