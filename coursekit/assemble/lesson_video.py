@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from coursekit.content.narration import Course
+from coursekit.core import stopping
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.media_tools import extract_frame, mux, need, run
@@ -63,11 +64,13 @@ def transcript_text(plan: LessonPlan) -> str:
 def concat_video(scene_videos: list[Path], out: Path) -> Path:
     """Join the scenes' video streams with the concat demuxer, streams copied (no re-encode)."""
     listing = out.with_suffix(".concat.txt")
-    listing.write_text("".join(f"file '{p.resolve().as_posix()}'\n" for p in scene_videos), encoding="utf-8")
-    with replacing(out) as tmp:
-        run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
-             "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
-    listing.unlink()
+    try:
+        listing.write_text("".join(f"file '{p.resolve().as_posix()}'\n" for p in scene_videos), encoding="utf-8")
+        with replacing(out) as tmp:
+            run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
+                 "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
+    finally:
+        listing.unlink(missing_ok=True)
     return out
 
 
@@ -132,16 +135,17 @@ def _versions() -> dict[str, str]:
     return {"git_commit": git_commit(), "manim": md.version("manim"), "edge_tts": md.version("edge-tts"), "ffmpeg": ff}
 
 
-def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> list[Path]:
+def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], sources: dict | None = None) -> list[Path]:
     """Assemble every lesson whose scenes are all rendered; write the manifest (which the course page
-    is made from, see coursekit.deliver.page)."""
+    is made from, see coursekit.deliver.page). ``sources`` is the run's record of the sources it was
+    made from (``RunSources.record()``: their digest), kept in the manifest."""
 
     quality = cfg.video.quality
     scenes_dir = cfg.output_dir / "scenes" / quality
     course_dir = cfg.output_dir / "course"
     outputs: list[Path] = []
     manifest = {"title": cfg.course.title, "font": cfg.course.font, "quality": quality, "versions": _versions(),
-                "lessons": []}
+                "sources": sources, "lessons": []}
     ready: list[tuple[LessonPlan, list[Path]]] = []
     for plan in plans:
         videos = [scenes_dir / f"{s.id}.mp4" for s in plan.scenes]
@@ -153,6 +157,7 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan]) -> lis
 
     def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
         plan, videos = item
+        stopping.check()                         # a stopping command starts no further lesson
         outdir = course_dir / plan.lesson
         files = assemble_lesson(cfg, plan, videos, outdir)
         for scene, video in zip(plan.scenes, videos):

@@ -1,4 +1,9 @@
-"""What each render.py sub-command does. Thin: each delegates to one module."""
+"""What each render.py sub-command does. Thin: each delegates to one module.
+
+Every command that writes under the output folder first checks the folders it writes
+(``coursekit.cli.outputs.prepare``) and holds the course locks of what it writes while it writes it;
+every command that builds scenes first checks that they fit their classes
+(``coursekit.render.scene_contract``)."""
 from __future__ import annotations
 
 import argparse
@@ -8,15 +13,17 @@ from rich.console import Console
 from rich.table import Table
 
 from coursekit.assemble.lesson_video import assemble_course
-from coursekit.cli import preflight
+from coursekit.cli import outputs, preflight
 from coursekit.cli.clean import clean
-from coursekit.cli.watch import observe, watch_and_rerun, watched_paths
+from coursekit.cli.watch import observe, watch_and_rerun
 from coursekit.content.cue_text import cue_text
 from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config, load_config
 from coursekit.core.errors import UserError
-from coursekit.core.locks import waiting_lock
+from coursekit.core.locks import course_lock, names
+from coursekit.core.paths import shown
+from coursekit.core.sources import RunSources
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
 from coursekit.deliver.studio import make_studio, run_studio
@@ -27,6 +34,7 @@ from coursekit.render.batch import render_scenes
 from coursekit.render.executors import open_executor
 from coursekit.render.one_scene import preview_scene
 from coursekit.render.registry import find_scene_module, scene_class
+from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
 from coursekit.render.viewer_check import check_scene
 from coursekit.speech import listening
@@ -38,7 +46,7 @@ console = Console(highlight=False, soft_wrap=True)
 
 
 def _course(cfg: Config) -> Course:
-    return load_course(cfg.lessons)
+    return load_course(cfg.lessons, allowed_format=cfg.course.allowed_format)
 
 
 def _lessons(course: Course, lesson: str | None) -> list[str]:
@@ -58,9 +66,13 @@ def _speech_stack(cfg: Config, quiet: bool = False):
 
 
 def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
+    """The config, the narration and the lexicon, each cue's text for both kinds of voice, and every
+    scene against the class that draws it (``scene_contract``): all that a render needs, without one."""
     speech = getattr(args, "speech", False)
     if not speech and (getattr(args, "lesson", None) or getattr(args, "sample", None)):
         raise UserError("check: --lesson and --sample only apply to the listening check; add --speech")
+    if speech:
+        outputs.prepare(cfg, "check")
     course = _course(cfg)
     lexicon = Lexicon.load()
     n_cues = 0
@@ -73,11 +85,9 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
                 except UserError as exc:
                     raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
                 n_cues += 1
-    console.print(f"config and narration OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, {n_cues} cues")
-
-    undrawn = [s.id for s in course.scenes.values() if find_scene_module(s.cls) is None]
-    if undrawn:
-        console.print(f"not drawn yet (no scene class in scenes/): {', '.join(undrawn)}")
+    require_fit(course)
+    console.print(f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, "
+                  f"{n_cues} cues")
     if speech:
         return _check_speech(cfg, args, course)
     return 0
@@ -106,23 +116,27 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
 
 
 def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):
-    """Plan the lessons. With voice ``auto``, if edge-tts gives up mid-way (after its retries),
-    the whole plan is made again with the offline voice, and that is said."""
+    """Plan the lessons, holding their plans' course locks while they are written. With voice ``auto``,
+    if edge-tts gives up mid-way (after its retries), the whole plan is made again with the offline
+    voice, and that is said."""
 
     course = _course(cfg)
-    voice, cache, lexicon = _speech_stack(cfg, quiet)
-    try:
-        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
-    except EdgeUnavailable as exc:
-        if cfg.voice.backend != "auto":
-            raise
+    lessons = _lessons(course, lesson)
+    with outputs.plan_locks(cfg, fps, lessons, console.print):
+        voice, cache, lexicon = _speech_stack(cfg, quiet)
+        try:
+            return course, make_plans(course, cfg, fps, voice, cache, lexicon, lessons)
+        except EdgeUnavailable as exc:
+            if cfg.voice.backend != "auto":
+                raise
 
-        voice, reason = offline_voice(cfg.voice, lexicon)
-        console.print(f"edge-tts gave up mid-plan ({exc}); falling back: {reason}")
-        return course, make_plans(course, cfg, fps, voice, cache, lexicon, _lessons(course, lesson))
+            voice, reason = offline_voice(cfg.voice, lexicon)
+            console.print(f"edge-tts gave up mid-plan ({exc}); falling back: {reason}")
+            return course, make_plans(course, cfg, fps, voice, cache, lexicon, lessons)
 
 
 def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:
+    outputs.prepare(cfg, "plan")
     fps = args.fps or cfg.video.frame_rate
     t0 = time.perf_counter()
     _, plans = _plans(cfg, fps, args.lesson)
@@ -155,6 +169,7 @@ def cmd_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
     course = _course(cfg)
+    outputs.prepare(cfg, "subtitles", [f"course/{l}" for l in _lessons(course, args.lesson)])
     t0 = time.perf_counter()
     written = write_course_subtitles(cfg, course, _lessons(course, args.lesson))
     for path in written:
@@ -164,18 +179,21 @@ def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_listen(cfg: Config, args: argparse.Namespace) -> int:
+    outputs.prepare(cfg, "listen")
     course = _course(cfg)
     scene = course.scene(args.scene)
     lesson = course.lesson_of(scene.id)
     fps = QUALITIES["low"][2]
     _, plans = _plans(cfg, fps, lesson.id)
     out = cfg.output_dir / "preview" / f"{scene.id}.narration.m4a"
-    write_scene_narration(plans[lesson.id][0].scene(scene.id), out)
+    with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}", console.print):
+        write_scene_narration(plans[lesson.id][0].scene(scene.id), out)
     console.print(f"narration of {scene.id}: {out}")
     return 0
 
 
 def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
+    outputs.prepare(cfg, "preview")
     preflight.for_render(cfg.course.font)
 
     course = _course(cfg)
@@ -184,6 +202,7 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
 
     def once() -> None:
         t0 = time.perf_counter()
+        require_fit(_course(cfg), [scene.id])
         _, plans = _plans(cfg, QUALITIES["low"][2], lesson.id)
         mp4, png = preview_scene(cfg, plans[lesson.id][0], scene.id)
         console.print(f"preview {scene.id} in {time.perf_counter() - t0:.1f} s\n  video: {mp4}\n  last frame: {png}")
@@ -197,10 +216,12 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
     """The viewer check (coursekit.render.viewer_check) of scenes, on the preview's plan (480p15 timing)."""
 
+    outputs.prepare(cfg, "inspect")
     preflight.for_render(cfg.course.font)
 
     course = _course(cfg)
     wanted = [course.scene(s) for s in args.scene] if args.scene else list(course.scenes.values())
+    require_fit(course, [s.id for s in wanted])
     fps = QUALITIES["low"][2]
     plans: dict[str, object] = {}
     found = 0
@@ -209,8 +230,9 @@ def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
         if lesson.id not in plans:
             plans[lesson.id] = _plans(cfg, fps, lesson.id, quiet=bool(plans))[1][lesson.id][0]
         plan = next(s for s in plans[lesson.id].scenes if s.id == scene.id)
-        cls = scene_class(plan.cls)
-        report = check_scene(cls, plan, cls.viewer_rules(), media_dir=cfg.output_dir / "inspect")
+        with building(scene.id, plan.cls):
+            cls = scene_class(plan.cls)
+            report = check_scene(cls, plan, cls.viewer_rules(), media_dir=cfg.output_dir / "inspect")
         for line in report.lines():
             console.print(line)
         found += len(report.findings)
@@ -227,8 +249,10 @@ def _executor(cfg: Config):
 
 
 def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
+    outputs.prepare(cfg, "render")
     preflight.for_render(cfg.course.font)
 
+    sources = RunSources(getattr(args, "config", None))      # the version this run is made from
     course = _course(cfg)
     lesson_ids = _lessons(course, args.lesson)
     scene_ids = None
@@ -236,28 +260,41 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
         scene = course.scene(args.scene)
         lesson_ids = [course.lesson_of(scene.id).id]
         scene_ids = [scene.id]
-    with _executor(cfg) as executor:
-        _, plans = _plans(cfg, cfg.video.frame_rate)
-        results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor)
+    require_fit(course, scene_ids or [s.id for l in lesson_ids for s in course.lesson(l).scenes])
+    fps = cfg.video.frame_rate
+    with _executor(cfg) as executor, outputs.plan_locks(cfg, fps, [l.id for l in course.lessons], console.print):
+        _, plans = _plans(cfg, fps)
+        results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor,
+                                guard=sources.check)
     for path in results:
         console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
     return 0
 
 
 def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
-    preflight.for_render(cfg.course.font)
-    # imported before the render, so a broken import fails now and not after the last scene
-
+    """Plan, render and assemble the whole course from one version of its sources: their digest is
+    taken first, every scene job checks it (an edit saved meanwhile stops the run with one line, the
+    finished scenes kept) and the manifest records it. The plans' locks are held for the whole run, the
+    course files' lock while it assembles."""
     t0 = time.perf_counter()
-    with _executor(cfg) as executor:
-        course, plans = _plans(cfg, cfg.video.frame_rate)
+    sources = RunSources(getattr(args, "config", None))
+    course = _course(cfg)
+    outputs.prepare(cfg, "course", [f"course/{l.id}" for l in course.lessons])
+    preflight.for_render(cfg.course.font)
+    # every drawn scene fits its class, checked (and its module imported) now, not after the last render
+    require_fit(course, [s.id for s in course.scenes.values() if find_scene_module(s.cls) is not None])
+    fps = cfg.video.frame_rate
+    with _executor(cfg) as executor, outputs.plan_locks(cfg, fps, [l.id for l in course.lessons], console.print):
+        course, plans = _plans(cfg, fps)
         lesson_plans = [plans[l.id][0] for l in course.lessons]
-        render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor)
-    with waiting_lock(cfg.output_dir / "course.lock", "another render to assemble the course", console.print):
-        outputs = assemble_course(cfg, course, lesson_plans)
-        outputs.append(write_page(cfg.output_dir / "course", read_manifest(cfg.output_dir / "course")))
-    console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality}:")
-    for p in outputs:
+        render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor, guard=sources.check)
+        sources.check()
+        with outputs.course_files_lock(cfg, console.print):
+            made = assemble_course(cfg, course, lesson_plans, sources=sources.record())
+            made.append(write_page(cfg.output_dir / "course", read_manifest(cfg.output_dir / "course")))
+    console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality} from sources "
+                  f"{sources.digest[:12]}:")
+    for p in made:
         console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
     return 0
 
@@ -269,6 +306,7 @@ def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
     """The authoring studio (coursekit.deliver.studio); the config is read again before every build."""
+    outputs.prepare(cfg, "studio")
     preflight.for_render(cfg.course.font)
 
     def say(line: str) -> None:          # plain lines: rich would take an address in brackets for markup
@@ -276,7 +314,7 @@ def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
 
     server = make_studio(lambda: load_config(args.config, **{"voice.backend": args.voice}), args.host, args.port,
                          public=args.public, config_file=args.config, say=say)
-    run_studio(server, watched_paths, observe, say)
+    run_studio(server, observe, say)
     return 0
 
 

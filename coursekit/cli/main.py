@@ -1,20 +1,26 @@
 """The command line: check, list, plan, subtitles, listen, preview, inspect, render, course.
 
-Every user mistake ends as one line on stderr and exit status 2 (see UserError).
+Every user mistake ends as one line on stderr and exit status 2 (see UserError; several independent
+mistakes found by one check, one line each). SIGTERM and SIGINT stop the command and every process it
+started, then it prints one line and exits 143 or 130 (coursekit.core.stopping).
 Heavy imports (manim, pydub) happen inside the commands that need them, so
-`check`, `plan`, `list` and `subtitles` never import Manim.
+`plan`, `list` and `subtitles` never import Manim (`check` loads the scene classes, to compare them
+with the narration).
 """
 from __future__ import annotations
 
 import argparse
 import errno
 import sys
+import time
 from pathlib import Path
 
 from coursekit.cli import commands
+from coursekit.core.atomic import sweep_stale
 from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
-from coursekit.core.errors import UserError
+from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.paths import use_course
+from coursekit.core.stopping import Stopped, exit_line, handling_stops
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,24 +154,51 @@ def _course_folder(folder: Path) -> Path:
     return folder
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        if args.course is not None:
-            use_course(_course_folder(args.course))
-        cfg = _config(args)
+def _os_error_line(exc: OSError) -> str | None:
+    """The one line for an OSError a user can fix (disk full, a file where a folder must be, no write
+    permission), or None for one that is a bug."""
+    where = f" {exc.filename}" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (f"the disk is full{' while writing' + where if where else ''}; free some space and run again "
+                "(finished outputs were written to temporary names first and are intact)")
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST, errno.EISDIR):
+        return (f"cannot write{where}: a file stands where a folder is needed (or a folder where a file is); "
+                "move it away, or set output in config.yaml to another folder")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"cannot write{where}: {exc.strerror}; make the folder writable, or set output in config.yaml "
+                "to a folder you can write")
+    return None
 
-        return getattr(commands, f"cmd_{args.cmd}")(cfg, args) or 0
-    except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return UserError.exit_code
-    except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            where = f" while writing {exc.filename}" if exc.filename else ""
-            print(f"error: the disk is full{where}; free some space and run again (finished outputs were "
-                  "written to temporary names first and are intact)", file=sys.stderr)
+
+def main(argv: list[str] | None = None) -> int:
+    cfg = None
+    with handling_stops():
+        try:
+            args = build_parser().parse_args(argv)
+            if args.course is not None:
+                use_course(_course_folder(args.course))
+            cfg = _config(args)
+
+            return getattr(commands, f"cmd_{args.cmd}")(cfg, args) or 0
+        except UserErrors as exc:
+            for line in exc.lines:
+                print(f"error: {line}", file=sys.stderr)
             return UserError.exit_code
-        raise
-    except KeyboardInterrupt:
-        print("interrupted; finished outputs are kept, partial ones were not written", file=sys.stderr)
-        return 130
+        except UserError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return UserError.exit_code
+        except OSError as exc:
+            line = _os_error_line(exc)
+            if line is None:
+                raise
+            print(f"error: {line}", file=sys.stderr)
+            return UserError.exit_code
+        except Stopped as exc:
+            if cfg is not None and cfg.output_dir.is_dir():
+                time.sleep(0.2)            # the killed processes' temporary files: theirs to remove, now ours
+                sweep_stale(cfg.output_dir)
+            print(exit_line(exc), file=sys.stderr)
+            return exc.exit_code
+        except KeyboardInterrupt:
+            print("interrupted; finished outputs are kept, partial ones were not written", file=sys.stderr)
+            return 130

@@ -38,9 +38,11 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
+from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir
-from coursekit.core.safeyaml import LinedDocument, load_lined
+from coursekit.core.safeyaml import LinedDocument, load_lined, read_text
 
 
 def default_path() -> Path:
@@ -257,15 +259,20 @@ class Lexicon:
     # -- loading
 
     @classmethod
-    def load(cls, path: Path | None = None, check_readings: bool = True) -> "Lexicon":
+    def load(cls, path: Path | None = None, check_readings: bool = True,
+             allowed_format: Iterable[str] | None = None) -> "Lexicon":
         """The lexicon at ``path`` (default: the course's, ``default_path()``). ``check_readings=False``
         skips only the check of each pinned syllable against pypinyin's dictionary (loading that takes
-        0.3 s), for a command that never turns text into pinyin (``subtitles``)."""
+        0.3 s), for a command that never turns text into pinyin (``subtitles``). No invisible format
+        character may appear in it but those ``allowed_format`` holds (default: the course's declared
+        ``course.format_characters``; see ``coursekit.core.invisible``)."""
         path = Path(path) if path is not None else default_path()
         shown = _shown(path)
         if not path.exists():
             raise UserError(f"{shown}: lexicon file is missing; create it with the keys terms:, readings: and polyphones:")
         doc = load_lined(path)
+        refuse_format_characters(read_text(path), shown,
+                                 declared_format_characters() if allowed_format is None else allowed_format)
         return cls.from_data(doc.data, shown, doc, check_readings)
 
     @classmethod

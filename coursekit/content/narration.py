@@ -21,22 +21,28 @@ Inside ``text`` and ``say``:
 - ``{@name}`` places a bookmark that animations can wait for (``cue.until("name")``);
 - ``{name}`` is a figure computed by the course's ``figures.py`` beside its narration (see
   ``coursekit.content.figures``), filled in when the plan is made, so no computed number is typed.
+
+A narration file holds no invisible format character (``coursekit.core.invisible``) but those the
+course declares in its config.
 """
 from __future__ import annotations
 
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
 from coursekit.content.figures import NO_FIGURES, CourseFigures, Figures
+from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir as course_narration_dir
-from coursekit.core.safeyaml import load_lined
+from coursekit.core.safeyaml import load_lined, read_text
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 CLASS_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -250,11 +256,23 @@ class LessonSchema(_Schema):
         return v
 
 
-def load_lesson(path: Path, figures: Figures = NO_FIGURES) -> Lesson:
+def _shown(path: Path) -> str:
+    """The file as its errors name it (as ``LinedDocument.where`` does): relative to the working folder."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def load_lesson(path: Path, figures: Figures = NO_FIGURES, allowed_format: Iterable[str] | None = None) -> Lesson:
     """Load and validate one narration file (the schema is ``LessonSchema``, checked by pydantic).
     Raises UserError naming file:line. ``figures`` fill the cues' ``{name}`` placeholders (the
-    course's ``figures.py``, see :func:`load_course`)."""
+    course's ``figures.py``, see :func:`load_course`). No invisible format character (bidi controls,
+    zero-width characters) may appear anywhere in the file but those ``allowed_format`` holds (default:
+    the ones the course's config declares, ``course.format_characters``)."""
     doc = load_lined(path)
+    allowed = declared_format_characters() if allowed_format is None else allowed_format
+    refuse_format_characters(read_text(path), _shown(path), allowed)
     if not isinstance(doc.data, dict):
         raise doc.fail_at((), "the lesson file must be a mapping with keys lesson, title and scenes")
     try:
@@ -297,10 +315,13 @@ def load_lesson(path: Path, figures: Figures = NO_FIGURES) -> Lesson:
     return Lesson(lesson.lesson, lesson.title, tuple(scenes), path)
 
 
-def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | None = None) -> Course:
+def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | None = None,
+                allowed_format: Iterable[str] | None = None) -> Course:
     """Load every lesson named, checking that scene ids are unique across the course. The figures
-    the cues quote come from ``figures.py`` in the same folder (none if there is no such file)."""
+    the cues quote come from ``figures.py`` in the same folder (none if there is no such file).
+    ``allowed_format``: the format characters the narration may hold (default: the course's declared ones)."""
     narration_dir = narration_dir or course_narration_dir()
+    allowed = declared_format_characters() if allowed_format is None else frozenset(allowed_format)
     figures = CourseFigures(narration_dir / "figures.py")
     course = Course()
     seen: dict[str, Path] = {}
@@ -308,7 +329,7 @@ def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | N
         path = narration_dir / f"{lid}.yaml"
         if not path.exists():
             raise UserError(f"{path}: narration file for lesson '{lid}' is missing; create it or remove the lesson from config.yaml")
-        lesson = load_lesson(path, figures)
+        lesson = load_lesson(path, figures, allowed)
         if lesson.id != lid:
             raise UserError(f"{path}:1: file declares lesson '{lesson.id}' but is named for '{lid}'; make them agree")
         for s in lesson.scenes:

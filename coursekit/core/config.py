@@ -11,8 +11,9 @@ import annotated_types as at
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from coursekit.core.errors import UserError
+from coursekit.core.invisible import code_point, parse_code_point, refuse_format_characters
 from coursekit.core.paths import course_root, inside
-from coursekit.core.safeyaml import load_file
+from coursekit.core.safeyaml import load_file, read_text
 
 DEFAULT_FONT = "Noto Sans CJK SC"   # fonts-noto-cjk, installed by `make setup`
 FPS_RANGE = (1, 120)          # frames per second: video.fps and `plan --fps`
@@ -182,6 +183,19 @@ class CourseConfig(_Strict):
                                      "narration/ID.yaml holds each")
     font: str = Field(DEFAULT_FONT, min_length=1, max_length=100,
                       description="a font family installed here, for subtitles and the page")
+    format_characters: tuple[str, ...] = Field((), description="invisible format characters the narration "
+                                               "uses on purpose, as U+XXXX (like U+2060, a no-break); any "
+                                               "other is refused")
+
+    @field_validator("format_characters")
+    @classmethod
+    def _format(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(code_point(parse_code_point(c)) for c in v)
+
+    @property
+    def allowed_format(self) -> frozenset[str]:
+        """The declared format characters themselves."""
+        return frozenset(parse_code_point(c) for c in self.format_characters)
 
     @field_validator("lessons")
     @classmethod
@@ -320,7 +334,18 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
         shown = str(Path(path).resolve().relative_to(course_root()))
     except ValueError:
         shown = str(path)
-    return parse_config(data, shown)
+    cfg = parse_config(data, shown)
+    if Path(path).exists():       # a title or a lesson id with an invisible character: one line, file:line
+        refuse_format_characters(read_text(Path(path)), shown, cfg.course.allowed_format)
+    return cfg
+
+
+def declared_format_characters() -> frozenset[str]:
+    """The format characters the course's own config.yaml declares (``course.format_characters``)."""
+    try:
+        return CourseConfig.model_validate(_course_section()).allowed_format
+    except (UserError, ValidationError, ValueError):
+        return frozenset()
 
 
 def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:

@@ -1,4 +1,4 @@
-"""The one kind of error a user sees: a single line, exit status 2."""
+"""The errors a user sees: each problem a single line, exit status 2."""
 from __future__ import annotations
 
 
@@ -12,3 +12,12 @@ class UserError(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(" ".join(message.split()))
+
+
+class UserErrors(UserError):
+    """Several independent problems found by one check (``check`` reports every mismatch between the
+    narration and the scenes at once): one line each, in order, exit status 2."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = [" ".join(line.split()) for line in lines]
+        super().__init__(f"{self.lines[0]} (and {len(self.lines) - 1} more)" if len(self.lines) > 1 else self.lines[0])

@@ -6,13 +6,16 @@
 unless ``render.py --course DIR`` names another; the choice travels in the environment
 (``COURSEKIT_COURSE``), so every Manim process and local Dask worker started from here sees it.
 ``COURSEKIT_NARRATION`` points at another narration folder of the same course (tests, drafts).
-Every path built from user input is checked to stay inside the course root.
+Every path built from user input is checked to stay inside the course root, and a folder a command
+writes into is checked to be one (``writable_folder``).
 """
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+
+from coursekit.core.errors import UserError
 
 ENGINE_ROOT = Path(__file__).resolve().parents[2]
 COURSE_ENV = "COURSEKIT_COURSE"
@@ -83,3 +86,18 @@ def inside(path: Path, root: Path) -> bool:
         return True
     except ValueError:
         return False
+
+
+def writable_folder(folder: Path, what: str, fix: str) -> None:
+    """Refuse, in one line, a ``folder`` that is a file, lies under a file, or cannot be written (``what``
+    names it for the user, ``fix`` says how to mend it). A folder that does not exist yet is fine when
+    the nearest one that does can be written."""
+    folder = Path(folder)
+    for p in [folder, *folder.parents]:
+        if p.is_dir():
+            if not os.access(p, os.W_OK | os.X_OK):
+                raise UserError(f"{what}: {shown(p)} cannot be written (no permission); make it writable, or {fix}")
+            return
+        if p.exists() or p.is_symlink():
+            kind = "a broken link" if p.is_symlink() and not p.exists() else "a file"
+            raise UserError(f"{what}: {shown(p)} is {kind}, not a folder; move it away, or {fix}")

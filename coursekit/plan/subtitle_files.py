@@ -1,9 +1,14 @@
-"""Regenerate the course's subtitle files from the plan, without rendering (and without Manim)."""
+"""Regenerate the course's subtitle files from the plan, without rendering (and without Manim), under the
+locks of the plans it reads and of the course files it writes."""
 from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
+
+from coursekit.core import stopping
+from coursekit.core.locks import course_lock, names
 
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
@@ -53,10 +58,24 @@ def find_plan(cfg: Config, lesson_id: str) -> Path:
 def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
     """Write each lesson's SRT/VTT from its plan, then put the new track into each lesson video.
 
-    Every lesson is checked (its audio not stale) before any file is written; the videos are re-muxed
-    side by side, one ffmpeg per core (each is a stream copy, about half a second of CPU)."""
+    It reads the plans and writes the course's delivered files, so it holds each plan's course lock and
+    the course files' lock meanwhile (a ``plan`` or ``course`` running beside it waits, or it waits for
+    them, and says so). Every lesson is checked (its audio not stale) before any file is written; the
+    videos are re-muxed side by side, one ffmpeg per core (each is a stream copy, about half a second of
+    CPU)."""
+    paths = [find_plan(cfg, lid) for lid in lesson_ids]
+    with ExitStack() as held:
+        for lid, path in sorted(zip(lesson_ids, paths)):
+            fps = int(path.parent.name.removesuffix("fps"))
+            held.enter_context(course_lock(cfg.output_dir, names.plan(lid, fps),
+                                           f"the plan of lesson {lid} at {fps} fps"))
+        held.enter_context(course_lock(cfg.output_dir, names.course(), "the course's delivered files"))
+        return _write(cfg, course, lesson_ids, [find_plan(cfg, lid) for lid in lesson_ids])
+
+
+def _write(cfg: Config, course: Course, lesson_ids: list[str], paths: list[Path]) -> list[Path]:
     lexicon = Lexicon.load(check_readings=False)     # subtitles never turn text into pinyin
-    plans = [LessonPlan.read(find_plan(cfg, lid)) for lid in lesson_ids]
+    plans = [LessonPlan.read(p) for p in paths]
     for lid, plan in zip(lesson_ids, plans):
         stale = stale_cues(course, plan, lexicon)
         if stale:
@@ -78,6 +97,11 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
             subs.write_vtt(events, vtt, cfg.subtitles)
         if video.exists():
             remux.append((video, vtt))   # from the VTT: ffmpeg's SRT reader drops tag-like text
+
+    def one(pair: tuple[Path, Path]) -> Path:
+        stopping.check()                 # a stopping command starts no further re-mux
+        return mux_subtitles(*pair)
+
     with ThreadPoolExecutor(max_workers=max(1, min(len(remux), os.cpu_count() or 1))) as pool:
-        written += list(pool.map(lambda pair: mux_subtitles(*pair), remux))
+        written += list(pool.map(one, remux))
     return written

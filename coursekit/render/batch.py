@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.core.config import Config
@@ -18,10 +19,11 @@ def _log_render(cfg: Config, quality: str, row: dict) -> None:
 
 
 def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int | None = None,
-                  only_existing: bool = False, executor=None) -> list[Path]:
+                  only_existing: bool = False, executor=None, guard: Callable[[], None] | None = None) -> list[Path]:
     """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4 with ``executor``
     (default: the one ``render.executor`` names, see coursekit.render.executors; local runs ``jobs`` at a time,
-    default ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl."""
+    default ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl.
+    ``guard()`` runs before every scene job and before its output is kept (see SceneExecutor.deliver)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # rich: only when rendering
 
     quality = cfg.video.quality
@@ -50,7 +52,7 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
             where = "" if ex.name == "local" else f" on the {ex.name} cluster"
             task = progress.add_task(f"rendering {len(todo)} scenes at {quality}, {workers} at a time{where}",
                                      total=len(todo))
-            for s, path, stats in ex.deliver(todo, quality, outdir, workers):
+            for s, path, stats in ex.deliver(todo, quality, outdir, workers, guard):
                 done.append(path)
                 row = {k: v for k, v in stats.items() if not k.startswith("_")}
                 _log_render(cfg, quality, {**row, "jobs": workers, "executor": ex.name})

@@ -22,6 +22,7 @@ from pathlib import Path
 from coursekit.core.config import QUALITIES
 from coursekit.core.errors import UserError
 from coursekit.core.media_tools import video_frames
+from coursekit.core import stopping
 from coursekit.core.paths import ENGINE_ROOT, course_root
 from coursekit.plan.model import ScenePlan
 
@@ -68,11 +69,13 @@ def run_limited(args: list[str], env: dict, data_limit: int,
     own peak at the time of the fork: an upper bound of the child's.
 
     ``die_with_parent``: the child is killed if the thread that started it dies (util-linux setpriv
-    --pdeathsig), so a Dask worker killed mid-job leaves no orphaned Manim behind."""
+    --pdeathsig), so a command or a Dask worker killed mid-job (even with SIGKILL) leaves no orphaned
+    Manim behind. Nothing is started once the command is stopping (``coursekit.core.stopping``)."""
     prlimit = shutil.which("prlimit")
     setpriv = shutil.which("setpriv") if die_with_parent else None
     full = (([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
             + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args)
+    stopping.check()          # a command that is stopping starts no new render
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
         try:
@@ -85,6 +88,26 @@ def run_limited(args: list[str], env: dict, data_limit: int,
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
+
+
+# a frame of the traceback Manim prints: "/path/scenes/x.py:24 in construct" (rich) or 'File "...", line 24'
+_FRAME = re.compile(r'(/[^\s:"]+\.py)(?::(\d+) in |", line (\d+))')
+
+
+def _course_line(output: str, module: Path) -> str:
+    """``file:line`` of the innermost frame of Manim's traceback in the course's own code (the scene
+    module, its mobjects, its math), or "" if there is none."""
+    root = course_root()
+    found = ""
+    for m in _FRAME.finditer(output):
+        path = Path(m.group(1))
+        try:
+            rel = path.resolve().relative_to(root)
+        except ValueError:
+            continue
+        if rel.parts and rel.parts[0] not in ("coursekit", ".venv"):
+            found = f"{path}:{m.group(2) or m.group(3)}"
+    return found
 
 
 def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
@@ -135,8 +158,9 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
             raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
                             f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
                             f"'{encoder.group(0)}'); raise render.worker_memory_gb in config.yaml")
-        raise UserError(f"scene '{scene.id}' ({module.name}:{scene.cls}) failed to render: "
-                        f"{lines[-1] if lines else 'no output'}")
+        where = _course_line(output, module)
+        raise UserError(f"{where + ': ' if where else ''}scene '{scene.id}' ({module.name}:{scene.cls}) failed to "
+                        f"render: {lines[-1] if lines else 'no output'}")
     _, h, _ = QUALITIES[quality]
     video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
     if not video.exists():

@@ -1,5 +1,6 @@
 """One scene, start to finish on this machine: its plan file, the silent Manim render (under a lock,
-guarded against a killed run), the narration mixed meanwhile, the mux, and the scene cache."""
+guarded against a killed run), the narration mixed meanwhile, the mux, and the scene cache, all under
+the output file's course lock."""
 from __future__ import annotations
 
 import shutil
@@ -9,10 +10,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from coursekit.core.atomic import write_text
+from coursekit.core import stopping
+from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.errors import UserError
-from coursekit.core.locks import waiting_lock
+from coursekit.core.locks import course_lock, names, waiting_lock
+from coursekit.core.paths import shown
 from coursekit.core.media_tools import extract_frame, mux
 from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
 from coursekit.plan.subtitle_events import write_vtt
@@ -29,6 +32,14 @@ def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     return path
 
 
+def _forget_manim_cache(media_dir: Path) -> None:
+    """Remove everything Manim cached for one scene: videos/, texts/, Tex/, images/ (any of them may be
+    half-written when a render died)."""
+    for left in media_dir.iterdir():
+        if left.is_dir():
+            shutil.rmtree(left, ignore_errors=True)
+
+
 def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
                   media_dir: Path | None = None, stats: dict | None = None) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
@@ -38,8 +49,10 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
     cache path and reuses any file found there (so does its Text/Tex SVG cache), so a
     render killed mid-write could leave a truncated segment or SVG that the next run
     would reuse. Guard: a marker file exists while Manim runs; if a run finds it (the
-    last one died), everything Manim cached for that scene is discarded first. A lock keeps two renders of the same scene
-    from writing at once; the second says that it waits.
+    last one died), everything Manim cached for that scene is discarded first; a render stopped by
+    SIGTERM or Ctrl-C discards it at once. A lock keeps two renders of the same scene from writing at
+    once; the second says that it waits. Manim dies with the thread that started it, even when this
+    process is killed with SIGKILL.
     """
     module = find_scene_module(scene.cls)
     if module is None:
@@ -52,12 +65,16 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
         plan_file = _write_scene_plan(cfg, scene)
         marker = media_dir / ".render-in-progress"
         if marker.exists():
-            for left in media_dir.iterdir():      # videos/, texts/, Tex/, images/: any of them may be half-written
-                if left.is_dir():
-                    shutil.rmtree(left, ignore_errors=True)
+            _forget_manim_cache(media_dir)
         marker.touch()
-        video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
-                          use_cache=use_cache, stats=stats)
+        try:
+            video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
+                              use_cache=use_cache, stats=stats, die_with_parent=True)
+        except BaseException:
+            if stopping.STOPPING.is_set():   # Manim was killed mid-write: leave nothing half-made behind
+                _forget_manim_cache(media_dir)
+                marker.unlink(missing_ok=True)
+            raise
         marker.unlink()
         return video
 
@@ -95,41 +112,54 @@ def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[
 
 
 def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
-                  stats: dict | None = None) -> Path:
+                  stats: dict | None = None, guard: Callable[[], None] | None = None) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
 
-    An unchanged scene (same scene-cache key, see coursekit.render.scene_cache) is not rendered again;
-    ``stats`` (if given) gets ``reused`` and, after a render, ``peak_rss_mb``.
+    One writer per output: the whole delivery holds ``out``'s course lock, so a second command making
+    the same file waits, then finds it made. An unchanged scene (same scene-cache key, see
+    coursekit.render.scene_cache) is not rendered again; ``stats`` (if given) gets ``reused`` and, after
+    a render, ``peak_rss_mb``. ``guard()`` (a run's ``RunSources.check``) is called before the key is
+    computed and again before ``out`` is replaced: a source edited meanwhile stops the job and ``out``
+    is left as it was, so a scene cached under a key is always made from the sources of that key.
     """
-    module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
-    if stats is not None:
-        stats["reused"] = bool(module and is_fresh(out, key))
-        if stats["reused"]:
+    stopping.check()
+    with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}"):
+        if guard is not None:
+            guard()
+        module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
+        reused = bool(module and is_fresh(out, key))
+        if stats is not None:
+            stats["reused"] = reused
+        if reused:
             return out
-    elif module and is_fresh(out, key):
+        work = cfg.output_dir / "work" / f"{scene.fps}fps"
+        video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
+                                           lambda: render_silent(cfg, scene, quality, stats=stats))
+        vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
+        with replacing(out) as tmp:
+            mux(video, audio, tmp, subtitles=vtt)
+            if guard is not None:
+                guard()
+        remember(out, key)
         return out
-    work = cfg.output_dir / "work" / f"{scene.fps}fps"
-    video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
-                                       lambda: render_silent(cfg, scene, quality, stats=stats))
-    vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
-    mux(video, audio, out, subtitles=vtt)
-    remember(out, key)
-    return out
 
 
 def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:
+    """The scene's 480p15 preview and the PNG of its last frame, both under the preview's lock."""
     scene = plan.scene(scene_id)
     out = cfg.output_dir / "preview" / f"{scene_id}.mp4"
-    deliver_scene(cfg, scene, "low", out, subtitles=True)
-    png = extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+    with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}"):
+        deliver_scene(cfg, scene, "low", out, subtitles=True)
+        png = extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
     return out, png
 
 
-def deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path) -> tuple[Path, dict]:
+def deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path,
+                  guard: Callable[[], None] | None = None) -> tuple[Path, dict]:
     """``deliver_scene`` with its wall time and the row the render log keeps."""
     stats: dict = {}
     t0 = time.perf_counter()
-    path = deliver_scene(cfg, s, quality, out, stats=stats)
+    path = deliver_scene(cfg, s, quality, out, stats=stats, guard=guard)
     stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3),
                  wall_s=round(time.perf_counter() - t0, 3), time=round(time.time(), 3))
     return path, stats

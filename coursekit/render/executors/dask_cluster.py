@@ -26,6 +26,7 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Iterator
 
@@ -34,6 +35,7 @@ import yaml
 from coursekit.core.atomic import replacing
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import probe
 from coursekit.core.paths import course_root
 from coursekit.plan.model import ScenePlan
@@ -178,8 +180,12 @@ class DaskExecutor(SceneExecutor):
 
     # ------------------------------------------------------------ results
 
-    def _accept(self, scene: ScenePlan, meta: dict, key: str, out: Path) -> None:
-        """Verify one result and write it to ``out`` atomically, then record its scene-cache key."""
+    def _accept(self, scene: ScenePlan, meta: dict, key: str, out: Path,
+                guard: Callable[[], None] | None = None) -> None:
+        """Verify one result and write it to ``out`` atomically, then record its scene-cache key;
+        ``guard()`` first (a source edited since the run began: the result is not kept)."""
+        if guard is not None:
+            guard()
 
         data = meta["mp4"]
         worker = meta.get("worker", "?")
@@ -197,7 +203,8 @@ class DaskExecutor(SceneExecutor):
         if meta["frames"] != scene.frames:
             raise UserError(f"scene '{scene.id}' from worker {worker} has {meta['frames']} frames, the plan "
                             f"has {scene.frames}")
-        with replacing(out) as tmp:
+        with course_lock(self.cfg.output_dir, names.output(self.cfg.output_dir, out), f"writing {out.name}"), \
+                replacing(out) as tmp:
             tmp.write_bytes(data)
             info = probe(tmp)
             v = next((s for s in info["streams"] if s["codec_type"] == "video"), None)
@@ -228,8 +235,8 @@ class DaskExecutor(SceneExecutor):
                                  f"during the run ({what}); scenes already received are kept; run again")
         return UserError(f"scene '{scene.id}' failed twice on the cluster: {text}")
 
-    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path,
-                slots: int) -> Iterator[tuple[ScenePlan, Path, dict]]:
+    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int,
+                guard: Callable[[], None] | None = None) -> Iterator[tuple[ScenePlan, Path, dict]]:
         from distributed import as_completed  # Dask: only with the dask executor
 
         futs: dict = {}
@@ -238,6 +245,8 @@ class DaskExecutor(SceneExecutor):
         try:
             for s in sorted(scenes, key=lambda s: -s.frames):      # longest first: the shortest tail
                 t0 = time.perf_counter()
+                if guard is not None:
+                    guard()
                 module, key = scene_cache_key(s, quality, font=self.cfg.course.font)
                 if module is None:
                     raise UserError(f"scene '{s.id}': no class {s.cls} in scenes/; write it or fix 'class' in "
@@ -264,14 +273,14 @@ class DaskExecutor(SceneExecutor):
                             t0 = time.perf_counter()
                             o = futs[other]
                             meta = other.result()
-                            self._accept(o, meta, keys[o.id], outdir / f"{o.id}.mp4")
+                            self._accept(o, meta, keys[o.id], outdir / f"{o.id}.mp4", guard)
                             yield o, outdir / f"{o.id}.mp4", self._stats(o, quality, t0, meta=meta)
                     raise error
                 t0 = time.perf_counter()
                 meta = fut.result()
                 fut.release()
                 out = outdir / f"{s.id}.mp4"
-                self._accept(s, meta, keys[s.id], out)
+                self._accept(s, meta, keys[s.id], out, guard)
                 yield s, out, self._stats(s, quality, t0, meta=meta)
         finally:
             undone = [f for f in futs if not f.done()]

@@ -3,6 +3,7 @@ limited to ``render.worker_memory_gb`` (see coursekit.render.one_scene.deliver_s
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterator
@@ -24,13 +25,18 @@ class LocalExecutor(SceneExecutor):
         workers, why = worker_count(self.cfg, self.jobs)
         return max(1, min(workers, n_scenes)), why
 
-    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path,
-                slots: int) -> Iterator[tuple[ScenePlan, Path, dict]]:
-        with ThreadPoolExecutor(max_workers=slots) as pool:
-            futs = {pool.submit(deliver_timed, self.cfg, s, quality, outdir / f"{s.id}.mp4"): s for s in scenes}
+    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int,
+                guard: Callable[[], None] | None = None) -> Iterator[tuple[ScenePlan, Path, dict]]:
+        pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="scene")
+        try:
+            futs = {pool.submit(deliver_timed, self.cfg, s, quality, outdir / f"{s.id}.mp4", guard): s
+                    for s in scenes}
             for fut in as_completed(futs):
                 path, stats = fut.result()
                 yield futs[fut], path, stats
+        finally:
+            # a failure (or a stop) starts no further scene; the ones running finish or fail by themselves
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def worker_count(cfg: Config, requested: int | None = None) -> tuple[int, str]:

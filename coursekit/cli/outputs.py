@@ -1,0 +1,65 @@
+"""What a command writes under the output folder: checked before it starts, swept of what killed runs
+left, and locked while it writes.
+
+- ``prepare(cfg, command)``: the output folder and each folder under it the command writes into must
+  be folders that can be written (one line otherwise, before any work); temporary files left by a
+  process that no longer runs (a run killed with SIGKILL) are removed.
+- ``plan_locks(cfg, fps, lessons)``: the course locks of the lessons' plans at ``fps``, taken in one
+  order (sorted) so two commands never wait for each other in a circle; every command that plans holds
+  them while it writes the plans (``course`` and ``render`` for their whole run: what they deliver must
+  stay what the plan says).
+- ``course_files_lock(cfg)``: the lock of ``media/course/`` (assembly, ``subtitles``).
+
+Lock order, for every command: plans, then the course's files, then one output file, then a scene's
+Manim folder.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+
+from coursekit.core.atomic import sweep_stale
+from coursekit.core.config import Config
+from coursekit.core.locks import course_lock, names
+from coursekit.core.paths import writable_folder
+
+#: the folders under the output folder each command writes into
+WRITES: dict[str, tuple[str, ...]] = {
+    "plan": ("plan", "cache/audio", "locks"),
+    "subtitles": ("course", "locks"),
+    "listen": ("plan", "cache/audio", "preview", "locks"),
+    "preview": ("plan", "cache/audio", "preview", "manim", "work", "locks"),
+    "inspect": ("plan", "cache/audio", "inspect", "locks"),
+    "render": ("plan", "cache/audio", "scenes", "manim", "work", "logs", "locks"),
+    "course": ("plan", "cache/audio", "scenes", "manim", "work", "logs", "course", "locks"),
+    "studio": ("plan", "cache/audio", "preview", "manim", "work", "studio", "inspect", "locks"),
+    "check": ("cache/audio", "cache/transcripts", "locks"),
+    "clean": (),
+}
+
+
+def prepare(cfg: Config, command: str, also: tuple[str, ...] | list[str] = ()) -> None:
+    """Check the folders ``command`` writes (``WRITES``, and ``also``: folders under the output folder
+    such as ``course/<lesson>``) and sweep stale temporary files (module docstring)."""
+    fix = "set output in config.yaml to another folder"
+    writable_folder(cfg.output_dir, f"output folder ({cfg.output})", fix)
+    for sub in (*WRITES.get(command, ()), *also):
+        writable_folder(cfg.output_dir / sub, f"output folder ({cfg.output})", fix)
+    if cfg.output_dir.is_dir():
+        sweep_stale(cfg.output_dir)
+
+
+@contextmanager
+def plan_locks(cfg: Config, fps: int, lessons: list[str],
+               say: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the course locks of the plans of ``lessons`` at ``fps`` (see the module docstring)."""
+    with ExitStack() as held:
+        for lesson in sorted(set(lessons)):
+            held.enter_context(course_lock(cfg.output_dir, names.plan(lesson, fps),
+                                           f"the plan of lesson {lesson} at {fps} fps", say))
+        yield
+
+
+def course_files_lock(cfg: Config, say: Callable[[str], None] | None = None):
+    """The course lock of the delivered files in ``media/course/``."""
+    return course_lock(cfg.output_dir, names.course(), "the course's delivered files", say)
