@@ -1,5 +1,7 @@
 """Kill a render (SIGKILL / SIGINT) at points during a scene and during assembly: no final file is left
-truncated, and the next run produces the same decoded frames and audio samples as an uninterrupted run."""
+truncated, and the next run produces the same decoded frames and audio samples as an uninterrupted run.
+On the mini course, `kill -9` during synthesis, during the `course` command's assembly and during
+`subtitles`: the same command again gives byte-identical final outputs and no temporary file."""
 import hashlib
 import os
 import random
@@ -11,6 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests import mini_runs
+from tests.conftest import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = "tests/.tmp/kill_media"
@@ -108,6 +113,76 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
         assert framemd5(mp4) == framemd5(ref_mp4)
         assert audio_md5(mp4) == audio_md5(ref_mp4)
         assert (out / "trig_to_rope.vtt").read_bytes() == (ref / "course" / "trig_to_rope" / "trig_to_rope.vtt").read_bytes()
+
+
+
+
+# -- kill -9 during synthesis, assembly and `subtitles`, on a copy of the mini course (issue 26) -------------
+# Each kill lands at a fixed point: every Python process of the command stops for ever just before it renames
+# a finished temporary file into place (tests/mini_runs.killpoint), and the whole group is killed there. The
+# same command again must give byte-identical final outputs (plans, scene videos and their cache records,
+# subtitle files, the lesson video, the manifest) and leave no temporary file behind.
+
+@pytest.fixture(scope="module")
+def quiet_mini(tmp_path_factory):
+    """The mini course made once without interruption: `course`, then `subtitles`."""
+    course = copy_mini_course(tmp_path_factory.mktemp("quiet") / "mini")
+    mini_runs.ok(mini_runs.run(course, "course"))
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    return course
+
+
+def _killed_at(course: Path, tmp: Path, pattern: str, *args: str) -> list[str]:
+    """Run the command until it reaches a rename onto ``pattern``, kill its whole group with SIGKILL; return
+    the temporary files the kill left."""
+    env, mark = mini_runs.killpoint(tmp, pattern)
+    proc = mini_runs.start(course, *args, **env)
+    try:
+        mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"{args} to reach {pattern}")
+        assert mark.exists(), proc.communicate()[1][-2000:]
+        os.killpg(proc.pid, signal.SIGKILL)
+        INJECTED.append(f"SIGKILL before the rename onto {pattern}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    return mini_runs.temporaries(course)
+
+
+def _copy_media(src: Path, dst: Path, without: tuple[str, ...] = ()) -> None:
+    shutil.copytree(src / "media", dst / "media", ignore=lambda d, names: [n for n in names if Path(d) == src / "media"
+                                                                          and n in without])
+
+
+def test_synthesis_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    left = _killed_at(course, tmp_path, r"cache/audio/[0-9a-f]+\.wav$", "course")
+    assert any(p.startswith("cache/audio/") for p in left), left          # killed in the middle of a write
+    mini_runs.ok(mini_runs.run(course, "course"))
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
+
+
+def test_assembly_of_the_course_command_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    _copy_media(quiet_mini, course, without=("course",))                  # scenes rendered: `course` assembles
+    left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "course")
+    assert any(p.startswith("course/counting/") for p in left), left
+    mini_runs.ok(mini_runs.run(course, "course"))
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
+
+
+def test_subtitles_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    _copy_media(quiet_mini, course)
+    left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "subtitles")
+    assert any(p.startswith("course/counting/") for p in left), left
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
 
 
 def test_report_faults_injected():
