@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import mathcore
+from mathcore.scores import angle_between
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.deliver.page import chapters_vtt, course_widgets, questions, render_page, write_page
@@ -60,8 +61,20 @@ def test_the_widget_takes_theta_and_seats_from_the_course_figures():
     (w,) = course_widgets(ROOT / "narration")
     assert w["kind"] == "rotation_pair" and w["lesson"] == "word_order" and w["scene"] == "qk_widget"
     assert w["theta_deg"] == figures.THETA_DEG
-    assert (w["i"], w["j"]) == figures.WIDGET_SEATS[0]
+    assert (w["m"], w["n"]) == figures.WIDGET_SEATS[0]
     assert w["q"] == list(figures.WIDGET_Q) and w["k"] == list(figures.WIDGET_K)
+
+
+def test_the_widget_names_its_seats_m_and_n_as_the_videos_do():
+    (w,) = course_widgets(ROOT / "narration")
+    from coursekit.deliver.page import _widget_html, check_widget
+    from coursekit.core.errors import UserError
+
+    text = _widget_html(w, "w", None)
+    assert "座位 m" in text and "座位 n" in text and "(n−m)θ" in text and "夹角" in text
+    assert "座位 i" not in text and "(j−i)" not in text
+    with pytest.raises(UserError, match="rename i, j to m, n"):
+        check_widget({**{k: v for k, v in w.items() if k not in ("m", "n")}, "i": 2, "j": 4})
 
 
 def test_questions_pair_within_a_scene():
@@ -294,46 +307,74 @@ def test_answer_hidden_until_its_button_is_pressed(page):
 def _widget_state(page) -> dict:
     return page.evaluate("""() => { const w = document.querySelector('.widget');
         const tip = a => w.querySelector(a + ' polygon').getAttribute('points').split(' ').slice(0, 2).map(Number);
-        return {i: +w.querySelector('input[data-var=i]').value, j: +w.querySelector('input[data-var=j]').value,
+        const arc = w.querySelector('.arc').getAttribute('d').split(' ');
+        return {m: +w.querySelector('input[data-var=m]').value, n: +w.querySelector('input[data-var=n]').value,
                 theta: +w.dataset.thetaDeg, score: +w.querySelector('.score').dataset.value,
                 shown: w.querySelector('.score').textContent, angle: w.querySelector('.angle').textContent,
+                turn: w.querySelector('.turn').textContent,
+                arc: arc.length > 1 ? {start: [+arc[1], +arc[2]], end: [+arc[9], +arc[10]], large: +arc[7]} : null,
                 q: tip('.arrow-q'), k: tip('.arrow-k')}; }""")
 
 
+def _deg_text(text: str) -> float:
+    """``−90°`` → -90.0 (the page writes U+2212)."""
+    assert text.endswith("°"), text
+    return float(text[:-1].replace("−", "-"))
+
+
 def _check_widget(state: dict, widget: dict) -> None:
-    i, j = state["i"], state["j"]
+    m, n = state["m"], state["n"]
     theta = np.radians(figures.THETA_DEG)
-    expected = mathcore.rope_score(widget["q"], widget["k"], i, j, theta)
+    expected = mathcore.rope_score(widget["q"], widget["k"], m, n, theta)
     assert state["theta"] == figures.THETA_DEG
-    assert abs(state["score"] - expected) < 1e-12 and abs(expected - math.cos((j - i) * theta)) < 1e-12
+    assert abs(state["score"] - expected) < 1e-12 and abs(expected - math.cos((n - m) * theta)) < 1e-12
     assert abs(float(state["shown"].replace("−", "-")) - expected) <= 5e-4
-    assert state["angle"] == f"{(j - i) * figures.THETA_DEG:g}°".replace("-", "−")
-    for tip, v, seat in ((state["q"], widget["q"], i), (state["k"], widget["k"], j)):     # the arrows drawn
+    # k's turn relative to q: (n − m)θ, signed; the 夹角: mathcore's angle between the turned arrows, in [0°, 180°]
+    assert state["turn"] == f"{(n - m) * figures.THETA_DEG:g}°".replace("-", "−")
+    tq, tk = mathcore.rope_2d(widget["q"], m, theta), mathcore.rope_2d(widget["k"], n, theta)
+    between = float(np.degrees(angle_between(tq, tk)))
+    assert 0.0 <= _deg_text(state["angle"]) <= 180.0
+    assert abs(_deg_text(state["angle"]) - between) <= 0.005
+    for tip, v, seat in ((state["q"], widget["q"], m), (state["k"], widget["k"], n)):     # the arrows drawn
         x, y = mathcore.rope_2d(v, seat, theta)
         assert abs(tip[0] - x) < 1e-3 and abs(tip[1] + y) < 1e-3         # SVG's y points down
+    # the arc drawn between them sweeps the 夹角 (the shorter way, never the long way round)
+    if between > 1e-6:
+        a, b = np.array(state["arc"]["start"]), np.array(state["arc"]["end"])
+        drawn = np.degrees(np.arccos(np.clip(a @ b / np.linalg.norm(a) / np.linalg.norm(b), -1, 1)))
+        assert state["arc"]["large"] == 0 and abs(drawn - between) < 0.05
+        assert abs(np.degrees(np.arctan2(-a[1], a[0])) - np.degrees(np.arctan2(tq[1], tq[0]))) < 0.05   # from q
 
 
 def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     _, _, _, widget = made
     state = _widget_state(page)
-    assert (state["i"], state["j"]) == figures.WIDGET_SEATS[0]            # the video's first pair
+    assert (state["m"], state["n"]) == figures.WIDGET_SEATS[0]            # the video's first pair
     _check_widget(state, widget)
     pairs = []
-    page.locator("input[data-var=i]").fill("5")                           # a slider set
-    page.locator("input[data-var=j]").fill("7")
+    page.locator("input[data-var=m]").fill("5")                           # a slider set
+    page.locator("input[data-var=n]").fill("7")
     pairs.append(_widget_state(page))
-    page.locator("input[data-var=j]").focus()                             # keyboard: j 7 -> 4
+    page.locator("input[data-var=n]").focus()                             # keyboard: n 7 -> 4
     for _ in range(3):
         page.keyboard.press("ArrowLeft")
-    page.locator(".seat-i button.step[data-step='1']").click()            # buttons: i 5 -> 7
-    page.locator(".seat-i button.step[data-step='1']").click()
+    page.locator(".seat-m button.step[data-step='1']").click()            # buttons: m 5 -> 7
+    page.locator(".seat-m button.step[data-step='1']").click()
     pairs.append(_widget_state(page))
-    page.locator("input[data-var=i]").fill("0")
-    page.locator("input[data-var=j]").fill("11")
+    page.locator("input[data-var=m]").fill("0")
+    page.locator("input[data-var=n]").fill("11")
     pairs.append(_widget_state(page))
-    assert [(s["i"], s["j"]) for s in pairs] == [(5, 7), (7, 4), (0, 11)]
+    page.locator("input[data-var=m]").fill("5")
+    page.locator("input[data-var=n]").fill("2")
+    pairs.append(_widget_state(page))
+    assert [(s["m"], s["n"]) for s in pairs] == [(5, 7), (7, 4), (0, 11), (5, 2)]
     for s in pairs:
         _check_widget(s, widget)
+    # the directed turn keeps its sign and its size; the 夹角 is folded into [0°, 180°]
+    by_seats = {(s["m"], s["n"]): s for s in pairs}
+    assert (by_seats[(5, 2)]["turn"], by_seats[(5, 2)]["angle"]) == ("−90°", "90°")
+    assert (by_seats[(0, 11)]["turn"], by_seats[(0, 11)]["angle"]) == ("330°", "30°")
+    assert (by_seats[(7, 4)]["turn"], by_seats[(7, 4)]["angle"]) == ("−90°", "90°")
 
 
 def test_desktop_screenshot(page):
@@ -375,9 +416,9 @@ def test_phone_width(browser, url, made):
     for cls in ("progress", "search", "line", "chapter seek", "reveal", "seat-input", "step"):
         assert cls in kinds, (cls, kinds)
     # touch: a tap on + moves k one seat, a tap on a line seeks there
-    before = _widget_state(page)["j"]
-    page.locator(".seat-j button.step[data-step='1']").tap()
-    assert _widget_state(page)["j"] == before + 1
+    before = _widget_state(page)["n"]
+    page.locator(".seat-n button.step[data-step='1']").tap()
+    assert _widget_state(page)["n"] == before + 1
     events = manifest["lessons"][0]["subtitles"]
     page.evaluate(ARM)
     page.locator(".lines .line").nth(2).tap()

@@ -10,10 +10,11 @@ and, for live widgets, from the course's own ``narration/page.py``; nothing here
 - questions: cues whose narration ``role`` is ``question``, each with the ``answer`` cues that follow it
   in the same scene, the answer hidden until its button is pressed (``think`` cues are the pauses);
 - widgets: ``narration/page.py`` may define ``WIDGETS``, a list of dicts; the one kind so far is
-  ``rotation_pair``: q on seat i and k on seat j, each arrow turned by its seat times θ, the angle
-  between them and the score q·k shown live::
+  ``rotation_pair``: q on seat m and k on seat n, each arrow turned by its seat times θ, shown live:
+  how far each turned, how far k turned relative to q ((n−m)θ, signed), the angle between them
+  (夹角, folded into [0°, 180°]) and the score q·k::
       {"kind": "rotation_pair", "lesson": ID, "scene": ID (optional: the chapter it belongs to),
-       "title": "...", "theta_deg": 30.0, "seats": 12, "q": (1, 0), "k": (1, 0), "i": 2, "j": 4}
+       "title": "...", "theta_deg": 30.0, "seats": 12, "q": (1, 0), "k": (1, 0), "m": 2, "n": 4}
 
 Every text from the narration is HTML-escaped; the script (``page.js``) and style (``page.css``) are
 written next to ``index.html``: no network, no CDN.
@@ -116,11 +117,13 @@ def check_widget(w: object, where: str = "widget") -> dict:
         raise UserError(f"{where} must be a dict; see coursekit/deliver/page.py")
     if w.get("kind") not in WIDGET_KINDS:
         raise UserError(f"{where}: unknown kind {w.get('kind')!r}; known: {', '.join(WIDGET_KINDS)}")
+    if "i" in w or "j" in w:
+        raise UserError(f"{where}: the seats are called m (q's) and n (k's), as in the videos; rename i, j to m, n")
     try:
         out = {"kind": w["kind"], "lesson": str(w["lesson"]), "scene": None if w.get("scene") is None else str(w["scene"]),
                "title": str(w.get("title") or ""), "theta_deg": float(w["theta_deg"]), "seats": int(w.get("seats", 12)),
                "q": [float(x) for x in w.get("q", (1.0, 0.0))], "k": [float(x) for x in w.get("k", (1.0, 0.0))],
-               "i": int(w.get("i", 0)), "j": int(w.get("j", 0))}
+               "m": int(w.get("m", 0)), "n": int(w.get("n", 0))}
     except KeyError as exc:
         raise UserError(f"{where}: missing key {exc}; see coursekit/deliver/page.py") from None
     except (TypeError, ValueError) as exc:
@@ -132,8 +135,8 @@ def check_widget(w: object, where: str = "widget") -> dict:
         bad.append("seats must be 2 to 1000")
     if len(out["q"]) != 2 or len(out["k"]) != 2 or not all(map(math.isfinite, out["q"] + out["k"])):
         bad.append("q and k must be 2-D vectors")
-    if not (0 <= out["i"] < out["seats"] and 0 <= out["j"] < out["seats"]):
-        bad.append("i and j must be seats, 0 to seats - 1")
+    if not (0 <= out["m"] < out["seats"] and 0 <= out["n"] < out["seats"]):
+        bad.append("m and n must be seats, 0 to seats - 1")
     if bad:
         raise UserError(f"{where}: {'; '.join(bad)}")
     return out
@@ -147,7 +150,7 @@ def _deg(x: float) -> str:
 def _widget_html(w: dict, uid: str, chapter: dict | None) -> str:
     unit_aligned = all(abs(math.hypot(*v) - 1) < 1e-12 for v in (w["q"], w["k"])) and \
         abs(math.atan2(w["q"][1], w["q"][0]) - math.atan2(w["k"][1], w["k"][0])) < 1e-12
-    score_name = "分数 q·k = cos((j−i)θ)" if unit_aligned else "分数 q·k"
+    score_name = "分数 q·k = cos((n−m)θ)" if unit_aligned else "分数 q·k"
     top = w["seats"] - 1
     title = w["title"] or "动手试试：按座位转 q 和 k"
     seek = (f'\n      <button type="button" class="seek" data-start="{int(chapter["start_ms"])}">'
@@ -167,7 +170,7 @@ def _widget_html(w: dict, uid: str, chapter: dict | None) -> str:
     return f"""  <section class="widget rotation-pair" id="{uid}" aria-labelledby="{uid}-title"
       data-theta-deg="{w["theta_deg"]!r}" data-q="{w["q"][0]!r},{w["q"][1]!r}" data-k="{w["k"][0]!r},{w["k"][1]!r}">
     <h3 id="{uid}-title">{_e(title)}</h3>
-    <p class="widget-rule">θ = {_deg(w["theta_deg"])}°：坐在座位 i 的 q 转 iθ，坐在座位 j 的 k 转 jθ。</p>
+    <p class="widget-rule">θ = {_deg(w["theta_deg"])}°：坐在座位 m 的 q 转 mθ，坐在座位 n 的 k 转 nθ。</p>
     <div class="widget-body">
       <svg class="dial" viewBox="-1.3 -1.3 2.6 2.6" role="img" aria-labelledby="{uid}-desc">
         <desc id="{uid}-desc">q 和 k 两支箭头，按座位转过的角度</desc>
@@ -180,13 +183,14 @@ def _widget_html(w: dict, uid: str, chapter: dict | None) -> str:
         <g class="arrow arrow-q"><line x1="0" y1="0" x2="1" y2="0"></line><polygon points=""></polygon></g>
       </svg>
       <div class="widget-controls">
-{seat("i", "q", w["i"])}
-{seat("j", "k", w["j"])}
+{seat("m", "q", w["m"])}
+{seat("n", "k", w["n"])}
         <dl class="readout" aria-live="polite">
-          <div><dt>q 转过 iθ</dt><dd class="q-turn"></dd></div>
-          <div><dt>k 转过 jθ</dt><dd class="k-turn"></dd></div>
-          <div><dt>夹角 (j−i)θ</dt><dd class="angle"></dd></div>
-          <div><dt>{score_name}</dt><dd class="score"></dd></div>
+          <div><dt>q 转过 mθ</dt><dd class="q-turn"></dd></div>
+          <div><dt>k 转过 nθ</dt><dd class="k-turn"></dd></div>
+          <div><dt>k 相对 q 转过 (n−m)θ</dt><dd class="turn"></dd></div>
+          <div><dt>q 与 k 的夹角（0°–180°）</dt><dd class="angle"></dd></div>
+          <div class="wide"><dt>{score_name}</dt><dd class="score"></dd></div>
         </dl>{seek}
       </div>
     </div>

@@ -241,16 +241,17 @@
     show(0, "start");
   }
 
-  /* q on seat i, k on seat j, each turned by its seat times θ: the arrows, the angle, the score */
+  /* q on seat m, k on seat n, each turned by its seat times θ: the arrows, each turn, k's turn relative to q
+     ((n − m)θ, signed), the angle between them (folded into [0°, 180°], the arc), the score */
   function RotationPair(el) {
     var SVG = "http://www.w3.org/2000/svg";
     var thetaDeg = Number(el.dataset.thetaDeg);
     var theta = thetaDeg * Math.PI / 180;
     var q = el.dataset.q.split(",").map(Number), k = el.dataset.k.split(",").map(Number);
-    var inputs = { i: el.querySelector('input[data-var="i"]'), j: el.querySelector('input[data-var="j"]') };
+    var inputs = { m: el.querySelector('input[data-var="m"]'), n: el.querySelector('input[data-var="n"]') };
     var seatsG = el.querySelector(".seats");
     var arc = el.querySelector(".arc");
-    var seats = Number(inputs.i.max) + 1;
+    var seats = Number(inputs.m.max) + 1;
 
     for (var s = 0; s < seats; s++) {
       var dot = document.createElementNS(SVG, "circle");
@@ -285,22 +286,34 @@
         dir + " " + x1.toFixed(4) + " " + y1.toFixed(4));
     }
 
+    /* the turn from direction a to direction b (radians), wrapped into (−π, π]: the shorter way round */
+    function shortest(a, b) {
+      var d = (b - a) % (2 * Math.PI);
+      if (d > Math.PI) { d -= 2 * Math.PI; }
+      if (d <= -Math.PI) { d += 2 * Math.PI; }
+      return d;
+    }
+
     function update() {
-      var i = Number(inputs.i.value), j = Number(inputs.j.value);
-      var qt = turn(q, i * theta), kt = turn(k, j * theta);
+      var m = Number(inputs.m.value), n = Number(inputs.n.value);
+      var qt = turn(q, m * theta), kt = turn(k, n * theta);
       var score = qt[0] * kt[0] + qt[1] * kt[1];
+      var from = Math.atan2(qt[1], qt[0]), between = shortest(from, Math.atan2(kt[1], kt[0]));
       Array.prototype.forEach.call(seatsG.childNodes, function (dot, s) {
-        dot.setAttribute("class", (s === i ? "at-i" : "") + (s === j ? " at-j" : ""));
-        dot.setAttribute("r", s === i || s === j ? "0.05" : "0.03");
+        dot.setAttribute("class", (s === m ? "at-m" : "") + (s === n ? " at-n" : ""));
+        dot.setAttribute("r", s === m || s === n ? "0.05" : "0.03");
       });
       drawArrow(el.querySelector(".arrow-q"), qt);
       drawArrow(el.querySelector(".arrow-k"), kt);
-      drawArc(Math.atan2(qt[1], qt[0]), (j - i) * theta + Math.atan2(k[1], k[0]) - Math.atan2(q[1], q[0]));
-      el.querySelector(".seat-i output").textContent = String(i);
-      el.querySelector(".seat-j output").textContent = String(j);
-      el.querySelector(".q-turn").textContent = number(i * thetaDeg, 2) + "°";
-      el.querySelector(".k-turn").textContent = number(j * thetaDeg, 2) + "°";
-      el.querySelector(".angle").textContent = number((j - i) * thetaDeg, 2) + "°";
+      drawArc(from, between);                   // the 夹角: from q to k the shorter way
+      el.querySelector(".seat-m output").textContent = String(m);
+      el.querySelector(".seat-n output").textContent = String(n);
+      el.querySelector(".q-turn").textContent = number(m * thetaDeg, 2) + "°";
+      el.querySelector(".k-turn").textContent = number(n * thetaDeg, 2) + "°";
+      el.querySelector(".turn").textContent = number((n - m) * thetaDeg, 2) + "°";
+      var angleEl = el.querySelector(".angle");
+      angleEl.textContent = number(Math.abs(between) * 180 / Math.PI, 2) + "°";
+      angleEl.dataset.value = String(Math.abs(between) * 180 / Math.PI);
       var scoreEl = el.querySelector(".score");
       scoreEl.textContent = number(score, 3);
       scoreEl.dataset.value = String(score);
