@@ -1,10 +1,11 @@
-"""五条断言，当场重算: A1–A5 recomputed by mathcore while the video renders, one table row per cue.
+"""五条断言，机器逐条验算: A1–A5 recomputed by mathcore while the video renders, one table row per cue.
 
 ``checks.lesson_assertions()`` is called in ``construct`` (not a cached constant), so every render
 measures the errors again. Every row is held to the same bound, ``checks.BOUND`` = 100 ε (ε = float64's
 machine epsilon, 机器精度), and shows its error both as a number and in units of ε, so pass and fail can be
-read off the row. The errors are typeset as Typst math (a real superscript, not Unicode superscript glyphs). The source lesson's own figure (measured by its script on its machine) sits in the last
-column, for comparison only; the top line says so.
+read off the row. The errors are typeset as Typst math (a real superscript, not Unicode superscript glyphs).
+The assertions are named 断言一 … 断言五 on screen, as the voice says them. (The source document's own figures,
+measured on other inputs, are not shown: the viewer has never seen that document.)
 """
 from __future__ import annotations
 
@@ -22,12 +23,13 @@ TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same f
 # what each assertion says, as the narration says it (the Assertion's own claim is ASCII); Typst markup
 CLAIMS = {
     "A1": "正交：$R^T R = I$，$det R = +1$",
-    "A2": "长度、内积不变（同一角度）",
+    "A2": "长度、点积不变（同一角度）",
     "A3": "复合 = 角度相加，一圈回原样",
-    "A4": "$M_k$ 把表针拨快 $k$ 步",
+    "A4": "$M_k$ 把指针拨快 $k$ 步",
     "A5": "Gram 矩阵只依赖相对距离",
 }
-COLS = {"key": -6.35, "claim": -5.85, "error": 0.65, "eps": 2.6, "mark": 3.95, "doc": 5.65}
+COLS = {"key": -5.95, "claim": -5.05, "error": 1.45, "eps": 3.6, "mark": 5.4}
+NAMES = {"A1": "断言一", "A2": "断言二", "A3": "断言三", "A4": "断言四", "A5": "断言五"}   # as the voice says them
 HEADER_Y = 1.45
 ROW_Y0, ROW_STEP = 0.82, 0.6
 NEAR_BOUND = 0.5     # an error above this share of its bound is shown with 3 significant digits
@@ -60,8 +62,8 @@ def shown_eps(a: checks.Assertion) -> str:
 
 
 class AssertionsLive(NarratedScene):
-    """intro (fixed inputs, ε and the bound, table head) → a1 … a5 (one row each: claim, measured error, in ε,
-    mark, the source's own figure) → verdict."""
+    """intro (fixed inputs, ε and the bound, table head) → a1 … a5 (one row each: name, claim, measured error,
+    in ε, mark) → verdict."""
 
     SCENE_IDS = ("assertions_live",)
     CUES = ("intro", "a1", "a2", "a3", "a4", "a5", "verdict")
@@ -69,7 +71,7 @@ class AssertionsLive(NarratedScene):
     def construct(self) -> None:
         results = checks.lesson_assertions()          # measured now, while the video renders
         header = self.header()
-        fixed = theme.small_text("输入固定，每次重算结果都一样；最右一列是原讲义自己测得的值，仅供对照", color=theme.TEXT)
+        fixed = theme.small_text("输入是固定的随机数：任何人重跑，都会得到同样的结果", color=theme.TEXT)
         fixed.move_to(np.array([0.0, 2.6, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
         unit = theme.typst_text(f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
@@ -77,8 +79,7 @@ class AssertionsLive(NarratedScene):
                                 color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
         unit.move_to(np.array([0.0, 2.1, 0.0]))
         heads = VGroup()
-        for key, text in (("key", "断言"), ("claim", "内容"), ("error", "实测偏差"), ("eps", "合几个 ε"), ("mark", "通过"),
-                          ("doc", "原讲义报告")):
+        for key, text in (("key", "断言"), ("claim", "内容"), ("error", "实测偏差"), ("eps", "约合几个 ε"), ("mark", "通过")):
             t = theme.small_text(text, color=theme.MUTED)
             t.move_to(np.array([COLS[key], HEADER_Y, 0.0]))
             if key == "claim":
@@ -97,28 +98,26 @@ class AssertionsLive(NarratedScene):
         focus = None
         for r, a in enumerate(results):
             y = ROW_Y0 - r * ROW_STEP
-            key = theme.body_text(a.key, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(np.array([COLS["key"], y, 0]))
+            key = theme.body_text(NAMES[a.key], color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(np.array([COLS["key"], y, 0]))
             claim = theme.typst_text(CLAIMS[a.key], color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
             claim.move_to(np.array([0.0, y, 0])).align_to(np.array([COLS["claim"], 0, 0]), LEFT)
             err = theme.formula(typst_sci(shown_error(a)), color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 2))
             err.move_to(np.array([COLS["error"], y, 0]))
             eps = theme.small_text(shown_eps(a), color=theme.TEXT).move_to(np.array([COLS["eps"], y, 0]))
             mark = check_mark(np.array([COLS["mark"], y, 0]), a.passed)
-            doc = theme.formula(typst_sci(figures.fmt_sci(a.document_error)), color=theme.MUTED,
-                                font_size=TYPST * theme.SIZE_SMALL).move_to(np.array([COLS["doc"], y, 0]))
-            row = VGroup(key, claim, err, eps, mark, doc)
+            row = VGroup(key, claim, err, eps, mark)
             rows.append(row)
             box = SurroundingRectangle(row, color=theme.HIGHLIGHT, buff=0.08, stroke_width=3)
             with self.cue(a.key.lower()) as cue:
                 self.probe("row", key=a.key, claim=a.claim, error=a.error, bound=a.bound, passed=a.passed,
-                           document_error=a.document_error, shown_error=err.typst_code, shown_eps=eps.text,
-                           shown_doc=doc.typst_code, mark=mark.kind, error_in_eps=a.error_in_eps)
+                           shown_key=key.text, shown_error=err.typst_code, shown_eps=eps.text,
+                           mark=mark.kind, error_in_eps=a.error_in_eps)
                 self.play(FadeIn(key), FadeIn(claim), FadeIn(box) if focus is None else focus.animate.become(box),
                           run_time=cue.share(0.3))
                 if focus is None:
                     focus = box
                 self.play(FadeIn(err, shift=0.15 * LEFT), FadeIn(eps), run_time=cue.share(0.3))
-                self.play(Create(mark), FadeIn(doc), run_time=min(cue.remaining(), cue.share(0.25)))
+                self.play(Create(mark), run_time=min(cue.remaining(), cue.share(0.25)))
             self.settle(row)
 
         # -- verdict: all pass ------------------------------------------------------------------------

@@ -38,7 +38,7 @@ class Exercises(NarratedScene):
         self.add(header)
 
         # -- exercise 1: columns of R(θ) ------------------------------------------------------------
-        q1 = self._question("练习一", "R(θ) 的两列互相垂直、长度都是 1？行列式是多少？")
+        q1 = self._question("练习一", "验证：R(θ) 的两列互相垂直、长度都是 1；再求行列式。")
         r_formula = theme.formula("R(theta) = mat(cos theta, -sin theta; sin theta, cos theta)", font_size=40)
         r_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex1") as cue:
@@ -109,7 +109,7 @@ class Exercises(NarratedScene):
 
         # -- exercise 3: |PE(n)| = sqrt(d/2) ------------------------------------------------------------------
         q3 = self._question("练习三", "$|\"PE\"(n)|$ 总是 $sqrt(d slash 2)$。加上它，会挤掉多少内容信息？", typst=True)
-        norm_formula = theme.formula("|\"PE\"(n)|^2 = sum_i (sin^2 w_i n + cos^2 w_i n) = d/2", font_size=40)
+        norm_formula = theme.formula("|\"PE\"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2", font_size=40)
         norm_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex3") as cue:
             self.play(*[FadeOut(m) for m in (q2, plane, ghost, vec, steps2)], run_time=cue.share(0.12))
@@ -128,9 +128,9 @@ class Exercises(NarratedScene):
         # the scores): an added p changes every dot product through the cross terms
         answer = VGroup(theme.body_text(f"挤占有上限：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}",
                                         color=theme.HIGHLIGHT),
-                        theme.small_text("每个分量在 −1 到 1 之间，不随位置变大", color=theme.TEXT),
+                        theme.small_text("大不大，要和词向量 x 的长度比（第二课第二条）", color=theme.TEXT),
                         theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
-                        theme.small_text("但内积里多出交叉项：并非不碰内容", color=theme.HIGHLIGHT))
+                        theme.small_text("而且点积里多出交叉项：并非不碰内容", color=theme.HIGHLIGHT))
         answer.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
         answer.next_to(np.array([-1.75, -0.75, 0.0]), RIGHT, buff=0)
         self.probe("ex3", d=self.EX3_D, positions=list(self.EX3_POSITIONS), norms=norms.tolist(),

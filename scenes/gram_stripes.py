@@ -1,7 +1,8 @@
-"""条纹与衰减: PE(m)·PE(n) = Σ cos(w_i (n − m)), the Gram stripes, g(k) read along a row, and an honest limit.
+"""条纹与衰减: PE(m)·PE(n) = Σ cos(ω_i (n − m)), the Gram stripes, g(k) read along a row, and an honest limit.
 
-The 32% → 79% figures are the experiment document 000 §5 cites; no code here computes them,
-and the picture says so.
+The length-extrapolation experiment of document 000 §5 is told qualitatively (seen positions all right, unseen
+ones mostly wrong, better after a wider training window): the document does not say which task it was, so its
+percentages would carry no information for a viewer. The picture is a schematic and says so.
 
 Label equals drawing: the watches ``profile`` (the curve's raw points, the axes' tick labels with
 their positions, the g(0) dot and label, the half-point dot, line and label), ``row_arrow`` (the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut, GrowFromEdge, Line, Rectangle, VGroup,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut, Line, Rectangle, VGroup,
 )
 
 import mathcore
@@ -32,9 +33,6 @@ FADE_FRAMES = 8             # the heat map fades in and out this fast
 CURVE_CENTER = np.array([3.0, 0.1, 0.0])
 K_FAR = 1000                # the "几百步以后" view: g(k) out to this distance, where the heat map stood
 FAR_CENTER = np.array([-3.45, 0.0, 0.0])
-# doc 000 §5, the experiment it cites (not recomputed here): in the training window, outside it (unseen
-# positions), outside it after the window was widened
-ORIGINAL_EXPERIMENT = (("窗口内", 100), ("窗口外", 32), ("扩窗后·窗口外", 79))
 
 
 def drawn_top_row(heat: VGroup) -> dict:
@@ -66,7 +64,7 @@ class GramStripes(NarratedScene):
 
         # -- dot: the dot product depends only on n − m -------------------------------------------
         lhs = theme.formula("\"PE\"(m) dot \"PE\"(n)", font_size=44)
-        rhs = theme.formula("= sum_i cos(w_i (n - m))", font_size=44)
+        rhs = theme.formula("= sum_i cos(omega_i (n - m))", font_size=44)
         VGroup(lhs, rhs).arrange(RIGHT, buff=0.25).move_to(np.array([0.0, 1.3, 0.0]))
         only = theme.body_text("只跟距离 n − m 有关", color=theme.HIGHLIGHT).move_to(np.array([0.0, 0.1, 0.0]))
         with self.cue("dot") as cue:
@@ -82,7 +80,8 @@ class GramStripes(NarratedScene):
         frame = Rectangle(width=N_POS * CELL, height=N_POS * CELL, color=theme.MUTED, stroke_width=2).move_to(HEAT_CENTER)
         axis_labels = VGroup(theme.small_text("n →", color=theme.TEXT).next_to(frame, UP, buff=0.08).align_to(frame, LEFT),
                              theme.small_text("m ↓", color=theme.TEXT).next_to(frame, LEFT, buff=0.1).align_to(frame, UP))
-        self.probe("heat", values=table.values.tolist(), n=N_POS, d=D, vmin=table.vmin, vmax=table.vmax,
+        caption = theme.small_text(f"d = {D}，位置 0 到 {N_POS - 1}", color=theme.TEXT).next_to(frame, DOWN, buff=0.12)
+        self.probe("heat", values=table.values.tolist(), n=N_POS, d=D, caption=caption.text, vmin=table.vmin, vmax=table.vmax,
                    colors=[c.get_fill_color().to_hex() for c in table.cells],
                    drawn={m.get_fill_color().to_hex(): m.cell_count for m in heat}, drawn_area=sum(
                        m.cell_count for m in heat) * CELL ** 2, table_area=heat.width * heat.height)
@@ -102,7 +101,7 @@ class GramStripes(NarratedScene):
             # 2304 cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
             self.play_frames(FadeOut(lhs), FadeOut(rhs), FadeOut(only), FadeIn(heat), FadeIn(frame), FadeIn(axis_labels),
-                             FadeIn(small_formula), frames=fade)
+                             FadeIn(small_formula), FadeIn(caption), frames=fade)
             self.bring_to_back(heat)
             self.play(Create(stripes), FadeIn(a5[0]), run_time=cue.share(0.35))
             self.play(FadeIn(a5[1]), FadeIn(a5[2]), run_time=cue.remaining())
@@ -112,7 +111,7 @@ class GramStripes(NarratedScene):
         ks = np.arange(self.K_MAX + 1)
         prof = mathcore.relative_profile(ks, D)
         curve = ScoreCurve(ks, [prof], names=["g(k)"], x_range=(0, self.K_MAX, 16), y_range=(0, 16, 4),
-                           x_length=5.2, y_length=3.0, center=CURVE_CENTER, x_label="距离 k", y_label="内积 g(k)",
+                           x_length=5.2, y_length=3.0, center=CURVE_CENTER, x_label="距离 k", y_label="点积 g(k)",
                            colors=[theme.SCORE])
         curve.y_label.next_to(curve.y_ticks[-1], UP, buff=0.2)
         along = Arrow(table.cell(0, 0).get_center(), table.cell(0, self.K_MAX).get_center(), buff=0, color=theme.HIGHLIGHT,
@@ -150,21 +149,22 @@ class GramStripes(NarratedScene):
             "half_line": [half_line.get_start()[:2].tolist(), half_line.get_end()[:2].tolist()],
             "half_line_on_screen": self.on_screen(half_line)})
         with self.cue("decay") as cue:
+            self.play(FadeOut(caption), run_time=cue.share(0.06))       # out before the arrow's note takes its place
             self.play(FadeOut(a5), FadeOut(stripes), FadeOut(small_formula), FadeIn(curve.axes), FadeIn(curve.ticks),
-                      FadeIn(curve.x_label), FadeIn(curve.y_label), Create(along), FadeIn(along_note), run_time=cue.share(0.25))
+                      FadeIn(curve.x_label), FadeIn(curve.y_label), Create(along), FadeIn(along_note), run_time=cue.share(0.2))
             self.play(curve.make_draw_animation(0), run_time=cue.share(0.45))
             self.play(FadeIn(dot0), FadeIn(g0_label), run_time=cue.remaining())
         self.probe("curve", drawn=curve.drawn_samples(0).tolist(), g0_point=list(curve.axes.p2c(dot0.get_center())),
                    g0_shown=g0_label.text)
 
         # -- half: first time g(k) <= g(0)/2; the slow hands hold about half, the fast ones make the ripples --
-        fast_slow = theme.small_text("慢针几乎不动，托住约一半；快针带来起伏", color=theme.TEXT)
+        fast_slow = theme.small_text("慢的指针托住约一半，快的带来起伏", color=theme.TEXT)
         fast_slow.move_to(np.array([CURVE_CENTER[0] - 0.15, 2.6, 0.0]))
         # ... and "几百步以后": the same g(k) out to K_FAR, in the heat map's place, the right chart's range marked
         ks_far = np.arange(self.K_FAR + 1)
         far = ScoreCurve(ks_far, [mathcore.relative_profile(ks_far, D)], names=["g(k)"], x_range=(0, self.K_FAR, 250),
                          y_range=(-4, 16, 4), x_length=4.7, y_length=3.0, center=FAR_CENTER, x_label="距离 k",
-                         y_label="内积 g(k)", colors=[theme.SCORE])
+                         y_label="点积 g(k)", colors=[theme.SCORE])
         far.curves[0].set_stroke(width=2)
         far.x_label.next_to(far.x_ticks, DOWN, buff=0.12)
         far.y_label.next_to(far.y_ticks[-1], UP, buff=0.2).align_to(far.y_ticks[-1], LEFT)
@@ -201,7 +201,7 @@ class GramStripes(NarratedScene):
         # -- extrapolation: exact in math, not necessarily used by a learner ------------------------------
         math_side = VGroup(theme.body_text("数学", color=theme.TEXT),
                            theme.small_text("旋转结构对任何位置都精确成立", color=theme.HIGHLIGHT))
-        learn_side = VGroup(theme.body_text("学习器", color=theme.TEXT),
+        learn_side = VGroup(theme.body_text("模型", color=theme.TEXT),
                             theme.small_text("不一定真能用上它", color=theme.TEXT))
         for grp in (math_side, learn_side):
             grp.arrange(DOWN, buff=0.25)
@@ -214,30 +214,39 @@ class GramStripes(NarratedScene):
             self.play(FadeIn(math_side), run_time=cue.share(0.3))
             self.play(FadeIn(learn_side), run_time=cue.remaining())
 
-        # -- honest: the original experiment's numbers, attributed ------------------------------------------
-        base_y, top = -1.65, 1.5
-        bars, labels = VGroup(), VGroup()
-        for j, (name, pct) in enumerate(ORIGINAL_EXPERIMENT):
-            x = -3.2 + 3.2 * j
-            h = (top - base_y) * pct / 100
-            bar = Rectangle(width=1.3, height=h, color=theme.MUTED if pct == 100 else theme.HIGHLIGHT, fill_opacity=0.7,
-                            stroke_width=2).move_to(np.array([x, base_y + h / 2, 0.0]))
-            bars.add(bar)
-            labels.add(VGroup(theme.body_text(f"{pct}%", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4).next_to(bar, UP, buff=0.12),
-                              theme.small_text(name, color=theme.TEXT).move_to(np.array([x, base_y - 0.32, 0.0]))))
-        source = theme.small_text("原讲义引用的实验，这里没有重算", color=theme.MUTED).move_to(np.array([3.9, 2.55, 0.0]))
-        y_caption = theme.small_text("答对比例", color=theme.TEXT).move_to(np.array([-5.6, top - 0.2, 0.0]))
-        baseline = Line(np.array([-4.6, base_y, 0.0]), np.array([4.6, base_y, 0.0]), color=theme.MUTED, stroke_width=2)
-        self.probe("honest", shown=[lab[0].text for lab in labels], names=[lab[1].text for lab in labels],
-                   source=source.text, y_caption=y_caption.text)
+        # -- honest: the experiment told qualitatively, as a schematic of positions ------------------------------
+        axis_y, x0, x1, seen_to, wide_to = 0.2, -5.6, 5.6, -1.4, 2.0
+        line = Arrow(np.array([x0, axis_y, 0.0]), np.array([x1 + 0.4, axis_y, 0.0]), buff=0, color=theme.MUTED,
+                     stroke_width=3, max_tip_length_to_length_ratio=0.03)
+        pos_label = theme.small_text("位置 →", color=theme.TEXT).next_to(line, RIGHT, buff=0.1).shift(0.45 * DOWN)
+        pos_label.align_to(line, RIGHT)
+        band = Rectangle(width=seen_to - x0, height=0.5, stroke_width=0, fill_color=theme.POSITION, fill_opacity=0.35)
+        band.move_to(np.array([(x0 + seen_to) / 2, axis_y, 0.0]))
+        wide = Rectangle(width=wide_to - x0, height=0.5, stroke_width=0, fill_color=theme.POSITION, fill_opacity=0.35)
+        wide.move_to(np.array([(x0 + wide_to) / 2, axis_y, 0.0]))
+        seen = VGroup(theme.small_text("训练时见过的位置", color=theme.POSITION),
+                      theme.body_text("全部答对", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4))
+        seen.arrange(DOWN, buff=0.5).move_to(np.array([(x0 + seen_to) / 2, axis_y - 0.05, 0.0]))
+        seen[0].next_to(band, UP, buff=0.2)
+        seen[1].next_to(band, DOWN, buff=0.25)
+        unseen = VGroup(theme.small_text("没见过的位置", color=theme.TEXT),
+                        theme.body_text("大多答错", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+        unseen[0].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y + 0.45, 0.0]))
+        unseen[1].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y - 0.55, 0.0]))
+        widened = VGroup(theme.small_text("把训练窗口扩大以后", color=theme.POSITION),
+                         theme.body_text("窗口外：好了不少", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+        widened.arrange(DOWN, buff=0.2).move_to(np.array([1.6, -1.5, 0.0]))
+        source = theme.small_text("一个长度外推实验（示意图）", color=theme.MUTED).move_to(np.array([0.0, 2.3, 0.0]))
+        self.probe("honest", source=source.text, seen=[m.text for m in seen], unseen=[m.text for m in unseen],
+                   widened=[m.text for m in widened])
         with self.cue("honest") as cue:
-            self.play(FadeOut(math_side), FadeOut(learn_side), FadeIn(source), FadeIn(y_caption), Create(baseline),
-                      run_time=cue.share(0.1))
-            for j in range(3):
-                self.play(GrowFromEdge(bars[j], DOWN), FadeIn(labels[j]), run_time=cue.share(0.2))
-            self.play(source.animate.set_color(theme.TEXT), run_time=min(cue.remaining(), cue.share(0.1)))
-        bars_and_labels = VGroup(*bars, *labels, y_caption, baseline)
-        self.settle(bars_and_labels)
+            self.swap([math_side, learn_side], FadeIn(source), Create(line), FadeIn(pos_label), run_time=cue.share(0.15))
+            self.play(FadeIn(band), FadeIn(seen), run_time=cue.share(0.2))
+            self.play(FadeIn(unseen), run_time=cue.share(0.2))
+            self.hold_frames(max(0, cue.start_frame + int(0.62 * cue.plan.speech_frames) - self.frame))
+            self.swap(unseen[1], FadeIn(widened), band.animate.become(wide), run_time=cue.share(0.25))
+        schematic = VGroup(line, pos_label, band, seen, unseen[0], widened)
+        self.settle(schematic)
 
         # -- gap: math holds vs the model learns it ---------------------------------------------------------
         left = theme.body_text("数学上成立", color=theme.HIGHLIGHT)
@@ -246,5 +255,5 @@ class GramStripes(NarratedScene):
         wall = Line(np.array([0.0, 1.7, 0.0]), np.array([0.0, 0.1, 0.0]), color=theme.MUTED, stroke_width=8)
         why = theme.small_text("中间的坎：容量会不会诱使它死记硬背", color=theme.TEXT).move_to(np.array([0.0, -0.5, 0.0]))
         with self.cue("gap") as cue:
-            self.swap([bars_and_labels, source], FadeIn(left), FadeIn(right), run_time=cue.share(0.3))
+            self.swap([schematic, source], FadeIn(left), FadeIn(right), run_time=cue.share(0.3))
             self.play(Create(wall), FadeIn(why), run_time=cue.share(0.35))

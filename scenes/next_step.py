@@ -1,4 +1,5 @@
-"""下一步想什么: a teaser for low rank and subspaces (W^Q (W^K)^T has rank at most d_k)."""
+"""收尾: the course's three lessons tied together, then one question to think about outside the course (low rank
+and subspaces: W^Q (W^K)^T has rank at most d_k). The course has no further lesson, so nothing points to one."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,13 +12,18 @@ from scenes import theme
 from scenes.base import NarratedScene
 
 D_MODEL, HEADS = 512, 8
+RECAP = (("第一课", "sin、cos 是指针的坐标；RoPE 按位置转 q、k"),
+         ("第二课", "位置要写进向量；原论文把一排钟的读数加到 x 上"),
+         ("第三课", "旋转不改长度和点积；两次旋转，角度相加"))
+ROOT = "所以：往后挪一步总是同一种变化，点积只看距离"
 
 
 class NextStep(NarratedScene):
-    """pointer (a tool to encode word order → low rank) → question (8 heads × 64; W^Q (W^K)^T, rank ≤ d_k) → close."""
+    """recap (lessons one and two, a row each) → link (lesson three: the two properties both uses rest on, and
+    what follows) → question (课外思考: 8 heads × 64; W^Q (W^K)^T, rank ≤ d_k; waste or a feature?)."""
 
     SCENE_IDS = ("next_step",)
-    CUES = ("pointer", "question", "close")
+    CUES = ("recap", "link", "question")
 
     def construct(self) -> None:
         d_k = head_dim(D_MODEL, HEADS)
@@ -25,14 +31,25 @@ class NextStep(NarratedScene):
         self.probe("numbers", d_model=D_MODEL, heads=HEADS, d_k=d_k, rank=rank)
         header = self.header()
 
-        # -- pointer: word order has an encoding tool now; the next thing to think about ---
-        done = theme.body_text("词序：有了编码工具", color=theme.TEXT).move_to(np.array([0.0, 1.0, 0.0]))
-        nxt = theme.title_text("下一个问题：低秩与子空间", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.1, 0.0]))
-        with self.cue("pointer") as cue:
-            self.play(FadeIn(header), FadeIn(done), run_time=cue.share(0.3))
-            self.play(FadeIn(nxt, shift=0.3 * UP), run_time=cue.share(0.4))
+        # -- recap and link: one row per lesson, then the common root ------------------------------
+        rows = VGroup()
+        for name, line in RECAP:
+            rows.add(VGroup(theme.body_text(name, color=theme.HIGHLIGHT), theme.body_text(line, color=theme.TEXT))
+                     .arrange(RIGHT, buff=0.45))
+        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.55).move_to(np.array([0.0, 1.0, 0.0]))
+        root = theme.body_text(ROOT, color=theme.HIGHLIGHT).next_to(rows, DOWN, buff=0.75)
+        self.probe("recap", rows=[[m.text for m in r] for r in rows], root=root.text)
+        with self.cue("recap") as cue:
+            self.play(FadeIn(header), run_time=cue.share(0.05))
+            self.play(FadeIn(rows[0], shift=0.2 * RIGHT), run_time=cue.share(0.15))
+            self.hold_frames(max(0, cue.start_frame + int(0.5 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(rows[1], shift=0.2 * RIGHT), run_time=cue.share(0.15))
+        with self.cue("link") as cue:
+            self.play(FadeIn(rows[2], shift=0.2 * RIGHT), run_time=cue.share(0.25))
+            self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(root, shift=0.2 * UP), run_time=cue.share(0.2))
 
-        # -- question: 8 heads × 64 dims; one head's W^Q (W^K)^T has rank ≤ d_k ----------------
+        # -- question (课外思考): 8 heads × 64 dims; one head's W^Q (W^K)^T has rank ≤ d_k ----------
         heads = VGroup()
         for h in range(HEADS):
             box = Rectangle(width=1.2, height=0.55, stroke_color=theme.MUTED, stroke_width=2)
@@ -66,21 +83,17 @@ class NextStep(NarratedScene):
         measured.next_to(bound, DOWN, buff=0.25).align_to(bound, LEFT)
         self.probe("shown", heads=[h[1].text for h in heads], bound=f"{d_k}", measured=measured.text,
                    thin_over_side=thin / side)
+        tag = theme.small_text("课外思考", color=theme.HIGHLIGHT)
+        tag.to_corner(np.array([1.0, 1.0, 0.0]), buff=theme.MARGIN)
+        ask = theme.body_text("低秩：是浪费，还是本事？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.15, 0.0]))
+        self.probe("question", tag=tag.text, ask=ask.text)
         with self.cue("question") as cue:
-            self.play(FadeOut(done), FadeOut(nxt), run_time=cue.share(0.08))
-            self.play(FadeIn(heads, lag_ratio=0.15), run_time=cue.share(0.2))
-            self.play(FadeIn(heads_note), run_time=cue.share(0.1))
+            self.play(FadeOut(rows), FadeOut(root), run_time=cue.share(0.08))
+            self.play(FadeIn(tag), FadeIn(heads, lag_ratio=0.15), run_time=cue.share(0.15))
+            self.play(FadeIn(heads_note), run_time=cue.share(0.08))
             self.play(GrowFromEdge(wq, UP), GrowFromEdge(wk, LEFT), FadeIn(times), FadeIn(labels[:2]),
-                      FadeIn(sizes[:2]), run_time=cue.share(0.2))
-            self.play(FadeIn(equals), FadeIn(prod), FadeIn(labels[2]), FadeIn(sizes[2]), run_time=cue.share(0.15))
-            self.play(FadeIn(bound, shift=0.2 * LEFT), run_time=cue.share(0.12))
-            self.play(FadeIn(measured), run_time=cue.remaining())
-
-        # -- close: waste, or a feature? ----------------------------------------------------
-        with self.cue("close") as cue:
-            ask = theme.title_text("低秩：是浪费，还是本事？", color=theme.TEXT).move_to(heads)
-            go = theme.small_text("带着这个问题，去看秩与子空间", color=theme.HIGHLIGHT)
-            go.move_to(np.array([0.0, -2.1, 0.0]))
-            self.swap([heads, heads_note], FadeIn(ask, shift=0.2 * DOWN), run_time=cue.share(0.3))
-            self.play(Indicate(bound, color=theme.HIGHLIGHT, scale_factor=1.1), run_time=cue.share(0.3))
-            self.play(FadeIn(go), run_time=cue.remaining())
+                      FadeIn(sizes[:2]), run_time=cue.share(0.15))
+            self.play(FadeIn(equals), FadeIn(prod), FadeIn(labels[2]), FadeIn(sizes[2]), run_time=cue.share(0.12))
+            self.play(FadeIn(bound, shift=0.2 * LEFT), FadeIn(measured), run_time=cue.share(0.12))
+            self.hold_frames(max(0, cue.start_frame + int(0.8 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(ask, shift=0.2 * UP), run_time=cue.remaining())
