@@ -168,6 +168,7 @@ class ShiftMachine(NarratedScene):
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         side[4].shift(0.12 * DOWN)
         side.next_to(np.array([SIDE_LEFT, 1.2, 0.0]), DOWN + RIGHT, buff=0)
+        self.probe("rad_note", shown=side[4][2].typst_code)
         self.probe("matrix", k=self.K_SHOWN, shown=shown, places=self.M_PLACES, slow_note=side[4][1].typst_code,
                    w=row.w.tolist())
         with self.cue("machine") as cue:

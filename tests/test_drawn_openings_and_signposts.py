@@ -47,37 +47,78 @@ def test_trig_opening_sin30_and_pointer():
     assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
 
 
-def test_rot_opening_shuffle_is_the_measured_experiment():
-    scene = build("rot_opening")
-    x, perm = t1_inputs()
-    t1 = scene.probes["t1"][0]
-    assert t1["error"] == checks.t1_permutation()
-    assert t1["shown"] == figures.value("t1_err")
-    assert t1["parsed"] == pytest.approx(t1["error"], rel=0.06)
-    # the voice says "不到 10^e" of the figure on screen: true of it, and the nearest such power of ten
-    said = figures.parse_figure(figures.value("t1_err_ceil"))
-    assert f"不到 {figures.value('t1_err_ceil')}" in scene.plan.cue("question").text
-    assert said / 10 <= t1["parsed"] < said and said / 10 <= t1["error"] < said
-    samples = scene.probes["demo"]
-    for s in samples:
-        # each drawn strip equals attention recomputed on the words in their drawn order
-        assert np.allclose(s["shown"], s["recomputed"], atol=TOL)
-    end = scene.plan.cue("title").end_frame
-    last = [s for s in samples if s["frame"] <= end][-1]
-    assert last["order"] == perm.tolist()
-    assert np.allclose(last["slot_x"], last["slots"], atol=TOL)          # strips arrived under their words
-    assert np.allclose(last["shown"], self_attention(x[perm]), atol=TOL)
+# -- RotOpening (lesson 3) ---------------------------------------------------------------
+def rot_opening_rope_disagreements(samples, theta: float) -> list[str]:
+    """The RoPE panel: each arrow is drawn at R(φ) v0, and at rest it has turned by (seat × θ) for the seat
+    its label gives ("q 在位置 2：转 2θ")."""
+    import re
 
-
-def test_rot_opening_watches_point_at_their_seats():
-    scene = build("rot_opening")
-    samples = scene.probes["watches"]
+    out = []
     for s in samples:
-        for seat, hand in zip(s["seats"], s["hands"]):
-            assert np.allclose(hand["tip"], mathcore.rotate(hand["v0"], hand["phi"]), atol=TOL)
+        for name in ("q", "k"):
+            a = s[name]
+            if not np.allclose(a["tip"], mathcore.rotate(a["v0"], a["phi"]), atol=TOL):
+                out.append(f"frame {s['frame']}: {name} drawn off R(φ) v0")
     last = samples[-1]
+    for name, code in zip(("q", "k"), last["rule"]):
+        seat, turns = (int(x) for x in re.findall(r"\$(\d+)(?: theta)?\$", code))
+        if seat != turns or not abs(last[name]["phi"] - seat * theta) <= 1e-9:
+            out.append(f"{name}: the label says seat {seat} (turns {turns}θ), the arrow turned {last[name]['phi']:g} rad")
+    return out
+
+
+def test_rot_opening_rope_panel_turns_q_and_k_by_their_seats():
+    import copy
+
+    scene = build("rot_opening")
     theta = np.radians(figures.THETA_DEG)
-    assert [h["phi"] for h in last["hands"]] == pytest.approx([j * theta for j in last["seats"]], abs=1e-12)
+    end = scene.plan.cue("title").end_frame
+    samples = [s for s in scene.probes["rope"] if s["frame"] <= end and s["on_screen"]]
+    assert len(samples) > 20
+    assert rot_opening_rope_disagreements(samples, theta) == []
+    bad = copy.deepcopy(samples)
+    bad[-1]["rule"][0] = bad[-1]["rule"][0].replace("2", "3")          # the label names another seat
+    assert rot_opening_rope_disagreements(bad, theta)
+    bad = copy.deepcopy(samples)
+    bad[-1]["k"]["phi"] += theta                                        # k turned one step too far
+    assert rot_opening_rope_disagreements(bad, theta)
+
+
+def test_rot_opening_clock_panel_and_shared_speeds():
+    scene = build("rot_opening")
+    w = mathcore.frequencies(scene.D)
+    clocks = scene.probes["clocks"]
+    for s in clocks:
+        assert np.allclose(s["w"], w)
+        assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * w)) <= TOL)
+        if s["n_on_screen"] and abs(s["p"] - round(s["p"])) < 1e-9:
+            assert s["n_shown"] == str(round(s["p"]))
+    end = [s for s in clocks if s["frame"] <= scene.plan.cue("title").end_frame][-1]
+    assert end["p"] == scene.CLOCK_TO and end["n_shown"] == str(scene.CLOCK_TO)
+    # the one formula both uses share: ω_i = 10000^(−2i/d), mathcore's speeds
+    assert "omega_i = 10000^(-2i slash d)" in scene.probes["shared"][0]["shown"]
+    assert np.allclose(w, 10000.0 ** (-2 * np.arange(scene.D // 2) / scene.D))
+    # the bridge, in the voice: RoPE turned q and k; this lesson turns the readings PE(n), added to x
+    title = scene.plan.cue("title").text
+    assert "RoPE" in title and "q" in title and "PE(n)" in title and "x" in title
+    assert "同一个公式" in scene.plan.cue("question").text
+
+
+def test_rot_opening_plan_and_spin():
+    from coursekit.core.config import load_config
+    from coursekit.content.narration import load_course
+
+    scene = build("rot_opening")
+    lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")
+    assert scene.TITLE == lesson.title
+    roadmap = scene.probes["roadmap"][0]["shown"]
+    assert len(roadmap) == len(scene.ROADMAP) + 1 and roadmap[-1].startswith("规矩")
+    plan = scene.plan.cue("plan").text
+    assert "这一课有个规矩" in plan and "照旧" not in plan
+    spin = [s for s in scene.probes["spin"] if s["on_screen"]]
+    assert len(spin) > 20 and max(s["phi"] for s in spin) > np.pi
+    for s in spin:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
 
 
 # -- OverviewReel -----------------------------------------------------------------------
@@ -183,6 +224,13 @@ def test_next_step_rank_is_measured():
     assert shown["measured"].endswith(f"={n['rank']}")
     assert shown["thin_over_side"] == pytest.approx(n["d_k"] / n["d_model"])
     assert "8 个头" in scene.plan.cue("question").text and "64" in scene.plan.cue("question").text
+    # the course ends here: a recap of the three lessons, and the low-rank question framed as 课外思考
+    recap = scene.probes["recap"][0]
+    assert [r[0] for r in recap["rows"]] == ["第一课", "第二课", "第三课"]
+    q = scene.probes["question"][0]
+    assert q["tag"] == "课外思考" and "课外思考" in scene.plan.cue("question").text
+    for cue in scene.plan.cues:
+        assert "下一课" not in cue.text and "接下来" not in cue.text
 
 
 # -- the new mathcore modules ---------------------------------------------------------------

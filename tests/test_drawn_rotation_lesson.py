@@ -72,6 +72,34 @@ def test_rotation_fidelity_readings(scene_d):
     assert scene.probes["a2"][0]["error"] == checks.a2_preservation()
 
 
+def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
+    scene = scene_d("rotation_fidelity")
+    # "θ 为正：逆时针转": while the drawn angle grows, the drawn tip turns counter-clockwise
+    assert scene.probes["ccw"][0]["shown"] == "θ为正：逆时针转"                   # Text drops spaces
+    vec = scene.probes["vector"]
+    turns = [(a, b) for a, b in zip(vec, vec[1:]) if b["phi"] - a["phi"] > 1e-6]
+    assert len(turns) > 30
+    for a, b in turns:
+        cross = a["tip"][0] * b["tip"][1] - a["tip"][1] * b["tip"][0]
+        assert cross > 0 or b["phi"] - a["phi"] >= np.pi, "the arrow turns clockwise while θ grows"
+    # (Rx)·(Ry) = xᵀ RᵀR y = xᵀ y: the line on screen, and it holds for the scene's x, y at any angle
+    shown = scene.probes["derive"][0]["shown"]
+    assert "(R x) dot (R y) = x^T" in shown and "R^T R" in shown and "= x^T y = x dot y" in shown
+    for th in np.radians([0.0, 37.0, 110.0, 250.0]):
+        r = mathcore.rotation(th)
+        x, y = np.array(scene.X), np.array(scene.Y)
+        assert (r @ x) @ (r @ y) == pytest.approx(x @ (r.T @ r) @ y, abs=1e-12) == pytest.approx(x @ y, abs=1e-12)
+    assert "点积" in scene.probes["derive"][0]["wall"]
+    # which vector is turned: in this lesson the readings PE(n), not x; in RoPE q and k (screen and voice)
+    seat = scene.probes["seat_number"][0]
+    assert '"PE"(n)' in seat["seat"][0] and "$x$ 不转" in seat["seat"][1]
+    assert "q、k" in seat["later"][0] and "角度差" in seat["later"][1]
+    said = scene.plan.cue("seat_number").text
+    assert "PE(n)" in said and "x 不转" in said and "q 和 k" in said
+    for cue in scene.plan.cues:
+        assert "内积" not in cue.text
+
+
 # -- ShiftMachine --------------------------------------------------------------------------------
 def test_shift_machine_numbers(scene_d):
     scene = scene_d("shift_machine")
@@ -118,6 +146,20 @@ def test_shift_machine_numbers(scene_d):
     b = scene.plan.cue("backwards")
     p0, p1 = at_frame(clocks, b.start_frame)["p"], at_frame(clocks, b.end_frame - 1)["p"]
     assert p0 - p1 == pytest.approx(back["k"])
+    # R(θ)ᵀ = R(−θ), so M_kᵀ = M_−k: the note on screen, and the machine's own transpose
+    why = scene.probes["transpose"][0]["shown"]
+    assert "R(theta)^T = R(-theta)" in why[0] and "M_k^T = M_(-k)" in why[1] and "倒拨" in why[1]
+    for k in (1, 3):
+        assert np.allclose(rf.cos_first_shift_matrix(k, d).T, rf.cos_first_shift_matrix(-k, d), atol=1e-15)
+    # lesson 2's third requirement, named where PE(n+k) = M_k PE(n) is shown, and in the voice
+    req = scene.probes["requirement"][0]["shown"]
+    assert "第二课的第三条要求" in req[0] and "第二课的第三条要求" in scene.plan.cue("formula").text
+    # the radian note: 1 rad ≈ 57° (on screen and in the voice, which also names the slowest step in degrees)
+    assert f"1 弧度 ≈ {round(np.degrees(1.0))}°" in scene.probes["rad_note"][0]["shown"]
+    said = scene.plan.cue("no_learning").text
+    assert f"约 {figures.value('w0_d8_deg')}°" in said and f"{figures.value('w3_d8_deg')}°" in said
+    assert figures.value("w0_d8_deg") == str(round(np.degrees(w[0])))
+    assert figures.value("w3_d8_deg") == f"{np.degrees(w[3]):.2f}"
     periods = scene.probes["periods"][0]
     # the slowest period as the narration says it ("大约 6.1 万"), mathcore's 60611 rounded
     assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"          # Text drops spaces
@@ -167,9 +209,16 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     assert shows_figure(scene.probes["a5"][0]["shown"], "a5_err")
     assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："   # Text drops spaces
     assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text        # and the narration
+    # the map is labelled with what it is (d and the positions), as the voice says it
+    assert heat["caption"] == f"d={heat['d']}，位置0到{heat['n'] - 1}"
+    assert f"{heat['d']} 维、位置 0 到 {heat['n'] - 1}" in scene.plan.cue("stripes").text
+    # the extrapolation experiment: told qualitatively, marked as a schematic, no source document, no %
     honest = scene.probes["honest"][0]
-    assert honest["shown"] == ["100%", "32%", "79%"] and "原讲义引用的实验" in honest["source"]
-    assert honest["names"] == ["窗口内", "窗口外", "扩窗后·窗口外"] and honest["y_caption"] == "答对比例"
+    assert "示意" in honest["source"] and "讲义" not in honest["source"]
+    assert honest["seen"][1] == "全部答对" and honest["unseen"][1] == "大多答错" and "好了不少" in honest["widened"][1]
+    for cue in ("extrapolation", "honest", "gap"):
+        text = scene.plan.cue(cue).text
+        assert "%" not in text and "讲义" not in text and "学习器" not in text
 
 
 # -- AssertionsLive ------------------------------------------------------------------------------
@@ -195,9 +244,15 @@ def test_assertions_live_rows(scene_d):
         assert float(in_eps) == pytest.approx(a.error / eps, abs=0.05 if "." in in_eps else 0.5)
         assert r["mark"] == ("tick" if a.passed else "cross")
         assert (float(in_eps) <= 100) == a.passed
-        assert sci_in(r["shown_doc"]) == figures.parse_figure(figures.fmt_sci(a.document_error))
+        # named as the voice names it: 断言一 … 断言五 (the lexicon reads A1 … A5 that way)
+        assert r["shown_key"] == f"断言{'一二三四五'[int(a.key[1]) - 1]}"
+        assert scene.plan.cue(a.key.lower()).text.startswith(r["shown_key"])
     intro = scene.probes["intro"][0]
-    assert intro["eps"] == eps and "原讲义报告" in intro["heads"]
+    assert intro["eps"] == eps and intro["heads"] == ["断言", "内容", "实测偏差", "约合几个ε", "通过"]
+    for cue in scene.plan.cues:                    # no source document, no "当场重算", no A-codes in the voice
+        assert "讲义" not in cue.text and "当场" not in cue.text and not re.search(r"A\d", cue.text)
+    assert str(checks.BOUND_IN_EPS) in scene.plan.cue("intro").text
+    assert f"10 的负 {round(-np.log10(eps))} 次方" in scene.plan.cue("intro").text
     assert "epsilon = 2.2 times 10^(-16)" in intro["shown_unit"] and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
     assert "机器精度" in intro["shown_unit"] and "机器精度" in scene.plan.cue("intro").text     # ε is machine epsilon
     assert "舍入单位" not in intro["shown_unit"]
@@ -205,6 +260,8 @@ def test_assertions_live_rows(scene_d):
     assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']} / 5")
     order = figures.parse_figure(figures.value("assert_err_order"))
     assert re.search(r"\$10\^\((-?\d+)\)\$", verdict["shown"])[1] == str(round(np.log10(order)))
+    # the voice says the same power of ten in words
+    assert f"10 的负 {-round(np.log10(order))} 次方" in scene.plan.cue("verdict").text
     # the row of cue aN appears within that cue
     frames = {r["key"]: r["frame"] for r in rows}
     for a in want:
