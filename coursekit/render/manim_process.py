@@ -117,7 +117,9 @@ def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in drop}
     # the course's packages (its scenes import them) and the engine's, the course first
     path = os.pathsep.join(dict.fromkeys([str(course_root()), str(ENGINE_ROOT)]))
-    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=path)
+    # COLUMNS: Manim's traceback is drawn by rich at the terminal's width; wide, it keeps whole file paths,
+    # so a failed render can name the line of the course's code that raised (``_course_line``)
+    env.update(RENDER_ENV, COURSEKIT_SCENE_PLAN=str(plan_file), PYTHONPATH=path, COLUMNS="400")
     return env
 
 
