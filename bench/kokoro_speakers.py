@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     lexicon = Lexicon.load()
     cues = L.sample_cues(course, [l.id for l in course.lessons], args.n or None)
     cache = AudioCache(cfg.output_dir / "cache" / "audio")
-    rec = L.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts")
+    rec = L.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts", hotwords=cfg.course.listening_words)
     print(f"sample: {len(cues)} cues; recogniser: Whisper base int8, {rec.jobs} workers")
     results = {"date": time.strftime("%Y-%m-%d"), "n": len(cues), "runs": []}
     rows = []

@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     lexicon = Lexicon.load()
     cues = L.sample_cues(course, [l.id for l in course.lessons], args.n)
     cache = AudioCache(cfg.output_dir / "cache" / "audio")
-    rec = L.Recogniser(cache_root=None if args.fresh else cfg.output_dir / "cache" / "transcripts", jobs=args.jobs)
+    rec = L.Recogniser(cache_root=None if args.fresh else cfg.output_dir / "cache" / "transcripts", jobs=args.jobs,
+                       hotwords=cfg.course.listening_words)
     print(f"sample: {len(cues)} cues ({', '.join(f'{l.id} {sum(1 for x, _ in cues if x == l.id)}' for l in course.lessons)}); "
           f"recogniser: Whisper base int8, {rec.jobs} workers x 1 thread")
 

@@ -24,7 +24,7 @@ from coursekit.content.figures import (Figures, fmt_dec, fmt_fixed, fmt_int, fmt
 # --- demo inputs shared with the scenes ---------------------------------------------
 THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
 ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q (also the word vector of rope_turns) ...
-ROPE_PAIR_K_LEAD_DEG = 30.0            # ... and k, which starts this far ahead of q (counter-clockwise)
+ROPE_PAIR_K_LEAD_DEG = 20.0            # ... and k, which starts this far ahead of q (counter-clockwise; not θ, so the two never blur)
 ROPE_PAIR_K_SCALE = 0.8                # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
 ROPE_PAIR_K = tuple(float(c) for c in
                     ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG)))
@@ -162,6 +162,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "w1_d8": lambda: fmt_dec(mathcore.frequencies(8)[1], 3),
     "w2_d8": lambda: fmt_dec(mathcore.frequencies(8)[2], 3),
     "w3_d8": lambda: fmt_dec(mathcore.frequencies(8)[3], 3),
+    # one radian in whole degrees (trig_to_rope clock_row: "1 弧度大约是 57°")
+    "one_rad_deg": lambda: fmt_int(np.degrees(1.0)),
     # ... the fastest and the slowest of them in degrees per step (rotation_matrix shift_machine: "约 57°", "0.06°")
     "w0_d8_deg": lambda: fmt_int(np.degrees(mathcore.frequencies(8)[0])),
     "w3_d8_deg": lambda: fmt_dec(np.degrees(mathcore.frequencies(8)[3]), 2),

@@ -25,7 +25,8 @@ def _deg(x: float) -> float:
 
 
 class AngleAddition(NarratedScene):
-    """matrix → turn_vector → length_kept → two_turns (bookmark second) → one_turn → full_circle → takeaway.
+    """matrix → turn_vector → length_kept → two_turns (bookmark second) → one_turn (bookmark expand: the
+    top-left entry of R(α)R(β) multiplied out, the 和角公式) → full_circle → takeaway.
 
     Watches record each label's text beside the raw points of what it describes (the arrows' ends,
     the arcs' ends, the dashed unit circle), compared by tests/test_drawn_labels_trig.py.
@@ -33,7 +34,7 @@ class AngleAddition(NarratedScene):
 
     SCENE_IDS = ("angle_addition",)
     CUES = ("matrix", "turn_vector", "length_kept", "two_turns", "one_turn", "full_circle", "takeaway")
-    BOOKMARKS = {"two_turns": ("second",)}
+    BOOKMARKS = {"two_turns": ("second",), "one_turn": ("expand",)}
     FIRST, SECOND = 25.0, 40.0
 
     def construct(self) -> None:
@@ -61,7 +62,8 @@ class AngleAddition(NarratedScene):
                                 if m not in set(col1.get_family()) | set(col2.get_family()) | set(lhs.get_family())])
             note1 = theme.small_text("第一列：(1, 0) 转到哪里", color=theme.TEXT).next_to(full, DOWN, buff=0.35)
             note2 = theme.small_text("第二列：(0, 1) 转到哪里", color=theme.TEXT).next_to(note1, DOWN, buff=0.15)
-            self.play(FadeIn(header), Create(plane), FadeIn(lhs), run_time=cue.share(0.25))
+            ccw = theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).next_to(lhs, UP, buff=0.3).align_to(full, LEFT)
+            self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(ccw), run_time=cue.share(0.25))
             self.play(FadeIn(brackets), FadeIn(col1), FadeIn(note1), run_time=cue.share(0.3))
             self.play(FadeIn(col2), FadeIn(note2), run_time=cue.remaining())
 
@@ -73,7 +75,7 @@ class AngleAddition(NarratedScene):
         product.move_to(PANEL + 0.2 * DOWN)
         label90 = theme.small_text("R(90°)", color=theme.ANGLE).next_to(product, UP, buff=0.15)
         with self.cue("turn_vector") as cue:
-            self.play(FadeOut(note1), FadeOut(note2), FadeIn(vec), run_time=cue.share(0.2))
+            self.play(FadeOut(note1), FadeOut(note2), FadeOut(ccw), FadeIn(vec), run_time=cue.share(0.2))
             self.play(FadeIn(product), FadeIn(label90), run_time=cue.share(0.25))
             self.play(vec.make_turn_animation(_deg(90)), run_time=cue.remaining())
 
@@ -125,10 +127,19 @@ class AngleAddition(NarratedScene):
         else:
             sweep = theme.small_text("四舍五入到 6 位小数，都是 0", color=theme.MUTED)
         sweep.next_to(check, DOWN, buff=0.2)
+        # the 和角公式 is this product's top-left entry (and its bottom-left one), multiplied out
+        expansion = VGroup(
+            theme.small_text("把 R(α)R(β) 乘开：", color=theme.TEXT),
+            theme.formula("cos alpha cos beta - sin alpha sin beta = cos(alpha + beta)", font_size=40),
+            theme.formula("sin alpha cos beta + cos alpha sin beta = sin(alpha + beta)", color=theme.MUTED, font_size=34),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(PANEL + 2.15 * UP)
+        self.watch("expansion", lambda: {"on_screen": [self.on_screen(m) for m in expansion]})
         with self.cue("one_turn") as cue:
-            self.play(FadeIn(ghost), FadeOut(first_note), run_time=cue.share(0.15))
-            self.play(ghost.make_turn_animation(a2), run_time=cue.share(0.35))
-            self.play(ReplacementTransform(two, once), FadeIn(check), FadeIn(sweep), run_time=cue.share(0.3))
+            before = cue.frames_until("expand")
+            self.play_frames(FadeIn(ghost), FadeOut(first_note), frames=max(1, before // 5))
+            self.play_frames(ghost.make_turn_animation(a2), frames=max(1, (2 * before) // 5))
+            self.play(ReplacementTransform(two, once), FadeIn(check), FadeIn(sweep), run_time=cue.until("expand"))
+            self.swap([lhs, brackets, col1, col2], FadeIn(expansion, lag_ratio=0.3), run_time=cue.share(0.25))
             cue.hold()
 
         # -- full_circle: R(360°) = I -----------------------------------------------------

@@ -1,5 +1,9 @@
 """注意力看不见顺序: shuffling the words only shuffles the outputs.
 
+``attention_blind`` (trig_to_rope) is the course's one full demonstration: where q, k and v come from,
+the three steps, the shuffle and the measured gap. ``blind_bag`` (word_order) only recalls it: the
+words shuffled with their outputs, the name 置换等变, and the bag of words.
+
 The word vectors come from :func:`mathcore.toy_words.word_vectors` (same word, same
 vector), the scores, weights and outputs from mathcore, and the measured gap
 between "attention then shuffle" and "shuffle then attention" from
@@ -8,7 +12,7 @@ between "attention then shuffle" and "shuffle then attention" from
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, Ellipse, FadeIn, FadeOut, Indicate, ReplacementTransform, \
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, Ellipse, FadeIn, FadeOut, Indicate, ReplacementTransform, \
     SurroundingRectangle, VGroup
 
 import mathcore
@@ -18,39 +22,54 @@ from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap
 from scenes.mobjects.sci_figure import sci_line
+from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.token_row import TokenRow
 
 VEC_LOW = "#26304a"   # a word-vector entry at its most negative; its most positive is theme.TEXT
 
 
-class AttentionIsBlind(NarratedScene):
-    """setup → mechanism (dot products, softmax, weighted sum) → shuffle → compare → example (one bag) → takeaway.
+def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene) -> None:
+    """Two opposite sentences pour into one bag of the same words (the ``example``/``bag`` beat).
 
-    ``PARAMS`` by plan id: the words (three words of four dimensions in
-    trig_to_rope, the lending sentence in word_order), the shuffle, the pair of
-    opposite sentences, and the closing line.
+    A copy of each sentence shrinks into the bag and fades while the words appear in it: no
+    glyph-by-glyph morph, which scrambled the sentences on the way.
+    """
+    left, right = pair
+    sa = theme.title_text(left, color=theme.TEXT).move_to(np.array([-3.3, 1.6, 0.0]))
+    sb = theme.title_text(right, color=theme.TEXT).move_to(np.array([3.3, 1.6, 0.0]))
+    bag = Ellipse(width=6.2, height=2.4, color=theme.MUTED, stroke_width=3).move_to(np.array([0.0, -0.75, 0.0]))
+    spots = [np.array([np.cos(a) * 2.0, 0.55 * np.sin(a), 0.0]) for a in np.linspace(0.5, 0.5 + 2 * np.pi, len(words),
+                                                                                   endpoint=False)]
+    inside = VGroup(*[theme.body_text(w, color=theme.TEXT).move_to(bag.get_center() + s) for w, s in zip(words, spots)])
+    bag_label = theme.small_text("在注意力眼里：同一袋词", color=theme.HIGHLIGHT).next_to(bag, UP, buff=0.12)
+    scene.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
+    pour = [m.copy().animate.scale(0.35).move_to(bag.get_center()).set_opacity(0) for m in (sa, sb)]
+    scene.play(FadeIn(bag), FadeIn(bag_label), *pour, FadeIn(inside, scale=0.6), run_time=cue.share(0.4))
+    scene.play(Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08), run_time=cue.remaining())
+
+
+class AttentionIsBlind(NarratedScene):
+    """setup → qkv (x → q, k, v; here q = k = v = x) → mechanism (q·k, softmax, weighted sum of v) →
+    shuffle → compare (置换等变) → example (one bag) → takeaway.
     """
 
-    SCENE_IDS = ("attention_blind", "blind_bag")
-    CUES = ("setup", "mechanism", "shuffle", "compare", "example", "takeaway")
+    SCENE_IDS = ("attention_blind",)
+    CUES = ("setup", "qkv", "mechanism", "shuffle", "compare", "example", "takeaway")
     D = 4
     PARAMS = {
         "attention_blind": {
-            "words": ("猫", "追", "狗"), "perm": (2, 0, 1), "pair": ("猫追狗", "狗追猫"), "opposite": None, "cell": 0.62,
+            "words": ("猫", "追", "狗"), "perm": (2, 0, 1), "pair": ("猫追狗", "狗追猫"), "cell": 0.62,
             "question": "谁在前？谁在后？", "answer": "不加位置信息：它不知道", "columns": (-5.0, -1.55, 1.95, 5.35),
             "takeaway": ("谁追谁，由次序决定", "得把每个词排第几告诉模型")},
-        "blind_bag": {
-            "words": ("小明", "把", "书", "借给", "小红"), "perm": (2, 4, 3, 0, 1),
-            "pair": ("小明把书借给小红", "小红把书借给小明"), "opposite": ("小红", "把", "书", "借给", "小明"), "cell": 0.5,
-            "question": "谁借出？谁借到？正好相反", "answer": None, "columns": (-4.75, -1.55, 1.75, 5.15),
-            "takeaway": ("所有词一起并行地算：快", "代价：丢掉了先后")},
     }
     MAP_Y = 0.1
+    #: where q, k and v come from (the ``qkv`` cue): symbol in Typst, its colour, what it is for
+    QKV = (("q = W_Q x", theme.Q, "查询向量 q：拿去提问"),
+           ("k = W_K x", theme.K, "键向量 k：拿来被比对"),
+           ("v = W_V x", theme.TEXT, "值向量 v：要取走的内容"))
 
     def construct(self) -> None:
-        params = self.PARAMS.get(self.plan.id)
-        if params is None:
-            raise KeyError(f"AttentionIsBlind has no parameters for scene {self.plan.id!r} (known: {sorted(self.PARAMS)})")
+        params = self.PARAMS[self.plan.id]
         words, perm = list(params["words"]), list(params["perm"])
         self.cell = params["cell"]
         x = word_vectors(words, self.D)
@@ -59,24 +78,32 @@ class AttentionIsBlind(NarratedScene):
         vmax = float(np.abs(x).max())
         header = self.header()
 
-        # -- setup: the sentence(s), and the question ------------------------------------
+        # -- setup: the sentence, and the question ----------------------------------------
         row = TokenRow(words, center=np.array([0.0, 2.9, 0.0]))
         with self.cue("setup") as cue:
-            if params["opposite"] is not None:                 # two opposite sentences
-                a = TokenRow(words, center=np.array([0.0, 1.5, 0.0]))
-                b = TokenRow(params["opposite"], center=np.array([0.0, 0.2, 0.0]))
-                q = theme.body_text(params["question"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.2, 0.0]))
-                self.play(FadeIn(header), FadeIn(a), run_time=cue.share(0.3))
-                self.play(FadeIn(b, shift=0.2 * DOWN), run_time=cue.share(0.3))
-                self.play(FadeIn(q), run_time=cue.remaining())
-                intro = VGroup(a, b, q)
-            else:
-                q = theme.title_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, 0.9, 0.0]))
-                ans = theme.body_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.5, 0.0]))
-                self.play(FadeIn(header), FadeIn(row), run_time=cue.share(0.25))
-                self.play(FadeIn(q), run_time=cue.share(0.3))
-                self.play(FadeIn(ans, shift=0.2 * UP), run_time=cue.remaining())
-                intro = VGroup(q, ans)
+            q = theme.title_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, 0.9, 0.0]))
+            ans = theme.body_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.5, 0.0]))
+            self.play(FadeIn(header), FadeIn(row), run_time=cue.share(0.25))
+            self.play(FadeIn(q), run_time=cue.share(0.3))
+            self.play(FadeIn(ans, shift=0.2 * UP), run_time=cue.remaining())
+
+        # -- qkv: each word's x makes a query, a key and a value; the demo takes x itself ----------
+        source = theme.body_text("词向量 x", color=theme.TEXT).move_to(np.array([-4.6, 0.4, 0.0]))
+        made = VGroup()
+        for k, (symbol, color, role) in enumerate(self.QKV):
+            made.add(VGroup(theme.formula(symbol, color=color, font_size=theme.SIZE_FORMULA),
+                            theme.body_text(role, color=color, font_size=theme.SIZE_SMALL)).arrange(RIGHT, buff=0.5))
+        made.arrange(DOWN, aligned_edge=LEFT, buff=0.45).move_to(np.array([1.4, 0.4, 0.0]))
+        fan = VGroup(*[Arrow(source.get_right() + 0.1 * RIGHT, m[0].get_left() + 0.1 * LEFT, buff=0.1,
+                             color=theme.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.12) for m in made])
+        same = theme.formula('"小实验里：" q = k = v = x', color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.9, 0.0]))
+        with self.cue("qkv") as cue:
+            self.play(FadeOut(VGroup(q, ans)), FadeIn(source), run_time=cue.share(0.12))
+            for k in range(len(made)):
+                self.play(Create(fan[k]), FadeIn(made[k], shift=0.2 * RIGHT), run_time=cue.share(0.14))
+            self.hold_frames(max(0, cue.start_frame + int(0.72 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(same, shift=0.2 * UP), run_time=cue.remaining())
+        intro = VGroup(source, made, fan, same)
 
         # -- mechanism: X → scores → softmax weights → outputs ----------------------------
         xs = params["columns"]
@@ -87,13 +114,15 @@ class AttentionIsBlind(NarratedScene):
         Y = self._vectors(mathcore.attention(x, x, x), words, xs[2], vmax)
         self._stagger(S)
         self._stagger(W)
-        cap = lambda text, m, color=theme.TEXT: theme.small_text(text, color=color).next_to(m.cells, DOWN, buff=0.22)  # noqa: E731
-        cap_x, cap_s, cap_w, cap_y = cap("词向量 x", X), cap("① 两两点积", S, theme.SCORE), \
-            cap("② softmax 权重", W, theme.SCORE), cap("③ 加权求和", Y)
+        def cap(lines, m, color=theme.TEXT):
+            """A caption of one or more short lines under the cells of ``m``."""
+            out = VGroup(*[theme.small_text(t, color=color) for t in lines]).arrange(DOWN, buff=0.1)
+            return out.next_to(m.cells, DOWN, buff=0.22)
+        cap_x, cap_s = cap(["x（= q = k = v）"], X), cap(["① 两两点积 q·k"], S, theme.SCORE)
+        cap_w, cap_y = cap(["② softmax", "化成权重（和为 1）"], W, theme.SCORE), cap(["③ 按权重加起 v"], Y)
         self.probe("inputs", words=words, x=x.tolist(), drawn=self._drawn(X))
         with self.cue("mechanism") as cue:
-            fade = [FadeOut(intro)] + ([] if params["opposite"] is None else [FadeIn(row)])
-            self.play(*fade, FadeIn(X), FadeIn(cap_x), run_time=cue.share(0.2))
+            self.play(FadeOut(intro), FadeIn(X), FadeIn(cap_x), run_time=cue.share(0.2))
             self.play(FadeIn(S), FadeIn(cap_s), run_time=cue.share(0.25))
             self.probe("scores", values=S.values.tolist(), want=attention_scores(x).tolist())
             self.play(ReplacementTransform(S, W), ReplacementTransform(cap_s, cap_w), run_time=cue.share(0.25))
@@ -108,10 +137,10 @@ class AttentionIsBlind(NarratedScene):
         Yp = self._vectors(mathcore.attention(xp, xp, xp), shuffled, xs[2], vmax)
         self._stagger(Wp)
         old = Y.copy().move_to(Y).shift((xs[3] - xs[2]) * RIGHT)
-        cap_old = theme.small_text("打乱前的输出", color=theme.MUTED).next_to(old.cells, DOWN, buff=0.22)
+        cap_old = cap(["打乱前的输出"], old, theme.MUTED)
         cap_new = theme.small_text("先打乱，再算", color=theme.TEXT).next_to(Yp.cells, DOWN, buff=0.22)
         with self.cue("shuffle") as cue:
-            self.play(Y.animate.move_to(old), ReplacementTransform(cap_y, cap_old), FadeOut(W), FadeOut(cap_w),
+            self.play(Y.animate.move_to(old), FadeOut(cap_y), FadeIn(cap_old), FadeOut(W), FadeOut(cap_w),
                       run_time=cue.share(0.25))
             self.remove(Y)
             self.add(old)
@@ -125,8 +154,9 @@ class AttentionIsBlind(NarratedScene):
 
         # -- compare: reorder the old outputs; they are the new outputs, row for row -------
         err = mathcore.permutation_error(x, perm)
-        verdict = VGroup(theme.body_text("两边相同，", color=theme.TEXT),
-                         sci_line("只差舍入误差 ", fmt_sci(err), color=theme.HIGHLIGHT, text_size=theme.SIZE_BODY))
+        verdict = VGroup(theme.body_text("置换等变：", color=theme.HIGHLIGHT),
+                         theme.body_text("两边相同，", color=theme.TEXT),
+                         sci_line("只差舍入误差 ", fmt_sci(err), color=theme.TEXT, text_size=theme.SIZE_BODY))
         verdict.arrange(RIGHT, buff=0.1).move_to(np.array([0.0, -2.2, 0.0]))
         with self.cue("compare") as cue:
             self.play(FadeOut(Wp), FadeOut(cap_w), FadeOut(cap_old), run_time=cue.share(0.15))
@@ -146,22 +176,9 @@ class AttentionIsBlind(NarratedScene):
                        drawn_old=self._drawn(olds), drawn_new=self._drawn(Yp), error_shown=fmt_sci(err), error=err)
 
         # -- example: two opposite sentences, one bag of words -----------------------------
-        left, right = params["pair"]
-        sa = theme.title_text(left, color=theme.TEXT).move_to(np.array([-3.3, 1.6, 0.0]))
-        sb = theme.title_text(right, color=theme.TEXT).move_to(np.array([3.3, 1.6, 0.0]))
-        bag = Ellipse(width=6.2, height=2.4, color=theme.MUTED, stroke_width=3).move_to(np.array([0.0, -0.75, 0.0]))
-        spots = [np.array([np.cos(a) * 2.0, 0.55 * np.sin(a), 0.0]) for a in np.linspace(0.5, 0.5 + 2 * np.pi, len(words),
-                                                                                       endpoint=False)]
-        inside = VGroup(*[theme.body_text(w, color=theme.TEXT).move_to(bag.get_center() + s) for w, s in zip(words, spots)])
-        bag_label = theme.small_text("在注意力眼里：同一袋词", color=theme.HIGHLIGHT).next_to(bag, UP, buff=0.12)
         with self.cue("example") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.15))
-            self.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
-            # both sentences pour into the bag (a copy of each shrinks into it and fades), and the same
-            # words come out: no glyph-by-glyph morph, which scrambled the sentences on the way
-            pour = [m.copy().animate.scale(0.35).move_to(bag.get_center()).set_opacity(0) for m in (sa, sb)]
-            self.play(FadeIn(bag), FadeIn(bag_label), *pour, FadeIn(inside, scale=0.6), run_time=cue.share(0.4))
-            self.play(Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08), run_time=cue.remaining())
+            bag_of_words(params["pair"], words, cue, self)
 
         # -- takeaway ----------------------------------------------------------------------
         first, second = params["takeaway"]
@@ -204,3 +221,55 @@ class AttentionIsBlind(NarratedScene):
         """The fill colour of every cell, as drawn (hex)."""
         rows, cols = hm.values.shape
         return [[hm.cell(i, j).get_fill_color().to_hex() for j in range(cols)] for i in range(rows)]
+
+
+class BlindBagReminder(NarratedScene):
+    """recall (the shuffle, recomputed: 置换等变) → bag (two opposite sentences, one bag) → takeaway.
+
+    word_order only recalls the demonstration trig_to_rope's ``attention_blind`` makes in full: the
+    lending sentence's words over their attention outputs (:class:`ShuffleDemo`), shuffled, then
+    recomputed on the new order (the same strips), and the name of the property on screen.
+    """
+
+    SCENE_IDS = ("blind_bag",)
+    CUES = ("recall", "bag", "takeaway")
+    D = 4
+    WORDS = ("小明", "把", "书", "借给", "小红")
+    PERM = (2, 4, 3, 0, 1)
+    PAIR = ("小明把书借给小红", "小红把书借给小明")
+
+    def construct(self) -> None:
+        header = self.header()
+        x = word_vectors(list(self.WORDS), self.D)
+        demo = ShuffleDemo(self.WORDS, x, center=np.array([0.0, 2.3, 0.0]), spacing=1.75, cell=0.3,
+                           font_size=theme.SIZE_BODY)
+        self.watch("demo", demo.probe_values)
+        out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, LEFT, buff=0.4)
+        term = theme.title_text("置换等变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.9, 0.0]))
+        meaning = theme.body_text("打乱输入，输出只跟着换位置", color=theme.TEXT).next_to(term, DOWN, buff=0.3)
+        with self.cue("recall") as cue:
+            self.play(FadeIn(header), FadeIn(demo.chips, lag_ratio=0.1), FadeIn(demo.columns), FadeIn(out_label),
+                      run_time=cue.share(0.15))
+            self.play(*demo.shuffle_animations(self.PERM), run_time=cue.share(0.3))
+            again = demo.recomputed()          # attention recomputed on the shuffled sentence: the same strips
+            self.play(FadeIn(again), run_time=cue.share(0.12))
+            self.remove(demo.columns)
+            demo.columns = again
+            self.hold_frames(max(0, cue.start_frame + int(0.7 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(term, scale=1.1), FadeIn(meaning), run_time=cue.remaining())
+            self.probe("recall", perm=list(self.PERM), term=term.text, meaning=meaning.text,
+                       on_screen=[self.on_screen(m) for m in (term, meaning)])
+
+        with self.cue("bag") as cue:
+            # the term stays, small, in the corner while the bag fills
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m not in (header, term)],
+                      term.animate.scale(0.6).to_corner(UP + RIGHT, buff=theme.MARGIN), run_time=cue.share(0.15))
+            bag_of_words(self.PAIR, self.WORDS, cue, self)
+
+        first = theme.body_text("每一步对所有词一视同仁 → 次序进不来", color=theme.TEXT)
+        second = theme.body_text("好处：快　代价：先后得另外告诉它", color=theme.HIGHLIGHT)
+        line = VGroup(first, second).arrange(DOWN, buff=0.35).move_to(np.array([0.0, 0.3, 0.0]))
+        with self.cue("takeaway") as cue:
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.25))
+            self.play(FadeIn(line[0]), run_time=cue.share(0.3))
+            self.play(FadeIn(line[1], shift=0.2 * UP), run_time=cue.remaining())

@@ -1,64 +1,83 @@
-"""一排快慢不同的钟: clock i turns w_i per position; together they name every position."""
+"""一排快慢不同的钟: clock i turns ω_i per position; together they name every position."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, FadeOut, Line, SurroundingRectangle, VGroup
 
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow as ClockRowMob
 
 
 class ClockRow(NarratedScene):
-    """intro → speeds (fast to slow) → step (p·w_i) → unique (a table of hand angles) → takeaway.
+    """intro → speeds (fast to slow) → step (p·ω_i) → unique (a table of hand angles) → takeaway.
 
-    ``PARAMS`` picks the encoding by plan id: d = 8 draws all 4 clocks and their speeds; the
-    paper's d = 512 draws 5 representative clocks and says so on screen. Each lesson names a
-    position its own way (格 in trig_to_rope, 座 in word_order).
+    ``PARAMS`` picks the encoding by plan id: d = 8 draws all 4 clocks and their speeds (in radians,
+    with 1 弧度 ≈ 57° beside them); the paper's d = 512 draws 5 representative clocks, says so on
+    screen, writes the paper's formula, and adds the last position's two readings (sin, cos) under
+    the table. Each lesson names a position its own way (位置 in trig_to_rope, 座位 in word_order).
     """
 
     SCENE_IDS = ("clock_row", "clock_row_paper")
     CUES = ("intro", "speeds", "step", "unique", "takeaway")
     PARAMS = {
-        "clock_row": {"d": 8, "indices": (0, 1, 2, 3), "note": "d = 8：4 对维度，4 个钟", "unit": "格",
-                      "counter": "位置 =", "show_speeds": True, "takeaway": "快慢搭配：近处远处都顾得上"},
+        "clock_row": {"d": 8, "indices": (0, 1, 2, 3), "note": "d = 8：4 对维度，4 个钟", "unit": "个位置",
+                      "row_label": "位置 {p}", "counter": "位置 =", "show_speeds": True, "readings": False,
+                      "positions": (0, 1, 2, 3, 44), "takeaway": "快慢搭配：近处远处都顾得上"},
         "clock_row_paper": {"d": 512, "indices": (0, 64, 128, 192, 255),
-                            "note": "d = 512：共 256 个钟，这里只画其中 5 个", "unit": "座", "counter": "座位 =",
-                            "show_speeds": False, "takeaway": "三条要求，一次满足"},
+                            "note": "d = 512：共 256 个钟，这里只画其中 5 个", "unit": "个座位",
+                            "row_label": "座位 {p}", "counter": "座位 =", "show_speeds": False, "readings": True,
+                            "positions": (0, 1, 2, 44), "takeaway": "三条要求，一次满足"},
     }
     STEPS = (1, 2, 3, 4, 5)
-    TABLE_POSITIONS = (0, 1, 2, 3, 44)   # 44: the fastest clock is back near 0°, the next one is not
+    #: the paper's formula (word_order): the two readings of clock i at position pos, and its speed
+    PAPER_FORMULA = ('"PE"("pos", 2i) = sin("pos" dot omega_i), quad "PE"("pos", 2i+1) = cos("pos" dot omega_i)',
+                     'omega_i = 10000^(-2i \\/ 512), quad i = 0, 1, ..., 255')
 
     def construct(self) -> None:
         params = self.PARAMS.get(self.plan.id)
         if params is None:
             raise KeyError(f"ClockRow has no parameters for scene {self.plan.id!r} (known: {sorted(self.PARAMS)})")
+        # 44: the fastest clock is back near 0°, the next one is not
+        self.TABLE_POSITIONS = params["positions"]
         n = len(params["indices"])
         # more clocks: closer together, and the row shifted right to leave room for the table's labels
-        row = ClockRowMob(d=params["d"], indices=params["indices"], radius=0.62, spacing=min(2.4, 12.0 / n),
-                          center=np.array([0.45 if n > 4 else 0.0, 1.45, 0.0]), unit=params["unit"])
+        row = ClockRowMob(d=params["d"], indices=params["indices"], radius=0.62, spacing=min(3.0, 12.5 / n),
+                          center=np.array([0.5 if n > 4 else 0.0, 1.45, 0.0]), unit=params["unit"],
+                          label_size=theme.SIZE_SMALL if n <= 4 else 24)
         row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
         counter = row.counter.move_to(np.array([0.0, -1.85, 0.0]))
         header = self.header()
         note = theme.body_text(params["note"], color=theme.TEXT).move_to(np.array([0.0, 3.1, 0.0]))
         if params["show_speeds"]:                   # the wavelengths go under the speeds
             row.wavelength_labels.next_to(row.speed_labels, DOWN, buff=0.25)
-        formula = theme.formula("omega_i = 10000^(-2i \\/ d)", color=theme.ANGLE).move_to(np.array([0.0, -1.05, 0.0]))
-        table = self._table(row, params["unit"])
+            formula = theme.formula("omega_i = 10000^(-2i \\/ d)", color=theme.ANGLE).move_to(np.array([0.0, -1.05, 0.0]))
+            aside = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
+            aside.move_to(np.array([0.0, -1.05, 0.0]))
+        else:                                       # the paper's own formula, once
+            formula = VGroup(*[theme.formula(src, color=theme.TEXT, font_size=40) for src in self.PAPER_FORMULA])
+            formula.arrange(DOWN, buff=0.2).move_to(np.array([0.0, -1.3, 0.0]))
+            aside = None
+        table = self._table(row, params)
         self.watch("clocks", lambda: {**row.probe_values(), **row.drawn(),
                                       "counter_on_screen": self.on_screen(row.counter),
                                       "speeds_on_screen": [self.on_screen(t) for t in row.speed_labels],
                                       "table": [[c.text for c in r] for r in table.cells],
                                       "table_labels": [lab.text for lab in table.labels],
+                                      "readings": [[c.text for c in r] for r in table.readings],
                                       "table_on_screen": self.on_screen(table)})
 
         with self.cue("intro") as cue:
-            self.play(FadeIn(header), FadeIn(note), run_time=cue.share(0.25))
-            self.play(Create(row.faces), FadeIn(row.names), run_time=cue.share(0.3))
-            self.play(Create(row.hands), run_time=cue.share(0.15))
+            self.play(FadeIn(header), FadeIn(note), run_time=cue.share(0.2))
+            self.play(Create(row.faces), FadeIn(row.names), run_time=cue.share(0.25))
+            self.play(Create(row.hands), run_time=cue.share(0.12))
             self.add(row)
             if params["show_speeds"]:
                 self.play(FadeIn(row.speed_labels, lag_ratio=0.4), run_time=cue.share(0.25))
+                self.play(FadeIn(aside), run_time=cue.share(0.1))
+            else:
+                self.play(FadeIn(formula, lag_ratio=0.3), run_time=cue.share(0.25))
 
         with self.cue("speeds") as cue:
             y = row.wavelength_labels.get_bottom()[1] - 0.3
@@ -68,13 +87,12 @@ class ClockRow(NarratedScene):
                           theme.small_text("慢", color=theme.TEXT).next_to(fast_slow, RIGHT, buff=0.15))
             if params["show_speeds"]:
                 formula.next_to(fast_slow, DOWN, buff=0.22)
-                self.play(FadeIn(formula), run_time=cue.share(0.3))
+                self.swap([aside], FadeIn(formula), run_time=cue.share(0.3))
             self.play(FadeIn(row.wavelength_labels, lag_ratio=0.4), run_time=cue.share(0.3))
             self.play(Create(fast_slow), FadeIn(ends), run_time=cue.share(0.2))
 
         with self.cue("step") as cue:
-            gone = [fast_slow, ends] + ([formula] if params["show_speeds"] else [])
-            self.swap(gone, FadeIn(counter), run_time=cue.share(0.15))
+            self.swap([fast_slow, ends, formula], FadeIn(counter), run_time=cue.share(0.15))
             for k, p in enumerate(self.STEPS):
                 left = len(self.STEPS) - k
                 frames = max(1, cue.frames_remaining() // left)
@@ -94,29 +112,45 @@ class ClockRow(NarratedScene):
             self.play(row.make_step_animation(self.TABLE_POSITIONS[-1]), Create(same), run_time=cue.share(0.3))
             self.play(Create(differ), run_time=cue.share(0.25))
             self.probe("table", positions=list(self.TABLE_POSITIONS), w=row.w.tolist(),
-                       shown=[[c.text for c in r] for r in table.cells])
+                       shown=[[c.text for c in r] for r in table.cells],
+                       readings=[[c.text for c in r] for r in table.readings],
+                       sin_cos=row.sin_cos(self.TABLE_POSITIONS[-1]).tolist() if table.readings else [])
 
         with self.cue("takeaway") as cue:
             line = theme.body_text(params["takeaway"], color=theme.HIGHLIGHT)
             line.move_to(np.array([0.0, 3.1, 0.0]))
             self.play(FadeIn(line), run_time=cue.share(0.3))
 
-    def _table(self, row: ClockRowMob, unit: str) -> VGroup:
-        """Hand angles in whole degrees: one row per position, one column per clock."""
-        readings = row.readings(self.TABLE_POSITIONS)
+    def _table(self, row: ClockRowMob, params: dict) -> VGroup:
+        """Hand angles in whole degrees: one row per position, one column per clock; where
+        ``params["readings"]``, two more rows: the last position's sin and cos readings."""
+        positions = self.TABLE_POSITIONS
+        angles = row.readings(positions)
         xs = [c[0] for c in row.centers]
-        top = 0.05
-        step = 0.47
+        label_x = xs[0] - 1.55
+        top, step = 0.2, 0.44
         table = VGroup()
-        table.cells, table.labels = [], []
-        title = theme.small_text("指针角度", color=theme.ANGLE).move_to(np.array([xs[0] - 1.45, top + 0.5, 0.0]))
+        table.cells, table.labels, table.readings = [], [], []
+        title = theme.small_text("指针角度", color=theme.ANGLE).move_to(np.array([label_x, top + 0.5, 0.0]))
         table.add(title)
-        for r, (p, vals) in enumerate(zip(self.TABLE_POSITIONS, readings)):
+        for r, (p, vals) in enumerate(zip(positions, angles)):
             y = top - r * step
-            label = theme.small_text(f"第 {p} {unit}", color=theme.POSITION).move_to(np.array([xs[0] - 1.45, y, 0.0]))
+            label = theme.small_text(params["row_label"].format(p=p), color=theme.POSITION).move_to(np.array([label_x, y, 0.0]))
             cells = [theme.small_text(f"{int(round(v)) % 360}°", color=theme.TEXT).move_to(np.array([x, y, 0.0]))
                      for x, v in zip(xs, vals)]
             table.add(label, *cells)
             table.cells.append(cells)
             table.labels.append(label)
+        if params["readings"]:
+            y0 = top - len(positions) * step
+            rule = Line(np.array([label_x - 0.6, y0 + step / 2, 0.0]), np.array([xs[-1] + 0.6, y0 + step / 2, 0.0]),
+                        color=theme.MUTED, stroke_width=2)
+            table.add(rule)
+            for k, (name, color) in enumerate((("sin", theme.SIN), ("cos", theme.COS))):
+                y = y0 - k * step
+                label = theme.small_text(f"读数 {name}", color=color).move_to(np.array([label_x, y, 0.0]))
+                cells = [theme.small_text(figures.fmt_fixed(float(v), 2), color=color).move_to(np.array([x, y, 0.0]))
+                         for x, v in zip(xs, row.sin_cos(positions[-1])[:, k])]
+                table.add(label, *cells)
+                table.readings.append(cells)
         return table

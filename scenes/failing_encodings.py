@@ -16,6 +16,7 @@ from narration import figures
 from mathcore.toy_words import distance, dot, word_vectors
 from scenes import theme
 from scenes.base import NarratedScene
+from scenes.mobjects.marks import MarkedLine
 from scenes.mobjects.readout import LabeledNumber
 from scenes.mobjects.swamp_bars import SwampBars, log_sweep_rate
 
@@ -81,18 +82,19 @@ class FailingEncodings(NarratedScene):
         dot_far = dot(far_x, x_dog + raw(self.FAR))
         dots = VGroup(
             theme.body_text(f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.SCORE),
-            theme.body_text(f"都坐第 {self.FAR} 座：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿",
+            theme.body_text(f"都坐第 {self.FAR} 个座位：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿",
                             color=theme.SCORE))
         dists = VGroup(
-            theme.body_text(f"第 {self.NEAR} 座的{self.WORD} ↔ 第 {self.FAR} 座的{self.WORD}：相距 "
+            theme.body_text(f"第 {self.NEAR} 个座位的{self.WORD} ↔ 第 {self.FAR} 个座位的{self.WORD}：相距 "
                             f"{figures.fmt_dec(distance(x_cat + raw(self.NEAR), far_x))}", color=theme.HIGHLIGHT),
-            theme.body_text(f"{self.WORD} 到 {self.OTHER}（同一座位）：相距 {figures.fmt_dec(distance(x_cat, x_dog))}",
+            theme.body_text(f"{self.WORD} 到 {self.OTHER}（同一个座位）：相距 {figures.fmt_dec(distance(x_cat, x_dog))}",
                             color=theme.TEXT))
         block = VGroup(dots, dists)
         for g in (dots, dists):
             g.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         block.arrange(DOWN, aligned_edge=LEFT, buff=0.6).move_to(np.array([0.0, 0.55, 0.0]))
-        rule2 = theme.body_text("✗ 违反第二条：数值要小", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.05, 0.0]))
+        rule2 = MarkedLine("cross", theme.body_text("违反第二条：数值要小", color=theme.HIGHLIGHT))
+        rule2.move_to(np.array([0.0, -2.05, 0.0]))
         with self.cue("raw_cat") as cue:
             seat.clear_updaters()
             self.play(FadeOut(bars), FadeOut(seat), FadeOut(rows), FadeOut(word_label), FadeOut(small),
@@ -102,6 +104,7 @@ class FailingEncodings(NarratedScene):
             self.play(FadeIn(dists[0]), run_time=cue.share(0.2))
             self.play(FadeIn(dists[1]), run_time=cue.share(0.2))
             self.play(FadeIn(rule2, scale=1.1), run_time=cue.remaining())
+            self.probe("verdict", **rule2.probe_values())
             self.probe("raw_cat", shown=[m.text for m in (*dots, *dists)],
                        dot_word=dot(x_cat, x_dog), dot_far=dot_far,
                        dist_same_word=distance(x_cat + raw(self.NEAR), far_x), dist_words=distance(x_cat, x_dog))
@@ -141,12 +144,14 @@ class FailingEncodings(NarratedScene):
                     color=theme.POSITION)
         step_s = theme.small_text(f"一步 {figures.value('norm_step_short')}", color=theme.POSITION).next_to(b_s, DOWN, buff=0.08)
         step_l = theme.small_text(f"一步 {figures.value('norm_step_long')}", color=theme.POSITION).next_to(b_l, DOWN, buff=0.08)
-        rule3 = theme.body_text("✗ 违反第三条：往右一格的变化随句长而变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.25, 0.0]))
+        rule3 = MarkedLine("cross", theme.body_text("违反第三条：挪一个座位的变化随句长而变", color=theme.HIGHLIGHT))
+        rule3.move_to(np.array([0.0, -2.25, 0.0]))
         with self.cue("norm_step") as cue:
             self.play(FadeOut(inside), FadeOut(code_s), FadeOut(code_l), run_time=cue.share(0.1))
             self.play(FadeIn(b_s), FadeIn(step_s), run_time=cue.share(0.25))
             self.play(FadeIn(b_l), FadeIn(step_l), run_time=cue.share(0.25))
             self.play(FadeIn(rule3, scale=1.1), run_time=cue.remaining())
+            self.probe("verdict", **rule3.probe_values())
             self.probe("norm_steps", shown=[step_s.text, step_l.text],
                        drawn=[(short.dots[seat2 + 1].get_x() - short.dots[seat2].get_x()) / self._unit(),
                               (long.dots[seat2 + 1].get_x() - long.dots[seat2].get_x()) / self._unit()])

@@ -230,7 +230,7 @@ class GramStripes(NarratedScene):
         seen[0].next_to(band, UP, buff=0.2)
         seen[1].next_to(band, DOWN, buff=0.25)
         unseen = VGroup(theme.small_text("没见过的位置", color=theme.TEXT),
-                        theme.body_text("大多答错", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
+                        theme.body_text("大多出错", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
         unseen[0].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y + 0.45, 0.0]))
         unseen[1].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y - 0.55, 0.0]))
         widened = VGroup(theme.small_text("把训练窗口扩大以后", color=theme.POSITION),

@@ -14,6 +14,7 @@ import mathcore
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow, HeatMap, LabeledNumber
+from scenes.mobjects.marks import MarkedLine
 from scenes.mobjects.token_row import TokenRow
 
 
@@ -92,8 +93,9 @@ class LearnedTable(NarratedScene):
             self.play(FadeIn(term, shift=0.15 * UP), run_time=cue.remaining())
 
         # -- tradeoff: fits the data; the length is fixed, seat MAX_LEN has no row -----------------
-        good = theme.body_text("✓ 贴合训练数据", color=theme.TEXT)
-        bad = theme.body_text("✗ 长度写死了", color=theme.HIGHLIGHT)
+        # both marks drawn (the course font has no ✗), so the tick and the cross match
+        good = MarkedLine("tick", theme.body_text("贴合训练数据", color=theme.TEXT))
+        bad = MarkedLine("cross", theme.body_text("长度写死了", color=theme.HIGHLIGHT))
         pros = VGroup(good, bad).arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([panel_x, 1.3, 0.0]))
         ghost = DashedVMobject(Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT,
                                          stroke_width=2), num_dashes=30)
@@ -105,6 +107,7 @@ class LearnedTable(NarratedScene):
             self.swap([names, term], FadeIn(good), run_time=cue.share(0.3))
             self.play(FadeIn(bad), run_time=cue.share(0.25))
             self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.remaining())
+            self.probe("verdicts", lines=[good.probe_values(), bad.probe_values()])
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
 
         # -- paper_choice: the paper tried both (a tie) and chose the clocks, which read any seat, hoping for

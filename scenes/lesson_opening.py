@@ -37,7 +37,8 @@ class LessonOpening(NarratedScene):
             "title": "从三角函数到 RoPE",
             "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
             "plan_note": "不推定理，只盯着一根会转的指针",
-            "roadmap": ("单位圆上的指针", "旋转矩阵与角度相加", "排第几，就转几步", "RoPE：旋转位置编码"),
+            "roadmap": ("单位圆上的指针", "旋转矩阵：角度相加", "注意力看不见顺序", "RoPE：排第几，就转几步",
+                        "一排快慢不同的钟", "动手：一个最小的 RoPE"),
         },
         "rot_opening": {
             "kind": "rot",
@@ -63,9 +64,10 @@ class LessonOpening(NarratedScene):
         header = self.header()
         self.play(ReplacementTransform(title, header), run_time=cue.share(0.2))
 
-    def _roadmap(self, items, *, left_x: float, top_y: float, arrows: bool) -> VGroup:
-        rows = VGroup(*[theme.body_text(t, color=theme.TEXT) for t in items])
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.55 if arrows else 0.4)
+    def _roadmap(self, items, *, left_x: float, top_y: float, arrows: bool, font_size: float = theme.SIZE_BODY,
+                 buff: float | None = None) -> VGroup:
+        rows = VGroup(*[theme.body_text(t, color=theme.TEXT, font_size=font_size) for t in items])
+        rows.arrange(DOWN, aligned_edge=LEFT, buff=buff if buff is not None else (0.55 if arrows else 0.4))
         rows.move_to(np.array([left_x, top_y, 0.0]), aligned_edge=LEFT + UP)
         rows[-1].set_color(theme.HIGHLIGHT)
         x0 = rows.get_left()[0] + 0.3
@@ -123,8 +125,10 @@ class LessonOpening(NarratedScene):
         dial = VGroup(Circle(radius=1.5, color=theme.MUTED, stroke_width=2).move_to(center))
         hand = TurningArrow((1.0, 0.0), scale=1.5, center=center, color=theme.TEXT)
         self.watch("pointer", hand.probe_values)
-        note = theme.body_text(p["plan_note"], color=theme.TEXT).move_to(np.array([0.0, 2.6, 0.0]))
-        road = self._roadmap(p["roadmap"], left_x=-1.6, top_y=1.75, arrows=True)
+        note = theme.body_text(p["plan_note"], color=theme.TEXT).move_to(np.array([0.0, 2.75, 0.0]))
+        # the lesson's steps in order, numbered (six rows: no room for arrows between them)
+        steps = [f"{i + 1}  {t}" for i, t in enumerate(p["roadmap"])]
+        road = self._roadmap(steps, left_x=-1.6, top_y=2.0, arrows=False, font_size=32, buff=0.3)
         with self.cue("plan") as cue:
             self.play(FadeOut(VGroup(chips, order, ends, ask)), run_time=cue.share(0.12))
             self.play(Create(dial), FadeIn(hand), FadeIn(note), run_time=cue.share(0.15))

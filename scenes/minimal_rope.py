@@ -136,7 +136,7 @@ class MinimalRope(NarratedScene):
         t0, t1 = self._title("不加位置", s0), self._title("加 RoPE", s1)
         shown_changed = np.array(s0.read()) != np.array(s1.read())
         boxes = VGroup(*[self._outline(s1, i, j) for i, j in np.argwhere(shown_changed)])
-        boxes_note = theme.body_text("框出的格：数字变了", color=theme.TEXT, font_size=theme.SIZE_SMALL)
+        boxes_note = theme.body_text("框出的格子：数字变了", color=theme.TEXT, font_size=theme.SIZE_SMALL)
         boxes_note.move_to(np.array([RIGHT_C[0], NOTE_Y, 0.0]))
         self.probe("plain", shown=s0.read(), values=s0.read_values().tolist())
         self.probe("roped", shown=s1.read(), values=s1.read_values().tolist())
@@ -154,7 +154,7 @@ class MinimalRope(NarratedScene):
                        col_labels=[WORDS[figures.MINIMAL_ROPE_SAME_WORD]] * n)
         w0 = ScoreGrid(same_plain, center=LEFT_C, **same_kw)
         w1 = ScoreGrid(same_roped, center=RIGHT_C, **same_kw)
-        all_same = theme.body_text(f"每格都是 {format_cell(same_plain[0, 0])}", color=theme.TEXT,
+        all_same = theme.body_text(f"每个格子都是 {format_cell(same_plain[0, 0])}", color=theme.TEXT,
                                    font_size=theme.SIZE_SMALL).move_to(np.array([LEFT_C[0], NOTE_Y, 0.0]))
         with self.cue("same_word") as cue:
             self.play(FadeOut(VGroup(boxes, boxes_note, s0, s1, t1)), run_time=cue.share(0.15))
@@ -168,8 +168,8 @@ class MinimalRope(NarratedScene):
             return VGroup(*[self._outline(w1, i, j) for i in range(n) for j in range(n) if abs(i - j) == gap])
 
         d1, d2 = diagonal(1), diagonal(2)
-        note_d1 = self._note(f"隔 1 格：都是 {format_cell(same_roped[0, 1])}")
-        note_d2 = self._note(f"隔 2 格：都是 {format_cell(same_roped[0, 2])}")
+        note_d1 = self._note(f"隔 1 个位置：都是 {format_cell(same_roped[0, 1])}")
+        note_d2 = self._note(f"隔 2 个位置：都是 {format_cell(same_roped[0, 2])}")
         note_slide = self._note("两个一起往后挪：分数不变")
         slider = SurroundingRectangle(w1.cell(0, 1), color=theme.HIGHLIGHT, buff=0.0, stroke_width=8)
         self.watch("diagonals", lambda: {
@@ -214,12 +214,12 @@ class MinimalRope(NarratedScene):
         k_a, k_b = int(inv[a]), int(inv[b])
         moved_note = self._note("没有 RoPE：只是挪了格子", x=LEFT_C[0])
         most_note = VGroup(
-            rich(f"{WORDS[a]}、{WORDS[b]}：隔 " + colored(str(gap_before), theme.POSITION) + " 格 → 隔 " +
-                 colored(str(gap_after), theme.POSITION) + " 格", font_size=theme.SIZE_SMALL),
+            rich(f"{WORDS[a]}、{WORDS[b]}：隔 " + colored(str(gap_before), theme.POSITION) + " 个位置 → 隔 " +
+                 colored(str(gap_after), theme.POSITION) + " 个", font_size=theme.SIZE_SMALL),
             rich(f"{format_cell(moved_roped[k_a, k_b])} → {format_cell(shuffled_roped[k_a, k_b])}，变了约 " +
                  figures.fmt_fixed(figures.minimal_rope_shuffle_change(), 1), font_size=theme.SIZE_SMALL),
         ).arrange(DOWN, buff=0.12).next_to(s1.cells, DOWN, buff=0.14)
-        roped_note = self._note("有 RoPE：框出的格变了数")
+        roped_note = self._note("有 RoPE：框出的格子变了数")
         self.watch("shuffle", lambda: {
             "on_screen": self.on_screen(s1), "note_on_screen": self.on_screen(most_note),
             "note": [m.typst_code for m in most_note],
@@ -309,7 +309,7 @@ class MinimalRope(NarratedScene):
         xs = [2.15 + 1.3 * j for j in range(len(w))]
         label_x, top = 0.85, 2.15
         table = VGroup()
-        table.title = rich("每格转 " + colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE) + " 弧度",
+        table.title = rich("每个位置转 " + colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE) + " 弧度",
                            font_size=32)
         table.title.move_to(np.array([3.7, top + 0.7, 0.0]))
         table.heads = VGroup(*[theme.small_text(f"第 {j} 对", color=theme.TEXT).move_to(np.array([x, top, 0.0]))

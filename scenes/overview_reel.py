@@ -2,7 +2,8 @@
 
 Published on its own as overview.mp4, so every beat names itself (a caption at the
 top) and nothing refers to other videos. Every number drawn comes from mathcore
-or narration/figures.py: the shuffle is ``checks.t1_permutation``'s experiment, the
+or narration/figures.py: the short shuffle swaps 小明 and 小红 of the premise (the toy word vectors of
+``mathcore.toy_words``, as in the lesson's own blind_bag, which shows the whole experiment), the
 failures use ``raw_index_encoding`` / ``length_normalised_encoding``, the clocks
 ``frequencies(512)``, the table ``learned_table``, the arrows ``rope_score``.
 """
@@ -10,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, RoundedRectangle, SurroundingRectangle,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, Dot, FadeIn, FadeOut, RoundedRectangle, SurroundingRectangle,
     VGroup,
 )
 
 import mathcore
 from narration import figures
-from mathcore.shuffle import t1_inputs
+from mathcore.toy_words import word_vectors
 from scenes import theme
 from scenes.base import NarratedScene
 from mathcore.scores import angle_between
@@ -31,10 +32,10 @@ CAPTIONS = {
     "seat": "把座位号写进向量：x + p",
     "rules": "p 要满足三条",
     "fail": "两个行不通的写法",
-    "clocks": "原论文：一排钟",
+    "clocks": "原论文（2017）：一排钟",
     "table": "另一条路：查表",
     "rope": "RoPE：按座位转动 q 和 k",
-    "close": "转的还是那排钟的角度",
+    "close": "角度和那排钟同一个公式",
 }
 
 
@@ -43,8 +44,11 @@ class OverviewReel(NarratedScene):
 
     SCENE_IDS = ("word_order_overview",)
     CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
-    BOOKMARKS = {"rope": ("lead", "turn", "only")}
-    WORDS = ("小明", "把", "书", "借", "给", "小红")       # one per row of the t1 experiment
+    BOOKMARKS = {"rope": ("lead", "turn", "only", "caveat")}
+    LESSON_TITLE = "从座位号到 RoPE"                       # the lesson's title (narration/word_order.yaml)
+    WORDS = ("小明", "把", "书", "借给", "小红")            # the premise's sentence, cut as everywhere in the lesson
+    SWAP = (4, 1, 2, 3, 0)                                # 小明 ↔ 小红: the premise's second sentence
+    WORD_D = 4                                            # the toy word vectors' size, as in blind_bag
     RAW_SEAT = 5000                                       # a far seat, written raw (as in failing_encodings)
     CLOCK_INDICES = (0, 64, 128, 192, 255)                # 5 of the 256 clocks of d = 512
     CLOCK_STEPS = (1, 2, 3)
@@ -73,9 +77,10 @@ class OverviewReel(NarratedScene):
 
     # -- the beats ----------------------------------------------------------------------
     def _premise(self, cue) -> None:
-        title = theme.title_text("Transformer 怎么知道词序").move_to(np.array([0.0, 2.7, 0.0]))
-        a = WordChips(("小明", "把", "书", "借给", "小红"), center=np.array([0.0, 1.2, 0.0]), spacing=1.55)
-        b = WordChips(("小红", "把", "书", "借给", "小明"), center=np.array([0.0, 0.0, 0.0]), spacing=1.55)
+        title = theme.title_text(self.LESSON_TITLE).move_to(np.array([0.0, 2.7, 0.0]))
+        a = WordChips(self.WORDS, center=np.array([0.0, 1.2, 0.0]), spacing=1.55)
+        b = WordChips([self.WORDS[i] for i in self.SWAP], center=np.array([0.0, 0.0, 0.0]), spacing=1.55)
+        self.probe("premise", title=title.text, rows=[list(a.words), list(b.words)])
         marks = VGroup(*[SurroundingRectangle(row.chips[i], color=theme.HIGHLIGHT, buff=0.05)
                          for row in (a, b) for i in (0, 4)])
         ask = theme.body_text("Transformer 知道每个词排第几吗？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
@@ -94,14 +99,17 @@ class OverviewReel(NarratedScene):
         links = VGroup(*[Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
                          for s, t in zip(steps[:-1], steps[1:])])
         none = theme.small_text("没有一步用到次序", color=theme.MUTED).next_to(steps, DOWN, buff=0.15)
-        x, perm = t1_inputs()
-        demo = ShuffleDemo(self.WORDS, x, center=np.array([0.0, 1.0, 0.0]), spacing=1.2)
+        # the short version (blind_bag shows the whole experiment): the premise's sentence, each word's output
+        # strip under it; 小明 and 小红 swap places, and their strips travel along unchanged
+        x = word_vectors(self.WORDS, self.WORD_D)
+        demo = ShuffleDemo(self.WORDS, x, center=np.array([0.0, 1.1, 0.0]), spacing=1.55, cell=0.28,
+                           font_size=theme.SIZE_BODY)
         self.watch("blind", demo.probe_values)
         same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
         self.play(FadeIn(steps, lag_ratio=0.3), Create(links), run_time=cue.share(0.2))
         self.play(FadeIn(none), FadeIn(demo), run_time=cue.share(0.15))
         self._at(cue, 0.6)
-        self.play(*demo.shuffle_animations(perm), run_time=cue.share(0.2))
+        self.play(*demo.shuffle_animations(self.SWAP), run_time=cue.share(0.2))
         self.play(FadeIn(same), run_time=cue.remaining())
         self.blind_group = VGroup(steps, links, none, demo.chips, demo.columns, same)
 
@@ -112,11 +120,16 @@ class OverviewReel(NarratedScene):
                       theme.body_text("注意力", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4))
         attn[1].move_to(attn[0])
         attn.move_to(np.array([4.6, 0.6, 0.0]))
-        feed = Arrow(card.frame.get_right(), attn.get_left(), buff=0.15, color=theme.MUTED, stroke_width=4)
-        self.play(FadeIn(card.x_cells), FadeIn(attn), run_time=cue.share(0.2))
-        self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.2))
-        self.play(card.make_add_animation(), Create(card.frame), FadeIn(card.row_labels), run_time=cue.share(0.3))
-        self.play(FadeIn(card.title), Create(feed), run_time=cue.remaining())
+        self.watch("seat", lambda: {**card.probe_values(), "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells)})
+        self.play(FadeIn(card.x_cells), FadeIn(card.row_labels[0]), FadeIn(attn), run_time=cue.share(0.15))
+        self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), FadeIn(card.row_labels[1]),
+                  run_time=cue.share(0.15))
+        self.play(card.make_add_animation(), Create(card.frame), FadeIn(card.title), run_time=cue.share(0.25))
+        # the sum is one row of numbers: the two rows merge (as in the lesson's seat card)
+        self.play(*card.merge_animations(), run_time=cue.share(0.15))
+        self.remove(*card.settle_merge())
+        feed = Arrow(card.merged_frame.get_right(), attn.get_left(), buff=0.15, color=theme.MUTED, stroke_width=4)
+        self.play(Create(feed), run_time=cue.remaining())
         self.card_group = VGroup(card, card.title, attn, feed)
 
     def _rules(self, cue) -> None:
@@ -131,7 +144,7 @@ class OverviewReel(NarratedScene):
     def _fail(self, cue) -> None:
         self._swap_caption("fail", cue, self.rules_group)
         raw = mathcore.raw_index_encoding([self.RAW_SEAT], 4)[0]
-        word = t1_inputs()[0][0][:2]
+        word = word_vectors(self.WORDS[:1], self.WORD_D)[0][:2]        # 小明, as in the blind beat
         seat, (short, long) = figures.NORM_SEAT, figures.NORM_LENGTHS
         code = [float(mathcore.length_normalised_encoding([seat], n, 1)[0, 0]) for n in (short, long)]
         step = [float(np.diff(mathcore.length_normalised_encoding([seat, seat + 1], n, 1)[:, 0])[0])
@@ -147,8 +160,8 @@ class OverviewReel(NarratedScene):
             theme.body_text("② 除以句子长度", color=theme.TEXT),
             theme.small_text(f"座位 {seat}，{short} 个词：p = {fmt(code[0], 3)}", color=theme.POSITION),
             theme.small_text(f"座位 {seat}，{long} 个词：p = {fmt(code[1], 3)}", color=theme.POSITION),
-            theme.small_text(f"往右一格：+{fmt(step[0], 3)} 或 +{fmt(step[1], 3)}", color=theme.POSITION),
-            theme.body_text("同一座位，读数不同", color=theme.HIGHLIGHT),
+            theme.small_text(f"挪一个座位：+{fmt(step[0], 3)} 或 +{fmt(step[1], 3)}", color=theme.POSITION),
+            theme.body_text("同一个座位，读数不同", color=theme.HIGHLIGHT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([0.9, 2.0, 0.0]), aligned_edge=UP + LEFT)
         self.probe("fail", raw=raw.tolist(), word=word.tolist(), seat=seat, lengths=[short, long], code=code,
                    step=step, shown=[m.text for m in (*left, *right)])
@@ -162,10 +175,10 @@ class OverviewReel(NarratedScene):
     def _clocks(self, cue) -> None:
         self._swap_caption("clocks", cue, self.fail_group)
         row = ClockRow(d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]),
-                       unit="座")
+                       unit="个座位")
         # the slowest clock's turn as the lesson says it (约 6.1 万), not five digits
         slow = row.wavelength_labels[-1]
-        slow_wan = TwoLines("一圈", f"≈{figures.value('wl_slow_512_wan')} 万座").move_to(slow)
+        slow_wan = TwoLines("一圈", f"≈{figures.value('wl_slow_512_wan')} 万个座位").move_to(slow)
         row.wavelength_labels.remove(slow)
         row.wavelength_labels.add(slow_wan)
         self.watch("clocks", lambda: {**row.probe_values(), "on_screen": self.on_screen(row)})
@@ -180,7 +193,7 @@ class OverviewReel(NarratedScene):
             "wavelengths_on": [self.on_screen(t) for t in row.wavelength_labels]})
         note = theme.small_text("256 个钟，这里画 5 个；读数都在 −1 到 1 之间", color=theme.TEXT)
         note.move_to(np.array([0.0, 2.78, 0.0]))
-        fast_slow = theme.body_text("快钟分清邻座，慢钟分清远处", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
+        fast_slow = theme.body_text("快钟分清近处，慢钟分清远处", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
         self.play(FadeIn(row), FadeIn(note), run_time=cue.share(0.15))
         self.play(FadeIn(row.wavelength_labels), FadeIn(counter), run_time=cue.share(0.12))
         for p in self.CLOCK_STEPS:
@@ -199,7 +212,8 @@ class OverviewReel(NarratedScene):
         heat = HeatMap(values, cell=0.48, vmin=-lim, vmax=lim, low_color=theme.BACKGROUND, high_color=theme.POSITION,
                        center=np.array([-2.2, 0.55, 0.0]),
                        row_labels=[f"座位 {r}" for r in rows])
-        gap = theme.small_text("⋮", color=theme.MUTED).next_to(heat.cell(len(rows) - 2, 0), DOWN, buff=0.02)
+        below = heat.cell(len(rows) - 2, 0).get_bottom() + 0.175 * DOWN      # the middle of the gap opened below
+        gap = VGroup(*[Dot(below + dy * UP, radius=0.035, color=theme.MUTED) for dy in (-0.11, 0.0, 0.11)])
         heat.cells[-self.TABLE_D:].shift(0.35 * DOWN)
         heat.labels[-1].shift(0.35 * DOWN)
         self.probe("table", rows=rows, values=values.tolist(), drawn=heat.values.tolist())
@@ -232,17 +246,21 @@ class OverviewReel(NarratedScene):
                                 font_size=fs)
         gap_num.add_updater(lambda m: m.set_value(gap()))
         readouts = VGroup(gap_num, pair.score).arrange(RIGHT, buff=0.7).move_to(np.array([-3.7, -1.75, 0.0]))
-        lead_deg = figures.fmt_int(np.degrees(angle_between(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K)))
-        info = VGroup(theme.body_text("不碰词向量", color=theme.TEXT),
+        lead_deg = figures.value("rope_pair_lead_deg")
+        info = VGroup(theme.body_text("不碰词向量，转 q 和 k", color=theme.TEXT),
                       theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
                       theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
-                      theme.body_text("k 比 q 多转 (n − m)θ", color=theme.ANGLE),
+                      theme.body_text("k 相对 q 多转 (n − m)θ", color=theme.ANGLE),
                       theme.body_text("同一对 q、k：分数只看距离", color=theme.SCORE))
         seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
         seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
         for mob, y in zip((info[0], info[1], info[2], *seats, info[3], info[4]),
                           (2.35, 1.6, 0.85) + (0.1,) * len(seats) + (-0.65, -1.4)):
             mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
+        names = theme.small_text("q：查询向量　k：键向量　分数 = q·k", color=theme.TEXT)
+        names.move_to(np.array([-0.6, 2.86, 0.0]), aligned_edge=LEFT)
+        caveat = theme.small_text("超出训练时的长度：效果会打折扣", color=theme.TEXT)
+        caveat.move_to(np.array([-0.6, -2.05, 0.0]), aligned_edge=LEFT)
         self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
         self.watch("rope_drawn", lambda: {
             "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(),
@@ -260,7 +278,7 @@ class OverviewReel(NarratedScene):
         # seats (0, 0): nothing turned yet, k is ahead by the pair's own 30°; the rule, then the lead are said
         self.play(FadeIn(pair.circle), FadeIn(pair.q_arrow), FadeIn(pair.k_arrow), FadeIn(pair.q_label),
                   FadeIn(pair.k_label), FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(seats[0]), FadeIn(info[0]),
-                  run_time=cue.share(0.1))
+                  FadeIn(names), run_time=cue.share(0.1))
         self.add(pair, pair.gap_arc)
         self._at(cue, 0.2)
         self.play(FadeIn(info[1]), run_time=cue.share(0.06))
@@ -274,15 +292,17 @@ class OverviewReel(NarratedScene):
         self.play_frames(FadeIn(seats[1]), FadeIn(info[3]), FadeIn(pair.score), frames=max(1, int(0.25 * span)))
         self.hold_to(max(self.frame, cue.bookmark("only")))
         self.play(FadeIn(info[4]), run_time=cue.share(0.08))
-        span = cue.frames_remaining()
+        span = cue.frames_until("caveat")
         for i in (2, 3):            # each pair's caption is read at rest before the next turn
             self.play_frames(pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]),
                              frames=max(1, int(0.28 * span)))
             self.play_frames(FadeIn(seats[i]), frames=max(1, int(0.1 * span)))
             self.hold_frames(int(0.1 * span))
+        self.hold_to(max(self.frame, cue.bookmark("caveat")))
+        self.play(FadeIn(caveat), run_time=min(cue.share(0.1), cue.remaining()))
         cue.hold()
         gap_num.clear_updaters()
-        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info)
+        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names, caveat)
 
     def _close(self, cue) -> None:
         self._swap_caption("close", cue, self.rope_group)
@@ -307,7 +327,7 @@ class OverviewReel(NarratedScene):
         links = VGroup(*[Arrow(c + 0.6 * DOWN, c + 1.1 * DOWN, buff=0, color=theme.MUTED, stroke_width=3,
                                max_tip_length_to_length_ratio=0.4) for c in row.centers])
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
-        nxt = theme.small_text("接下来一节一节展开，最后四道小题", color=theme.MUTED).move_to(np.array([0.0, -2.2, 0.0]))
+        nxt = theme.small_text("完整的课里：一节一节展开，最后四道小题", color=theme.MUTED).move_to(np.array([0.0, -2.2, 0.0]))
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(*[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]),
                   run_time=cue.share(0.12))

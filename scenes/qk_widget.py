@@ -31,9 +31,10 @@ def _box(text: str, color: str = theme.TEXT) -> VGroup:
 
 
 def _speed_text(w: float) -> str:
-    """``θ = 0.1`` (radians per seat; 4 places at most, ``≈`` when that rounds: 1.04×10⁻⁴ → ``θ ≈ 0.0001``)."""
+    """A plane's speed ω (转速), radians per seat: ``ω = 0.1`` (4 places at most, ``≈`` when that rounds:
+    1.15e-4 → ``ω ≈ 0.0001``). θ stays the one speed of the 2-D widget."""
     shown = figures.fmt_dec(w, 4)
-    return f"θ {'=' if abs(float(shown) - w) < 1e-12 else '≈'} {shown}"
+    return f"ω {'=' if abs(float(shown) - w) < 1e-12 else '≈'} {shown}"
 
 
 def _chain(*parts: tuple[str, str]) -> VGroup:
@@ -55,9 +56,10 @@ class QKWidget(NarratedScene):
 
     SCENE_IDS = ("qk_widget",)
     CUES = ("placement", "after_qk", "arrow", "rule", "angle", "score", "slide", "planes", "same_clocks")
+    BOOKMARKS = {"placement": ("moved",), "slide": ("caveat",)}
     N_SEATS = 10
-    PLANE_D = 512
-    PLANE_INDICES = (0, 64, 128, 192, 255)
+    PLANE_D = 128                   # one attention head's q and k (e.g. LLaMA's): 64 planes
+    PLANE_INDICES = (0, 16, 32, 48, 63)
     PLANE_SEATS = (8.0, 14.0)       # the seat the small planes reach in `planes`, then in `same_clocks`
 
     def construct(self) -> None:
@@ -73,20 +75,30 @@ class QKWidget(NarratedScene):
         for chain, name, y in ((old, old_name, 1.5), (new, new_name, -1.0)):
             chain.move_to(np.array([0.8, y, 0.0]))
             name.next_to(chain, LEFT, buff=0.4)
+        # what q, k and v are (their first use in this lesson): q·k scores, the scores weigh the v's
+        legend = rich(colored("q", theme.Q) + " 查询向量　" + colored("k", theme.K) + " 键向量　v 值向量：" +
+                      colored("q·k 打分", theme.SCORE) + "，按分数把 v 加起来", font_size=theme.SIZE_SMALL)
+        legend.move_to(np.array([0.0, 2.75, 0.0]))
         with self.cue("placement") as cue:
-            self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.2))
+            self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.12))
             for k in range(1, 4):
-                self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.15))
+                self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.1))
+            self.play(FadeIn(legend, shift=0.15 * DOWN), run_time=cue.share(0.12))
             moved = theme.body_text("RoPE 换了个地方", color=theme.HIGHLIGHT).move_to(np.array([0.8, 0.25, 0.0]))
+            self.hold_to(max(self.frame, cue.bookmark("moved")))
             self.play(FadeIn(moved), run_time=cue.remaining())
 
         # -- after_qk: compute q, k as usual, then turn them by seat ---------------------
+        v_note = theme.small_text("v 不转：取走的内容不带位置", color=theme.TEXT)
+        v_note.next_to(new[0][2], DOWN, buff=0.3)
         with self.cue("after_qk") as cue:
             self.play(FadeOut(moved), old.animate.set_color(theme.MUTED), old_name.animate.set_color(theme.MUTED),
                       FadeIn(new_name), FadeIn(new[0][0]), GrowArrow(new[1][0]), FadeIn(new[0][1]),
-                      run_time=cue.share(0.4))
+                      run_time=cue.share(0.3))
             self.play(GrowArrow(new[1][1]), FadeIn(new[0][2]), GrowArrow(new[1][2]), FadeIn(new[0][3]),
-                      run_time=cue.remaining())
+                      run_time=cue.share(0.3))
+            self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.remaining())
+            self.probe("placement", legend=legend.typst_code, v_note=v_note.text)
 
         # -- arrow: q = (1, 0) on a plane, turned 90° keeps its length --------------------
         pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
@@ -106,7 +118,8 @@ class QKWidget(NarratedScene):
             "len_text": q_len.shown_text(), "len_on": self.on_screen(q_len),
             "name_texts": [q_name.text, q_turned.text], "names_on": [self.on_screen(q_name), self.on_screen(q_turned)]})
         with self.cue("arrow") as cue:
-            self.play(FadeOut(old), FadeOut(new), FadeOut(old_name), FadeOut(new_name), run_time=cue.share(0.12))
+            self.play(FadeOut(old), FadeOut(new), FadeOut(old_name), FadeOut(new_name), FadeOut(legend), FadeOut(v_note),
+                      run_time=cue.share(0.12))
             self.play(Create(axes), FadeIn(pair.circle), GrowArrow(pair.q_arrow), FadeIn(pair.q_label),
                       FadeIn(q_name), run_time=cue.share(0.3))
             self.add(pair)
@@ -222,10 +235,14 @@ class QKWidget(NarratedScene):
             self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
             only = theme.body_text("同一对 q、k：分数只看距离", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
             only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
-            self.play(FadeIn(only), run_time=cue.remaining())
+            self.play(FadeIn(only), run_time=cue.share(0.15))
+            caveat = theme.small_text("超出训练时的长度：效果会打折扣", color=theme.TEXT)
+            caveat.move_to(CENTER + np.array([0.0, -2.2, 0.0]))        # under the dial: the seat strip is right
+            self.hold_to(max(self.frame, cue.bookmark("caveat")))
+            self.play(FadeIn(caveat), run_time=cue.remaining())
         self.probe("slide_end", **{k: v for k, v in self.probes["widget"][-1].items() if k != "frame"})
 
-        # -- planes: 512 dims split into 256 planes, each with its own θ, fast to slow ---------------------
+        # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
         clocks = ClockRow(d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6,
                           center=np.array([0.0, -0.35, 0.0]))
@@ -244,12 +261,12 @@ class QKWidget(NarratedScene):
                         for a, b in zip(plane_centers, plane_centers[1:])])
         speeds = VGroup(*[theme.small_text(_speed_text(wi), color=theme.ANGLE).next_to(p, DOWN, buff=0.2)
                           for p, wi in zip(planes, w)])
-        unit = theme.small_text(f"θ 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT)
+        unit = theme.small_text(f"ω 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT)
         unit.move_to(np.array([0.0, -0.95, 0.0]))
         names = VGroup(*[theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
                          for p, i in zip(planes, self.PLANE_INDICES)])
-        title = rich(f"{self.PLANE_D} 维的 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的 " + colored("$theta$", theme.ANGLE)
-                     + "，从快到慢")
+        title = rich(f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的转速 "
+                     + colored("ω", theme.ANGLE) + "，从快到慢")
         title.move_to(np.array([0.0, 2.85, 0.0]))
         counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
                                 font_size=theme.SIZE_SMALL)
@@ -267,7 +284,7 @@ class QKWidget(NarratedScene):
             "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
             "hands_on": self.on_screen(clocks.hands)})
         widget = VGroup(pair, pair.gap_arc, axes, theta_note, rules, strip, seat_nums, seat_word, q_chip, k_chip,
-                        readouts, only)
+                        readouts, only, caveat)
         with self.cue("planes") as cue:
             self.play(FadeOut(widget), run_time=cue.share(0.15))
             for mob in (q_chip, k_chip, *readouts):

@@ -1,8 +1,10 @@
 """只看相对距离: q turns mθ, k turns nθ, so k gains (n − m)θ on q and the score depends only on n − m.
 
-q and k do not start aligned (k leads by ``figures.ROPE_PAIR_K_LEAD_DEG``), so the angle between
-them is never (n − m)θ itself: RoPE *adds* (n − m)θ to the angle they started with. The picture
-keeps the starting arrows as ghosts with their arc, so the change is visible.
+q and k do not start aligned (k leads by ``figures.ROPE_PAIR_K_LEAD_DEG``, which is not θ), so the
+angle between them is never (n − m)θ itself: RoPE *adds* (n − m)θ to the directed angle from q to k
+(the 夹角 is that angle only while it stays within 0°–180°, as it does for the pairs shown). The
+picture keeps the starting arrows as ghosts with their arc, so the change is visible, and writes the
+identity behind it, R(mθ)ᵀR(nθ) = R((n − m)θ), where the narration says why.
 """
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ class RopeInvariance(NarratedScene):
 
     SCENE_IDS = ("rope_invariance", "rope_gap_only")
     CUES = ("turn_q", "turn_k", "same_gap", "pairs", "curve", "takeaway")
+    BOOKMARKS = {"same_gap": ("identity",)}
+    #: why only n − m counts: turning back by mθ (the transpose), then on by nθ
+    IDENTITY = "R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n-m) theta)"
     SEAT_WORD = {"rope_invariance": "位置", "rope_gap_only": "座位"}   # as each lesson calls a seat ...
     SCORE_WORD = {"rope_invariance": "点积", "rope_gap_only": "分数"}  # ... and the score
     M, N = 2, 5
@@ -57,7 +62,10 @@ class RopeInvariance(NarratedScene):
         lines = self.info_lines(seat, lead, gain)
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.32).move_to(np.array([2.6, 0.75, 0.0]))
         main.score.next_to(lines, DOWN, aligned_edge=LEFT, buff=0.4)
-        theta_note = theme.small_text(f"θ = {_deg(theta_deg)}", color=theme.ANGLE).to_corner(UP + RIGHT, buff=0.4)
+        theta_note = theme.small_text(f"θ = {_deg(theta_deg)}", color=theme.ANGLE)
+        theta_note.next_to(header, DOWN, buff=0.2, aligned_edge=LEFT)
+        identity = theme.formula(self.IDENTITY, color=theme.ANGLE, font_size=40).move_to(np.array([2.3, 3.2, 0.0]))
+        self.watch("identity", lambda: {"on_screen": self.on_screen(identity)})
         self.watch("main", lambda: {**main.probe_values(), **main.drawn(),
                                     "ghost_q_end": ghosts[0].arrow.get_end().tolist(),
                                     "ghost_k_end": ghosts[1].arrow.get_end().tolist(),
@@ -81,9 +89,15 @@ class RopeInvariance(NarratedScene):
 
         with self.cue("same_gap") as cue:
             self.add(main.gap_arc)
-            self.play(FadeIn(lines[3]), run_time=cue.share(0.25))
-            self.play(Create(main.gap_arc), FadeIn(lines[4]), run_time=cue.share(0.3))
-            self.play(FadeIn(main.score), run_time=cue.share(0.15))
+            before = cue.frames_until("identity")
+            self.play_frames(FadeIn(lines[3]), frames=max(1, before // 2))
+            self.play(Create(main.gap_arc), FadeIn(lines[4]), run_time=cue.until("identity"))
+            self.play(FadeIn(identity, shift=0.2 * DOWN), run_time=cue.share(0.15))
+            # the score arrives as it is named ("点积/分数只由这个角决定")
+            said = cue.plan.text.rfind(score_word) / max(1, len(cue.plan.text))
+            self.hold_frames(max(0, min(cue.start_frame + int(said * cue.plan.speech_frames), cue.speech_end_frame - 30)
+                                 - self.frame))
+            self.play_frames(FadeIn(main.score), frames=max(1, min(int(0.6 * self.fps), cue.frames_remaining())))
             cue.hold()
 
         pairs = VGroup()
@@ -103,7 +117,7 @@ class RopeInvariance(NarratedScene):
         self.watch("same", lambda: {"text": same.text, "on_screen": self.on_screen(same)})
         with self.cue("pairs") as cue:
             self.play(FadeOut(main), FadeOut(main.gap_arc), FadeOut(main.score), FadeOut(lines), FadeOut(ghosts),
-                      FadeOut(start_arc), run_time=cue.share(0.15))
+                      FadeOut(start_arc), FadeOut(identity), run_time=cue.share(0.15))
             self.play(*[FadeIn(p) for p in pairs], *[FadeIn(p.title) for p in pairs],
                       *[FadeIn(p.score) for p in pairs], run_time=cue.share(0.2))
             self.add(*[p.gap_arc for p in pairs])
@@ -111,14 +125,16 @@ class RopeInvariance(NarratedScene):
             self.play(FadeIn(same), run_time=cue.share(0.15))
             cue.hold()
 
-        chart, rings, ring_key = self._chart(q, k, score_word)
+        chart, rings, ring_key = self._chart(q, k, score_word, seat)
+        radian = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
+        radian.next_to(chart.y_label, RIGHT, buff=0.6)
         with self.cue("curve") as cue:
             self.play(FadeOut(pairs), FadeOut(same), *[FadeOut(p.title) for p in pairs],
                       *[FadeOut(p.score) for p in pairs], *[FadeOut(p.gap_arc) for p in pairs],
                       FadeOut(theta_note), run_time=cue.share(0.1))
             # the empty chart first; each curve is then drawn on its own
             frame = VGroup(chart.axes, chart.ticks, chart.x_label, chart.y_label)
-            self.play(FadeIn(frame), FadeIn(chart.legend), run_time=cue.share(0.1))
+            self.play(FadeIn(frame), FadeIn(chart.legend), FadeIn(radian), run_time=cue.share(0.1))
             self.remove(frame)
             self.add(chart)
             self.remove(*chart.curves)
@@ -134,22 +150,27 @@ class RopeInvariance(NarratedScene):
 
         with self.cue("takeaway") as cue:
             line = theme.body_text(f"同一对 q、k：{score_word}只随 n − m 变，与起点无关", color=theme.HIGHLIGHT)
-            line.move_to(np.array([0.0, 3.0, 0.0]))
-            self.play(FadeIn(line), run_time=cue.share(0.4))
-            self.play(Create(chart.curves[0].copy().set_stroke(width=8, opacity=0.5)), run_time=cue.remaining())
+            line.move_to(np.array([0.0, 3.1, 0.0]))
+            caveat = theme.small_text("超出训练时的长度，效果仍会打折扣", color=theme.TEXT)
+            caveat.next_to(line, DOWN, buff=0.15)
+            self.play(FadeIn(line), FadeOut(radian), run_time=cue.share(0.3))
+            self.play(Create(chart.curves[0].copy().set_stroke(width=8, opacity=0.5)), run_time=cue.share(0.3))
+            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(caveat), run_time=cue.remaining())
+            self.probe("takeaway", line=line.text, caveat=caveat.text)
 
     def info_lines(self, seat: str, lead: float, gain: float) -> VGroup:
         """What the labels beside the main pair say (a test puts the old wrong label back through here)."""
         theta_deg = figures.THETA_DEG
         return VGroup(
-            theme.body_text(f"开始：k 比 q 多偏 {_deg(lead)}", color=theme.ANGLE),
+            theme.body_text(f"开始：k 相对 q 转过 {_deg(lead)}", color=theme.ANGLE),
             theme.body_text(f"q 在{seat} m = {self.M}：转 mθ = {_deg(self.M * theta_deg)}", color=theme.Q),
             theme.body_text(f"k 在{seat} n = {self.N}：转 nθ = {_deg(self.N * theta_deg)}", color=theme.K),
             theme.body_text(f"k 多转了 (n − m)θ = {_deg(gain)}", color=theme.ANGLE),
-            theme.body_text(f"夹角 = {_deg(lead)} + {_deg(gain)} = {_deg(lead + gain)}", color=theme.ANGLE),
+            theme.body_text(f"现在：k 相对 q 转过 {_deg(lead)} + {_deg(gain)} = {_deg(lead + gain)}", color=theme.ANGLE),
         )
 
-    def _chart(self, q, k, score_word: str):
+    def _chart(self, q, k, score_word: str, seat: str):
         """The score-against-distance chart, and rings where the same distances from other starts land."""
         w = mathcore.frequencies(self.CURVE_D)
         dist = np.linspace(0, self.CURVE_MAX, 241)
@@ -158,7 +179,7 @@ class RopeInvariance(NarratedScene):
             qf, kf = np.zeros(self.CURVE_D), np.zeros(self.CURVE_D)
             qf[2 * i:2 * i + 2], kf[2 * i:2 * i + 2] = q, k
             curves.append(mathcore.rope_scores(qf, kf, dist))
-            names.append(f"每格转 {w[i]:g} 弧度")
+            names.append(f"每个{seat}转 {w[i]:g} 弧度")
         chart = ScoreCurve(dist, curves, names=names, x_range=(0, self.CURVE_MAX, 4), y_range=(-1, 1, 0.5), y_label=score_word,
                            x_length=7.0, y_length=3.4, center=np.array([-1.6, 0.1, 0.0]))
         self.curve_chart = chart

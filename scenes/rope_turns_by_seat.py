@@ -39,7 +39,7 @@ class RopeTurnsBySeat(NarratedScene):
                       Line(CENTER + 2.1 * DOWN, CENTER + 2.4 * UP, color=theme.MUTED, stroke_width=2))
         circle = DashedVMobject(Circle(radius=radius, color=theme.MUTED, stroke_width=2).move_to(CENTER),
                                 num_dashes=48)
-        arrows = [TurningArrow(v, scale=SCALE, center=CENTER, color=theme.TEXT) for _ in self.SEATS]
+        arrows = [TurningArrow(v, scale=SCALE, center=CENTER, color=theme.Q) for _ in self.SEATS]     # q: theme.Q
         seat_labels = [theme.small_text(f"{p}", color=theme.POSITION) for p in self.SEATS]
 
         def place_label(i: int) -> None:

@@ -13,6 +13,7 @@ from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow, LabeledNumber, ScoreCurve, TurningArrow
+from scenes.mobjects.clock_row import TwoLines
 from scenes.mobjects.colored_text import colored, rich
 
 CENTER = np.array([-3.3, 0.2, 0.0])
@@ -57,9 +58,9 @@ class RopeVisualisation(NarratedScene):
         ring = DashedVMobject(Circle(radius=SCALE * np.linalg.norm(v), color=theme.MUTED, stroke_width=2)
                               .move_to(CENTER), num_dashes=48)
         seat = ValueTracker(0.0)
-        arrow = TurningArrow(v, scale=SCALE, center=CENTER, color=theme.TEXT)
+        arrow = TurningArrow(v, scale=SCALE, center=CENTER, color=theme.Q)         # the word's q: theme.Q
         arrow.add_updater(lambda m: m.set_angle(seat.get_value() * theta))
-        start = TurningArrow(v, scale=SCALE, center=CENTER, color=theme.TEXT, opacity=theme.GHOST_OPACITY)
+        start = TurningArrow(v, scale=SCALE, center=CENTER, color=theme.Q, opacity=theme.GHOST_OPACITY)
         tip0 = start.tip_point()
         start_label = theme.small_text("0", color=theme.POSITION).move_to(
             tip0 + 0.3 * (tip0 - CENTER) / np.linalg.norm(tip0 - CENTER))
@@ -84,7 +85,7 @@ class RopeVisualisation(NarratedScene):
         turned = LabeledNumber("转过", 0, decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.TEXT)
         turned.next_to(counter, DOWN, buff=0.4).align_to(counter, LEFT)
         turned.add_updater(lambda m: m.set_value(float(np.degrees(seat.get_value() * theta))))
-        step = rich("每挪一格，多转 " + colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE))
+        step = rich("每挪一个位置，多转 " + colored(f"$theta = {figures.THETA_DEG:g} degree$", theme.ANGLE))
         step.move_to(np.array([PANEL_X, 0.6, 0.0]))
         rule = rich("转过 = " + colored("$m$", theme.POSITION) + " × " + colored("$theta$", theme.ANGLE))
         rule.next_to(step, DOWN, buff=0.3)
@@ -118,8 +119,8 @@ class RopeVisualisation(NarratedScene):
     def _multi(self) -> None:
         clocks = ClockRow(d=self.D, radius=1.0, spacing=3.5, center=np.array([0.0, 0.55, 0.0]))
         clocks.counter.move_to(np.array([0.0, 2.8, 0.0]))
-        speed_labels = VGroup(*[theme.small_text(f"每格 {figures.fmt_dec(wi, 3)} 弧度", color=theme.ANGLE)
-                                .next_to(face, DOWN, buff=0.25) for wi, face in zip(clocks.w, clocks.faces)])
+        speed_labels = VGroup(*[TwoLines("每个位置转", f"{figures.fmt_dec(wi, 3)} 弧度", color=theme.ANGLE)
+                                .next_to(face, DOWN, buff=0.2) for wi, face in zip(clocks.w, clocks.faces)])
         turned = VGroup()
         for i, lab in enumerate(speed_labels):
             r = LabeledNumber("转过", 0, decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.TEXT,
@@ -132,15 +133,17 @@ class RopeVisualisation(NarratedScene):
             "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
             "speeds": [t.text for t in speed_labels],
             "on_screen": self.on_screen(clocks.hands), "turned_on_screen": self.on_screen(turned)})
+        radian = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
+        radian.move_to(np.array([4.6, 2.8, 0.0]))
         with self.cue("multi") as cue:
             self.play(FadeOut(self.pointer_group), run_time=cue.share(0.1))
             for mob in self.pointer_updated:
                 mob.clear_updaters()
             self.play(FadeIn(clocks), FadeIn(clocks.counter), run_time=cue.share(0.15))
-            self.play(FadeIn(speed_labels, lag_ratio=0.3), FadeIn(turned), run_time=cue.until("run"))
+            self.play(FadeIn(speed_labels, lag_ratio=0.3), FadeIn(turned), FadeIn(radian), run_time=cue.until("run"))
             self.play(clocks.make_step_animation(self.MULTI_TO, rate_func=linear), run_time=min(cue.share(0.45), cue.remaining()))
             cue.hold()
-        self.multi_group = VGroup(clocks, clocks.counter, speed_labels, turned)
+        self.multi_group = VGroup(clocks, clocks.counter, speed_labels, turned, radian)
         self.multi_updated = (clocks, clocks.hands, clocks.counter, *turned)
 
     # -- curve: q·k against distance; q and k slide along the seats together, the curve stays ---------
@@ -151,7 +154,8 @@ class RopeVisualisation(NarratedScene):
         start = ValueTracker(0.0)
         chart = ScoreCurve(dist, [mathcore.rope_scores(q, k, dist, m=0.0)], names=[f"q·k（{self.D} 维）"],
                            x_range=(0, self.CURVE_MAX, 5), y_range=(0.0, 1.0, 0.5), x_length=8.5, y_length=2.5,
-                           center=np.array([-0.2, -0.55, 0.0]), colors=(theme.SCORE,), x_label="隔几格 n − m", y_label="点积")
+                           center=np.array([-0.2, -0.55, 0.0]), colors=(theme.SCORE,), x_label="距离 n − m",
+                           y_label="点积")
         ghost_curve = chart.curves[0].copy().set_stroke(color=theme.MUTED, width=9, opacity=0.5)
 
         def x_of(seat: float) -> float:
@@ -168,7 +172,7 @@ class RopeVisualisation(NarratedScene):
         strip_name = theme.small_text("位置", color=theme.POSITION).next_to(strip, LEFT, buff=0.3)
         q_dot, k_dot = Dot(radius=0.11, color=theme.Q), Dot(radius=0.11, color=theme.K)
         q_lab, k_lab = theme.small_text("q", color=theme.Q), theme.small_text("k", color=theme.K)
-        gap_lab = theme.small_text(f"隔 {self.GAP} 格", color=theme.TEXT)
+        gap_lab = theme.small_text(f"隔 {self.GAP} 个位置", color=theme.TEXT)
 
         def place_words(_=None) -> None:
             m = start.get_value()
@@ -176,7 +180,7 @@ class RopeVisualisation(NarratedScene):
             k_dot.move_to(np.array([x_of(m + self.GAP), y_strip, 0.0]))
             q_lab.next_to(q_dot, UP, buff=0.12)
             k_lab.next_to(k_dot, UP, buff=0.12).align_to(q_lab, DOWN)
-            gap_lab.move_to(np.array([(q_dot.get_x() + k_dot.get_x()) / 2, q_lab.get_y(), 0.0]))
+            gap_lab.move_to(np.array([(q_dot.get_x() + k_dot.get_x()) / 2, q_lab.get_top()[1] + 0.28, 0.0]))
 
         words = VGroup(q_dot, k_dot, q_lab, k_lab, gap_lab)
         words.add_updater(place_words)

@@ -79,7 +79,7 @@ class RotationFidelity(NarratedScene):
                        theme.body_text("同转一个角，点积也不变", color=theme.TEXT))
         props.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([PANEL_X, 0.1, 0.0]))
         props[2].shift((props[1][1].get_left()[0] - props[2].get_left()[0]) * RIGHT)      # under "长度", not under ②
-        ccw = theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).move_to(CENTER + np.array([0.0, -2.35, 0.0]))
+        ccw = theme.small_text("θ 取正值：逆时针转", color=theme.ANGLE).move_to(CENTER + np.array([0.0, -2.35, 0.0]))
         self.probe("ccw", shown=ccw.text)
         with self.cue("machine") as cue:
             self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(vec), FadeIn(angle), FadeIn(ccw),

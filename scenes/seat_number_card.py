@@ -1,4 +1,4 @@
-"""把座位号写进向量: x + p as a two-row card, then the three requirements on p."""
+"""把座位号写进向量: x + p as a two-row card that merges into one row of sums, then the three requirements on p."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,10 +16,12 @@ HOPS = ((3, 4), (503, 504))       # the same "one seat to the right", near and f
 
 
 class SeatNumberCard(NarratedScene):
-    """idea → card (x + p, added dimension by dimension) → req_unique → req_small → req_steady → takeaway."""
+    """idea → card (x + p, added dimension by dimension; then one row of sums) → req_unique → req_small →
+    req_steady → takeaway."""
 
     SCENE_IDS = ("seat_card",)
     CUES = ("idea", "card", "req_unique", "req_small", "req_steady", "takeaway")
+    BOOKMARKS = {"card": ("merge",)}
 
     def construct(self) -> None:
         header = self.header()
@@ -33,20 +35,27 @@ class SeatNumberCard(NarratedScene):
         attn.move_to(np.array([5.0, 1.2, 0.0]))
         feed = Arrow(chips.get_right() + 0.1 * RIGHT, attn.get_left(), buff=0.1, color=theme.MUTED, stroke_width=4)
         only = theme.small_text("只认向量", color=theme.MUTED).next_to(attn, DOWN, buff=0.2)
-        write = theme.body_text("进注意力之前，写进“排第几”", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
+        write = theme.body_text("进注意力之前，写进座位号", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
         with self.cue("idea") as cue:
             self.play(FadeIn(header), FadeIn(chips), FadeIn(attn), Create(feed), run_time=cue.share(0.3))
             self.play(FadeIn(only), run_time=cue.share(0.15))
             self.play(FadeIn(seats, shift=0.2 * UP, lag_ratio=0.2), FadeIn(write), run_time=cue.remaining())
             self.probe("idea_seats", shown=[s.text for s in seats])
 
-        # -- card: p as long as x, added dimension by dimension; two rows --------------
+        # -- card: p as long as x, added dimension by dimension; two rows, then the one row the sum is ------
         card = SeatCard(d=4, center=np.array([0.4, 0.6, 0.0]))
+        self.watch("card", lambda: {**card.probe_values(), "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells)})
+        one_row = theme.small_text("加完只剩一行数：词义和座位号叠在一起", color=theme.TEXT)
         with self.cue("card") as cue:
-            self.swap(VGroup(chips, seats, attn, feed, only, write), FadeIn(card.x_cells), run_time=cue.share(0.15))
-            self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.2))
-            self.play(card.make_add_animation(), run_time=cue.share(0.3))
-            self.play(Create(card.frame), FadeIn(card.row_labels), FadeIn(card.title), run_time=cue.remaining())
+            self.swap(VGroup(chips, seats, attn, feed, only, write), FadeIn(card.x_cells), run_time=cue.share(0.1))
+            self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.14))
+            self.play(card.make_add_animation(), run_time=cue.share(0.22))
+            self.play(Create(card.frame), FadeIn(card.row_labels), FadeIn(card.title), run_time=cue.share(0.12))
+            self.hold_to(max(self.frame, cue.bookmark("merge")))
+            self.play(*card.merge_animations(), run_time=cue.share(0.14))
+            self.remove(*card.settle_merge())
+            one_row.next_to(card.merged_frame, DOWN, buff=0.35)
+            self.play(FadeIn(one_row, shift=0.15 * UP), run_time=cue.remaining())
 
         # -- the three requirements, one per cue -------------------------------------------
         reqs = RequirementList(THREE_REQUIREMENTS)
@@ -54,7 +63,8 @@ class SeatNumberCard(NarratedScene):
         panel = np.array([3.3, -0.9, 0.0])
         card_group = VGroup(card, card.title)
         with self.cue("req_unique") as cue:
-            self.play(card_group.animate.scale(0.85).move_to(np.array([3.4, 1.95, 0.0])), run_time=cue.share(0.3))
+            self.play(FadeOut(one_row), card_group.animate.scale(0.8).move_to(np.array([3.75, 2.15, 0.0])),
+                      run_time=cue.share(0.3))
             unique = theme.formula("p(m) != p(n) quad (m != n)", color=theme.TEXT).move_to(panel)
             self.play(FadeIn(reqs.items[0], shift=0.2 * RIGHT), *reqs.focus_animations(0, shown=1),
                       run_time=cue.share(0.3))
@@ -80,7 +90,7 @@ class SeatNumberCard(NarratedScene):
 
         # -- takeaway: a steady "one seat right"; test the candidates with the three rules ---
         with self.cue("takeaway") as cue:
-            same = theme.body_text("稳定的“往右一格”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
+            same = theme.body_text("稳定的“往右挪一个座位”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
             test = theme.body_text("接下来：用这三条检验候选方案", color=theme.TEXT).move_to(np.array([0.0, -2.1, 0.0]))
             self.play(ruler.hops.animate.set_color(theme.HIGHLIGHT), FadeIn(same), *reqs.focus_animations(-1), run_time=cue.share(0.45))
             self.play(FadeIn(test, shift=0.2 * UP), run_time=cue.remaining())

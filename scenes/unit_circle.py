@@ -52,15 +52,16 @@ class UnitCirclePointer(NarratedScene):
         readout = dial.readout
         readout.move_to(np.array([2.2, 1.7, 0.0]))
         rule = VGroup(theme.body_text("横着读：x = cos θ", color=theme.COS),
-                      theme.body_text("竖着读：y = sin θ", color=theme.SIN)).arrange(DOWN, aligned_edge=LEFT)
+                      theme.body_text("竖着读：y = sin θ", color=theme.SIN),
+                      theme.body_text("θ 为正：逆时针转", color=theme.ANGLE)).arrange(DOWN, aligned_edge=LEFT)
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
         with self.cue("readout") as cue:
             # turn to an angle first, so the two readings have a length to show
             self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout),
                       dial.make_turn_animation(np.radians(self.READOUT_DEG)), run_time=cue.share(0.3))
             self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.25))
-            self.play(FadeIn(rule[1]), run_time=cue.share(0.25))
-            self.play(dial.make_turn_animation(0.0), run_time=cue.remaining())
+            self.play(FadeIn(rule[1]), run_time=cue.share(0.2))
+            self.play(FadeIn(rule[2]), dial.make_turn_animation(0.0), run_time=cue.remaining())
 
         # -- sweep: 30°, 90°, 180°, each turn starting on its bookmark ----------------
         with self.cue("sweep") as cue:
@@ -76,7 +77,7 @@ class UnitCirclePointer(NarratedScene):
             dial.start_trace()
             self.play(dial.make_turn_animation(np.radians(180.0 + 360.0)), run_time=cue.share(0.75))
             every = theme.body_text("每一点离圆心都是 1", color=theme.HIGHLIGHT)
-            every.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
+            every.next_to(rule, DOWN, buff=0.35).align_to(rule, LEFT)
             self.play(FadeIn(every), run_time=cue.remaining())
 
         # -- takeaway: angle in, point out ----------------------------------------

@@ -63,3 +63,41 @@ def disagreements(samples: Iterable[dict], *, shown: Callable[[dict], bool], sai
         if not abs(a - b) <= tol:
             out.append(f"frame {s['frame']}: {what}: label says {a:g}, drawing shows {b:g}")
     return out
+
+
+TYPST_FILL = re.compile(r'#text\(fill:\s*rgb\("[^"]*"\)\)\[')
+
+
+def typst_plain(code: str) -> str:
+    """A Typst source as read on screen, roughly: colour wrappers, ``$`` and spaces dropped
+    (``#text(fill: rgb("#fff"))[$x_1$] + …`` → ``x_1+…``)."""
+    return "".join(TYPST_FILL.sub("", code).replace("]", "").replace("$", "").split())
+
+
+def card_disagreements(samples: Iterable[dict]) -> list[str]:
+    """The x + p card (``SeatCard.probe_values`` with ``on_screen``): before the merge, column j holds x_{j+1}
+    above p_{j+1}, columns left to right; after it, one row (all cells at one height) reading
+    x_1+p_1, x_2+p_2 … left to right."""
+    out = []
+    for s in samples:
+        if not s["on_screen"]:
+            continue
+        if not s["merged"]:
+            for j, (xl, pl, xc, pc) in enumerate(zip(s["x_labels"], s["p_labels"], s["x"], s["p"])):
+                if (typst_plain(xl), typst_plain(pl)) != (f"x_{j + 1}", f"p_{j + 1}"):
+                    out.append(f"frame {s['frame']}: column {j} says {xl!r} / {pl!r}")
+                if abs(xc[0] - pc[0]) > 1e-6 or xc[1] < pc[1] - 1e-9:      # (they meet as the rows merge)
+                    out.append(f"frame {s['frame']}: column {j}: x is not drawn above its p")
+            xs = [c[0] for c in s["x"]]
+            if xs != sorted(xs):
+                out.append(f"frame {s['frame']}: the columns are not drawn left to right")
+            continue
+        ys = [c[1] for c in s["centers"]]
+        if max(ys) - min(ys) > 1e-6:
+            out.append(f"frame {s['frame']}: the merged cells are not one row")
+        order = sorted(range(len(s["centers"])), key=lambda j: s["centers"][j][0])
+        read = [typst_plain(s["labels"][j]) for j in order]
+        want = [f"x_{j + 1}+p_{j + 1}" for j in range(len(order))]
+        if read != want:
+            out.append(f"frame {s['frame']}: the merged row reads {read}, not {want}")
+    return out

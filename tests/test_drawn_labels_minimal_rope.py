@@ -146,7 +146,7 @@ def _seat(s, key) -> float:
 def curve_disagreements(samples) -> list[str]:
     out = []
     words = [s for s in samples if s["words_on_screen"]]
-    out += disagreements(words, shown=lambda s: True, what="隔 N 格 vs the drawn words",
+    out += disagreements(words, shown=lambda s: True, what="隔 N 个位置 vs the drawn words",
                          said=lambda s: numbers_in(s["gap_text"])[-1],
                          drawn=lambda s: _seat(s, "k_dot") - _seat(s, "q_dot"), tol=EXACT)
     out += disagreements(words, shown=lambda s: s["m_on_screen"], what="q 在位置 vs the drawn q",
@@ -179,7 +179,7 @@ def test_curve_checks_catch_a_perturbation(what):
         if what == "k drawn one seat later":
             s["k_dot"][0] += s["seat1_x"] - s["seat0_x"]
         elif what == "gap label 5":
-            s["gap_text"] = "隔5格"
+            s["gap_text"] = "隔5个位置"
         elif what == "point off the curve":
             s["point"][1] += 0.05
         else:
@@ -195,7 +195,7 @@ def _seat_of(s, word: str) -> int:
 
 
 def shuffle_note_disagreements(samples) -> list[str]:
-    """"B、F：隔 4 格 → 隔 1 格" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
+    """"B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
     shuffle (the first frame the table is on screen) and now."""
     out = []
     shown = [s for s in samples if s["on_screen"]]

@@ -192,7 +192,11 @@ def test_overview_rope_drawing_equals_mathcore():
     lead = [last_number(s["lead_text"]) for s in samples if s["lead_on"]]
     assert lead and set(lead) == {round(float(np.degrees(angle_between(q, k))))}
     rope_cue = built_scene("word_order_overview")[0].plan.cue("rope").text
-    assert f"多偏 {lead[0]:g}°" in rope_cue
+    assert f"多偏 {lead[0]:g}°" in rope_cue and f"{lead[0]:g}" == figures.value("rope_pair_lead_deg")
+    # the directed turn is named as such (夹角 is only the folded readout); q and k are named at first use
+    assert {s["more_text"] for s in samples if s["more_on"]} == {"k相对q多转(n−m)θ"}
+    assert "查询向量 q" in rope_cue and "键向量 k" in rope_cue
+    assert "训练" in rope_cue                                   # distance-only comes with its length caveat
     assert float(figures.value("rope_pair_gap_deg")) != pytest.approx((figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]) * figures.THETA_DEG)
 
 
@@ -287,7 +291,9 @@ def test_overview_clocks_labels_equal_the_hands():
     assert not wavelength_disagreements(samples, w)
     # the slowest clock's turn is shown as it is said in the lesson (约 6.1 万), not as five digits
     shown = [s for s in samples if s["wavelengths_on"][-1]]
-    assert shown and {s["wavelength_texts"][-1] for s in shown} == {f"一圈≈{figures.value('wl_slow_512_wan')}万座"}
+    assert shown and {s["wavelength_texts"][-1] for s in shown} == {f"一圈≈{figures.value('wl_slow_512_wan')}万个座位"}
+    # 座 is not a counter for seats: every one-turn label counts 个座位
+    assert all(t.endswith("个座位") for s in samples for t in s["wavelength_texts"])
     moved = perturbed(samples, lambda s: s["counter_on"], lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)})
     assert clock_counter_disagreements(moved, w)
 
@@ -449,7 +455,12 @@ def test_widget_drawing_equals_mathcore(widget):
     planes = [s for s in probes("qk_widget", "planes_drawn") if all(s["speeds_on"])]
     w = mathcore.frequencies(scene.PLANE_D)[list(scene.PLANE_INDICES)]
     shown = [last_number(t) for t in planes[-1]["speed_texts"]]
-    assert np.allclose(shown, w, atol=0.5e-4)                                     # θ = 1, 0.1, …, ≈ 0.0001 rad/seat
+    assert np.allclose(shown, w, atol=0.5e-4)                                     # ω = 1, 0.1, …, ≈ 0.0001 rad/seat
+    assert all(t.startswith("ω") for t in planes[-1]["speed_texts"])             # a plane's speed is ω (转速), not θ
+    # one attention head's q and k, as the narration says: PLANE_D dimensions, half as many planes
+    said = scene.plan.cue("planes").text
+    assert f"{scene.PLANE_D} 维" in said and f"{len(mathcore.frequencies(scene.PLANE_D))} 个平面" in said
+    assert "注意力头" in said and "转速 ω" in said
 
 
 def test_widget_checks_catch_a_wrong_drawing_or_label(widget):
@@ -498,3 +509,20 @@ def test_pair_and_number_readers():
     assert wavelength_value("一圈 ≈6.28 座") == (6.28, 0.005)
     assert wavelength_value("一圈约 6.1 万座") == (61000.0, 500.0)
     assert turn_off(210.0, 0.0, -150.0) == pytest.approx(0.0)
+
+
+def test_widget_names_q_k_v_and_keeps_v_unturned():
+    """Lesson 2 first uses q, k, v in qk_widget.placement: named there (voice and screen), and v stays unturned
+    (said in after_qk, shown under the chain) before the quiz's answer relies on it."""
+    from tests.drawn import typst_plain
+
+    scene = built_scene("qk_widget")[0]
+    shown = scene.probes["placement"][0]
+    legend = typst_plain(shown["legend"])
+    for name in ("q查询向量", "k键向量", "v值向量"):
+        assert name in legend, legend
+    assert shown["v_note"].startswith("v不转")
+    said = scene.plan.cue("placement").text
+    assert all(name in said for name in ("查询向量 q", "键向量 k", "值向量 v"))
+    assert "v 不转" in scene.plan.cue("after_qk").text
+    assert "训练" in scene.plan.cue("slide").text                  # distance-only comes with its length caveat

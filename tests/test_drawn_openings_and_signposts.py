@@ -14,7 +14,9 @@ from narration import figures
 from mathcore import checks
 from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
 from mathcore.shuffle import self_attention, t1_inputs
+from mathcore.toy_words import word_vectors
 from tests.conftest import narration_scene
+from tests.drawn import card_disagreements
 
 TOL = 1e-6
 SCENES = ("trig_opening", "rot_opening", "word_order_overview", "seat_card", "further_reading", "next_step")
@@ -122,21 +124,72 @@ def test_rot_opening_plan_and_spin():
 
 
 # -- OverviewReel -----------------------------------------------------------------------
-def test_overview_blind_outputs_only_move():
+def test_overview_opens_with_the_lesson_title_and_the_lessons_sentence():
+    """The overview's title is lesson 2's own (not the course's), and the sentence is cut into the same
+    chips as everywhere in the lesson (借给 one chip), in the premise and the blind beat alike."""
     scene = build("word_order_overview")
-    x, perm = t1_inputs()
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cfg = load_config(root / "config.yaml")
+    lesson = load_course(cfg.course.lessons, root / "narration").lesson("word_order")
+    premise = scene.probes["premise"][0]
+    assert premise["title"] == bare(lesson.title) != bare(cfg.course.title)
+    seat_card = build("seat_card")
+    from scenes.seat_number_card import SENTENCE
+
+    assert premise["rows"][0] == list(SENTENCE) == list(type(scene).WORDS)
+    assert premise["rows"][1] == [SENTENCE[i] for i in type(scene).SWAP]        # 小红 … 小明
+    assert seat_card.probes["idea_seats"][0]["shown"] == [str(i) for i in range(len(SENTENCE))]
+
+
+def test_overview_blind_is_the_short_swap_and_outputs_only_move():
+    """The short version: the premise's sentence, one swap (小明 ↔ 小红), each strip the attention output of
+    the word drawn above it (toy word vectors, as in the lesson's own blind_bag)."""
+    scene = build("word_order_overview")
+    cls = type(scene)
+    x = word_vectors(cls.WORDS, cls.WORD_D)
     samples = scene.probes["blind"]
+    assert samples and {tuple(s["order"]) for s in samples} <= {tuple(range(len(cls.WORDS))), tuple(cls.SWAP)}
     for s in samples:
-        assert np.allclose(s["shown"], s["recomputed"], atol=TOL)
+        assert np.allclose(s["recomputed"], self_attention(x[s["order"]]), atol=TOL)
+        for j, strip in enumerate(s["shown"]):      # a strip sitting on a slot is that slot's word's output
+            if abs(s["slot_x"][j] - s["slots"][j]) < 1e-6:
+                assert np.allclose(strip, s["recomputed"][j], atol=TOL), (s["frame"], j)
     end = [s for s in samples if s["frame"] <= scene.plan.cue("blind").end_frame][-1]
-    assert end["order"] == perm.tolist()
+    assert end["order"] == list(cls.SWAP)
     assert np.allclose(end["slot_x"], end["slots"], atol=TOL)
+    assert np.allclose(end["shown"], self_attention(x)[list(cls.SWAP)], atol=TOL)   # the same strips, moved
+    assert "小明和小红" in scene.plan.cue("blind").text
+
+
+def test_overview_and_seat_card_merge_x_and_p_into_one_row():
+    for scene_id, probe, cue in (("word_order_overview", "seat", "seat"), ("seat_card", "card", "card")):
+        scene = build(scene_id)
+        samples = scene.probes[probe]
+        assert sum(s["on_screen"] and not s["merged"] for s in samples) > 5
+        assert sum(s["on_screen"] and s["merged"] for s in samples) > 5
+        assert not card_disagreements(samples)
+        end = [s for s in samples if s["frame"] <= scene.plan.cue(cue).end_frame][-1]
+        assert end["merged"]                          # the beat ends on the one row
+        merged = [s for s in samples if s["merged"] and s["on_screen"]]
+        swapped = [dict(s, labels=[s["labels"][1], s["labels"][0], *s["labels"][2:]]) for s in merged]
+        assert card_disagreements(swapped)
+        lifted = [dict(s, centers=[[c[0], c[1] + 0.5 * (j == 2), c[2]] for j, c in enumerate(s["centers"])])
+                  for s in merged]
+        assert card_disagreements(lifted)
+        rows = [s for s in samples if not s["merged"] and s["on_screen"]]
+        upside_down = [dict(s, x=s["p"], p=s["x"]) for s in rows if s["x"][0][1] > s["p"][0][1] + 1e-6]
+        assert upside_down and card_disagreements(upside_down)
+    assert "只剩一行数" in build("seat_card").plan.cue("card").text
 
 
 def test_overview_failures_from_mathcore():
     f = build("word_order_overview").probes["fail"][0]
     assert f["raw"] == mathcore.raw_index_encoding([5000], 4)[0].tolist()      # the far seat of failing_encodings
-    assert f["word"] == t1_inputs()[0][0][:2].tolist()
+    assert f["word"] == word_vectors(["小明"], 4)[0][:2].tolist()                # the blind beat's 小明
     seat, lengths = figures.NORM_SEAT, figures.NORM_LENGTHS
     assert f["lengths"] == list(lengths)
     for n, code, step in zip(lengths, f["code"], f["step"]):

@@ -185,7 +185,7 @@ def test_minimal_rope_same_word_shows_distance():
     assert figures.value("same_word_d1") in text and figures.value("same_word_d2") in text
     # the notes say the outlined diagonal's number
     notes = {tuple(s["note"]) for s in scene.probes["diagonals"] if s["d1"] or s["d2"]}
-    assert ("隔1格：都是" + shown[0, 1],) in notes and ("隔2格：都是" + shown[0, 2],) in notes
+    assert ("隔1个位置：都是" + shown[0, 1],) in notes and ("隔2个位置：都是" + shown[0, 2],) in notes
     slid = [s["slider_cell"] for s in scene.probes["diagonals"] if s["slider"]]
     assert slid[0] == [0, 1] and slid[-1] == [n - 2, n - 1] and all(j - i == 1 for i, j in slid)
 
@@ -251,13 +251,13 @@ def test_rope_visualisation_pointer_clocks_and_curve():
     assert scene.D == 8
     w = mathcore.frequencies(scene.D)
     clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
-    assert clocks[0]["speeds"] == [f"每格{figures.fmt_dec(wi, 3)}弧度" for wi in w]
+    assert clocks[0]["speeds"] == [f"每个位置转{figures.fmt_dec(wi, 3)}弧度" for wi in w]
     for s in clocks:
         assert np.allclose(s["w"], w)
         wrapped = (np.asarray(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
         assert np.all(np.abs(wrapped) <= TOL)
     assert max(s["p"] for s in clocks) == scene.MULTI_TO
-    assert f"第 {scene.MULTI_TO:g} 格" in _cue_text("rope_visualisation", "multi")
+    assert f"位置 {scene.MULTI_TO:g}" in _cue_text("rope_visualisation", "multi")
     q, k = np.asarray(scene.CURVE_Q), np.asarray(scene.CURVE_K)
     assert not np.allclose(q, k) and np.linalg.norm(q) == pytest.approx(1, abs=2e-3)
     dist = np.linspace(0, scene.CURVE_MAX, 121)

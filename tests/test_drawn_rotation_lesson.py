@@ -75,7 +75,7 @@ def test_rotation_fidelity_readings(scene_d):
 def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
     scene = scene_d("rotation_fidelity")
     # "θ 为正：逆时针转": while the drawn angle grows, the drawn tip turns counter-clockwise
-    assert scene.probes["ccw"][0]["shown"] == "θ为正：逆时针转"                   # Text drops spaces
+    assert scene.probes["ccw"][0]["shown"] == "θ取正值：逆时针转"                   # Text drops spaces
     vec = scene.probes["vector"]
     turns = [(a, b) for a, b in zip(vec, vec[1:]) if b["phi"] - a["phi"] > 1e-6]
     assert len(turns) > 30
@@ -215,7 +215,7 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     # the extrapolation experiment: told qualitatively, marked as a schematic, no source document, no %
     honest = scene.probes["honest"][0]
     assert "示意" in honest["source"] and "讲义" not in honest["source"]
-    assert honest["seen"][1] == "全部答对" and honest["unseen"][1] == "大多答错" and "好了不少" in honest["widened"][1]
+    assert honest["seen"][1] == "全部答对" and honest["unseen"][1] == "大多出错" and "好了不少" in honest["widened"][1]
     for cue in ("extrapolation", "honest", "gap"):
         text = scene.plan.cue(cue).text
         assert "%" not in text and "讲义" not in text and "学习器" not in text

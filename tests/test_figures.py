@@ -84,6 +84,7 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "w1_d8": (float(mathcore.frequencies(8)[1]), ("abs", 0.0005)),
     "w2_d8": (float(mathcore.frequencies(8)[2]), ("abs", 0.0005)),
     "w3_d8": (float(mathcore.frequencies(8)[3]), ("abs", 0.0005)),
+    "one_rad_deg": (180.0 / np.pi, ("abs", 0.5)),
     # degrees per step: 1 rad and 10000^(-6/8) rad
     "w0_d8_deg": (180.0 / np.pi, ("abs", 0.5)),
     "w3_d8_deg": (float(np.degrees(10000.0 ** (-6 / 8))), ("abs", 0.005)),

@@ -104,7 +104,8 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
         listening.prefetch(course, cfg, cues, voice, cache, lexicon, say=console.print)
         items = listening.synthesise(cues, voice, cache, lexicon)
         synth_s = time.perf_counter() - t0
-        recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts", say=console.print)
+        recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts", say=console.print,
+                                          hotwords=cfg.course.listening_words)
         report = listening.check_items(items, recogniser, voice.describe())
         report.synth_s = synth_s
     finally:

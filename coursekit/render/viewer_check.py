@@ -46,6 +46,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coursekit.render import drawn_text
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -590,7 +592,8 @@ def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules 
     Text is laid out as in a render: Manim gives Pango a canvas as wide as ``pixel_width``, so the
     preview's 854 px is used rather than a tiny camera (on which long lines would wrap). The camera
     captures nothing and Manim's play cache is off; every mobject still moves as in the video.
-    Returns ``(scene, report)``; ``report`` is None without ``rules``.
+    Returns ``(scene, report)``; ``report`` is None without ``rules``. Every string the scene drew is in
+    ``scene.drawn_texts`` (a list of :class:`~coursekit.render.drawn_text.DrawnText`, in the order seen).
     """
     from manim import tempconfig  # Manim: heavy, only when a scene is built
 
@@ -600,7 +603,9 @@ def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules 
         scene = scene_cls(plan=plan)
         scene.renderer.camera.capture_mobjects = lambda *a, **k: None   # nothing here looks at pixels
         check = attach(scene, rules) if rules is not None else None
+        texts = drawn_text.attach(scene)
         scene.render()
+        scene.drawn_texts = texts.texts
         report = check.finish() if check is not None else None
     return scene, report
 

@@ -264,13 +264,17 @@ class Recogniser:
     """Whisper base, offline, with a transcript cache keyed by audio sha256 + model identity."""
 
     def __init__(self, model_dir: Path = MODEL_DIR, cache_root: Path | None = None, jobs: int | None = None,
-                 settings: dict | None = None, say=None):
+                 settings: dict | None = None, say=None, hotwords: tuple[str, ...] | list[str] = ()):
         self.model_dir = Path(model_dir)
         #: where progress lines go while misses are transcribed (None: no progress shown; print: a bar on a
         #: terminal, a line every 10% elsewhere)
         self.say = say
         #: faster-whisper's transcribe() arguments (default: TRANSCRIBE_SETTINGS); part of the cache key
         self.settings = dict(TRANSCRIBE_SETTINGS if settings is None else settings)
+        if hotwords:
+            # the course's own words (course.listening_words), as a listener knows them from the context:
+            # Whisper then writes 向量 rather than its homophone 相量 (faster-whisper's hotwords)
+            self.settings["hotwords"] = " ".join(hotwords)
         self.cache_root = Path(cache_root) if cache_root is not None else None
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.model_runs = 0  # transcriptions actually run by this object (cache misses)

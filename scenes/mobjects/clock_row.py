@@ -17,8 +17,9 @@ class TwoLines(VGroup):
 
     TEXT_UNIT = True
 
-    def __init__(self, first: str, second: str, color: str = theme.MUTED) -> None:
-        super().__init__(theme.small_text(first, color=color), theme.small_text(second, color=color))
+    def __init__(self, first: str, second: str, color: str = theme.MUTED, font_size: float = theme.SIZE_SMALL) -> None:
+        super().__init__(theme.small_text(first, color=color, font_size=font_size),
+                         theme.small_text(second, color=color, font_size=font_size))
         self.arrange(DOWN, buff=0.08)
         self.text = self[0].text + self[1].text
 
@@ -29,6 +30,12 @@ def format_wavelength(wl: float) -> str:
     if wl < 10:
         return f"{wl:.2f}"
     return f"{wl:.0f}" if wl < 1e4 else f"{wl / 1e4:.1f} 万"
+
+
+def per_turn(wl: float, unit: str) -> str:
+    """A clock's one-turn label: "≈6.28 个位置", "≈63 个座位", and "≈6.1 万个座位" (no space after 万)."""
+    number = f"≈{format_wavelength(wl)}"
+    return f"{number}{'' if number.endswith('万') else ' '}{unit}"
 
 
 def format_speed(w: float) -> str:
@@ -52,12 +59,15 @@ class ClockRow(VGroup):
     position : float
         Starting position p.
     unit : str
-        What one position is called in the labels (格, 座 …): "一圈 ≈6.28 格", "每格 1 弧度".
+        What one position is called in the labels, with its measure word (个位置, 个座位 …):
+        "一圈 ≈6.28 个位置", "每个位置转 1 弧度", "一圈 ≈6.1 万个座位".
+    label_size : float
+        Font size of the labels under the clocks (smaller where many clocks stand close).
     """
 
     def __init__(self, *, d: int = 8, base: float = 10000.0, indices: Sequence[int] | None = None,
                  radius: float = 0.7, spacing: float = 2.2, center: np.ndarray = ORIGIN,
-                 position: float = 0.0, unit: str = "格") -> None:
+                 position: float = 0.0, unit: str = "个位置", label_size: float = theme.SIZE_SMALL) -> None:
         super().__init__()
         self.d, self.base = d, base
         self.indices = list(range(d // 2)) if indices is None else list(indices)
@@ -86,9 +96,10 @@ class ClockRow(VGroup):
             self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
         for wl, w, face in zip(self.wavelength, self.w, self.faces):
             self.wavelength_labels.add(
-                TwoLines("一圈", f"≈{format_wavelength(wl)} {unit}").next_to(face, DOWN, buff=0.15))
+                TwoLines("一圈", per_turn(wl, unit), font_size=label_size).next_to(face, DOWN, buff=0.15))
             self.speed_labels.add(
-                TwoLines(f"每{unit}转", f"{format_speed(w)} 弧度", color=theme.ANGLE).next_to(face, DOWN, buff=0.15))
+                TwoLines(f"每{unit}转", f"{format_speed(w)} 弧度", color=theme.ANGLE, font_size=label_size)
+                .next_to(face, DOWN, buff=0.15))
         self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
         self.add(self.faces, self.hands, self.names)
         self.hands.add_updater(lambda m: self._sync())
@@ -116,6 +127,11 @@ class ClockRow(VGroup):
     def make_step_animation(self, to_position: float, **kwargs) -> Animation:
         """Move every hand from the current position to ``to_position``."""
         return self.position.animate(**kwargs).set_value(float(to_position))
+
+    def sin_cos(self, position: float) -> np.ndarray:
+        """The drawn clocks' two readings at ``position``: ``[[sin, cos], …]`` (the paper's PE(pos, 2i), PE(pos, 2i+1))."""
+        pe = mathcore.sinusoidal_pe([float(position)], self.d, self.base)[0]
+        return np.array([[pe[2 * i], pe[2 * i + 1]] for i in self.indices])
 
     def readings(self, positions: Sequence[float]) -> np.ndarray:
         """Hand angles in degrees in [0, 360) for each position (rows) and clock (columns)."""

@@ -24,7 +24,7 @@ def pointer_icon(size: float = 0.6) -> VGroup:
     tip = Dot(r * _dir(40), radius=0.05, color=theme.ANGLE)
     cos = Line(ORIGIN, r * _dir(40)[0] * RIGHT, color=theme.COS, stroke_width=3)
     icon = VGroup(circle, cos, hand, tip)
-    icon.hand = hand
+    icon.hand, icon.tip, icon.cos = hand, tip, cos
     return icon
 
 

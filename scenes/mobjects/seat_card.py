@@ -1,4 +1,5 @@
-"""x + p as a card: one row of word-meaning cells over one row of seat-number cells.
+"""x + p as a card: one row of word-meaning cells over one row of seat-number cells, which then
+merge into the one row of numbers that x + p really is.
 
 Also :class:`RequirementList`, the three requirements a seat vector p must meet.
 """
@@ -8,17 +9,18 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, Rectangle, RoundedRectangle, Succession,
-    VGroup, there_and_back,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, FadeIn, FadeOut, Rectangle, RoundedRectangle,
+    Succession, Transform, VGroup, there_and_back,
 )
 
 from scenes import theme
+from scenes.mobjects.colored_text import colored, rich
 
 #: the three requirements on p (title, detail), as the word_order lesson states them
 THREE_REQUIREMENTS = (
     ("各不相同", "每个座位的 p 都不一样"),
     ("数值要小", "和词向量差不多大，不压住词义"),
-    ("只看座位", "与句长无关；往右一格总是同一种变化"),
+    ("只看座位", "与句长无关；挪一个座位，变化都一样"),
 )
 
 
@@ -26,7 +28,9 @@ class SeatCard(VGroup):
     """A card with ``d`` columns: ``x_1 … x_d`` (词义) on top, ``p_1 … p_d`` (座位号) below.
 
     The cells are symbolic: the card shows *where* the two vectors go and that
-    they add dimension by dimension, not any particular p.
+    they add dimension by dimension, not any particular p. :meth:`merge_animations` then
+    turns the two rows into the one row ``x_1 + p_1 … x_d + p_d`` the sum really is (the
+    subscripts are typeset by Typst: the course font has no subscript digits).
 
     Parameters
     ----------
@@ -72,6 +76,53 @@ class SeatCard(VGroup):
         self.add(self.frame, self.rows, self.row_labels)
         self.move_to(center)
         self.title.next_to(self.frame, UP, buff=0.15)
+        self.merged = False
+        self._build_merged(cell, h, sym)
+
+    def _build_merged(self, cell: float, h: float, sym: float) -> None:
+        """The one row ``x_j + p_j`` (wider cells, same column order), centred where the two rows are."""
+        # the same size as the cells' own x_j, p_j (Typst points draw 4/3 as large as rich's Text scale)
+        labels = [rich(colored(f"$x_{j + 1}$", theme.TEXT) + " + " + colored(f"$p_{j + 1}$", theme.POSITION),
+                       font_size=0.75 * sym) for j in range(self.d)]
+        wide = max(cell, max(l.width for l in labels) + 0.3)
+        mid = self.rows.get_center()
+        self.merged_cells = VGroup()
+        for j, label in enumerate(labels):
+            box = Rectangle(width=wide - 0.08, height=h, stroke_color=theme.TEXT, stroke_width=2)
+            box.set_fill(theme.HIGHLIGHT, opacity=0.12)
+            box.move_to(mid + np.array([(j - (self.d - 1) / 2) * wide, 0.0, 0.0]))
+            label.move_to(box)
+            self.merged_cells.add(VGroup(box, label))
+        self.merged_frame = RoundedRectangle(corner_radius=0.18, width=self.merged_cells.width + 0.5,
+                                             height=self.merged_cells.height + 0.45, stroke_color=theme.MUTED,
+                                             stroke_width=3).move_to(self.merged_cells)
+
+    def merge_animations(self) -> list[Animation]:
+        """The two rows slide together and give way to one row ``x_j + p_j`` (the frame shrinks around it);
+        the row names go. Play them together, then call :meth:`settle_merge`."""
+        mid_y = self.merged_cells.get_y()
+        return [self.x_cells.animate.set_y(mid_y).set_opacity(0), self.p_cells.animate.set_y(mid_y).set_opacity(0),
+                FadeOut(self.row_labels), Transform(self.frame, self.merged_frame),
+                FadeIn(self.merged_cells, scale=0.9), self.title.animate.next_to(self.merged_frame, UP, buff=0.15)]
+
+    def settle_merge(self) -> VGroup:
+        """After :meth:`merge_animations`: the card holds only the frame and the merged row. Returns what left
+        (the two rows and their names) for the scene to remove."""
+        gone = VGroup(self.rows, self.row_labels)
+        self.remove(self.rows, self.row_labels)
+        self.add(self.merged_cells)
+        self.merged = True
+        return gone
+
+    def probe_values(self) -> dict:
+        """What the card shows: per column, the x and p cells' labels (Typst source) and centres before the
+        merge, the merged cell's label and centre after it."""
+        if self.merged:
+            return {"merged": True, "labels": [c[1].typst_code for c in self.merged_cells],
+                    "centers": [c.get_center().tolist() for c in self.merged_cells]}
+        return {"merged": False, "x_labels": [c[1].typst_code for c in self.x_cells],
+                "p_labels": [c[1].typst_code for c in self.p_cells],
+                "x": [c.get_center().tolist() for c in self.x_cells], "p": [c.get_center().tolist() for c in self.p_cells]}
 
     def column(self, j: int) -> VGroup:
         return VGroup(self.x_cells[j], self.p_cells[j])
