@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import srt
+import yaml
 import webvtt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,15 +41,19 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path):
     narr = tmp_path / "narration"
     shutil.copytree(ROOT / "narration", narr)
     f = narr / "word_order.yaml"
-    f.write_text(f.read_text(encoding="utf-8").replace("先用两分钟", "先花两分钟", 1), encoding="utf-8")
+    text = f.read_text(encoding="utf-8")
+    first = text.index('text: "') + len('text: "')          # the lesson's first cue, whatever it says
+    f.write_text(text[:first] + "嗯，" + text[first:], encoding="utf-8")
+    doc = yaml.safe_load(text)
+    cue = f"{doc['scenes'][0]['id']}.{doc['scenes'][0]['cues'][0]['id']}"
     env = {**os.environ, "COURSEKIT_NARRATION": str(narr)}
     proc = run(["subtitles", "--config", str(cfg), "--lesson", "word_order"], env=env)
     assert proc.returncode == 2
     err = proc.stderr.strip()
-    assert len(err.splitlines()) == 1 and "stale" in err and "word_order_overview.premise" in err
+    assert len(err.splitlines()) == 1 and "stale" in err and cue in err
     # the whole course: one stale lesson stops the command before any lesson's files are rewritten
     files = sorted((ROOT / OUT / "course").glob("*/*.*t"))
     before = {f: f.stat().st_mtime_ns for f in files}
     proc = run(["subtitles", "--config", str(cfg)], env=env)
-    assert proc.returncode == 2 and "word_order_overview.premise" in proc.stderr
+    assert proc.returncode == 2 and cue in proc.stderr
     assert len(files) == 6 and {f: f.stat().st_mtime_ns for f in files} == before

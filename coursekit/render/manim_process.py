@@ -90,6 +90,8 @@ def run_limited(args: list[str], env: dict, data_limit: int,
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
+#: the line NarratedScene.render prints on an error: the course's own file:line that raised
+WHERE_MARK = "coursekit-where: "
 # a frame of the traceback Manim prints: "/path/scenes/x.py:24 in construct" (rich) or 'File "...", line 24'
 _FRAME = re.compile(r'(/[^\s:"]+\.py)(?::(\d+) in |", line (\d+))')
 
@@ -97,6 +99,9 @@ _FRAME = re.compile(r'(/[^\s:"]+\.py)(?::(\d+) in |", line (\d+))')
 def _course_line(output: str, module: Path) -> str:
     """``file:line`` of the innermost frame of Manim's traceback in the course's own code (the scene
     module, its mobjects, its math), or "" if there is none."""
+    marked = [l[len(WHERE_MARK):].strip() for l in output.splitlines() if l.startswith(WHERE_MARK)]
+    if marked:                      # NarratedScene.render names it (the traceback box wraps long paths)
+        return marked[-1]
     root = course_root()
     found = ""
     for m in _FRAME.finditer(output):

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,11 +48,29 @@ from typing import Any
 import numpy as np
 from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
 
+from coursekit.core.paths import course_root
+from coursekit.render.manim_process import WHERE_MARK
 from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
 from coursekit.render import manim_tuning  # noqa: F401  (applies its changes to Manim)
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
+
+
+def course_frame(exc: BaseException) -> str:
+    """``file:line`` of the innermost traceback frame of ``exc`` in the course's code (not the engine's,
+    not an installed package's), or ""."""
+    root = course_root().resolve()
+    found = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = Path(frame.filename).resolve()
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            continue
+        if rel.parts and rel.parts[0] not in ("coursekit", ".venv") and "site-packages" not in rel.parts:
+            found = f"{path}:{frame.lineno}"
+    return found
 
 
 class PlanError(RuntimeError):
@@ -391,6 +411,18 @@ class NarratedScene(Scene):
                 f"beat {plan.id} overran its cue by {self.frame - plan.end_frame} frames"
             )
         self._cues_done.append(plan.id)
+
+    def render(self, *args: Any, **kwargs: Any) -> Any:
+        """Manim's render; on an error, one line ``coursekit-where: FILE:LINE`` on stderr first: the
+        innermost frame in the course's own code (a scene, its mobjects, its math), which the engine
+        names in its one-line report (``manim_process``; Manim's own traceback wraps long paths)."""
+        try:
+            return super().render(*args, **kwargs)
+        except BaseException as exc:
+            where = course_frame(exc) if os.environ.get(PLAN_ENV) else ""   # only in a Manim process
+            if where:
+                print(f"{WHERE_MARK}{where}", file=sys.stderr, flush=True)
+            raise
 
     def tear_down(self) -> None:
         """Pad with a still hold so the scene ends exactly on ``plan.frames``."""
