@@ -260,3 +260,20 @@ def test_cli_exit_1_when_a_cue_is_flagged(tmp_path, fake_recogniser):
     rc, out = _cli(tmp_path, "--sample", "3")
     assert rc == 1, out
     assert "3 cue(s) flagged" in out and "said:" in out and "heard:" in out
+
+
+def test_the_courses_words_reach_the_recogniser_as_hotwords_and_its_cache_key():
+    plain = L.Recogniser(cache_root=None)
+    hinted = L.Recogniser(cache_root=None, hotwords=("向量", "座位"))
+    assert "hotwords" not in plain.settings and hinted.settings["hotwords"] == "向量 座位"
+    if not L.MODEL_DIR.joinpath("model.bin").exists():
+        pytest.skip("Whisper model not assembled (make setup)")
+    assert plain.cache_key("0" * 64) != hinted.cache_key("0" * 64)
+
+
+def test_listening_words_are_single_words():
+    from coursekit.core.config import CourseConfig
+
+    assert CourseConfig(listening_words=("向量",)).listening_words == ("向量",)
+    with pytest.raises(ValueError, match="one word"):
+        CourseConfig(listening_words=("两个 词",))
