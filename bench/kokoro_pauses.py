@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+
+import numpy as np
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +24,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 MARKS = {",": "，、", ";": "；", ":": "：", ".": "。", "?": "？", "!": "！", "—": "——"}
+
+
+def _silence_at(x, start: float, end: float, window: int = 240, floor_db: float = -40.0) -> float:
+    """Samples of the silent run (10 ms windows below ``floor_db`` of the inference's peak) that overlaps
+    the mark's token [start, end): the pause a listener hears there."""
+    n = len(x) // window
+    rms = np.sqrt(np.mean(np.square(x[: n * window].reshape(n, window)), axis=1))
+    quiet = 20 * np.log10(np.maximum(rms, 1e-9) / max(float(np.max(np.abs(x))), 1e-9)) < floor_db
+    lo, hi = int(start // window), min(n - 1, int(end // window))
+    hits = [i for i in range(lo, hi + 1) if quiet[i]]
+    if not hits:
+        return 0.0
+    a = b = hits[0]
+    while a > 0 and quiet[a - 1]:
+        a -= 1
+    while b + 1 < n and quiet[b + 1]:
+        b += 1
+    return float((b - a + 1) * window)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,14 +77,13 @@ def main(argv: list[str] | None = None) -> int:
             joins["sentence" if g.pause >= kk.SENTENCE_PAUSE_S else "clause"] += 1
         for g in groups:
             ids, before = voice.tokens(g.phonemes)
-            _, _, units = voice._infer(eng, g)
+            x, _, units = voice._infer(eng, g)
+            ends = np.cumsum(units)
             for pos, ch in enumerate(g.phonemes):
                 if ch in MARKS and pos + 1 < len(g.phonemes):      # a mark inside, not the closing one
                     t = before[pos]
-                    n = units[1 + t]
-                    if g.phonemes[pos + 1] == " ":
-                        n += units[2 + t]
-                    pauses[ch].append(float(n) * kk.UNIT / kk.RATE)
+                    pauses[ch].append(_silence_at(x, float(ends[t]) * kk.UNIT,
+                                                  float(ends[t + 1]) * kk.UNIT) / kk.RATE)
     print(f"{kcfg.speaker} speed {kcfg.speed:g}: {len(cues)} cues, {multi} read in more than one inference "
           f"({joins['clause']} joins after a clause, {joins['sentence']} after a sentence; the voice adds "
           f"{kk.CLAUSE_PAUSE_S:.2f} s / {kk.SENTENCE_PAUSE_S:.2f} s there)")
