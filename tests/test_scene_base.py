@@ -112,3 +112,32 @@ def test_registry_finds_core_scenes():
         assert scene_module_path(name).stem == module
     with pytest.raises(LookupError):
         scene_class("NoSuchScene")
+
+
+class Watched(Tiny):
+    def construct(self) -> None:
+        self.watch("count", lambda: {"n": len(self.mobjects)})
+        super().construct()
+
+
+@pytest.mark.parametrize("asked", [None, "1"])
+def test_watches_are_sampled_in_tests_but_not_in_a_delivery_render(tmp_path, monkeypatch, asked):
+    """A scene given its plan here (tests, dry runs) records every watch on every frame; a Manim process
+    rendering a delivery (its plan from COURSEKIT_SCENE_PLAN) records nothing, unless COURSEKIT_PROBES=1."""
+    from coursekit.plan.model import scene_plan_to_json
+    from coursekit.render import narrated_scene as ns
+
+    plan = tiny_plan(46)
+    here, _ = render(Watched, plan, tmp_path / "here")
+    assert len(here.probes["count"]) >= 46 - 2     # every drawn frame (held frames included)
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(scene_plan_to_json(plan), encoding="utf-8")
+    monkeypatch.setenv(ns.PLAN_ENV, str(plan_file))
+    if asked:
+        monkeypatch.setenv(ns.PROBES_ENV, asked)
+    with tempconfig({"quality": "low_quality", "media_dir": str(tmp_path / "env"), "disable_caching": True,
+                     "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = Watched()
+        scene.render()
+    assert scene.frame == 46
+    assert (len(scene.probes.get("count", [])) == len(here.probes["count"])) if asked else scene.probes == {}

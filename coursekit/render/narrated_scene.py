@@ -55,6 +55,7 @@ from coursekit.render import manim_tuning  # noqa: F401  (applies its changes to
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
+PROBES_ENV = "COURSEKIT_PROBES"
 
 
 def course_frame(exc: BaseException) -> str:
@@ -224,6 +225,11 @@ class NarratedScene(Scene):
     BOOKMARKS: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, *args: Any, plan: ScenePlan | None = None, **kwargs: Any) -> None:
+        #: whether ``watch`` samples are recorded: in this process (tests, the viewer check's dry runs),
+        #: not in a Manim process that renders a delivery (a plan from the environment), where nobody
+        #: reads them and sampling every frame costs about a tenth of the render (COURSEKIT_PROBES=1 asks)
+        self.record_probes: bool = (plan is not None or self.PLAN is not None
+                                    or os.environ.get(PROBES_ENV) == "1")
         self.plan: ScenePlan = plan or self.PLAN or load_plan_from_env()
         super().__init__(*args, **kwargs)
         self.camera.background_color = ManimColor.parse(self.LOOK.background)
@@ -474,7 +480,7 @@ class NarratedScene(Scene):
     def _sample_all(self) -> list[tuple[str, dict[str, Any]]]:
         """Every watch's values now. The scene's family is gathered once for all of them (a watch
         asks ``on_screen`` for a dozen mobjects per frame)."""
-        if not self._watches:
+        if not self._watches or not self.record_probes:
             return []
         self._drawn_now = {id(m) for m in self.get_mobject_family_members()}
         try:
