@@ -1,6 +1,7 @@
 """Shared fixtures for the scene tests (keep small: others add here too)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -64,6 +65,13 @@ def narration_scene_plan(scene_id: str, fps: int = 15):
     raise KeyError(scene_id)
 
 
+def worker_media() -> Path:
+    """Manim's media folder for dry runs in this pytest process: one per xdist worker, because Manim writes
+    a Text's SVG under a name of its content and deletes it after reading, so two workers typesetting
+    the same string in one folder race (FileNotFoundError on the unlink)."""
+    return Path(__file__).resolve().parent / ".tmp" / "media" / os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
 @lru_cache(maxsize=None)
 def built_scene(scene_id: str, fps: int = 15):
     """``(scene, report)``: the scene built once per session from its real narration plan (dry run,
@@ -73,8 +81,7 @@ def built_scene(scene_id: str, fps: int = 15):
     from coursekit.render.registry import scene_class
 
     plan = narration_scene_plan(scene_id, fps)
-    media = Path(__file__).resolve().parent / ".tmp" / "media"
-    return build_dry_run(scene_class(plan.cls), plan, media_dir=media, rules=theme.viewer_rules())
+    return build_dry_run(scene_class(plan.cls), plan, media_dir=worker_media(), rules=theme.viewer_rules())
 
 
 def narration_scene(scene_id: str, fps: int = 15):

@@ -6,6 +6,7 @@ none, and perturbed samples (the drawing moved, or the label's value changed) mu
 """
 from __future__ import annotations
 
+from tests.conftest import worker_media
 import copy
 from pathlib import Path
 
@@ -158,7 +159,7 @@ def test_the_old_rope_angle_label_fails_when_put_back():
             return VGroup(*lines[:4], old)
 
     plan = narration_scene_plan("rope_invariance")
-    scene, _ = build_dry_run(OldLabel, plan, media_dir=Path(__file__).resolve().parent / ".tmp" / "media")
+    scene, _ = build_dry_run(OldLabel, plan, media_dir=worker_media())
     found = rope_main_disagreements(scene.probes["main"])
     assert found and all("angle between q and k" in f or "arc between" in f for f in found)
     assert f"label says 90, drawing shows {figures.value('rope_pair_gap_deg')}" in found[0]

@@ -241,6 +241,62 @@ def test_overview_clocks_table_rope_close():
     assert close[-1]["p"] == cls.CLOSE_POSITION
 
 
+def first_drawn(scene, text: str):
+    """The first record of ``text`` on screen (``DrawnText``: its frame and cue), or None."""
+    hits = [t for t in scene.drawn_texts if bare(t.text) == bare(text)]
+    return min(hits, key=lambda t: t.frame) if hits else None
+
+
+def test_overview_stands_alone():
+    """Published alone as overview.mp4: the close points to the full lesson, not to a "next section"; the
+    paper is named at its first mention (the year, the one that introduced the Transformer), in the voice
+    and in the caption; and RoPE's distance-only score comes with its length caveat, drawn only once the
+    voice reaches it."""
+    scene = build("word_order_overview")
+    plan = scene.plan
+    close = plan.cue("close").text
+    assert "完整的课里" in close and not any(w in close for w in ("接下来", "下面", "下一节"))
+    nxt = first_drawn(scene, "完整的课里：一节一节展开，最后四道小题")
+    assert nxt is not None and nxt.cue.endswith("close")
+    clocks = plan.cue("clocks").text
+    assert clocks.index("2017") < clocks.index("原论文") and "提出 Transformer" in clocks
+    assert "绝对值" in clocks                                       # |reading| ≤ 1, readings reach −1
+    caption = first_drawn(scene, "原论文（2017）：一排钟")
+    assert caption is not None and caption.cue.endswith("clocks")
+    rope = plan.cue("rope")
+    assert "训练" in rope.text[rope.text.index("只看两个词隔了几个座位"):]
+    caveat = first_drawn(scene, "超出训练时的长度：效果会打折扣")
+    assert caveat is not None and caveat.cue.endswith("rope") and caveat.frame >= rope.bookmarks["caveat"]
+
+
+def test_word_order_names_the_paper_at_its_first_mention():
+    from tests.course_text import narration_places
+
+    cues = [p for p in narration_places() if p.lesson == "word_order" and p.channel == "subtitles"]
+    first = next(p for p in cues if "原论文" in p.text)
+    assert "2017" in first.text and "Transformer" in first.text, first.where
+
+
+def test_word_order_distance_only_always_comes_with_the_length_caveat():
+    """Wherever lesson 2 says that the score only depends on the distance, the same scene says that beyond
+    the training length it works less well (the caveat is drawn too, where the scene draws the claim)."""
+    from tests.course_text import narration_places
+
+    claims = ("只看两个词隔", "只由距离决定", "只看距离", "只看隔了几个座位", "只由两个座位的距离")
+    by_scene: dict[str, list[str]] = {}
+    for p in narration_places():
+        if p.lesson == "word_order" and p.channel == "subtitles" and p.scene:
+            by_scene.setdefault(p.scene, []).append(p.text)
+    claiming = sorted(s for s, texts in by_scene.items() if any(c in t for t in texts for c in claims))
+    assert {"word_order_overview", "qk_widget", "word_order_quiz"} <= set(claiming)
+    for s in claiming:
+        assert any("训练" in t and ("长度" in t or "长" in t) for t in by_scene[s]), s
+    widget = build("qk_widget")
+    slide = widget.plan.cue("slide")
+    drawn = first_drawn(widget, "超出训练时的长度：效果会打折扣")
+    assert drawn is not None and drawn.cue.endswith("slide") and drawn.frame >= slide.bookmarks["caveat"]
+
+
 # -- SeatNumberCard, FurtherReading, NextStep --------------------------------------------
 def test_seat_card_numbers():
     scene = build("seat_card")

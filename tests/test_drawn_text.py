@@ -13,8 +13,9 @@ from coursekit.render.drawn_text import DrawnText
 from coursekit.render.narrated_scene import NarratedScene
 from coursekit.render.testing import synthetic_plan
 from coursekit.render.viewer_check import build_dry_run
+from tests.conftest import worker_media
 
-MEDIA = Path(__file__).resolve().parent / ".tmp" / "media"
+MEDIA = worker_media()
 
 
 class Glyphs(VMobject):
