@@ -17,10 +17,11 @@ from coursekit.cli import outputs, preflight
 from coursekit.cli.clean import clean
 from coursekit.cli.watch import observe, watch_and_rerun
 from coursekit.content.cue_text import cue_text
+from coursekit.content.glyphs import font_cmap, missing_glyphs
 from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config, load_config
-from coursekit.core.errors import UserError
+from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.locks import course_lock, names
 from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
@@ -76,21 +77,35 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     course = _course(cfg)
     lexicon = Lexicon.load()
     n_cues = 0
+    shown_texts: list[tuple[str, str]] = [("config.yaml: course.title", cfg.course.title)]
     for lesson in course.lessons:
+        shown_texts.append((f"{lesson.path.name}: lesson title", lesson.title))
         for scene in lesson.scenes:
+            shown_texts.append((f"{lesson.path.name}:{scene.line}: scene '{scene.id}' title", scene.title))
             for cue in scene.cues:
                 try:
                     for reads_latin in (False, True):     # both kinds of voice: transliterations and Latin forms
-                        cue_text(cue, lexicon, reads_latin=reads_latin)
+                        written = cue_text(cue, lexicon, reads_latin=reads_latin).written
                 except UserError as exc:
                     raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
+                shown_texts.append((f"{lesson.path.name}:{cue.line}: cue '{cue.id}'", written))
                 n_cues += 1
+    _require_glyphs(cfg.course.font, shown_texts)
     require_fit(course)
     console.print(f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, "
                   f"{n_cues} cues")
     if speech:
         return _check_speech(cfg, args, course)
     return 0
+
+
+def _require_glyphs(font: str, texts: list[tuple[str, str]]) -> None:
+    """Every character of the subtitles and titles has a glyph in the course font (``coursekit.content.glyphs``),
+    else one line per character and place: the player would draw it from another font."""
+    missing = missing_glyphs(texts, font_cmap(font))
+    if missing:
+        raise UserErrors([m.line(font) + "; write a plain form (M_k, 转置, 10^-16) or draw it on screen (Typst)"
+                          for m in missing])
 
 
 def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
