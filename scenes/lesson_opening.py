@@ -37,8 +37,10 @@ class LessonOpening(NarratedScene):
             "title": "从三角函数到 RoPE",
             "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
             "plan_note": "不推定理，只盯着一根会转的指针",
-            "roadmap": ("单位圆上的指针", "旋转矩阵：角度相加", "注意力看不见顺序", "RoPE：排第几，就转几步",
-                        "一排快慢不同的钟", "动手：一个最小的 RoPE"),
+            # one row per stage of the lesson, so that every content scene has its row (rope_turns and
+            # rope_invariance share the fourth, minimal_rope and rope_visualisation the sixth)
+            "roadmap": ("单位圆上的指针", "旋转矩阵：角度相加", "注意力看不见顺序", "RoPE：按位置转，只看距离",
+                        "一排快慢不同的钟", "动手算一遍，再画出来", "一张表串起全课"),
         },
         "rot_opening": {
             "kind": "rot",
@@ -126,9 +128,10 @@ class LessonOpening(NarratedScene):
         hand = TurningArrow((1.0, 0.0), scale=1.5, center=center, color=theme.TEXT)
         self.watch("pointer", hand.probe_values)
         note = theme.body_text(p["plan_note"], color=theme.TEXT).move_to(np.array([0.0, 2.75, 0.0]))
-        # the lesson's steps in order, numbered (six rows: no room for arrows between them)
+        # the lesson's steps in order, numbered (seven rows: no room for arrows between them)
         steps = [f"{i + 1}  {t}" for i, t in enumerate(p["roadmap"])]
-        road = self._roadmap(steps, left_x=-1.6, top_y=2.0, arrows=False, font_size=32, buff=0.3)
+        road = self._roadmap(steps, left_x=-1.6, top_y=2.05, arrows=False, font_size=30, buff=0.24)
+        self.probe("roadmap", shown=[r.text for r in road[0]])
         with self.cue("plan") as cue:
             self.play(FadeOut(VGroup(chips, order, ends, ask)), run_time=cue.share(0.12))
             self.play(Create(dial), FadeIn(hand), FadeIn(note), run_time=cue.share(0.15))

@@ -49,6 +49,29 @@ def test_trig_opening_sin30_and_pointer():
     assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
 
 
+# the stage of the trig_opening roadmap (1-based row) each content scene of the lesson belongs to
+TRIG_STAGES = {"unit_circle": 1, "angle_addition": 2, "attention_blind": 3, "rope_turns": 4, "rope_invariance": 4,
+               "clock_row": 5, "minimal_rope": 6, "rope_visualisation": 6, "summary_table": 7}
+
+
+def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+    from scenes.lesson_opening import LessonOpening
+
+    scene = build("trig_opening")
+    shown = scene.probes["roadmap"][0]["shown"]
+    items = LessonOpening.PARAMS["trig_opening"]["roadmap"]
+    assert shown == [bare(f"{i + 1}  {t}") for i, t in enumerate(items)]
+    lesson = next(l for l in load_course(load_config().lessons).lessons if l.id == "trig_to_rope")
+    content = [s.id for s in lesson.scenes if s.id != "trig_opening"]
+    assert content == list(TRIG_STAGES), "a scene was added, removed or moved: give it its roadmap row"
+    stages = list(TRIG_STAGES.values())
+    assert stages == sorted(stages) and set(stages) == set(range(1, len(items) + 1))
+    plan = scene.plan.cue("plan").text
+    assert "画出来" in plan and "一张表" in plan          # the voice names the last two stages too
+
+
 # -- RotOpening (lesson 3) ---------------------------------------------------------------
 def rot_opening_rope_disagreements(samples, theta: float) -> list[str]:
     """The RoPE panel: each arrow is drawn at R(φ) v0, and at rest it has turned by (seat × θ) for the seat
