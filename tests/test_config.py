@@ -97,13 +97,38 @@ def test_every_number_in_the_config_has_a_range():
         assert (" to " in accepts or "at most" in accepts) and "None" not in accepts, (key, accepts)
 
 
-def test_the_readme_settings_table_is_the_models():
+def settings_block(text: str) -> str:
+    """The table between the <!-- settings --> markers of docs/settings.md."""
+    assert text.count("<!-- settings -->\n") == 1 and text.count("\n<!-- /settings -->") == 1, \
+        "docs/settings.md needs one <!-- settings --> ... <!-- /settings --> block"
+    return text.split("<!-- settings -->\n", 1)[1].split("\n<!-- /settings -->", 1)[0]
+
+
+def test_the_settings_table_in_docs_is_the_models():
+    """docs/settings.md (linked from the README's "Settings") lists every key as the config model documents
+    it; regenerate the block with coursekit.core.config.reference_table() when a setting changes."""
     from coursekit.core.config import reference_table
     from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 
-    text = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("<!-- settings -->\n", 1)[1].split("\n<!-- /settings -->", 1)[0]
-    assert block == reference_table()
+    text = (PROJECT_ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert settings_block(text) == reference_table()
+
+
+def test_a_stale_settings_table_fails(tmp_path):
+    """The comparison above notices a stale table: one default changed, one key missing."""
+    from coursekit.core.config import reference_table
+    from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
+
+    text = (PROJECT_ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    table = reference_table()
+    row = table.splitlines()[2]                      # the first key's row
+    changed = text.replace(row, row[: row.rindex("`")] + "x`")
+    assert changed != text and settings_block(changed) != table
+    dropped = text.replace(row + "\n", "")
+    assert dropped != text and settings_block(dropped) != table
+    (tmp_path / "settings.md").write_text("no markers\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="settings"):
+        settings_block((tmp_path / "settings.md").read_text(encoding="utf-8"))
 
 
 def test_a_config_named_on_the_command_line_must_exist(tmp_path):
