@@ -420,7 +420,7 @@ def _dask_settings(keys: list[str]) -> list:
 
 def test_loopback_cluster_runs_with_the_render_settings(cluster):
     """The scheduler and both workers run with coursekit/render/executors/dask-render.yaml (the settings the
-    README gives for a render cluster), not Dask's defaults."""
+    docs/cluster.md gives for a render cluster), not Dask's defaults."""
     import yaml
 
     from coursekit.render.executors.dask_cluster import RENDER_CLUSTER_CONFIG, _dotted
