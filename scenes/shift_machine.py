@@ -128,7 +128,7 @@ class ShiftMachine(NarratedScene):
                          for i in drawn])
         ends = VGroup(theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to([x0, strip_y, 0], LEFT, buff=0.2),
                       # as the voice says it ("大约 6.1 万"), not five digits
-                      theme.small_text(f"≈ {figures.value('wl_slow_512_wan')} 万", color=theme.TEXT)
+                      theme.small_text(f"≈{figures.value('wl_slow_512_wan')} 万", color=theme.TEXT)
                       .next_to([x1, strip_y, 0], RIGHT, buff=0.2))
         strip_title = theme.small_text("d = 512：每个钟转一圈要走的步数（对数刻度，每 16 个钟画一个）", color=theme.TEXT)
         strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
