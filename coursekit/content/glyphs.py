@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fontTools.ttLib import TTFont
+
 from coursekit.core.errors import UserError
 
 
@@ -97,8 +99,6 @@ def font_cmap(family: str) -> frozenset[int]:
     """The code points the course font has glyphs for: its regular face, and also its bold face when it
     has one (titles are bold), intersected; read from the files ``fc-match`` picks (a face of a .ttc
     collection by fontconfig's index). A family fontconfig does not have is one line."""
-    from fontTools.ttLib import TTFont
-
     got: frozenset[int] | None = None
     for style, pattern in (("regular", family), ("bold", f"{family}:bold")):
         path, index, families = _match(pattern)
