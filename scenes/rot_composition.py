@@ -1,9 +1,11 @@
 """拨两下，等于拨一下 (rotation lesson §3): what is new after the first lesson's 25° + 40° — every pair of angles
-5° apart checked (A3's sweep, 72 × 72 pairs), R(360°) = I, and what it means for the clock row.
+5° apart checked (A3's sweep, 72 × 72 pairs, the full turn included), and what it means for the clock row.
+Lesson 1 already turned the arrow through 25° and 40° and showed R(360°) = I (angle_addition), so this scene
+only names the 25° + 40° example in one line and does not animate it again.
 
 Every error comes from :func:`mathcore.rotation_facts.composition_errors`; the drawn table is those errors, in
-units of machine epsilon, one cell per pair (row α, column β). A curtain uncovers it row by row while a counter
-and the largest error uncovered so far run along.
+units of machine epsilon ε (defined in the sweep cue and on screen), one cell per pair (row α, column β). A
+curtain uncovers it row by row while a counter and the largest error uncovered so far run along.
 
 Label equals drawing: the watch ``sweep`` (the counter and the running maximum as drawn, and the curtain's drawn
 edges) and the probe ``table`` (each cell's colour) are read by tests/test_drawn_rot_composition.py.
@@ -11,75 +13,50 @@ edges) and the probe ``table`` (each cell's colour) are read by tests/test_drawn
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    DOWN, LEFT, RIGHT, UP, Arc, Circle, Create, DashedVMobject, FadeIn, FadeOut, Line, ManimColor, Rectangle,
-    ValueTracker, VGroup, interpolate_color,
-)
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, ManimColor, Rectangle, ValueTracker, VGroup, interpolate_color
 
-import mathcore
 from narration import figures
 from mathcore import checks
 from mathcore.rotation_facts import composition_errors
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import HeatMap, MatrixReadout, TurningArrow
+from scenes.mobjects import HeatMap
 from scenes.mobjects.glyph_number import GlyphNumber
 from scenes.mobjects.sci_figure import sci_line
 
 TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
-PLANE = np.array([-4.2, 0.0, 0.0])
-SCALE = 1.7
 CELL = 0.046
 TABLE_CENTER = np.array([-1.25, 0.05, 0.0])
 SIDE_X = 1.05                    # the notes right of the table start here
 LOW, HIGH = "#262a33", theme.TEXT   # the table's colours: 0 ε (a shade above the background) … VMAX_EPS
 
 
-def _deg(x: float) -> float:
-    return float(np.radians(x))
-
-
 class RotComposition(NarratedScene):
-    """recall (the first lesson's 25° then 40° = 65°, once) → sweep (the 72 × 72 table uncovered, the counter,
-    the largest error so far; then A3 as measured) → full_circle (R(360°) = I, the arrow goes round) → takeaway
-    (R(α)R(β) = R(α + β); for the clocks: k positions on = ω_i k more on every hand)."""
+    """recall (the first lesson's 25° then 40° = 65°, one line, no animation) → sweep (the 72 × 72 table
+    uncovered, the counter, the largest error so far; ε named; then A3 as measured, the full turn included) →
+    takeaway (for the clocks: k positions on = ω_i k more on every hand)."""
 
     SCENE_IDS = ("rot_composition",)
-    CUES = ("recall", "sweep", "full_circle", "takeaway")
+    CUES = ("recall", "sweep", "takeaway")
     FIRST, SECOND = 25.0, 40.0
     STEP_DEG = 5.0
     VMAX_EPS = 5.0               # the colour scale's top, in ε (the largest error is 4.5 ε)
 
     def construct(self) -> None:
         header = self.header()
-        plane = VGroup(
-            Line(PLANE + 2.1 * LEFT, PLANE + 2.1 * RIGHT, color=theme.MUTED, stroke_width=2),
-            Line(PLANE + 2.1 * DOWN, PLANE + 2.1 * UP, color=theme.MUTED, stroke_width=2),
-            DashedVMobject(Circle(radius=SCALE, color=theme.MUTED, stroke_width=2).move_to(PLANE), num_dashes=48),
-        )
-        vec = TurningArrow((1.0, 0.0), scale=SCALE, center=PLANE, color=theme.TEXT)
-        ghost = TurningArrow((1.0, 0.0), scale=SCALE, center=PLANE, color=theme.TEXT, opacity=theme.GHOST_OPACITY)
-        self.watch("vector", lambda: {**vec.probe_values(), "on_screen": self.on_screen(vec)})
-        self.watch("ghost", lambda: {**ghost.probe_values(), "on_screen": self.on_screen(ghost)})
 
-        # -- recall: the first lesson's pair, once ---------------------------------------------------
-        a1, a2 = _deg(self.FIRST), _deg(self.FIRST + self.SECOND)
-        arcs = VGroup(Arc(radius=0.6, start_angle=0, angle=a1, arc_center=PLANE, color=theme.ANGLE, stroke_width=5),
-                      Arc(radius=0.8, start_angle=a1, angle=a2 - a1, arc_center=PLANE, color=theme.ANGLE, stroke_width=5))
+        # -- recall: the first lesson's pair, one line -------------------------------------------------
         old = VGroup(theme.small_text("第一课：一组角", color=theme.MUTED),
                      theme.formula(f"R({self.SECOND:g}°) R({self.FIRST:g}°) = R({self.FIRST + self.SECOND:g}°)", font_size=38))
-        old.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-0.9, 1.75, 0.0]), aligned_edge=LEFT)
+        old.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-4.0, 1.6, 0.0]), aligned_edge=LEFT)
         now = VGroup(theme.body_text("现在：所有角度两两组合", color=theme.HIGHLIGHT),
                      theme.formula("R(beta) R(alpha) = R(alpha + beta) ?", font_size=38),
                      theme.typst_text("$alpha, beta = 0°, 5°, 10°, ..., 355°$", color=theme.TEXT,
                                       font_size=TYPST * theme.SIZE_SMALL))
-        now.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-0.9, 0.0, 0.0]), aligned_edge=LEFT)
+        now.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-4.0, -0.3, 0.0]), aligned_edge=LEFT)
+        self.probe("recall", shown=old[1].typst_code)
         with self.cue("recall") as cue:
-            self.play(FadeIn(header), Create(plane), FadeIn(vec), FadeIn(old), run_time=cue.share(0.15))
-            self.play(vec.make_turn_animation(a1), Create(arcs[0]), run_time=cue.share(0.15))
-            self.play(vec.make_turn_animation(a2), Create(arcs[1]), run_time=cue.share(0.15))
-            self.play(FadeIn(ghost), run_time=cue.share(0.05))
-            self.play(ghost.make_turn_animation(a2), run_time=cue.share(0.15))
+            self.play(FadeIn(header), FadeIn(old), run_time=cue.share(0.3))
             self.play(FadeIn(now, lag_ratio=0.3), run_time=cue.remaining())
 
         # -- sweep: the 72 × 72 table of |R(α)R(β) − R(α+β)|, uncovered row by row ----------------------------
@@ -144,9 +121,9 @@ class RotComposition(NarratedScene):
         worst.next_to(np.array([SIDE_X, 0.75, 0.0]), RIGHT, buff=0)
         worst[1].add_updater(lambda m: m.set_value(running_max()))
         legend = self._legend(np.array([SIDE_X, -0.1, 0.0]))
-        bound = theme.typst_text(f"通过线：$100 epsilon$，这里最大约 ${figures.fmt_fixed(in_eps.max(), 1)} epsilon$",
+        eps_note = theme.typst_text(f"$epsilon$：机器精度，约 $10^(-{figures.value('eps_exp')})$",
                                  color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
-        bound.next_to(np.array([SIDE_X, -0.8, 0.0]), RIGHT, buff=0)
+        eps_note.next_to(np.array([SIDE_X, -0.8, 0.0]), RIGHT, buff=0)
         a3 = VGroup(theme.small_text("连同转满一圈一起算：", color=theme.TEXT),
                     sci_line("最大偏差 ", figures.value("a3_err"), color=theme.HIGHLIGHT, text_size=theme.SIZE_SMALL + 4))
         a3.arrange(DOWN, aligned_edge=LEFT, buff=0.15).next_to(np.array([SIDE_X, -1.65, 0.0]), RIGHT, buff=0)
@@ -160,40 +137,25 @@ class RotComposition(NarratedScene):
                       float(below.get_fill_opacity())]})
         self.probe("a3", shown=a3[1].typst_code, error=checks.a3_composition(), pairs=int(err.size))
         with self.cue("sweep") as cue:
-            self.play(FadeOut(VGroup(old, now, arcs, ghost, vec, plane)), run_time=cue.share(0.08))
+            self.play(FadeOut(VGroup(old, now)), run_time=cue.share(0.08))
             self.add(heat, curtain, frame)
-            self.play(FadeIn(frame), FadeIn(axis), FadeIn(counted), FadeIn(worst), FadeIn(legend), run_time=cue.share(0.1))
+            self.play(FadeIn(frame), FadeIn(axis), FadeIn(counted), FadeIn(worst), FadeIn(legend), FadeIn(eps_note),
+                      run_time=cue.share(0.1))
             self.play(done.animate.set_value(float(err.size)), run_time=cue.share(0.6), rate_func=lambda t: t)
             curtain.clear_updaters()
             self.remove(curtain)
-            self.play(FadeIn(bound), FadeIn(a3), run_time=cue.remaining())
+            self.play(FadeIn(a3), run_time=cue.remaining())
         for m in (counted[1], worst[1]):
             m.clear_updaters()
 
-        # -- full_circle: R(360°) = I, the arrow goes once round ------------------------------------------------
-        ident = MatrixReadout(mathcore.rotation(_deg(360)), decimals=6, name="R(360°)", font_size=40)
-        ident.move_to(np.array([1.6, 0.4, 0.0]))
-        eq_i = theme.formula("= I", font_size=40).next_to(ident, RIGHT, buff=0.2)
-        none = theme.body_text("转一整圈，等于没转", color=theme.HIGHLIGHT).next_to(VGroup(ident, eq_i), DOWN, buff=0.45)
-        vec.set_angle(0.0)
-        self.probe("full_circle", shown=ident.shown, values=ident.values.tolist())
-        with self.cue("full_circle") as cue:
-            self.swap([heat, frame, axis, counted, worst, legend, bound, a3], FadeIn(plane), FadeIn(vec), FadeIn(ident),
-                      run_time=cue.share(0.25))
-            self.play(vec.make_turn_animation(_deg(360)), FadeIn(eq_i), run_time=cue.share(0.45))
-            self.play(FadeIn(none), run_time=cue.remaining())
-
-        # -- takeaway: turns add; for the clock row, k positions on = ω_i k more --------------------------------
-        rule = theme.formula("R(alpha) R(beta) = R(alpha + beta)", color=theme.HIGHLIGHT, font_size=40)
-        rule.move_to(np.array([1.6, 1.2, 0.0]))
-        words = theme.body_text("乘法变成加法：角度相加", color=theme.TEXT).next_to(rule, DOWN, buff=0.3)
+        # -- takeaway: for the clock row, k positions on = ω_i k more on every hand --------------------------
         clocks = VGroup(theme.typst_text("那排钟：位置 $n -> n + k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
                         theme.typst_text("每根指针再多转 $omega_i k$", color=theme.POSITION,
                                          font_size=TYPST * theme.SIZE_BODY))
-        clocks.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(words, DOWN, buff=0.55)
+        clocks.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([0.0, 0.2, 0.0]))
         with self.cue("takeaway") as cue:
-            self.swap([ident, eq_i, none], FadeIn(rule), FadeIn(words), run_time=cue.share(0.3))
-            self.play(FadeIn(clocks, lag_ratio=0.4), vec.make_turn_animation(_deg(360 + 40)), run_time=cue.share(0.45))
+            self.swap([heat, frame, axis, counted, worst, legend, eps_note, a3], FadeIn(clocks, lag_ratio=0.4),
+                      run_time=cue.share(0.5))
 
     def _legend(self, corner: np.ndarray) -> VGroup:
         """The colour scale: LOW at 0 ε … HIGH at VMAX_EPS, as a strip of steps."""

@@ -5,7 +5,7 @@ drawing.
   :func:`mathcore.rotation_facts.composition_errors` gives it;
 - the sweep: the counter "已比较 N / 5184 对" is the number of cells the drawn curtain has uncovered, and "目前
   最大偏差" is the largest error among exactly those cells;
-- the recall (25° then 40° lands where 65° does), A3 as measured, R(360°) = I and the full turn.
+- the recall (lesson 1's 25° then 40° = 65°, one line), A3 as measured (the full turn included), ε named.
 
 Each check returns its disagreements, so perturbed samples (the curtain moved, a label changed) must give some.
 """
@@ -17,14 +17,10 @@ import numpy as np
 import pytest
 from manim import ManimColor, interpolate_color
 
-import mathcore
 from mathcore import checks
 from mathcore.rotation_facts import composition_errors
 from narration import figures
 from tests.conftest import narration_scene
-from tests.drawn import direction_deg
-
-TOL = 1e-6
 
 
 @pytest.fixture(scope="module")
@@ -115,26 +111,21 @@ def test_the_sweep_checks_catch_a_wrong_curtain_or_label(scene):
     assert sweep_disagreements([bad], table)
 
 
-def test_recall_a3_and_the_full_turn(scene):
+def test_recall_a3_and_what_is_new(scene):
     plan = scene.plan
-    # recall: 25° then 40° more lands where one 65° turn does
-    end = plan.cue("recall").end_frame
-    vec = [s for s in scene.probes["vector"] if s["frame"] <= end and s["on_screen"]][-1]
-    ghost = [s for s in scene.probes["ghost"] if s["frame"] <= end and s["on_screen"]][-1]
-    for s in (vec, ghost):
-        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
-        assert direction_deg([0, 0], s["tip"]) == pytest.approx(65.0, abs=1e-6)
-    assert "25°" in plan.cue("recall").text and "40°" in plan.cue("recall").text and "65°" in plan.cue("recall").text
-    # A3 as measured, and the number of pairs the voice gives
+    # recall: lesson 1's 25° then 40° = 65°, one line on screen, not animated again
+    recall = plan.cue("recall").text
+    assert "25°" in recall and "40°" in recall and "65°" in recall
+    assert scene.probes["recall"][0]["shown"] .strip("$ ") == "R(40°) R(25°) = R(65°)"
+    # A3 as measured (the full turn included), and the number of pairs the voice gives
     a3 = scene.probes["a3"][0]
     assert a3["error"] == checks.a3_composition() and a3["pairs"] == int(figures.value("a3_pairs"))
     assert "1.0 times 10^(-15)" in a3["shown"] and figures.value("a3_err") == "1.0×10⁻¹⁵"
-    assert f"一共 {figures.value('a3_pairs')} 对" in plan.cue("sweep").text
-    # R(360°) = I as shown, and the arrow goes once round in full_circle
-    fc = scene.probes["full_circle"][0]
-    assert fc["shown"] == [["1", "0"], ["0", "1"]] and np.allclose(fc["values"], np.eye(2), atol=1e-15)
-    c = plan.cue("full_circle")
-    turn = [s for s in scene.probes["vector"] if c.start_frame <= s["frame"] < c.end_frame and s["on_screen"]]
-    assert turn and turn[-1]["phi"] == pytest.approx(2 * np.pi) and np.allclose(turn[-1]["tip"], [1, 0], atol=TOL)
-    # what is new, not lesson 1 again: no R(90°)(1, 0), no matrix columns
-    assert all("R(90°)" not in c.text for c in plan.cues)
+    sweep = plan.cue("sweep").text
+    assert f"一共 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
+    # ε is named in the voice where the table first shows it
+    assert "ε" in sweep and "机器精度" in sweep and f"10 的负 {figures.value('eps_exp')} 次方" in sweep
+    # what is new, not lesson 1 again: no R(90°)(1, 0), no full-turn cue, no R(α)R(β) = R(α+β) takeaway
+    assert [c.id.split(".")[-1] for c in plan.cues] == ["recall", "sweep", "takeaway"]
+    assert all("R(90°)" not in c.text and "单位矩阵" not in c.text for c in plan.cues)
+    assert "乘法变成了加法" not in plan.cue("takeaway").text
