@@ -214,8 +214,8 @@ class RotationFidelity(NarratedScene):
                       theme.typst_text("词向量 $x$ 不转；读数长度不变", color=theme.POSITION,
                                        font_size=TYPST * (theme.SIZE_SMALL + 4)))
         seat.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([PANEL_X, 2.35, 0.0]))
-        later = VGroup(theme.small_text("RoPE：转的是 q、k", color=theme.TEXT),
-                       theme.small_text("转的角度不同，点积只看角度差", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        later = VGroup(theme.small_text("RoPE：转的是 q、k，角度不同", color=theme.TEXT),
+                       theme.small_text("同一对 q、k：点积只随角度差变", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         later.move_to(np.array([PANEL_X, -1.75, 0.0]))
         self.probe("seat_number", seat=[m.typst_code for m in seat], later=[m.text for m in later])
         with self.cue("seat_number") as cue:
