@@ -20,6 +20,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="show a diff image when a graphical test fails")
 
 
+#: Test files that build the real scenes in dry runs (``built_scene``, lru-cached per process). Under
+#: ``make test`` (``-n auto --dist loadfile``) they go to one xdist worker together, so each scene is
+#: built once in the suite instead of once per worker; every other file is its own unit, as loadfile does.
+SCENE_DRY_RUN_FILES = ("test_drawn_", "test_glossary", "test_glyphs", "test_viewer_check",
+                       "test_rotation_lesson_text")
+
+
+def xdist_unit_of(nodeid: str) -> str:
+    """The unit of work a test is sent in under ``--dist loadfile``: its file, or the shared dry-run unit."""
+    path = nodeid.split("::", 1)[0]
+    return "scene-dry-runs" if Path(path).stem.startswith(SCENE_DRY_RUN_FILES) else path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    # loadfile's own scheduler with the dry-run files merged into one unit (xdist's loadgroup marks do not
+    # reach the node ids under pytest 9.2, so the grouping is done here, by file name)
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_unit_of(nodeid)
+
+    return FileScheduling(config, log)
+
+
 def video_frame_count(path: Path) -> int:
     """Frames in the first video stream, decoded and counted by ffprobe."""
     out = subprocess.run(
@@ -151,4 +178,5 @@ def copy_mini_course(dst: Path) -> Path:
     import shutil
     shutil.copytree(MINI_COURSE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
     return dst
+
 
