@@ -6,7 +6,8 @@ Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, si
 scene shows the narration's (cos, sin) layout throughout and gets every number
 from ``mathcore.rotation_facts.cos_first_pe`` / ``cos_first_shift_matrix``, which
 only re-order mathcore's own coordinates (blocks become R(w_i k)). It is the same
-machine (narration/DISCREPANCIES.md, "Pair order in PE"); the screen shows one layout only.
+machine (narration/DISCREPANCIES.md, "Pair order in PE"); the pitch cue and a note under the PE(n) formula
+say once that lesson 2's (sin, cos) order would make each block R(−ω_i k).
 
 Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readings as drawn,
 the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
@@ -118,6 +119,11 @@ class ShiftMachine(NarratedScene):
                                      "centers": [c[:2].tolist() for c in row.centers]})
         pe_formula = theme.formula("\"PE\"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)", font_size=34)
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
+        # lesson 2 drew (sin, cos) pairs (scenes/clock_row.py); say once that the order is swapped here
+        order_note = theme.typst_text("每对先 cos 后 sin；按第二课的顺序（先 sin 后 cos），每一块是 $R(-omega_i k)$",
+                                      color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
+        order_note.next_to(pe_formula, DOWN, buff=0.2)
+        self.probe("order_note", shown=order_note.typst_code)
         wl = mathcore.wavelengths(512)
         strip_y, x0, x1 = -1.55, -4.2, 4.2
         logs = np.log(wl)
@@ -135,8 +141,9 @@ class ShiftMachine(NarratedScene):
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
             self.play(FadeOut(rule), FadeIn(pairs), run_time=cue.share(0.2))
-            self.play(FadeIn(pe_formula), run_time=cue.share(0.25))
-            self.play(FadeOut(pe_formula), FadeIn(strip_title), Create(strip), FadeIn(ends), run_time=cue.remaining())
+            self.play(FadeIn(pe_formula), FadeIn(order_note), run_time=cue.share(0.2))
+            self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeOut(pe_formula), FadeOut(order_note), FadeIn(strip_title), Create(strip), FadeIn(ends), run_time=cue.remaining())
 
         # -- stagger: different speeds rarely line up again ---------------------------------------
         stagger = theme.body_text("快慢错开，很难同时对上：位置不撞车", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.6, 0.0]))
