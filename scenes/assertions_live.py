@@ -71,7 +71,7 @@ class AssertionsLive(NarratedScene):
     def construct(self) -> None:
         results = checks.lesson_assertions()          # measured now, while the video renders
         header = self.header()
-        fixed = theme.small_text("输入是固定的随机数：任何人重跑，都会得到同样的结果", color=theme.TEXT)
+        fixed = theme.small_text("输入是固定的随机数：每次算，结果都一样", color=theme.TEXT)
         fixed.move_to(np.array([0.0, 2.6, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
         unit = theme.typst_text(f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"

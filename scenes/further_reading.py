@@ -63,7 +63,7 @@ class FurtherReading(NarratedScene):
 
         with self.cue("close") as cue:
             # the list stays readable (it is the last picture); the heading says goodbye
-            bye = theme.small_text("词序的故事，就讲到这里", color=theme.HIGHLIGHT)
+            bye = theme.small_text("第二课完；下一课：旋转矩阵", color=theme.HIGHLIGHT)
             bye.to_corner(np.array([-1.0, 1.0, 0.0]), buff=theme.MARGIN)
             self.swap(header, FadeIn(bye, shift=0.3 * UP), run_time=cue.share(0.6))
             self.probe("final", shown=[e.title.text for e in entries])

@@ -235,7 +235,8 @@ class GramStripes(NarratedScene):
         unseen[1].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y - 0.55, 0.0]))
         widened = VGroup(theme.small_text("把训练窗口扩大以后", color=theme.POSITION),
                          theme.body_text("窗口外：好了不少", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4))
-        widened.arrange(DOWN, buff=0.2).move_to(np.array([1.6, -1.5, 0.0]))
+        # under "没见过的位置", right of the widened window (it ends at wide_to), where "大多出错" was
+        widened.arrange(DOWN, buff=0.2).move_to(np.array([(wide_to + x1) / 2 - 0.5, axis_y - 1.3, 0.0]))
         source = theme.small_text("一个长度外推实验（示意图）", color=theme.MUTED).move_to(np.array([0.0, 2.3, 0.0]))
         self.probe("honest", source=source.text, seen=[m.text for m in seen], unseen=[m.text for m in unseen],
                    widened=[m.text for m in widened])

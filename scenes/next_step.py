@@ -1,5 +1,5 @@
 """收尾: the course's three lessons tied together, then one question to think about outside the course (low rank
-and subspaces: W^Q (W^K)^T has rank at most d_k). The course has no further lesson, so nothing points to one."""
+and subspaces: with q = W_Q x as in lesson 1, one head's score matrix W_Qᵀ W_K is 512 × 512 of rank at most d_k). The course has no further lesson, so nothing points to one."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,7 +20,7 @@ ROOT = "往后挪一步总是同一种变化；读数的点积、同一对 q、k
 
 class NextStep(NarratedScene):
     """recap (lessons one and two, a row each) → link (lesson three: the two properties both uses rest on, and
-    what follows) → question (课外思考: 8 heads × 64; W^Q (W^K)^T, rank ≤ d_k; waste or a feature?)."""
+    what follows) → question (课外思考: a head defined; 8 heads × 64; W_Qᵀ W_K, rank ≤ d_k; waste or a feature?)."""
 
     SCENE_IDS = ("next_step",)
     CUES = ("recap", "link", "question")
@@ -49,7 +49,7 @@ class NextStep(NarratedScene):
             self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(root, shift=0.2 * UP), run_time=cue.share(0.2))
 
-        # -- question (课外思考): 8 heads × 64 dims; one head's W^Q (W^K)^T has rank ≤ d_k ----------
+        # -- question (课外思考): 8 heads × 64 dims; one head's W_Q^T W_K (512 × 512) has rank ≤ d_k ----------
         heads = VGroup()
         for h in range(HEADS):
             box = Rectangle(width=1.2, height=0.55, stroke_color=theme.MUTED, stroke_width=2)
@@ -69,9 +69,9 @@ class NextStep(NarratedScene):
         VGroup(wq, times, wk, equals, prod).arrange(RIGHT, buff=0.35).move_to(np.array([-1.7, -0.2, 0.0]))
         wk.match_y(wq)
         labels = VGroup(
-            theme.formula("W^Q", color=theme.Q, font_size=36).next_to(wq, UP, buff=0.15),
-            theme.formula("(W^K)^T", color=theme.K, font_size=36).next_to(wk, UP, buff=0.15),
-            theme.formula("W^Q (W^K)^T", color=theme.SCORE, font_size=36).next_to(prod, UP, buff=0.15),
+            theme.formula("W_Q^T", color=theme.Q, font_size=36).next_to(wq, UP, buff=0.15),
+            theme.formula("W_K", color=theme.K, font_size=36).next_to(wk, UP, buff=0.15),
+            theme.formula("W_Q^T W_K", color=theme.SCORE, font_size=36).next_to(prod, UP, buff=0.15),
         )
         sizes = VGroup(
             theme.small_text(f"{D_MODEL}×{d_k}").next_to(wq, DOWN, buff=0.15),

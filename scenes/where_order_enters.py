@@ -51,7 +51,7 @@ class WhereOrderEnters(NarratedScene):
                     row_labels=list(self.WORDS), col_labels=list(self.WORDS))
         steps = VGroup(theme.body_text("① 两两算点积", color=theme.SCORE),
                        theme.body_text("② softmax：每行和为 1", color=theme.SCORE),
-                       theme.body_text("③ 按权重把词向量加起来", color=theme.TEXT))
+                       theme.body_text("③ 按权重加起 v", color=theme.TEXT))
         steps.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 0.95, 0.0])).align_to(np.array([0.9, 0, 0]), LEFT)
         sums = VGroup(*[theme.small_text("和 = 1", color=theme.TEXT).next_to(W.cell(i, 2), RIGHT, buff=0.25)
                         for i in range(3)])
