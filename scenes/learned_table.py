@@ -119,7 +119,7 @@ class LearnedTable(NarratedScene):
         counter.move_to(np.array([panel_x, 0.5, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.round(clocks.p))))
         both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
-        pick = theme.body_text("选了钟面：任意座位都能算出读数", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 2.4, 0.0]))
+        pick = theme.body_text("选了那排钟：任意座位都能算出读数", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 2.4, 0.0]))
         hope = theme.small_text("盼它推到比训练时更长的句子", color=theme.TEXT).move_to(np.array([panel_x, -0.2, 0.0]))
         but = theme.body_text("后来发现：没见过的长度，效果也不好", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
         with self.cue("paper_choice") as cue:

@@ -298,7 +298,7 @@ class QKWidget(NarratedScene):
         card = VGroup(RoundedRectangle(corner_radius=0.08, width=1.0, height=0.65, color=theme.MUTED, stroke_width=3),
                       theme.small_text("sin", color=theme.SIN)).arrange(RIGHT, buff=-0.75)
         card[1].move_to(card[0])
-        sinus = VGroup(card, rich("正弦编码：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上",
+        sinus = VGroup(card, rich("那排钟：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上",
                                   color=theme.MUTED)).arrange(RIGHT, buff=0.3)
         turner = VGroup(Arrow(np.array([0.0, 0.0, 0.0]), np.array([0.6, 0.35, 0.0]), buff=0,
                               color=theme.Q, stroke_width=5, max_tip_length_to_length_ratio=0.3),

@@ -51,7 +51,7 @@ class RotOpening(NarratedScene):
         frames[0].move_to(np.array([-3.35, -0.15, 0.0]))
         frames[1].move_to(np.array([RIGHT_X, -0.15, 0.0]))
         left_cap = theme.body_text("前两课：RoPE", color=theme.TEXT).move_to(np.array([-3.35, PANEL_TOP, 0.0]))
-        right_cap = theme.body_text("这一课：原论文的钟", color=theme.TEXT).move_to(np.array([RIGHT_X, PANEL_TOP, 0.0]))
+        right_cap = theme.body_text("这一课：那排钟", color=theme.TEXT).move_to(np.array([RIGHT_X, PANEL_TOP, 0.0]))
         axes = VGroup(Line(LEFT_C + 1.2 * LEFT, LEFT_C + 1.2 * RIGHT, color=theme.MUTED, stroke_width=2),
                       Line(LEFT_C + 1.1 * DOWN, LEFT_C + 1.1 * UP, color=theme.MUTED, stroke_width=2))
         q = TurningArrow((1.0, 0.0), scale=1.05, center=LEFT_C, color=theme.Q, stroke_width=6)

@@ -104,12 +104,12 @@ class WhereOrderEnters(NarratedScene):
         raw = lambda p: mathcore.raw_index_encoding([p], self.D)[0]      # noqa: E731
         bars = SwampBars(x_cat, raw, seat=0, height=3.4, below=0.7, center=np.array([2.6, -1.45, 0.0]))
         self.watch("bars", lambda: {**bars.probe_values(), "on_screen": self.on_screen(bars)})
-        seat = LabeledNumber("编号 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
+        seat = LabeledNumber("座位号 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
                              group_with_commas=False)
         seat.move_to(np.array([-3.6, 1.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
-        idea = theme.body_text("第二课试过：加编号 0、1、2……", color=theme.TEXT).move_to(np.array([-2.6, 2.5, 0.0]))
-        legend = VGroup(theme.small_text("绿色：编号部分", color=theme.POSITION), theme.small_text("白色：词义部分", color=theme.TEXT))
+        idea = theme.body_text("第二课试过：座位号是几，就加几", color=theme.TEXT).move_to(np.array([-2.6, 2.5, 0.0]))
+        legend = VGroup(theme.small_text("绿色：座位号部分", color=theme.POSITION), theme.small_text("白色：词义部分", color=theme.TEXT))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(theme.body_text("没有上限：向量被撑爆", color=theme.HIGHLIGHT),
                        theme.small_text("词义部分已经小到看不见", color=theme.TEXT))
@@ -138,7 +138,7 @@ class WhereOrderEnters(NarratedScene):
             cards.add(card)
         cards.arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.6, 0.0]))
         grows = Arrow(cards[0][2].get_right(), cards[1][2].get_left(), buff=0.25, color=theme.HIGHLIGHT, stroke_width=5)
-        meant = theme.body_text("编号越大，词义在向量里占的比重越小", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.2, 0.0]))
+        meant = theme.body_text("座位号越大，词义在向量里占的比重越小", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.2, 0.0]))
         with self.cue("raw_pollute") as cue:
             seat.clear_updaters()
             self.play(FadeOut(VGroup(bars, seat, idea, burst, legend)), run_time=cue.share(0.12))

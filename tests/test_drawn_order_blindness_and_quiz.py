@@ -161,7 +161,7 @@ def test_learned_table_rows(scene_b):
     cue = scene.plan.cue("paper_choice")
     lines = scene.probes["paper_line"]
     assert [s["frame"] for s in lines] == sorted(s["frame"] for s in lines)
-    keys = ("两种都试了", "选了钟面", "更长的句子", "没见过")
+    keys = ("两种都试了", "选了那排钟", "更长的句子", "没见过")
     assert all(k in s["text"] for k, s in zip(keys, lines)) and len(lines) == len(keys)
     spoken = [cue.text.index(k) for k in keys]
     assert spoken == sorted(spoken)
