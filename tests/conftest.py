@@ -33,18 +33,27 @@ def xdist_unit_of(nodeid: str) -> str:
     return "scene-dry-runs" if Path(path).stem.startswith(SCENE_DRY_RUN_FILES) else path
 
 
-def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    # loadfile's own scheduler with the dry-run files merged into one unit (xdist's loadgroup marks do not
-    # reach the node ids under pytest 9.2, so the grouping is done here, by file name)
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
+class _FileUnits:
+    """loadfile's own scheduler with the dry-run files merged into one unit (xdist's loadgroup marks do
+    not reach the node ids under pytest 9.2, so the grouping is done here, by file name). Registered only
+    when xdist is loaded, so ``-p no:xdist`` still runs."""
 
-    class FileScheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return xdist_unit_of(nodeid)
+    @staticmethod
+    def pytest_xdist_make_scheduler(config: pytest.Config, log):
+        if config.getvalue("dist") != "loadfile":
+            return None
+        from xdist.scheduler import LoadScopeScheduling
 
-    return FileScheduling(config, log)
+        class FileScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return xdist_unit_of(nodeid)
+
+        return FileScheduling(config, log)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_FileUnits(), "coursekit-file-units")
 
 
 def video_frame_count(path: Path) -> int:

@@ -199,8 +199,10 @@ def test_exercises_pause_before_the_worked_answer(course):
     assert len(thinks) == 3 and all(c.pause >= 3 for c in thinks)
 
 
-@pytest.mark.parametrize("lesson,low,high", [("trig_to_rope", 7.5, 13), ("word_order", 8, 13),
-                                              ("rotation_matrix", 7, 11)])
+# bounds of our own (not the seeds'): raised by a minute for lessons 2 and 3 on 2026-12-02, when the second
+# review's fixes (q, k, v defined; the identity written out; the length caveat) added about 200 characters each
+@pytest.mark.parametrize("lesson,low,high", [("trig_to_rope", 7.5, 13), ("word_order", 8, 14),
+                                              ("rotation_matrix", 7, 12)])
 def test_lesson_length_in_minutes(course, lesson, low, high):
     from narration.figures import fill
     from coursekit.content.narration import BOOKMARK_RE
