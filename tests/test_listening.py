@@ -277,3 +277,31 @@ def test_listening_words_are_single_words():
     assert CourseConfig(listening_words=("向量",)).listening_words == ("向量",)
     with pytest.raises(ValueError, match="one word"):
         CourseConfig(listening_words=("两个 词",))
+
+
+def test_a_runaway_transcript_is_caught_and_no_cue_of_the_course_looks_like_one():
+    """Whisper's runaway loop ("转移" over and over) is what the second, hotword-free decoding is for; no cue
+    the course speaks repeats a unit six times in a row, so an honest transcript never triggers it."""
+    from coursekit.content.cue_text import cue_text
+    from coursekit.content.lexicon import Lexicon
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+    from coursekit.speech.listening import RUNAWAY
+
+    assert RUNAWAY.search("肉铺安位置" + "转移" * 8)
+    assert RUNAWAY.search("辰" * 30)
+    assert not RUNAWAY.search("转移转移转移转移转移")          # five times: not yet
+    lex = Lexicon.load()
+    course = load_course(load_config().lessons)
+    spoken = [cue_text(c, lex).spoken for l in course.lessons for s in l.scenes for c in s.cues]
+    assert len(spoken) > 150
+    assert [t for t in spoken if RUNAWAY.search(t)] == []
+
+
+def test_the_runaway_retry_is_part_of_the_transcript_cache_key(tmp_path):
+    from coursekit.speech.listening import Recogniser
+
+    with_words = Recogniser(cache_root=tmp_path, hotwords=["向量"])
+    plain = Recogniser(cache_root=tmp_path)
+    assert with_words.identity()["runaway"] and plain.identity()["runaway"] is None
+    assert with_words.cache_key("0" * 64) != plain.cache_key("0" * 64)
