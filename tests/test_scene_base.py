@@ -141,3 +141,22 @@ def test_watches_are_sampled_in_tests_but_not_in_a_delivery_render(tmp_path, mon
         scene.render()
     assert scene.frame == 46
     assert (len(scene.probes.get("count", [])) == len(here.probes["count"])) if asked else scene.probes == {}
+
+
+def test_scenes_read_probes_only_where_they_are_recorded():
+    """A delivery render samples no watches (record_probes is False there), so a scene that reads
+    ``self.probes`` while it is built must check ``self.record_probes`` first: qk_widget once read the
+    widget's last sample unguarded and every real render of it failed with KeyError, with the suite green."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "scenes"
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines, 1):
+            if re.search(r"self\.probes\b", line):
+                guard = "\n".join(lines[max(0, n - 3):n])
+                if "record_probes" not in guard:
+                    offenders.append(f"{path.relative_to(root.parent)}:{n}: {line.strip()}")
+    assert offenders == []
