@@ -240,8 +240,6 @@ class QKWidget(NarratedScene):
             caveat.move_to(CENTER + np.array([0.0, -2.2, 0.0]))        # under the dial: the seat strip is right
             self.hold_to(max(self.frame, cue.bookmark("caveat")))
             self.play(FadeIn(caveat), run_time=cue.remaining())
-        if self.record_probes:      # the watches are sampled only where probes are read (tests, dry runs)
-            self.probe("slide_end", **{k: v for k, v in self.probes["widget"][-1].items() if k != "frame"})
 
         # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
