@@ -4,7 +4,7 @@
     .venv/bin/python bench/run.py                      # every phase (about two hours on 2 cores)
     .venv/bin/python bench/run.py --phase preview subtitles
     .venv/bin/python bench/run.py --report             # print the table from stored results only
-    .venv/bin/python bench/run.py --report --markdown  # the same as Markdown, for the README
+    .venv/bin/python bench/run.py --report --markdown  # the same as Markdown, for docs/performance.md
 
 Each phase renders into its own fresh folder under media/bench/ (so Manim's cache and the
 scene cache start cold) with the offline espeak voice. The narration audio cache is shared
@@ -274,7 +274,7 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
 
 def print_table(results: dict, markdown: bool = False) -> None:
     rows = table_rows(results)
-    if markdown:      # for the README's performance section
+    if markdown:      # for docs/performance.md
         print("| " + " | ".join(COLUMNS) + " |")
         print("|" + "|".join("---" if c in ("figure", "target", "commit") else "---:" for c in COLUMNS) + "|")
         for row in rows:
@@ -294,7 +294,7 @@ def main() -> int:
     ap.add_argument("--phase", nargs="+", choices=PHASES + EXTRA, help="run only these phases (default: all)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of the scenes-low phase (median per scene)")
     ap.add_argument("--report", action="store_true", help="print the stored results; run nothing")
-    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/performance.md)")
     args = ap.parse_args()
 
     results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}

@@ -360,7 +360,7 @@ def declared_format_characters() -> frozenset[str]:
 
 
 def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:
-    """Every setting as (dotted key, what it accepts, default): the table in the README's "Settings",
+    """Every setting as (dotted key, what it accepts, default): the table in docs/settings.md,
     kept equal to this by tests/test_config.py. Numbers say their range, choices list themselves."""
 
     model = model or Config
@@ -398,7 +398,7 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
 
 
 def reference_table() -> str:
-    """The README's settings table, in Markdown."""
+    """The settings table of docs/settings.md, in Markdown."""
     lines = ["| key | accepts | default |", "|---|---|---|"]
     lines += [f"| `{k}` | {a} | `{d}` |" for k, a, d in reference()]
     return "\n".join(lines)

@@ -78,7 +78,7 @@ class ViewerRules:
 
 
 #: what a course that sets no look of its own is checked against: a dark frame, the bottom 18 % for
-#: subtitles, and text sized to stay readable on a phone (the figures in the README's viewer check)
+#: subtitles, and text sized to stay readable on a phone (the figures in docs/authoring.md, "The viewer check")
 DEFAULT_LOOK = ViewerRules(background="#000000", band_fraction=0.18, margin=0.25, min_cjk_px=40, min_digit_px=20,
                            title_cjk_px=80, title_digit_px=64)
 

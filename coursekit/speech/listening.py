@@ -15,7 +15,7 @@ checks its sha256) over a cue's audio and scores the transcript against the cue'
   cues kokoro comes back at 0.33 CER but 0.14 syllable error, espeak at 0.85 and 0.73.
 
 A cue is flagged when its syllable error is above ``FLAG_SYLLABLE_ERROR`` (calibrated in
-``bench/listening.py``; see the README). It checks intelligibility, not readings: a misread
+``bench/listening.py``; see docs/voices.md). It checks intelligibility, not readings: a misread
 polyphone usually comes back as the right character, because the recogniser picks the word
 that fits the context.
 
@@ -83,7 +83,7 @@ TRANSCRIBE_SETTINGS = {
 }
 
 #: A cue whose toneless-syllable error is above this is flagged. Calibrated with bench/listening.py
-#: over its 36 cues (README, "The listening check"): kokoro's intact cues sit at 0.00-0.22 (median
+#: over its 36 cues (docs/voices.md, "The listening check"): kokoro's intact cues sit at 0.00-0.22 (median
 #: 0.11) but for three that deserve a look (0.43, 0.56, 0.62); the same cues cut after their first
 #: clause came back at 0.58 or more, reversed at 0.95 or more, another cue's audio at 0.87 or more,
 #: silenced in the middle 40% at a median of 0.47; espeak's cues have a median of 0.77.

@@ -16,7 +16,7 @@ temporary name, and recorded in the scene cache as they arrive, so when a job fa
 stops, the scenes already received are kept and the next run resumes from them.
 
 ``loopback_cluster()`` starts a LocalCluster on this machine for the tests and the benchmark, with the
-settings of ``dask-render.yaml`` beside this file, which the README recommends for render clusters.
+settings of ``dask-render.yaml`` beside this file, which docs/cluster.md recommends for render clusters.
 """
 from __future__ import annotations
 
