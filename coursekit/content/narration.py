@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
@@ -150,22 +152,31 @@ def _snake(v: str, field: str) -> str:
     return v
 
 
+def _checked(check, field: str) -> AfterValidator:
+    """A field validated by ``check(value, field)`` (``_text`` or ``_snake``)."""
+    return AfterValidator(lambda v: check(v, field))
+
+
+def _some(missing: str) -> AfterValidator:
+    """A list that must not be empty; ``missing`` says so and how to fix it."""
+    def check(v: list) -> list:
+        if not v:
+            raise ValueError(missing)
+        return v
+    return AfterValidator(check)
+
+
 class _Schema(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class CueSchema(_Schema):
     """One cue as written in the file."""
-    id: str
+    id: Annotated[str, _checked(_snake, "cue id")]
     text: str
     say: str | None = None
     pause: float = 0.0
     role: str | None = None
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, v: str, info: ValidationInfo) -> str:
-        return _snake(v, "cue id")
 
     @field_validator("text", "say")
     @classmethod
@@ -193,35 +204,18 @@ class CueSchema(_Schema):
 
 class SceneSchema(_Schema):
     """One scene as written in the file."""
-    id: str
+    id: Annotated[str, _checked(_snake, "scene id")]
     cls: str = Field(alias="class")
-    title: str
+    title: Annotated[str, _checked(_text, "the scene title")]
     source: list[str]
-    cues: list[CueSchema]
+    cues: Annotated[list[CueSchema], _some("the scene has no cues; add at least one")]
     overview: bool = False
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, v: str) -> str:
-        return _snake(v, "scene id")
 
     @field_validator("cls")
     @classmethod
     def _cls(cls, v: str) -> str:
         if not CLASS_RE.match(v):
             raise ValueError(f"class '{v}' must be a Python class name like 'UnitCircle'")
-        return v
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, v: str) -> str:
-        return _text(v, "the scene title")
-
-    @field_validator("cues")
-    @classmethod
-    def _some(cls, v: list) -> list:
-        if not v:
-            raise ValueError("the scene has no cues; add at least one")
         return v
 
     @field_validator("overview", mode="before")
@@ -234,26 +228,9 @@ class SceneSchema(_Schema):
 
 class LessonSchema(_Schema):
     """A narration file: ``lesson``, ``title`` and its ``scenes``."""
-    lesson: str
-    title: str
-    scenes: list[SceneSchema]
-
-    @field_validator("lesson")
-    @classmethod
-    def _id(cls, v: str) -> str:
-        return _snake(v, "lesson id")
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, v: str) -> str:
-        return _text(v, "the lesson title")
-
-    @field_validator("scenes")
-    @classmethod
-    def _some(cls, v: list) -> list:
-        if not v:
-            raise ValueError("the lesson has no scenes")
-        return v
+    lesson: Annotated[str, _checked(_snake, "lesson id")]
+    title: Annotated[str, _checked(_text, "the lesson title")]
+    scenes: Annotated[list[SceneSchema], _some("the lesson has no scenes")]
 
 
 def _shown(path: Path) -> str:

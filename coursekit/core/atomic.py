@@ -28,7 +28,7 @@ def temporary_name(path: Path) -> Path:
 _TEMPORARY = re.compile(r"^\..+\.(\d+)-(\d+)\.tmp(\.[^.]+)?$")
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
     try:
         os.kill(pid, 0)
@@ -49,7 +49,7 @@ def stale_temporaries(folder: Path) -> list[Path]:
     for dirpath, _, files in os.walk(folder):
         for name in files:
             m = _TEMPORARY.match(name)
-            if m and int(m.group(1)) != os.getpid() and not _running(int(m.group(1))):
+            if m and int(m.group(1)) != os.getpid() and not process_running(int(m.group(1))):
                 found.append(Path(dirpath) / name)
     return sorted(found)
 

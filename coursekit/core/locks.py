@@ -26,7 +26,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from coursekit.core.atomic import write_text
+from coursekit.core.atomic import process_running, write_text
 
 LOCKS_DIR = "locks"
 _held = threading.local()          # names of the course locks this thread holds, with their depth
@@ -37,15 +37,20 @@ def waiting_lock(path: Path | str, holder: str, say: Callable[[str], None] | Non
     """Hold the lock file ``path``; if another process holds it, say ``waiting for {holder} to finish …``
     once and wait for it."""
     lock = FileLock(str(path))
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        (say or (lambda line: print(line, flush=True)))(f"waiting for {holder} to finish …")
-        lock.acquire()
+    _acquire(lock, say, lambda: f"waiting for {holder} to finish …")
     try:
         yield
     finally:
         lock.release()
+
+
+def _acquire(lock: FileLock, say: Callable[[str], None] | None, waiting: Callable[[], str]) -> None:
+    """Take ``lock``; when another process holds it, say the ``waiting`` line once and wait for it."""
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        (say or (lambda line: print(line, flush=True)))(waiting())
+        lock.acquire()
 
 
 class names:
@@ -78,16 +83,6 @@ def this_command() -> str:
     return " ".join(words)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _holder(note: Path) -> str:
     """Who holds a course lock, from its note, or "another command"."""
     try:
@@ -95,7 +90,7 @@ def _holder(note: Path) -> str:
         pid = int(doc["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return "another command"
-    if not _alive(pid):
+    if not process_running(pid):
         return "another command"
     who = doc.get("command") or "another command"
     return f"{who} (pid {pid}{', this process' if pid == os.getpid() else ''})"
@@ -131,11 +126,7 @@ def course_lock(output_dir: Path, name: str, what: str, say: Callable[[str], Non
     folder.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(folder / f"{name}.lock"))
     note = folder / f"{name}.holder"
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        (say or (lambda line: print(line, flush=True)))(f"waiting for {_holder(note)} to finish with {what} …")
-        lock.acquire()
+    _acquire(lock, say, lambda: f"waiting for {_holder(note)} to finish with {what} …")
     try:
         _write_note(note)
         depth[name] = 1
