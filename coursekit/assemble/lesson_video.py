@@ -17,8 +17,8 @@ from coursekit.core.media_tools import extract_frame, mux, need, run
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.plan import subtitle_events as subs
 from coursekit.plan.model import LessonPlan
+from coursekit.plan.word_times import page_subtitles
 from coursekit.render.soundtrack import write_delivered_scene_narration, write_lesson_narration
-from coursekit.speech.voices.catalogue import licences_of
 
 
 def _ffmeta_escape(text: str) -> str:
@@ -135,6 +135,15 @@ def _versions() -> dict[str, str]:
     return {"git_commit": git_commit(), "manim": md.version("manim"), "edge_tts": md.version("edge-tts"), "ffmpeg": ff}
 
 
+def _quiz_of(course: Course, cue_id: str) -> dict:
+    """A question cue's ``choices`` and ``correct`` as its narration gives them (none: nothing)."""
+    scene = course.scenes.get(cue_id.split(".", 1)[0])
+    cue = next((c for c in scene.cues if c.id == cue_id), None) if scene is not None else None
+    if cue is None or not cue.choices:
+        return {}
+    return {"choices": list(cue.choices), "correct": cue.correct}
+
+
 def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], sources: dict | None = None) -> list[Path]:
     """Assemble every lesson whose scenes are all rendered; write the manifest (which the course page
     is made from, see coursekit.deliver.page). ``sources`` is the run's record of the sources it was
@@ -176,15 +185,15 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
         manifest["lessons"].append({
             "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
             "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": quality,
-            "voice_licence": "; ".join(f"{n}: {lic}" for n, lic in licences_of(plan.voice)) or None,
+            "voice_licence": plan.voice_licence or None,      # from the voice's declaration, via the plan
             "scenes": [s.id for s in plan.scenes],
             "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
             # for the page's transcript and questions (coursekit.deliver.page): lesson times in ms
-            "subtitles": [{"start_ms": round(e.start.total_seconds() * 1000), "end_ms": round(e.end.total_seconds() * 1000),
-                           "text": e.content} for e in subs.lesson_events(plan, cfg.subtitles)],
+            # (each event with its characters' times, for the word highlight)
+            "subtitles": page_subtitles(plan, cfg.subtitles),
             "role_cues": [{"id": c.id, "role": c.role, "text": c.text,
                            "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
-                           "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps)}
+                           "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps), **_quiz_of(course, c.id)}
                           for s in plan.scenes for c in s.cues if c.role],
             "files": [str(p.relative_to(cfg.output_dir)) for p in files],
         })

@@ -15,6 +15,8 @@ Schema (one file per lesson)::
             say: 指针转一圈，{@tip}指尖画出一个圆。   # optional spoken form
             pause: 0              # optional silent seconds after the cue
             role: question        # optional: question | answer | think (a quiz's parts, for the course page)
+            choices: [会, 不会]    # optional, on a question: the choices the course page offers in the video
+            correct: 2            # optional, with choices: which one is right (counted from 1)
 
 Inside ``text`` and ``say``:
 
@@ -37,7 +39,8 @@ from pathlib import Path
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
 
 from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
@@ -66,6 +69,8 @@ class Cue:
     role: str | None = None   # question | answer | think: what the cue is in a quiz
     #: the course's figures, which fill ``{name}`` placeholders (see coursekit.content.figures)
     figures: Figures = field(default=NO_FIGURES, compare=False, repr=False)
+    choices: tuple[str, ...] = ()   # a question's choices, for the course page (not spoken, not drawn)
+    correct: int | None = None      # which choice is right, counted from 1 (None: the page only shows the answer)
 
     @property
     def short_id(self) -> str:
@@ -177,6 +182,8 @@ class CueSchema(_Schema):
     say: str | None = None
     pause: float = 0.0
     role: str | None = None
+    choices: list[str] | None = None
+    correct: int | None = None
 
     @field_validator("text", "say")
     @classmethod
@@ -200,6 +207,23 @@ class CueSchema(_Schema):
         if v is not None and v not in ROLES:
             raise ValueError(unknown("role", v, list(ROLES)))
         return v
+
+    @field_validator("choices")
+    @classmethod
+    def _choices(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        if not 2 <= len(v) <= 6:
+            raise ValueError(f"a question has 2 to 6 choices, not {len(v)}")
+        return [_text(c, "a choice") for c in v]
+
+    @model_validator(mode="after")
+    def _quiz(self) -> "CueSchema":
+        if self.choices is not None and self.role != "question":
+            raise ValueError("choices belong to a cue with role: question")
+        if self.correct is not None and (self.choices is None or not 1 <= self.correct <= len(self.choices)):
+            raise ValueError("correct names one of the choices, counted from 1 (1 to the number of choices)")
+        return self
 
 
 class SceneSchema(_Schema):
@@ -286,7 +310,8 @@ def load_lesson(path: Path, figures: Figures = NO_FIGURES, allowed_format: Itera
                 if extra:
                     raise doc.fail_at(at + ("say",), f"bookmark '{extra[0]}' is placed in say but not in text; "
                                                      f"add {{@{extra[0]}}} to text")
-            cues.append(Cue(f"{s.id}.{c.id}", c.text, c.say, c.pause, doc.lines[at + ("id",)], c.role, figures))
+            cues.append(Cue(f"{s.id}.{c.id}", c.text, c.say, c.pause, doc.lines[at + ("id",)], c.role, figures,
+                            tuple(c.choices or ()), c.correct))
         scenes.append(Scene(s.id, s.cls, s.title, tuple(s.source), tuple(cues), lesson.lesson,
                             doc.lines[here + ("id",)], s.overview))
     return Lesson(lesson.lesson, lesson.title, tuple(scenes), path)

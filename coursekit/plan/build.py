@@ -74,6 +74,7 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
     t = cfg.timeline
     lead, gap, tail = (frames_for(x, fps) for x in (t.scene_lead_in_s, t.cue_gap_s, t.scene_tail_s))
     scenes: list[ScenePlan] = []
+    char_ms: dict[str, list[int]] = {}
     lesson_frame = 0
     for scene in lesson.scenes:
         frame = lead
@@ -103,6 +104,8 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
             silence_after = (pause_frames + (gap if i < len(scene.cues) - 1 else tail)) / fps \
                 + (speech_frames / fps - speech.duration)
             events = subs.cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
+            char_ms[cue.id] = [int(round(start_s * 1000)) + int(round(1000 * char_time(k)))
+                               for k in range(len(ct.written) + 1)]
             bookmarks = {name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
                          for name, off in sorted(ct.bookmarks_spoken.items())}
             cues.append(CuePlan(
@@ -123,7 +126,8 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
                                 lesson_frame, frames, fps, cues, scene.overview))
         lesson_frame += frames
     voices = sorted({c.voice for s in scenes for c in s.cues})
-    return LessonPlan(lesson.id, lesson.title, fps, lesson_frame, ", ".join(voices), scenes)
+    return LessonPlan(lesson.id, lesson.title, fps, lesson_frame, ", ".join(voices), scenes, char_ms,
+                      voice_licence=voice.licence_line())
 
 
 def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:

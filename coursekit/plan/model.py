@@ -80,6 +80,13 @@ class LessonPlan:
     frames: int
     voice: str
     scenes: list[ScenePlan]
+    #: cue id -> when each character of its written text starts to be spoken, in ms from the scene's
+    #: start (one entry per character, and one more: the end of its speech). Kept beside the scenes,
+    #: not in them, so a scene's render key does not change with it; the course page's word highlight.
+    char_ms: dict[str, list[int]] = field(default_factory=dict)
+    #: the terms of the voice that voiced it, from the voice's declaration ("kokoro: Apache-2.0 (…)";
+    #: ``Voice.licence_line``); the manifest records it beside ``voice``. Empty in plans made before.
+    voice_licence: str = ""
 
     def scene(self, scene_id: str) -> ScenePlan:
         for s in self.scenes:
