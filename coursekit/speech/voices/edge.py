@@ -14,13 +14,12 @@ import io
 import threading
 import time
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Callable
 
 from coursekit.core.config import EdgeVoice as EdgeConfig
-from coursekit.core.errors import UserError
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Speech, Voice, clean_timings
+from coursekit.speech.voices.base import Voice, VoiceUnavailable
 
 TICKS_PER_SECOND = 10_000_000
 RETRY_STATUS = {403, 429, 500, 502, 503, 504}
@@ -46,7 +45,7 @@ def edge_version() -> str:
         return f"edge-tts {getattr(edge_tts, '__version__', 'unknown')}"
 
 
-class EdgeUnavailable(UserError):
+class EdgeUnavailable(VoiceUnavailable):
     """edge-tts kept failing after every retry (the caller may fall back to an offline voice)."""
 
 
@@ -92,9 +91,8 @@ def _run(coro_factory: Callable, timeout: float | None):
 
 
 class Edge(Voice):
-    name = "edge"
-    reads_latin = True
-    licence = "Microsoft online service terms (edge-tts)"
+    spec = VoiceSpec(name="edge", licence="Microsoft online service terms (edge-tts)", reads_latin=True,
+                     parallel="threads", online=True, auto=0, label="edge-tts", needs="the network")
 
     def __init__(self, cfg: EdgeConfig | None = None, *, boundary: str = "WordBoundary", attempts: int = 5,
                  backoff_s: float = 0.5, backoff_cap_s: float = 8.0, timeout_s: float | None = None,
@@ -108,6 +106,17 @@ class Edge(Voice):
         self.backoff_cap_s = backoff_cap_s
         self.timeout_s = timeout_s
         self.sleep = sleep
+
+    @classmethod
+    def from_config(cls, cfg, lexicon) -> "Edge":
+        return cls(cfg.edge)
+
+    @property
+    def probe_timeout_s(self) -> float:
+        return self.cfg.probe_timeout_s
+
+    def concurrency(self) -> int:
+        return self.cfg.max_concurrency
 
     def version(self) -> str:
         return edge_version()
@@ -160,32 +169,30 @@ class Edge(Voice):
 
     # -- the interface
 
-    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+    def _prepare(self, spoken: str) -> str:
         if not spoken.strip():
             raise ValueError("nothing to say")
-        last = ""
-        with semaphore(self.cfg.max_concurrency):
-            for attempt in range(self.attempts):
-                try:
-                    mp3, marks = self._request(spoken, None)
-                    seg, shift = audio.normalise_with_shift(_decode_mp3(mp3))
-                    if not len(audio.samples(seg)):
-                        raise IncompleteStream("audio is silent")
-                    break
-                except Exception as exc:  # noqa: BLE001 - classified below
-                    reason = transient_reason(exc)
-                    if reason is None:
-                        raise
-                    last = reason
-                    if attempt + 1 < self.attempts:
-                        self.sleep(min(self.backoff_cap_s, self.backoff_s * (2 ** attempt)))
-            else:
-                raise EdgeUnavailable(f"edge-tts failed {self.attempts} times (last: {last}); check the network, "
-                                "or set voice.backend to espeak or auto in config.yaml")
-        duration = audio.duration_of(seg)
-        timings = map_boundaries(spoken, marks, shift)
-        audio.write_wav_atomic(seg, out_wav)
-        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+        return spoken
+
+    def _session(self):
+        return semaphore(self.cfg.max_concurrency)
+
+    def _render(self, spoken: str, attempt: int):
+        mp3, marks = self._request(spoken, None)
+        seg, shift = audio.normalise_with_shift(_decode_mp3(mp3))
+        if not len(audio.samples(seg)):
+            raise IncompleteStream("audio is silent")
+        return seg, map_boundaries(spoken, marks, shift)
+
+    def _retry_reason(self, exc: Exception) -> str | None:
+        return transient_reason(exc)
+
+    def _before_retry(self, attempt: int) -> None:
+        self.sleep(min(self.backoff_cap_s, self.backoff_s * (2 ** attempt)))
+
+    def _gave_up(self, reasons: list[str]) -> Exception:
+        return EdgeUnavailable(f"edge-tts failed {len(reasons)} times (last: {reasons[-1]}); check the network, "
+                               "or set voice.backend to espeak or auto in config.yaml")
 
 
 def _decode_mp3(data: bytes):

@@ -16,11 +16,13 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-from coursekit.content.lexicon import Lexicon, clauses
 from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.errors import UserError
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Speech, Voice, clean_timings
+from coursekit.speech.voices.base import Voice
+from coursekit.zh.chars import clauses
+from coursekit.zh.lexicon import Lexicon
 
 NOT_FOUND = "espeak-ng not found; install the Debian package espeak-ng: apt-get install espeak-ng"
 CLAUSE_PAUSE_S = 0.18
@@ -56,14 +58,21 @@ def espeak_voice_name(configured: str) -> str:
 
 
 class Espeak(Voice):
-    name = "espeak"
-    licence = "GPL-3.0 (espeak-ng)"
+    spec = VoiceSpec(name="espeak", licence="GPL-3.0 (espeak-ng)", parallel="processes", auto=30,
+                     needs="apt-get install espeak-ng")
 
     def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
         self.cfg = cfg or EspeakConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.exe = espeak_binary()
         self.voice = espeak_voice_name(self.cfg.voice)
+
+    @classmethod
+    def available(cls, cfg) -> tuple[bool, str]:
+        return (True, "") if shutil.which("espeak-ng") else (False, "espeak-ng not installed")
+
+    def process_recipe(self):
+        return Espeak, (self.cfg, self.lexicon), {}
 
     def version(self) -> str:
         return espeak_version(self.exe)
@@ -94,7 +103,7 @@ class Espeak(Voice):
         if res.returncode or not wav.exists():
             raise RuntimeError(f"espeak-ng failed (exit {res.returncode}): {res.stderr.strip()[-300:]}")
 
-    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+    def _render(self, spoken: str, attempt: int):
         AudioSegment = audio._pydub()
         track = AudioSegment.empty()
         timings: list[tuple[int, float]] = []
@@ -117,7 +126,4 @@ class Espeak(Voice):
                 pending_pause = max(pending_pause, pause)
         if not len(track):
             raise RuntimeError(f"espeak-ng produced no audio for {spoken!r}")
-        track = audio.conform(track)
-        audio.write_wav_atomic(track, out_wav)
-        duration = audio.duration_of(track)
-        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+        return audio.conform(track), timings

