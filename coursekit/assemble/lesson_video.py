@@ -13,6 +13,7 @@ from coursekit.content.narration import Course
 from coursekit.core import stopping
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
+from coursekit.core.layout import MediaLayout
 from coursekit.core.media_tools import extract_frame, mux, need, run
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.plan import subtitle_events as subs
@@ -79,7 +80,7 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
 
     lid = plan.lesson
     outdir.mkdir(parents=True, exist_ok=True)
-    work = work or cfg.output_dir / "work" / f"{plan.fps}fps" / lid
+    work = work or MediaLayout.of(cfg).lesson_work(lid, plan.fps)
     work.mkdir(parents=True, exist_ok=True)
     video = concat_video(scene_videos, work / "video.mp4")
     # the lesson's one narration track, 48 kHz stereo AAC, muxed below with its stream copied
@@ -150,14 +151,13 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
     made from (``RunSources.record()``: their digest), kept in the manifest."""
 
     quality = cfg.video.quality
-    scenes_dir = cfg.output_dir / "scenes" / quality
-    course_dir = cfg.output_dir / "course"
+    layout = MediaLayout.of(cfg)
     outputs: list[Path] = []
     manifest = {"title": cfg.course.title, "font": cfg.course.font, "quality": quality, "versions": _versions(),
                 "sources": sources, "lessons": []}
     ready: list[tuple[LessonPlan, list[Path]]] = []
     for plan in plans:
-        videos = [scenes_dir / f"{s.id}.mp4" for s in plan.scenes]
+        videos = [layout.scene_video(s.id, quality) for s in plan.scenes]
         missing = [p.stem for p in videos if not p.exists()]
         if missing:
             print(f"lesson {plan.lesson}: not assembled, scenes not rendered yet: {', '.join(missing)}")
@@ -167,13 +167,12 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
     def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
         plan, videos = item
         stopping.check()                         # a stopping command starts no further lesson
-        outdir = course_dir / plan.lesson
-        files = assemble_lesson(cfg, plan, videos, outdir)
+        files = assemble_lesson(cfg, plan, videos, layout.lesson_dir(plan.lesson))
         for scene, video in zip(plan.scenes, videos):
             if scene.overview:                     # the narration marks it: delivered alone as well
-                work = cfg.output_dir / "work" / f"{plan.fps}fps" / plan.lesson
+                work = layout.lesson_work(plan.lesson, plan.fps)
                 audio, _, _ = write_delivered_scene_narration(scene, work / "overview.m4a")
-                files.append(mux(video, audio, outdir / "overview.mp4"))   # the scene's picture, delivered sound
+                files.append(mux(video, audio, layout.overview_video(plan.lesson)))   # the scene's picture, delivered sound
         return files
 
     # Lessons side by side, one per core: each is ffmpeg processes (the delivered audio's measuring and
@@ -197,8 +196,8 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
                           for s in plan.scenes for c in s.cues if c.role],
             "files": [str(p.relative_to(cfg.output_dir)) for p in files],
         })
-    man = course_dir / "manifest.json"
-    course_dir.mkdir(parents=True, exist_ok=True)
+    man = layout.manifest
+    man.parent.mkdir(parents=True, exist_ok=True)
     write_text(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     outputs.append(man)
     return outputs

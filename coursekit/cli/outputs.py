@@ -17,34 +17,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 from coursekit.core.atomic import sweep_stale
 from coursekit.core.config import Config
+from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
 from coursekit.core.paths import writable_folder
 
-#: the folders under the output folder each command writes into
+#: the folders under the output folder each command writes into, by their names in the layout
+#: (``coursekit.core.layout.MediaLayout``'s properties)
 WRITES: dict[str, tuple[str, ...]] = {
-    "plan": ("plan", "cache/audio", "locks"),
+    "plan": ("plans", "audio_cache", "locks"),
     "subtitles": ("course", "locks"),
-    "listen": ("plan", "cache/audio", "preview", "locks"),
-    "preview": ("plan", "cache/audio", "preview", "manim", "work", "locks"),
-    "inspect": ("plan", "cache/audio", "inspect", "locks"),
-    "render": ("plan", "cache/audio", "scenes", "manim", "work", "logs", "locks"),
-    "course": ("plan", "cache/audio", "scenes", "manim", "work", "logs", "course", "locks"),
-    "studio": ("plan", "cache/audio", "preview", "manim", "work", "studio", "inspect", "locks"),
-    "check": ("cache/audio", "cache/transcripts", "locks"),
+    "listen": ("plans", "audio_cache", "previews", "locks"),
+    "preview": ("plans", "audio_cache", "previews", "manim", "work", "locks"),
+    "inspect": ("plans", "audio_cache", "inspect", "locks"),
+    "render": ("plans", "audio_cache", "scenes", "manim", "work", "logs", "locks"),
+    "course": ("plans", "audio_cache", "scenes", "manim", "work", "logs", "course", "locks"),
+    "studio": ("plans", "audio_cache", "previews", "manim", "work", "studio", "inspect", "locks"),
+    "check": ("audio_cache", "transcripts", "locks"),
     "clean": (),
 }
 
 
-def prepare(cfg: Config, command: str, also: tuple[str, ...] | list[str] = ()) -> None:
+def prepare(cfg: Config, command: str, also: tuple[Path, ...] | list[Path] = ()) -> None:
     """Check the folders ``command`` writes (``WRITES``, and ``also``: folders under the output folder
-    such as ``course/<lesson>``) and sweep stale temporary files (module docstring)."""
+    such as ``layout.lesson_dir(lesson)``) and sweep stale temporary files (module docstring)."""
     fix = "set output in config.yaml to another folder"
+    layout = MediaLayout.of(cfg)
     writable_folder(cfg.output_dir, f"output folder ({cfg.output})", fix)
-    for sub in (*WRITES.get(command, ()), *also):
-        writable_folder(cfg.output_dir / sub, f"output folder ({cfg.output})", fix)
+    for folder in (*(getattr(layout, name) for name in WRITES.get(command, ())), *also):
+        writable_folder(folder, f"output folder ({cfg.output})", fix)
     if cfg.output_dir.is_dir():
         sweep_stale(cfg.output_dir)
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from coursekit.core.atomic import process_running, write_text
+from coursekit.core.layout import MediaLayout
 
-LOCKS_DIR = "locks"
 _held = threading.local()          # names of the course locks this thread holds, with their depth
 
 
@@ -122,10 +122,10 @@ def course_lock(output_dir: Path, name: str, what: str, say: Callable[[str], Non
         finally:
             depth[name] -= 1
         return
-    folder = Path(output_dir) / LOCKS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(folder / f"{name}.lock"))
-    note = folder / f"{name}.holder"
+    layout = MediaLayout(output_dir)
+    layout.locks.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(layout.course_lock(name)))
+    note = layout.course_lock_note(name)
     _acquire(lock, say, lambda: f"waiting for {_holder(note)} to finish with {what} …")
     try:
         _write_note(note)

@@ -15,6 +15,7 @@ from coursekit.content.narration import Course, Lesson
 from coursekit.core.atomic import write_text
 from coursekit.core.config import Config
 from coursekit.core.digest import file_sha256
+from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root
 from coursekit.plan import subtitle_events as subs
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
@@ -131,7 +132,7 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
 
 
 def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
-    return cfg.output_dir / "plan" / f"{fps}fps" / f"{lesson_id}.json"
+    return MediaLayout.of(cfg).lesson_plan(lesson_id, fps)
 
 
 def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,

@@ -12,6 +12,7 @@ from coursekit.core.locks import course_lock, names
 
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
 from coursekit.content.narration import Course
 from coursekit.plan.model import LessonPlan
 from coursekit.content.lexicon import Lexicon
@@ -49,10 +50,11 @@ def find_plan(cfg: Config, lesson_id: str) -> Path:
     preferred = plan_path(cfg, lesson_id, cfg.video.frame_rate)
     if preferred.exists():
         return preferred
-    others = sorted((cfg.output_dir / "plan").glob(f"*fps/{lesson_id}.json"))
+    layout = MediaLayout.of(cfg)
+    others = layout.lesson_plans(lesson_id)
     if others:
         return others[-1]
-    raise UserError(f"no plan for lesson '{lesson_id}' under {cfg.output_dir / 'plan'}; run: python render.py plan --lesson {lesson_id}")
+    raise UserError(f"no plan for lesson '{lesson_id}' under {layout.plans}; run: python render.py plan --lesson {lesson_id}")
 
 
 def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
@@ -66,7 +68,7 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
     paths = [find_plan(cfg, lid) for lid in lesson_ids]
     with ExitStack() as held:
         for lid, path in sorted(zip(lesson_ids, paths)):
-            fps = int(path.parent.name.removesuffix("fps"))
+            fps = MediaLayout.of(cfg).plan_fps(path)
             held.enter_context(course_lock(cfg.output_dir, names.plan(lid, fps),
                                            f"the plan of lesson {lid} at {fps} fps"))
         held.enter_context(course_lock(cfg.output_dir, names.course(), "the course's delivered files"))
@@ -81,18 +83,18 @@ def _write(cfg: Config, course: Course, lesson_ids: list[str], paths: list[Path]
         if stale:
             shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
             raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
+    layout = MediaLayout.of(cfg)
     written: list[Path] = []
     remux: list[tuple[Path, Path]] = []
     for lid, plan in zip(lesson_ids, plans):
         events = subs.lesson_events(plan, cfg.subtitles)
-        outdir = cfg.output_dir / "course" / lid
-        outdir.mkdir(parents=True, exist_ok=True)
+        layout.lesson_dir(lid).mkdir(parents=True, exist_ok=True)
+        srt, vtt = layout.lesson_subtitles(lid, "srt"), layout.lesson_subtitles(lid, "vtt")
         if "srt" in cfg.subtitles.formats:
-            written.append(subs.write_srt(events, outdir / f"{lid}.srt", cfg.subtitles) or outdir / f"{lid}.srt")
+            written.append(subs.write_srt(events, srt, cfg.subtitles) or srt)
         if "vtt" in cfg.subtitles.formats:
-            written.append(subs.write_vtt(events, outdir / f"{lid}.vtt", cfg.subtitles) or outdir / f"{lid}.vtt")
-        video = outdir / f"{lid}.mp4"
-        vtt = outdir / f"{lid}.vtt"
+            written.append(subs.write_vtt(events, vtt, cfg.subtitles) or vtt)
+        video = layout.lesson_video(lid)
         if not vtt.exists():
             subs.write_vtt(events, vtt, cfg.subtitles)
         if video.exists():

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.core.config import Config
+from coursekit.core.layout import MediaLayout
 from coursekit.plan.model import LessonPlan, ScenePlan
 from coursekit.render.executors import open_executor
 from coursekit.render.registry import find_scene_module
 
 def _log_render(cfg: Config, quality: str, row: dict) -> None:
     """Append one JSON line per scene to media/logs/render-<quality>.jsonl (what bench/run.py reads)."""
-    path = cfg.output_dir / "logs" / f"render-{quality}.jsonl"
+    path = MediaLayout.of(cfg).render_log(quality)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
@@ -45,7 +46,7 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
         workers, why = ex.slots(len(todo))
         if why:
             print(why)
-        outdir = cfg.output_dir / "scenes" / quality
+        outdir = MediaLayout.of(cfg).scene_videos(quality)
         done: list[Path] = []
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn()) as progress:

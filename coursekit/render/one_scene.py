@@ -14,6 +14,7 @@ from coursekit.core import stopping
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names, waiting_lock
 from coursekit.core.paths import shown
 from coursekit.core.media_tools import extract_frame, mux
@@ -25,7 +26,7 @@ from coursekit.render.scene_cache import is_fresh, remember, scene_key
 from coursekit.render.soundtrack import write_scene_narration
 
 def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
-    path = cfg.output_dir / "plan" / f"{scene.fps}fps" / "scenes" / f"{scene.id}.json"
+    path = MediaLayout.of(cfg).scene_plan(scene.id, scene.fps)
     text = scene_plan_to_json(scene)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         write_text(path, text)
@@ -57,9 +58,11 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
     module = find_scene_module(scene.cls)
     if module is None:
         raise UserError(f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration")
-    media_dir = media_dir or cfg.output_dir / "manim" / scene.id
+    layout = MediaLayout.of(cfg)
+    lock = layout.manim_lock(scene.id) if media_dir is None else f"{media_dir}.lock"
+    media_dir = media_dir or layout.manim_dir(scene.id)
     media_dir.mkdir(parents=True, exist_ok=True)
-    with waiting_lock(str(media_dir) + ".lock", f"another render of {scene.id}"):
+    with waiting_lock(lock, f"another render of {scene.id}"):
         # the plan file is written under the lock: two renders of one scene from different plans
         # (another voice, another narration) must not read each other's
         plan_file = _write_scene_plan(cfg, scene)
@@ -132,7 +135,7 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
             stats["reused"] = reused
         if reused:
             return out
-        work = cfg.output_dir / "work" / f"{scene.fps}fps"
+        work = MediaLayout.of(cfg).scene_work(scene.fps)
         video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
                                            lambda: render_silent(cfg, scene, quality, stats=stats))
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
@@ -147,10 +150,11 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
 def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:
     """The scene's 480p15 preview and the PNG of its last frame, both under the preview's lock."""
     scene = plan.scene(scene_id)
-    out = cfg.output_dir / "preview" / f"{scene_id}.mp4"
+    layout = MediaLayout.of(cfg)
+    out = layout.preview_video(scene_id)
     with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}"):
         deliver_scene(cfg, scene, "low", out, subtitles=True)
-        png = extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+        png = extract_frame(out, scene.frames - 1, layout.preview_frame(scene_id))
     return out, png
 
 
