@@ -52,11 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from coursekit.content.cue_text import cue_text
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
     from coursekit.speech import listening as L
     from coursekit.speech.voices import kokoro as kk
+    from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(None)
     update = {k: v for k, v in (("speaker", args.speaker), ("speed", args.speed)) if v is not None}

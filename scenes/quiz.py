@@ -11,19 +11,18 @@ import re
 import numpy as np
 from manim import DOWN, LEFT, UP, FadeIn, FadeOut, VGroup
 
+from coursekit.zh.chars import CLAUSE_BREAKS, NO_LINE_START, SENTENCE_ENDS, cell_width
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.countdown import Countdown
 
-NUMERALS = "一二三四"
-BREAK_AFTER = "，。？！：；、"
-NO_LINE_START = "，。？！：；、）》」』】”"
+BREAK_AFTER = SENTENCE_ENDS | CLAUSE_BREAKS
 
 
 def _cells(text: str) -> float:
-    """Width in full-width cells: a Chinese character or full-width mark is 1, Latin letters, digits and
-    spaces are about half."""
-    return sum(1.0 if ord(ch) >= 0x2E80 else 0.5 for ch in text)
+    """Width in full-width cells (``cell_width``): a Chinese character or full-width mark is 1, Latin
+    letters, digits and spaces are about half."""
+    return sum(map(cell_width, text))
 
 
 def wrap_cjk(text: str, width: int) -> list[str]:

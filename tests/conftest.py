@@ -77,10 +77,10 @@ def _narration_plans(fps: int):
 
     from coursekit.speech.audio_cache import AudioCache
     from coursekit.core.config import load_config
-    from coursekit.content.lexicon import Lexicon
     from coursekit.content.narration import load_course
     from coursekit.plan.build import plan_lesson
     from coursekit.speech.voices.auto import make_voice
+    from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(None, **{"voice.backend": "silent"})
     course = load_course(cfg.lessons)

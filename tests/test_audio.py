@@ -10,8 +10,8 @@ import pytest
 
 from coursekit.speech import audio
 from coursekit.core.config import EspeakVoice as EspeakConfig
-from coursekit.content.lexicon import Lexicon
 from coursekit.speech.voices.espeak import Espeak
+from coursekit.zh.lexicon import Lexicon
 
 SR = 24000
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from coursekit.assemble.lesson_video import assemble_lesson
-from coursekit.content.lexicon import Lexicon
 from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.config import parse_config
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
+from coursekit.zh.lexicon import Lexicon
 
 from tests.synthetic import FPS, build_assembled, make_scene_video
 

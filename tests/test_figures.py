@@ -270,7 +270,7 @@ def test_no_computed_figure_typed_by_hand():
 
 
 def test_every_written_figure_is_speakable():
-    from coursekit.content.lexicon import Lexicon
+    from coursekit.zh.lexicon import Lexicon
 
     lex = Lexicon.load(narration_dir() / "lexicon.yaml")
     bad = {name: toks for name in FIGURES if (toks := lex.uncovered(FIGURES[name]()))}

@@ -6,11 +6,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import parse_config
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import Lexicon
 from coursekit.content.narration import load_lesson
 from coursekit.plan.subtitle_events import squeeze
 from coursekit.plan.build import plan_lesson
 from coursekit.speech.voices.auto import make_voice
+from coursekit.zh.lexicon import Lexicon
 
 from tests.test_narration import GOOD
 

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import (Lexicon, clauses, expand_numbers, integer_to_chinese, is_allowed,
-                               number_to_chinese)
 from coursekit.content.narration import BOOKMARK_RE
 from coursekit.core.paths import narration_dir
+from coursekit.zh.chars import clauses, is_allowed
+from coursekit.zh.lexicon import Lexicon
+from coursekit.zh.numbers import expand_numbers, integer_to_chinese, number_to_chinese
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lexicon_small.yaml"
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")

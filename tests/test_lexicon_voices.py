@@ -7,8 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from coursekit.core.errors import UserError
-from coursekit.content.lexicon import PINYIN_RULES, Lexicon, expand_numbers, year_to_chinese
 from coursekit.content.narration import BOOKMARK_RE
+from coursekit.zh.lexicon import PINYIN_RULES, Lexicon
+from coursekit.zh.numbers import expand_numbers, year_to_chinese
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
@@ -69,7 +70,7 @@ def test_digests_follow_what_a_voice_hears(lex):
 
 
 def test_readings_digest_includes_the_number_rules(lex, monkeypatch):
-    import coursekit.content.lexicon as lexicon_mod
+    import coursekit.zh.lexicon as lexicon_mod
 
     before = (lex.readings_digest, lex.digest)
     monkeypatch.setattr(lexicon_mod, "PINYIN_RULES", PINYIN_RULES + " (changed)")

@@ -1,18 +1,14 @@
-"""The polyphone check (coursekit/content/readings.py): every multi-reading character of the narration,
+"""The polyphone check (coursekit/zh/readings.py): every multi-reading character of the narration,
 in both spoken forms, has a known reason for its reading; and the check finds what it should."""
 from __future__ import annotations
 
 import pytest
 
-from coursekit.content.lexicon import Lexicon, is_cjk
-from coursekit.content.readings import (
-    RULES,
-    Place,
-    check_course,
-    check_text,
-    multi_reading,
-    witness_words,
-)
+from coursekit.content.reading_check import check_course
+from coursekit.zh.chars import is_cjk
+from coursekit.zh.lexicon import Lexicon
+from coursekit.zh.reading_rules import RULES, Place
+from coursekit.zh.readings import check_text, multi_reading, witness_words
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
@@ -40,8 +36,8 @@ def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
     bad = report.failures
     assert not bad, (
         f"{len(bad)} occurrence(s) of multi-reading characters have no known reason for their reading "
-        "(pin the word in narration/lexicon.yaml readings, reword the cue, or add a rule to "
-        "coursekit/content/readings.py with its reason):\n" + "\n".join("  " + o.line() for o in bad))
+        "(pin the word in narration/lexicon.yaml readings, reword the cue, or give the character a rule "
+        "with its reason in the lexicon's rules):\n" + "\n".join("  " + o.line() for o in bad))
 
 
 def test_the_check_covers_every_occurrence_in_both_forms(report):
@@ -74,7 +70,7 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
 
     from pypinyin import Style, lazy_pinyin
 
-    from coursekit.content.lexicon import expand_numbers
+    from coursekit.zh.numbers import expand_numbers
     from coursekit.content.narration import load_course
     from coursekit.content.cue_text import cue_text
 
@@ -211,10 +207,47 @@ def test_sandhi_rule_accepts_the_tones_of_one_syllable():
 
 
 def test_every_rule_reading_is_a_reading_pypinyin_knows():
-    from coursekit.content.lexicon import _known_bases
+    from coursekit.zh.lexicon import _known_bases
 
     for ch, rule in RULES.items():
         bases = _known_bases(ch)
         assert rule.readings and all(r[:-1] in bases for r in rule.readings), (ch, rule.readings, bases)
         assert rule.why, ch
         assert ch in multi_reading(), f"{ch} has one reading; it needs no rule"
+
+
+# ---------------------------------------------------------------- a course's own rules (lexicon `rules`)
+
+def test_a_course_extends_the_rules_with_data():
+    from coursekit.zh.reading_rules import rules_for
+
+    assert "no rule" in _fails("佛")["佛"]
+    own = Lexicon.from_data({"rules": {"佛": {"reading": "fu2", "why": "fó only in these words", "not_in": ["佛教", "佛经"]}}})
+    assert [(o.kind, o.why) for o in check_text("佛", own)] == [("c", "rule 'word-bound'")]
+    assert "inside 佛教" in rules_for(own)["佛"].judge(_place("佛教", "佛"))
+    wrong = Lexicon.from_data({"rules": {"佛": {"reading": "fo2", "why": "fú is archaic"}}})
+    assert "says fo2" in _fails("佛", wrong)["佛"]                      # a rule is checked, not trusted
+    assert own.digest == Lexicon().digest and own.readings_digest == Lexicon().readings_digest   # no voice hears a rule
+
+
+def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():
+    from coursekit.core.paths import narration_dir
+
+    course = Lexicon.load(narration_dir() / "lexicon.yaml", check_readings=False)
+    assert set(course.rules) >= {"肉", "斯", "派"} and not set(course.rules) & set(RULES)
+
+
+@pytest.mark.parametrize("rule,needle", [
+    ({"转转": {"reading": "zhuan4", "why": "x"}}, "single Chinese character"),
+    ({"肉": {"reading": "rou", "why": "x"}}, "tone number"),
+    ({"肉": {"reading": "mao2", "why": "x"}}, "not a reading of 肉"),
+    ({"肉": {"reading": "rou4", "why": " "}}, "why is empty"),
+    ({"派": {"reading": "pai4", "why": "x", "not_in": ["司机"]}}, "do not hold 派"),
+    ({"肉": {"reading": "rou4"}}, "why"),
+])
+def test_a_bad_rule_is_one_line_naming_it(rule, needle):
+    from coursekit.core.errors import UserError
+
+    with pytest.raises(UserError) as err:
+        Lexicon.from_data({"rules": rule})
+    assert needle in str(err.value) and "\n" not in str(err.value), str(err.value)

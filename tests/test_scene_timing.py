@@ -25,9 +25,9 @@ TMP = Path(__file__).resolve().parent / ".tmp"
 @lru_cache(maxsize=None)
 def _espeak_plans():
     from coursekit.speech.audio_cache import AudioCache
-    from coursekit.content.lexicon import Lexicon
     from coursekit.plan.build import plan_lesson
     from coursekit.speech.voices.auto import make_voice
+    from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(None, **{"voice.backend": "espeak"})
     lexicon = Lexicon.load()

@@ -16,9 +16,7 @@ from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.plan.subtitle_events import (
-    CLAUSE_PUNCT,
     LINGER_MS,
-    SENTENCE_PUNCT,
     START_SYNC_MS,
     SubEvent,
     cue_events,
@@ -35,6 +33,7 @@ from coursekit.plan.subtitle_events import (
     write_srt,
     write_vtt,
 )
+from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS
 
 LIMITS = SubtitleConfig()
 HAN = re.compile(r"[\u4e00-\u9fa5]+")
@@ -96,7 +95,7 @@ latin_token = st.one_of(
     st.from_regex(r"[0-9]{1,6}", fullmatch=True),
     st.sampled_from(FORMULAS),
 )
-closing = st.sampled_from(sorted(SENTENCE_PUNCT | CLAUSE_PUNCT) + ["）", "”", "……", "——"])
+closing = st.sampled_from(sorted(SENTENCE_ENDS | CLAUSE_BREAKS) + ["）", "”", "……", "——"])
 opening = st.sampled_from(["（", "“", "《"])
 blank = st.sampled_from(["", "", "", " ", "\n", "  "])
 
@@ -231,9 +230,9 @@ def synthetic_times(text, rate, t0=400.0, clause_ms=250.0, sentence_ms=450.0):
     """Speech at ``rate`` characters a second with pauses at punctuation."""
     out, t = [], t0
     for ch in text:
-        if ch in SENTENCE_PUNCT:
+        if ch in SENTENCE_ENDS:
             d = sentence_ms
-        elif ch in CLAUSE_PUNCT:
+        elif ch in CLAUSE_BREAKS:
             d = clause_ms
         elif ch.isspace() or not ch.isalnum() and ord(ch) >= 0x2000 and ch not in "θπ−":
             d = 0.0

@@ -1,1 +1,1 @@
-"""What the course says: the narration schema, cue text, the lexicon and its readings, figures."""
+"""What the course says: the narration schema, cue text, figures, the glyph check and the polyphone check over the course."""

@@ -5,10 +5,8 @@ This stage runs before any rendering. For each lesson and frame rate it writes
 """
 from __future__ import annotations
 
-import bisect
 import math
 from pathlib import Path
-from typing import Callable
 
 from coursekit.content.cue_text import cue_text
 from coursekit.content.narration import Course, Lesson
@@ -20,33 +18,8 @@ from coursekit.core.paths import course_root
 from coursekit.plan import subtitle_events as subs
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.speech import synthesis
+from coursekit.speech.timing import time_at
 from coursekit.speech.voices.base import VoiceFailed
-
-
-def time_at(timings: list[tuple[int, float]], duration: float, n_chars: int) -> Callable[[float], float]:
-    """Seconds at which the character at a (fractional) spoken offset is spoken.
-
-    Between two boundaries the time is proportional to characters.
-    """
-    pts = sorted(set((int(o), float(t)) for o, t in timings if 0 <= o <= n_chars))
-    if not pts or pts[0][0] != 0:
-        pts.insert(0, (0, 0.0))
-    if pts[-1][0] < n_chars:
-        pts.append((n_chars, duration))
-    offs = [p[0] for p in pts]
-
-    def f(offset: float) -> float:
-        if offset <= 0:
-            return 0.0
-        if offset >= n_chars:
-            return duration
-        i = bisect.bisect_right(offs, offset) - 1
-        (o0, t0), (o1, t1) = pts[i], pts[min(i + 1, len(pts) - 1)]
-        if o1 == o0:
-            return t0
-        return t0 + (t1 - t0) * (offset - o0) / (o1 - o0)
-
-    return f
 
 
 def frames_for(seconds: float, fps: int) -> int:

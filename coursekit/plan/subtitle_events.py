@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -59,17 +58,17 @@ from typing import Callable, Iterable, Sequence
 import srt
 import webvtt
 
-from coursekit.content.segmenter import tokenizer
 from coursekit.core.atomic import write_text
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import LessonPlan, SubtitleEvent
+from coursekit.zh.chars import (CJK_PUNCT, CLAUSE_BREAKS, LATIN, SENTENCE_ENDS, SPACE, WIDE, char_class, is_opening,
+                                is_punct)
+from coursekit.zh.segmenter import tokenizer
 
 __all__ = [
     "START_SYNC_MS",
     "LINGER_MS",
-    "SENTENCE_PUNCT",
-    "CLAUSE_PUNCT",
     "squeeze",
     "segment",
     "wrap_lines",
@@ -98,9 +97,6 @@ class SubtitleTextError(UserError, ValueError):
 START_SYNC_MS = 100   # an event appears within 100 ms of its speech (about 3 frames)
 LINGER_MS = 500       # and may stay up to 500 ms after its speech ends (about 12 frames)
 
-SENTENCE_PUNCT = frozenset("。！？!?；;")
-CLAUSE_PUNCT = frozenset("，、：,:")
-_ASCII_OPEN = frozenset("([{")
 
 # ranks of a break point: higher is a better place to break
 _INSIDE_WORD = -1   # between the characters of a word too long for a line
@@ -117,33 +113,10 @@ _MERGED_SENTENCE = 3.0     # cost of a sentence end inside a timed event
 _SHORT = 20.0              # cost of an event that cannot reach its minimum duration / speed
 
 
-# --- characters -------------------------------------------------------------
-
-_SPACE, _CJK_PUNCT, _WIDE, _LATIN = "S", "P", "W", "L"
-
-
-@lru_cache(maxsize=4096)
-def _cls(ch: str) -> str:
-    if ch.isspace():
-        return _SPACE
-    cat = unicodedata.category(ch)
-    if cat.startswith("P") and ord(ch) >= 0x2000:
-        return _CJK_PUNCT
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
-        return _WIDE
-    return _LATIN
-
-
-def _is_punct(ch: str) -> bool:
-    return unicodedata.category(ch).startswith("P")
-
-
-def _is_open(ch: str) -> bool:
-    return ch in _ASCII_OPEN or (ord(ch) >= 0x2000 and unicodedata.category(ch) in ("Ps", "Pi"))
-
+# --- characters (their classes and the punctuation: coursekit.zh.chars) ------
 
 def _spoken(ch: str) -> bool:
-    return not ch.isspace() and not _is_punct(ch)
+    return not ch.isspace() and not is_punct(ch)
 
 
 def squeeze(text: str) -> str:
@@ -159,7 +132,7 @@ def count_chars(text: str) -> int:
 # --- jieba, once --------------------------------------------------------------
 
 def _tokenizer():
-    """The shared jieba tokenizer (coursekit.content.segmenter)."""
+    """The shared jieba tokenizer (coursekit.zh.segmenter)."""
     return tokenizer()
 
 
@@ -190,13 +163,13 @@ def _rank_after(text: str) -> int:
     tail = text.rstrip()
     ranks = [_WORD]
     i = len(tail) - 1
-    while i >= 0 and _is_punct(tail[i]):
+    while i >= 0 and is_punct(tail[i]):
         ch = tail[i]
-        if ch in SENTENCE_PUNCT:
+        if ch in SENTENCE_ENDS:
             ranks.append(_SENTENCE)
-        elif ch in CLAUSE_PUNCT:
+        elif ch in CLAUSE_BREAKS:
             ranks.append(_CLAUSE)
-        elif _cls(ch) == _CJK_PUNCT:
+        elif char_class(ch) == CJK_PUNCT:
             ranks.append(_PUNCT)
         i -= 1
     return max(ranks)
@@ -207,25 +180,25 @@ def _pieces(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     i, n = 0, len(text)
     while i < n:
-        c = _cls(text[i])
-        if c == _SPACE:
+        c = char_class(text[i])
+        if c == SPACE:
             i += 1
             continue
         j = i + 1
-        if c == _CJK_PUNCT:
-            out.append(("O" if _is_open(text[i]) else "C", i, j))
+        if c == CJK_PUNCT:
+            out.append(("O" if is_opening(text[i]) else "C", i, j))
             i = j
             continue
-        while j < n and _cls(text[j]) == c:
+        while j < n and char_class(text[j]) == c:
             j += 1
         run = text[i:j]
-        if c == _WIDE:
+        if c == WIDE:
             k = i
             for w in _cut(run):
                 out.append(("W", k, k + len(w)))
                 k += len(w)
-        elif all(_is_punct(ch) for ch in run):    # ASCII brackets or stops standing alone
-            out.append(("O" if all(ch in _ASCII_OPEN for ch in run) else "C", i, j))
+        elif all(is_punct(ch) for ch in run):    # ASCII brackets or stops standing alone
+            out.append(("O" if all(is_opening(ch) for ch in run) else "C", i, j))
         else:
             out.append(("L", i, j))
         i = j
@@ -262,8 +235,8 @@ def _glue(text: str, pieces: list[tuple[str, int, int]], inside_rank: int | None
             prev_end is not None
             and start > prev_end
             and text[prev_end:start].isspace()
-            and _cls(text[prev_end - 1]) == _LATIN
-            and _cls(text[start]) == _LATIN
+            and char_class(text[prev_end - 1]) == LATIN
+            and char_class(text[start]) == LATIN
         )
         units.append(_Unit(body, start, end, len(body), _rank_after(body), latin, space))
         prev_end = end
@@ -298,11 +271,11 @@ def _fit_units(text: str, max_chars: int, cjk_by_char: bool = False) -> list[_Un
         sub = text[u.start:u.end]
         pieces = []
         for k, ch in enumerate(sub):
-            c = _cls(ch)
-            if c == _SPACE:
+            c = char_class(ch)
+            if c == SPACE:
                 continue
-            if c == _CJK_PUNCT or (c == _LATIN and _is_punct(ch)):
-                pieces.append(("O" if _is_open(ch) else "C", u.start + k, u.start + k + 1))
+            if c == CJK_PUNCT or (c == LATIN and is_punct(ch)):
+                pieces.append(("O" if is_opening(ch) else "C", u.start + k, u.start + k + 1))
             else:
                 pieces.append(("W", u.start + k, u.start + k + 1))
         parts = _glue(text[: u.end], pieces, inside_rank=_INSIDE_WORD if u.n > max_chars else _WORD)
@@ -471,8 +444,9 @@ def _plan(units: Sequence[_Unit], max_chars: int, max_lines: int, timing: _Timin
 def segment(text: str, max_chars: int = 16, max_lines: int = 2) -> list[str]:
     """Split one cue's written text into event texts that fit ``max_lines`` × ``max_chars``.
 
-    Splits at every sentence end (。！？!?；;), then where needed at clause punctuation
-    (，、：,:), then between words. Raises ValueError naming a token longer than a line.
+    Splits at every sentence end (``SENTENCE_ENDS``: 。！？!?), then where needed at clause
+    punctuation (``CLAUSE_BREAKS``: ，、；：,;:), then between words. Raises ValueError naming a
+    token longer than a line.
     """
     units = _fit_units(text, max_chars)
     return [_join(units[i:j]) for i, j in _plan(units, max_chars, max_lines, None)]
@@ -489,9 +463,9 @@ def proportional_char_times(text: str, start_ms: float, end_ms: float,
     for ch in text:
         if _spoken(ch):
             weights.append(1.0)
-        elif ch in SENTENCE_PUNCT:
+        elif ch in SENTENCE_ENDS:
             weights.append(sentence_pause)
-        elif ch in CLAUSE_PUNCT:
+        elif ch in CLAUSE_BREAKS:
             weights.append(clause_pause)
         else:
             weights.append(0.0)

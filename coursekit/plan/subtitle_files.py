@@ -15,11 +15,11 @@ from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.content.narration import Course
 from coursekit.plan.model import LessonPlan
-from coursekit.content.lexicon import Lexicon
 from coursekit.content.cue_text import cue_text
 from coursekit.plan.build import plan_path
 from coursekit.plan import subtitle_events as subs
 from coursekit.core.media_tools import mux_subtitles
+from coursekit.zh.lexicon import Lexicon
 
 
 def stale_cues(course: Course, plan: LessonPlan, lexicon: Lexicon | None = None) -> list[str]:

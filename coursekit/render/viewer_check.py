@@ -47,13 +47,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coursekit.render import drawn_text
+from coursekit.zh.chars import has_cjk, is_cjk
 
 if TYPE_CHECKING:
     import numpy as np
 
 
 RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
 SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")     # x^2, 10^(-2i/d), x_1 in Typst math
@@ -263,16 +263,16 @@ def unit_size(unit, px_per_unit: float) -> UnitSize:
         pp = glyph_pairs(part)
         if pp is not None:
             shown = [(c, g) for c, g in pp if _drawn(g)]
-            cjk += [g.height for c, g in shown if CJK.match(c)]
+            cjk += [g.height for c, g in shown if is_cjk(c)]
             digit += [g.height for c, g in shown if DIGIT.match(c)]
-            if not any(CJK.match(c) or DIGIT.match(c) for c, _ in shown) and shown and isinstance(part, Text):
+            if not any(is_cjk(c) or DIGIT.match(c) for c, _ in shown) and shown and isinstance(part, Text):
                 digit.append(_text_digit_height(part))
         elif isinstance(part, Typst):
             if not any(_drawn(m) for m in part.get_family()):
                 continue
             size = float(part.font_size)
             source = part.typst_code
-            if CJK.search(source):
+            if has_cjk(source):
                 cjk.append(size * _typst_px_per_point(type(part), part.typst_preamble, "中"))
             digit_h = size * _typst_px_per_point(type(part), part.typst_preamble, "0")
             digit.append(digit_h)

@@ -50,7 +50,6 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from coursekit.content.cue_text import cue_text
-from coursekit.content.lexicon import clauses, is_cjk, number_to_chinese
 from coursekit.content.narration import Course
 from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
@@ -58,6 +57,8 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.core.progress import Work
 from coursekit.speech import synthesis
+from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
+from coursekit.zh.numbers import expand_numbers
 
 MODEL_DIR = ENGINE_ROOT / "models" / "whisper-base"
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
@@ -91,10 +92,6 @@ FLAG_SYLLABLE_ERROR = 0.35
 
 # ---------------------------------------------------------------- normalisation
 
-_NUMBER_RE = re.compile(r"(?<![\d.])[-−]?\d+(?:\.\d+)?%?")
-_YEAR_RE = re.compile(r"(?<![\d.])(\d{4})(?=\s*年)")
-_DIGITS = "零一二三四五六七八九"
-
 
 @functools.lru_cache(maxsize=1)
 def _t2s():
@@ -103,23 +100,10 @@ def _t2s():
     return opencc.OpenCC("t2s")
 
 
-def _number(m: re.Match) -> str:
-    s = m.group()
-    sign = ""
-    if s[0] in "-−":
-        sign, s = "负", s[1:]
-    percent = s.endswith("%")
-    if percent:
-        s = s[:-1]
-    out = number_to_chinese(s)
-    return sign + ("百分之" + out if percent else out)
-
-
 def normalise(text: str) -> str:
-    """What is compared: Simplified characters, numbers as Chinese numerals (read as
-    ``coursekit.content.lexicon.number_to_chinese`` reads them; a four-digit number before 年 digit by
-    digit; 〇 as 零; 两 before 千/百/万/亿 as 二), Latin letters lower-cased; punctuation,
-    symbols and whitespace dropped.
+    """What is compared: Simplified characters, numbers as Chinese numerals (read as the voices say
+    them, ``coursekit.zh.numbers.expand_numbers``, with signs and percentages; 〇 as 零; 两 before
+    千/百/万/亿 as 二), Latin letters lower-cased; punctuation, symbols and whitespace dropped.
 
     >>> normalise("這個角度是 30°，讀數為 2.5、-1 和 50%。")
     '这个角度是三十读数为二点五负一和百分之五十'
@@ -127,8 +111,7 @@ def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _t2s().convert(text)
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 60,611
-    text = _YEAR_RE.sub(lambda m: "".join(_DIGITS[int(d)] for d in m.group(1)), text)
-    text = _NUMBER_RE.sub(_number, text)
+    text = expand_numbers(text, signed=True)
     text = text.replace("〇", "零")
     text = re.sub(r"两(?=[千百万亿])", "二", text)
     return "".join(ch.lower() for ch in text if is_cjk(ch) or ch.isalpha())
@@ -181,7 +164,8 @@ def strip_prompt_echo(transcript: str) -> tuple[str, int]:
     times; the narration never says it, so an echo is nothing heard rather than extra text."""
     prompt = PROMPT
     core = re.escape(prompt.rstrip("。"))
-    text, n = re.subn(core + r"[。.，,]?", "", transcript)
+    after = "".join(sorted(SENTENCE_ENDS | CLAUSE_BREAKS | {"."}))     # the mark after an echo, if any
+    text, n = re.subn(core + "[" + re.escape(after) + "]?", "", transcript)
     # a last echo cut short at the end of the window ("以下是普通话的句子。以下")
     if n:
         for k in range(len(prompt) - 1, 1, -1):

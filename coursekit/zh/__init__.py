@@ -1,0 +1,1 @@
+"""Mandarin text: Chinese characters and punctuation, numbers read out, the lexicon, pinyin, the polyphone check."""
