@@ -7,6 +7,7 @@ The presented frame's time is read with requestVideoFrameCallback (mediaTime), n
 which only echoes what was set. Times on the page are whole milliseconds of the lesson, as in the
 subtitle files: a frame at media time t is inside [start, end) when start <= round(1000 t) < end.
 """
+import json
 import math
 import re
 import shutil
@@ -20,7 +21,7 @@ import mathcore
 from mathcore.scores import angle_between
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
-from coursekit.deliver.page import chapters_vtt, course_widgets, questions, render_page, write_page
+from coursekit.deliver.page import chapters_vtt, course_widgets, questions, render_page, viewer_voice, write_page
 from coursekit.deliver.serve import make_server
 from coursekit.plan import subtitle_events as subs
 from narration import figures
@@ -32,6 +33,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 SCRIPT = "RoPE <script>alert(1)</script> 转座位。"
+SCRIPTS = ['<script type="application/json" id="page-data">', '<script src="page.js">']   # data, then code
 
 
 # --- the real narration ---------------------------------------------------------------------
@@ -130,13 +132,20 @@ def test_narration_text_is_escaped_in_the_html(made):
     page = (course_dir / "index.html").read_text(encoding="utf-8")
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<i>能</i>" not in page and "<b>可</b>" not in page and "&lt;b&gt;可&lt;/b&gt;&amp;加--&gt;" in page
-    assert re.findall(r"<script\b[^>]*>", page) == ['<script src="page.js">']
+    assert re.findall(r"<script\b[^>]*>", page) == SCRIPTS
     hostile = {"title": "</style><script>x()</script>", "font": "a\"</style><script>y()</script>",
                "lessons": [{**manifest["lessons"][0], "voice": "<img src=x onerror=z()>",
-                            "voice_licence": "\"><script>w()</script>"}]}
+                            "voice_licence": "\"><script>w()</script>",
+                            "role_cues": [{"id": "beta.ask", "role": "question", "text": "</script><script>q()</script>",
+                                           "start_ms": 0, "end_ms": 10, "choices": ["<!--", "</SCRIPT >"]}]}]}
     html = render_page(hostile)
-    assert re.findall(r"<script\b[^>]*>", html) == ['<script src="page.js">'] and "<img" not in html
-    assert html.count("</style>") == 1
+    assert re.findall(r"<script\b[^>]*>", html) == SCRIPTS and "<img" not in html
+    assert html.count("</style>") == 1 and html.count("</script>") == 2
+    # the page's data (the in-video questions' text) is JSON with no < > & left in it: nothing ends its element
+    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S).group(1)
+    assert not set(data) & set("<>&")
+    (q,) = json.loads(data)["lessons"]["trig_to_rope"]["questions"]
+    assert q["text"] == "</script><script>q()</script>" and q["choices"] == ["<!--", "</SCRIPT >"]
 
 
 # --- in Chromium ---------------------------------------------------------------------------------
@@ -377,11 +386,37 @@ def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     assert (by_seats[(7, 4)]["turn"], by_seats[(7, 4)]["angle"]) == ("−90°", "90°")
 
 
-def test_desktop_screenshot(page):
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_desktop_layout_and_screenshot(page):
+    """At 1280 px: the video is whole on screen, as wide as its column, 16:9; the transcript sits beside
+    it without overlapping it or the controls; the screenshot shows the frame (not a blank page)."""
+    from PIL import Image
+
     page.locator(".lines .line").nth(1).click()
     page.wait_for_timeout(300)
-    page.screenshot(path=str(SHOTS / "course_page_desktop.png"), full_page=True)
+    box = lambda sel: page.locator(sel).first.bounding_box()
+    video, screen, transcript = box("video"), box(".screen"), box(".transcript")
+    controls, progress = box(".controls"), box(".progress")
+    assert video["x"] >= 0 and video["x"] + video["width"] <= 1280 and video["y"] >= 0
+    assert abs(video["width"] - screen["width"]) < 1 and abs(video["width"] / video["height"] - 16 / 9) < 0.02
+    assert video["width"] >= 700                                              # the video is the page's main thing
+
+    def apart(a, b):
+        return a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or \
+            a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+    for other in (video, controls, progress):
+        assert apart(transcript, other)
+    assert transcript["x"] >= video["x"] + video["width"]                     # beside it, on the right
+    assert progress["y"] >= video["y"] + video["height"] and controls["y"] >= progress["y"] + progress["height"] - 1
+    # every control of the bar is inside the video's column (none wraps out under the transcript)
+    right = page.evaluate("Math.max(...[...document.querySelectorAll('.controls > *')].map(e => e.getBoundingClientRect().right))")
+    assert right <= video["x"] + video["width"] + 0.5
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / "course_page_desktop.png"
+    page.screenshot(path=str(shot), full_page=True)
+    img = np.asarray(Image.open(shot).convert("RGB"), dtype=float)
+    inside = img[int(video["y"]):int(video["y"] + video["height"]), int(video["x"]):int(video["x"] + video["width"])]
+    assert inside.std() > 20                                                  # the test pattern, not black
+    assert len(np.unique(inside.reshape(-1, 3)[::97], axis=0)) > 50
 
 
 def test_phone_width(browser, url, made):
@@ -429,10 +464,38 @@ def test_phone_width(browser, url, made):
     context.close()
 
 
-def test_each_lesson_names_its_voice_and_licence(page, made):
+KOKORO = "kokoro Kokoro-82M v1.0 int8 jf_gongitsune speed 1.2, onnxruntime 1.32.0 (weights Apache-2.0)"
+
+
+def test_each_lesson_names_its_voice_in_viewer_words(page, made):
+    """The page says the voice as a viewer reads it; the manifest keeps the exact line (engineer words)."""
     _, manifest, _, _ = made
     lesson = manifest["lessons"][0]
-    text = page.locator(".lesson .voice").text_content()
-    assert lesson["voice"] in text and (lesson["voice_licence"] or "未记录") in text
-    html = render_page({"lessons": [{**lesson, "voice": "kokoro <v1>", "voice_licence": "kokoro: Apache-2.0"}]})
-    assert "配音：kokoro &lt;v1&gt;" in html and "配音的许可：kokoro: Apache-2.0" in html
+    assert lesson["voice"].startswith("silent")                              # the exact line stays in the manifest
+    assert page.locator(".lesson .voice").text_content() == "配音：无（这一课没有声音）"
+    html = render_page({"lessons": [{**lesson, "voice": KOKORO,
+                                     "voice_licence": "kokoro: Apache-2.0 (Kokoro-82M weights; speaker jf_gongitsune)"}]})
+    shown = re.search(r'<p class="voice">(.*?)</p>', html).group(1)
+    assert shown == "配音：Kokoro-82M 合成语音（Apache-2.0）"
+    for engineer in ("onnxruntime", "int8", "jf_gongitsune", "speed", "v1.0"):
+        assert engineer not in shown
+    two = viewer_voice("edge-tts 7.2.3 zh-CN-XiaoxiaoNeural, " + KOKORO,
+                       "edge: Microsoft online service terms (edge-tts); kokoro: Apache-2.0")
+    assert two == "微软在线合成语音、Kokoro-82M 合成语音（Apache-2.0、微软在线服务条款）"
+    assert viewer_voice("espeak-ng 1.52 cmn s150 p50", "espeak: GPL-3.0 (espeak-ng)") == "eSpeak NG 合成语音（GPL-3.0）"
+    assert viewer_voice(None, None) == "未记录"
+    html = render_page({"lessons": [{**lesson, "voice": "<img src=x> v1", "voice_licence": "<b>"}]})
+    assert "<img" not in html and "配音：&lt;img 合成语音" in html
+
+
+def test_the_file_note_shows_only_when_opened_from_a_file(browser, page, made):
+    note = page.locator(".file-note")
+    assert note.count() == 1 and note.is_hidden()                             # served: nothing to say
+    _, _, course_dir, _ = made
+    context = browser.new_context()
+    local = context.new_page()
+    local.goto((course_dir / "index.html").as_uri())
+    assert local.evaluate("location.protocol") == "file:"
+    assert local.locator(".file-note").is_visible()
+    assert "python render.py serve" in local.locator(".file-note").text_content()
+    context.close()
