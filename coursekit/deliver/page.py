@@ -3,12 +3,19 @@
 Everything on the page comes from the manifest (``coursekit.assemble.lesson_video.assemble_course``)
 and, for live widgets, from the course's own ``narration/page.py``; nothing here knows a course:
 
-- each lesson: its video with the page's own progress bar, chapters as marks on it (and a chapters
-  WebVTT file, ``<lesson>/<lesson>.chapters.vtt``, for players that take one), a transcript beside it
-  (one line per subtitle event, the current one highlighted, click to seek, a search box), the voice
-  and its licence;
+- each lesson: its video with the page's own controls (page.js: play, ±10 s, mute, subtitles drawn by
+  the page, speed, subtitle size, in-video questions on or off, the list of keys, fullscreen; YouTube's
+  keys) and progress bar, chapters as marks on it (and a chapters WebVTT file,
+  ``<lesson>/<lesson>.chapters.vtt``, for players that take one), the seek-bar thumbnails when the
+  lesson's folder has ``thumbnails.vtt``, a transcript beside it (one line per subtitle event, the
+  current one highlighted and in it the current word, from the events' character times; click to seek,
+  a search box), the voice in a viewer's words (``viewer_voice``; the exact line stays in the manifest);
 - questions: cues whose narration ``role`` is ``question``, each with the ``answer`` cues that follow it
   in the same scene, the answer hidden until its button is pressed (``think`` cues are the pauses);
+  the video also asks them itself: it pauses on the question's last frame and shows it (with its
+  ``choices``, if the narration gives them), and skips the pause to think once the viewer has answered;
+- the page's own words come from one table, ``ui_text.json``, which page.js reads from the page's data
+  (a ``<script type="application/json">`` whose <, > and & are escaped);
 - widgets: ``narration/page.py`` may define ``WIDGETS``, a list of dicts; the one kind so far is
   ``rotation_pair``: q on seat m and k on seat n, each arrow turned by its seat times θ, shown live:
   how far each turned, how far k turned relative to q ((n−m)θ, signed), the angle between them

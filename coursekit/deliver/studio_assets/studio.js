@@ -110,14 +110,15 @@ function scenePage(id) {
   E.rebuild = el("button", {text: "Render again", title: "plan and render this preview now",
                             onclick: () => post(`/api/scene/${id}/build`)});
   E.error = el("div", {class: "error", id: "error", hidden: true});
-  E.video = el("video", {id: "video", controls: true, preload: "auto", playsinline: true, hidden: true});
+  E.video = el("video", {id: "video", controls: true, preload: "auto", playsinline: true, hidden: true,
+                          "aria-label": `preview of ${id}`});
   E.novideo = el("div", {class: "novideo", text: "No preview yet: rendering…"});
   E.nowId = el("span", {class: "cue-id"});
   E.nowText = el("div", {class: "cue-text", id: "now-text"});
   E.readout = el("span", {class: "readout", id: "readout"});
-  E.rateSel = el("select", {id: "rate", title: "playback rate", onchange: () => setRate(S, +E.rateSel.value)},
+  E.rateSel = el("select", {id: "rate", title: "playback rate", "aria-label": "playback rate", onchange: () => setRate(S, +E.rateSel.value)},
     ...[0.25, 0.5, 0.75, 1, 1.5, 2].map(r => el("option", {value: r, text: r + "×", selected: r === 1})));
-  E.zoomSel = el("select", {id: "zoom", title: "timeline zoom", onchange: () => { S.zoom = +E.zoomSel.value; drawTimeline(S); }},
+  E.zoomSel = el("select", {id: "zoom", title: "timeline zoom", "aria-label": "timeline zoom", onchange: () => { S.zoom = +E.zoomSel.value; drawTimeline(S); }},
     ...[1, 2, 4, 8].map(z => el("option", {value: z, text: "zoom " + z + "×"})));
   E.track = el("div", {class: "track", id: "track"});
   E.scroller = el("div", {class: "scroller"}, E.track);
