@@ -136,19 +136,24 @@ def test_axe_finds_nothing_on_the_course_page(browser, url, course, width):
     assert found == {"loaded": [], "question": [], "keys": []}
 
 
-def test_the_focus_always_shows(browser, url):
-    """Tab through the page: each control that takes the focus draws a 3 px outline (:focus-visible)."""
+FOCUS = """() => { const e = document.activeElement, s = getComputedStyle(e);
+    return [e.className || e.tagName, s.outlineStyle, parseFloat(s.outlineWidth), e.matches(':focus-visible'),
+            s.outlineColor !== s.backgroundColor]; }"""
+
+
+def test_the_focus_always_shows(browser, url, course):
+    """Tab through the page: each control that takes the focus draws a 3 px outline (:focus-visible) in a
+    colour other than its own background; in the question asked in the video and the keys' list too."""
     context, page = _open(browser, url, "desktop")
     page.locator("h1").click()
     seen = {}
     for _ in range(45):
         page.keyboard.press("Tab")
-        focus = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
-            return [e.className || e.tagName, s.outlineStyle, parseFloat(s.outlineWidth), e.matches(':focus-visible')]; }""")
+        focus = page.evaluate(FOCUS)
         if focus[0] != "BODY":                                # past the last control the focus leaves the page
             seen.setdefault(focus[0], focus)
-    for cls, style, width, visible in seen.values():
-        assert visible and style != "none" and width >= 2, (cls, style, width)
+    for cls, style, width, visible, apart in seen.values():
+        assert visible and style != "none" and width >= 2 and apart, (cls, style, width, apart)
     for cls in ("ctl play", "ctl cc", "speed", "cap-size", "ctl quiz-switch", "progress", "search", "line",
                 "chapter seek", "reveal"):
         assert cls in seen, (cls, list(seen))
@@ -158,8 +163,12 @@ def test_the_focus_always_shows(browser, url):
     assert page.evaluate("document.querySelector('#keys-dialog').open")
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
-    assert page.evaluate("[document.activeElement.className, getComputedStyle(document.activeElement).outlineStyle]") \
-        == ["keys-close", "solid"]
+    assert page.evaluate(FOCUS) == ["keys-close", "solid", 3, True, True]
+    page.keyboard.press("Escape")
+    play_into(page, quiz_plan(course[1])[0])
+    assert page.evaluate(FOCUS) == ["quiz-reveal", "solid", 3, True, True]
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS) == ["quiz-continue", "solid", 3, True, True]
     context.close()
 
 

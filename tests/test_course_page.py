@@ -204,6 +204,7 @@ def containing(events: list[dict], media_time: float) -> list[list[int]]:
     return [[e["start_ms"], e["end_ms"]] for e in events if e["start_ms"] <= ms < e["end_ms"]]
 
 
+@pytest.mark.browser
 def test_seek_highlights_the_line_of_the_presented_frame(page, made):
     _, manifest, _, _ = made
     events = manifest["lessons"][0]["subtitles"]
@@ -223,6 +224,7 @@ def test_seek_highlights_the_line_of_the_presented_frame(page, made):
     assert seen_line >= 5 and seen_gap >= 3
 
 
+@pytest.mark.browser
 def test_clicking_a_line_seeks_to_its_first_frame(page, made):
     _, manifest, _, _ = made
     events = manifest["lessons"][0]["subtitles"]
@@ -236,6 +238,7 @@ def test_clicking_a_line_seeks_to_its_first_frame(page, made):
         assert current_lines(page) == [[events[n]["start_ms"], events[n]["end_ms"]]]
 
 
+@pytest.mark.browser
 def test_search_filters_the_transcript(page, made):
     _, manifest, _, _ = made
     texts = [e["text"] for e in manifest["lessons"][0]["subtitles"]]
@@ -256,6 +259,7 @@ def test_search_filters_the_transcript(page, made):
     assert page.evaluate(visible) == texts and page.locator(".count").text_content() == ""
 
 
+@pytest.mark.browser
 def test_one_chapter_mark_per_chapter(page, made):
     plan, manifest, _, _ = made
     chapters = manifest["lessons"][0]["chapters"]
@@ -295,6 +299,7 @@ def test_one_chapter_mark_per_chapter(page, made):
     assert round(mt * FPS) == plan.scenes[1].start_frame
 
 
+@pytest.mark.browser
 def test_answer_hidden_until_its_button_is_pressed(page):
     qa = page.locator(".qa")
     assert qa.count() == 1
@@ -355,6 +360,7 @@ def _check_widget(state: dict, widget: dict) -> None:
         assert abs(np.degrees(np.arctan2(-a[1], a[0])) - np.degrees(np.arctan2(tq[1], tq[0]))) < 0.05   # from q
 
 
+@pytest.mark.browser
 def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     _, _, _, widget = made
     state = _widget_state(page)
@@ -386,6 +392,7 @@ def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     assert (by_seats[(7, 4)]["turn"], by_seats[(7, 4)]["angle"]) == ("−90°", "90°")
 
 
+@pytest.mark.browser
 def test_desktop_layout_and_screenshot(page):
     """At 1280 px: the video is whole on screen, as wide as its column, 16:9; the transcript sits beside
     it without overlapping it or the controls; the screenshot shows the frame (not a blank page)."""
@@ -419,6 +426,7 @@ def test_desktop_layout_and_screenshot(page):
     assert len(np.unique(inside.reshape(-1, 3)[::97], axis=0)) > 50
 
 
+@pytest.mark.browser
 def test_phone_width(browser, url, made):
     _, manifest, _, _ = made
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
@@ -467,6 +475,7 @@ def test_phone_width(browser, url, made):
 KOKORO = "kokoro Kokoro-82M v1.0 int8 jf_gongitsune speed 1.2, onnxruntime 1.32.0 (weights Apache-2.0)"
 
 
+@pytest.mark.browser
 def test_each_lesson_names_its_voice_in_viewer_words(page, made):
     """The page says the voice as a viewer reads it; the manifest keeps the exact line (engineer words)."""
     _, manifest, _, _ = made
@@ -488,6 +497,7 @@ def test_each_lesson_names_its_voice_in_viewer_words(page, made):
     assert "<img" not in html and "配音：&lt;img 合成语音" in html
 
 
+@pytest.mark.browser
 def test_the_file_note_shows_only_when_opened_from_a_file(browser, page, made):
     note = page.locator(".file-note")
     assert note.count() == 1 and note.is_hidden()                             # served: nothing to say

@@ -55,6 +55,7 @@ def test_server_answers_range_requests(served):
         assert resp.headers["Content-Range"].startswith("bytes 0-99/")
 
 
+@pytest.mark.browser
 def test_browser_loads_video_track_and_seeks_by_chapter(served):
     from playwright.sync_api import sync_playwright
     plan, url = served

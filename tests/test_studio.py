@@ -229,6 +229,8 @@ def _plan(course: Path) -> dict:
     return next(s for s in plan["scenes"] if s["id"] == "count_dots")
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_timeline_has_a_bar_per_cue_at_the_plans_start(course, scene_page):
     page = scene_page
     plan = _plan(course)
@@ -268,6 +270,8 @@ def _presented_after(page, action) -> float:
     return t
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_clicking_a_cue_presents_its_first_frame(course, scene_page):
     page = scene_page
     plan = _plan(course)
@@ -290,6 +294,8 @@ def test_clicking_a_cue_presents_its_first_frame(course, scene_page):
     assert round(t * fps) == first
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_playback_rate_and_listen(course, scene_page):
     page = scene_page
     page.select_option("#rate", "0.5")
@@ -304,6 +310,8 @@ def test_playback_rate_and_listen(course, scene_page):
     assert status == 200 and body == (course / audio).read_bytes()
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_the_preview_is_served_with_ranges(course, studio, scene_page):
     mp4 = course / "media" / "preview" / "count_dots.mp4"
     data = mp4.read_bytes()
@@ -334,6 +342,8 @@ def _video_state(page) -> dict:
                          " return {src: v.src, ready: v.readyState, hidden: v.hidden}; }")
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_editing_the_narration_updates_the_page(course, scene_page):
     page = scene_page
     before = _video_state(page)
@@ -362,6 +372,8 @@ BAD_EDITS = [
 
 
 @pytest.mark.parametrize("rel, old, new, says", BAD_EDITS, ids=["broken-yaml", "overrun-cue", "scene-exception"])
+@pytest.mark.render
+@pytest.mark.browser
 def test_a_bad_edit_shows_its_error_and_keeps_the_last_good_video(course, scene_page, rel, old, new, says):
     page = scene_page
     mp4 = course / "media" / "preview" / "count_dots.mp4"
@@ -392,6 +404,8 @@ def test_a_bad_edit_shows_its_error_and_keeps_the_last_good_video(course, scene_
     page.wait_for_function("() => document.querySelector('#error').hidden", timeout=BUILD_S * 1000)
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_findings_are_markers_at_their_frames(course, scene_page):
     """An edit that makes the answer's number too small to read: the viewer check (run in the background
     after the build) puts a marker at the frames it found it, with the finding in words."""
@@ -420,6 +434,8 @@ def test_findings_are_markers_at_their_frames(course, scene_page):
     page.wait_for_function("() => document.querySelectorAll('.finding').length === 0", timeout=BUILD_S * 1000)
 
 
+@pytest.mark.render
+@pytest.mark.browser
 def test_the_list_shows_status_and_findings(studio, browser, scene_page):
     context = browser.new_context(viewport={"width": 1200, "height": 700}, bypass_csp=True)
     page = context.new_page()
