@@ -59,6 +59,72 @@ def test_real_quiz_and_exercise_cues_carry_roles():
     assert tagged == {"word_order_quiz", "exercises"}
 
 
+QUIZ_YAML = """lesson: x
+title: 测试
+scenes:
+  - id: s
+    class: S
+    title: 题
+    source: ["a"]
+    cues:
+      - id: q
+        text: 面积是多少？
+        role: question
+        choices: CHOICES
+        correct: CORRECT
+      - id: a
+        text: 是 16。
+        role: answer
+"""
+
+
+@pytest.mark.parametrize("choices, correct, says", [
+    ("[4, 8, 16]", "3", None),
+    ("[会, 不会]", "null", None),
+    ("[只有一个]", "1", "2 to 6 choices"),
+    ("[a, b]", "3", "correct names one of the choices"),
+    ("[[a], b]", "1", "a list of short texts"),
+])
+def test_a_question_may_give_choices(tmp_path, choices, correct, says):
+    from coursekit.content.narration import load_lesson
+    from coursekit.core.errors import UserError
+    path = tmp_path / "x.yaml"
+    path.write_text(QUIZ_YAML.replace("CHOICES", choices).replace("CORRECT", correct), encoding="utf-8")
+    if says:
+        with pytest.raises(UserError, match=says):
+            load_lesson(path)
+        return
+    q, a = load_lesson(path).scenes[0].cues
+    assert q.choices == tuple(choices.strip("[]").split(", ")) and q.correct == (None if correct == "null" else int(correct))
+    assert a.choices == () and a.correct is None
+    path.write_text(QUIZ_YAML.replace("CHOICES", choices).replace("CORRECT", correct)
+                    .replace("role: answer", "role: answer\n        choices: [c, d]"), encoding="utf-8")
+    with pytest.raises(UserError, match=r"x.yaml:\d+: choices belong to a cue with role: question"):
+        load_lesson(path)
+
+
+def test_the_plan_keeps_each_characters_time_and_the_manifest_each_events():
+    """The real narration's plans (silent voice): every cue's written characters have a time, in order,
+    inside the cue; every subtitle event the page lists carries its characters' times, inside the event."""
+    from coursekit.plan.subtitle_events import squeeze
+    from coursekit.plan.word_times import page_subtitles
+    from tests.conftest import _narration_plans
+    for plan in _narration_plans(15).values():
+        for s in plan.scenes:
+            for c in s.cues:
+                times = plan.char_ms[c.id]
+                assert len(times) == len(c.text) + 1 and times == sorted(times)
+                start = round(c.start_frame * 1000 / s.fps)
+                assert start <= times[0] and times[-1] <= round((c.start_frame + c.speech_frames) * 1000 / s.fps) + 1
+        rows = page_subtitles(plan)
+        assert rows and all(len(r["chars"]) == len(squeeze(r["text"])) for r in rows)
+        for r in rows:
+            assert r["chars"] == sorted(r["chars"])
+            # an event starts up to 100 ms before its speech and ends near its speech's end (closing
+            # punctuation, timed at the end of the speech, may fall just after it)
+            assert r["start_ms"] - 150 <= r["chars"][0] < r["end_ms"] and r["chars"][-1] <= r["end_ms"] + 500, r
+
+
 def test_the_widget_takes_theta_and_seats_from_the_course_figures():
     (w,) = course_widgets(ROOT / "narration")
     assert w["kind"] == "rotation_pair" and w["lesson"] == "word_order" and w["scene"] == "qk_widget"

@@ -208,14 +208,16 @@ class CueSchema(_Schema):
             raise ValueError(unknown("role", v, list(ROLES)))
         return v
 
-    @field_validator("choices")
+    @field_validator("choices", mode="before")
     @classmethod
-    def _choices(cls, v: list[str] | None) -> list[str] | None:
+    def _choices(cls, v: object) -> list[str] | None:
         if v is None:
             return v
+        if not isinstance(v, list) or any(isinstance(c, (list, dict)) or c is None for c in v):
+            raise ValueError("choices must be a list of short texts, like [会, 不会]")
         if not 2 <= len(v) <= 6:
             raise ValueError(f"a question has 2 to 6 choices, not {len(v)}")
-        return [_text(c, "a choice") for c in v]
+        return [_text(str(c), "a choice") for c in v]      # a number (4, 0.5) is the text it is written as
 
     @model_validator(mode="after")
     def _quiz(self) -> "CueSchema":
