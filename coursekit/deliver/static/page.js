@@ -408,6 +408,10 @@
         video.webkitEnterFullscreen();          // iPhone: the video alone
       }
     }
+    function toggleMute() {
+      video.muted = !video.muted;
+      muteBtn.setAttribute("aria-pressed", String(video.muted));   // now, not only when volumechange comes
+    }
     function stepFrames(n) {
       if (!video.paused || !fps) { return; }
       if (quiz) { closeQuiz(false); }
@@ -434,7 +438,7 @@
     playBtn.addEventListener("click", togglePlay);
     button("back10").addEventListener("click", function () { userSeek(nowMs() - 10000); });
     button("forward10").addEventListener("click", function () { userSeek(nowMs() + 10000); });
-    muteBtn.addEventListener("click", function () { video.muted = !video.muted; });
+    muteBtn.addEventListener("click", toggleMute);
     ccBtn.addEventListener("click", function () { setPref("subs", !prefs.subs); });
     quizSwitch.addEventListener("click", function () { setPref("quiz", !prefs.quiz); });
     fullBtn.addEventListener("click", toggleFullscreen);
@@ -596,7 +600,7 @@
       if (k === ",") { stepFrames(-1); return true; }
       if (k === ".") { stepFrames(1); return true; }
       if (k === "c") { setPref("subs", !prefs.subs); return true; }
-      if (k === "m") { video.muted = !video.muted; return true; }
+      if (k === "m") { toggleMute(); return true; }
       if (k === "f") { toggleFullscreen(); return true; }
       if (/^[0-9]$/.test(k)) { userSeek(duration() * 1000 * Number(k) / 10); return true; }
       return false;
