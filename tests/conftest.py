@@ -23,7 +23,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: Test files that build the real scenes in dry runs (``built_scene``, lru-cached per process). Under
 #: ``make test`` (``-n auto --dist loadfile``) they go to one xdist worker together, so each scene is
 #: built once in the suite instead of once per worker; every other file is its own unit, as loadfile does.
-SCENE_DRY_RUN_FILES = ("test_drawn_", "test_glossary", "test_glyphs", "test_viewer_check",
+SCENE_DRY_RUN_FILES = ("test_drawn_", "test_glossary", "test_glyphs", "test_viewer_check", "test_scenes_typesetting",
                        "test_rotation_lesson_text")
 
 
