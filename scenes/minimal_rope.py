@@ -298,10 +298,7 @@ class MinimalRope(NarratedScene):
     @staticmethod
     def _cell_at(grid: ScoreGrid, mob) -> list[int]:
         """The (row, column) slot nearest a mobject's centre."""
-        rows, cols = grid.shape
-        best = min(((np.linalg.norm(grid.slot_point(i, j) - mob.get_center()), i, j)
-                    for i in range(rows) for j in range(cols)))
-        return [best[1], best[2]]
+        return list(grid.nearest_slot(mob.get_center()))
 
     @staticmethod
     def _angle_table(w: np.ndarray, angles: np.ndarray, seats: np.ndarray):

@@ -119,8 +119,19 @@ class ScoreGrid(VGroup):
 
     def slot_point(self, i: int, j: int) -> np.ndarray:
         """Where row i, column j is, relative to the grid's current place."""
+        return self.slot_points()[i, j]
+
+    def slot_points(self) -> np.ndarray:
+        """Every slot's point (rows × columns × 3), relative to the grid's current place: the grid's
+        centre is measured once for all of them (a watch asks on every frame)."""
         shift = self.cells.get_center() - self._built_center()
-        return self.slots[i][j] + shift
+        return np.array(self.slots, dtype=float) + shift
+
+    def nearest_slot(self, point: np.ndarray) -> tuple[int, int]:
+        """The (row, column) of the slot nearest ``point``."""
+        pts = self.slot_points()
+        k = int(np.argmin(np.linalg.norm(pts - np.asarray(point), axis=2)))
+        return k // pts.shape[1], k % pts.shape[1]
 
     def _built_center(self) -> np.ndarray:
         rows, cols = self.values.shape
@@ -145,8 +156,7 @@ class ScoreGrid(VGroup):
     def _cells_by_slot(self):
         """(row, column, cell) for every cell, by the slot nearest its current centre."""
         rows, cols = self.values.shape
-        slots = np.array([[p for p in row] for row in self.slots]).reshape(rows * cols, 3)
-        slots = slots + (self.cells.get_center() - self._built_center())
+        slots = self.slot_points().reshape(rows * cols, 3)
         for c in self.cells:
             k = int(np.argmin(np.linalg.norm(slots - c.box.get_center(), axis=1)))
             yield k // cols, k % cols, c
