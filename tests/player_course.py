@@ -18,7 +18,7 @@ from pathlib import Path
 
 from coursekit.content.narration import Course, Cue, Lesson, Scene
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
-from coursekit.plan.subtitle_events import proportional_char_times
+from coursekit.subtitles.events import proportional_char_times
 from tests.synthetic import FPS, make_scene_video
 
 LESSON = "trig_to_rope"

@@ -159,7 +159,7 @@ def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
 
 
 def test_stale_cues_judges_a_plan_by_its_kind_of_voice(monkeypatch):
-    from coursekit.plan import subtitle_files
+    from coursekit.assemble import subtitle_files
     from coursekit.content.cue_text import cue_text
 
     course, lexicon = _real()

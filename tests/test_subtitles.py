@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
-from coursekit.plan.subtitle_events import (
+from coursekit.subtitles.events import (
     LINGER_MS,
     START_SYNC_MS,
     SubEvent,

@@ -29,7 +29,7 @@ from coursekit.deliver.serve import serve
 from coursekit.deliver.studio import make_studio, run_studio
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan
-from coursekit.plan.subtitle_files import write_course_subtitles
+from coursekit.assemble.subtitle_files import write_course_subtitles
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import open_executor
 from coursekit.render.one_scene import preview_scene

@@ -1,1 +1,1 @@
-"""The timeline plan: its types (model), making it (build), subtitle events and files."""
+"""The timeline plan: its types (model) and making it (build); its subtitles are coursekit.subtitles."""

@@ -15,11 +15,11 @@ from coursekit.core.config import Config
 from coursekit.core.digest import file_sha256
 from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root
-from coursekit.plan import subtitle_events as subs
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.speech import synthesis
 from coursekit.speech.timing import time_at
 from coursekit.speech.voices.base import VoiceFailed
+from coursekit.subtitles import events as subs
 
 
 def frames_for(seconds: float, fps: int) -> int:

@@ -19,13 +19,9 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from coursekit.core.errors import UserError
+from coursekit.subtitles.events import SubtitleEvent   # a cue's subtitles, as the plan keeps them
 
-
-@dataclass(frozen=True)
-class SubtitleEvent:
-    start_ms: int
-    end_ms: int
-    text: str
+__all__ = ["SubtitleEvent", "CuePlan", "ScenePlan", "LessonPlan", "scene_plan_from_json", "scene_plan_to_json"]
 
 
 @dataclass(frozen=True)

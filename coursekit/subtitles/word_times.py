@@ -10,11 +10,10 @@ were kept) has no ``chars``.
 from __future__ import annotations
 
 from coursekit.core.config import SubtitleConfig
-from coursekit.plan import subtitle_events as subs
-from coursekit.plan.model import LessonPlan
+from coursekit.subtitles import events as subs
 
 
-def event_char_ms(plan: LessonPlan) -> dict[tuple[int, int, str], list[int]]:
+def event_char_ms(plan) -> dict[tuple[int, int, str], list[int]]:
     """(start_ms, end_ms, text) of each event, in lesson time -> its characters' lesson times."""
     out: dict[tuple[int, int, str], list[int]] = {}
     for scene in plan.scenes:
@@ -35,7 +34,7 @@ def event_char_ms(plan: LessonPlan) -> dict[tuple[int, int, str], list[int]]:
     return out
 
 
-def page_subtitles(plan: LessonPlan, limits: SubtitleConfig | None = None) -> list[dict]:
+def page_subtitles(plan, limits: SubtitleConfig | None = None) -> list[dict]:
     """The lesson's subtitle events for the course page (lesson times in ms), each with ``chars`` when known."""
     chars = event_char_ms(plan)
     rows = []

@@ -17,7 +17,7 @@ from coursekit.content.narration import Course
 from coursekit.plan.model import LessonPlan
 from coursekit.content.cue_text import cue_text
 from coursekit.plan.build import plan_path
-from coursekit.plan import subtitle_events as subs
+from coursekit.subtitles import events as subs
 from coursekit.core.media_tools import mux_subtitles
 from coursekit.zh.lexicon import Lexicon
 

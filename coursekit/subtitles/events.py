@@ -36,7 +36,8 @@ Three layers, each usable on its own:
    never closer than ``min_gap_ms`` to the next event; only if that is not enough do
    they start up to ``START_SYNC_MS`` early.
 
-3. Files. :func:`lesson_events` turns a :class:`~coursekit.plan.model.LessonPlan` into
+3. Files. :func:`lesson_events` turns a lesson's plan (``coursekit.plan.model.LessonPlan``, read by its
+   fields: the plan is the floor above this package, and times its cues with it) into
    lesson-absolute ``srt.Subtitle`` objects; :func:`write_srt` (``srt`` library) and
    :func:`write_vtt` (``webvtt-py``) write them atomically. WebVTT text is escaped
    (``&`` → ``&amp;``, ``<`` → ``&lt;``, ``>`` → ``&gt;``, so ``-->`` is written
@@ -61,7 +62,6 @@ import webvtt
 from coursekit.core.atomic import write_text
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
-from coursekit.plan.model import LessonPlan, SubtitleEvent
 from coursekit.zh.chars import (CJK_PUNCT, CLAUSE_BREAKS, LATIN, SENTENCE_ENDS, SPACE, WIDE, char_class, is_opening,
                                 is_punct)
 from coursekit.zh.segmenter import tokenizer
@@ -86,6 +86,16 @@ __all__ = [
     "write_vtt",
     "escape_vtt",
 ]
+
+
+
+@dataclass(frozen=True)
+class SubtitleEvent:
+    """One subtitle: shown from ``start_ms`` to ``end_ms`` (in the plan: from the scene's start)."""
+    start_ms: int
+    end_ms: int
+    text: str
+
 
 SubEvent = SubtitleEvent
 
@@ -641,7 +651,7 @@ def _lines_of(text: str, lim: SubtitleConfig) -> str:
     return "\n".join(wrap_lines(text, lim.max_chars_per_line, lim.max_lines))
 
 
-def lesson_events(plan: LessonPlan, limits: SubtitleConfig | None = None) -> list[srt.Subtitle]:
+def lesson_events(plan, limits: SubtitleConfig | None = None) -> list[srt.Subtitle]:
     """Every subtitle of a lesson in lesson time, numbered from 1.
 
     Line breaks are the ones chosen when the plan was made (with the config's limits then),
