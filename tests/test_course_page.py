@@ -23,7 +23,7 @@ from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.deliver.page import chapters_vtt, course_widgets, questions, render_page, viewer_voice, write_page
 from coursekit.deliver.serve import make_server
-from coursekit.subtitles import events as subs
+from coursekit.subtitles import files as subs
 from narration import figures
 from tests.synthetic import FPS, build_course
 
@@ -106,7 +106,7 @@ def test_a_question_may_give_choices(tmp_path, choices, correct, says):
 def test_the_plan_keeps_each_characters_time_and_the_manifest_each_events():
     """The real narration's plans (silent voice): every cue's written characters have a time, in order,
     inside the cue; every subtitle event the page lists carries its characters' times, inside the event."""
-    from coursekit.subtitles.events import squeeze
+    from coursekit.subtitles.rules import squeeze
     from coursekit.subtitles.word_times import page_subtitles
     from tests.conftest import _narration_plans
     for plan in _narration_plans(15).values():

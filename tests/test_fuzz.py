@@ -7,7 +7,7 @@ from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import parse_config
 from coursekit.core.errors import UserError
 from coursekit.content.narration import load_lesson
-from coursekit.subtitles.events import squeeze
+from coursekit.subtitles.rules import squeeze
 from coursekit.plan.build import plan_lesson
 from coursekit.speech.voices.auto import make_voice
 from coursekit.zh.lexicon import Lexicon

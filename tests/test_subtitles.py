@@ -16,23 +16,18 @@ from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.subtitles.events import (
-    LINGER_MS,
-    START_SYNC_MS,
     SubEvent,
     cue_events,
-    count_chars,
     event_speech_spans,
-    lesson_events,
     proportional_char_times,
     segment,
-    squeeze,
     time_cue,
     time_cues,
     violations,
-    wrap_lines,
-    write_srt,
-    write_vtt,
 )
+from coursekit.subtitles.files import lesson_events, write_srt, write_vtt
+from coursekit.subtitles.lines import wrap_lines
+from coursekit.subtitles.rules import LINGER_MS, START_SYNC_MS, count_chars, squeeze
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS
 
 LIMITS = SubtitleConfig()

@@ -4,7 +4,7 @@ import pytest
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import load_config
 from coursekit.content.narration import load_course
-from coursekit.subtitles.events import squeeze
+from coursekit.subtitles.rules import squeeze
 from coursekit.content.cue_text import strip_bookmarks
 from coursekit.plan.build import frames_for, plan_lesson
 from coursekit.speech.timing import time_at

@@ -16,7 +16,7 @@ from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.layout import MediaLayout
 from coursekit.core.media_tools import extract_frame, mux, need, run
 from coursekit.core.paths import ENGINE_ROOT
-from coursekit.subtitles import events as subs
+from coursekit.subtitles import files as subs
 from coursekit.plan.model import LessonPlan
 from coursekit.subtitles.word_times import page_subtitles
 from coursekit.render.soundtrack import write_delivered_scene_narration, write_lesson_narration

@@ -1,5 +1,9 @@
 """Regenerate the course's subtitle files from the plan, without rendering (and without Manim), under the
-locks of the plans it reads and of the course files it writes."""
+locks of the plans it reads and of the course files it writes (``render.py subtitles``).
+
+It reads plans and the narration, writes the delivered SRT/VTT and re-muxes the lesson videos: assembly
+work above the plan, so it lives here and not in ``coursekit.subtitles`` (a floor below the plan, which
+plans with it)."""
 from __future__ import annotations
 
 import os
@@ -17,7 +21,7 @@ from coursekit.content.narration import Course
 from coursekit.plan.model import LessonPlan
 from coursekit.content.cue_text import cue_text
 from coursekit.plan.build import plan_path
-from coursekit.subtitles import events as subs
+from coursekit.subtitles import files as subs
 from coursekit.core.media_tools import mux_subtitles
 from coursekit.zh.lexicon import Lexicon
 

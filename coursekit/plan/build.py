@@ -15,11 +15,12 @@ from coursekit.core.config import Config
 from coursekit.core.digest import file_sha256
 from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root
-from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan
 from coursekit.speech import synthesis
 from coursekit.speech.timing import time_at
 from coursekit.speech.voices.base import VoiceFailed
-from coursekit.subtitles import events as subs
+from coursekit.subtitles.events import SubtitleEvent, cue_events
+from coursekit.subtitles.lines import wrap_lines
 
 
 def frames_for(seconds: float, fps: int) -> int:
@@ -77,7 +78,7 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
             start_s = frame / fps
             silence_after = (pause_frames + (gap if i < len(scene.cues) - 1 else tail)) / fps \
                 + (speech_frames / fps - speech.duration)
-            events = subs.cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
+            events = cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
             char_ms[cue.id] = [int(round(start_s * 1000)) + int(round(1000 * char_time(k)))
                                for k in range(len(ct.written) + 1)]
             bookmarks = {name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
@@ -89,8 +90,8 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
                 bookmarks=bookmarks,
                 subtitles=[SubtitleEvent(int(round(start_s * 1000)) + e.start_ms,
                                          int(round(start_s * 1000)) + e.end_ms,
-                                         "\n".join(subs.wrap_lines(e.text, cfg.subtitles.max_chars_per_line,
-                                                                   cfg.subtitles.max_lines)))
+                                         "\n".join(wrap_lines(e.text, cfg.subtitles.max_chars_per_line,
+                                                              cfg.subtitles.max_lines)))
                            for e in events],
                 role=cue.role,
             ))

@@ -19,7 +19,7 @@ from coursekit.core.locks import course_lock, names, waiting_lock
 from coursekit.core.paths import shown
 from coursekit.core.media_tools import extract_frame, mux
 from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
-from coursekit.subtitles.events import write_vtt
+from coursekit.subtitles.files import write_vtt
 from coursekit.render.manim_process import run_manim
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key

@@ -1,1 +1,2 @@
-"""Chinese subtitles: events cut and timed from a cue's speech, SRT and WebVTT, each character's time."""
+"""Chinese subtitles: the line rules (rules), lines (lines), events cut and timed from speech (events),
+SRT and WebVTT files (files), and when each character is spoken, for the page (word_times)."""
