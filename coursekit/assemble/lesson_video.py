@@ -1,5 +1,5 @@
 """Assemble lesson videos: scene videos joined with streams copied, one narration track,
-chapters, a soft subtitle track, side files, a poster, and the course manifest and page."""
+chapters, a soft subtitle track, side files, a poster, seek-bar thumbnails, and the course manifest and page."""
 from __future__ import annotations
 
 import importlib.metadata as md
@@ -20,6 +20,7 @@ from coursekit.subtitles import files as subs
 from coursekit.plan.model import LessonPlan
 from coursekit.subtitles.word_times import page_subtitles
 from coursekit.render.soundtrack import write_delivered_scene_narration, write_lesson_narration
+from coursekit.assemble.thumbnails import write_thumbnails
 
 
 def _ffmeta_escape(text: str) -> str:
@@ -76,7 +77,9 @@ def concat_video(scene_videos: list[Path], out: Path) -> Path:
 
 
 def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], outdir: Path,
-                    work: Path | None = None) -> list[Path]:
+                    work: Path | None = None, thumbnails: bool = True) -> list[Path]:
+    """The lesson's video and its side files in ``outdir``; with ``thumbnails``, the seek-bar thumbnails
+    (``coursekit.assemble.thumbnails``: a sprite and its WebVTT track) made from the finished video."""
 
     lid = plan.lesson
     outdir.mkdir(parents=True, exist_ok=True)
@@ -107,6 +110,8 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     outputs.append(poster)
     outputs.append(write_text(outdir / f"{lid}.txt", transcript_text(plan)))
     outputs.append(write_text(outdir / f"{lid}.chapters.txt", chapters_text(plan)))
+    if thumbnails:
+        outputs += write_thumbnails(mp4, outdir, plan.frames / plan.fps)
     if cfg.subtitles.burn_in:
         outputs.append(burn_in(mp4, srt, outdir / f"{lid}.burned.mp4", cfg.course.font))
     return outputs
@@ -181,23 +186,29 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
         done = list(pool.map(one_lesson, ready))
     for (plan, _), files in zip(ready, done):
         outputs += files
-        manifest["lessons"].append({
-            "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
-            "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": quality,
-            "voice_licence": plan.voice_licence or None,      # from the voice's declaration, via the plan
-            "scenes": [s.id for s in plan.scenes],
-            "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
-            # for the page's transcript and questions (coursekit.deliver.page): lesson times in ms
-            # (each event with its characters' times, for the word highlight)
-            "subtitles": page_subtitles(plan, cfg.subtitles),
-            "role_cues": [{"id": c.id, "role": c.role, "text": c.text,
-                           "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
-                           "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps), **_quiz_of(course, c.id)}
-                          for s in plan.scenes for c in s.cues if c.role],
-            "files": [str(p.relative_to(cfg.output_dir)) for p in files],
-        })
+        manifest["lessons"].append(manifest_lesson(cfg, course, plan, files))
     man = layout.manifest
     man.parent.mkdir(parents=True, exist_ok=True)
     write_text(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     outputs.append(man)
     return outputs
+
+
+def manifest_lesson(cfg: Config, course: Course, plan: LessonPlan, files: list[Path]) -> dict:
+    """A lesson's entry in the manifest: what the page and the exports (``coursekit.deliver``) read of it;
+    ``files``, the lesson's delivered files, are listed relative to the output folder."""
+    return {
+        "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
+        "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": cfg.video.quality,
+        "voice_licence": plan.voice_licence or None,      # from the voice's declaration, via the plan
+        "scenes": [s.id for s in plan.scenes],
+        "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
+        # for the page's transcript and questions (coursekit.deliver.page): lesson times in ms
+        # (each event with its characters' times, for the word highlight)
+        "subtitles": page_subtitles(plan, cfg.subtitles),
+        "role_cues": [{"id": c.id, "role": c.role, "text": c.text,
+                       "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
+                       "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps), **_quiz_of(course, c.id)}
+                      for s in plan.scenes for c in s.cues if c.role],
+        "files": [str(p.relative_to(cfg.output_dir)) for p in files],
+    }

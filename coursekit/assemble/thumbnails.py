@@ -61,7 +61,7 @@ def track_text(starts_s: list[float], duration_s: float, columns: int, tile: tup
 def keyframe_tiles(video: Path, every_s: float = EVERY_S) -> tuple[list[float], list, tuple[int, int]]:
     """The tiles of ``video``: (each tile's frame time in seconds, its RGB pixels as an array, the tile
     size). The packets are read in order and only the keyframes taken are decoded (module docstring)."""
-    import av
+    import av  # PyAV: only assembly reads video packets; every command imports this module
 
     with av.open(str(video)) as container:
         stream = container.streams.video[0]
@@ -82,8 +82,8 @@ def keyframe_tiles(video: Path, every_s: float = EVERY_S) -> tuple[list[float], 
 
 def write_thumbnails(video: Path, folder: Path, duration_s: float) -> tuple[Path, Path]:
     """The sprite and its track for ``video`` (``duration_s`` long) in ``folder`` (module docstring)."""
-    import numpy as np
-    from PIL import Image
+    import numpy as np  # only assembly composes a sprite
+    from PIL import Image  # only assembly writes a JPEG
 
     times, pixels, (w, h) = keyframe_tiles(video)
     if not times:
