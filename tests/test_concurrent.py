@@ -5,7 +5,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
+
+pytestmark = pytest.mark.render   # every test here renders video with Manim
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = "tests/.tmp/conc_media"

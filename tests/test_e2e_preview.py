@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.render   # every test here renders video with Manim
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = "tests/.tmp/e2e_media"
 SCENE = "angle_addition"

@@ -7,9 +7,12 @@ import json
 import re
 
 import psutil
+import pytest
 
 from tests import mini_runs
 from tests.conftest import copy_mini_course
+
+pytestmark = pytest.mark.render   # every test here renders video with Manim
 
 OLD, NEW = "今天就到这里。", "今天先到这里。"
 

@@ -53,11 +53,13 @@ def made(course):
     return outs, before, after
 
 
+@pytest.mark.render
 def test_check_counts_the_mini_course(made):
     outs, _, _ = made
     assert "1 lessons, 2 scenes, 4 cues" in outs["check"] or "1 lesson, 2 scenes, 4 cues" in outs["check"]
 
 
+@pytest.mark.render
 def test_plan_quotes_the_course_figures(course, made):
     plan = json.loads((course / "media" / "plan" / "15fps" / "counting.json").read_text(encoding="utf-8"))
     cues = {c["id"]: c for s in plan["scenes"] for c in s["cues"]}
@@ -69,6 +71,7 @@ def test_plan_quotes_the_course_figures(course, made):
     assert all((course / c["audio"]).is_file() for c in cues.values())   # relative to the course
 
 
+@pytest.mark.render
 def test_lesson_video_has_every_planned_frame(course, made):
     plan = json.loads((course / "media" / "plan" / "15fps" / "counting.json").read_text(encoding="utf-8"))
     mp4 = course / "media" / "course" / "counting" / "counting.mp4"
@@ -81,6 +84,7 @@ def test_lesson_video_has_every_planned_frame(course, made):
     assert [c["tags"]["title"] for c in info["chapters"]] == ["数点", "结束"]
 
 
+@pytest.mark.render
 def test_subtitles_keep_every_character(course, made):
     plan = json.loads((course / "media" / "plan" / "15fps" / "counting.json").read_text(encoding="utf-8"))
     text = (course / "media" / "course" / "counting" / "counting.srt").read_text(encoding="utf-8")
@@ -93,6 +97,7 @@ def _video_md5(path: Path) -> str:
                           capture_output=True, text=True, check=True).stdout.strip()
 
 
+@pytest.mark.render
 def test_overview_marked_in_the_narration_is_delivered_alone(course, made):
     """The scene's picture, stream-copied, with the lesson's delivered sound (48 kHz stereo AAC)."""
     overview = course / "media" / "course" / "counting" / "overview.mp4"
@@ -102,6 +107,7 @@ def test_overview_marked_in_the_narration_is_delivered_alone(course, made):
     assert (audio["codec_name"], int(audio["sample_rate"]), audio["channels"]) == ("aac", 48000, 2)
 
 
+@pytest.mark.render
 def test_page_and_manifest_carry_the_course_title(course, made):
     manifest = json.loads((course / "media" / "course" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["title"] == "小小测试课"
@@ -110,11 +116,13 @@ def test_page_and_manifest_carry_the_course_title(course, made):
     assert "<title>小小测试课</title>" in page and "Transformer" not in page
 
 
+@pytest.mark.render
 def test_preview_of_one_scene(course, made):
     assert (course / "media" / "preview" / "closing.mp4").stat().st_size > 0
     assert (course / "media" / "preview" / "closing.png").stat().st_size > 0
 
 
+@pytest.mark.render
 def test_nothing_was_written_into_the_project(made):
     _, before, after = made
     assert after == before

@@ -64,6 +64,7 @@ def cfg(tmp_path_factory):
     return p
 
 
+@pytest.mark.render
 def test_scene_render_killed_then_resumed_is_identical(cfg):
     media = ROOT / OUT
     final = media / "preview" / f"{SCENE}.mp4"
@@ -154,6 +155,7 @@ def _copy_media(src: Path, dst: Path, without: tuple[str, ...] = ()) -> None:
                                                                           and n in without])
 
 
+@pytest.mark.render
 def test_synthesis_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     left = _killed_at(course, tmp_path, r"cache/audio/[0-9a-f]+\.wav$", "course")
@@ -164,6 +166,7 @@ def test_synthesis_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
 
 
+@pytest.mark.render
 def test_assembly_of_the_course_command_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     _copy_media(quiet_mini, course, without=("course",))                  # scenes rendered: `course` assembles
@@ -175,6 +178,7 @@ def test_assembly_of_the_course_command_killed_then_resumed_is_identical(quiet_m
     assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
 
 
+@pytest.mark.render
 def test_subtitles_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     _copy_media(quiet_mini, course)

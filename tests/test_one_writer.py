@@ -94,6 +94,7 @@ def _beside_course(course: Path, *second: str) -> tuple[str, str]:
     return out + err, other.stdout + other.stderr
 
 
+@pytest.mark.render
 def test_plan_beside_course_waits_for_it(quiet, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     _, said = _beside_course(course, "plan")
@@ -102,6 +103,7 @@ def test_plan_beside_course_waits_for_it(quiet, tmp_path):
     assert mini_runs.finals(course) == quiet[0]
 
 
+@pytest.mark.render
 def test_subtitles_beside_course_waits_for_it(quiet, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     mini_runs.ok(mini_runs.run(course, "plan"))            # subtitles needs a plan to exist
@@ -110,6 +112,7 @@ def test_subtitles_beside_course_waits_for_it(quiet, tmp_path):
     assert mini_runs.finals(course) == quiet[1]
 
 
+@pytest.mark.render
 def test_two_previews_of_one_scene(quiet, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     mini_runs.ok(mini_runs.run(course, "plan"))            # the voice's work done: both previews start together

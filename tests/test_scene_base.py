@@ -120,6 +120,7 @@ class Watched(Tiny):
         super().construct()
 
 
+@pytest.mark.render
 @pytest.mark.parametrize("asked", [None, "1"])
 def test_watches_are_sampled_in_tests_but_not_in_a_delivery_render(tmp_path, monkeypatch, asked):
     """A scene given its plan here (tests, dry runs) records every watch on every frame; a Manim process

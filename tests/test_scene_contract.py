@@ -105,6 +105,7 @@ def test_every_command_that_builds_scenes_refuses_a_mismatch_in_one_line(mini, c
     assert not (mini / "media" / "scenes").exists() and not (mini / "media" / "preview").exists()
 
 
+@pytest.mark.render
 def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(mini):
     """A beat that overruns its cue is found only by building the scene: the dry run (inspect) and Manim
     (preview) each end in one line naming the scene's line, exit 2."""

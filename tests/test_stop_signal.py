@@ -12,6 +12,8 @@ import pytest
 from tests import mini_runs
 from tests.conftest import copy_mini_course
 
+pytestmark = pytest.mark.render   # every test here renders video with Manim
+
 
 @pytest.fixture(scope="module")
 def quiet(tmp_path_factory):

@@ -56,6 +56,14 @@ from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, Viewer
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
 PROBES_ENV = "COURSEKIT_PROBES"
+#: set (to anything) in a process that may build scenes in dry runs but must not render one: the test
+#: suite sets it for every test not marked ``render``, so a test that renders without the mark fails
+#: instead of slowing ``make test-fast`` (inherited by every render.py and Manim process it starts)
+NO_RENDER_ENV = "COURSEKIT_NO_RENDER"
+
+
+class RenderForbidden(RuntimeError):
+    """A scene was rendered (not a dry run) where ``COURSEKIT_NO_RENDER`` forbids it."""
 
 
 def course_frame(exc: BaseException) -> str:
@@ -231,6 +239,9 @@ class NarratedScene(Scene):
         self.record_probes: bool = (plan is not None or self.PLAN is not None
                                     or os.environ.get(PROBES_ENV) == "1")
         self.plan: ScenePlan = plan or self.PLAN or load_plan_from_env()
+        if os.environ.get(NO_RENDER_ENV) and not config.dry_run:
+            raise RenderForbidden(f"scene {self.plan.id} was rendered where {NO_RENDER_ENV} allows dry runs "
+                                  f"only ({os.environ[NO_RENDER_ENV]}); mark the test that renders it 'render'")
         super().__init__(*args, **kwargs)
         self.camera.background_color = ManimColor.parse(self.LOOK.background)
         self.camera.init_background()
