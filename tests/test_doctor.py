@@ -1,13 +1,17 @@
 """`render.py doctor` (coursekit/cli/doctor.py): on this machine every check passes (edge-tts may only
 warn: this machine cannot reach its service), and each of five missing pieces makes it exit 1 with a
-line naming the piece and its fix: ffmpeg off PATH, a model file, the course font, Chromium, and a
-narration character the font has no glyph for. Its timing is measured in bench/run.py (phase doctor),
-not here."""
+line naming the piece and its fix: ffmpeg off PATH, a model file (in this checkout, and for an engine
+installed from its wheel: where it looked, and the command that assembles them), the course font,
+Chromium, and a narration character the font has no glyph for. What makes it fast is checked for what it
+keeps and when it lets go: the course's facts (glyph check, lengths) kept until a source, a module its
+figures import or the font changes; the voice choice without building or importing a voice; doctor
+without the commands' module. Its timing is measured in bench/run.py (phase doctor), not here."""
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +19,7 @@ import pytest
 from coursekit.cli import doctor, preflight
 from coursekit.cli.main import main
 from coursekit.content.glyphs import font_cmap
-from coursekit.core.config import DEFAULT_FONT
+from coursekit.core.config import DEFAULT_FONT, load_config
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.speech import models
@@ -88,11 +92,34 @@ def test_no_ffmpeg_on_path(tmp_path):
 
 
 def test_a_missing_model(tmp_path, monkeypatch, capsys, home):
-    monkeypatch.setattr(models, "MODELS_DIR", tmp_path / "models")
+    monkeypatch.setattr(models, "search_roots", lambda: [tmp_path / "models"])
     code, out = in_process(capsys)
     assert code == 1, out
     assert status(out, "models") == "FAIL"
-    assert "models/kokoro/kokoro-v1.0.int8.onnx is missing" in out and "make setup" in out
+    assert "models/kokoro/kokoro-v1.0.int8.onnx (the kokoro voice) is missing" in out and "make setup" in out
+    (tmp_path / "models" / "kokoro").mkdir(parents=True)       # a folder that has the model, but not all of it
+    code, out = in_process(capsys)
+    assert code == 1 and f"{tmp_path}/models/kokoro/kokoro-v1.0.int8.onnx is missing" in out, out
+
+
+def test_an_installed_engine_says_where_it_looked_for_the_models(tmp_path, monkeypatch, capsys, home):
+    """No checkout (coursekit from its wheel), a course without models/ and an empty user folder: the line
+    names each folder looked in and the command that assembles them; with the models in the user folder
+    the check passes and says where they are."""
+    course = copy_mini_course(tmp_path / "mini")
+    monkeypatch.setattr(models, "checkout_dir", lambda: None)
+    monkeypatch.setenv(models.MODELS_ENV, str(tmp_path / "user-models"))
+    monkeypatch.setenv(COURSE_ENV, str(course))
+    code, out = in_process(capsys, "--course", str(course))
+    assert code == 1 and status(out, "models") == "FAIL", out
+    assert (f"kokoro/kokoro-v1.0.int8.onnx (the kokoro voice) is missing: no kokoro/ in models/, "
+            f"{tmp_path}/user-models/") in out
+    assert "(and 1 more)" in out                         # whisper-base, missing too
+    assert "fix: run coursekit models" in out and f"into {tmp_path}/user-models" in out
+    (tmp_path / "user-models").symlink_to(ROOT / "models")
+    code, out = in_process(capsys, "--course", str(course))
+    assert status(out, "models") == "ok", out
+    assert f"(kokoro, whisper-base in {tmp_path}/user-models/)" in out
 
 
 def test_a_missing_font(tmp_path):
@@ -162,3 +189,113 @@ def test_model_hashes_are_cached_by_size_and_mtime(tmp_path, monkeypatch):
     assert good == 0 and hashed and "sha256" in problems[0]
     (tmp_path / "m" / "w.bin").write_bytes(blob[:10])                       # truncated: fails on its size
     assert "has 10 bytes, not the pinned" in models.check_files(tmp_path)[1][0]
+
+
+# ---------------------------------------------------------------- what makes it fast, and still true
+
+@pytest.fixture()
+def mini(tmp_path, monkeypatch):
+    """A copy of the mini course, made the course of this process; doctor's cache in a folder of its own.
+    Its figures import a package of the course (mini_numbers), as this course's import mathcore."""
+    course = copy_mini_course(tmp_path / "mini")
+    (course / "mini_numbers").mkdir()
+    (course / "mini_numbers" / "__init__.py").write_text("DOTS = 3\n", encoding="utf-8")
+    figures = course / "narration" / "figures.py"
+    text = figures.read_text(encoding="utf-8")
+    assert "DOTS = 3" in text
+    figures.write_text(text.replace("DOTS = 3", "from mini_numbers import DOTS"), encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv(models.MODELS_ENV, raising=False)
+    monkeypatch.setenv(COURSE_ENV, str(course))
+    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    monkeypatch.syspath_prepend(str(course))
+    yield course
+    sys.modules.pop("mini_numbers", None)
+
+
+def _facts(cfg):
+    facts = doctor.CourseFacts(cfg)
+    got = doctor.glyphs(cfg, True, facts), facts.lessons(), doctor.planned_seconds(cfg, facts)
+    facts.save()
+    return facts, got
+
+
+def test_the_course_facts_are_kept_until_what_they_come_from_changes(mini, monkeypatch):
+    cfg = load_config(None)
+    first, got = _facts(cfg)
+    assert first.loaded and got[0].status == "ok" and doctor.facts_file().is_file()
+    assert got[1]["counting"]["scenes"] == 2 and got[1]["counting"]["cues"] > 0
+    again, same = _facts(cfg)
+    assert not again.loaded and same == got                       # kept: the course is not read at all
+
+    # a module the figures import changes: read again
+    time.sleep(0.01)
+    (mini / "mini_numbers" / "__init__.py").write_text("DOTS = 4\n", encoding="utf-8")
+    third, _ = _facts(cfg)
+    assert third.loaded
+    # the font's files change (fontconfig picks another file): the glyph check runs again
+    faces = doctor.font_files(DEFAULT_FONT)
+    with monkeypatch.context() as m:
+        m.setattr(doctor, "font_files", lambda family: [(faces[0][0], 99)])
+        fourth, _ = _facts(cfg)
+    assert fourth.loaded
+    # a narration edit: read again, and what it says is seen at once
+    lesson = mini / "narration" / "counting.yaml"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("今天就到这里。", f"今天就到这里{RARE}。"),
+                      encoding="utf-8")
+    fifth, (glyph, lessons, _) = _facts(cfg)
+    assert fifth.loaded and glyph.status == doctor.FAIL and "U+20000" in glyph.detail
+    assert lessons["counting"]["chars"] == got[1]["counting"]["chars"] + 1
+
+
+def test_the_course_facts_read_a_plan_once_and_again_when_it_changes(mini, monkeypatch):
+    cfg = load_config(None)
+    from coursekit.core.layout import MediaLayout
+    from coursekit.plan import model as plan_model
+
+    plan = MediaLayout.of(cfg).lesson_plan("counting", cfg.video.frame_rate)
+    plan.parent.mkdir(parents=True)
+    plan.write_text("{}", encoding="utf-8")
+    reads = []
+    real = plan_model.LessonPlan.read
+    monkeypatch.setattr(plan_model.LessonPlan, "read", staticmethod(lambda p: reads.append(p) or real(p)))
+    _, (_, _, (seconds, source)) = _facts(cfg)
+    assert reads == [plan] and "estimated from the narration" in source        # an unreadable plan: estimated
+    _, (_, _, again) = _facts(cfg)
+    assert reads == [plan] and again == (seconds, source)                       # kept by its size and mtime
+    plan.write_text("{ }", encoding="utf-8")
+    _facts(cfg)
+    assert reads == [plan, plan]
+
+
+def test_doctor_imports_neither_the_renderer_nor_onnx():
+    """The doctor path: no Manim, no onnx/onnxruntime (the kokoro check finds them), not the commands'
+    module (renderer, studio, assembler); a course whose facts are kept does not load its figures (and so
+    none of its math) nor numpy."""
+    doctor_run()                                   # the main course's facts kept
+    code = ("import sys, runpy; sys.argv = ['render.py', 'doctor']\n"
+            "try:\n    runpy.run_path('render.py', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print('MODULES', sorted(m for m in ('manim', 'onnx', 'onnxruntime', 'coursekit.cli.commands', "
+            "'mathcore', 'numpy') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=_env(),
+                         timeout=300)
+    assert "MODULES []" in res.stdout, res.stdout[-2000:] + res.stderr[-2000:]
+
+
+def test_the_voice_check_builds_no_voice(monkeypatch):
+    """doctor_voices says what auto would choose and why, the same as resolve_voice, without building an
+    offline voice (kokoro's build reads its speaker with numpy) or importing onnx."""
+    from coursekit.cli import doctor_voices
+    from coursekit.core.config import VoiceConfig
+    from coursekit.speech.voices import auto
+
+    built = []
+    real = auto.make_voice
+    monkeypatch.setattr(auto, "make_voice", lambda name, *a, **k: built.append(name) or real(name, *a, **k))
+    from coursekit.speech.voices import edge
+    monkeypatch.setattr(edge.Edge, "probe", lambda self, t: (False, "DNS error"))
+    got = doctor_voices.report(VoiceConfig())
+    assert built == ["edge"], built                  # the online voice, to probe it; no offline one
+    _, why = auto.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
+    assert got["auto"] == why

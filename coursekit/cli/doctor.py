@@ -19,11 +19,14 @@ nothing failed (warnings do not count), else 1.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,15 +35,16 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import typst
+from rich.console import Console
 from rich.markup import escape
 
-from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, missing_glyphs
+from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, font_files, missing_glyphs
 from coursekit.content.narration import load_course
+from coursekit.core.atomic import write_text
 from coursekit.core.config import DEFAULT_FONT, Config, VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
-from coursekit.core.paths import ENGINE_ROOT, shown
-from coursekit.plan.build import plan_path
+from coursekit.core.paths import COURSE_ENV, ENGINE_ROOT, course_packages, course_root, narration_dir, shown
 from coursekit.plan.model import LessonPlan
 from coursekit.speech import models
 from coursekit.speech.voices.espeak import espeak_voice_name
@@ -148,13 +152,20 @@ def pyav() -> Check:
     return Check("pyav", OK, f"PyAV {ver} with libx264 (Manim's encoder)")
 
 
-def glyphs(cfg: Config, font_found: bool = True) -> Check:
-    """Every character of every title and cue (both kinds of voice) has a glyph in the course font."""
+def glyphs(cfg: Config, font_found: bool = True, facts: CourseFacts | None = None) -> Check:
+    """Every character of every title and cue (both kinds of voice) has a glyph in the course font; the
+    outcome is kept in the course's facts (:class:`CourseFacts`) until a file it comes from changes."""
     family = cfg.course.font
     if not font_found:
         return Check("glyphs", SKIP, f"not checked: the font '{family}' is missing")
-    course = load_course(cfg.lessons, allowed_format=cfg.course.allowed_format)
-    texts = course_texts(cfg.course.title, course, Lexicon.load())
+    return (facts or CourseFacts(cfg)).glyphs(family)
+
+
+def _glyph_check(cfg: Config, course) -> Check:
+    """The glyph check itself (what :meth:`CourseFacts.glyphs` keeps)."""
+    family = cfg.course.font
+    # the lexicon's pinned readings are checked by render.py check; the texts need only its terms
+    texts = course_texts(cfg.course.title, course, Lexicon.load(check_readings=False))
     missing = missing_glyphs(texts, font_cmap(family))
     if missing:
         more = f" (and {len(missing) - 1} more: render.py check lists them)" if len(missing) > 1 else ""
@@ -186,12 +197,17 @@ def typst_check(family: str) -> Check:
 # ---------------------------------------------------------------- models, espeak-ng, Chromium
 
 def model_files() -> Check:
-    """The models under models/ are the pinned files (size, then sha256 cached by size and mtime)."""
-    good, problems = models.check_files(models.MODELS_DIR)
+    """The models are the pinned files (size, then sha256 cached by size and mtime), each where the engine
+    finds it (``coursekit.speech.models``: the course's models/, the checkout's, the user's)."""
+    good, problems = models.check_files()
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        return Check("models", FAIL, problems[0] + more, models.FIX)
-    return Check("models", OK, f"{good} files in {shown(models.MODELS_DIR)}/ match their pinned size and sha256")
+        return Check("models", FAIL, problems[0] + more, models.fix())
+    found: dict[Path, list[str]] = {}
+    for name in models.MODELS:
+        found.setdefault(models.find(name), []).append(name)
+    where = "; ".join(f"{', '.join(names)} in {models.where(root)}/" for root, names in found.items())
+    return Check("models", OK, f"{good} files match their pinned size and sha256 ({where})")
 
 
 def espeak(cfg: VoiceConfig) -> Check:
@@ -236,9 +252,11 @@ def chromium() -> Check:
 
 def voices(cfg: VoiceConfig) -> list[Check]:
     """edge-tts's answer and the voice ``auto`` would choose, from a child process
-    (``coursekit.cli.doctor_voices``: importing the offline voices' libraries takes over a second)."""
-    res = subprocess.run([sys.executable, "-m", "coursekit.cli.doctor_voices"], input=cfg.model_dump_json(), capture_output=True, text=True,
-                         timeout=60, cwd=ENGINE_ROOT)
+    (``coursekit.cli.doctor_voices``), so that its imports and edge-tts's probe use another core. The
+    child is told the course (its models/ folder is where kokoro's model is looked for first)."""
+    res = subprocess.run([sys.executable, "-m", "coursekit.cli.doctor_voices"], input=cfg.model_dump_json(),
+                         capture_output=True, text=True, timeout=60, cwd=ENGINE_ROOT,
+                         env={**os.environ, COURSE_ENV: str(course_root())})
     if res.returncode:
         tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
         return [Check("voice", FAIL, f"choosing a voice failed: {tail[:160]}", "run render.py plan to see the whole error")]
@@ -273,30 +291,25 @@ def voices(cfg: VoiceConfig) -> list[Check]:
 
 # ---------------------------------------------------------------- disk space
 
-def planned_seconds(cfg: Config) -> tuple[float, str]:
+def planned_seconds(cfg: Config, facts: CourseFacts | None = None) -> tuple[float, str]:
     """The course's video length and where it comes from: each lesson's plan (at the config's frame
     rate, else at any other: the length hardly differs) where one exists, else an estimate from its
     narration (the silent voice's reading rate, plus the timeline's pauses)."""
+    facts = facts or CourseFacts(cfg)
     fps = cfg.video.frame_rate
-    course = load_course(cfg.lessons, allowed_format=cfg.course.allowed_format)
+    layout = MediaLayout.of(cfg)
     total, planned, read = 0.0, 0, 0
     t = cfg.timeline
-    for lesson in course.lessons:
-        plans = [plan_path(cfg, lesson.id, fps), *MediaLayout.of(cfg).lesson_plans(lesson.id)]
+    for lesson_id, counts in facts.lessons().items():
+        plans = [layout.lesson_plan(lesson_id, fps), *layout.lesson_plans(lesson_id)]
         plan = next((p for p in plans if p.is_file()), None)
-        if plan is not None:
-            try:
-                got = LessonPlan.read(plan)
-                total += got.frames / got.fps
-                planned += 1
-                continue
-            except UserError:               # an unreadable or old plan: estimate instead
-                pass
-        for scene in lesson.scenes:
-            total += t.scene_lead_in_s + t.scene_tail_s
-            for cue in scene.cues:
-                chars = sum(not ch.isspace() for ch in cue.text)
-                total += chars / cfg.voice.silent.chars_per_second + t.cue_gap_s + cue.pause
+        seconds = facts.plan_seconds(plan) if plan is not None else None
+        if seconds is not None:
+            total += seconds
+            planned += 1
+            continue
+        total += counts["scenes"] * (t.scene_lead_in_s + t.scene_tail_s)
+        total += counts["chars"] / cfg.voice.silent.chars_per_second + counts["cues"] * t.cue_gap_s + counts["pause"]
         read += 1
     parts = ([f"{planned} lesson plan{'s' * (planned != 1)}"] if planned else []) + \
             ([f"{read} lesson{'s' * (read != 1)} estimated from the narration at "
@@ -315,9 +328,9 @@ def _free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def disk(cfg: Config) -> Check:
+def disk(cfg: Config, facts: CourseFacts | None = None) -> Check:
     """Free space where the output goes against the estimate for the whole course at its quality."""
-    seconds, source = planned_seconds(cfg)
+    seconds, source = planned_seconds(cfg, facts)
     q = cfg.video.quality
     need = disk_needed(q, seconds)
     free = _free_bytes(cfg.output_dir)
@@ -329,6 +342,173 @@ def disk(cfg: Config) -> Check:
                      "free some space, set output in config.yaml to a folder on a larger disk, or render at a "
                      "lower quality (--quality)")
     return Check("disk", OK, f"{what}; {where}")
+
+
+# ---------------------------------------------------------------- what doctor reads of the course
+
+FACTS_FORMAT = 1        #: bump when what CourseFacts keeps, or how it is computed, changes
+FACTS_KEPT = 16         #: how many courses' facts the cache file keeps (the most recently checked)
+
+
+def facts_file() -> Path:
+    """Where doctor keeps what it read of each course between runs: the user cache's doctor.json
+    (``coursekit.speech.models.user_cache``)."""
+    return models.user_cache() / "doctor.json"
+
+
+def _stats(paths) -> list[list]:
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            out.append([str(p), None])
+            continue
+        out.append([str(p), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+#: The engine's packages that turn a cue into the texts a viewer reads (the narration's loader and cue
+#: text, the lexicon and numbers read out, the config): a change in them reads the course again.
+TEXT_PACKAGES = ("content", "zh", "core")
+
+
+def course_sources() -> list[Path]:
+    """The files the course's texts are made from, as far as is known before they are read: the narration
+    folder (lessons, lexicon, figures.py), the config and the engine's Python that makes a cue's texts
+    (:data:`TEXT_PACKAGES`). What figures.py imports from the course's own Python is added once it is
+    loaded (:meth:`CourseFacts.save`)."""
+    found = {p for p in narration_dir().rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    for package in TEXT_PACKAGES:
+        found.update((ENGINE_ROOT / "coursekit" / package).rglob("*.py"))
+    found.add(course_root() / "config.yaml")
+    return sorted(found)
+
+
+def _course_modules() -> set[Path]:
+    """The files of the modules imported from the course's own Python (figures.py and what it imports:
+    its packages and the modules at its top; not a venv inside the course folder)."""
+    root = course_root()
+    packages = [p.resolve() for p in course_packages(root)]
+    out = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and file.endswith(".py"):
+            path = Path(file).resolve()
+            if path.parent == root or any(path.is_relative_to(p) for p in packages):
+                out.add(path)
+    return out
+
+
+class CourseFacts:
+    """What the glyph and disk checks read of the course, read once per run and kept between runs in
+    :func:`facts_file`, keyed by the config's course settings and the size and mtime of every file it came
+    from (:func:`course_sources`, and the course's modules its figures imported); the glyph check's
+    outcome also by the font's files (``fc-match``'s regular and bold faces). Kept: the glyph check's
+    line, and per lesson its scenes, cues, characters and pauses (the disk estimate); a plan's length by
+    its size and mtime. An unchanged course is not loaded at all (loading it, its figures, its lexicon and
+    the font's character map takes about a second); any change loads it again. A narration error is
+    never kept: it is raised every time."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.root = str(course_root())
+        self.key = _digest(FACTS_FORMAT, self.root, str(narration_dir()), cfg.course.title, list(cfg.lessons),
+                           sorted(cfg.course.allowed_format))
+        self.sources = course_sources()
+        self._stamp = _stats(self.sources)            # before anything is read
+        self._lock = threading.RLock()
+        self._course = None
+        self._changed = False
+        self.loaded = False            #: whether this run loaded the course (a test reads it)
+        got = self._read_file().get(self.root)
+        self._record: dict = got if self._valid(got) else {"key": self.key, "sources": self._stamp}
+
+    def _valid(self, got) -> bool:
+        if not isinstance(got, dict) or got.get("key") != self.key or not isinstance(got.get("sources"), list):
+            return False
+        kept = got["sources"]
+        return [p for p, *_ in kept][:len(self.sources)] == [str(p) for p in self.sources] and \
+            _stats(p for p, *_ in kept) == kept
+
+    def _read_file(self) -> dict:
+        try:
+            got = json.loads(facts_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return got.get("courses", {}) if isinstance(got, dict) and got.get("format") == FACTS_FORMAT else {}
+
+    def course(self):
+        with self._lock:
+            if self._course is None:
+                self._course = load_course(self.cfg.lessons, allowed_format=self.cfg.course.allowed_format)
+                self.loaded = True
+            return self._course
+
+    def _put(self, name: str, value) -> None:
+        with self._lock:
+            self._record[name] = value
+            self._changed = True
+
+    def lessons(self) -> dict[str, dict]:
+        """Per lesson id: its ``scenes``, ``cues``, ``chars`` (not whitespace) and ``pause`` (seconds)."""
+        got = self._record.get("lessons")
+        if isinstance(got, dict):
+            return got
+        got = {}
+        for lesson in self.course().lessons:
+            cues = [cue for scene in lesson.scenes for cue in scene.cues]
+            got[lesson.id] = {"scenes": len(lesson.scenes), "cues": len(cues),
+                              "chars": sum(not ch.isspace() for cue in cues for ch in cue.text),
+                              "pause": sum(cue.pause for cue in cues)}
+        self._put("lessons", got)
+        return got
+
+    def plan_seconds(self, plan: Path) -> float | None:
+        """The length of a lesson plan in seconds, or None if it cannot be read (an old plan)."""
+        from_plan = self._record.get("plans", {})
+        stamp = _stats([plan])[0]
+        hit = from_plan.get(str(plan))
+        if isinstance(hit, list) and hit[:-1] == stamp[1:]:
+            return hit[-1]
+        try:
+            got = LessonPlan.read(plan)
+            seconds = got.frames / got.fps
+        except UserError:               # an unreadable or old plan: estimated instead
+            seconds = None
+        self._put("plans", {**from_plan, str(plan): [*stamp[1:], seconds]})
+        return seconds
+
+    def glyphs(self, family: str) -> Check:
+        faces = font_files(family)
+        key = _digest(family, faces, _stats(path for path, _ in faces))
+        hit = self._record.get("glyphs")
+        if isinstance(hit, list) and len(hit) == 2 and hit[0] == key:
+            return Check(*hit[1])
+        check = _glyph_check(self.cfg, self.course())
+        self._put("glyphs", [key, [check.name, check.status, check.detail, check.fix]])
+        return check
+
+    def save(self) -> None:
+        """Keep what changed in :func:`facts_file` (the newest :data:`FACTS_KEPT` courses); a cache
+        that cannot be written is read again next time."""
+        if not self._changed:
+            return
+        if self.loaded:                 # what its figures imported from the course's Python, now known
+            known = set(self.sources)
+            self._record["sources"] = self._stamp + _stats(sorted(p for p in _course_modules() if p not in known))
+        courses = self._read_file()
+        courses.pop(self.root, None)
+        courses[self.root] = self._record
+        kept = dict(list(courses.items())[-FACTS_KEPT:])
+        try:
+            write_text(facts_file(), json.dumps({"format": FACTS_FORMAT, "courses": kept}, ensure_ascii=False))
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- running them
@@ -345,25 +525,38 @@ def _guarded(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
 
 
 def run_checks(cfg: Config) -> list[Check]:
-    """Every check, run at once, in a fixed order."""
-    with ThreadPoolExecutor(max_workers=8) as pool:
+    """Every check, run at once, in a fixed order. Most wait on a program (ffmpeg, fc-list, espeak-ng,
+    Chromium, Typst) or a child process (the voices, PyAV), so threads run them side by side; the glyph
+    and disk checks share one read of the course (:class:`CourseFacts`)."""
+    with ThreadPoolExecutor(max_workers=12) as pool:
         slow = {"voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
                 "pyav": pool.submit(_guarded, "pyav", pyav)}
+        facts_ready = pool.submit(CourseFacts, cfg)
         fast = {name: pool.submit(_guarded, name, fn) for name, fn in (
             ("ffmpeg", ffmpeg), ("font", lambda: font(cfg.course.font)),
             ("typst", lambda: typst_check(cfg.course.font)), ("models", model_files),
-            ("espeak-ng", lambda: espeak(cfg.voice)), ("chromium", chromium), ("disk", lambda: disk(cfg)))}
+            ("espeak-ng", lambda: espeak(cfg.voice)), ("chromium", chromium))}
+        fast["disk"] = pool.submit(_guarded, "disk", lambda: disk(cfg, facts_ready.result()))
         font_found = not fast["font"].result()[0].failed
-        glyph = _guarded("glyphs", lambda: glyphs(cfg, font_found))
+        glyph = _guarded("glyphs", lambda: glyphs(cfg, font_found, facts_ready.result()))
         order = [fast["ffmpeg"], slow["pyav"], fast["font"]]
         out = [c for f in order for c in f.result()] + glyph
         for f in (fast["typst"], fast["models"], fast["espeak-ng"], fast["chromium"], slow["voices"], fast["disk"]):
             out += f.result()
+        try:
+            facts_ready.result().save()
+        except Exception:  # noqa: BLE001 - CourseFacts failed: the checks that use it said so
+            pass
     return out
 
 
 _MARK = {OK: "[green]ok  [/green]", WARN: "[yellow]warn[/yellow]", FAIL: "[bold red]FAIL[/bold red]",
          SKIP: "[dim]skip[/dim]"}
+
+
+def command(cfg: Config, args=None) -> int:
+    """``render.py doctor`` (``commands.cmd_doctor`` is the same): the checks, printed to the terminal."""
+    return run(cfg, Console(highlight=False, soft_wrap=True).print)
 
 
 def run(cfg: Config, say: Callable[[str], None]) -> int:

