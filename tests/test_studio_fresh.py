@@ -25,7 +25,7 @@ from coursekit.core.paths import use_course
 course_dir = Path(sys.argv[1])
 use_course(course_dir)
 from coursekit.core.config import load_config
-from coursekit.deliver.studio_work import Work
+from coursekit.studio.work import Work
 from coursekit.render.scene_cache import remember
 work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
 course = work.course()
@@ -68,7 +68,7 @@ from coursekit.core.paths import use_course
 course_dir = Path(sys.argv[1])
 use_course(course_dir)
 from coursekit.core.sources import dependency_files, plan_inputs, preview_inputs
-from coursekit.deliver.studio_work import Work
+from coursekit.studio.work import Work
 from coursekit.core.config import load_config
 lesson, module = course_dir / "narration" / "counting.yaml", course_dir / "scenes" / "counting.py"
 work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)

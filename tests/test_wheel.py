@@ -84,7 +84,7 @@ def test_the_wheel_holds_the_engine_and_no_course(installed):
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"coursekit"}, tops   # no scenes, mathcore …
     for data in ("coursekit/deliver/static/page.js", "coursekit/deliver/static/page.css",
-                 "coursekit/deliver/studio_assets/studio.html", "coursekit/render/executors/dask-render.yaml",
+                 "coursekit/studio/assets/studio.html", "coursekit/render/executors/dask-render.yaml",
                  "coursekit/scaffold/course/config.yaml.tmpl", "coursekit/scaffold/course/scenes/welcome.py.tmpl"):
         assert data in names, data
     engine_data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "coursekit").rglob("*")

@@ -26,7 +26,7 @@ from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
-from coursekit.deliver.studio import make_studio, run_studio
+from coursekit.studio.server import make_studio, run_studio
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan
 from coursekit.assemble.subtitle_files import write_course_subtitles
@@ -300,7 +300,7 @@ def cmd_serve(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
-    """The authoring studio (coursekit.deliver.studio); the config is read again before every build."""
+    """The authoring studio (coursekit.studio); the config is read again before every build."""
     outputs.prepare(cfg, "studio")
     preflight.for_render(cfg.course.font)
 

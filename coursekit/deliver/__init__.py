@@ -1,1 +1,1 @@
-"""What viewers and authors open: the course page, the local server, the studio."""
+"""What viewers open: the course page and the local server (the authoring studio is coursekit.studio)."""

@@ -5,7 +5,7 @@
 - ``/scene/<id>``: the scene's latest 480p15 preview and, under it, its timeline from the plan, to
   scale and in step with the playhead (cues, pauses, bookmarks, subtitle events, viewer-check findings),
   with frame stepping, playback rate and a "listen" control per cue. Editing the scene's narration,
-  its code or anything it imports plans and renders the preview again (``coursekit.deliver.studio_work``)
+  its code or anything it imports plans and renders the preview again (``coursekit.studio.work``)
   and the page updates itself through server-sent events (``/events``); a bad edit shows its one line
   and the last good preview stays.
 
@@ -33,9 +33,9 @@ from pathlib import Path
 
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
-from coursekit.deliver.studio_work import Work
+from coursekit.studio.work import Work
 
-ASSETS = Path(__file__).with_name("studio_assets")
+ASSETS = Path(__file__).with_name("assets")
 ASSET_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8"}
 SCENE_ID = re.compile(r"[a-z][a-z0-9_]*")

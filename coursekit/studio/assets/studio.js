@@ -1,5 +1,5 @@
 "use strict";
-// The course studio's page (coursekit/deliver/studio.py): the scene list at /, one scene at /scene/<id>.
+// The course studio's page (coursekit/studio/server.py): the scene list at /, one scene at /scene/<id>.
 // Everything that comes from the narration is set as text (textContent), never parsed as HTML.
 
 const $ = (sel, root = document) => root.querySelector(sel);

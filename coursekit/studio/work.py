@@ -1,5 +1,5 @@
 """The studio's work (``render.py studio``): what each scene's preview, plan and viewer check are, and
-making them again. The HTTP side is ``coursekit.deliver.studio``.
+making them again. The HTTP side is ``coursekit.studio.server``.
 
 Two threads do the work:
 
@@ -10,7 +10,7 @@ Two threads do the work:
 - the *background* thread runs only while nothing builds: it works out each scene's status for the
   list (its scene-cache key, whether its preview is fresh) and runs the viewer check of scenes whose
   findings are not cached for their key, each in a child process (``python -m
-  coursekit.deliver.studio_work check``: scene code is imported there, fresh, never in the studio) at
+  coursekit.studio.work check``: scene code is imported there, fresh, never in the studio) at
   low priority. A build that starts kills that child; the check runs again later.
 
 Findings are cached per scene under the scene's cache key (``scene_cache_key``: its module and every
@@ -651,7 +651,7 @@ class Work:
         plan_file = write_text(work / f"{scene_id}.plan.json", scene_plan_to_json(scene))
         out = work / f"{scene_id}.out.json"
         out.unlink(missing_ok=True)
-        args = [sys.executable, "-m", "coursekit.deliver.studio_work", "check", str(plan_file), str(out),
+        args = [sys.executable, "-m", "coursekit.studio.work", "check", str(plan_file), str(out),
                 str(self.layout.inspect)]
         env = manim_env(plan_file)          # the course's and the engine's packages on the path, threads pinned
         with self._lock:

@@ -1,0 +1,1 @@
+"""The authoring studio (``render.py studio``): its HTTP server, its work (builds, statuses, checks), its page."""
