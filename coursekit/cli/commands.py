@@ -24,6 +24,7 @@ from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
 from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
+from coursekit.deliver.export import export_course
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
 from coursekit.studio.server import make_studio, run_studio
@@ -291,6 +292,17 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
                   f"{sources.digest[:12]}:")
     for p in made:
         console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
+    return 0
+
+
+def cmd_export(cfg: Config, args: argparse.Namespace) -> int:
+    """The platform's files for each delivered lesson (``coursekit.deliver.export``), from the delivered
+    course, under the course files' lock (a ``course`` or ``subtitles`` beside it waits, or it waits)."""
+    outputs.prepare(cfg, "export")
+    with outputs.course_files_lock(cfg, console.print):
+        written = export_course(MediaLayout.of(cfg), args.platform, args.lesson)
+    for path in written:
+        console.print(f"wrote {path.relative_to(cfg.output_dir.parent)}")
     return 0
 
 

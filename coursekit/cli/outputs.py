@@ -37,6 +37,7 @@ WRITES: dict[str, tuple[str, ...]] = {
     "course": ("plans", "audio_cache", "scenes", "manim", "work", "logs", "course", "locks"),
     "studio": ("plans", "audio_cache", "previews", "manim", "work", "studio", "inspect", "locks"),
     "check": ("audio_cache", "transcripts", "locks"),
+    "export": ("exports", "locks"),
     "clean": (),
 }
 

@@ -120,10 +120,19 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("render_log", "logs/render-<quality>.jsonl",
           "one JSON line per rendered scene: wall time, peak memory, executor (read by bench/run.py)", KEPT),
     Entry("lesson_dir", "course/<lesson>/", "a lesson's delivered files: video, SRT and VTT, poster, transcript, "
-                                            "chapters, an overview scene's video", KEPT),
+                                            "chapters, seek-bar thumbnails (sprite and track), an overview scene's "
+                                            "video", KEPT),
     Entry("manifest", "course/manifest.json", "what was delivered, from which sources; the page is made from it", KEPT),
     Entry("page", "course/index.html", "the course page", KEPT),
     Entry("page_asset", "course/page.<ext>", "the page's script and style", KEPT),
+    Entry("youtube_chapters", "export/youtube/<lesson>.chapters.txt",
+          "a lesson's chapter list for its YouTube description (`export youtube`)", STALE, "lesson"),
+    Entry("youtube_subtitles", "export/youtube/<lesson>.srt", "its subtitles for YouTube, the delivered SRT",
+          STALE, "lesson"),
+    Entry("bilibili_subtitles", "export/bilibili/<lesson>.bcc", "a lesson's subtitles as Bilibili's BCC JSON "
+                                                                "(`export bilibili`)", STALE, "lesson"),
+    Entry("bilibili_chapters", "export/bilibili/<lesson>.chapters.txt", "its chapter list for Bilibili's chapter "
+                                                                        "editor", STALE, "lesson"),
     Entry("preview_video", "preview/<scene>.mp4",
           "a scene's 480p15 preview with narration and soft subtitles (`preview`, the studio)", STALE, "scene"),
     Entry("preview_key", "preview/.<scene>.mp4.key", "its scene-cache key, size and sha256", STALE, "scene"),
@@ -274,7 +283,8 @@ class MediaLayout:
 
     def lesson_file(self, lesson: str, suffix: str) -> Path:
         """``course/<lesson>/<lesson><suffix>``: ``.mp4``, ``.srt``, ``.vtt``, ``.jpg`` (poster), ``.txt``
-        (transcript), ``.chapters.txt``, ``.chapters.vtt``, ``.burned.mp4``."""
+        (transcript), ``.chapters.txt``, ``.chapters.vtt``, ``.burned.mp4``; beside them the seek-bar
+        thumbnails, ``thumbnails.jpg`` and ``thumbnails.vtt`` (``coursekit.assemble.thumbnails``)."""
         return self.lesson_dir(lesson) / f"{lesson}{suffix}"
 
     def lesson_video(self, lesson: str) -> Path:
@@ -295,6 +305,23 @@ class MediaLayout:
     @property
     def page(self) -> Path:
         return _entry_path(self.root, "page")
+
+    # -- exports for the video platforms (``coursekit.deliver.export``) ------------------------------
+    @property
+    def exports(self) -> Path:
+        return self.root / "export"
+
+    def youtube_chapters(self, lesson: str) -> Path:
+        return _entry_path(self.root, "youtube_chapters", lesson=lesson)
+
+    def youtube_subtitles(self, lesson: str) -> Path:
+        return _entry_path(self.root, "youtube_subtitles", lesson=lesson)
+
+    def bilibili_subtitles(self, lesson: str) -> Path:
+        return _entry_path(self.root, "bilibili_subtitles", lesson=lesson)
+
+    def bilibili_chapters(self, lesson: str) -> Path:
+        return _entry_path(self.root, "bilibili_chapters", lesson=lesson)
 
     # -- previews, the viewer check, the studio -------------------------------------------------
     @property
