@@ -132,7 +132,7 @@ def test_the_engine_names_nothing_of_this_course():
 # third-party packages slow to import, which light commands (check, list, subtitles) must not pay for
 LAZY = {"manim", "scipy", "pyloudnorm", "pydub", "dask", "distributed", "jieba", "pypinyin", "opencc",
         "faster_whisper", "onnx", "onnxruntime", "misaki", "edge_tts", "aiohttp", "watchdog", "rich",
-        "playwright", "psutil", "numpy"}
+        "playwright", "psutil", "numpy", "av", "PIL"}
 
 
 #: (module, what it may import inside a function besides LAZY): the command line imports the commands'

@@ -1,4 +1,4 @@
-"""The command line: init, check, list, plan, subtitles, listen, preview, inspect, render, course, doctor.
+"""The command line: init, check, list, plan, subtitles, export, listen, preview, inspect, render, course, doctor.
 
 Every user mistake ends as one line on stderr and exit status 2 (see UserError; several independent
 mistakes found by one check, one line each). SIGTERM and SIGINT stop the command and every process it
@@ -24,6 +24,7 @@ from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import clean_help
 from coursekit.core.paths import use_course
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
+from coursekit.deliver.export import PLATFORMS as EXPORT_PLATFORMS
 from coursekit.speech import models
 from coursekit.speech import voices  # noqa: F401 - every backend module: each registers its voice
 
@@ -103,6 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("subtitles", help="write SRT/VTT for every lesson from the plan, without rendering")
     _common(p)
+    p.add_argument("--lesson", help="only this lesson")
+
+    p = sub.add_parser("export", help="write each delivered lesson's files for a video platform under "
+                                      "media/export/<platform>/: youtube, the description's chapter list and "
+                                      "the SRT; bilibili, BCC JSON subtitles and a chapter list (each checked "
+                                      "against the platform's rules; exit 2 if a lesson breaks one)")
+    _common(p)
+    p.add_argument("platform", choices=list(EXPORT_PLATFORMS))
     p.add_argument("--lesson", help="only this lesson")
 
     p = sub.add_parser("listen", help="write a scene's narration track to media/preview/<scene>.narration.m4a")
