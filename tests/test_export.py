@@ -325,3 +325,21 @@ def test_no_delivered_course_is_one_line_without_a_traceback(tmp_path):
     line, = proc.stderr.strip().splitlines()
     assert "no delivered course" in line and "render.py course" in line and "Traceback" not in proc.stderr
     assert not (tmp_path / "media" / "export").exists()
+
+
+@pytest.mark.parametrize("manifest", [
+    "{",                                                                       # not JSON
+    json.dumps({"lessons": []}),                                               # no lesson
+    json.dumps({"lessons": [{"lesson": LESSON, "chapters": [], "subtitles": []}]}),          # no duration
+    json.dumps({"lessons": [{"lesson": LESSON, "duration_s": 30, "chapters": [{"title": "无时间"}],
+                             "subtitles": []}]}),                              # a chapter without its time
+])
+def test_a_manifest_that_cannot_be_read_is_one_line(manifest, tmp_path, monkeypatch, capsys):
+    course = tmp_path / "media" / "course"
+    course.mkdir(parents=True)
+    (course / "manifest.json").write_text(manifest, encoding="utf-8")
+    code, _, err = _export(monkeypatch, capsys, tmp_path, "youtube")
+    assert code == 2
+    line, = err.strip().splitlines()
+    assert "manifest" in line and "render.py course" in line
+    assert not (tmp_path / "media" / "export").exists()

@@ -280,7 +280,21 @@ def _delivered(layout: MediaLayout) -> dict:
         raise UserError(f"export: {path} cannot be read as the course's manifest; {fix}") from None
     if not lessons:
         raise UserError(f"export: the delivered course ({path}) has no lesson; {fix}")
+    for k, lesson in enumerate(lessons, 1):
+        kinds = {"lesson": str, "duration_s": (int, float), "chapters": list, "subtitles": list}
+        wrong = [key for key, kind in kinds.items() if not isinstance(lesson, dict) or not isinstance(lesson.get(key), kind)]
+        if not wrong:
+            wrong += ["chapters"] if not all(_fields(c, start_ms=int, title=str) for c in lesson["chapters"]) else []
+            wrong += ["subtitles"] if not all(_fields(e, start_ms=int, end_ms=int, text=str)
+                                              for e in lesson["subtitles"]) else []
+        if wrong:
+            raise UserError(f"export: {path}: lesson {k} has no valid {', '.join(wrong)}; {fix}")
     return manifest
+
+
+def _fields(row: object, **kinds: type) -> bool:
+    return isinstance(row, dict) and all(isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
+                                         for key, kind in kinds.items())
 
 
 def _lesson_line(platform: str, lesson: dict, file: str, problem: Problem) -> str:
