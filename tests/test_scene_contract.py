@@ -127,7 +127,7 @@ use_course(Path(sys.argv[1]))
 from coursekit.core.config import load_config
 from coursekit.studio.work import Work
 work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
-event, _ = work._build("count_dots", "test")
+event, _ = work.builder.build("count_dots", "test")
 print(json.dumps(event))
 """
 

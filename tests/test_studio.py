@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.cli.watch import observe
 from coursekit.core.errors import UserError
 from coursekit.studio.server import (RangeNotSatisfiable, check_bind, host_allowed, is_loopback, own_hosts,
                                      parse_range)
+from coursekit.studio.watcher import observe
 from tests.conftest import copy_mini_course
 
 ROOT = Path(__file__).resolve().parent.parent

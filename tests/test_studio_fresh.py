@@ -29,16 +29,16 @@ from coursekit.studio.work import Work
 from coursekit.render.scene_cache import remember
 work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
 course = work.course()
-scene = work._plan(work.cfg, course, "counting").scene("count_dots")
+scene = work.builder.plan(work.shared.cfg, course, "counting").scene("count_dots")
 mp4 = work.preview_path("count_dots")                 # a preview made from this plan and code
 mp4.parent.mkdir(parents=True, exist_ok=True)
 mp4.write_bytes(b"a preview")
-remember(mp4, work.scene_key(scene))
-before = work._refresh_status("count_dots")["preview"]
+remember(mp4, work.fresh.scene_key(scene))
+before = work.status.refresh("count_dots")["preview"]
 math = course_dir / "countmath" / "__init__.py"
 math.write_text(math.read_text().replace("DOTS = 3", "DOTS = 4"))   # the narration now quotes 4 dots
-work._generation += 1; work._source_sig = None        # what an edit seen by the watcher does
-after = work._refresh_status("count_dots")["preview"]
+work.file_changed(math)                               # what the watcher does after an edit
+after = work.status.refresh("count_dots")["preview"]
 print(json.dumps([before, after]))
 """
 

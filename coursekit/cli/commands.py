@@ -15,7 +15,7 @@ from rich.table import Table
 from coursekit.assemble.lesson_video import assemble_course
 from coursekit.cli import doctor, outputs, preflight
 from coursekit.cli.clean import clean
-from coursekit.cli.watch import observe, watch_and_rerun
+from coursekit.cli.watch import watch_and_rerun
 from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, missing_glyphs
 from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config, load_config
@@ -321,7 +321,7 @@ def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
 
     server = make_studio(lambda: load_config(args.config, **{"voice.backend": args.voice}), args.host, args.port,
                          public=args.public, config_file=args.config, say=say)
-    run_studio(server, observe, say)
+    run_studio(server, say)
     return 0
 
 

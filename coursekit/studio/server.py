@@ -5,9 +5,9 @@
 - ``/scene/<id>``: the scene's latest 480p15 preview and, under it, its timeline from the plan, to
   scale and in step with the playhead (cues, pauses, bookmarks, subtitle events, viewer-check findings),
   with frame stepping, playback rate and a "listen" control per cue. Editing the scene's narration,
-  its code or anything it imports plans and renders the preview again (``coursekit.studio.work``)
-  and the page updates itself through server-sent events (``/events``); a bad edit shows its one line
-  and the last good preview stays.
+  its code or anything it imports plans and renders the preview again (``coursekit.studio.work``, told
+  by ``coursekit.studio.watcher``) and the page updates itself through server-sent events (``/events``);
+  a bad edit shows its one line and the last good preview stays.
 
 Because a request can start a render, the server listens on loopback unless told otherwise
 (``check_bind``), answers only requests whose ``Host`` header names its own address (a web page
@@ -33,6 +33,7 @@ from pathlib import Path
 
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.studio.watcher import observe
 from coursekit.studio.work import Work
 
 ASSETS = Path(__file__).with_name("assets")
@@ -363,10 +364,9 @@ def make_studio(load_cfg: Callable[[], Config], host: str = "127.0.0.1", port: i
         raise UserError(f"cannot listen on {_netloc(host, port)} ({exc.strerror}); pass --port with a free port") from None
 
 
-def run_studio(server: StudioServer, observe: Callable[[set[Path], Callable[[Path], None]], Callable[[], None]],
-               say: Callable[[str], None] = print) -> None:
+def run_studio(server: StudioServer, say: Callable[[str], None] = print) -> None:
     """Serve until interrupted: watch every file a scene's preview depends on (``Work.watched_paths``,
-    with ``observe``, the ``--watch`` machinery), start the work, print the address."""
+    with ``coursekit.studio.watcher``, which ``preview --watch`` uses too), start the work, print the address."""
     work = server.work
     stop_watching = observe(work.watched_paths(), work.file_changed)
     work.start()

@@ -1,0 +1,208 @@
+"""The studio's builder: the thread that plans a scene's lesson and renders the scene's 480p15 preview.
+
+One scene at a time, in the order asked, exactly as ``render.py preview`` does: the lesson is planned at
+15 fps under its plan's course lock (the audio cache makes an unchanged cue free; the voice stays loaded
+between builds), then ``deliver_scene`` renders and muxes the preview. A failure (broken YAML, an overrun
+cue, an exception in the scene) is kept as one line and the last good preview stays. While it builds, the
+background (``coursekit.studio.checks``) waits, and a build that starts kills a running viewer check.
+
+Under the output folder's ``studio/``: ``previews/<scene>.json``, the plan slice and key of the last good
+preview (the page's timeline), and ``plans/<lesson>.json``, a digest of what the last plan the studio made
+was made from.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from coursekit.content.narration import Course
+from coursekit.core.atomic import write_text
+from coursekit.core.config import Config
+from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
+from coursekit.core.locks import course_lock, names
+from coursekit.core.media_tools import extract_frame
+from coursekit.core.paths import course_packages
+from coursekit.plan.build import make_plans
+from coursekit.plan.model import LessonPlan, scene_plan_to_json
+from coursekit.render.one_scene import deliver_scene
+from coursekit.render.scene_cache import key_path
+from coursekit.render.scene_contract import require_fit
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.speech.voices.auto import falling_back, make_voice, resolve_voice
+from coursekit.studio.checks import Checks
+from coursekit.studio.freshness import Freshness
+from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, one_line, read_json, sha
+from coursekit.studio.status import Status
+from coursekit.zh.lexicon import Lexicon, default_path
+
+GRACE_S = 3.0                         #: after a new preview, the page loads it before anything else runs
+
+
+def _forget_course_modules() -> None:
+    """Drop the course's own modules (figures, math) from this process, so the next plan reads their
+    edited source. Scene code never runs here (Manim and the viewer check run it in child processes)."""
+    roots = [str(p.resolve()) + os.sep for p in course_packages()]
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if f and any(str(Path(f).resolve()).startswith(r) for r in roots):
+            del sys.modules[name]
+
+
+class Builder:
+    """The build queue and its thread (``run``)."""
+
+    def __init__(self, shared: Shared, fresh: Freshness, status: Status, checks: Checks) -> None:
+        self.shared = shared
+        self.fresh = fresh
+        self.status = status
+        self.checks = checks
+        self._cv = threading.Condition(shared.lock)
+        self._queue: list[tuple[str, str]] = []          # builds asked for: (scene, why)
+        self._building: str | None = None
+        self._voice = None
+        self._voice_sig: str | None = None
+        self._voice_name: str | None = None
+        self._voice_cfg: str | None = None
+
+    def request(self, scene_id: str, why: str) -> None:
+        """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
+        with self._cv:
+            if all(s != scene_id for s, _ in self._queue):
+                self._queue.append((scene_id, why))
+            self.shared.idle.clear()
+            self._cv.notify_all()
+        self.checks.kill()
+
+    def busy(self, scene_id: str) -> bool:
+        with self.shared.lock:
+            return self._building == scene_id or any(s == scene_id for s, _ in self._queue)
+
+    def wake(self) -> None:
+        """The studio stops: a builder waiting for work looks up."""
+        with self._cv:
+            self._cv.notify_all()
+
+    def run(self) -> None:
+        """The builder thread: the builds asked for, one at a time, until the studio stops."""
+        shared = self.shared
+        self._warm_up()
+        while not shared.stopping.is_set():
+            with self._cv:
+                while not self._queue and not shared.stopping.is_set():
+                    shared.idle.set()
+                    shared.wake.set()
+                    self._cv.wait()
+                if shared.stopping.is_set():
+                    return
+                scene_id, why = self._queue.pop(0)
+                self._building = scene_id
+                shared.idle.clear()
+            event, then = {"type": "error", "scene": scene_id, "error": "the build stopped"}, None
+            try:
+                event, then = self.build(scene_id, why)
+            finally:
+                with shared.lock:
+                    self._building = None
+                    shared.generation += 1
+                shared.publish(event)       # once it is no longer building: the page asks for its state then
+            if event["type"] == "preview":  # the page fetches the video now: the last frame and the checks wait
+                with self._cv:
+                    if not self._queue:
+                        self._cv.wait(timeout=GRACE_S)
+            with shared.lock:
+                next_build = bool(self._queue)
+            if then is not None and not next_build:      # the next build makes its own
+                then()
+
+    def _warm_up(self) -> None:
+        """Resolve the voice and load its model now, so the first edit does not wait for either."""
+        try:
+            voice, _, _ = self._speech(self.shared.cfg)
+            if voice.spec.parallel == "processes":     # it runs here: loading it now is worth it
+                with tempfile.TemporaryDirectory() as tmp:
+                    voice.synthesize("一。", Path(tmp) / "warm.wav")
+        except Exception as exc:       # the first build reports it properly
+            self.shared.say(f"studio: the voice did not warm up ({one_line(exc)})")
+
+    # -- a build --------------------------------------------------------------------------------
+    def _speech(self, cfg: Config):
+        """The voice (resolved once per voice config, rebuilt when the lexicon changes), the audio cache
+        and the lexicon."""
+        lexicon = Lexicon.load()
+        voice_cfg = json.dumps(cfg.voice.model_dump(mode="json"), sort_keys=True)
+        sig = sha(voice_cfg, file_bytes(default_path()))
+        if self._voice is None or sig != self._voice_sig:
+            if self._voice_name is None or voice_cfg != self._voice_cfg:
+                voice, reason = resolve_voice(cfg.voice, lexicon)
+                self.shared.say(f"studio: {reason}")
+            else:                      # same voice, another lexicon: no second probe of edge-tts
+                voice = make_voice(self._voice_name, cfg.voice, lexicon)
+            self._voice, self._voice_sig, self._voice_name, self._voice_cfg = voice, sig, voice.name, voice_cfg
+        return self._voice, AudioCache(MediaLayout.of(cfg).audio_cache), lexicon
+
+    def plan(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
+        """Plan the lesson at 15 fps under its plan's course lock, as ``render.py preview`` does."""
+        with course_lock(cfg.output_dir, names.plan(lesson_id, FPS), f"the plan of lesson {lesson_id} at {FPS} fps",
+                         lambda line: self.shared.say(f"studio: {line}")):
+            return self._plan_locked(cfg, course, lesson_id)
+
+    def _plan_locked(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
+        voice, cache, lexicon = self._speech(cfg)
+        inputs = self.fresh.plan_inputs(lesson_id)
+        plans, used = falling_back(cfg.voice, voice, lexicon,
+                                   lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
+                                   lambda line: self.shared.say(f"studio: {line}"))
+        if used is not voice:
+            self._voice, self._voice_name = used, used.name
+        plan, path = plans[lesson_id]
+        write_text(self.shared.layout.studio_plan_record(lesson_id),
+                   json.dumps({"inputs": inputs, "plan_sha256": sha(path.read_bytes())}, sort_keys=True) + "\n")
+        return plan
+
+    def build(self, scene_id: str, why: str) -> tuple[dict, Callable[[], None] | None]:
+        """Plan the scene's lesson and render its preview; returns the event that says how it went and
+        what is left to do after the page has been told."""
+        shared = self.shared
+        t0 = time.perf_counter()
+        shared.publish({"type": "building", "scene": scene_id, "why": why})
+        try:
+            _forget_course_modules()
+            cfg, course = shared.reload()
+            course.scene(scene_id)
+            require_fit(course, [scene_id])          # the same lines `render.py check` prints
+            lesson = course.lesson_of(scene_id)
+            scene = self.plan(cfg, course, lesson.id).scene(scene_id)
+            planned = time.perf_counter()
+            out = shared.preview_path(scene_id)
+            deliver_scene(cfg, scene, QUALITY, out, subtitles=True)
+            made = read_json(key_path(out)) or {}
+            if made.get("key"):                  # the key just used: the page's next look needs no second parse
+                self.fresh.remember(scene, made["key"])
+            seconds = round(time.perf_counter() - t0, 2)
+            write_text(shared.layout.studio_preview_record(scene_id), json.dumps(
+                {"key": made.get("key"), "sha256": made.get("sha256"), "seconds": seconds, "made": time.time(),
+                 "plan": json.loads(scene_plan_to_json(scene))}, ensure_ascii=False, sort_keys=True) + "\n")
+        except Exception as exc:
+            line = one_line(exc)
+            self.status.build_failed(scene_id, line)
+            shared.say(f"studio: {scene_id}: {line}")
+            return {"type": "error", "scene": scene_id, "error": line}, None
+        with shared.lock:
+            self.status.build_ok(scene_id)
+            self.checks.first(scene_id)
+        shared.say(f"studio: {scene_id}: preview in {seconds:.1f} s: plan {planned - t0:.1f} s, render and mux "
+                   f"{seconds - (planned - t0):.1f} s ({why})")
+
+        def last_frame() -> None:     # the .png `render.py preview` leaves, made after the page has its video
+            try:
+                extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+            except (UserError, RuntimeError) as exc:      # ffmpeg's failure: the preview itself is fine
+                self.shared.say(f"studio: {scene_id}: no last frame ({one_line(exc)})")
+        return {"type": "preview", "scene": scene_id, "seconds": seconds}, last_frame
