@@ -1,12 +1,13 @@
 """The course page for viewers (coursekit/deliver/page.py), in headless Chromium on the synthetic course
 (tests/synthetic.py, assembled by assemble_course), served by render.py's server on loopback:
-transcript, chapter marks, questions, the q/k widget, a phone's width, escaping; and the real
-narration's quiz and exercise cues carry roles.
+transcript, chapter marks, questions, the course's q/k widget (widgets/rotation_pair/, placed by the engine),
+a phone's width, escaping; and the real narration's quiz and exercise cues carry roles.
 
 The presented frame's time is read with requestVideoFrameCallback (mediaTime), never currentTime,
 which only echoes what was set. Times on the page are whole milliseconds of the lesson, as in the
 subtitle files: a frame at media time t is inside [start, end) when start <= round(1000 t) < end.
 """
+import dataclasses
 import json
 import math
 import re
@@ -21,7 +22,8 @@ import mathcore
 from mathcore.scores import angle_between
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
-from coursekit.deliver.page import chapters_vtt, course_widgets, questions, render_page, viewer_voice, write_page
+from coursekit.deliver.page import chapters_vtt, questions, render_page, viewer_voice, write_page
+from coursekit.deliver.widgets import course_widgets, widget_html
 from coursekit.deliver.serve import make_server
 from coursekit.subtitles import files as subs
 from narration import figures
@@ -34,6 +36,9 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
          "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 SCRIPT = "RoPE <script>alert(1)</script> 转座位。"
 SCRIPTS = ['<script type="application/json" id="page-data">', '<script src="page.js">']   # data, then code
+#: the page with the widget: its data beside it, the page's data and code, then the widget's kind's code
+WIDGET_SCRIPTS = ['<script type="application/json" class="widget-data" data-kind="rotation_pair" '
+                  'data-for="l-trig_to_rope-w0">', *SCRIPTS, '<script data-widget="rotation_pair">']
 
 
 # --- the real narration ---------------------------------------------------------------------
@@ -127,22 +132,24 @@ def test_the_plan_keeps_each_characters_time_and_the_manifest_each_events():
 
 def test_the_widget_takes_theta_and_seats_from_the_course_figures():
     (w,) = course_widgets(ROOT / "narration")
-    assert w["kind"] == "rotation_pair" and w["lesson"] == "word_order" and w["scene"] == "qk_widget"
-    assert w["theta_deg"] == figures.THETA_DEG
-    assert (w["m"], w["n"]) == figures.WIDGET_SEATS[0]
-    assert w["q"] == list(figures.WIDGET_Q) and w["k"] == list(figures.WIDGET_K)
+    assert w.kind.name == "rotation_pair" and w.kind.folder == ROOT / "widgets" / "rotation_pair"
+    assert w.lesson == "word_order" and w.scene == "qk_widget"
+    assert w.data["theta_deg"] == figures.THETA_DEG and w.data["seats"] * figures.THETA_DEG == 360
+    assert (w.data["m"], w.data["n"]) == figures.WIDGET_SEATS[0]
+    assert w.data["q"] == list(figures.WIDGET_Q) and w.data["k"] == list(figures.WIDGET_K)
 
 
 def test_the_widget_names_its_seats_m_and_n_as_the_videos_do():
     (w,) = course_widgets(ROOT / "narration")
-    from coursekit.deliver.page import _widget_html, check_widget
-    from coursekit.core.errors import UserError
+    from narration.page import rotation_pair
 
-    text = _widget_html(w, "w", None)
+    text = widget_html(w, "w")
     assert "座位 m" in text and "座位 n" in text and "(n−m)θ" in text and "夹角" in text
     assert "座位 i" not in text and "(j−i)" not in text
-    with pytest.raises(UserError, match="rename i, j to m, n"):
-        check_widget({**{k: v for k, v in w.items() if k not in ("m", "n")}, "i": 2, "j": 4})
+    with pytest.raises(TypeError, match="'i'"):          # the seats are m and n, as in the videos
+        rotation_pair(theta_deg=30, seats=12, q=(1, 0), k=(1, 0), i=2, j=4)
+    with pytest.raises(ValueError, match="m and n must be seats"):
+        rotation_pair(theta_deg=30, seats=12, q=(1, 0), k=(1, 0), m=2, n=12)
 
 
 def test_questions_pair_within_a_scene():
@@ -160,7 +167,7 @@ def test_questions_pair_within_a_scene():
 def made(tmp_path_factory):
     plan, manifest, course_dir = build_course(tmp_path_factory.mktemp("course"))
     (real,) = course_widgets(ROOT / "narration")
-    widget = {**real, "lesson": plan.lesson, "scene": plan.scenes[1].id}    # the course's widget, on this lesson
+    widget = dataclasses.replace(real, lesson=plan.lesson, scene=plan.scenes[1].id)   # the course's, on this lesson
     write_page(course_dir, manifest, [widget])
     return plan, manifest, course_dir, widget
 
@@ -198,7 +205,7 @@ def test_narration_text_is_escaped_in_the_html(made):
     page = (course_dir / "index.html").read_text(encoding="utf-8")
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<i>能</i>" not in page and "<b>可</b>" not in page and "&lt;b&gt;可&lt;/b&gt;&amp;加--&gt;" in page
-    assert re.findall(r"<script\b[^>]*>", page) == SCRIPTS
+    assert re.findall(r"<script\b[^>]*>", page) == WIDGET_SCRIPTS
     hostile = {"title": "</style><script>x()</script>", "font": "a\"</style><script>y()</script>",
                "lessons": [{**manifest["lessons"][0], "voice": "<img src=x onerror=z()>",
                             "voice_licence": "\"><script>w()</script>",
@@ -389,7 +396,7 @@ def _widget_state(page) -> dict:
         const tip = a => w.querySelector(a + ' polygon').getAttribute('points').split(' ').slice(0, 2).map(Number);
         const arc = w.querySelector('.arc').getAttribute('d').split(' ');
         return {m: +w.querySelector('input[data-var=m]').value, n: +w.querySelector('input[data-var=n]').value,
-                theta: +w.dataset.thetaDeg, score: +w.querySelector('.score').dataset.value,
+                theta: JSON.parse(document.querySelector('script.widget-data').textContent).theta_deg, score: +w.querySelector('.score').dataset.value,
                 shown: w.querySelector('.score').textContent, angle: w.querySelector('.angle').textContent,
                 turn: w.querySelector('.turn').textContent,
                 arc: arc.length > 1 ? {start: [+arc[1], +arc[2]], end: [+arc[9], +arc[10]], large: +arc[7]} : null,
@@ -405,17 +412,18 @@ def _deg_text(text: str) -> float:
 def _check_widget(state: dict, widget: dict) -> None:
     m, n = state["m"], state["n"]
     theta = np.radians(figures.THETA_DEG)
-    expected = mathcore.rope_score(widget["q"], widget["k"], m, n, theta)
+    q, k = widget.data["q"], widget.data["k"]
+    expected = mathcore.rope_score(q, k, m, n, theta)
     assert state["theta"] == figures.THETA_DEG
     assert abs(state["score"] - expected) < 1e-12 and abs(expected - math.cos((n - m) * theta)) < 1e-12
     assert abs(float(state["shown"].replace("−", "-")) - expected) <= 5e-4
     # k's turn relative to q: (n − m)θ, signed; the 夹角: mathcore's angle between the turned arrows, in [0°, 180°]
     assert state["turn"] == f"{(n - m) * figures.THETA_DEG:g}°".replace("-", "−")
-    tq, tk = mathcore.rope_2d(widget["q"], m, theta), mathcore.rope_2d(widget["k"], n, theta)
+    tq, tk = mathcore.rope_2d(q, m, theta), mathcore.rope_2d(k, n, theta)
     between = float(np.degrees(angle_between(tq, tk)))
     assert 0.0 <= _deg_text(state["angle"]) <= 180.0
     assert abs(_deg_text(state["angle"]) - between) <= 0.005
-    for tip, v, seat in ((state["q"], widget["q"], m), (state["k"], widget["k"], n)):     # the arrows drawn
+    for tip, v, seat in ((state["q"], q, m), (state["k"], k, n)):     # the arrows drawn
         x, y = mathcore.rope_2d(v, seat, theta)
         assert abs(tip[0] - x) < 1e-3 and abs(tip[1] + y) < 1e-3         # SVG's y points down
     # the arc drawn between them sweeps the 夹角 (the shorter way, never the long way round)

@@ -16,34 +16,30 @@ and, for live widgets, from the course's own ``narration/page.py``; nothing here
   ``choices``, if the narration gives them), and skips the pause to think once the viewer has answered;
 - the page's own words come from one table, ``ui_text.json``, which page.js reads from the page's data
   (a ``<script type="application/json">`` whose <, > and & are escaped);
-- widgets: ``narration/page.py`` may define ``WIDGETS``, a list of dicts; the one kind so far is
-  ``rotation_pair``: q on seat m and k on seat n, each arrow turned by its seat times θ, shown live:
-  how far each turned, how far k turned relative to q ((n−m)θ, signed), the angle between them
-  (夹角, folded into [0°, 180°]) and the score q·k::
-      {"kind": "rotation_pair", "lesson": ID, "scene": ID (optional: the chapter it belongs to),
-       "title": "...", "theta_deg": 30.0, "seats": 12, "q": (1, 0), "k": (1, 0), "m": 2, "n": 4}
+- widgets: the course's own (``coursekit.deliver.widgets``: a kind is a folder ``widgets/<kind>/`` of the
+  course with its markup, script and style; ``narration/page.py``'s ``WIDGETS`` says which go where, with
+  their data); each is placed in its lesson after the chapters, with a button that plays its chapter, its
+  kind's script and style inlined once, its data beside it.
 
 Every text from the narration is HTML-escaped; the script (``page.js``) and style (``page.css``) are
-written next to ``index.html``: no network, no CDN.
+written next to ``index.html``, the widgets' inlined: no network, no CDN.
 """
 from __future__ import annotations
 
 import html
 import json
-import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
 from coursekit.core.errors import UserError
-from coursekit.core.modules import load_by_path
-from coursekit.core.paths import narration_dir
+from coursekit.deliver.widgets import (Widget, course_widgets, json_for_html, kinds_shown, scripts_html, styles_html,
+                                       widget_html)
 from coursekit.zh.chars import is_punct, is_wide
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = ("page.css", "page.js")
-WIDGET_KINDS = ("rotation_pair",)
 #: the page's own interface words, one table (``ui_text.json``), written into the page for page.js too
 UI: dict = json.loads(Path(__file__).with_name("ui_text.json").read_text(encoding="utf-8"))["page"]
 
@@ -84,7 +80,7 @@ _ASCII_WORD = re.compile(r"[A-Za-z0-9]")
 
 def one_line(text: str) -> str:
     """A subtitle event's lines as one transcript line: a break beside a Latin letter or digit becomes
-    a space (``Transformer\\n知道`` → ``Transformer 知道``), a break between Chinese characters nothing."""
+    a space, a break between Chinese characters nothing."""
     parts = [p.strip() for p in str(text).split("\n") if p.strip()]
     out = parts[0] if parts else ""
     for p in parts[1:]:
@@ -127,7 +123,8 @@ _SPDX = re.compile(r"\b(Apache-2\.0|MIT|MPL-2\.0|BSD-[0-9]-Clause|ISC|Unlicense|
 def viewer_voice(voice: str | None, licence: str | None) -> str:
     """The voice line a viewer reads, from the manifest's exact ``voice`` and ``voice_licence`` (which stay
     in the manifest): ``kokoro Kokoro-82M v1.0 int8 jf_gongitsune speed 1.2, …`` with ``kokoro: Apache-2.0 (…)``
-    is ``Kokoro-82M 合成语音（Apache-2.0）``; several voices (a fallback mid-way) are listed once each."""
+    is the table's ``voice_synth`` for ``Kokoro-82M``, then ``（Apache-2.0）``; several voices (a fallback
+    mid-way) are listed once each."""
     if not voice:
         return ui("voice_unknown")
     names: list[str] = []
@@ -200,109 +197,6 @@ def _line_html(ev: dict) -> str:
     return "".join(f'<span class="w" data-at="{at}">{_e(p)}</span>' if at is not None else _e(p) for p, at in parts)
 
 
-# --- widgets ------------------------------------------------------------------------------
-def course_widgets(folder: Path | None = None) -> list[dict]:
-    """``WIDGETS`` of the course's ``narration/page.py`` (loaded by path, like its figures), checked;
-    no file: no widgets."""
-    path = (Path(folder) if folder is not None else narration_dir()) / "page.py"
-    if not path.is_file():
-        return []
-    try:
-        module = load_by_path(path, "page")
-    except Exception as exc:
-        raise UserError(f"{path}: the course's page widgets failed to load: {type(exc).__name__}: {exc}") from None
-    widgets = getattr(module, "WIDGETS", [])
-    if not isinstance(widgets, (list, tuple)):
-        raise UserError(f"{path}: WIDGETS must be a list of dicts; see coursekit/deliver/page.py")
-    return [check_widget(w, f"{path}: WIDGETS[{n}]") for n, w in enumerate(widgets)]
-
-
-def check_widget(w: object, where: str = "widget") -> dict:
-    """One widget, its numbers checked and made plain (floats, ints), or one line saying what is wrong."""
-    if not isinstance(w, Mapping):
-        raise UserError(f"{where} must be a dict; see coursekit/deliver/page.py")
-    if w.get("kind") not in WIDGET_KINDS:
-        raise UserError(f"{where}: unknown kind {w.get('kind')!r}; known: {', '.join(WIDGET_KINDS)}")
-    if "i" in w or "j" in w:
-        raise UserError(f"{where}: the seats are called m (q's) and n (k's), as in the videos; rename i, j to m, n")
-    try:
-        out = {"kind": w["kind"], "lesson": str(w["lesson"]), "scene": None if w.get("scene") is None else str(w["scene"]),
-               "title": str(w.get("title") or ""), "theta_deg": float(w["theta_deg"]), "seats": int(w.get("seats", 12)),
-               "q": [float(x) for x in w.get("q", (1.0, 0.0))], "k": [float(x) for x in w.get("k", (1.0, 0.0))],
-               "m": int(w.get("m", 0)), "n": int(w.get("n", 0))}
-    except KeyError as exc:
-        raise UserError(f"{where}: missing key {exc}; see coursekit/deliver/page.py") from None
-    except (TypeError, ValueError) as exc:
-        raise UserError(f"{where}: {exc}; numbers expected; see coursekit/deliver/page.py") from None
-    bad = []
-    if not (math.isfinite(out["theta_deg"]) and 0 < abs(out["theta_deg"]) <= 360):
-        bad.append("theta_deg must be a number of degrees, 0 < |θ| <= 360")
-    if not 2 <= out["seats"] <= 1000:
-        bad.append("seats must be 2 to 1000")
-    if len(out["q"]) != 2 or len(out["k"]) != 2 or not all(map(math.isfinite, out["q"] + out["k"])):
-        bad.append("q and k must be 2-D vectors")
-    if not (0 <= out["m"] < out["seats"] and 0 <= out["n"] < out["seats"]):
-        bad.append("m and n must be seats, 0 to seats - 1")
-    if bad:
-        raise UserError(f"{where}: {'; '.join(bad)}")
-    return out
-
-
-def _deg(x: float) -> str:
-    s = f"{x:.2f}".rstrip("0").rstrip(".")
-    return s.replace("-", "−")
-
-
-def _widget_html(w: dict, uid: str, chapter: dict | None) -> str:
-    unit_aligned = all(abs(math.hypot(*v) - 1) < 1e-12 for v in (w["q"], w["k"])) and \
-        abs(math.atan2(w["q"][1], w["q"][0]) - math.atan2(w["k"][1], w["k"][0])) < 1e-12
-    score_name = "分数 q·k = cos((n−m)θ)" if unit_aligned else "分数 q·k"
-    top = w["seats"] - 1
-    title = w["title"] or "动手试试：按座位转 q 和 k"
-    seek = (f'\n      <button type="button" class="seek" data-start="{int(chapter["start_ms"])}">'
-            f'看视频里的这一段：{_e(chapter["title"])}</button>') if chapter else ""
-
-    def seat(var: str, who: str, value: int) -> str:
-        return f"""      <div class="seat seat-{var}">
-        <label for="{uid}-{var}">{who} 坐在座位 {var}</label>
-        <div class="stepper">
-          <button type="button" class="step" data-for="{uid}-{var}" data-step="-1" aria-label="{var} 减一">−</button>
-          <input type="range" id="{uid}-{var}" class="seat-input" data-var="{var}" min="0" max="{top}" step="1" value="{value}">
-          <button type="button" class="step" data-for="{uid}-{var}" data-step="1" aria-label="{var} 加一">+</button>
-          <output for="{uid}-{var}" class="seat-value">{value}</output>
-        </div>
-      </div>"""
-
-    return f"""  <section class="widget rotation-pair" id="{uid}" aria-labelledby="{uid}-title"
-      data-theta-deg="{w["theta_deg"]!r}" data-q="{w["q"][0]!r},{w["q"][1]!r}" data-k="{w["k"][0]!r},{w["k"][1]!r}">
-    <h3 id="{uid}-title">{_e(title)}</h3>
-    <p class="widget-rule">θ = {_deg(w["theta_deg"])}°：坐在座位 m 的 q 转 mθ，坐在座位 n 的 k 转 nθ。</p>
-    <div class="widget-body">
-      <svg class="dial" viewBox="-1.3 -1.3 2.6 2.6" role="img" aria-labelledby="{uid}-desc">
-        <desc id="{uid}-desc">q 和 k 两支箭头，按座位转过的角度</desc>
-        <circle class="ring" cx="0" cy="0" r="1"></circle>
-        <line class="axis" x1="-1.2" y1="0" x2="1.2" y2="0"></line>
-        <line class="axis" x1="0" y1="-1.2" x2="0" y2="1.2"></line>
-        <g class="seats"></g>
-        <path class="arc" d=""></path>
-        <g class="arrow arrow-k"><line x1="0" y1="0" x2="1" y2="0"></line><polygon points=""></polygon></g>
-        <g class="arrow arrow-q"><line x1="0" y1="0" x2="1" y2="0"></line><polygon points=""></polygon></g>
-      </svg>
-      <div class="widget-controls">
-{seat("m", "q", w["m"])}
-{seat("n", "k", w["n"])}
-        <dl class="readout" aria-live="polite">
-          <div><dt>q 转过 mθ</dt><dd class="q-turn"></dd></div>
-          <div><dt>k 转过 nθ</dt><dd class="k-turn"></dd></div>
-          <div><dt>k 相对 q 转过 (n−m)θ</dt><dd class="turn"></dd></div>
-          <div><dt>q 与 k 的夹角（0°–180°）</dt><dd class="angle"></dd></div>
-          <div class="wide"><dt>{score_name}</dt><dd class="score"></dd></div>
-        </dl>{seek}
-      </div>
-    </div>
-  </section>"""
-
-
 # --- the page -----------------------------------------------------------------------------
 _ICONS = {   # 24×24 drawings for the player's buttons (the names are on the buttons, these are aria-hidden)
     "play": '<path d="M8 5v14l11-7z"/>',
@@ -370,7 +264,15 @@ def _lesson_data(lesson: dict, thumbnails: str | None) -> dict:
     return {"questions": qs, "thumbnails": thumbnails}
 
 
-def _lesson_html(lesson: dict, widgets: list[dict]) -> str:
+def _seek_html(chapter: dict | None) -> str:
+    """A widget's button that plays its chapter (the widget's ``{{seek}}``); no chapter: nothing."""
+    if not chapter:
+        return ""
+    return (f'<button type="button" class="seek widget-seek" data-start="{int(chapter["start_ms"])}">'
+            f'{_e(ui("widget_seek", title=chapter["title"]))}</button>')
+
+
+def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
     lid = str(lesson["lesson"])
     uid = "l-" + re.sub(r"[^A-Za-z0-9_-]", "_", lid)
     duration_ms = max(1, round(float(lesson["duration_s"]) * 1000))
@@ -417,8 +319,8 @@ def _lesson_html(lesson: dict, widgets: list[dict]) -> str:
     </ol>
   </section>""")
 
-    w_blocks = [_widget_html(w, f"{uid}-w{n}", by_scene.get(w["scene"]))
-                for n, w in enumerate(w for w in widgets if w["lesson"] == lid)]
+    w_blocks = [widget_html(w, f"{uid}-w{n}", _seek_html(by_scene.get(w.scene)))
+                for n, w in enumerate(w for w in widgets if w.lesson == lid)]
     voice = f"""  <p class="voice">{_e(ui("voice", voice=viewer_voice(lesson.get("voice"), lesson.get("voice_licence"))))}</p>"""
     extras = "\n".join(w_blocks + q_blocks)
     return f"""<section class="lesson" id="{_e(lid)}" data-duration-ms="{duration_ms}" data-fps="{int(lesson.get("fps") or 0)}">
@@ -470,13 +372,6 @@ def _lesson_html(lesson: dict, widgets: list[dict]) -> str:
 </section>"""
 
 
-def _json_for_html(data: object) -> str:
-    """JSON to sit inside a <script type="application/json">: <, > and & as \\u escapes, so no text in it
-    can end the element or be read as markup."""
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
 def _keys_dialog() -> str:
     rows = "\n".join(f'    <tr><th scope="row">{_e(k)}</th><td>{_e(v)}</td></tr>' for k, v in UI["key_rows"])
     return f"""<dialog class="keys-dialog" id="keys-dialog" aria-labelledby="keys-title">
@@ -489,11 +384,15 @@ def _keys_dialog() -> str:
 </dialog>"""
 
 
-def render_page(manifest: dict, widgets: list[dict] | None = None, thumbnails: Mapping[str, str] | None = None) -> str:
-    """The page's HTML. ``thumbnails``: lesson id -> its seek-bar thumbnails' WebVTT, relative to the page
-    (only lessons that have them)."""
+def render_page(manifest: dict, widgets: list[Widget] | None = None, thumbnails: Mapping[str, str] | None = None) -> str:
+    """The page's HTML. ``widgets``: the course's (``course_widgets``); those of a lesson in the manifest are
+    shown. ``thumbnails``: lesson id -> its seek-bar thumbnails' WebVTT, relative to the page (only lessons
+    that have them)."""
     lessons = manifest.get("lessons") or []
-    widgets = [check_widget(w) for w in widgets or []]
+    widgets = list(widgets or [])
+    if not all(isinstance(w, Widget) for w in widgets):
+        raise TypeError("render_page takes the course's widgets as course_widgets() gives them")
+    shown_kinds = kinds_shown([w for w in widgets if w.lesson in {str(l["lesson"]) for l in lessons}])
     thumbnails = thumbnails or {}
     body = "\n".join(_lesson_html(l, widgets) for l in lessons) or f"  <p>{UI['no_lessons_html']}</p>"
     nav = "".join(f'<li><a href="#{_e(l["lesson"])}">{_e(l["title"])}</a></li>' for l in lessons)
@@ -507,7 +406,7 @@ def render_page(manifest: dict, widgets: list[dict] | None = None, thumbnails: M
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
-<link rel="stylesheet" href="page.css">
+<link rel="stylesheet" href="page.css">{styles_html(shown_kinds)}
 <style>body {{ font-family: {font}, sans-serif; }}</style>
 </head>
 <body>
@@ -520,8 +419,8 @@ def render_page(manifest: dict, widgets: list[dict] | None = None, thumbnails: M
 {body}
 </main>
 {_keys_dialog()}
-<script type="application/json" id="page-data">{_json_for_html(data)}</script>
-<script src="page.js"></script>
+<script type="application/json" id="page-data">{json_for_html(data)}</script>
+<script src="page.js"></script>{scripts_html(shown_kinds)}
 </body>
 </html>
 """
@@ -541,9 +440,9 @@ def chapters_vtt(chapters: list[dict]) -> str:
     return "WEBVTT\n\n" + "\n".join(cues)
 
 
-def write_page(course_dir: Path, manifest: dict, widgets: list[dict] | None = None) -> Path:
+def write_page(course_dir: Path, manifest: dict, widgets: list[Widget] | None = None) -> Path:
     """index.html, its script and style, and each lesson's chapters WebVTT. ``widgets`` default to the
-    course's own (``narration/page.py``). A lesson whose folder holds ``thumbnails.vtt`` (its seek-bar
+    course's own (``course_widgets``: ``narration/page.py`` and ``widgets/``). A lesson whose folder holds ``thumbnails.vtt`` (its seek-bar
     thumbnails, made at assembly) shows them over the progress bar."""
     if widgets is None:
         widgets = course_widgets()

@@ -3,10 +3,11 @@
    fullscreen) and progress bar (chapter marks, the chapter and a thumbnail under the pointer), the
    subtitles drawn over the video, questions asked inside the video (it pauses on the question's last
    frame), the transcript beside it (current line and current word highlighted, click to seek,
-   search), seek buttons, questions whose answers open on request, and live widgets. YouTube's keys
-   (the table in ui_text.json, shown by ?). Remembered in localStorage: the subtitles (on or off, size),
-   the in-video questions (on or off), and where each lesson was left. Plain ES5, no network beyond the
-   page's own files, no libraries; the interface words come from the page's data (ui_text.json).
+   search), seek buttons, questions whose answers open on request, and the course's widgets (their
+   scripts call coursekit.widget). YouTube's keys (the table in ui_text.json, shown by ?). Remembered in
+   localStorage: the subtitles (on or off, size), the in-video questions (on or off), and where each
+   lesson was left. Plain ES5, no network beyond the page's own files, no libraries; the interface words
+   come from the page's data (ui_text.json).
 
    Times on the page are whole milliseconds of the lesson, as in the subtitle files: a frame shown at
    media time t belongs to an item [start, end) when start <= round(t * 1000) < end. The shown frame's
@@ -55,13 +56,6 @@
     var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
     var mm = h ? (m < 10 ? "0" : "") + m : String(m);
     return (h ? h + ":" : "") + mm + ":" + (r < 10 ? "0" : "") + r;
-  }
-
-  function number(x, places) {
-    var v = Math.round(x * Math.pow(10, places)) / Math.pow(10, places);
-    if (v === 0) { v = 0; }
-    var s = Math.abs(v).toFixed(places).replace(/\.?0+$/, "");
-    return (v < 0 ? "\u2212" : "") + s;
   }
 
   function each(root, selector, fn) {
@@ -468,7 +462,7 @@
       if (track.kind === "subtitles" || track.kind === "captions") { track.mode = "hidden"; }
     });
 
-    /* --- where the lesson was left: remembered, offered again, "从头看" starts over ---------------- */
+    /* --- where the lesson was left: remembered, offered again, the restart button starts over ------- */
     function savePosition() {
       lastSaveAt = performance.now();
       if (saveTimer !== null) { clearTimeout(saveTimer); saveTimer = null; }
@@ -726,96 +720,17 @@
   /* the author's note on opening the page by double-click: only where it applies */
   if (location.protocol === "file:") { each(document, ".file-note", function (p) { p.hidden = false; }); }
 
-  /* q on seat m, k on seat n, each turned by its seat times θ: the arrows, each turn, k's turn relative to q
-     ((n − m)θ, signed), the angle between them (folded into [0°, 180°], the arc), the score */
-  function RotationPair(el) {
-    var SVG = "http://www.w3.org/2000/svg";
-    var thetaDeg = Number(el.dataset.thetaDeg);
-    var theta = thetaDeg * Math.PI / 180;
-    var q = el.dataset.q.split(",").map(Number), k = el.dataset.k.split(",").map(Number);
-    var inputs = { m: el.querySelector('input[data-var="m"]'), n: el.querySelector('input[data-var="n"]') };
-    var seatsG = el.querySelector(".seats");
-    var arc = el.querySelector(".arc");
-    var seats = Number(inputs.m.max) + 1;
-
-    for (var s = 0; s < seats; s++) {
-      var dot = document.createElementNS(SVG, "circle");
-      dot.setAttribute("cx", Math.cos(s * theta).toFixed(4));
-      dot.setAttribute("cy", (-Math.sin(s * theta)).toFixed(4));
-      dot.setAttribute("r", "0.03");
-      seatsG.appendChild(dot);
-    }
-
-    function turn(v, a) {
-      return [v[0] * Math.cos(a) - v[1] * Math.sin(a), v[0] * Math.sin(a) + v[1] * Math.cos(a)];
-    }
-    function drawArrow(g, v) {
-      var x = v[0], y = -v[1], len = Math.sqrt(x * x + y * y);
-      var line = g.querySelector("line"), head = g.querySelector("polygon");
-      if (len < 1e-9) { line.setAttribute("x2", "0"); line.setAttribute("y2", "0"); head.setAttribute("points", ""); return; }
-      var ux = x / len, uy = y / len, h = Math.min(0.16, len / 2), w = 0.075;
-      var bx = x - ux * h, by = y - uy * h;
-      line.setAttribute("x2", bx.toFixed(4));
-      line.setAttribute("y2", by.toFixed(4));
-      head.setAttribute("points", [x, y, bx - uy * w, by + ux * w, bx + uy * w, by - ux * w]
-        .map(function (c) { return c.toFixed(4); }).join(" "));
-    }
-    function drawArc(from, sweep) {
-      var r = 0.3;
-      sweep = sweep % (2 * Math.PI);
-      if (Math.abs(sweep) < 1e-9) { arc.setAttribute("d", ""); return; }
-      var to = from + sweep;
-      var x0 = r * Math.cos(from), y0 = -r * Math.sin(from), x1 = r * Math.cos(to), y1 = -r * Math.sin(to);
-      var large = Math.abs(sweep) > Math.PI ? 1 : 0, dir = sweep > 0 ? 0 : 1;   // y is flipped on screen
-      arc.setAttribute("d", "M " + x0.toFixed(4) + " " + y0.toFixed(4) + " A " + r + " " + r + " 0 " + large + " " +
-        dir + " " + x1.toFixed(4) + " " + y1.toFixed(4));
-    }
-
-    /* the turn from direction a to direction b (radians), wrapped into (−π, π]: the shorter way round */
-    function shortest(a, b) {
-      var d = (b - a) % (2 * Math.PI);
-      if (d > Math.PI) { d -= 2 * Math.PI; }
-      if (d <= -Math.PI) { d += 2 * Math.PI; }
-      return d;
-    }
-
-    function update() {
-      var m = Number(inputs.m.value), n = Number(inputs.n.value);
-      var qt = turn(q, m * theta), kt = turn(k, n * theta);
-      var score = qt[0] * kt[0] + qt[1] * kt[1];
-      var from = Math.atan2(qt[1], qt[0]), between = shortest(from, Math.atan2(kt[1], kt[0]));
-      Array.prototype.forEach.call(seatsG.childNodes, function (dot, s) {
-        dot.setAttribute("class", (s === m ? "at-m" : "") + (s === n ? " at-n" : ""));
-        dot.setAttribute("r", s === m || s === n ? "0.05" : "0.03");
+  /* --- widgets: the course's own (coursekit/deliver/widgets.py). A kind's script, inlined after this one,
+     calls coursekit.widget(kind, init); init(element, data) runs for each widget of that kind on the page,
+     with its outermost element and the data beside it. One that fails leaves the others working. ------ */
+  window.coursekit = {
+    widget: function (kind, init) {
+      each(document, 'script.widget-data[data-kind="' + kind + '"]', function (script) {
+        try { init(document.getElementById(script.dataset.for), JSON.parse(script.textContent)); }
+        catch (err) { if (window.console) { window.console.error("widget " + script.dataset.for + ": " + err); } }
       });
-      drawArrow(el.querySelector(".arrow-q"), qt);
-      drawArrow(el.querySelector(".arrow-k"), kt);
-      drawArc(from, between);                   // the 夹角: from q to k the shorter way
-      el.querySelector(".seat-m output").textContent = String(m);
-      el.querySelector(".seat-n output").textContent = String(n);
-      el.querySelector(".q-turn").textContent = number(m * thetaDeg, 2) + "°";
-      el.querySelector(".k-turn").textContent = number(n * thetaDeg, 2) + "°";
-      el.querySelector(".turn").textContent = number((n - m) * thetaDeg, 2) + "°";
-      var angleEl = el.querySelector(".angle");
-      angleEl.textContent = number(Math.abs(between) * 180 / Math.PI, 2) + "°";
-      angleEl.dataset.value = String(Math.abs(between) * 180 / Math.PI);
-      var scoreEl = el.querySelector(".score");
-      scoreEl.textContent = number(score, 3);
-      scoreEl.dataset.value = String(score);
     }
-
-    each(el, "input.seat-input", function (input) { input.addEventListener("input", update); });
-    each(el, "button.step", function (b) {
-      b.addEventListener("click", function () {
-        var input = document.getElementById(b.dataset.for);
-        var v = Math.max(Number(input.min), Math.min(Number(input.max), Number(input.value) + Number(b.dataset.step)));
-        input.value = String(v);
-        update();
-      });
-    });
-    update();
-  }
+  };
 
   each(document, ".lesson", function (section) { lessons.push(Lesson(section)); });
-  each(document, ".widget.rotation-pair", RotationPair);
 }());
