@@ -59,9 +59,9 @@ class WidgetKind:
     """One kind's files, read and checked."""
     name: str
     folder: Path
-    markup: str
-    script: str
-    style: str
+    markup: str = field(repr=False)
+    script: str = field(repr=False)
+    style: str = field(repr=False)
 
 
 @dataclass(frozen=True)
