@@ -5,10 +5,10 @@ import difflib
 import re
 import typing
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import annotated_types as at
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
@@ -26,8 +26,23 @@ QUALITIES: dict[str, tuple[int, int, int]] = {
     "4k": (3840, 2160, 60),
 }
 
-_RATE = re.compile(r"^[+-]\d{1,3}%$")
-_PITCH = re.compile(r"^[+-]\d{1,4}Hz$")
+
+
+def _signed(unit: str, limit: int, what: str):
+    """A validator for edge-tts's signed settings: '+0%', '-10%', '+50Hz' (sign, digits, ``unit``, at
+    most ``limit`` either way)."""
+    pattern = re.compile(rf"^[+-]\d{{1,{len(str(limit))}}}{re.escape(unit)}$")
+
+    def check(v: str) -> str:
+        if not pattern.match(v) or abs(int(v[:-len(unit)])) > limit:
+            raise ValueError(f"must be a signed {what} between -{limit}{unit} and +{limit}{unit}, "
+                             f"like '+0{unit}' or '-10{unit}'")
+        return v
+    return AfterValidator(check)
+
+
+Percent = Annotated[str, _signed("%", 100, "percentage")]
+Hertz = Annotated[str, _signed("Hz", 500, "frequency")]
 
 
 class _Strict(BaseModel):
@@ -38,25 +53,11 @@ class EdgeVoice(_Strict):
     """edge-tts settings, in edge-tts's own formats."""
 
     voice: str = Field("zh-CN-XiaoxiaoNeural", description="an edge-tts voice name, like zh-CN-XiaoxiaoNeural")
-    rate: str = Field("+0%", description="signed percentage, -100% to +100%")
-    pitch: str = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
-    volume: str = Field("+0%", description="signed percentage, -100% to +100%")
+    rate: Percent = Field("+0%", description="signed percentage, -100% to +100%")
+    pitch: Hertz = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
+    volume: Percent = Field("+0%", description="signed percentage, -100% to +100%")
     max_concurrency: int = Field(2, ge=1, le=8)
     probe_timeout_s: float = Field(3.0, gt=0, le=30)
-
-    @field_validator("rate", "volume")
-    @classmethod
-    def _percent(cls, v: str) -> str:
-        if not _RATE.match(v) or abs(int(v[:-1])) > 100:
-            raise ValueError("must be a signed percentage between -100% and +100%, like '+0%' or '-10%'")
-        return v
-
-    @field_validator("pitch")
-    @classmethod
-    def _hz(cls, v: str) -> str:
-        if not _PITCH.match(v) or abs(int(v[:-2])) > 500:
-            raise ValueError("must be a signed frequency between -500Hz and +500Hz, like '+0Hz'")
-        return v
 
     @field_validator("voice")
     @classmethod
