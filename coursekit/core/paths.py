@@ -58,12 +58,18 @@ def scenes_dir() -> Path:
     return course_root() / "scenes"
 
 
+#: top-level packages of a course root that are not its code: its tests check the course, and no plan,
+#: frame or page is made from them (an edit to a test must not make a plan or a preview stale)
+NOT_COURSE_CODE = frozenset({"tests", "test"})
+
+
 def course_packages(root: Path | None = None) -> list[Path]:
     """The course's own Python source folders: ``scenes/``, ``narration/`` and every top-level
-    folder of the course root that is a package (has ``__init__.py``)."""
+    folder of the course root that is a package (has ``__init__.py``), but its tests (``NOT_COURSE_CODE``)
+    and the engine."""
     root = root or course_root()
     found = {root / "scenes", root / "narration"}
-    found.update(p.parent for p in root.glob("*/__init__.py"))
+    found.update(p.parent for p in root.glob("*/__init__.py") if p.parent.name not in NOT_COURSE_CODE)
     found.discard(ENGINE_ROOT / "coursekit")
     return sorted(p for p in found if p.is_dir())
 

@@ -10,8 +10,8 @@ depend on, and a digest of all the course's sources for a whole run.
   depends on. ``preview --watch``, the studio's fresh/stale state and the scene cache all use these.
 - ``run_sources(config_file)`` and ``digest(...)``: every source file of the course and the engine
   (narration, lexicon, config, figures, scenes, mobjects, the course's packages, ``manim.cfg``, the
-  engine's Python) by content, so a run can record which version it was made from and notice an edit
-  saved while it runs (``changed``, ``RunSources``).
+  page's widgets, the engine's Python) by content, so a run can record which version it was made from
+  and notice an edit saved while it runs (``changed``, ``RunSources``).
 """
 from __future__ import annotations
 
@@ -96,10 +96,12 @@ def preview_inputs(scene_module: Path | None, lesson_file: Path, config_file: Pa
 
 def run_sources(config_file: Path | None = None) -> list[Path]:
     """Every source file a run of the course reads: the narration folder's YAML and Python, the config,
-    the course's ``manim.cfg`` and every ``.py`` of the engine and the course's packages."""
+    the course's ``manim.cfg``, its page widgets' files (``widgets/``, ``coursekit.deliver.widgets``) and
+    every ``.py`` of the engine and the course's packages."""
     narration = narration_dir()
+    widgets = course_root() / "widgets"
     files = [*sorted(narration.glob("*.yaml")), *sorted(narration.glob("*.py")), config_path(config_file),
-             course_root() / "manim.cfg", *python_sources()]
+             course_root() / "manim.cfg", *sorted(widgets.rglob("*")), *python_sources()]
     return sorted({f.resolve() for f in files if f.is_file()})
 
 
