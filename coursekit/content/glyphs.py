@@ -17,7 +17,7 @@ What is checked, and what is exempt:
   mobject's kind, not by looking at the string.
 
 The fix for a missing character: a formula in Typst (``theme.formula``), a plain form in the subtitles
-(``M_k``, ``R^T`` or 转置, ``10^-16``), or a mark drawn as lines (``scenes/mobjects/marks.py``).
+(``M_k``, ``R^T``, ``10^-16``), or a mark drawn as lines (``scenes/mobjects/marks.py``).
 
 ``render.py check`` and ``render.py doctor`` run it on every cue's subtitle text and every title
 (:func:`course_texts`); tests/test_glyphs.py also runs it on every subtitle event of the planned lessons
@@ -38,7 +38,7 @@ from coursekit.content.narration import Course
 from coursekit.core.errors import UserError
 
 #: How to mend a character the font lacks, said after each one.
-GLYPH_FIX = "write a plain form (M_k, 转置, 10^-16) or draw it on screen (Typst)"
+GLYPH_FIX = "write a plain form (M_k, R^T, 10^-16) or draw it on screen (Typst)"
 
 
 def exempt(ch: str) -> bool:
