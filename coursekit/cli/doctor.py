@@ -523,8 +523,9 @@ def _guarded(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
 
 def run_checks(cfg: Config) -> list[Check]:
     """Every check, run at once, in a fixed order. Most wait on a program (ffmpeg, fc-list, espeak-ng,
-    Chromium, Typst) or a child process (the voices, PyAV), so threads run them side by side; the glyph
-    and disk checks share one read of the course (:class:`CourseFacts`)."""
+    Chromium), PyAV's child process, Typst (which compiles without holding the interpreter) or edge-tts's
+    answer, so threads run them side by side; the glyph and disk checks share one read of the course
+    (:class:`CourseFacts`)."""
     with ThreadPoolExecutor(max_workers=12) as pool:
         slow = {"voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
                 "pyav": pool.submit(_guarded, "pyav", pyav)}
