@@ -208,3 +208,74 @@ def copy_mini_course(dst: Path) -> Path:
     return dst
 
 
+
+
+class MadeMini:
+    """The mini course made once, quietly, by the commands an author runs, in order: ``check``, ``plan``,
+    ``course``, ``subtitles``, ``preview closing``. Read it; never write into it (copy it to change it).
+
+    - ``course``: the made course's folder;
+    - ``outputs``: command name -> its CompletedProcess;
+    - ``after_course`` / ``after_subtitles``: ``mini_runs.finals`` right after ``course`` and after ``subtitles``;
+    - ``preview``: the preview's files (closing.mp4, closing.png) as bytes;
+    - ``project_plans``: the project's own media/plan listing before and after (a run on the copy writes
+      nothing into the project)."""
+
+    COMMANDS = (("check", ("check",)), ("plan", ("plan",)), ("course", ("course",)),
+                ("subtitles", ("subtitles",)), ("preview", ("preview", "closing")))
+
+    def __init__(self, root: Path) -> None:
+        import pickle
+
+        self.course = root / "mini"
+        self.__dict__.update(pickle.loads((root / "made.pickle").read_bytes()))
+
+    @classmethod
+    def make(cls, root: Path) -> None:
+        import pickle
+
+        from tests import mini_runs
+
+        plans = ROOT / "media" / "plan"
+        listing = lambda: {p for p in plans.rglob("*")} if plans.exists() else set()  # noqa: E731
+        before = listing()
+        course = copy_mini_course(root / "mini")
+        data: dict = {"outputs": {}}
+        for name, args in cls.COMMANDS:
+            data["outputs"][name] = mini_runs.ok(mini_runs.run(course, *args))
+            if name in ("course", "subtitles"):
+                data[f"after_{name}"] = mini_runs.finals(course)
+        data["preview"] = {n: (course / "media" / "preview" / n).read_bytes() for n in ("closing.mp4", "closing.png")}
+        data["project_plans"] = (before, listing())
+        tmp = root / "made.pickle.tmp"
+        tmp.write_bytes(pickle.dumps(data))
+        tmp.rename(root / "made.pickle")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def made_mini(tmp_path_factory, request) -> MadeMini:
+    """The mini course made once per test run (:class:`MadeMini`). Under xdist the workers share it: the
+    first to ask makes it under a file lock in the run's shared temporary folder, the others wait for it
+    and read what it made (the pattern pytest-xdist documents for a session fixture run once). A test
+    that asks for it renders: mark it ``render``."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    root = shared / "made-mini"
+    root.mkdir(exist_ok=True)
+    failed = root / "failed.txt"
+    with FileLock(str(root) + ".lock"):
+        if not (root / "made.pickle").exists() and not failed.exists():
+            try:
+                MadeMini.make(root)
+            except BaseException as exc:     # made once: every later test is told why, not made again
+                failed.write_text(f"{type(exc).__name__}: {exc}"[-4000:], encoding="utf-8")
+                raise
+    if failed.exists():
+        pytest.fail(f"the made mini course failed: {failed.read_text(encoding='utf-8')}")
+    return MadeMini(root)

@@ -19,7 +19,7 @@ from coursekit.core.layout import ENTRIES, KEPT, REMOVED, STALE, MediaLayout
 from coursekit.content.narration import load_course
 from coursekit.plan.model import LessonPlan
 from tests import mini_runs
-from tests.conftest import _narration_plans, copy_mini_course
+from tests.conftest import _narration_plans
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,14 +107,16 @@ def _files(media: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.render
-def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_keeps(tmp_path):
+def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_keeps(made_mini, tmp_path):
     """The mini course made by every command that writes (course, subtitles, preview, listen, inspect, the
     listening check) and by the studio; then a stale copy of one of everything that belongs to a lesson, a
     scene or an audio clip, under names the course does not have, and a killed writer's temporary file.
     Every file on disk is one of the layout's entries, before clean and after (a new output the layout does
     not list fails here); after clean, only what the layout keeps is left, unchanged, and the entries it
-    removes are gone."""
-    course = copy_mini_course(tmp_path / "mini")
+    removes are gone. It starts from a copy of the run's made mini course (check, plan, course, subtitles,
+    preview), so its own course, subtitles and preview find their work done."""
+    course = tmp_path / "mini"
+    shutil.copytree(made_mini.course, course)
     for args in (("course",), ("subtitles",), ("preview", "closing"), ("listen", "closing"), ("inspect",)):
         mini_runs.ok(mini_runs.run(course, *args))
     speech = mini_runs.run(course, "check", "--speech", "--sample", "1")      # exit 1: espeak is flagged

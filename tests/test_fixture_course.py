@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 import srt
 
-from tests.conftest import copy_mini_course
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -38,19 +36,16 @@ def probe(path: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory) -> Path:
-    return copy_mini_course(tmp_path_factory.mktemp("mini") / "mini_course")
+def course(made_mini) -> Path:
+    """The mini course made once for the run (conftest's made_mini: check, plan, course, subtitles, preview)."""
+    return made_mini.course
 
 
 @pytest.fixture(scope="module")
-def made(course):
-    """The whole course made once: plan, preview, course, subtitles (what the tests below read)."""
-    before = {p for p in (ROOT / "media" / "plan").rglob("*")} if (ROOT / "media" / "plan").exists() else set()
-    outs = {cmd: ok(render(course, *args)) for cmd, args in
-            (("check", ("check",)), ("plan", ("plan",)), ("preview", ("preview", "closing")),
-             ("course", ("course",)), ("subtitles", ("subtitles",)))}
-    after = {p for p in (ROOT / "media" / "plan").rglob("*")} if (ROOT / "media" / "plan").exists() else set()
-    return outs, before, after
+def made(made_mini):
+    """Each command's output, and the project's media/plan listing before and after the runs."""
+    outs = {name: res.stdout for name, res in made_mini.outputs.items()}
+    return (outs, *made_mini.project_plans)
 
 
 @pytest.mark.render

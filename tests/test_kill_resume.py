@@ -12,14 +12,14 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests import mini_runs
 from tests.conftest import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = "tests/.tmp/kill_media"
-SCENE = "unit_circle"
+SCENE = "count_dots"
 INJECTED: list[str] = []
 
 
@@ -41,44 +41,50 @@ def complete(path: Path) -> bool:
     return proc.returncode == 0 and float(proc.stdout.strip() or 0) > 0
 
 
-def preview(cfg: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int | tuple[int, str]:
+def preview(course: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int | tuple[int, str]:
     """Run the preview; uninterrupted, return (exit status, last stderr lines) so a failure says why."""
     if kill_after is None:
-        proc = subprocess.run([sys.executable, "render.py", "preview", SCENE, "--config", str(cfg)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=600)
+        proc = mini_runs.run(course, "preview", SCENE)
         return proc.returncode, proc.stderr[-1500:]
-    proc = subprocess.Popen([sys.executable, "render.py", "preview", SCENE, "--config", str(cfg)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = mini_runs.start(course, "preview", SCENE)      # its own session: render.py and its Manim child
+    mini_runs.wait_for(lambda: _manim_running(proc) or proc.poll() is not None, why="Manim to start")
     time.sleep(kill_after)
     if proc.poll() is None:
-        os.killpg(proc.pid, sig)        # the whole group: render.py and its Manim child
+        os.killpg(proc.pid, sig)
         INJECTED.append(f"{sig.name} after {kill_after:.1f}s")
-    return proc.wait(timeout=600)
+    proc.communicate(timeout=600)
+    return proc.returncode
 
 
-@pytest.fixture(scope="module")
-def cfg(tmp_path_factory):
-    shutil.rmtree(ROOT / OUT, ignore_errors=True)
-    p = tmp_path_factory.mktemp("kcfg") / "config.yaml"
-    p.write_text(f"output: {OUT}\nvoice:\n  backend: espeak\n", encoding="utf-8")
-    return p
+def _manim_running(proc) -> bool:
+    try:
+        return any("manim" in c.cmdline() for c in psutil.Process(proc.pid).children(recursive=True))
+    except psutil.Error:
+        return False
+
+
+def _forget_scene(media: Path) -> None:
+    """The preview and the scene cache's keys gone: the next preview renders the scene again."""
+    shutil.rmtree(media / "preview")
+    for k in (media / "scenes").glob("*/.*.key"):
+        k.unlink()
 
 
 @pytest.mark.render
-def test_scene_render_killed_then_resumed_is_identical(cfg):
-    media = ROOT / OUT
+def test_scene_render_killed_then_resumed_is_identical(tmp_path):
+    """On the mini course's longer scene (espeak, 480p15): killed at a random point of its render, with
+    SIGKILL and with SIGINT, the next preview gives the uninterrupted one's frames and samples."""
+    course = copy_mini_course(tmp_path / "mini")
+    media = course / "media"
     final = media / "preview" / f"{SCENE}.mp4"
-    assert preview(cfg)[0] == 0
+    assert preview(course)[0] == 0                      # the voice's work done once, the scene rendered
     ref_frames, ref_audio = framemd5(final), audio_md5(final)
     rng = random.Random(7)
     for sig in (signal.SIGKILL, signal.SIGINT):
-        shutil.rmtree(media / "preview")
-        key_files = list((media / "scenes").glob("*/.*.key"))
-        for k in key_files:
-            k.unlink()
-        preview(cfg, kill_after=rng.uniform(2.0, 8.0), sig=sig)
+        _forget_scene(media)
+        preview(course, kill_after=rng.uniform(0.2, 1.5), sig=sig)      # seconds after Manim started
         assert not final.exists() or complete(final)          # never a truncated final file
-        code, err = preview(cfg)
+        code, err = preview(course)
         assert code == 0, (INJECTED[-1:], err)
         assert framemd5(final) == ref_frames
         assert audio_md5(final) == ref_audio
@@ -125,12 +131,9 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
 # subtitle files, the lesson video, the manifest) and leave no temporary file behind.
 
 @pytest.fixture(scope="module")
-def quiet_mini(tmp_path_factory):
-    """The mini course made once without interruption: `course`, then `subtitles`."""
-    course = copy_mini_course(tmp_path_factory.mktemp("quiet") / "mini")
-    mini_runs.ok(mini_runs.run(course, "course"))
-    mini_runs.ok(mini_runs.run(course, "subtitles"))
-    return course
+def quiet_mini(made_mini):
+    """The mini course made once without interruption (`course`, then `subtitles`; conftest's made_mini)."""
+    return made_mini.course
 
 
 def _killed_at(course: Path, tmp: Path, pattern: str, *args: str) -> list[str]:

@@ -20,16 +20,9 @@ from tests.conftest import copy_mini_course
 
 
 @pytest.fixture(scope="module")
-def quiet(tmp_path_factory):
+def quiet(made_mini):
     """A quiet run's finals: after `course`, after `subtitles` too, and a quiet `preview closing`."""
-    course = copy_mini_course(tmp_path_factory.mktemp("quiet") / "mini")
-    mini_runs.ok(mini_runs.run(course, "course"))
-    after_course = mini_runs.finals(course)
-    mini_runs.ok(mini_runs.run(course, "subtitles"))
-    after_subtitles = mini_runs.finals(course)
-    mini_runs.ok(mini_runs.run(course, "preview", "closing"))
-    preview = {n: (course / "media" / "preview" / n).read_bytes() for n in ("closing.mp4", "closing.png")}
-    return after_course, after_subtitles, preview
+    return made_mini.after_course, made_mini.after_subtitles, made_mini.preview
 
 
 class Reader(threading.Thread):
