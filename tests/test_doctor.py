@@ -299,3 +299,31 @@ def test_the_voice_check_builds_no_voice(monkeypatch):
     assert built == ["edge"], built                  # the online voice, to probe it; no offline one
     _, why = auto.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
     assert got["auto"] == why
+
+
+def test_the_edge_probe_of_a_host_that_does_not_resolve_imports_no_edge_tts():
+    """Offline, the probe says 'DNS error' from the standard library's lookup, without importing edge-tts
+    or aiohttp (a third of a second); the host it looks up is the one edge-tts speaks to."""
+    code = ("import sys; from coursekit.speech.voices import edge; edge.HOST = 'no-such-host.invalid'; "
+            "print(edge.Edge().probe(1.0), sorted(m for m in ('edge_tts', 'aiohttp') if m in sys.modules))")
+    env = {k: v for k, v in _env().items() if not k.lower().endswith("_proxy")}
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert res.stdout.strip() == "(False, 'DNS error') []", res.stdout + res.stderr
+    from edge_tts import constants
+
+    from coursekit.speech.voices import edge
+    assert constants.BASE_URL.split("/")[0] == edge.HOST
+
+
+def test_with_a_proxy_the_edge_probe_asks_the_service_itself(monkeypatch):
+    from coursekit.speech.voices import edge
+
+    monkeypatch.setattr(edge, "HOST", "no-such-host.invalid")
+    asked = []
+    monkeypatch.setattr(edge.Edge, "_request", lambda self, text, timeout: asked.append(timeout) or (b"", []))
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    assert edge.Edge().probe(1.0)[0] is True and len(asked) == 1
+    monkeypatch.delenv("HTTPS_PROXY")
+    for k in [k for k in os.environ if k.lower().endswith("_proxy")]:
+        monkeypatch.delenv(k)
+    assert edge.Edge().probe(1.0) == (False, "DNS error") and len(asked) == 1

@@ -5,12 +5,20 @@ sentences). Offsets arrive in 100-ns ticks and are mapped back to offsets in the
 text by sequential search. Transient failures (HTTP 403/429/5xx, NoAudioReceived, timeouts,
 connection resets) are retried with capped exponential back-off; concurrent requests are
 capped by a module-level semaphore. A failed or partial stream never produces a result.
+
+The probe (``Edge.probe``: is the service there now?) is one tiny synthesis, after the service's host
+(:data:`HOST`) is looked up with the standard library: a host that does not resolve is unreachable
+without importing edge-tts and aiohttp (a third of a second), which is what an offline ``auto`` and
+``render.py doctor`` would otherwise pay. With a proxy in the environment (edge-tts honours it) the
+lookup is skipped: only the request through it can tell.
 """
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
 import io
+import os
+import socket
 import threading
 import time
 from importlib.metadata import PackageNotFoundError, version
@@ -22,6 +30,8 @@ from coursekit.speech import audio
 from coursekit.speech.voices.base import Voice, VoiceUnavailable
 
 TICKS_PER_SECOND = 10_000_000
+#: The host edge-tts speaks to (the host of ``edge_tts.constants.BASE_URL``; a test keeps them equal).
+HOST = "speech.platform.bing.com"
 RETRY_STATUS = {403, 429, 500, 502, 503, 504}
 
 _SEMAPHORES: dict[int, threading.BoundedSemaphore] = {}
@@ -75,6 +85,28 @@ def transient_reason(exc: BaseException) -> str | None:
     if isinstance(exc, (aiohttp.ClientConnectionError, ConnectionError)):
         return "connection error"
     return None
+
+
+def unresolved(host: str, timeout: float) -> str | None:
+    """Why ``host`` cannot be reached by name ('DNS error', or no answer within ``timeout``), or None if
+    it resolves, or if a proxy is set in the environment (the request goes through it instead)."""
+    if any(k.lower().endswith("_proxy") and v for k, v in os.environ.items()):
+        return None
+    found: list[bool] = []
+
+    def look_up() -> None:
+        try:
+            socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+            found.append(True)
+        except (OSError, UnicodeError):
+            found.append(False)
+
+    worker = threading.Thread(target=look_up, name="edge-dns", daemon=True)   # getaddrinfo has no timeout
+    worker.start()
+    worker.join(timeout)
+    if not found:
+        return f"no answer within {timeout:g} s"
+    return None if found[0] else "DNS error"
 
 
 def _run(coro_factory: Callable, timeout: float | None):
@@ -155,10 +187,14 @@ class Edge(Voice):
         return _run(lambda: self._stream(spoken), timeout)
 
     def probe(self, timeout: float) -> tuple[bool, str]:
-        """A tiny synthesis bounded by ``timeout`` seconds, no retries: (ok, reason)."""
+        """A tiny synthesis bounded by ``timeout`` seconds, no retries: (ok, reason). A host that does not
+        resolve answers at once (:func:`unresolved`)."""
         t0 = time.monotonic()
+        why = unresolved(HOST, timeout)
+        if why is not None:
+            return False, why
         try:
-            self._request("你好", timeout)
+            self._request("你好", max(0.05, timeout - (time.monotonic() - t0)))
         except BaseException as exc:  # noqa: BLE001 - any failure means "not usable now"
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
