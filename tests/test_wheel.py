@@ -31,8 +31,9 @@ dependencies resolve from PyPI on a clean machine (the versions are the project 
 setup`` installed from the same pyproject), nor that an extra (kokoro, listening, dask, browser) works
 without the others. The render is the lowest quality; the render tests check videos on the checkout.
 
-Time (tests/test_wheel.py alone, 2 cores): building the wheel (pip's isolated build) is most of the setup;
-the preview and the course are most of the rest. Its figure is in the report of issue 29, not asserted.
+Time (this file alone on 2 cores, 2026-12-04): 48 s at a load average of 4.5, against 24 s for the test
+before it previewed, rendered and ran doctor. The preview (espeak's synthesis included) and the course take
+about 29 s of it, building and installing the wheel (pip's isolated build) 7 s. Not asserted.
 """
 from __future__ import annotations
 
