@@ -133,12 +133,12 @@ def default_root() -> Path:
 
 
 def where(path: Path) -> str:
-    """A path as a line shows it: relative to the course (or the engine's checkout), else with ~ for
-    home; a link is named as it was given, not by what it points to."""
+    """A path as a line shows it: relative to the course, else whole (with ~ for home), so that this
+    checkout's models/ is not taken for another course's; a link is named as it was given, not by what it
+    points to."""
     p = Path(os.path.abspath(path))
-    for base in (course_root(), checkout_dir() and ENGINE_ROOT):
-        if base is not None and p.is_relative_to(base):
-            return p.relative_to(base).as_posix() or "."
+    if p.is_relative_to(course_root()):
+        return p.relative_to(course_root()).as_posix() or "."
     text, home = str(p), str(Path.home())
     return "~" + text[len(home):] if text == home or text.startswith(home + os.sep) else text
 
