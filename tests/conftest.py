@@ -1,15 +1,17 @@
-"""Shared fixtures for the scene tests (keep small: others add here too)."""
+"""The suite's hooks and fixtures (keep small: others add here too). Helpers the tests import by name
+live in tests/support/; no test imports from this file."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from collections import Counter
-from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
+
+from tests.support.course_scenes import narration_scene
+from tests.support.course_scenes import narration_plans as _narration_plans  # noqa: F401  (tests/test_export.py's, until it moves)
+from tests.support.media import video_frame_count
+from tests.support.mini_runs import copy_mini_course
+from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_updaters
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -75,78 +77,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_FileUnits(), "coursekit-file-units")
 
 
-def video_frame_count(path: Path) -> int:
-    """Frames in the first video stream, decoded and counted by ffprobe."""
-    out = subprocess.run(
-        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-         "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", str(path)],
-        capture_output=True, text=True, check=True).stdout.strip()
-    return int(out)
-
-
 @pytest.fixture
 def count_frames():
     return video_frame_count
-
-
-@lru_cache(maxsize=None)
-def _narration_plans(fps: int):
-    """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second)."""
-    import tempfile
-
-    from coursekit.speech.audio_cache import AudioCache
-    from coursekit.core.config import load_config
-    from coursekit.content.narration import load_course
-    from coursekit.plan.build import plan_lesson
-    from coursekit.speech.voices.auto import make_voice
-    from coursekit.zh.lexicon import Lexicon
-
-    cfg = load_config(None, **{"voice.backend": "silent"})
-    course = load_course(cfg.lessons)
-    lexicon = Lexicon.load()
-    voice = make_voice("silent", cfg.voice, lexicon)
-    tmp = Path(__file__).resolve().parent / ".tmp"
-    tmp.mkdir(exist_ok=True)
-    cache = AudioCache(Path(tempfile.mkdtemp(prefix="plans-", dir=tmp)))
-    return {l.id: plan_lesson(l, cfg, fps, voice, cache, lexicon) for l in course.lessons}
-
-
-def narration_scene_plan(scene_id: str, fps: int = 15):
-    """The ScenePlan of a real narration scene (silent-voice timing) at ``fps``."""
-    for plan in _narration_plans(fps).values():
-        for s in plan.scenes:
-            if s.id == scene_id:
-                return s
-    raise KeyError(scene_id)
-
-
-def worker_media() -> Path:
-    """Manim's media folder for dry runs in this pytest process: one per xdist worker, because Manim writes
-    a Text's SVG under a name of its content and deletes it after reading, so two workers typesetting
-    the same string in one folder race (FileNotFoundError on the unlink)."""
-    return Path(__file__).resolve().parent / ".tmp" / "media" / os.environ.get("PYTEST_XDIST_WORKER", "main")
-
-
-@lru_cache(maxsize=None)
-def built_scene(scene_id: str, fps: int = 15):
-    """``(scene, report)``: the scene built once per session from its real narration plan (dry run,
-    no pixels), with the viewer check (``coursekit.render.viewer_check``) run after every play and wait."""
-    from coursekit.render.viewer_check import build_dry_run
-    from scenes import theme
-    from coursekit.render.registry import scene_class
-
-    plan = narration_scene_plan(scene_id, fps)
-    return build_dry_run(scene_class(plan.cls), plan, media_dir=worker_media(), rules=theme.viewer_rules())
-
-
-def narration_scene(scene_id: str, fps: int = 15):
-    """The scene built from its real narration plan (see :func:`built_scene`)."""
-    return built_scene(scene_id, fps)[0]
-
-
-# scene id -> (frames drawn, Counter of SVG mobjects built inside updaters), filled by every
-# NarratedScene render in this test session (see _record_typesetting); read by test_scenes_typesetting.py
-TYPESET_IN_UPDATERS: dict[str, tuple[int, Counter]] = {}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -166,48 +99,10 @@ def _record_typesetting():
     NarratedScene.render = orig
 
 
-@contextmanager
-def typesetting_in_updaters():
-    """Count SVG-built mobjects (Text, Typst, SVGMobject) constructed while an updater runs,
-    keyed by (class, text). Per-frame re-typesetting would show up here once per frame."""
-    from manim import SVGMobject
-
-    built: Counter = Counter()
-    orig = SVGMobject.__init__
-
-    def recording(self, *args, **kwargs):
-        f = sys._getframe(1)
-        while f is not None:
-            if f.f_code.co_name == "update" and f.f_code.co_filename.endswith("mobject.py"):
-                built[(type(self).__name__, str(args[0]) if args else "")] += 1
-                break
-            f = f.f_back
-        orig(self, *args, **kwargs)
-
-    SVGMobject.__init__ = recording
-    try:
-        yield built
-    finally:
-        SVGMobject.__init__ = orig
-
-
 @pytest.fixture(scope="session")
 def narrated_scene():
     """``narrated_scene(scene_id)``: the scene constructed (dry run) from its real narration plan."""
     return narration_scene
-
-
-MINI_COURSE = Path(__file__).resolve().parent / "fixtures" / "mini_course"
-
-
-def copy_mini_course(dst: Path) -> Path:
-    """A copy of the second, tiny course (tests/fixtures/mini_course) at ``dst``, without caches or media:
-    the tests that run commands on it write into the copy, never into the fixture."""
-    import shutil
-    shutil.copytree(MINI_COURSE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
-    return dst
-
-
 
 
 class MadeMini:
@@ -234,7 +129,7 @@ class MadeMini:
     def make(cls, root: Path) -> None:
         import pickle
 
-        from tests import mini_runs
+        from tests.support import mini_runs
 
         plans = ROOT / "media" / "plan"
         listing = lambda: {p for p in plans.rglob("*")} if plans.exists() else set()  # noqa: E731
@@ -252,7 +147,7 @@ class MadeMini:
         tmp.rename(root / "made.pickle")
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,131 @@
+"""rot_composition (lesson 3 §3, class RotComposition): what it draws equals mathcore, and its labels equal the
+drawing.
+
+- the table: one cell per angle pair (row α, column β), coloured by |R(α)R(β) − R(α+β)| in units of ε, as
+  :func:`mathcore.rotation_facts.composition_errors` gives it;
+- the sweep: the counter "已比较 N / 5184 对" is the number of cells the drawn curtain has uncovered, and "目前
+  最大偏差" is the largest error among exactly those cells;
+- the recall (lesson 1's 25° then 40° = 65°, one line), A3 as measured (the full turn included), ε named.
+
+Each check returns its disagreements, so perturbed samples (the curtain moved, a label changed) must give some.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from manim import ManimColor, interpolate_color
+
+from mathcore import checks
+from mathcore.rotation_facts import composition_errors
+from narration import figures
+from tests.support.course_scenes import narration_scene
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return narration_scene("rot_composition")
+
+
+def uncovered(s: dict, table: dict) -> np.ndarray:
+    """Mask (row-major, n × n) of the cells whose centres no opaque curtain box covers, from the boxes' drawn edges."""
+    n = len(table["angles"])
+    cell, top, left = table["cell"], table["top"], table["left"]
+    ys = top - (np.arange(n) + 0.5) * cell
+    xs = left + (np.arange(n) + 0.5) * cell
+    open_ = np.ones((n, n), dtype=bool)
+    for name in ("rest", "below"):
+        l, r, b, t, opacity = s[name]
+        if opacity <= 0 or not s["curtain_on_screen"]:
+            continue
+        rows = (ys >= b - 1e-9) & (ys <= t + 1e-9)
+        cols = (xs >= l - 1e-9) & (xs <= r + 1e-9)
+        open_[np.ix_(rows, cols)] = False
+    return open_
+
+
+def sweep_disagreements(samples, table: dict) -> list[str]:
+    """The counter equals the cells uncovered (and they are the first N in reading order); the running maximum
+    equals the largest error among them (one decimal, in ε)."""
+    out = []
+    values = np.array(table["values"])
+    for s in samples:
+        if not (s["on_screen"] and s["curtain_on_screen"]):
+            continue
+        mask = uncovered(s, table)
+        shown = int(s["count_shown"])
+        if mask.sum() != shown:
+            out.append(f"frame {s['frame']}: the counter says {shown}, the curtain uncovers {mask.sum()} cells")
+            continue
+        if not mask.ravel()[:shown].all():
+            out.append(f"frame {s['frame']}: the uncovered cells are not the first {shown} pairs")
+        if s["worst_on_screen"]:
+            want = values[mask].max() if shown else 0.0
+            said = float(s["worst_shown"].rstrip(" ε"))
+            if not abs(said - want) <= 0.05 + 1e-9:
+                out.append(f"frame {s['frame']}: the largest error says {said:g} ε, the uncovered cells reach {want:.3f} ε")
+    return out
+
+
+def test_the_table_is_every_pair_of_angles_in_its_own_colour(scene):
+    table = scene.probes["table"][0]
+    angles, err = composition_errors()
+    assert np.allclose(table["angles"], angles) and np.array_equal(np.degrees(angles).round(), np.arange(0, 360, 5))
+    assert np.array_equal(np.array(angles), checks.ANGLES_360[::5])                   # A3's own angle set
+    assert np.allclose(table["values"], err / checks.EPS, atol=0)
+    assert len(table["colors"]) == err.size == int(figures.value("a3_pairs"))
+    lo, hi = ManimColor(table["low"]), ManimColor(table["high"])
+    for v, c in zip(np.ravel(table["values"]), table["colors"]):
+        assert c == interpolate_color(lo, hi, float(np.clip(v / table["vmax"], 0, 1))).to_hex()
+    from collections import Counter
+    assert table["drawn"] == dict(Counter(table["colors"]))                             # every cell drawn once
+    assert max(np.ravel(table["values"])) <= table["vmax"]                              # nothing clipped
+
+
+def test_the_counter_and_the_running_maximum_equal_the_uncovered_cells(scene):
+    table = scene.probes["table"][0]
+    samples = scene.probes["sweep"]
+    live = [s for s in samples if s["on_screen"] and s["curtain_on_screen"]]
+    assert len(live) > 40 and len({s["count_shown"] for s in live}) > 30             # it really counts up
+    assert sweep_disagreements(samples, table) == []
+    last = [s for s in samples if s["on_screen"]][-1]
+    assert last["count_shown"] == figures.value("a3_pairs")                            # every pair compared
+    assert float(last["worst_shown"].rstrip(" ε")) == pytest.approx(
+        composition_errors()[1].max() / checks.EPS, abs=0.05)
+
+
+def test_the_sweep_checks_catch_a_wrong_curtain_or_label(scene):
+    table = scene.probes["table"][0]
+    mid = [x for x in scene.probes["sweep"] if x["on_screen"] and x["curtain_on_screen"] and 100 < x["count"] < 5000]
+    s = copy.deepcopy(mid[len(mid) // 2])
+    assert sweep_disagreements([s], table) == []
+    bad = copy.deepcopy(s)
+    bad["count_shown"] = str(int(bad["count_shown"]) + 72)                             # one row ahead
+    assert sweep_disagreements([bad], table)
+    bad = copy.deepcopy(s)
+    bad["below"][3] -= table["cell"]                                                   # the curtain a row too low
+    assert sweep_disagreements([bad], table)
+    bad = copy.deepcopy(s)
+    bad["worst_shown"] = f"{float(bad['worst_shown'].rstrip(' ε')) + 0.5:.1f} ε"
+    assert sweep_disagreements([bad], table)
+
+
+def test_recall_a3_and_what_is_new(scene):
+    plan = scene.plan
+    # recall: lesson 1's 25° then 40° = 65°, one line on screen, not animated again
+    recall = plan.cue("recall").text
+    assert "25°" in recall and "40°" in recall and "65°" in recall
+    assert scene.probes["recall"][0]["shown"] .strip("$ ") == "R(40°) R(25°) = R(65°)"
+    # A3 as measured (the full turn included), and the number of pairs the voice gives
+    a3 = scene.probes["a3"][0]
+    assert a3["error"] == checks.a3_composition() and a3["pairs"] == int(figures.value("a3_pairs"))
+    assert "1.0 times 10^(-15)" in a3["shown"] and figures.value("a3_err") == "1.0×10⁻¹⁵"
+    sweep = plan.cue("sweep").text
+    assert f"一共 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
+    # ε is named in the voice where the table first shows it
+    assert "ε" in sweep and "机器精度" in sweep and f"10 的负 {figures.value('eps_exp')} 次方" in sweep
+    # what is new, not lesson 1 again: no R(90°)(1, 0), no full-turn cue, no R(α)R(β) = R(α+β) takeaway
+    assert [c.id.split(".")[-1] for c in plan.cues] == ["recall", "sweep", "takeaway"]
+    assert all("R(90°)" not in c.text and "单位矩阵" not in c.text for c in plan.cues)
+    assert "乘法变成了加法" not in plan.cue("takeaway").text

@@ -1,0 +1,71 @@
+"""Text a viewer can trust (issue 26): narration, lexicon and config refuse Unicode format characters
+(category Cf: bidi controls, zero-width characters, a byte-order mark inside a file), each as one
+`file:line` line naming the code point, exit 2; a character the course declares on purpose in its config
+(`course.format_characters`, e.g. U+2060 for a no-break) is the one exception."""
+import subprocess
+
+import pytest
+
+from tests.support import mini_runs
+from tests.support.mini_runs import copy_mini_course
+
+RLO, ZWSP, BOM, WJ = "\u202e", "\u200b", "\ufeff", "\u2060"
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def one_line(res: subprocess.CompletedProcess) -> str:
+    lines = [l for l in res.stderr.splitlines() if l.strip()]
+    assert res.returncode == 2 and len(lines) == 1 and "Traceback" not in res.stderr, res.stderr[-2000:]
+    return lines[0]
+
+
+@pytest.fixture
+def mini(tmp_path):
+    return copy_mini_course(tmp_path / "mini")
+
+
+@pytest.mark.parametrize("char, name", [(RLO, "U+202E (RIGHT-TO-LEFT OVERRIDE)"), (ZWSP, "U+200B (ZERO WIDTH SPACE)"),
+                                        (BOM, "U+FEFF (ZERO WIDTH NO-BREAK SPACE)")])
+def test_a_format_character_in_a_cue_is_refused(mini, char, name):
+    edit(mini / "narration" / "counting.yaml", "再加一个", f"再加{char}一个")
+    line = one_line(mini_runs.run(mini, "check"))
+    assert "narration/counting.yaml:12: invisible format character " + name in line
+    assert "course.format_characters" in line
+
+
+def test_in_the_lexicon(mini):
+    edit(mini / "narration" / "lexicon.yaml", "terms: {}", f"terms:\n  点{ZWSP}: 点")
+    line = one_line(mini_runs.run(mini, "check"))
+    assert "narration/lexicon.yaml:3: invisible format character U+200B" in line
+
+
+def test_in_the_config(mini):
+    edit(mini / "config.yaml", "title: 小小测试课", f"title: 小小{RLO}测试课")
+    line = one_line(mini_runs.run(mini, "check"))
+    assert "config.yaml:4: invisible format character U+202E" in line
+
+
+def test_a_byte_order_mark_that_opens_a_file_is_allowed(mini):
+    path = mini / "narration" / "counting.yaml"
+    path.write_text(BOM + path.read_text(encoding="utf-8"), encoding="utf-8")
+    mini_runs.ok(mini_runs.run(mini, "check"))
+
+
+def test_a_character_the_course_declares_is_the_one_exception(mini):
+    edit(mini / "narration" / "counting.yaml", "今天就到这里", f"今天就到{WJ}这里")
+    assert "U+2060 (WORD JOINER)" in one_line(mini_runs.run(mini, "check"))
+    edit(mini / "config.yaml", "  lessons: [counting]", "  lessons: [counting]\n  format_characters: [U+2060]")
+    mini_runs.ok(mini_runs.run(mini, "check"))
+    edit(mini / "narration" / "counting.yaml", "再加一个", f"再加{ZWSP}一个")     # declared one only
+    assert "counting.yaml:12: invisible format character U+200B" in one_line(mini_runs.run(mini, "check"))
+
+
+def test_a_declaration_must_name_a_format_character(mini):
+    edit(mini / "config.yaml", "  lessons: [counting]", "  lessons: [counting]\n  format_characters: [U+0041]")
+    line = one_line(mini_runs.run(mini, "check"))
+    assert "course.format_characters" in line and "not a format character" in line

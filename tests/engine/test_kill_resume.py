@@ -1,0 +1,197 @@
+"""Kill a render (SIGKILL / SIGINT) at points during a scene and during assembly: no final file is left
+truncated, and the next run produces the same decoded frames and audio samples as an uninterrupted run.
+On the mini course, `kill -9` during synthesis, during the `course` command's assembly and during
+`subtitles`: the same command again gives byte-identical final outputs and no temporary file."""
+import hashlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.support import mini_runs
+from tests.support.mini_runs import copy_mini_course
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENE = "count_dots"
+INJECTED: list[str] = []
+
+
+def framemd5(path: Path) -> list[str]:
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [l.rsplit(",", 1)[1].strip() for l in out.splitlines() if l and not l.startswith("#")]
+
+
+def audio_md5(path: Path) -> str:
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"],
+                         capture_output=True, check=True).stdout
+    return hashlib.md5(raw).hexdigest()
+
+
+def complete(path: Path) -> bool:
+    proc = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+                          capture_output=True, text=True)
+    return proc.returncode == 0 and float(proc.stdout.strip() or 0) > 0
+
+
+def preview(course: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int | tuple[int, str]:
+    """Run the preview; uninterrupted, return (exit status, last stderr lines) so a failure says why."""
+    if kill_after is None:
+        proc = mini_runs.run(course, "preview", SCENE)
+        return proc.returncode, proc.stderr[-1500:]
+    proc = mini_runs.start(course, "preview", SCENE)      # its own session: render.py and its Manim child
+    mini_runs.wait_for(lambda: _manim_running(proc) or proc.poll() is not None, why="Manim to start")
+    time.sleep(kill_after)
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+        INJECTED.append(f"{sig.name} after {kill_after:.1f}s")
+    proc.communicate(timeout=600)
+    return proc.returncode
+
+
+def _manim_running(proc) -> bool:
+    try:
+        return any("manim" in c.cmdline() for c in psutil.Process(proc.pid).children(recursive=True))
+    except psutil.Error:
+        return False
+
+
+def _forget_scene(media: Path) -> None:
+    """The preview and the scene cache's keys gone: the next preview renders the scene again."""
+    shutil.rmtree(media / "preview")
+    for k in (media / "scenes").glob("*/.*.key"):
+        k.unlink()
+
+
+@pytest.mark.render
+def test_scene_render_killed_then_resumed_is_identical(tmp_path):
+    """On the mini course's longer scene (espeak, 480p15): killed at a random point of its render, with
+    SIGKILL and with SIGINT, the next preview gives the uninterrupted one's frames and samples."""
+    course = copy_mini_course(tmp_path / "mini")
+    media = course / "media"
+    final = media / "preview" / f"{SCENE}.mp4"
+    assert preview(course)[0] == 0                      # the voice's work done once, the scene rendered
+    ref_frames, ref_audio = framemd5(final), audio_md5(final)
+    rng = random.Random(7)
+    for sig in (signal.SIGKILL, signal.SIGINT):
+        _forget_scene(media)
+        preview(course, kill_after=rng.uniform(0.2, 1.5), sig=sig)      # seconds after Manim started
+        assert not final.exists() or complete(final)          # never a truncated final file
+        code, err = preview(course)
+        assert code == 0, (INJECTED[-1:], err)
+        assert framemd5(final) == ref_frames
+        assert audio_md5(final) == ref_audio
+
+
+def test_assembly_killed_then_resumed_is_identical(tmp_path):
+    script = tmp_path / "asm.py"
+    script.write_text(
+        "import sys; sys.path.insert(0, %r)\n"
+        "from pathlib import Path\n"
+        "from tests.support.synthetic import build_assembled\n"
+        "build_assembled(Path(sys.argv[1]))\n" % str(ROOT), encoding="utf-8")
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    subprocess.run([sys.executable, str(script), str(ref)], check=True, cwd=ROOT)
+    ref_mp4 = ref / "course" / "trig_to_rope" / "trig_to_rope.mp4"
+    rng = random.Random(11)
+    for i in range(2):
+        run = tmp_path / f"run{i}"
+        run.mkdir()
+        proc = subprocess.Popen([sys.executable, str(script), str(run)], cwd=ROOT, start_new_session=True)
+        time.sleep(rng.uniform(0.3, 1.5))
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            INJECTED.append("SIGKILL during assembly")
+        proc.wait()
+        out = run / "course" / "trig_to_rope"
+        for f in out.glob("trig_to_rope.*") if out.exists() else []:
+            if f.suffix == ".mp4":
+                assert complete(f), f
+        subprocess.run([sys.executable, str(script), str(run)], check=True, cwd=ROOT)
+        mp4 = out / "trig_to_rope.mp4"
+        assert framemd5(mp4) == framemd5(ref_mp4)
+        assert audio_md5(mp4) == audio_md5(ref_mp4)
+        assert (out / "trig_to_rope.vtt").read_bytes() == (ref / "course" / "trig_to_rope" / "trig_to_rope.vtt").read_bytes()
+
+
+
+
+# -- kill -9 during synthesis, assembly and `subtitles`, on a copy of the mini course (issue 26) -------------
+# Each kill lands at a fixed point: every Python process of the command stops for ever just before it renames
+# a finished temporary file into place (tests/mini_runs.killpoint), and the whole group is killed there. The
+# same command again must give byte-identical final outputs (plans, scene videos and their cache records,
+# subtitle files, the lesson video, the manifest) and leave no temporary file behind.
+
+@pytest.fixture(scope="module")
+def quiet_mini(made_mini):
+    """The mini course made once without interruption (`course`, then `subtitles`; conftest's made_mini)."""
+    return made_mini.course
+
+
+def _killed_at(course: Path, tmp: Path, pattern: str, *args: str) -> list[str]:
+    """Run the command until it reaches a rename onto ``pattern``, kill its whole group with SIGKILL; return
+    the temporary files the kill left."""
+    env, mark = mini_runs.killpoint(tmp, pattern)
+    proc = mini_runs.start(course, *args, **env)
+    try:
+        mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"{args} to reach {pattern}")
+        assert mark.exists(), proc.communicate()[1][-2000:]
+        os.killpg(proc.pid, signal.SIGKILL)
+        INJECTED.append(f"SIGKILL before the rename onto {pattern}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    return mini_runs.temporaries(course)
+
+
+def _copy_media(src: Path, dst: Path, without: tuple[str, ...] = ()) -> None:
+    shutil.copytree(src / "media", dst / "media", ignore=lambda d, names: [n for n in names if Path(d) == src / "media"
+                                                                          and n in without])
+
+
+@pytest.mark.render
+def test_synthesis_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    left = _killed_at(course, tmp_path, r"cache/audio/[0-9a-f]+\.wav$", "course")
+    assert any(p.startswith("cache/audio/") for p in left), left          # killed in the middle of a write
+    mini_runs.ok(mini_runs.run(course, "course"))
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
+
+
+@pytest.mark.render
+def test_assembly_of_the_course_command_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    _copy_media(quiet_mini, course, without=("course",))                  # scenes rendered: `course` assembles
+    left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "course")
+    assert any(p.startswith("course/counting/") for p in left), left
+    mini_runs.ok(mini_runs.run(course, "course"))
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
+
+
+@pytest.mark.render
+def test_subtitles_killed_then_resumed_is_identical(quiet_mini, tmp_path):
+    course = copy_mini_course(tmp_path / "mini")
+    _copy_media(quiet_mini, course)
+    left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "subtitles")
+    assert any(p.startswith("course/counting/") for p in left), left
+    mini_runs.ok(mini_runs.run(course, "subtitles"))
+    assert mini_runs.temporaries(course) == []
+    assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
+
+
+def test_report_faults_injected():
+    print(f"faults injected: {len(INJECTED)}: {INJECTED}")
+    assert len(INJECTED) >= 3

@@ -1,0 +1,77 @@
+"""The course page in headless Chromium, served by render.py's Range-capable server on loopback."""
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from coursekit.assemble.lesson_video import chapter_times
+from coursekit.deliver.page import render_page, write_page
+from coursekit.deliver.serve import make_server
+
+from tests.support.synthetic import build_assembled
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
+
+
+def manifest_for(plan) -> dict:
+    return {"lessons": [{"lesson": plan.lesson, "title": plan.title, "duration_s": plan.frames / plan.fps,
+                         "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)]}]}
+
+
+def test_page_escapes_narration_text():
+    m = {"lessons": [{"lesson": "x", "title": "<script>alert(1)</script> & -->", "duration_s": 5,
+                      "chapters": [{"start_ms": 0, "end_ms": 5000, "title": "\"><img src=x onerror=alert(1)>"}]}]}
+    page = render_page(m)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; --&gt;" in page
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (Debian package chromium)")
+    tmp = tmp_path_factory.mktemp("page")
+    plan, _, outdir, _ = build_assembled(tmp)
+    course = outdir.parent
+    write_page(course, manifest_for(plan))
+    server = make_server(course, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield plan, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_server_answers_range_requests(served):
+    import urllib.request
+    _, url = served
+    req = urllib.request.Request(url + "trig_to_rope/trig_to_rope.mp4", headers={"Range": "bytes=0-99"})
+    with urllib.request.urlopen(req) as resp:
+        assert resp.status == 206
+        assert len(resp.read()) == 100
+        assert resp.headers["Content-Range"].startswith("bytes 0-99/")
+
+
+@pytest.mark.browser
+def test_browser_loads_video_track_and_seeks_by_chapter(served):
+    from playwright.sync_api import sync_playwright
+    plan, url = served
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_function("document.querySelector('video').readyState >= 1", timeout=20000)
+        duration = page.evaluate("document.querySelector('video').duration")
+        assert abs(duration - plan.frames / plan.fps) < 0.2
+        page.evaluate("document.querySelector('video').textTracks[0].mode = 'showing'")
+        page.wait_for_function("document.querySelector('video').textTracks[0].cues && "
+                               "document.querySelector('video').textTracks[0].cues.length > 0", timeout=20000)
+        n_cues = page.evaluate("document.querySelector('video').textTracks[0].cues.length")
+        assert n_cues == sum(len(c.subtitles) for s in plan.scenes for c in s.cues)
+        page.locator("button.chapter").nth(1).click()
+        page.wait_for_function("Math.abs(document.querySelector('video').currentTime - %f) < 0.1"
+                               % (plan.scenes[1].start_frame / plan.fps), timeout=20000)
+        browser.close()

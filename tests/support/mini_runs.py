@@ -1,0 +1,111 @@
+"""Running `render.py` on copies of the mini course (tests/fixtures/mini_course: espeak, 480p15, two short
+scenes) for the tests of issue 26: commands side by side, stopped, killed and resumed.
+
+- ``MINI_COURSE`` / ``copy_mini_course(dst)``: the fixture course, and a copy of it to run commands on;
+- ``run`` / ``start``: a command on a copy, finished or running (in its own session, so the whole
+  group can be killed);
+- ``finals(course)``: every final output a viewer gets or a later run reuses, by path, as bytes;
+- ``temporaries(course)``: what a run leaves only when it did not finish (temporary names, Manim's
+  in-progress marker, the concat listing);
+- ``killpoint(tmp, pattern)``: an environment that makes every Python process of the command stop for
+  ever just before it renames a temporary file onto a path matching ``pattern`` (a ``sitecustomize``
+  on PYTHONPATH, so the voices' worker processes have it too), and the file it writes when it gets there:
+  a place to kill it that does not depend on timing.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI_COURSE = ROOT / "tests" / "fixtures" / "mini_course"
+_TEMPORARY = re.compile(r"^\..+\.\d+-\d+\.tmp(\.[^.]+)?$")
+
+FINALS = ("plan/15fps/*.json", "plan/15fps/scenes/*.json", "scenes/low/*.mp4", "scenes/low/.*.key",
+          "course/counting/*", "course/manifest.json", "course/index.html")
+
+
+def copy_mini_course(dst: Path) -> Path:
+    """A copy of the second, tiny course (tests/fixtures/mini_course) at ``dst``, without caches or media:
+    the tests that run commands on it write into the copy, never into the fixture."""
+    import shutil
+    shutil.copytree(MINI_COURSE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
+    return dst
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
+    out.update(extra)
+    return out
+
+
+def run(course: Path, *args: str, timeout: float = 600, **extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
+                          cwd=ROOT, capture_output=True, text=True, env=env(**extra), timeout=timeout)
+
+
+def start(course: Path, *args: str, **extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(**extra),
+                            start_new_session=True)
+
+
+def ok(res: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    assert res.returncode == 0, (res.returncode, res.stderr[-3000:], res.stdout[-2000:])
+    return res
+
+
+def finals(course: Path) -> dict[str, bytes]:
+    media = course / "media"
+    found: dict[str, bytes] = {}
+    for pattern in FINALS:
+        for p in sorted(media.glob(pattern)):
+            if p.is_file() and not _TEMPORARY.match(p.name):
+                found[p.relative_to(media).as_posix()] = p.read_bytes()
+    return found
+
+
+def temporaries(course: Path) -> list[str]:
+    media = course / "media"
+    return sorted(p.relative_to(media).as_posix() for p in media.rglob("*")
+                  if _TEMPORARY.match(p.name) or p.name == ".render-in-progress" or p.name.endswith(".concat.txt"))
+
+
+SITECUSTOMIZE = '''"""Fault injection for the kill tests: stop for ever just before a matching rename."""
+import os, re, time
+_pattern = os.environ.get("KILLPOINT_DST")
+if _pattern:
+    _replace = os.replace
+    def replace(src, dst, *args, **kwargs):
+        if re.search(_pattern, os.fspath(dst)):
+            with open(os.environ["KILLPOINT_MARK"], "a") as fh:
+                fh.write(f"{os.getpid()} {os.fspath(src)} -> {os.fspath(dst)}\\n")
+            while True:
+                time.sleep(1)
+        return _replace(src, dst, *args, **kwargs)
+    os.replace = replace
+'''
+
+
+def killpoint(tmp: Path, pattern: str) -> tuple[dict[str, str], Path]:
+    folder = tmp / "killpoint"
+    folder.mkdir(exist_ok=True)
+    (folder / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+    mark = folder / "reached"
+    mark.unlink(missing_ok=True)
+    return {"PYTHONPATH": str(folder), "KILLPOINT_DST": pattern, "KILLPOINT_MARK": str(mark)}, mark
+
+
+def wait_for(what, timeout: float = 300, every: float = 0.05, why: str = ""):
+    """Poll ``what()`` until it returns something true (a hang guard, not a timing assertion)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = what()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"gave up waiting: {why}")
