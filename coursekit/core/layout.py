@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 import textwrap
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 KEPT = "kept"            #: clean never touches it
 REMOVED = "removed"      #: clean removes it
@@ -96,67 +98,14 @@ class Entry:
         return self.clean
 
 
-ENTRIES: tuple[Entry, ...] = (
-    Entry("lesson_plan", "plan/<fps>fps/<lesson>.json",
-          "a lesson's timeline plan: every cue placed in whole frames, its audio and subtitle events", STALE, "plan"),
-    Entry("scene_plan", "plan/<fps>fps/scenes/<scene>.json", "one scene's slice of its plan, which its Manim process reads",
-          STALE, "scene"),
-    Entry("audio_clip", "cache/audio/<key>.wav", "the audio cache: one spoken text in one voice, by content hash",
-          STALE, "audio"),
-    Entry("audio_record", "cache/audio/<key>.json", "its duration, clause timings, voice and the WAV's sha256",
-          STALE, "audio"),
-    Entry("audio_locks", "cache/audio/locks/", "a lock per audio-cache entry while it is made", REMOVED),
-    Entry("transcript", "cache/transcripts/<key>.json",
-          "the listening check's transcript of one clip by one recogniser (`check --speech`)", STALE, "transcript"),
-    Entry("scene_video", "scenes/<quality>/<scene>.mp4", "a rendered scene with its narration (`render`, `course`)",
-          STALE, "scene"),
-    Entry("scene_video_key", "scenes/<quality>/.<scene>.mp4.key", "its scene-cache key, size and sha256",
-          STALE, "scene"),
-    Entry("manim_dir", "manim/<scene>/",
-          "Manim's media folder for one scene: partial movies and text caches, reused between renders", STALE, "scene"),
-    Entry("manim_lock", "manim/<scene>.lock", "the lock of that folder while Manim renders into it", STALE, "scene"),
-    Entry("work", "work/", "intermediate files: each scene's narration track and subtitles, each lesson's joined "
-                           "video, narration, chapters and poster frame", REMOVED),
-    Entry("render_log", "logs/render-<quality>.jsonl",
-          "one JSON line per rendered scene: wall time, peak memory, executor (read by bench/run.py)", KEPT),
-    Entry("lesson_dir", "course/<lesson>/", "a lesson's delivered files: video, SRT and VTT, poster, transcript, "
-                                            "chapters, seek-bar thumbnails (sprite and track), an overview scene's "
-                                            "video", KEPT),
-    Entry("manifest", "course/manifest.json", "what was delivered, from which sources; the page is made from it", KEPT),
-    Entry("page", "course/index.html", "the course page", KEPT),
-    Entry("page_asset", "course/page.<ext>", "the page's script and style", KEPT),
-    Entry("youtube_chapters", "export/youtube/<lesson>.chapters.txt",
-          "a lesson's chapter list for its YouTube description (`export youtube`)", STALE, "lesson"),
-    Entry("youtube_subtitles", "export/youtube/<lesson>.srt", "its subtitles for YouTube, the delivered SRT",
-          STALE, "lesson"),
-    Entry("bilibili_subtitles", "export/bilibili/<lesson>.bcc", "a lesson's subtitles as Bilibili's BCC JSON "
-                                                                "(`export bilibili`)", STALE, "lesson"),
-    Entry("bilibili_chapters", "export/bilibili/<lesson>.chapters.txt", "its chapter list for Bilibili's chapter "
-                                                                        "editor", STALE, "lesson"),
-    Entry("preview_video", "preview/<scene>.mp4",
-          "a scene's 480p15 preview with narration and soft subtitles (`preview`, the studio)", STALE, "scene"),
-    Entry("preview_key", "preview/.<scene>.mp4.key", "its scene-cache key, size and sha256", STALE, "scene"),
-    Entry("preview_frame", "preview/<scene>.png", "the preview's last frame", STALE, "scene"),
-    Entry("preview_narration", "preview/<scene>.narration.m4a", "a scene's narration track alone (`listen`)",
-          STALE, "scene"),
-    Entry("inspect", "inspect/", "Manim's media folder for the viewer check's dry runs (`inspect`, the studio)",
-          REMOVED),
-    Entry("studio_preview_record", "studio/previews/<scene>.json",
-          "the studio's last good preview of a scene: its plan slice and key (the page's timeline)", STALE, "scene"),
-    Entry("studio_findings", "studio/findings/<scene>.json",
-          "the studio's viewer-check findings of a scene, for one scene-cache key", STALE, "scene"),
-    Entry("studio_plan_record", "studio/plans/<lesson>.json",
-          "a digest of what the studio's last plan of a lesson was made from", STALE, "lesson"),
-    Entry("studio_keys", "studio/keys.json", "the studio's scene-cache keys by the signature of their inputs", KEPT),
-    Entry("studio_check", "studio/check/", "the files a viewer check's child process reads and writes", REMOVED),
-    Entry("course_lock", "locks/<name>.lock",
-          "a course lock (docs/reliability.md); removing one a command holds would let a second writer in", KEPT),
-    Entry("course_lock_note", "locks/<name>.holder", "who holds that lock: pid and command", KEPT),
-    Entry("bench", "bench/", "the benchmarks' workspaces and results (bench/)", REMOVED),
-    Entry("temporary", "**/.<name>.<pid>-<thread>.tmp<suffix>",
-          "in any folder: a file being written, renamed onto its path when whole (coursekit/core/atomic.py)",
-          STALE, "writer"),
-)
+def _read_entries() -> tuple[Entry, ...]:
+    with (Path(__file__).with_name("layout.toml")).open("rb") as f:
+        return tuple(Entry(**row) for row in tomllib.load(f)["entry"])
+
+
+#: every kind of path under the output folder, in the order docs/settings.md and clean --help list them
+#: (the data: layout.toml beside this module)
+ENTRIES: tuple[Entry, ...] = _read_entries()
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in ENTRIES}
 #: the order ``entry_of`` tries them in: a temporary file is one wherever it is
@@ -167,12 +116,44 @@ TOP_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(PurePosixPath(e.path).parts[0
                                                    if not e.path.startswith(_ANYWHERE)))
 
 
-def _entry_path(root: Path, entry: str, **fields) -> Path:
-    return root / BY_NAME[entry].relative(**fields)
+class _EntryPath:
+    """The layout's attribute for one entry of ENTRIES, under the entry's name: a path for an entry without
+    varying parts (``layout.manifest``), else a call that takes them innermost first, the file's own name
+    before the folders it is in (``layout.scene_video("unit_circle", "high")`` for
+    ``scenes/<quality>/<scene>.mp4``), or by name (``layout.lesson_plan(lesson="x", fps=15)``)."""
+
+    def __init__(self, entry: Entry) -> None:
+        self.entry = entry
+        self.fields = tuple(reversed(_FIELD.findall(entry.path)))
+        self.__doc__ = f"``{entry.path}``: {entry.what}"
+
+    def __get__(self, layout: MediaLayout | None, owner: type) -> Any:
+        if layout is None:
+            return self
+        if not self.fields:
+            return layout.root / self.entry.relative()
+
+        def path(*values: Any, **named: Any) -> Path:
+            return layout.root / self.entry.relative(**dict(zip(self.fields, values)), **named)
+        path.__doc__ = self.__doc__
+        return path
+
+
+class _Folder:
+    """The layout's attribute for a folder that holds entries: ``layout.scenes`` is ``<output>/scenes``."""
+
+    def __init__(self, rel: str, doc: str = "") -> None:
+        self.rel = rel
+        self.__doc__ = doc or f"``{rel}/``"
+
+    def __get__(self, layout: MediaLayout | None, owner: type) -> Any:
+        return self if layout is None else layout.root / self.rel
 
 
 class MediaLayout:
-    """Every path under one output folder (module docstring)."""
+    """Every path under one output folder (module docstring). Each entry of ENTRIES is an attribute of
+    the same name (``_EntryPath``: ``layout.manifest``, ``layout.scene_video(scene, quality)``); the
+    methods below name the folders that hold them and what is found inside."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
@@ -192,15 +173,10 @@ class MediaLayout:
         return hash(self.root)
 
     # -- plans ----------------------------------------------------------------------------------
-    @property
-    def plans(self) -> Path:
-        return self.root / "plan"
+    plans = _Folder("plan")
 
     def plan_folder(self, fps: int) -> Path:
         return self.plans / f"{fps}fps"
-
-    def lesson_plan(self, lesson: str, fps: int) -> Path:
-        return _entry_path(self.root, "lesson_plan", lesson=lesson, fps=fps)
 
     def lesson_plans(self, lesson: str) -> list[Path]:
         """The lesson's plans at every frame rate, sorted."""
@@ -210,52 +186,18 @@ class MediaLayout:
         """The frame rate of a lesson plan (``lesson_plan``), from its path."""
         return int(BY_NAME["lesson_plan"].fields(self.relative(plan_file))["fps"])
 
-    def scene_plan(self, scene: str, fps: int) -> Path:
-        return _entry_path(self.root, "scene_plan", scene=scene, fps=fps)
-
     # -- caches ---------------------------------------------------------------------------------
-    @property
-    def cache(self) -> Path:
-        return self.root / "cache"
-
-    @property
-    def audio_cache(self) -> Path:
-        """The audio cache's folder (``coursekit.speech.audio_cache.AudioCache``)."""
-        return self.cache / "audio"
-
-    @property
-    def audio_locks(self) -> Path:
-        return _entry_path(self.root, "audio_locks")
-
-    @property
-    def transcripts(self) -> Path:
-        """The listening check's transcript cache (``coursekit.speech.listening.Recogniser``)."""
-        return self.cache / "transcripts"
+    cache = _Folder("cache")
+    audio_cache = _Folder("cache/audio", "The audio cache (``coursekit.speech.audio_cache.AudioCache``).")
+    transcripts = _Folder("cache/transcripts", "The listening check's transcripts (``speech.listening``).")
 
     # -- rendering ------------------------------------------------------------------------------
-    @property
-    def scenes(self) -> Path:
-        return self.root / "scenes"
+    scenes = _Folder("scenes")
 
     def scene_videos(self, quality: str) -> Path:
         return self.scenes / quality
 
-    def scene_video(self, scene: str, quality: str) -> Path:
-        return _entry_path(self.root, "scene_video", scene=scene, quality=quality)
-
-    @property
-    def manim(self) -> Path:
-        return self.root / "manim"
-
-    def manim_dir(self, scene: str) -> Path:
-        return _entry_path(self.root, "manim_dir", scene=scene)
-
-    def manim_lock(self, scene: str) -> Path:
-        return _entry_path(self.root, "manim_lock", scene=scene)
-
-    @property
-    def work(self) -> Path:
-        return _entry_path(self.root, "work")
+    manim = _Folder("manim")
 
     def scene_work(self, fps: int) -> Path:
         """Each scene's narration track and soft subtitles at ``fps``, before the mux."""
@@ -265,21 +207,10 @@ class MediaLayout:
         """A lesson's joined video, narration, chapters and poster frame, before assembly."""
         return self.scene_work(fps) / lesson
 
-    @property
-    def logs(self) -> Path:
-        return self.root / "logs"
-
-    def render_log(self, quality: str) -> Path:
-        return _entry_path(self.root, "render_log", quality=quality)
+    logs = _Folder("logs")
 
     # -- the delivered course -------------------------------------------------------------------
-    @property
-    def course(self) -> Path:
-        """The delivered course: what ``render.py serve`` serves."""
-        return self.root / "course"
-
-    def lesson_dir(self, lesson: str) -> Path:
-        return _entry_path(self.root, "lesson_dir", lesson=lesson)
+    course = _Folder("course", 'The delivered course: what ``render.py serve`` serves.')
 
     def lesson_file(self, lesson: str, suffix: str) -> Path:
         """``course/<lesson>/<lesson><suffix>``: ``.mp4``, ``.srt``, ``.vtt``, ``.jpg`` (poster), ``.txt``
@@ -298,86 +229,15 @@ class MediaLayout:
         """The lesson's overview scene delivered alone."""
         return self.lesson_dir(lesson) / "overview.mp4"
 
-    @property
-    def manifest(self) -> Path:
-        return _entry_path(self.root, "manifest")
-
-    @property
-    def page(self) -> Path:
-        return _entry_path(self.root, "page")
-
     # -- exports for the video platforms (``coursekit.deliver.export``) ------------------------------
-    @property
-    def exports(self) -> Path:
-        return self.root / "export"
-
-    def youtube_chapters(self, lesson: str) -> Path:
-        return _entry_path(self.root, "youtube_chapters", lesson=lesson)
-
-    def youtube_subtitles(self, lesson: str) -> Path:
-        return _entry_path(self.root, "youtube_subtitles", lesson=lesson)
-
-    def bilibili_subtitles(self, lesson: str) -> Path:
-        return _entry_path(self.root, "bilibili_subtitles", lesson=lesson)
-
-    def bilibili_chapters(self, lesson: str) -> Path:
-        return _entry_path(self.root, "bilibili_chapters", lesson=lesson)
+    exports = _Folder("export")
 
     # -- previews, the viewer check, the studio -------------------------------------------------
-    @property
-    def previews(self) -> Path:
-        return self.root / "preview"
-
-    def preview_video(self, scene: str) -> Path:
-        return _entry_path(self.root, "preview_video", scene=scene)
-
-    def preview_frame(self, scene: str) -> Path:
-        return _entry_path(self.root, "preview_frame", scene=scene)
-
-    def preview_narration(self, scene: str) -> Path:
-        return _entry_path(self.root, "preview_narration", scene=scene)
-
-    @property
-    def inspect(self) -> Path:
-        """Manim's media folder for the viewer check's dry runs."""
-        return _entry_path(self.root, "inspect")
-
-    @property
-    def studio(self) -> Path:
-        return self.root / "studio"
-
-    def studio_preview_record(self, scene: str) -> Path:
-        return _entry_path(self.root, "studio_preview_record", scene=scene)
-
-    def studio_findings(self, scene: str) -> Path:
-        return _entry_path(self.root, "studio_findings", scene=scene)
-
-    def studio_plan_record(self, lesson: str) -> Path:
-        return _entry_path(self.root, "studio_plan_record", lesson=lesson)
-
-    @property
-    def studio_keys(self) -> Path:
-        return _entry_path(self.root, "studio_keys")
-
-    @property
-    def studio_check(self) -> Path:
-        return _entry_path(self.root, "studio_check")
+    previews = _Folder("preview")
+    studio = _Folder("studio")
 
     # -- locks, benchmarks ----------------------------------------------------------------------
-    @property
-    def locks(self) -> Path:
-        """The course locks (``coursekit.core.locks.course_lock``)."""
-        return self.root / "locks"
-
-    def course_lock(self, name: str) -> Path:
-        return _entry_path(self.root, "course_lock", name=name)
-
-    def course_lock_note(self, name: str) -> Path:
-        return _entry_path(self.root, "course_lock_note", name=name)
-
-    @property
-    def bench(self) -> Path:
-        return _entry_path(self.root, "bench")
+    locks = _Folder("locks", 'The course locks (``coursekit.core.locks.course_lock``).')
 
     # -- what is there --------------------------------------------------------------------------
     def relative(self, path: Path) -> PurePosixPath:
@@ -433,3 +293,8 @@ def clean_help() -> str:
         out += ["", f"removed unless {CURRENT[of]}:"] + lines(entries)
     out += ["", "kept:"] + lines(e for e in ENTRIES if e.clean == KEPT)
     return "\n".join(out)
+
+
+for _entry in ENTRIES:              # a temporary file is named by atomic.py, wherever it is written
+    if not _entry.path.startswith(_ANYWHERE):
+        setattr(MediaLayout, _entry.name, _EntryPath(_entry))
