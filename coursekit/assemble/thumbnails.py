@@ -11,13 +11,15 @@
 A tile is a keyframe: the first frame, then each next keyframe at least ``EVERY_S`` seconds after the
 last one taken, and its cue starts at that frame's own time, so a tile is the picture at its cue's start.
 A Manim scene's video has a keyframe at every animation (each is a partial movie of its own) and x264
-adds one at least every 250 frames, so the keyframes are a second or two apart and the tiles a few.
+adds one at least every 250 frames, so the keyframes are a second or two apart and the tiles a few
+seconds more than ``EVERY_S`` (6.5 s on average in a 1080p60 lesson).
 
-Only the frames taken are decoded. A 1080p60 lesson has about 36,000 frames and some 400 keyframes;
-decoding all of them (ffmpeg's ``fps`` filter), or even every keyframe (``-skip_frame nokey``), costs
-more than 5% of the lesson's assembly, so the video's packets are read (PyAV, the library Manim encodes
-with) and only the chosen keyframes go to the decoder: about 2% of the assembly's CPU time
-(``bench/thumbnails.py``). Both files are written under temporary names and renamed
+Only the frames taken are decoded: every packet of the video is read (PyAV, the library Manim encodes
+with), and only the chosen keyframes go to the decoder, without deblocking (invisible at a twelfth of the
+size), scaled by area averaging. On a 1080p60 lesson of 600 s (36,000 frames, 314 keyframes, 92 tiles)
+that is 0.8 s, 3% of the lesson's assembly; ffmpeg decoding every frame (``fps=1/5,scale,tile``) took
+110 s, four times the assembly, and every keyframe (``-skip_frame nokey``) 5 s, a fifth of it
+(docs/performance.md, ``bench/thumbnails.py``). Both files are written under temporary names and renamed
 (``coursekit.core.atomic``), the sprite first.
 """
 from __future__ import annotations
@@ -30,7 +32,7 @@ SPRITE = "thumbnails.jpg"      #: the sprite sheet, in the lesson's folder
 TRACK = "thumbnails.vtt"       #: its WebVTT track, in the lesson's folder (the page looks for this name)
 TILE_WIDTH = 160               #: a tile's width in pixels; its height keeps the video's aspect ratio (even)
 COLUMNS = 10                   #: tiles in a row of the sprite
-EVERY_S = 4.0                  #: a tile's frame is at least this many seconds after the previous tile's
+EVERY_S = 5.0                  #: a tile's frame is at least this many seconds after the previous tile's
 JPEG_QUALITY = 80              #: the sprite's JPEG quality (PIL's scale, 1 to 95)
 
 
@@ -65,8 +67,12 @@ def keyframe_tiles(video: Path, every_s: float = EVERY_S) -> tuple[list[float], 
 
     with av.open(str(video)) as container:
         stream = container.streams.video[0]
+        # every packet is read, none but the chosen keyframes decoded: the mp4 demuxer's own skipping of
+        # non-key packets (AVDISCARD_NONKEY) leaves keyframes with wrong times (their composition offsets
+        # lost), a frame or two off
         ctx = stream.codec_context
         ctx.thread_type = "NONE"               # a frame at a time: no decoding ahead of what is asked
+        ctx.options = {"skip_loop_filter": "all"}   # no deblocking: invisible at a twelfth of the size
         size = tile_size(ctx.width, ctx.height)
         base = stream.time_base
         frames, last = [], None
@@ -75,7 +81,8 @@ def keyframe_tiles(video: Path, every_s: float = EVERY_S) -> tuple[list[float], 
                 last = packet.pts
                 frames += ctx.decode(packet)
         frames += ctx.decode(None)             # what the decoder still holds
-        tiles = sorted(((float(f.pts * base), f.reformat(width=size[0], height=size[1], format="rgb24").to_ndarray())
+        tiles = sorted(((float(f.pts * base), f.reformat(width=size[0], height=size[1], format="rgb24",
+                                                         interpolation="AREA").to_ndarray())
                         for f in frames if f.pts is not None), key=lambda t: t[0])
     return [t for t, _ in tiles], [a for _, a in tiles], size
 

@@ -30,9 +30,9 @@ from coursekit.core.paths import COURSE_ENV
 from coursekit.deliver.export import (BCC_STYLE, bcc, bilibili_clock, chapter_list, check_bcc, check_bilibili_chapters,
                                       check_srt, check_youtube_chapters, youtube_clock)
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
-from tests.conftest import _narration_plans
+from tests.support.course_scenes import narration_plans
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 YOUTUBE_LINE = re.compile(r"(\d+):(\d{2}) (.+)")          # the lessons are shorter than an hour
 BILIBILI_LINE = re.compile(r"(\d{2}):(\d{2}) (.+)")
 BCC_KEYS = {"font_size", "font_color", "background_alpha", "background_color", "Stroke", "body"}
@@ -47,7 +47,7 @@ def _squeezed(text: str) -> str:
 def real_lessons() -> list[tuple[LessonPlan, dict]]:
     cfg = load_config(None, **{"voice.backend": "silent"})
     course = load_course(cfg.lessons)
-    return [(plan, manifest_lesson(cfg, course, plan, [])) for plan in _narration_plans(15).values()]
+    return [(plan, manifest_lesson(cfg, course, plan, [])) for plan in narration_plans(15).values()]
 
 
 def _scene_starts_s(plan: LessonPlan) -> list[int]:
