@@ -119,7 +119,7 @@ TOP_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(PurePosixPath(e.path).parts[0
 class _EntryPath:
     """The layout's attribute for one entry of ENTRIES, under the entry's name: a path for an entry without
     varying parts (``layout.manifest``), else a call that takes them innermost first, the file's own name
-    before the folders it is in (``layout.scene_video("unit_circle", "high")`` for
+    before the folders it is in (``layout.scene_video("intro", "high")`` for
     ``scenes/<quality>/<scene>.mp4``), or by name (``layout.lesson_plan(lesson="x", fps=15)``)."""
 
     def __init__(self, entry: Entry) -> None:
