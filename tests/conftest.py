@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from tests.support.course_scenes import narration_scene
-from tests.support.course_scenes import narration_plans as _narration_plans  # noqa: F401  (tests/test_export.py's, until it moves)
 from tests.support.media import video_frame_count
 from tests.support.mini_runs import copy_mini_course
 from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_updaters
@@ -22,17 +21,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="show a diff image when a graphical test fails")
 
 
-#: Test files that build the real scenes in dry runs (``built_scene``, lru-cached per process). Under
-#: ``make test`` (``-n auto --dist loadfile``) they go to one xdist worker together, so each scene is
-#: built once in the suite instead of once per worker; every other file is its own unit, as loadfile does.
-SCENE_DRY_RUN_FILES = ("test_drawn_", "test_glossary", "test_glyphs", "test_viewer_check", "test_scenes_typesetting",
-                       "test_rotation_lesson_text")
+#: tests/course/ files that build the real scenes in dry runs (``built_scene``, lru-cached per process): one file
+#: per scene (test_scene_<scene_id>.py) or per lesson (test_lesson_<lesson>.py), and the course-wide checks of
+#: every scene's drawing. Under ``make test`` (``-n auto --dist loadfile``) they go to one xdist worker together,
+#: so each scene is built once in the suite instead of once per worker; every other file is its own unit, as
+#: loadfile does: among them the two of tests/course/ named like a scene's file that are not, the espeak-timed
+#: builds (test_scene_timing.py, plans of their own) and the control frames (test_scene_frames.py).
+SCENE_DRY_RUN_FILES = ("test_scene_", "test_lesson_", "test_glossary", "test_glyphs", "test_viewer_check",
+                       "test_scenes_typesetting")
+OWN_UNIT_FILES = ("test_scene_timing", "test_scene_frames")
 
 
 def xdist_unit_of(nodeid: str) -> str:
     """The unit of work a test is sent in under ``--dist loadfile``: its file, or the shared dry-run unit."""
-    path = nodeid.split("::", 1)[0]
-    return "scene-dry-runs" if Path(path).stem.startswith(SCENE_DRY_RUN_FILES) else path
+    path = Path(nodeid.split("::", 1)[0])
+    in_course = path.parent.name == "course" and path.parent.parent.name == "tests"
+    builds = path.stem.startswith(SCENE_DRY_RUN_FILES) and path.stem not in OWN_UNIT_FILES
+    return "scene-dry-runs" if in_course and builds else path.as_posix()
 
 
 class _FileUnits:

@@ -1,4 +1,5 @@
-"""mathcore against every machine-verified claim of the source documents (float64)."""
+"""mathcore against every machine-verified claim of the source documents (float64), and its smaller modules
+the scenes draw from (low_rank, shuffle, scores, rotation_facts)."""
 import subprocess
 import sys
 
@@ -6,8 +7,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import mathcore
 import mathcore as mc
 from mathcore import checks
+from mathcore import rotation_facts as rf
+from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
+from mathcore.scores import angle_between, distance_changed, reorder, score_matrix
+from mathcore.shuffle import self_attention, t1_inputs
+from narration import figures
 
 DOC_STRICT = 1e-15   # where the documents report errors around 1e-16 (A1, A3, A4)
 DOC_LOOSE = 1e-14    # elsewhere
@@ -195,3 +202,57 @@ def test_lesson_assertions_all_pass_with_measured_errors():
     assert all(r.error <= checks.BOUND / 4 for r in rows), [r.error_in_eps for r in rows]
     # the source lesson's own figures pass the same bound
     assert all(r.document_error <= checks.BOUND for r in rows)
+
+
+# -- the smaller modules -------------------------------------------------------------------------
+def test_low_rank():
+    assert head_dim(512, 8) == 64
+    with pytest.raises(ValueError):
+        head_dim(512, 7)
+    m = head_score_matrix(16, 3, seed=1)
+    assert m.shape == (16, 16)
+    assert head_score_rank(16, 3, seed=1) == 3 == np.linalg.matrix_rank(m)
+    assert head_score_rank(8, 8) == 8                   # full rank when d_k = d_model
+
+
+def test_shuffle_inputs_are_t1():
+    x, perm = t1_inputs()
+    assert mathcore.permutation_error(x, perm) == checks.t1_permutation()
+    assert np.allclose(self_attention(x), mathcore.attention(x, x, x))
+    assert np.allclose(self_attention(x[perm]), self_attention(x)[perm], atol=1e-12)
+
+
+def test_scores_helpers():
+    x = figures.minimal_rope_input()
+    assert np.allclose(score_matrix(x, np.arange(6)), figures.minimal_rope_scores(x), atol=1e-12)
+    perm = np.asarray(figures.MINIMAL_ROPE_PERM)
+    assert np.allclose(score_matrix(x[perm]), reorder(score_matrix(x), perm), atol=1e-12)
+    assert distance_changed([0, 1, 2]).sum() == 0
+    assert distance_changed([2, 0, 1]).tolist() == [[False, True, True], [True, False, False], [True, False, False]]
+    assert np.degrees(angle_between([1, 0], [0, 2])) == pytest.approx(90.0)
+    assert angle_between([1, 0], [1, 0]) == 0.0
+
+
+def test_scores_docstring_examples():
+    import doctest
+
+    import mathcore.scores
+
+    result = doctest.testmod(mathcore.scores, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_rotation_facts_helpers():
+    import doctest
+
+    from mathcore import rotation_facts
+
+    assert doctest.testmod(rotation_facts).failed == 0
+    for k in (1, 3, 7.5):
+        m = rf.cos_first_shift_matrix(k, 8)
+        pe = rf.cos_first_pe(np.arange(20), 8)
+        assert np.allclose(pe[:10] @ m.T, rf.cos_first_pe(np.arange(10) + k, 8), atol=1e-12)
+        for i, wi in enumerate(mathcore.frequencies(8)):
+            assert np.allclose(m[2 * i:2 * i + 2, 2 * i:2 * i + 2], mathcore.rotation(wi * k))
+    assert rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == figures.parse_figure(figures.value("r90_pow4_err")) \
+        or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - figures.parse_figure(figures.value("r90_pow4_err"))) < 1e-17

@@ -1,7 +1,8 @@
-"""The lexicon: written -> spoken with offset maps, coverage checks, pinned pinyin, numbers."""
+"""The lexicon: written -> spoken with offset maps, coverage checks, pinned pinyin, numbers.
+
+(The course's narration against its lexicon: tests/course/test_lexicon.py.)"""
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
@@ -9,58 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coursekit.core.errors import UserError
-from coursekit.content.narration import BOOKMARK_RE
-from coursekit.core.paths import narration_dir
 from coursekit.zh.chars import clauses, is_allowed
 from coursekit.zh.lexicon import Lexicon
 from coursekit.zh.numbers import expand_numbers, integer_to_chinese, number_to_chinese
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "lexicon_small.yaml"
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
 
 @pytest.fixture(scope="module")
 def small() -> Lexicon:
     return Lexicon.load(FIXTURE)
-
-
-# ---------------------------------------------------------------- the real narration
-
-def _real_cues():
-    from coursekit.content.narration import load_course
-
-    from narration import figures
-
-    try:
-        course = load_course(LESSONS)
-        lexicon = Lexicon.load(narration_dir() / "lexicon.yaml")
-    except UserError as exc:
-        pytest.fail(f"the real narration or lexicon does not load yet: {exc}")
-    out = []
-    for lesson in course.lessons:
-        for scene in lesson.scenes:
-            for cue in scene.cues:
-                source = cue.say if cue.say is not None else cue.text
-                out.append((cue.id, BOOKMARK_RE.sub("", figures.fill(source))))
-    return lexicon, out
-
-
-def test_real_narration_is_covered_by_the_lexicon():
-    lexicon, cues = _real_cues()
-    problems = [f"  {cid}: {', '.join(repr(t) for t in toks)}"
-                for cid, text in cues if (toks := lexicon.uncovered(text))]
-    assert not problems, (
-        f"{len(problems)} cue(s) say something the voices cannot read; add each token to `terms:` in "
-        "narration/lexicon.yaml (or write it in Chinese in the cue's `say:`):\n" + "\n".join(problems))
-
-
-def test_real_narration_pins_every_polyphone():
-    lexicon, cues = _real_cues()
-    problems = [f"  {ch} in {cid} at {off}: …{ctx}…"
-                for cid, text in cues for ch, off, ctx in lexicon.unpinned(text)]
-    assert not problems, (
-        f"{len(problems)} polyphonic character(s) are not inside a `readings:` word; add the word with "
-        "its pinyin to `readings:` in narration/lexicon.yaml:\n" + "\n".join(problems))
 
 
 # ---------------------------------------------------------------- speak and offsets

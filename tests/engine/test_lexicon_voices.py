@@ -7,7 +7,6 @@ from types import SimpleNamespace
 import pytest
 
 from coursekit.core.errors import UserError
-from coursekit.content.narration import BOOKMARK_RE
 from coursekit.zh.lexicon import PINYIN_RULES, Lexicon
 from coursekit.zh.numbers import expand_numbers, year_to_chinese
 
@@ -121,41 +120,6 @@ def _real():
     from coursekit.core.paths import narration_dir
 
     return load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml")
-
-
-def test_real_narration_is_covered_for_both_kinds_of_voice():
-    from narration.figures import fill
-
-    course, lexicon = _real()
-    problems = []
-    for lesson in course.lessons:
-        for scene in lesson.scenes:
-            for cue in scene.cues:
-                text = BOOKMARK_RE.sub("", fill(cue.say if cue.say is not None else cue.text))
-                for latin in (False, True):
-                    if toks := lexicon.uncovered(text, reads_latin=latin):
-                        problems.append(f"  {cue.id} ({'latin' if latin else 'chinese'}): {toks}")
-    assert not problems, "\n".join(problems)
-
-
-def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
-    from coursekit.content.cue_text import cue_text
-
-    course, lexicon = _real()
-    differ = 0
-    for scene in course.scenes.values():
-        for cue in scene.cues:
-            a = cue_text(cue, lexicon, reads_latin=False)
-            b = cue_text(cue, lexicon, reads_latin=True)
-            assert a.written == b.written                      # subtitles keep the written form
-            assert set(a.bookmarks_spoken) == set(b.bookmarks_spoken)
-            assert all(0 <= off <= len(b.spoken) for off in b.bookmarks_spoken.values())
-            differ += a.spoken != b.spoken
-    assert differ > 20
-    cue = course.scenes["further_reading"].cues[0]
-    latin = cue_text(cue, lexicon, reads_latin=True).spoken
-    assert "Transformer" in latin and "Attention Is All You Need" in latin
-    assert "传斯佛么" in cue_text(cue, lexicon).spoken
 
 
 def test_stale_cues_judges_a_plan_by_its_kind_of_voice(monkeypatch):

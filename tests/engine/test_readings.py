@@ -1,24 +1,13 @@
 """The polyphone check (coursekit/zh/readings.py): every multi-reading character of the narration,
-in both spoken forms, has a known reason for its reading; and the check finds what it should."""
+in both spoken forms, has a known reason for its reading (tests/course/test_lexicon.py); here, that the
+check finds what it should."""
 from __future__ import annotations
 
 import pytest
 
-from coursekit.content.reading_check import check_course
-from coursekit.zh.chars import is_cjk
 from coursekit.zh.lexicon import Lexicon
 from coursekit.zh.reading_rules import RULES, Place
 from coursekit.zh.readings import check_text, multi_reading, witness_words
-
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
-
-
-@pytest.fixture(scope="module")
-def report():
-    from coursekit.content.narration import load_course
-    from coursekit.core.paths import narration_dir
-
-    return check_course(load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml"))
 
 
 def _fails(text: str, lexicon: Lexicon | None = None) -> dict[str, str]:
@@ -28,92 +17,6 @@ def _fails(text: str, lexicon: Lexicon | None = None) -> dict[str, str]:
 
 def _kinds(text: str, lexicon: Lexicon | None = None) -> dict[str, str | None]:
     return {o.char: o.kind for o in check_text(text, lexicon or Lexicon())}
-
-
-# ---------------------------------------------------------------- the real narration
-
-def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
-    bad = report.failures
-    assert not bad, (
-        f"{len(bad)} occurrence(s) of multi-reading characters have no known reason for their reading "
-        "(pin the word in narration/lexicon.yaml readings, reword the cue, or give the character a rule "
-        "with its reason in the lexicon's rules):\n" + "\n".join("  " + o.line() for o in bad))
-
-
-def test_the_check_covers_every_occurrence_in_both_forms(report):
-    from coursekit.content.narration import load_course
-    from coursekit.content.cue_text import cue_text
-
-    lexicon = Lexicon.load()
-    multi = multi_reading()
-    assert len(multi) > 8000
-    expected = {"chinese": 0, "latin": 0}
-    for lesson in load_course(LESSONS).lessons:
-        for scene in lesson.scenes:
-            for cue in scene.cues:
-                for form, latin in (("chinese", False), ("latin", True)):
-                    text, _ = lexicon.read_out(cue_text(cue, lexicon, reads_latin=latin).spoken)
-                    expected[form] += sum(ch in multi for ch in text)
-    for form, n in expected.items():
-        c = report.counts(form)
-        assert c["occurrences"] == n > 3000
-        assert c["a"] + c["b"] + c["c"] + c["unjustified"] == n
-        assert c["a"] and c["b"] and c["c"]
-    # the Latin form really is another text: fewer transliterated characters
-    assert report.counts("latin")["occurrences"] < report.counts("chinese")["occurrences"]
-
-
-def test_the_pinyin_is_the_one_the_check_reads(report):
-    """``Lexicon.pinyin`` is exactly the syllables of ``read_out``, and equals pypinyin run on whole
-    runs between pins (the implementation before read_out existed): same segmentation."""
-    import re
-
-    from pypinyin import Style, lazy_pinyin
-
-    from coursekit.zh.numbers import expand_numbers
-    from coursekit.content.narration import load_course
-    from coursekit.content.cue_text import cue_text
-
-    lexicon = Lexicon.load()
-
-    def whole_runs(spoken: str) -> list[str]:
-        text = expand_numbers(spoken)
-        out: list[str] = []
-
-        def free(chunk: str) -> None:
-            for run in re.findall(r"[^\W\d_a-zA-Z]+", chunk):
-                han = "".join(ch for ch in run if is_cjk(ch))
-                if han:
-                    out.extend(s.replace("ü", "v") for s in
-                               lazy_pinyin(han, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
-        pos = 0
-        for start, word in lexicon.pinned_spans(text):
-            free(text[pos:start])
-            out.extend(lexicon.readings[word])
-            pos = start + len(word)
-        free(text[pos:])
-        return out
-
-    for lesson in load_course(LESSONS).lessons:
-        for scene in lesson.scenes:
-            for cue in scene.cues:
-                for latin in (False, True):
-                    spoken = cue_text(cue, lexicon, reads_latin=latin).spoken
-                    assert lexicon.pinyin(spoken) == whole_runs(spoken), cue.id
-
-
-def test_fixed_misreadings_stay_fixed():
-    lexicon = Lexicon.load()
-    py = lexicon.pinyin
-    assert py("所有词一起并行地算")[-2:] == ["de5", "suan4"]          # was di4
-    assert py("两者一维一维地相加")[-3] == "de5"
-    assert py("一行一行地归一化")[4] == "de5"
-    assert py("只有框出的几格")[2] == "kuang4"                          # was kuang1
-    assert py("词义那部分已经")[4] == "fen5"                            # was fen1 (one-character pin)
-    assert py("变多少只看角度差")[-1] == "cha1"                         # the difference, not chà
-    assert py("两者转角之差")[2] == "zhuan4"
-    assert py("传斯佛么")[2] == "fo2"
-    assert py("和近处分不清")[2:4] == ["chu4", "fen1"]
 
 
 # ---------------------------------------------------------------- (b) phrases and the witness
@@ -228,13 +131,6 @@ def test_a_course_extends_the_rules_with_data():
     wrong = Lexicon.from_data({"rules": {"佛": {"reading": "fo2", "why": "fú is archaic"}}})
     assert "says fo2" in _fails("佛", wrong)["佛"]                      # a rule is checked, not trusted
     assert own.digest == Lexicon().digest and own.readings_digest == Lexicon().readings_digest   # no voice hears a rule
-
-
-def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():
-    from coursekit.core.paths import narration_dir
-
-    course = Lexicon.load(narration_dir() / "lexicon.yaml", check_readings=False)
-    assert set(course.rules) >= {"肉", "斯", "派"} and not set(course.rules) & set(RULES)
 
 
 @pytest.mark.parametrize("rule,needle", [

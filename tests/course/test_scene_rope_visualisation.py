@@ -1,9 +1,12 @@
-"""What a label says equals what is drawn: rope_visualisation (the turning word, the four clocks, the
-curve with its two sliding words) and minimal_rope's shuffle note (how far apart B and F sit).
+"""rope_visualisation (trig_to_rope, class RopeVisualisation): the turning word, the four clocks and the score
+curve with its two sliding words: drawn values against mathcore, labels against the drawing.
 
-Each check reads the samples a scene's ``watch()`` recorded on every drawn frame (the label's text as
-drawn, and raw points of the geometry) and returns the disagreements; the real scene must give none,
-and perturbed samples (the drawing moved, or the label's value changed) must give some.
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+
+The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
+as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
+perturbed samples (the drawing moved, or the label's value changed) give some.
 """
 from __future__ import annotations
 
@@ -15,23 +18,69 @@ import pytest
 
 import mathcore
 from narration import figures
-from tests.support.course_scenes import narration_scene
+
+from tests.support.course_scenes import narration_scene, narration_scene_plan
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, numbers_in, signed_gap_deg
 
+TOL = 1e-6
 DEG_TOL = 0.51            # degree labels are whole degrees (rounding 0.5) of exactly drawn angles
 EXACT = 1e-6
+
+
+def built(scene_id: str):
+    return narration_scene(scene_id)
+
+
+def last_before(samples, frame):
+    hits = [s for s in samples if s["frame"] <= frame]
+    assert hits, f"no sample before frame {frame}"
+    return hits[-1]
+
+
+def _cue_text(scene_id: str, cue: str) -> str:
+    plan = narration_scene_plan(scene_id)
+    return figures.fill(plan.cue(cue).text)
+
+
+# -- rope_visualisation ----------------------------------------------------------------------------------
+def test_rope_visualisation_pointer_clocks_and_curve():
+    scene = built("rope_visualisation")
+    v = np.asarray(figures.ROPE_PAIR_Q)
+    theta = np.radians(figures.THETA_DEG)
+    pointer = [s for s in scene.probes["pointer"] if s["on_screen"]]
+    for s in pointer:
+        assert np.allclose(s["tip"], mathcore.rope_2d(v, s["seat"], theta), atol=TOL)
+    end = last_before(scene.probes["pointer"], scene.plan.cue("pointer").end_frame)
+    assert end["seat"] == scene.SEATS[-1]
+    # d = 8 as in clock_row and minimal_rope: all four clocks, speeds 1, 0.1, 0.01, 0.001 rad per seat
+    assert scene.D == 8
+    w = mathcore.frequencies(scene.D)
+    clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
+    assert clocks[0]["speeds"] == [f"每个位置转{figures.fmt_dec(wi, 3)}弧度" for wi in w]
+    for s in clocks:
+        assert np.allclose(s["w"], w)
+        wrapped = (np.asarray(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
+        assert np.all(np.abs(wrapped) <= TOL)
+    assert max(s["p"] for s in clocks) == scene.MULTI_TO
+    assert f"位置 {scene.MULTI_TO:g}" in _cue_text("rope_visualisation", "multi")
+    q, k = np.asarray(scene.CURVE_Q), np.asarray(scene.CURVE_K)
+    assert not np.allclose(q, k) and np.linalg.norm(q) == pytest.approx(1, abs=2e-3)
+    dist = np.linspace(0, scene.CURVE_MAX, 121)
+    base_curve = mathcore.rope_scores(q, k, dist, m=0.0)
+    curve = [s for s in scene.probes["curve"] if s["on_screen"]]
+    shifted = [s for s in curve if s["m"] > 0]
+    assert shifted and max(s["m"] for s in curve) == scene.SHIFT
+    for s in shifted:
+        drawn = np.asarray(s["drawn"])
+        assert np.allclose(drawn[:, 0], dist, atol=1e-6)
+        assert np.allclose(drawn[:, 1], mathcore.rope_scores(q, k, dist, m=s["m"]), atol=1e-6)
+        assert np.allclose(drawn[:, 1], base_curve, atol=1e-6)      # the shape does not move
 
 
 def plain_typst(code: str) -> str:
     """The characters a Typst label draws: colour markup and ``$…$`` math names dropped."""
     code = re.sub(r'#text\(fill: rgb\("[^"]*"\)\)\[', "", code).replace("]", "")
     return code.replace("$", "").replace("theta", "θ").replace("degree", "°")
-
-
-def _rotated(p, about, deg):
-    a = np.radians(deg)
-    v = np.asarray(p, dtype=float) - np.asarray(about, dtype=float)
-    return [about[0] + v[0] * np.cos(a) - v[1] * np.sin(a), about[1] + v[0] * np.sin(a) + v[1] * np.cos(a), 0.0]
 
 
 # -- rope_visualisation / pointer ------------------------------------------------------------------
@@ -77,6 +126,12 @@ def test_pointer_labels_equal_the_drawing():
     last = [s for s in samples if s["on_screen"]][-1]
     assert numbers_in(last["turned"])[-1] == pytest.approx(3 * figures.THETA_DEG)
     assert np.allclose(last["tip"], mathcore.rope_2d(figures.ROPE_PAIR_Q, 3, np.radians(figures.THETA_DEG)), atol=1e-9)
+
+
+def _rotated(p, about, deg):
+    a = np.radians(deg)
+    v = np.asarray(p, dtype=float) - np.asarray(about, dtype=float)
+    return [about[0] + v[0] * np.cos(a) - v[1] * np.sin(a), about[1] + v[0] * np.sin(a) + v[1] * np.cos(a), 0.0]
 
 
 @pytest.mark.parametrize("what", ["arrow 3° further", "arc 3° longer", "turned label +5", "counter +1", "θ label 25"])
@@ -185,62 +240,3 @@ def test_curve_checks_catch_a_perturbation(what):
         else:
             s["m_text"] = str(int(numbers_in(s["m_text"])[-1]) + 1)
     assert curve_disagreements(samples)
-
-
-# -- minimal_rope / shuffle --------------------------------------------------------------------------
-def _seat_of(s, word: str) -> int:
-    """The seat a word is drawn at: the seat label level with the word's row label."""
-    y = next(y for t, y in s["words"] if t == word)
-    return int(min(s["seats"], key=lambda ty: abs(ty[1] - y))[0])
-
-
-def shuffle_note_disagreements(samples) -> list[str]:
-    """"B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
-    shuffle (the first frame the table is on screen) and now."""
-    out = []
-    shown = [s for s in samples if s["on_screen"]]
-    if not shown:
-        return ["the table is never on screen"]
-    before = shown[0]
-    for s in shown:
-        if not s["note_on_screen"]:
-            continue
-        first, second = (plain_typst(t) for t in s["note"])
-        a, b = re.findall(r"[A-Z]", first)[:2]
-        gap_before, gap_after = numbers_in(first)
-        old, new, change = numbers_in(second)
-        drawn_before = abs(_seat_of(before, a) - _seat_of(before, b))
-        drawn_after = abs(_seat_of(s, a) - _seat_of(s, b))
-        cell_before = numbers_in(before["cells"][_seat_of(before, a)][_seat_of(before, b)])[0]
-        cell_now = numbers_in(s["cells"][_seat_of(s, a)][_seat_of(s, b)])[0]
-        for what, said, drawn, tol in (("gap before", gap_before, drawn_before, 0), ("gap after", gap_after, drawn_after, 0),
-                                       ("score before", old, cell_before, 0), ("score now", new, cell_now, 0),
-                                       ("change", change, abs(cell_now - cell_before), 0.1 + 1e-9)):
-            if abs(said - drawn) > tol:
-                out.append(f"frame {s['frame']}: {what}: note says {said:g}, drawn {drawn:g}")
-    return out
-
-
-def test_shuffle_note_equals_the_table():
-    scene = narration_scene("minimal_rope")
-    samples = scene.probes["shuffle"]
-    assert sum(s["note_on_screen"] and s["on_screen"] for s in samples) > 15
-    assert shuffle_note_disagreements(samples) == []
-    _, _, before, after = figures.minimal_rope_shuffle_pair()
-    s = [s for s in samples if s["note_on_screen"]][-1]
-    assert numbers_in(plain_typst(s["note"][0])) == [before, after]
-
-
-@pytest.mark.parametrize("what", ["gap label", "old score", "B drawn in another row"])
-def test_shuffle_check_catches_a_perturbation(what):
-    samples = copy.deepcopy(narration_scene("minimal_rope").probes["shuffle"])
-    for s in samples:
-        if not s["note_on_screen"]:
-            continue
-        if what == "gap label":
-            s["note"][0] = s["note"][0].replace("[4]", "[3]")
-        elif what == "old score":
-            s["note"][1] = s["note"][1].replace("−2.0", "−1.5", 1)
-        else:
-            s["words"] = [[t, y + (0.56 if t == "B" else 0.0)] for t, y in s["words"]]
-    assert shuffle_note_disagreements(samples)

@@ -1,10 +1,13 @@
-"""The rotation lesson's scenes (rotation lesson §2, §4–§7): what they draw equals mathcore. Frames and layout
-are checked for every scene by tests/test_viewer_check.py.
+"""Lesson 3 (rotation_matrix), the scenes with one or two checks each: order_entry, rotation_fidelity,
+assertions_live, exercises, next_step; and the lesson as a viewer reads and hears it: every subtitle character
+in the course font, nothing that refers to a document or a lesson the viewer has not seen, and the lesson read
+as the third of one course. The lesson's other scenes have files of their own,
+tests/course/test_scene_<scene_id>.py.
 
-Each scene is built once per session from its real narration plan (``conftest.built_scene``).
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
 """
 from __future__ import annotations
-
 
 import re
 
@@ -12,14 +15,67 @@ import numpy as np
 import pytest
 
 import mathcore
+from coursekit.content.narration import load_course
+from coursekit.core.config import load_config
+from mathcore import checks, rotation_facts as rf
+from mathcore.low_rank import head_dim, head_score_rank
+from mathcore.toy_words import attention_scores, word_vectors
 from narration import figures
-from mathcore import checks
-from mathcore import rotation_facts as rf
-from scenes import theme
+from narration.figures import fill
+
 from tests.support.course_scenes import narration_scene
 
 TOL = 1e-6
-SCENES = ["rotation_fidelity", "shift_machine", "gram_stripes", "assertions_live", "exercises"]
+FONT_FILE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+FONT_NAME = "Noto Sans CJK SC"
+
+
+@pytest.fixture(scope="module")
+def scene_b():
+    return narration_scene
+
+
+def one(scene, name):
+    samples = scene.probes[name]
+    assert len(samples) == 1, name
+    return samples[0]
+
+
+# -- WhereOrderEnters --------------------------------------------------------------------------------
+def test_where_order_enters_values(scene_b):
+    scene = scene_b("order_entry")
+    x = word_vectors(scene.WORDS, scene.D)
+    assert np.allclose(one(scene, "scores")["values"], attention_scores(x), atol=TOL)
+    wts = one(scene, "weights")
+    assert np.allclose(wts["values"], mathcore.softmax(attention_scores(x)), atol=TOL)
+    assert np.allclose(wts["row_sums"], 1.0, atol=TOL)
+    bars = [s for s in scene.probes["bars"] if s["on_screen"]]
+    for s in bars:
+        assert np.allclose(s["code"], mathcore.raw_index_encoding([s["p"]], scene.D)[0], atol=TOL)
+        assert np.allclose(s["drawn"], np.asarray(s["code"]) + np.asarray(s["word"]), rtol=TOL, atol=TOL)
+    assert one(scene, "seat_big")["p"] == scene.BIG and one(scene, "seat_big")["shown"] == str(scene.BIG)
+    pol = one(scene, "pollute")
+    x_cat = word_vectors([scene.CAT], scene.D)[0]
+    for p, v, n in zip(scene.SEATS, pol["want"], pol["norms"]):
+        assert np.allclose(v, x_cat + mathcore.raw_index_encoding([p], scene.D)[0])
+        assert n == pytest.approx(np.linalg.norm(v))
+    for shown, n in zip(pol["shown"], pol["norms"]):
+        assert shown[2].endswith(figures.fmt_dec(n))
+    # the word's share of the vector: 比重 (fèn liàng would read as "component") on screen and in the voice
+    assert "比重" in pol["meant"] and "比重" in scene.plan.cue("raw_pollute").text and "分量" not in pol["meant"]
+    turn = [s for s in scene.probes["turn"] if s["on_screen"]]
+    assert turn
+    for s in turn:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    assert one(scene, "length")["shown"] == "1.00"
+
+
+def test_order_entry_writes_no_false_equation():
+    scene = narration_scene("order_entry")
+    ex = scene.probes["example"][0]
+    assert ex["pair"] == ["狗咬人", "人咬狗"] and "=" not in "".join(ex["pair"])
+    assert "同一袋词" in ex["same"] and "同一袋词" in scene.plan.cue("example").text
+    assert "同一句话" not in scene.plan.cue("example").text
 
 
 def sci_in(code: str) -> float:
@@ -32,12 +88,6 @@ def sci_in(code: str) -> float:
 def shows_figure(code: str, name: str) -> bool:
     """The Typst line shows exactly the figure ``name`` (the subtitles' written form, same digits)."""
     return sci_in(code) == figures.parse_figure(figures.value(name))
-
-
-def at_frame(samples, frame):
-    hits = [s for s in samples if s["frame"] == frame]
-    assert hits, f"no sample on frame {frame}"
-    return hits[0]
 
 
 @pytest.fixture(scope="module")
@@ -100,127 +150,6 @@ def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
         assert "内积" not in cue.text
 
 
-# -- ShiftMachine --------------------------------------------------------------------------------
-def test_shift_machine_numbers(scene_d):
-    scene = scene_d("shift_machine")
-    d = 8
-    w = mathcore.frequencies(d)
-    for s in scene.probes["clocks"]:
-        assert np.allclose(s["w"], w)
-        err = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
-        assert np.all(np.abs(err) <= TOL)
-        if s["n_on_screen"]:
-            assert s["n_shown"] == str(round(s["p"]))
-    pairs = [s for s in scene.probes["pairs"] if s["on_screen"]]
-    assert len({round(s["n"], 3) for s in pairs}) > 20
-    for s in pairs:
-        pe = rf.cos_first_pe([s["n"]], d)[0]
-        # (cos, sin) per clock, as the narration lays them out
-        assert np.allclose(pe[0::2], np.cos(s["n"] * w)) and np.allclose(pe[1::2], np.sin(s["n"] * w))
-        want = [[figures.fmt_fixed(pe[2 * i], 2).replace("−0.00", "0.00"), figures.fmt_fixed(pe[2 * i + 1], 2).replace("−0.00", "0.00")]
-                for i in range(d // 2)]
-        assert s["shown"] == want
-    m = scene.probes["matrix"][0]
-    machine = rf.cos_first_shift_matrix(m["k"], d)
-    p = rf.cos_first_order(d)
-    assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])   # mathcore's own machine
-    assert m["places"] == 3 and m["shown"] == [[_entry(x, 3) for x in row] for row in machine]
-    # three decimals tell the slowest block (0.001 rad per step) from the identity
-    assert m["shown"][7][6] == "0.001" and m["shown"][6][7] == "−0.001"
-    assert f"{figures.value('w2_d8')}、{figures.value('w3_d8')}" in m["slow_note"]
-    pe = mathcore.sinusoidal_pe(np.arange(12), d)
-    assert np.allclose(mathcore.shift_matrix(3, d) @ pe[2], pe[5])
-    table = scene.probes["pe_table"][0]
-    assert table["shown"] == [[_entry(x, 2, "0.00") for x in row] for row in rf.cos_first_pe(table["rows"], d)]
-    check = scene.probes["check"][0]
-    assert check["error"] == checks.a4_shift() and shows_figure(check["shown"], "a4_err")
-    back = scene.probes["backwards"][0]
-    assert back["error"] == checks.a4_row_pitfall() and shows_figure(back["shown"], "row_pitfall_err")
-    # the boxed result row: PE(k) M_k = PE(0)
-    rows = scene.probes["back_rows"][0]
-    assert rows["input_row"] == back["k"] and rows["output_row"] == 0
-    pe = mathcore.sinusoidal_pe(np.arange(back["k"] + 1), d)
-    assert np.allclose(pe[back["k"]] @ mathcore.shift_matrix(back["k"], d), pe[0], atol=1e-12)
-    # the hands really go back K_BACK steps in the backwards beat
-    clocks = scene.probes["clocks"]
-    b = scene.plan.cue("backwards")
-    p0, p1 = at_frame(clocks, b.start_frame)["p"], at_frame(clocks, b.end_frame - 1)["p"]
-    assert p0 - p1 == pytest.approx(back["k"])
-    # R(θ)ᵀ = R(−θ), so M_kᵀ = M_−k: the note on screen, and the machine's own transpose
-    why = scene.probes["transpose"][0]["shown"]
-    assert "R(theta)^T = R(-theta)" in why[0] and "M_k^T = M_(-k)" in why[1] and "倒拨" in why[1]
-    for k in (1, 3):
-        assert np.allclose(rf.cos_first_shift_matrix(k, d).T, rf.cos_first_shift_matrix(-k, d), atol=1e-15)
-    # lesson 2's third requirement, named where PE(n+k) = M_k PE(n) is shown, and in the voice
-    req = scene.probes["requirement"][0]["shown"]
-    assert "第二课的第三条要求" in req[0] and "第二课的第三条要求" in scene.plan.cue("formula").text
-    # the radian note: 1 rad ≈ 57° (on screen and in the voice, which also names the slowest step in degrees)
-    assert f"1 弧度 ≈ {round(np.degrees(1.0))}°" in scene.probes["rad_note"][0]["shown"]
-    said = scene.plan.cue("no_learning").text
-    assert f"约 {figures.value('w0_d8_deg')}°" in said and f"{figures.value('w3_d8_deg')}°" in said
-    assert figures.value("w0_d8_deg") == str(round(np.degrees(w[0])))
-    assert figures.value("w3_d8_deg") == f"{np.degrees(w[3]):.2f}"
-    periods = scene.probes["periods"][0]
-    # the slowest period as the narration says it ("大约 6.1 万"), mathcore's 60611 rounded
-    assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"          # Text drops spaces
-    assert f"{figures.value('wl_slow_512_wan')} 万" in scene.plan.cue("pitch").text
-    assert float(figures.value("wl_slow_512_wan")) * 1e4 == pytest.approx(mathcore.wavelengths(512)[-1], abs=500)
-    assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
-
-
-def _entry(x: float, places: int = 2, zero: str = "0") -> str:
-    if float(x) == 0:
-        return zero
-    return f"{round(float(x), places) + 0.0:.{places}f}".replace("-", "−")
-
-
-# -- GramStripes ---------------------------------------------------------------------------------
-def test_gram_stripes_heat_map_and_profile(scene_d):
-    from manim import ManimColor, interpolate_color
-
-    scene = scene_d("gram_stripes")
-    heat = scene.probes["heat"][0]
-    g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(heat["n"]), heat["d"]))
-    assert heat["d"] == 32 and heat["n"] == scene.K_MAX + 1           # row 0 holds every distance the curve shows
-    assert np.allclose(heat["values"], g, atol=TOL)
-    # drawn as one mobject per colour: every cell exactly once, in its own colour
-    from collections import Counter
-    assert heat["drawn"] == dict(Counter(heat["colors"])) and sum(heat["drawn"].values()) == heat["n"] ** 2
-    assert abs(heat["drawn_area"] - heat["table_area"]) < 1e-6
-    lo, hi = ManimColor(theme.BACKGROUND), ManimColor(theme.SCORE)
-    for v, c in zip(np.ravel(g)[::97], heat["colors"][::97]):
-        a = (v - heat["vmin"]) / (heat["vmax"] - heat["vmin"])
-        assert c == interpolate_color(lo, hi, float(np.clip(a, 0, 1))).to_hex()
-    # stripes: every diagonal of the drawn table is constant
-    vals = np.array(heat["values"])
-    for k in range(-heat["n"] + 1, heat["n"]):
-        diag = np.diagonal(vals, k)
-        assert np.ptp(diag) <= 1e-9
-    curve = scene.probes["curve"][0]
-    drawn = np.array(curve["drawn"])
-    assert np.allclose(drawn[:, 1], mathcore.relative_profile(drawn[:, 0], 32), atol=1e-6)
-    assert curve["g0_point"][1] == pytest.approx(float(mathcore.relative_profile(0, 32)), abs=1e-6)
-    assert curve["g0_shown"] == f"g(0)={figures.value('g0_d32')}"          # Text drops spaces
-    half = scene.probes["half"][0]
-    assert half["k"] == mathcore.half_point(32) == 16
-    assert half["point"][0] == pytest.approx(16, abs=1e-6)
-    assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
-    assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
-    assert shows_figure(scene.probes["a5"][0]["shown"], "a5_err")
-    assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："   # Text drops spaces
-    assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text        # and the narration
-    # the map is labelled with what it is (d and the positions), as the voice says it
-    assert heat["caption"] == f"d={heat['d']}，位置0到{heat['n'] - 1}"
-    assert f"{heat['d']} 维、位置 0 到 {heat['n'] - 1}" in scene.plan.cue("stripes").text
-    # the extrapolation experiment: told qualitatively, marked as a schematic, no source document, no %
-    honest = scene.probes["honest"][0]
-    assert "示意" in honest["source"] and "讲义" not in honest["source"]
-    assert honest["seen"][1] == "全部答对" and honest["unseen"][1] == "大多出错" and "好了不少" in honest["widened"][1]
-    for cue in ("extrapolation", "honest", "gap"):
-        text = scene.plan.cue(cue).text
-        assert "%" not in text and "讲义" not in text and "学习器" not in text
-
-
 # -- AssertionsLive ------------------------------------------------------------------------------
 def test_assertions_live_rows(scene_d):
     scene = scene_d("assertions_live")
@@ -267,15 +196,6 @@ def test_assertions_live_rows(scene_d):
     for a in want:
         c = scene.plan.cue(a.key.lower())
         assert frames[a.key] == c.start_frame
-
-
-def test_assertions_are_recomputed_in_construct():
-    import inspect
-
-    from scenes.assertions_live import AssertionsLive
-
-    src = inspect.getsource(AssertionsLive.construct)
-    assert "checks.lesson_assertions()" in src
 
 
 # -- Exercises -----------------------------------------------------------------------------------
@@ -342,47 +262,99 @@ def test_exercise_worked_values(scene_d):
     assert f"{ex3['d']}维时" in ex3["answer"]                                  # Text drops spaces
 
 
-# -- the new helpers -------------------------------------------------------------------------------
-def test_rotation_facts_helpers():
-    import doctest
-
-    from mathcore import rotation_facts
-
-    assert doctest.testmod(rotation_facts).failed == 0
-    for k in (1, 3, 7.5):
-        m = rf.cos_first_shift_matrix(k, 8)
-        pe = rf.cos_first_pe(np.arange(20), 8)
-        assert np.allclose(pe[:10] @ m.T, rf.cos_first_pe(np.arange(10) + k, 8), atol=1e-12)
-        for i, wi in enumerate(mathcore.frequencies(8)):
-            assert np.allclose(m[2 * i:2 * i + 2, 2 * i:2 * i + 2], mathcore.rotation(wi * k))
-    assert rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == figures.parse_figure(figures.value("r90_pow4_err")) \
-        or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - figures.parse_figure(figures.value("r90_pow4_err"))) < 1e-17
+def bare(text: str) -> str:
+    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
+    return "".join(text.split())
 
 
-def test_glyph_number_and_timer():
-    from manim import VGroup
+def build(scene_id: str):
+    return narration_scene(scene_id)
 
-    from scenes.mobjects.glyph_number import GlyphNumber, fixed
-    from scenes.mobjects.think_timer import ThinkTimer, seconds_left
 
-    n = GlyphNumber(fixed(3), 0.0, max_chars=7)
-    for v in (-0.0004, 1.23456, -12.5, 0.5):
-        n.set_value(v)
-        assert n.text == fixed(3)(v) and "−0.000" not in n.text
-        drawn = [m for m in n.slots if np.ptp(m.points, axis=0).max() > 0]      # unused slots: one point
-        assert len(drawn) == len(n.text.replace(" ", "")) == len(n.glyph_pairs())
-        assert len({len(m.points) > 0 for m in n.slots}) == 1      # every slot keeps points (animations zip them)
-    slots = list(n.submobjects)
-    n.set_value(-3.25)
-    assert n.submobjects == slots              # same mobjects: a running play keeps drawing the right ones
-    assert [seconds_left(f, 15) for f in (120, 119, 106, 105, 15, 14, 1, 0, -3)] == [8, 8, 8, 7, 1, 1, 1, 0, 0]
-    group = VGroup(n)
-    left = n.get_left()[0]
-    group.shift(np.array([1.0, 2.0, 0.0]))                   # moved as part of a group ...
-    n.set_value(123.4)                                       # ... the next string starts there too
-    assert n.get_left()[0] == pytest.approx(left + 1.0, abs=1e-9)
-    t = ThinkTimer(120, 15)
-    t.set_frames_left(119)
-    assert t.shown_seconds() == 8
-    t.set_frames_left(0)
-    assert t.shown_seconds() == 0 and t.probe_values()["ring_fraction"] == 0
+def test_next_step_rank_is_measured():
+    scene = build("next_step")
+    n = scene.probes["numbers"][0]
+    assert n["d_k"] == head_dim(n["d_model"], n["heads"]) == 64
+    assert n["rank"] == head_score_rank(n["d_model"], n["d_k"]) == n["d_k"]
+    shown = scene.probes["shown"][0]
+    assert shown["heads"] == [bare(f"{n['d_k']} 维")] * n["heads"]
+    assert shown["measured"].endswith(f"={n['rank']}")
+    assert shown["thin_over_side"] == pytest.approx(n["d_k"] / n["d_model"])
+    assert "8 个头" in scene.plan.cue("question").text and "64" in scene.plan.cue("question").text
+    # the course ends here: a recap of the three lessons, and the low-rank question framed as 课外思考
+    recap = scene.probes["recap"][0]
+    assert [r[0] for r in recap["rows"]] == ["第一课", "第二课", "第三课"]
+    q = scene.probes["question"][0]
+    assert q["tag"] == "课外思考" and "课外思考" in scene.plan.cue("question").text
+    for cue in scene.plan.cues:
+        assert "下一课" not in cue.text and "接下来" not in cue.text
+
+
+def test_assertions_are_recomputed_in_construct():
+    import inspect
+
+    from scenes.assertions_live import AssertionsLive
+
+    src = inspect.getsource(AssertionsLive.construct)
+    assert "checks.lesson_assertions()" in src
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    return load_course(load_config(None).lessons).lesson("rotation_matrix")
+
+
+def _cues(lesson):
+    for scene in lesson.scenes:
+        for cue in scene.cues:
+            yield scene, cue, re.sub(r"\{@\w+\}", "", fill(cue.text))
+
+
+@pytest.fixture(scope="module")
+def cmap():
+    from fontTools.ttLib import TTCollection
+
+    fonts = TTCollection(FONT_FILE).fonts
+    (font,) = [f for f in fonts if f["name"].getDebugName(1) == FONT_NAME]
+    return font.getBestCmap()
+
+
+def test_every_subtitle_character_is_in_the_course_font(lesson, cmap):
+    missing = {}
+    texts = [(f"{s.id}.{c.short_id}", t) for s, c, t in _cues(lesson)] + [("title", lesson.title)] + \
+        [(s.id, s.title) for s in lesson.scenes]
+    for where, text in texts:
+        for ch in text:
+            if ch.strip() and ord(ch) not in cmap:
+                missing.setdefault(ch, where)
+    assert not missing, f"characters the course font lacks (the player falls back to another font): {missing}"
+    # the check would see them: ᵀ ₖ ⁻ are not in the font
+    assert all(ord(ch) not in cmap for ch in "ᵀₖ⁻⁵⁶")
+
+
+@pytest.mark.parametrize("word", ["讲义", "规矩照旧", "当场", "下一课", "L5", "学习器", "repro", "表针", "戴一块表"])
+def test_nothing_points_at_an_unseen_document_or_lesson(lesson, word):
+    hits = [f"{s.id}.{c.short_id}" for s, c, t in _cues(lesson) if word in t]
+    hits += ["title"] if word in lesson.title else []
+    assert not hits, f"{word!r} in {hits}"
+
+
+def test_the_voice_never_reads_an_assertion_code(lesson):
+    # A1 … A5 are 断言一 … 断言五 in the subtitles too, so the voice and the subtitle say the same
+    hits = [f"{s.id}.{c.short_id}" for s, c, t in _cues(lesson) if re.search(r"\bA[1-5]\b", t)]
+    assert not hits
+
+
+def test_lesson_three_follows_lessons_one_and_two(lesson):
+    text = {f"{s.id}.{c.short_id}": t for s, c, t in _cues(lesson)}
+    # the bridge: RoPE turned q and k; here the readings PE(n) are the turned vectors, added to x
+    assert "前两课" in text["rot_opening.title"] and "RoPE" in text["rot_opening.title"]
+    assert "PE(n)" in text["rot_opening.title"] and "x" in text["rot_opening.title"]
+    # order-blindness is recalled in a sentence, not replayed
+    assert "第一课" in text["order_entry.defect"] and "第二课" in text["order_entry.raw_index"]
+    # the link to lesson 2's requirements (3: the same step; 2: comparable size)
+    assert "第二课的第三条要求" in text["shift_machine.formula"]
+    assert "第二课的第二条要求" in text["exercises.ex3_work"]
+    # the ending ties the three lessons together and frames the low-rank question as outside the course
+    assert "第一课" in text["next_step.recap"] and "第二课" in text["next_step.recap"]
+    assert "课外思考" in text["next_step.question"]

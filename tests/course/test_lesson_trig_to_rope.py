@@ -1,0 +1,127 @@
+"""Lesson 1 (trig_to_rope), the scenes with one or two checks each: trig_opening (sin 30° and the pointer, and a
+roadmap row for every scene of the lesson), attention_blind (the outputs only permute), summary_table (its rows
+appear with their cues). The lesson's other scenes have files of their own,
+tests/course/test_scene_<scene_id>.py.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mathcore
+from mathcore.toy_words import attention_scores, attention_weights, word_vectors
+from narration import figures
+
+from tests.support.course_scenes import narration_scene
+
+TOL = 1e-6
+
+
+def build(scene_id: str):
+    return narration_scene(scene_id)
+
+
+# -- LessonOpening ----------------------------------------------------------------------
+def test_trig_opening_sin30_and_pointer():
+    scene = build("trig_opening")
+    s = scene.probes["sin30"][0]
+    assert s["value"] == pytest.approx(mathcore.pointer_tip(np.radians(30.0))[1], abs=TOL)
+    assert s["shown"] == figures.value("sin30")
+    assert float(s["shown"]) == pytest.approx(s["value"], abs=0.005)
+    samples = scene.probes["pointer"]
+    assert len(samples) > 30
+    for t in samples:
+        assert np.allclose(t["tip"], mathcore.rotate(t["v0"], t["phi"]), atol=TOL)
+    assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
+
+
+def bare(text: str) -> str:
+    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
+    return "".join(text.split())
+
+
+# the stage of the trig_opening roadmap (1-based row) each content scene of the lesson belongs to
+TRIG_STAGES = {"unit_circle": 1, "angle_addition": 2, "attention_blind": 3, "rope_turns": 4, "rope_invariance": 4,
+               "clock_row": 5, "minimal_rope": 6, "rope_visualisation": 6, "summary_table": 7}
+
+
+def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+    from scenes.lesson_opening import LessonOpening
+
+    scene = build("trig_opening")
+    shown = scene.probes["roadmap"][0]["shown"]
+    items = LessonOpening.PARAMS["trig_opening"]["roadmap"]
+    assert shown == [bare(f"{i + 1}  {t}") for i, t in enumerate(items)]
+    lesson = next(l for l in load_course(load_config().lessons).lessons if l.id == "trig_to_rope")
+    content = [s.id for s in lesson.scenes if s.id != "trig_opening"]
+    assert content == list(TRIG_STAGES), "a scene was added, removed or moved: give it its roadmap row"
+    stages = list(TRIG_STAGES.values())
+    assert stages == sorted(stages) and set(stages) == set(range(1, len(items) + 1))
+    plan = scene.plan.cue("plan").text
+    assert "画出来" in plan and "一张表" in plan          # the voice names the last two stages too
+
+
+@pytest.fixture(scope="module")
+def scene_b():
+    return narration_scene
+
+
+def one(scene, name):
+    samples = scene.probes[name]
+    assert len(samples) == 1, name
+    return samples[0]
+
+
+# -- AttentionIsBlind ----------------------------------------------------------------------------
+@pytest.mark.parametrize("scene_id", ["attention_blind"])
+def test_attention_outputs_only_permute(scene_b, scene_id):
+    scene = scene_b(scene_id)
+    params = scene.PARAMS[scene_id]
+    words, perm = list(params["words"]), list(params["perm"])
+    x = word_vectors(words, scene.D)
+    inputs = one(scene, "inputs")
+    assert inputs["words"] == words and np.allclose(inputs["x"], x, atol=TOL)
+    assert np.allclose(one(scene, "scores")["values"], attention_scores(x), atol=TOL)
+    w = np.array(one(scene, "weights")["values"])
+    assert np.allclose(w, attention_weights(x), atol=TOL) and np.allclose(w.sum(axis=1), 1.0)
+    out = np.array(one(scene, "outputs")["values"])
+    assert np.allclose(out, mathcore.attention(x, x, x), atol=TOL)
+    assert np.allclose(w @ x, out, atol=TOL)                      # weights · x is the drawn output
+    sh = one(scene, "shuffled")
+    assert sh["tokens"] == [words[i] for i in perm] == sh["words"]
+    assert np.allclose(sh["x"], x[perm], atol=TOL)
+    assert np.allclose(sh["outputs"], mathcore.attention(x[perm], x[perm], x[perm]), atol=TOL)
+    assert sh["drawn"] == [inputs["drawn"][i] for i in perm]        # the same rows, moved
+    cmp = one(scene, "compare")
+    assert np.abs(np.array(cmp["before_then_shuffle"]) - np.array(cmp["shuffle_then_after"])).max() <= 1e-12
+    assert cmp["error"] == mathcore.permutation_error(x, perm)
+    assert cmp["error_shown"] == figures.fmt_sci(cmp["error"])
+    assert cmp["drawn_old"] == cmp["drawn_new"]                     # colour for colour, row for row
+    assert cmp["drawn_new"] == [one(scene, "outputs")["drawn"][i] for i in perm]
+
+
+def built(scene_id: str):
+    return narration_scene(scene_id)
+
+
+def nospace(text: str) -> str:
+    """Manim's Text keeps its string without spaces."""
+    return text.replace(" ", "")
+
+
+# -- summary_table -----------------------------------------------------------------------------------------
+def test_summary_table_rows_appear_with_their_cues():
+    scene = built("summary_table")
+    cls = type(scene)
+    for short, concept, school, _, picture, model in cls.ROWS:
+        row = scene.probes[f"row_{short}"][0]
+        assert row["shown"] == [nospace(t) for t in (concept, school, picture, model)]
+        assert all(row["on_screen"])
+        assert row["frame"] <= scene.plan.cue(short).end_frame
+    for short, _, text in cls.RECAPS:
+        assert scene.probes[short][0]["shown"] == nospace(text)

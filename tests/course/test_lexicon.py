@@ -1,0 +1,199 @@
+"""The course's narration as its voices read it: every token covered by narration/lexicon.yaml, every polyphone
+pinned and read for a known reason, in both spoken forms (Chinese, and Latin letters for the voices that read
+them); the misreadings fixed stay fixed, and the course's own reading rules live in its lexicon.
+
+The lexicon and the polyphone check themselves: tests/engine/test_lexicon.py, test_readings.py and
+test_lexicon_voices.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from coursekit.content.narration import BOOKMARK_RE
+from coursekit.content.reading_check import check_course
+from coursekit.core.errors import UserError
+from coursekit.core.paths import narration_dir
+from coursekit.zh.chars import is_cjk
+from coursekit.zh.lexicon import Lexicon
+from coursekit.zh.reading_rules import RULES
+from coursekit.zh.readings import multi_reading
+
+LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
+
+
+def _real_cues():
+    from coursekit.content.narration import load_course
+
+    from narration import figures
+
+    try:
+        course = load_course(LESSONS)
+        lexicon = Lexicon.load(narration_dir() / "lexicon.yaml")
+    except UserError as exc:
+        pytest.fail(f"the real narration or lexicon does not load yet: {exc}")
+    out = []
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                source = cue.say if cue.say is not None else cue.text
+                out.append((cue.id, BOOKMARK_RE.sub("", figures.fill(source))))
+    return lexicon, out
+
+
+def test_real_narration_is_covered_by_the_lexicon():
+    lexicon, cues = _real_cues()
+    problems = [f"  {cid}: {', '.join(repr(t) for t in toks)}"
+                for cid, text in cues if (toks := lexicon.uncovered(text))]
+    assert not problems, (
+        f"{len(problems)} cue(s) say something the voices cannot read; add each token to `terms:` in "
+        "narration/lexicon.yaml (or write it in Chinese in the cue's `say:`):\n" + "\n".join(problems))
+
+
+def test_real_narration_pins_every_polyphone():
+    lexicon, cues = _real_cues()
+    problems = [f"  {ch} in {cid} at {off}: …{ctx}…"
+                for cid, text in cues for ch, off, ctx in lexicon.unpinned(text)]
+    assert not problems, (
+        f"{len(problems)} polyphonic character(s) are not inside a `readings:` word; add the word with "
+        "its pinyin to `readings:` in narration/lexicon.yaml:\n" + "\n".join(problems))
+
+
+def _real():
+    from coursekit.content.narration import load_course
+    from coursekit.core.paths import narration_dir
+
+    return load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml")
+
+
+def test_real_narration_is_covered_for_both_kinds_of_voice():
+    from narration.figures import fill
+
+    course, lexicon = _real()
+    problems = []
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                text = BOOKMARK_RE.sub("", fill(cue.say if cue.say is not None else cue.text))
+                for latin in (False, True):
+                    if toks := lexicon.uncovered(text, reads_latin=latin):
+                        problems.append(f"  {cue.id} ({'latin' if latin else 'chinese'}): {toks}")
+    assert not problems, "\n".join(problems)
+
+
+def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
+    from coursekit.content.cue_text import cue_text
+
+    course, lexicon = _real()
+    differ = 0
+    for scene in course.scenes.values():
+        for cue in scene.cues:
+            a = cue_text(cue, lexicon, reads_latin=False)
+            b = cue_text(cue, lexicon, reads_latin=True)
+            assert a.written == b.written                      # subtitles keep the written form
+            assert set(a.bookmarks_spoken) == set(b.bookmarks_spoken)
+            assert all(0 <= off <= len(b.spoken) for off in b.bookmarks_spoken.values())
+            differ += a.spoken != b.spoken
+    assert differ > 20
+    cue = course.scenes["further_reading"].cues[0]
+    latin = cue_text(cue, lexicon, reads_latin=True).spoken
+    assert "Transformer" in latin and "Attention Is All You Need" in latin
+    assert "传斯佛么" in cue_text(cue, lexicon).spoken
+
+
+@pytest.fixture(scope="module")
+def report():
+    from coursekit.content.narration import load_course
+    from coursekit.core.paths import narration_dir
+
+    return check_course(load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml"))
+
+
+def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
+    bad = report.failures
+    assert not bad, (
+        f"{len(bad)} occurrence(s) of multi-reading characters have no known reason for their reading "
+        "(pin the word in narration/lexicon.yaml readings, reword the cue, or give the character a rule "
+        "with its reason in the lexicon's rules):\n" + "\n".join("  " + o.line() for o in bad))
+
+
+def test_the_check_covers_every_occurrence_in_both_forms(report):
+    from coursekit.content.narration import load_course
+    from coursekit.content.cue_text import cue_text
+
+    lexicon = Lexicon.load()
+    multi = multi_reading()
+    assert len(multi) > 8000
+    expected = {"chinese": 0, "latin": 0}
+    for lesson in load_course(LESSONS).lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                for form, latin in (("chinese", False), ("latin", True)):
+                    text, _ = lexicon.read_out(cue_text(cue, lexicon, reads_latin=latin).spoken)
+                    expected[form] += sum(ch in multi for ch in text)
+    for form, n in expected.items():
+        c = report.counts(form)
+        assert c["occurrences"] == n > 3000
+        assert c["a"] + c["b"] + c["c"] + c["unjustified"] == n
+        assert c["a"] and c["b"] and c["c"]
+    # the Latin form really is another text: fewer transliterated characters
+    assert report.counts("latin")["occurrences"] < report.counts("chinese")["occurrences"]
+
+
+def test_the_pinyin_is_the_one_the_check_reads(report):
+    """``Lexicon.pinyin`` is exactly the syllables of ``read_out``, and equals pypinyin run on whole
+    runs between pins (the implementation before read_out existed): same segmentation."""
+    import re
+
+    from pypinyin import Style, lazy_pinyin
+
+    from coursekit.zh.numbers import expand_numbers
+    from coursekit.content.narration import load_course
+    from coursekit.content.cue_text import cue_text
+
+    lexicon = Lexicon.load()
+
+    def whole_runs(spoken: str) -> list[str]:
+        text = expand_numbers(spoken)
+        out: list[str] = []
+
+        def free(chunk: str) -> None:
+            for run in re.findall(r"[^\W\d_a-zA-Z]+", chunk):
+                han = "".join(ch for ch in run if is_cjk(ch))
+                if han:
+                    out.extend(s.replace("ü", "v") for s in
+                               lazy_pinyin(han, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
+        pos = 0
+        for start, word in lexicon.pinned_spans(text):
+            free(text[pos:start])
+            out.extend(lexicon.readings[word])
+            pos = start + len(word)
+        free(text[pos:])
+        return out
+
+    for lesson in load_course(LESSONS).lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                for latin in (False, True):
+                    spoken = cue_text(cue, lexicon, reads_latin=latin).spoken
+                    assert lexicon.pinyin(spoken) == whole_runs(spoken), cue.id
+
+
+def test_fixed_misreadings_stay_fixed():
+    lexicon = Lexicon.load()
+    py = lexicon.pinyin
+    assert py("所有词一起并行地算")[-2:] == ["de5", "suan4"]          # was di4
+    assert py("两者一维一维地相加")[-3] == "de5"
+    assert py("一行一行地归一化")[4] == "de5"
+    assert py("只有框出的几格")[2] == "kuang4"                          # was kuang1
+    assert py("词义那部分已经")[4] == "fen5"                            # was fen1 (one-character pin)
+    assert py("变多少只看角度差")[-1] == "cha1"                         # the difference, not chà
+    assert py("两者转角之差")[2] == "zhuan4"
+    assert py("传斯佛么")[2] == "fo2"
+    assert py("和近处分不清")[2:4] == ["chu4", "fen1"]
+
+
+def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():
+    from coursekit.core.paths import narration_dir
+
+    course = Lexicon.load(narration_dir() / "lexicon.yaml", check_readings=False)
+    assert set(course.rules) >= {"肉", "斯", "派"} and not set(course.rules) & set(RULES)

@@ -1,0 +1,113 @@
+"""angle_addition (trig_to_rope, class AngleAddition): two turns land where one turn does (25° then 40° = 65°), the
+vectors stay unit length, and the arcs, turns and product labels equal the drawing.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+
+The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
+as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
+perturbed samples (the drawing moved, or the label's value changed) give some.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import mathcore
+
+from tests.support.course_scenes import narration_scene
+from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
+
+TOL = 1e-6
+DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+
+
+def at_frame(samples, frame):
+    hits = [s for s in samples if s["frame"] == frame]
+    assert hits, f"no sample on frame {frame}"
+    return hits[0]
+
+
+def test_angle_addition_vectors(narrated_scene):
+    scene = narrated_scene("angle_addition")
+    for key in ("vector", "ghost"):
+        for s in scene.probes[key]:
+            assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    for s in scene.probes["length"]:
+        assert abs(s["length"] - 1.0) <= TOL
+    vec = scene.probes["vector"]
+    two = scene.plan.cue("two_turns")
+    assert at_frame(vec, two.bookmarks["second"])["phi"] == pytest.approx(np.radians(25), abs=1e-12)
+    end = scene.plan.cue("one_turn").end_frame
+    v, g = at_frame(vec, end), at_frame(scene.probes["ghost"], end)
+    assert np.allclose(v["tip"], g["tip"], atol=TOL)              # two turns land where one turn does
+    assert np.allclose(v["tip"], mathcore.pointer_tip(np.radians(65)), atol=TOL)
+
+
+# -- angle_addition / rot_composition: arcs, turns and the product -----------------------------
+def angle_addition_disagreements(scene_probes) -> list[str]:
+    out = []
+    drawn = {s["frame"]: s for s in scene_probes["drawn"]}
+    # "R(90°)(1, 0) = (0, 1)": while the product is on screen the arrow points where its result says
+    prod = [dict(s, **drawn[s["frame"]]) for s in scene_probes["product"] if s["on_screen"]]
+    res = lambda s: numbers_in(s["result"])                                  # noqa: E731
+    out += disagreements(prod[-5:], shown=lambda s: True, what="product's x", said=lambda s: res(s)[0],
+                         drawn=lambda s: (s["end"][0] - s["center"][0]) / s["unit_radius"], tol=0.006)
+    out += disagreements(prod[-5:], shown=lambda s: True, what="product's y", said=lambda s: res(s)[1],
+                         drawn=lambda s: (s["end"][1] - s["center"][1]) / s["unit_radius"], tol=0.006)
+    # the length readout against the drawn arrow
+    lengths = [dict(s, **drawn[s["frame"]]) for s in scene_probes["length"] if s["on_screen"]]
+    out += disagreements(lengths, shown=lambda s: True, what="length", said=lambda s: numbers_in(s["shown"])[0],
+                         drawn=lambda s: np.linalg.norm(np.subtract(s["end"], s["center"])[:2]) / s["unit_radius"],
+                         tol=0.006)
+    # "25°" and "40°" against their arcs; the arcs meet; the arrow ends where the second one does
+    for s in scene_probes["arcs"]:
+        c = drawn[s["frame"]]["center"]
+        on1, lab1, on2, lab2 = s["on_screen"]
+        if on1 and lab1:
+            out += disagreements([s], shown=lambda _: True, what="first arc", said=lambda _: numbers_in(s["lab1"])[0],
+                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc1"][0]), direction_deg(c, s["arc1"][1])),
+                                 tol=DEG_TOL)
+        if on2 and lab2:
+            out += disagreements([s], shown=lambda _: True, what="second arc", said=lambda _: numbers_in(s["lab2"])[0],
+                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc2"][0]), direction_deg(c, s["arc2"][1])),
+                                 tol=DEG_TOL)
+    # "R(40°) R(25°) = R(65°)": the vector and the ghost both point at 65°
+    once = [s for s in scene_probes["once"] if s["on_screen"]]
+    out += disagreements(once, shown=lambda s: True, what="two turns", said=lambda s: 65.0,
+                         drawn=lambda s: direction_deg(s["center"], s["end"]) % 360, tol=DEG_TOL)
+    out += disagreements(once, shown=lambda s: True, what="one turn", said=lambda s: 65.0,
+                         drawn=lambda s: direction_deg(s["center"], s["ghost_end"]) % 360, tol=DEG_TOL)
+    return out
+
+
+def test_angle_addition_labels_equal_the_drawing():
+    # (rot_composition, lesson 3, has its own scene class now: its checks live with that lesson's tests)
+    probes = narration_scene("angle_addition").probes
+    assert sum(s["on_screen"] for s in probes["product"]) > 20 and sum(s["on_screen"] for s in probes["length"]) > 10
+    assert sum(all(s["on_screen"]) for s in probes["arcs"]) > 20 and sum(s["on_screen"] for s in probes["once"]) > 20
+    assert angle_addition_disagreements(probes) == []
+
+
+def _turned(p, center, deg):
+    a = np.radians(deg)
+    v = np.asarray(p, dtype=float) - np.asarray(center, dtype=float)
+    x, y = v[0] * np.cos(a) - v[1] * np.sin(a), v[0] * np.sin(a) + v[1] * np.cos(a)
+    return [center[0] + x, center[1] + y, 0.0]
+
+
+@pytest.mark.parametrize("what", ["vector", "arc", "label"])
+def test_angle_addition_check_catches_a_perturbation(what):
+    probes = copy.deepcopy(narration_scene("angle_addition").probes)
+    if what == "vector":                      # the arrow turned back while "(0, 1)" is still shown
+        for s in probes["drawn"]:
+            s["end"] = _turned(s["end"], s["center"], -3.0)
+    elif what == "arc":
+        for s in probes["arcs"]:
+            s["arc2"][1] = _turned(s["arc2"][1], probes["drawn"][0]["center"], 5.0)
+    else:
+        for s in probes["arcs"]:
+            s["lab1"] = "30°"
+    assert angle_addition_disagreements(probes)

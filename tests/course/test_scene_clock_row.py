@@ -1,0 +1,119 @@
+"""clock_row (trig_to_rope, class ClockRow): each hand at p·ω_i (mathcore.frequencies), the position counter, the
+speeds and the table against the hands; clock_row_paper, the same class in lesson 2, is checked here too.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+
+The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
+as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
+perturbed samples (the drawing moved, or the label's value changed) give some.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import mathcore
+
+from tests.support.course_scenes import narration_scene
+from tests.support.drawn import direction_deg, disagreements, numbers_in
+
+TOL = 1e-6
+DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+
+
+def wrap(a):
+    return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
+
+
+def at_frame(samples, frame):
+    hits = [s for s in samples if s["frame"] == frame]
+    assert hits, f"no sample on frame {frame}"
+    return hits[0]
+
+
+@pytest.mark.parametrize("scene_id", ["clock_row", "clock_row_paper"])
+def test_clock_hands_at_p_times_w(narrated_scene, scene_id):
+    scene = narrated_scene(scene_id)
+    d = scene.PARAMS[scene_id]["d"]
+    w = mathcore.frequencies(d)[list(scene.PARAMS[scene_id]["indices"])]
+    samples = scene.probes["clocks"]
+    assert {round(s["p"]) for s in samples} >= set(scene.STEPS)
+    for s in samples:
+        assert np.allclose(s["w"], w)
+        assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * w)) <= TOL)
+        if s["counter_on_screen"]:
+            assert s["counter"] == round(s["p"])
+    step = scene.plan.cue("step")
+    assert at_frame(samples, step.end_frame)["p"] == scene.STEPS[-1]
+    table = scene.probes["table"][0]
+    want = np.degrees(np.mod(np.multiply.outer(table["positions"], w), 2 * np.pi))
+    assert table["shown"] == [[f"{int(round(v)) % 360}°" for v in row] for row in want]
+    assert len({tuple(r) for r in table["shown"]}) == len(table["shown"])   # no two positions alike
+
+
+# -- clock_row / clock_row_paper: the position counter, the speeds and the table against the hands ---
+def clock_row_disagreements(samples, speeds) -> list[str]:
+    """At rest on a whole position: every hand points at position × its speed (``speeds`` in
+    radians per position: the labels' own values when shown); the table's last row reads the hands."""
+    out = []
+    rest = [s for s in samples if abs(s["p"] - round(s["p"])) < 1e-9]
+
+    def hand(s, i):
+        return direction_deg(s["hand_starts"][i], s["hand_ends"][i]) % 360
+
+    def wrap(a):
+        return (a + 180.0) % 360.0 - 180.0
+    for i in range(len(speeds)):
+        w = speeds[i]
+        out += disagreements(rest, shown=lambda s: s["counter_on_screen"], what=f"clock {i} vs the position shown",
+                             said=lambda s, w=w, i=i: wrap(np.degrees(numbers_in(s["counter_text"])[0] * w) - hand(s, i)),
+                             drawn=lambda s: 0.0, tol=DEG_TOL)
+        out += disagreements(rest, shown=lambda s: s["table_on_screen"] and round(s["p"]) == numbers_in(s["table_labels"][-1])[0],
+                             what=f"table's last row, clock {i}", said=lambda s, i=i: numbers_in(s["table"][-1][i])[0],
+                             drawn=lambda s, i=i: round(hand(s, i)) % 360, tol=0)
+    return out
+
+
+def _clock_speeds(scene_id):
+    scene = narration_scene(scene_id)
+    shown = [s for s in scene.probes["clocks"] if any(s["speeds_on_screen"])]
+    if shown:                                     # the speeds written under the clocks
+        return [numbers_in(t)[0] for t in shown[-1]["speed_texts"]], scene
+    return list(scene.probes["clocks"][0]["w"]), scene
+
+
+@pytest.mark.parametrize("scene_id", ["clock_row", "clock_row_paper"])
+def test_clock_labels_equal_the_hands(scene_id):
+    speeds, scene = _clock_speeds(scene_id)
+    samples = scene.probes["clocks"]
+    if scene_id == "clock_row":
+        assert speeds == pytest.approx(list(mathcore.frequencies(8)))
+    rest = [s for s in samples if abs(s["p"] - round(s["p"])) < 1e-9]
+    assert {round(s["p"]) for s in rest if s["counter_on_screen"]} >= set(scene.STEPS)
+    assert sum(s["table_on_screen"] and round(s["p"]) == scene.TABLE_POSITIONS[-1] for s in rest) > 10
+    assert clock_row_disagreements(samples, speeds) == []
+
+
+def _turned(p, center, deg):
+    a = np.radians(deg)
+    v = np.asarray(p, dtype=float) - np.asarray(center, dtype=float)
+    x, y = v[0] * np.cos(a) - v[1] * np.sin(a), v[0] * np.sin(a) + v[1] * np.cos(a)
+    return [center[0] + x, center[1] + y, 0.0]
+
+
+@pytest.mark.parametrize("what", ["hand", "speed", "table"])
+def test_clock_check_catches_a_perturbation(what):
+    speeds, scene = _clock_speeds("clock_row")
+    samples = copy.deepcopy(scene.probes["clocks"])
+    if what == "speed":
+        speeds = list(speeds)
+        speeds[1] *= 1.1
+    for s in samples:
+        if what == "hand":
+            s["hand_ends"][2] = _turned(s["hand_ends"][2], s["hand_starts"][2], 1.0)
+        elif what == "table":
+            s["table"][-1][1] = "250°"
+    assert clock_row_disagreements(samples, speeds)

@@ -1,0 +1,368 @@
+"""shift_machine (rotation_matrix, class ShiftMachine): the numbers against mathcore; the counter n, the cos/sin
+readings, the extra-turn arcs and the backwards step against the drawn hands; the boxed rows of the PE table
+against the hands and the counter.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+
+The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
+as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
+perturbed samples (the drawing moved, or the label's value changed) give some.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+import numpy as np
+import pytest
+
+import mathcore
+from mathcore import checks, rotation_facts as rf
+from narration import figures
+
+from tests.support.course_scenes import narration_scene
+from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, length, numbers_in, signed_gap_deg
+
+TOL = 1e-6
+D_SHIFT = 8
+W = mathcore.frequencies(D_SHIFT)                       # radians per step of each hand (mathcore, not the scene)
+W_DEG = np.degrees(W)
+DEG_TOL = 1e-6
+READ_TOL = 0.005 + 1e-9                                 # two-decimal readings of exact values
+
+
+def sci_in(code: str) -> float:
+    """The number a Typst line shows as ``m times 10^(e)`` (how these scenes typeset a measured error)."""
+    found = re.findall(r"(\d+(?:\.\d+)?) times 10\^\((-?\d+)\)", code)
+    assert len(found) == 1, f"one figure expected in {code!r}"
+    return float(found[0][0]) * 10.0 ** int(found[0][1])
+
+
+def shows_figure(code: str, name: str) -> bool:
+    """The Typst line shows exactly the figure ``name`` (the subtitles' written form, same digits)."""
+    return sci_in(code) == figures.parse_figure(figures.value(name))
+
+
+def at_frame(samples, frame):
+    hits = [s for s in samples if s["frame"] == frame]
+    assert hits, f"no sample on frame {frame}"
+    return hits[0]
+
+
+@pytest.fixture(scope="module")
+def scene_d():
+    return narration_scene
+
+
+# -- ShiftMachine --------------------------------------------------------------------------------
+def test_shift_machine_numbers(scene_d):
+    scene = scene_d("shift_machine")
+    d = 8
+    w = mathcore.frequencies(d)
+    for s in scene.probes["clocks"]:
+        assert np.allclose(s["w"], w)
+        err = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
+        assert np.all(np.abs(err) <= TOL)
+        if s["n_on_screen"]:
+            assert s["n_shown"] == str(round(s["p"]))
+    pairs = [s for s in scene.probes["pairs"] if s["on_screen"]]
+    assert len({round(s["n"], 3) for s in pairs}) > 20
+    for s in pairs:
+        pe = rf.cos_first_pe([s["n"]], d)[0]
+        # (cos, sin) per clock, as the narration lays them out
+        assert np.allclose(pe[0::2], np.cos(s["n"] * w)) and np.allclose(pe[1::2], np.sin(s["n"] * w))
+        want = [[figures.fmt_fixed(pe[2 * i], 2).replace("−0.00", "0.00"), figures.fmt_fixed(pe[2 * i + 1], 2).replace("−0.00", "0.00")]
+                for i in range(d // 2)]
+        assert s["shown"] == want
+    m = scene.probes["matrix"][0]
+    machine = rf.cos_first_shift_matrix(m["k"], d)
+    p = rf.cos_first_order(d)
+    assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])   # mathcore's own machine
+    assert m["places"] == 3 and m["shown"] == [[_entry(x, 3) for x in row] for row in machine]
+    # three decimals tell the slowest block (0.001 rad per step) from the identity
+    assert m["shown"][7][6] == "0.001" and m["shown"][6][7] == "−0.001"
+    assert f"{figures.value('w2_d8')}、{figures.value('w3_d8')}" in m["slow_note"]
+    pe = mathcore.sinusoidal_pe(np.arange(12), d)
+    assert np.allclose(mathcore.shift_matrix(3, d) @ pe[2], pe[5])
+    table = scene.probes["pe_table"][0]
+    assert table["shown"] == [[_entry(x, 2, "0.00") for x in row] for row in rf.cos_first_pe(table["rows"], d)]
+    check = scene.probes["check"][0]
+    assert check["error"] == checks.a4_shift() and shows_figure(check["shown"], "a4_err")
+    back = scene.probes["backwards"][0]
+    assert back["error"] == checks.a4_row_pitfall() and shows_figure(back["shown"], "row_pitfall_err")
+    # the boxed result row: PE(k) M_k = PE(0)
+    rows = scene.probes["back_rows"][0]
+    assert rows["input_row"] == back["k"] and rows["output_row"] == 0
+    pe = mathcore.sinusoidal_pe(np.arange(back["k"] + 1), d)
+    assert np.allclose(pe[back["k"]] @ mathcore.shift_matrix(back["k"], d), pe[0], atol=1e-12)
+    # the hands really go back K_BACK steps in the backwards beat
+    clocks = scene.probes["clocks"]
+    b = scene.plan.cue("backwards")
+    p0, p1 = at_frame(clocks, b.start_frame)["p"], at_frame(clocks, b.end_frame - 1)["p"]
+    assert p0 - p1 == pytest.approx(back["k"])
+    # R(θ)ᵀ = R(−θ), so M_kᵀ = M_−k: the note on screen, and the machine's own transpose
+    why = scene.probes["transpose"][0]["shown"]
+    assert "R(theta)^T = R(-theta)" in why[0] and "M_k^T = M_(-k)" in why[1] and "倒拨" in why[1]
+    for k in (1, 3):
+        assert np.allclose(rf.cos_first_shift_matrix(k, d).T, rf.cos_first_shift_matrix(-k, d), atol=1e-15)
+    # lesson 2's third requirement, named where PE(n+k) = M_k PE(n) is shown, and in the voice
+    req = scene.probes["requirement"][0]["shown"]
+    assert "第二课的第三条要求" in req[0] and "第二课的第三条要求" in scene.plan.cue("formula").text
+    # the radian note: 1 rad ≈ 57° (on screen and in the voice, which also names the slowest step in degrees)
+    assert f"1 弧度 ≈ {round(np.degrees(1.0))}°" in scene.probes["rad_note"][0]["shown"]
+    said = scene.plan.cue("no_learning").text
+    assert f"约 {figures.value('w0_d8_deg')}°" in said and f"{figures.value('w3_d8_deg')}°" in said
+    assert figures.value("w0_d8_deg") == str(round(np.degrees(w[0])))
+    assert figures.value("w3_d8_deg") == f"{np.degrees(w[3]):.2f}"
+    periods = scene.probes["periods"][0]
+    # the slowest period as the narration says it ("大约 6.1 万"), mathcore's 60611 rounded
+    assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"          # Text drops spaces
+    assert f"{figures.value('wl_slow_512_wan')} 万" in scene.plan.cue("pitch").text
+    assert float(figures.value("wl_slow_512_wan")) * 1e4 == pytest.approx(mathcore.wavelengths(512)[-1], abs=500)
+    assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
+
+
+def _entry(x: float, places: int = 2, zero: str = "0") -> str:
+    if float(x) == 0:
+        return zero
+    return f"{round(float(x), places) + 0.0:.{places}f}".replace("-", "−")
+
+
+def _num(text: str) -> float:
+    return numbers_in(text)[-1]
+
+
+def _hand_deg(s, i) -> float:
+    """The drawn direction of hand i, from its raw points."""
+    return direction_deg(s["hands"][i]["start"], s["hands"][i]["end"])
+
+
+# -- shift_machine ----------------------------------------------------------------------------------
+def counter_vs_hands(samples) -> list[str]:
+    """Hand i points at w_i · n for the n the counter shows. While the hands move the counter shows the
+    nearest whole n, so a hand may be up to half a step (w_i / 2) away from it."""
+    out = []
+    for i in range(D_SHIFT // 2):
+        out += disagreements(samples, shown=lambda s: s["n_on_screen"] and s["hands_on_screen"],
+                             said=lambda s, i=i: 0.0,
+                             drawn=lambda s, i=i: signed_gap_deg(W_DEG[i] * _num(s["n_shown"]), _hand_deg(s, i)),
+                             tol=W_DEG[i] / 2 + DEG_TOL, what=f"hand {i} vs the counter n")
+        out += disagreements(samples, shown=lambda s: s["hands_on_screen"], said=lambda s: 0.0,
+                             drawn=lambda s, i=i: length(s["hands"][i]["start"], s["centers"][i]), tol=1e-6,
+                             what=f"hand {i} turns about its own clock's centre")
+    return out
+
+
+def readings_vs_hands(samples) -> list[str]:
+    """Under each clock, cos and sin of the angle its hand is drawn at (two decimals)."""
+    out = []
+    for i in range(D_SHIFT // 2):
+        for j, f in enumerate((np.cos, np.sin)):
+            out += disagreements(samples, shown=lambda s: s["on_screen"],
+                                 said=lambda s, i=i, j=j: float(s["shown"][i][j].replace("−", "-")),
+                                 drawn=lambda s, i=i, f=f: float(f(np.radians(_hand_deg(s, i)))),
+                                 tol=READ_TOL, what=f"hand {i}: {'cos' if j == 0 else 'sin'} reading")
+    return out
+
+
+@pytest.fixture(scope="module")
+def shift():
+    return narration_scene("shift_machine")
+
+
+def test_shift_machine_counter_and_readings_equal_the_hands(shift):
+    hands = shift.probes["hands"]
+    assert sum(s["n_on_screen"] for s in hands) > 300
+    assert len({s["n_shown"] for s in hands if s["n_on_screen"]}) >= 6        # n = 0 … 13 goes by
+    assert counter_vs_hands(hands) == []
+    pairs = [s for s in shift.probes["pairs"] if s["on_screen"]]
+    assert len(pairs) > 30
+    assert readings_vs_hands(pairs) == []
+
+
+def extra_arcs_disagreements(samples, matrix: dict) -> list[str]:
+    """Each extra-turn arc sweeps the degrees its label says; w_i k is mathcore's; and the i-th 2×2 block of
+    the M_k shown (cos, −sin; sin, cos, three decimals) turns by the angle that arc sweeps."""
+    out = []
+    places = matrix["places"]
+    for i in range(D_SHIFT // 2):
+        def sweep(s, i=i):
+            a = s["arcs"][i]
+            return arc_sweep_deg(a["center"], a["start"], a["end"])
+        out += disagreements(samples, shown=lambda s: s["on_screen"] and s["labels_on_screen"],
+                             said=lambda s, i=i: _num(s["shown"][i]), drawn=sweep, tol=0.005 + 1e-6,
+                             what=f"hand {i}: extra-turn label vs its arc")
+        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, i=i: W_DEG[i] * s["k"],
+                             drawn=sweep, tol=1e-6, what=f"hand {i}: arc vs w_i k")
+        block = [[float(matrix["shown"][2 * i + r][2 * i + c].replace("−", "-")) for c in (0, 1)] for r in (0, 1)]
+        half = 0.5 * 10.0 ** -places + 1e-9
+        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: b[1][0],
+                             drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))), tol=half,
+                             what=f"block {i}: sin entry vs the arc")
+        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: b[0][0],
+                             drawn=lambda s, i=i: float(np.cos(np.radians(sweep(s, i)))), tol=half,
+                             what=f"block {i}: cos entry vs the arc")
+        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: -b[0][1],
+                             drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))), tol=half,
+                             what=f"block {i}: −sin entry vs the arc")
+    return out
+
+
+def test_shift_machine_extra_turns_equal_their_arcs(shift):
+    extra = [s for s in shift.probes["extra"] if s["on_screen"]]
+    assert len(extra) > 20
+    matrix = shift.probes["matrix"][0]
+    assert extra_arcs_disagreements(extra, matrix) == []
+    # the labels say mathcore's w_i k
+    for i, text in enumerate(extra[-1]["shown"]):
+        assert text == f"+{figures.fmt_dec(W_DEG[i] * matrix['k'], 2)}°"
+
+
+def backwards_disagreements(first: dict, last: dict, shown: dict) -> list[str]:
+    """The backwards beat: the k the screen says (the text "和 k 步之前…", the formula M_k, PE(n − k)) is how
+    many steps every drawn hand went back, and how far the counter n went down."""
+    out = []
+    said = {"text": numbers_in(shown["text"])[0], "formula M_k": float(shown["formula"].split("M_")[1].split()[0]),
+            "formula n − k": float(shown["formula"].split("n - ")[1].split(")")[0]),
+            "counter": _num(first["n_shown"]) - _num(last["n_shown"])}
+    for i in range(D_SHIFT // 2):
+        went_back = -signed_gap_deg(_hand_deg(first, i), _hand_deg(last, i)) / W_DEG[i]
+        for what, k in said.items():
+            if not abs(went_back - k) <= 1e-6:
+                out.append(f"hand {i} went back {went_back:g} steps; the {what} says {k:g}")
+    return out
+
+
+def _backwards(scene):
+    cue = scene.plan.cue("backwards")
+    hands = {s["frame"]: s for s in scene.probes["hands"]}
+    back = scene.probes["backwards"][0]
+    return hands[cue.start_frame], hands[cue.end_frame - 1], {"text": back["shown"], "formula": back["formula"]}
+
+
+def test_shift_machine_backwards_step_equals_the_hands(shift):
+    first, last, shown = _backwards(shift)
+    assert backwards_disagreements(first, last, shown) == []
+    k = shift.probes["backwards"][0]["k"]
+    assert f"{k} 步" in shift.plan.cue("backwards").text            # the narration names the same k
+    # the boxed result is PE(k) M_k = PE(0): the row k steps back from the boxed input row
+    rows = shift.probes["back_rows"][0]
+    assert rows["input_row"] - rows["output_row"] == k and f"M_{k}" in rows["result"]
+
+
+def test_shift_machine_checks_catch_a_wrong_label_or_drawing(shift):
+    hands = [s for s in shift.probes["hands"] if s["n_on_screen"]]
+    still = hands[-1]                                                   # the hands rest on a whole n here
+    bad = copy.deepcopy(still)
+    bad["n_shown"] = str(int(_num(still["n_shown"])) + 1)               # the label off by one step
+    assert counter_vs_hands([bad])
+    bad = copy.deepcopy(still)
+    c, e = np.array(bad["hands"][1]["start"]), np.array(bad["hands"][1]["end"])
+    a = np.radians(10.0)                                                # hand 1 drawn 10° off (w_1 = 5.7°)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    bad["hands"][1]["end"] = (c + rot @ (e - c)).tolist()
+    assert counter_vs_hands([bad])
+
+    pair = copy.deepcopy([s for s in shift.probes["pairs"] if s["on_screen"]][-1])
+    pair["shown"][0][0] = f"{float(pair['shown'][0][0].replace('−', '-')) + 0.02:.2f}"
+    assert readings_vs_hands([pair])
+
+    extra = copy.deepcopy([s for s in shift.probes["extra"] if s["on_screen"] and s["labels_on_screen"]][-1])
+    matrix = shift.probes["matrix"][0]
+    extra["shown"][1] = "+6.73°"                                        # a label one degree off
+    assert extra_arcs_disagreements([extra], matrix)
+    extra = copy.deepcopy([s for s in shift.probes["extra"] if s["on_screen"]][-1])
+    arc = extra["arcs"][0]
+    arc["end"] = (np.array(arc["center"]) + 1.1 * (np.array(arc["end"]) - np.array(arc["center"]))).tolist()
+    arc["end"] = np.add(arc["end"], [0.0, 0.05]).tolist()               # the arc drawn too long
+    assert extra_arcs_disagreements([extra], matrix)
+    wrong = copy.deepcopy(matrix)
+    wrong["shown"][7][6] = "0.000"                                      # the slow block printed as identity
+    assert extra_arcs_disagreements([s for s in shift.probes["extra"] if s["on_screen"]][-1:], wrong)
+
+    first, last, shown = _backwards(shift)
+    assert backwards_disagreements(first, last, {**shown, "text": shown["text"].replace("3", "2", 1)})
+    moved = copy.deepcopy(last)
+    c, e = np.array(moved["hands"][2]["start"]), np.array(moved["hands"][2]["end"])
+    a = np.radians(W_DEG[2])                                            # hand 2 went back one step less
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    moved["hands"][2]["end"] = (c + rot @ (e - c)).tolist()
+    assert backwards_disagreements(first, moved, shown)
+
+
+def _boxed_frames(samples):
+    """(sample, boxed row label, its n) for every frame that shows the PE table with a box while the hands rest
+    (drawn exactly as on the frame before). The row a box marks is the label drawn inside its height; when the
+    result box (back to PE(0)) is shown it is the one that counts."""
+    prev = None
+    for s in samples:
+        rest = prev is not None and all(
+            np.allclose(h["start"], g["start"], atol=1e-9) and np.allclose(h["end"], g["end"], atol=1e-9)
+            for h, g in zip(s["hands"], prev["hands"]))
+        prev = s
+        box = next((s[k] for k in ("box_out", "box_in") if k in s and s[k]["on_screen"]), None)
+        if not (rest and box and s["labels_on_screen"]):
+            continue
+        inside = [lab for lab in s["labels"] if box["bottom"] <= lab["y"] <= box["top"]]
+        if len(inside) != 1:
+            yield s, f"{len(inside)} row labels", None
+            continue
+        yield s, inside[0]["text"], _num(inside[0]["text"])
+
+
+def boxed_rows_vs_hands(samples) -> list[str]:
+    """The boxed row PE(n) of the table is the position the hands are drawn at, and the one the counter shows."""
+    out = []
+    for s, label, n in _boxed_frames(samples):
+        if n is None:
+            out.append(f"frame {s['frame']}: a box holds {label}")
+            continue
+        for i in range(D_SHIFT // 2):
+            gap = signed_gap_deg(W_DEG[i] * n, _hand_deg(s, i))
+            if not abs(gap) <= DEG_TOL:
+                out.append(f"frame {s['frame']}: the box is on {label}, hand {i} is {gap:g}° away from n = {n:g}")
+        if s["n_on_screen"] and not _num(s["n_shown"]) == n:
+            out.append(f"frame {s['frame']}: the box is on {label}, the counter says n = {s['n_shown']}")
+    return out
+
+
+def test_shift_machine_boxed_row_is_where_the_hands_are(shift):
+    rows = shift.probes["rows"]
+    boxed = list(_boxed_frames(rows))
+    back = shift.probes["backwards"][0]["k"]
+    assert sum(n == back for _, _, n in boxed) > 30           # PE(k) boxed, the hands at n = k (pitfall)
+    assert sum(n == 0 for _, _, n in boxed) > 5               # PE(0) boxed once they have gone back k steps
+    pitfall = shift.plan.cue("pitfall")
+    assert any(pitfall.start_frame <= s["frame"] < pitfall.end_frame for s, _, _ in boxed)
+    assert boxed_rows_vs_hands(rows) == []
+
+
+def test_shift_machine_boxed_row_check_catches_a_mismatch(shift):
+    rows = shift.probes["rows"]
+    relabelled = copy.deepcopy(rows)                             # the table's PE(3) row printed as PE(2)
+    for s in relabelled:
+        for lab in s["labels"]:
+            if lab["text"] == "PE(3)":
+                lab["text"] = "PE(2)"
+    assert boxed_rows_vs_hands(relabelled)
+    turned = copy.deepcopy(rows)                                 # hand 1 drawn 10° off on every frame
+    a = np.radians(10.0)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    for s in turned:
+        c, e = np.array(s["hands"][1]["start"]), np.array(s["hands"][1]["end"])
+        s["hands"][1]["end"] = (c + rot @ (e - c)).tolist()
+    assert boxed_rows_vs_hands(turned)
+    counted = copy.deepcopy(rows)                                # the counter one step ahead
+    for s in counted:
+        s["n_shown"] = str(int(_num(s["n_shown"])) + 1)
+    assert boxed_rows_vs_hands(counted)
+    # the old picture: hands left at n = 13 while PE(3) is boxed
+    late = copy.deepcopy(rows)
+    for s in late:
+        for i, h in enumerate(s["hands"]):
+            c = np.array(h["start"])
+            r = length(h["start"], h["end"])
+            a = np.radians(W_DEG[i] * 13)
+            h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
+    assert boxed_rows_vs_hands(late)

@@ -1,0 +1,119 @@
+"""unit_circle (trig_to_rope, class UnitCirclePointer): the pointer's tip and its cos, sin and degree readouts
+against mathcore.pointer_tip, turn by turn on the sweep's bookmarks, and the readouts against the drawn pointer.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+
+The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
+as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
+perturbed samples (the drawing moved, or the label's value changed) give some.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import mathcore
+
+from tests.support.course_scenes import narration_scene
+from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
+
+TOL = 1e-6
+DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+
+
+def at_frame(samples, frame):
+    hits = [s for s in samples if s["frame"] == frame]
+    assert hits, f"no sample on frame {frame}"
+    return hits[0]
+
+
+def test_unit_circle_pointer_tip_and_readout(narrated_scene):
+    scene = narrated_scene("unit_circle")
+    samples = scene.probes["pointer"]
+    assert len(samples) > 200
+    for s in samples:
+        want = mathcore.pointer_tip(s["theta"])
+        assert np.allclose(s["tip"], want, atol=TOL)
+        assert np.allclose(s["pointer_end"], want, atol=TOL)
+        if s["readout_on_screen"]:
+            assert abs(s["readout_cos"] - want[0]) <= TOL and abs(s["readout_sin"] - want[1]) <= TOL
+            assert s["readout_deg"] == round(np.degrees(s["theta"])) % 360
+    assert sum(s["readout_on_screen"] for s in samples) > 150
+    sweep = scene.plan.cue("sweep")
+    b = sweep.bookmarks
+    # each turn starts on its bookmark and is finished by the next one
+    assert at_frame(samples, b["at30"])["theta"] == pytest.approx(0.0, abs=1e-12)
+    assert at_frame(samples, b["at90"])["theta"] == pytest.approx(np.radians(30), abs=1e-12)
+    assert at_frame(samples, b["at180"])["theta"] == pytest.approx(np.radians(90), abs=1e-12)
+    assert at_frame(samples, sweep.end_frame)["theta"] == pytest.approx(np.radians(180), abs=1e-12)
+    circle = scene.plan.cue("circle")
+    assert at_frame(samples, circle.end_frame)["theta"] == pytest.approx(np.radians(540), abs=1e-12)
+
+
+# -- unit_circle: the readouts and the drawn pointer --------------------------------------------
+def unit_circle_disagreements(samples) -> list[str]:
+    """θ, cos θ and sin θ as shown, against the drawn pointer, its angle arc and its projections."""
+    out = []
+    on = [s for s in samples if s["readout_on_screen"]]
+
+    def pointer_deg(s):
+        return direction_deg(s["center"], s["pointer_point"]) % 360
+
+    def reading(s, axis):
+        return (s["pointer_point"][axis] - s["center"][axis]) / s["circle_radius"]
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["deg_text"])[0], what="θ readout",
+                         drawn=lambda s: round(pointer_deg(s)) % 360, tol=0)
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0], what="cos readout",
+                         drawn=lambda s: reading(s, 0), tol=0.0051)
+    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0], what="sin readout",
+                         drawn=lambda s: reading(s, 1), tol=0.0051)
+    proj = [s for s in on if s["projections_shown"]]
+    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0],
+                         what="cos segment", drawn=lambda s: (s["cos_end"][0] - s["center"][0]) / s["circle_radius"],
+                         tol=0.0051)
+    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0],
+                         what="sin segment", drawn=lambda s: (s["sin_end"][1] - s["center"][1]) / s["circle_radius"],
+                         tol=0.0051)
+    out += disagreements([s for s in on if numbers_in(s["deg_text"])[0] > 2], shown=lambda s: True,
+                         said=lambda s: numbers_in(s["deg_text"])[0], what="angle arc",
+                         drawn=lambda s: direction_deg(s["center"], s["arc_end"]) % 360, tol=0.51)
+    out += disagreements(samples, shown=lambda s: s["zero_on_screen"], said=lambda s: 0.0, what="the 0° label",
+                         drawn=lambda s: signed_gap_deg(0.0, pointer_deg(s)), tol=DEG_TOL)
+    return out
+
+
+def test_unit_circle_readouts_equal_the_pointer():
+    scene = narration_scene("unit_circle")
+    samples = scene.probes["pointer"]
+    on = [s for s in samples if s["readout_on_screen"]]
+    assert len(on) > 200 and sum(s["projections_shown"] for s in on) > 100
+    assert len({s["deg_text"] for s in on}) > 90                  # the readouts really move
+    assert unit_circle_disagreements(samples) == []
+    # what they say is mathcore's tip
+    for s in on[::7]:
+        x, y = mathcore.pointer_tip(s["theta"])
+        assert numbers_in(s["cos_text"])[0] == pytest.approx(x, abs=0.005)
+        assert numbers_in(s["sin_text"])[0] == pytest.approx(y, abs=0.005)
+
+
+def _turned(p, center, deg):
+    a = np.radians(deg)
+    v = np.asarray(p, dtype=float) - np.asarray(center, dtype=float)
+    x, y = v[0] * np.cos(a) - v[1] * np.sin(a), v[0] * np.sin(a) + v[1] * np.cos(a)
+    return [center[0] + x, center[1] + y, 0.0]
+
+
+@pytest.mark.parametrize("what", ["pointer", "cos", "deg"])
+def test_unit_circle_check_catches_a_perturbation(what):
+    samples = copy.deepcopy(narration_scene("unit_circle").probes["pointer"])
+    for s in samples:
+        if what == "pointer":
+            s["pointer_point"] = _turned(s["pointer_point"], s["center"], 2.0)
+        elif what == "cos":
+            s["cos_text"] = f"{numbers_in(s['cos_text'])[0] + 0.02:.2f}"
+        else:
+            s["deg_text"] = str(int(numbers_in(s["deg_text"])[0]) + 1)
+    assert unit_circle_disagreements(samples)

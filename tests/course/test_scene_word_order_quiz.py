@@ -1,0 +1,71 @@
+"""word_order_quiz (word_order, class Quiz): the quiz: the countdown reaches zero at the pause's end, the questions
+are the cue text, the answers use the course's terms.
+
+Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
+frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.course_scenes import narration_scene
+
+
+@pytest.fixture(scope="module")
+def scene_b():
+    return narration_scene
+
+
+# -- Quiz ----------------------------------------------------------------------------------------------
+def test_quiz_countdown_reaches_zero_at_pause_end(scene_b):
+    scene = scene_b("word_order_quiz")
+    fps = scene.plan.fps
+    for n in range(1, 5):
+        think = scene.plan.cue(f"q{n}_think")
+        pause = round((think.frames - think.speech_frames) / fps)
+        assert pause == 5                                            # the narration's `pause: 5`
+        samples = {s["frame"]: s for s in scene.probes[f"countdown{n}"] if s["on_screen"]}
+        frames = range(think.start_frame + 1, think.end_frame + 1)
+        assert set(frames) <= set(samples), "the countdown is drawn on every frame of the pause"
+        for f in frames:
+            s = samples[f]
+            left = think.end_frame - f
+            assert s["shown"] == min(pause, -(-left // fps)), f
+            assert s["visible"] == [s["shown"]], f                     # one glyph drawn, the right one
+            assert s["fraction"] == pytest.approx(min(1.0, left / (pause * fps)))
+        assert samples[think.end_frame]["shown"] == 0 and samples[think.end_frame]["fraction"] == 0
+        assert samples[think.end_frame - 1]["shown"] == 1
+        speech_end = think.start_frame + think.speech_frames
+        assert samples[speech_end]["shown"] == pause                 # full count when the silence starts
+        assert {samples[f]["shown"] for f in frames} == set(range(pause + 1))
+        # each whole second is shown for exactly one second of the pause
+        for k in range(1, pause + 1):
+            assert sum(1 for f in range(speech_end, think.end_frame) if samples[f]["shown"] == k) == fps
+
+
+def test_quiz_answers_use_the_course_terms(scene_b):
+    """The key points on screen say what the spoken answers say, in the glossary's words (转速, 指针, k 相对 q
+    转过的角), 'mostly' near ±1, and the length caveat after RoPE's distance-only score."""
+    scene = scene_b("word_order_quiz")
+    q3 = scene.plan.cue("q3").text
+    assert "转速不同的钟" in q3 and "走速" not in q3
+    assert "大多在正负 1 附近" in scene.plan.cue("q2_answer").text and "大多在 ±1 附近" in scene.ANSWERS[2][0]
+    assert "快的指针" in scene.plan.cue("q3_answer").text and scene.ANSWERS[3][1].startswith("快的指针")
+    q4 = scene.plan.cue("q4_answer").text
+    assert "k 相对 q 多转了 (n−m)θ" in q4 and "训练" in q4 and "v 不转" in q4
+    assert any("训练" in line for line in scene.ANSWERS[4]) and any("v 不转" in line for line in scene.ANSWERS[4])
+
+
+def test_quiz_questions_are_the_cue_text(scene_b):
+    scene = scene_b("word_order_quiz")
+    shown = {s["n"]: s["shown"] for s in scene.probes["question"]}
+    for n in range(1, 5):
+        text = scene.plan.cue(f"q{n}").text.replace(" ", "")      # Text.text drops spaces
+        assert text == f"第{'一二三四'[n - 1]}题：" + shown[n]
+    # as wrapped on screen: no line starts with a closing mark (，。？ …)
+    from scenes.quiz import NO_LINE_START, wrap_cjk
+
+    for n in range(1, 5):
+        question = scene.plan.cue(f"q{n}").text.split("：", 1)[1]
+        lines = wrap_cjk(question, scene.WRAP)
+        assert "".join(lines) == question and not any(line[0] in NO_LINE_START for line in lines[1:]), lines
