@@ -3,7 +3,7 @@
 :func:`load_glossary` reads and validates the file (pydantic; a bad file is one line naming the key).
 :func:`find_variants` is *the* check: given the texts a viewer meets (each a :class:`Place`), it returns
 every variant found that no exception allows, as :class:`Offence` objects whose ``line()`` names where,
-the variant and the term to use. tests/test_glossary.py runs it on the whole course, and on seeded
+the variant and the term to use. tests/course/test_glossary.py runs it on the whole course, and on seeded
 texts to show that it fails.
 """
 from __future__ import annotations

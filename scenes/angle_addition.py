@@ -29,7 +29,7 @@ class AngleAddition(NarratedScene):
     top-left entry of R(α)R(β) multiplied out, the 和角公式) → full_circle → takeaway.
 
     Watches record each label's text beside the raw points of what it describes (the arrows' ends,
-    the arcs' ends, the dashed unit circle), compared by tests/test_drawn_labels_trig.py.
+    the arcs' ends, the dashed unit circle), compared by tests/course/test_scene_angle_addition.py.
     """
 
     SCENE_IDS = ("angle_addition",)

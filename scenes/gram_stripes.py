@@ -7,7 +7,7 @@ percentages would carry no information for a viewer. The picture is a schematic 
 Label equals drawing: the watches ``profile`` (the curve's raw points, the axes' tick labels with
 their positions, the g(0) dot and label, the half-point dot, line and label), ``row_arrow`` (the
 arrow's raw ends, row 0's first and last cells and their colours) and ``far`` (the g(k) out to 1000: its
-curve, tick labels and the band marking the first chart's range) are read by tests/test_drawn_labels_rotation.py.
+curve, tick labels and the band marking the first chart's range) are read by tests/course/test_scene_gram_stripes.py.
 """
 from __future__ import annotations
 

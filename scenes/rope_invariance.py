@@ -27,7 +27,7 @@ class RopeInvariance(NarratedScene):
 
     q, k, θ and the pairs are the very constants the narration quotes (``narration/figures.py``);
     scores come from :func:`mathcore.rope_score`. Watches record each label's text beside the raw
-    points of what it describes (tests/test_drawn_labels_trig.py compares them).
+    points of what it describes (tests/course/test_scene_rope_invariance.py compares them).
     """
 
     SCENE_IDS = ("rope_invariance", "rope_gap_only")

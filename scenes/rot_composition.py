@@ -8,7 +8,7 @@ units of machine epsilon ε (defined in the sweep cue and on screen), one cell p
 curtain uncovers it row by row while a counter and the largest error uncovered so far run along.
 
 Label equals drawing: the watch ``sweep`` (the counter and the running maximum as drawn, and the curtain's drawn
-edges) and the probe ``table`` (each cell's colour) are read by tests/test_drawn_rot_composition.py.
+edges) and the probe ``table`` (each cell's colour) are read by tests/course/test_scene_rot_composition.py.
 """
 from __future__ import annotations
 

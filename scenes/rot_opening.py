@@ -4,7 +4,7 @@ the plan of the lesson.
 
 Label equals drawing: the watch ``rope`` (the q and k arrows' drawn tips, their turns, the seats m and n the
 labels give), ``clocks`` (the hands against mathcore's p·ω_i and the counter n as drawn) and ``spin`` (the
-plan's turning hand) are read by tests/test_drawn_rot_opening.py.
+plan's turning hand) are read by tests/course/test_scene_rot_opening.py.
 """
 from __future__ import annotations
 

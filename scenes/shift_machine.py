@@ -11,7 +11,7 @@ say once that lesson 2's (sin, cos) order would make each block R(−ω_i k).
 
 Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readings as drawn,
 the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
-the probe ``back_rows`` (the boxed rows) are read by tests/test_drawn_labels_rotation.py.
+the probe ``back_rows`` (the boxed rows) are read by tests/course/test_scene_shift_machine.py.
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ always the key, ``POSITION`` always a seat number, ``ANGLE`` always an angle,
 (one scene unit is 60 px there), so no text is smaller than ``SIZE_SMALL``.
 
 The bottom ``SAFE_AREA_FRACTION`` of the frame belongs to the subtitles: no
-scene content may enter it (``tests/test_scene_layout.py`` checks this).
+scene content may enter it (``tests/course/test_viewer_check.py`` checks this).
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ The fix for a missing character: a formula in Typst (``theme.formula``), a plain
 (``M_k``, ``R^T``, ``10^-16``), or a mark drawn as lines (``scenes/mobjects/marks.py``).
 
 ``render.py check`` and ``render.py doctor`` run it on every cue's subtitle text and every title
-(:func:`course_texts`); tests/test_glyphs.py also runs it on every subtitle event of the planned lessons
+(:func:`course_texts`); tests/course/test_glyphs.py also runs it on every subtitle event of the planned lessons
 and every string the scenes draw in a dry run.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Last-frame regression of the core scenes against committed control data.
 
 Regenerate after an intended visual change with
-``.venv/bin/python -m pytest tests/test_scene_frames.py --set_test``.
+``.venv/bin/python -m pytest tests/course/test_scene_frames.py --set_test``.
 """
 from __future__ import annotations
 

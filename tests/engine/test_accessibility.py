@@ -3,7 +3,7 @@ page and on the studio, at a desktop's width and a phone's (390 px), 0 violation
 measure: every pointer target at least 24×24 px, the focus always visible, no motion for a viewer who asks
 for less, every control named.
 
-The course page is the player's course (tests/player_course.py), checked as it first loads, with a
+The course page is the player's course (tests/support/player_course.py), checked as it first loads, with a
 question asked inside the video, and with the list of keys open. The studio is ``render.py studio`` on a
 copy of the mini course (a Manim build: marked render).
 """

@@ -1,5 +1,5 @@
 """The course page for viewers (coursekit/deliver/page.py), in headless Chromium on the synthetic course
-(tests/synthetic.py, assembled by assemble_course), served by render.py's server on loopback:
+(tests/support/synthetic.py, assembled by assemble_course), served by render.py's server on loopback:
 transcript, chapter marks, questions, the course's q/k widget (widgets/rotation_pair/, placed by the engine),
 a phone's width, escaping; and the real narration's quiz and exercise cues carry roles.
 

@@ -126,7 +126,7 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
 
 # -- kill -9 during synthesis, assembly and `subtitles`, on a copy of the mini course (issue 26) -------------
 # Each kill lands at a fixed point: every Python process of the command stops for ever just before it renames
-# a finished temporary file into place (tests/mini_runs.killpoint), and the whole group is killed there. The
+# a finished temporary file into place (tests/support/mini_runs.killpoint), and the whole group is killed there. The
 # same command again must give byte-identical final outputs (plans, scene videos and their cache records,
 # subtitle files, the lesson video, the manifest) and leave no temporary file behind.
 

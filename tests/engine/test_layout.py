@@ -4,7 +4,7 @@ Checked here: no module of the engine but the layout joins one of its folder nam
 anything onto ``output_dir`` (a source scan, shown catching the joins the engine had before); every path
 the layout makes is one of its entries; a file no entry names is found; docs/settings.md's table and
 ``render.py clean --help`` are the layout's entries. That clean leaves only what the layout keeps, after a
-real run: tests/test_clean.py.
+real run: tests/engine/test_clean.py.
 """
 import ast
 import re

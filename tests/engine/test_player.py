@@ -1,10 +1,10 @@
 """The course page's player (coursekit/deliver/static/page.js) in headless Chromium, on the player's own
-small course (tests/player_course.py: four chapters, two questions, one with choices, character times,
+small course (tests/support/player_course.py: four chapters, two questions, one with choices, character times,
 seek-bar thumbnails), served by render.py's server on loopback: questions asked inside the video, the
 keys, the speed menu, what is remembered across a reload, the word highlight, the thumbnails.
 
 Times are read from the presented frame (requestVideoFrameCallback's mediaTime), as in
-tests/test_course_page.py. Screenshots go to /tmp/player_shots/.
+tests/engine/test_course_page.py. Screenshots go to /tmp/player_shots/.
 """
 import json
 import math

