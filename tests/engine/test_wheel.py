@@ -49,9 +49,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import copy_mini_course
+from tests.support.mini_runs import copy_mini_course
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PIP = [sys.executable, "-m", "pip"]
 
 

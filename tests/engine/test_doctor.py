@@ -23,9 +23,9 @@ from coursekit.core.config import DEFAULT_FONT, load_config
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.speech import models
-from tests.conftest import copy_mini_course
+from tests.support.mini_runs import copy_mini_course
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ("ffmpeg", "pyav", "font", "glyphs", "typst", "models", "espeak-ng", "chromium", "voice", "disk")
 
 
