@@ -104,6 +104,13 @@ def _record_typesetting():
     NarratedScene.render = orig
 
 
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    """A fresh copy of the mini course (tests/fixtures/mini_course) in the test's tmp_path, to run commands on
+    and change (``tests.support.mini_runs.copy_mini_course``; the made one, read only: ``made_mini``)."""
+    return copy_mini_course(tmp_path / "mini")
+
+
 @pytest.fixture(scope="session")
 def narrated_scene():
     """``narrated_scene(scene_id)``: the scene constructed (dry run) from its real narration plan."""

@@ -7,7 +7,6 @@ import subprocess
 import pytest
 
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
 
 RLO, ZWSP, BOM, WJ = "\u202e", "\u200b", "\ufeff", "\u2060"
 
@@ -22,11 +21,6 @@ def one_line(res: subprocess.CompletedProcess) -> str:
     lines = [l for l in res.stderr.splitlines() if l.strip()]
     assert res.returncode == 2 and len(lines) == 1 and "Traceback" not in res.stderr, res.stderr[-2000:]
     return lines[0]
-
-
-@pytest.fixture
-def mini(tmp_path):
-    return copy_mini_course(tmp_path / "mini")
 
 
 @pytest.mark.parametrize("char, name", [(RLO, "U+202E (RIGHT-TO-LEFT OVERRIDE)"), (ZWSP, "U+200B (ZERO WIDTH SPACE)"),

@@ -7,18 +7,12 @@ import pytest
 from coursekit.core.errors import UserError
 from coursekit.core.paths import writable_folder
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
 
 
 def one_line(res) -> str:
     lines = [l for l in res.stderr.splitlines() if l.strip()]
     assert res.returncode == 2 and len(lines) == 1 and "Traceback" not in res.stderr, res.stderr[-2000:]
     return lines[0]
-
-
-@pytest.fixture
-def mini(tmp_path):
-    return copy_mini_course(tmp_path / "mini")
 
 
 @pytest.mark.parametrize("command", [("plan",), ("subtitles",), ("preview", "closing"), ("course",), ("render",)])

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,11 +32,6 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-@pytest.fixture
-def mini(tmp_path) -> Path:
-    return copy_mini_course(tmp_path / "mini")
 
 
 def test_a_missing_bookmark_is_one_line_at_the_cue(mini):

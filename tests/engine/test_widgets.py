@@ -21,7 +21,7 @@ from coursekit.core.config import load_config
 from coursekit.core.errors import UserError
 from coursekit.deliver.page import ui, write_page
 from coursekit.deliver.widgets import course_widgets
-from tests.support.mini_runs import MINI_COURSE, copy_mini_course
+from tests.support.mini_runs import MINI_COURSE
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -127,11 +127,6 @@ def test_the_page_shows_the_mini_courses_widget_and_it_counts(browser, page_file
 
 
 # --- bad widget input: one line, the file, the fix ---------------------------------------------
-@pytest.fixture
-def mini(tmp_path) -> Path:
-    return copy_mini_course(tmp_path / "mini")
-
-
 def _page_py(course: Path, text: str) -> None:
     (course / "narration" / "page.py").write_text(text, encoding="utf-8")
 

@@ -1,7 +1,8 @@
 """Running `render.py` on copies of the mini course (tests/fixtures/mini_course: espeak, 480p15, two short
 scenes) for the tests of issue 26: commands side by side, stopped, killed and resumed.
 
-- ``MINI_COURSE`` / ``copy_mini_course(dst)``: the fixture course, and a copy of it to run commands on;
+- ``MINI_COURSE`` / ``copy_mini_course(dst)``: the fixture course, and a copy of it to run commands on
+  (conftest's ``mini`` fixture: such a copy in the test's tmp_path);
 - ``run`` / ``start``: a command on a copy, finished or running (in its own session, so the whole
   group can be killed);
 - ``finals(course)``: every final output a viewer gets or a later run reuses, by path, as bytes;
