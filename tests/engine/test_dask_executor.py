@@ -171,7 +171,6 @@ def test_unreachable_scheduler_is_one_line(course):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]                 # closed again: nothing listens there
-    t0 = time.monotonic()
     proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
                "--config", str(course["file"]), env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
     assert proc.returncode == 2
@@ -179,7 +178,6 @@ def test_unreachable_scheduler_is_one_line(course):
     assert len(lines) == 1, proc.stderr
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 2 s" in lines[0]
     assert "dask scheduler" in lines[0]
-    assert time.monotonic() - t0 < 60
 
 
 def test_scheduler_without_workers_is_one_line(course):

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import wave
 from pathlib import Path
 
@@ -142,12 +141,11 @@ def test_two_deaths_stop_the_plan_with_the_cue_named_and_nothing_cached(tmp_path
     assert [p.name for p in (tmp_path / "cache").iterdir() if p.is_file()] == []
 
 
+@pytest.mark.timeout(60)          # a hang guard (not a timing assertion)
 def test_timeout_kills_the_worker_and_retries(tmp_path, fake):
     f = fake("hang", "ok", timeout_s=1.5)
-    t0 = time.monotonic()
     sp = f.voice.synthesize("等一等。", tmp_path / "a.wav")
     assert sp.duration > 0.5
-    assert 1.4 < time.monotonic() - t0 < 15
     hung, fresh = f.pids()
     assert not _alive(hung) and _alive(fresh)
 
