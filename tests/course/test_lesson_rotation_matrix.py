@@ -4,8 +4,7 @@ in the course font, nothing that refers to a document or a lesson the viewer has
 as the third of one course. The lesson's other scenes have files of their own,
 tests/course/test_scene_<scene_id>.py.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from narration import figures
 from narration.figures import fill
 
 from tests.support.course_scenes import narration_scene
+from tests.support.scene_probes import bare, one, sci_in, shows_figure
 
 TOL = 1e-6
 FONT_FILE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
@@ -33,12 +33,6 @@ FONT_NAME = "Noto Sans CJK SC"
 @pytest.fixture(scope="module")
 def scene_b():
     return narration_scene
-
-
-def one(scene, name):
-    samples = scene.probes[name]
-    assert len(samples) == 1, name
-    return samples[0]
 
 
 # -- WhereOrderEnters --------------------------------------------------------------------------------
@@ -76,18 +70,6 @@ def test_order_entry_writes_no_false_equation():
     assert ex["pair"] == ["狗咬人", "人咬狗"] and "=" not in "".join(ex["pair"])
     assert "同一袋词" in ex["same"] and "同一袋词" in scene.plan.cue("example").text
     assert "同一句话" not in scene.plan.cue("example").text
-
-
-def sci_in(code: str) -> float:
-    """The number a Typst line shows as ``m times 10^(e)`` (how these scenes typeset a measured error)."""
-    found = re.findall(r"(\d+(?:\.\d+)?) times 10\^\((-?\d+)\)", code)
-    assert len(found) == 1, f"one figure expected in {code!r}"
-    return float(found[0][0]) * 10.0 ** int(found[0][1])
-
-
-def shows_figure(code: str, name: str) -> bool:
-    """The Typst line shows exactly the figure ``name`` (the subtitles' written form, same digits)."""
-    return sci_in(code) == figures.parse_figure(figures.value(name))
 
 
 @pytest.fixture(scope="module")
@@ -260,11 +242,6 @@ def test_exercise_worked_values(scene_d):
     # 16 holds for d = 512 only: the voice says which d, as the screen does
     assert f"以 {ex3['d']} 维为例" in scene.plan.cue("ex3_work").text and f"$d = {ex3['d']}$" in ex3["note"]
     assert f"{ex3['d']}维时" in ex3["answer"]                                  # Text drops spaces
-
-
-def bare(text: str) -> str:
-    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
-    return "".join(text.split())
 
 
 def build(scene_id: str):

@@ -3,8 +3,7 @@ roadmap row for every scene of the lesson), attention_blind (the outputs only pe
 appear with their cues). The lesson's other scenes have files of their own,
 tests/course/test_scene_<scene_id>.py.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from narration import figures
 
 from tests.support.course_scenes import narration_scene
+from tests.support.scene_probes import bare, one
 
 TOL = 1e-6
 
@@ -36,11 +36,6 @@ def test_trig_opening_sin30_and_pointer():
     for t in samples:
         assert np.allclose(t["tip"], mathcore.rotate(t["v0"], t["phi"]), atol=TOL)
     assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
-
-
-def bare(text: str) -> str:
-    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
-    return "".join(text.split())
 
 
 # the stage of the trig_opening roadmap (1-based row) each content scene of the lesson belongs to
@@ -69,12 +64,6 @@ def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
 @pytest.fixture(scope="module")
 def scene_b():
     return narration_scene
-
-
-def one(scene, name):
-    samples = scene.probes[name]
-    assert len(samples) == 1, name
-    return samples[0]
 
 
 # -- AttentionIsBlind ----------------------------------------------------------------------------

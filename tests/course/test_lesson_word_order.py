@@ -3,8 +3,7 @@ learned_table, further_reading; and across the lesson: the paper named at its fi
 always said with the length caveat. The lesson's other scenes have files of their own,
 tests/course/test_scene_<scene_id>.py.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from mathcore.toy_words import word_vectors
 from narration import figures
 
 from tests.support.course_scenes import narration_scene
+from tests.support.scene_probes import bare, first_drawn, one
 
 TOL = 1e-6
 
@@ -23,12 +23,6 @@ TOL = 1e-6
 @pytest.fixture(scope="module")
 def scene_b():
     return narration_scene
-
-
-def one(scene, name):
-    samples = scene.probes[name]
-    assert len(samples) == 1, name
-    return samples[0]
 
 
 def blind_bag_disagreements(samples, x) -> list[str]:
@@ -158,11 +152,6 @@ def test_learned_table_rows(scene_b):
     assert lines[1]["frame"] > cue.bookmarks["pick"] and lines[3]["frame"] > cue.bookmarks["but"]
 
 
-def bare(text: str) -> str:
-    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
-    return "".join(text.split())
-
-
 def test_further_reading_matches_narration():
     scene = build("further_reading")
     entries = scene.probes["entries"][0]
@@ -182,12 +171,6 @@ def test_word_order_names_the_paper_at_its_first_mention():
     cues = [p for p in narration_places() if p.lesson == "word_order" and p.channel == "subtitles"]
     first = next(p for p in cues if "原论文" in p.text)
     assert "2017" in first.text and "Transformer" in first.text, first.where
-
-
-def first_drawn(scene, text: str):
-    """The first record of ``text`` on screen (``DrawnText``: its frame and cue), or None."""
-    hits = [t for t in scene.drawn_texts if bare(t.text) == bare(text)]
-    return min(hits, key=lambda t: t.frame) if hits else None
 
 
 def test_word_order_distance_only_always_comes_with_the_length_caveat():

@@ -1,12 +1,7 @@
 """angle_addition (trig_to_rope, class AngleAddition): two turns land where one turn does (25° then 40° = 65°), the
 vectors stay unit length, and the arcs, turns and product labels equal the drawing.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -19,15 +14,10 @@ import mathcore
 
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
+from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
 DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
-
-
-def at_frame(samples, frame):
-    hits = [s for s in samples if s["frame"] == frame]
-    assert hits, f"no sample on frame {frame}"
-    return hits[0]
 
 
 def test_angle_addition_vectors(narrated_scene):

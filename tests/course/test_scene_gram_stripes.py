@@ -2,17 +2,11 @@
 half-point labels, the arrow along row 0 and the far view (g(k) out to 1000, its title, the band marking the
 first chart's range) against the drawing.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
 import copy
-import re
 
 import numpy as np
 import pytest
@@ -24,20 +18,9 @@ from scenes import theme
 
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, length, numbers_in
+from tests.support.scene_probes import shows_figure
 
 TOL = 1e-6
-
-
-def sci_in(code: str) -> float:
-    """The number a Typst line shows as ``m times 10^(e)`` (how these scenes typeset a measured error)."""
-    found = re.findall(r"(\d+(?:\.\d+)?) times 10\^\((-?\d+)\)", code)
-    assert len(found) == 1, f"one figure expected in {code!r}"
-    return float(found[0][0]) * 10.0 ** int(found[0][1])
-
-
-def shows_figure(code: str, name: str) -> bool:
-    """The Typst line shows exactly the figure ``name`` (the subtitles' written form, same digits)."""
-    return sci_in(code) == figures.parse_figure(figures.value(name))
 
 
 @pytest.fixture(scope="module")

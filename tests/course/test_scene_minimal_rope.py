@@ -2,12 +2,7 @@
 same word at two seats, the shuffle (plain scores move, RoPE scores change), and the shuffle note (how far apart
 B and F sit) against the table.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -24,6 +19,7 @@ from scenes.mobjects.score_grid import format_cell
 
 from tests.support.course_scenes import narration_scene, narration_scene_plan
 from tests.support.drawn import numbers_in
+from tests.support.scene_probes import last_before, plain_typst
 
 TOL = 1e-6
 
@@ -59,12 +55,6 @@ def test_minimal_rope_tables_equal_mathcore():
     assert sorted(map(tuple, c["cells"])) == sorted(map(tuple, np.argwhere(shown_changed).tolist()))
     assert sorted(map(tuple, c["outlined"])) == sorted(map(tuple, c["cells"]))
     assert not any(i == j for i, j in c["cells"]) and 0 < len(c["cells"]) < 20
-
-
-def last_before(samples, frame):
-    hits = [s for s in samples if s["frame"] <= frame]
-    assert hits, f"no sample before frame {frame}"
-    return hits[-1]
 
 
 def test_minimal_rope_code_on_screen_computes_rope():
@@ -158,12 +148,6 @@ def test_minimal_rope_shuffle_moves_plain_scores_and_changes_rope_scores():
     assert float(figures.value("rope_shuffle_change")) == pytest.approx(np.abs(new - moved).max(), abs=0.05)
     assert int(figures.value("shuffle_gap_before")) == b - a
     assert int(figures.value("shuffle_gap_after")) == abs(int(k) - int(l))
-
-
-def plain_typst(code: str) -> str:
-    """The characters a Typst label draws: colour markup and ``$…$`` math names dropped."""
-    code = re.sub(r'#text\(fill: rgb\("[^"]*"\)\)\[', "", code).replace("]", "")
-    return code.replace("$", "").replace("theta", "θ").replace("degree", "°")
 
 
 # -- minimal_rope / shuffle --------------------------------------------------------------------------

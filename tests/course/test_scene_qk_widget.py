@@ -1,12 +1,7 @@
 """qk_widget (word_order, class QKWidget): the q/k widget: readouts equal mathcore, planes and clocks read the same
 angles, the labels equal the drawn arrows, and q, k and v are named (v unturned).
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -24,18 +19,13 @@ from tests.support.drawn import direction_deg, disagreements, last_number, lengt
 from tests.support.qk_labels import (ANGLE_TOL, SCORE_TOL, dir_of, forward_rad, pair_in, perturbed, places, probes,
                                      rope_angle_disagreements, rotated, same_angle_disagreements,
                                      score_disagreements, turn_off, wavelength_value)
+from tests.support.scene_probes import last_before
 
 TOL = 1e-6
 
 
 def built(scene_id: str):
     return narration_scene(scene_id)
-
-
-def last_before(samples, frame):
-    hits = [s for s in samples if s["frame"] <= frame]
-    assert hits, f"no sample before frame {frame}"
-    return hits[-1]
 
 
 # -- qk_widget -------------------------------------------------------------------------------------

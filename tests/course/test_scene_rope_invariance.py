@@ -2,12 +2,7 @@
 pairs' equal scores, the score curve, and the angle and score labels against the drawn arrows; rope_gap_only,
 the same class in lesson 2, is checked here too.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -21,17 +16,12 @@ from narration import figures
 
 from tests.support.course_scenes import narration_scene, narration_scene_plan, worker_media
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
+from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
 DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
 SCORE_TOL = 0.006         # two-decimal readouts (rounding 0.005) of exact scores
 ROPE = ("rope_invariance", "rope_gap_only")
-
-
-def at_frame(samples, frame):
-    hits = [s for s in samples if s["frame"] == frame]
-    assert hits, f"no sample on frame {frame}"
-    return hits[0]
 
 
 def test_rope_scores(narrated_scene):

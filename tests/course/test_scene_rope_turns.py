@@ -1,12 +1,7 @@
 """rope_turns (trig_to_rope, class RopeTurnsBySeat): seat p's arrow turned p × 30° (mathcore.rope_2d), its labels
 and the lengths against the drawing.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 

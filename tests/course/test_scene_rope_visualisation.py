@@ -1,17 +1,11 @@
 """rope_visualisation (trig_to_rope, class RopeVisualisation): the turning word, the four clocks and the score
 curve with its two sliding words: drawn values against mathcore, labels against the drawing.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
 import copy
-import re
 
 import numpy as np
 import pytest
@@ -21,6 +15,7 @@ from narration import figures
 
 from tests.support.course_scenes import narration_scene, narration_scene_plan
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, numbers_in, signed_gap_deg
+from tests.support.scene_probes import last_before, plain_typst
 
 TOL = 1e-6
 DEG_TOL = 0.51            # degree labels are whole degrees (rounding 0.5) of exactly drawn angles
@@ -29,12 +24,6 @@ EXACT = 1e-6
 
 def built(scene_id: str):
     return narration_scene(scene_id)
-
-
-def last_before(samples, frame):
-    hits = [s for s in samples if s["frame"] <= frame]
-    assert hits, f"no sample before frame {frame}"
-    return hits[-1]
 
 
 def _cue_text(scene_id: str, cue: str) -> str:
@@ -75,12 +64,6 @@ def test_rope_visualisation_pointer_clocks_and_curve():
         assert np.allclose(drawn[:, 0], dist, atol=1e-6)
         assert np.allclose(drawn[:, 1], mathcore.rope_scores(q, k, dist, m=s["m"]), atol=1e-6)
         assert np.allclose(drawn[:, 1], base_curve, atol=1e-6)      # the shape does not move
-
-
-def plain_typst(code: str) -> str:
-    """The characters a Typst label draws: colour markup and ``$…$`` math names dropped."""
-    code = re.sub(r'#text\(fill: rgb\("[^"]*"\)\)\[', "", code).replace("]", "")
-    return code.replace("$", "").replace("theta", "θ").replace("degree", "°")
 
 
 # -- rope_visualisation / pointer ------------------------------------------------------------------

@@ -1,8 +1,7 @@
 """rot_opening (rotation_matrix, class RotOpening): lesson 3's opening: the RoPE panel turns q and k by their
 seats, the clock panel and its shared speeds, the plan and the spin.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ import mathcore
 from narration import figures
 
 from tests.support.course_scenes import narration_scene
+from tests.support.scene_probes import wrap
 
 TOL = 1e-6
 
@@ -55,10 +55,6 @@ def test_rot_opening_rope_panel_turns_q_and_k_by_their_seats():
     bad = copy.deepcopy(samples)
     bad[-1]["k"]["phi"] += theta                                        # k turned one step too far
     assert rot_opening_rope_disagreements(bad, theta)
-
-
-def wrap(a):
-    return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
 
 
 def test_rot_opening_clock_panel_and_shared_speeds():

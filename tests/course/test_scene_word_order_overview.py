@@ -2,12 +2,7 @@
 card's chips), the blind swap, the failures from mathcore, the clocks, the table, RoPE's arrows and the close
 arrows: drawn values against mathcore, labels against the drawing.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
-
-The label checks read the samples the scene's ``watch()`` recorded on every drawn frame (the label's text
-as drawn, and raw points of the geometry) and return the disagreements: the real scene gives none, and
-perturbed samples (the drawing moved, or the label's value changed) give some.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 
@@ -25,13 +20,9 @@ from tests.support.drawn import card_disagreements, direction_deg, last_number, 
 from tests.support.qk_labels import (ANGLE_TOL, SCORE_TOL, dir_of, forward_rad, pair_in, perturbed, probes,
                                      rope_angle_disagreements, rotated, same_angle_disagreements,
                                      score_disagreements, turn_off, wavelength_value)
+from tests.support.scene_probes import bare, first_drawn, wrap
 
 TOL = 1e-6
-
-
-def bare(text: str) -> str:
-    """Text as Manim's ``Text.text`` keeps it (without spaces)."""
-    return "".join(text.split())
 
 
 def build(scene_id: str):
@@ -117,10 +108,6 @@ def test_overview_failures_from_mathcore():
     assert bare("p = (5000, 5000, …)") in shown
 
 
-def wrap(a):
-    return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
-
-
 def test_overview_clocks_table_rope_close():
     scene = build("word_order_overview")
     cls = type(scene)
@@ -158,12 +145,6 @@ def test_overview_clocks_table_rope_close():
         for a, hand in zip(s["arrows"], s["hand_angles"]):                   # q starts where a hand starts
             assert a["v0"] == [1.0, 0.0] and np.allclose(a["tip"], [np.cos(hand), np.sin(hand)], atol=TOL)
     assert close[-1]["p"] == cls.CLOSE_POSITION
-
-
-def first_drawn(scene, text: str):
-    """The first record of ``text`` on screen (``DrawnText``: its frame and cue), or None."""
-    hits = [t for t in scene.drawn_texts if bare(t.text) == bare(text)]
-    return min(hits, key=lambda t: t.frame) if hits else None
 
 
 def test_overview_stands_alone():

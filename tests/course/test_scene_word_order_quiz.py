@@ -1,8 +1,7 @@
 """word_order_quiz (word_order, class Quiz): the quiz: the countdown reaches zero at the pause's end, the questions
 are the cue text, the answers use the course's terms.
 
-Built once per session from its real narration plan (``tests.support.course_scenes.built_scene``, a dry run);
-frames and layout are checked for every scene by tests/course/test_viewer_check.py.
+Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
 from __future__ import annotations
 

@@ -5,6 +5,8 @@
 - :mod:`synthetic`: a tiny synthetic lesson (plans, videos, an assembled course) made without Manim;
 - :mod:`player_course`: the player's own small course;
 - :mod:`drawn`: measuring what a scene drew (angles, lengths, numbers in labels) for the label-equals-drawing tests;
+- :mod:`scene_probes`: small readers of a built scene's probes and drawn texts shared by tests/course/'s files;
+- :mod:`qk_labels`: the q/k arrow, angle, score and clock readers of lesson 2's overview and q/k widget;
 - :mod:`course_text`: every text a viewer of the course meets (glossary and glyph tests);
 - :mod:`typesetting`: counting Text/Typst built inside updaters;
 - :mod:`media`: ffprobe's frame count of a video;
