@@ -25,11 +25,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: per scene (test_scene_<scene_id>.py) or per lesson (test_lesson_<lesson>.py), and the course-wide checks of
 #: every scene's drawing. Under ``make test`` (``-n auto --dist loadfile``) they go to one xdist worker together,
 #: so each scene is built once in the suite instead of once per worker; every other file is its own unit, as
-#: loadfile does: among them the two of tests/course/ named like a scene's file that are not, the espeak-timed
-#: builds (test_scene_timing.py, plans of their own) and the control frames (test_scene_frames.py).
+#: loadfile does: among them the one of tests/course/ named like a scene's file that is not, the control frames
+#: (test_scene_frames.py). test_scene_timing.py checks the same builds' frames, so it is in the unit.
 SCENE_DRY_RUN_FILES = ("test_scene_", "test_lesson_", "test_glossary", "test_glyphs", "test_viewer_check",
                        "test_scenes_typesetting")
-OWN_UNIT_FILES = ("test_scene_timing", "test_scene_frames")
+OWN_UNIT_FILES = ("test_scene_frames",)
 
 
 def xdist_unit_of(nodeid: str) -> str:

@@ -1,5 +1,6 @@
-"""The real course's plans and scenes for the tests: silent-voice plans (no audio; ~4.5 characters a
-second) and each scene built once per process in a dry run, from its plan, with the viewer check."""
+"""The real course's plans and scenes for the tests: plans of the real narration (silent voice: no audio,
+~4.5 characters a second; or espeak, a real voice's pauses and pace) and each scene built once per process in
+a dry run, from its espeak plan, with the viewer check."""
 from __future__ import annotations
 
 import os
@@ -9,9 +10,15 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 
 
+#: the audio cache of the espeak plans, shared by every test process and kept between runs: the cache is
+#: content-addressed and locked per entry (coursekit.speech.audio_cache), so the voice reads each cue once
+ESPEAK_AUDIO = TESTS / ".tmp" / "audio-espeak"
+
+
 @lru_cache(maxsize=None)
-def narration_plans(fps: int):
-    """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second)."""
+def narration_plans(fps: int, voice_name: str = "silent"):
+    """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second), or with
+    ``voice_name="espeak"`` (the audio in ESPEAK_AUDIO)."""
     import tempfile
 
     from coursekit.speech.audio_cache import AudioCache
@@ -21,19 +28,24 @@ def narration_plans(fps: int):
     from coursekit.speech.voices.auto import make_voice
     from coursekit.zh.lexicon import Lexicon
 
-    cfg = load_config(None, **{"voice.backend": "silent"})
+    cfg = load_config(None, **{"voice.backend": voice_name})
     course = load_course(cfg.lessons)
     lexicon = Lexicon.load()
-    voice = make_voice("silent", cfg.voice, lexicon)
+    voice = make_voice(voice_name, cfg.voice, lexicon)
     tmp = TESTS / ".tmp"
     tmp.mkdir(exist_ok=True)
-    cache = AudioCache(Path(tempfile.mkdtemp(prefix="plans-", dir=tmp)))
+    folder = ESPEAK_AUDIO if voice_name == "espeak" else Path(tempfile.mkdtemp(prefix="plans-", dir=tmp))
+    cache = AudioCache(folder)
     return {l.id: plan_lesson(l, cfg, fps, voice, cache, lexicon) for l in course.lessons}
 
 
 def narration_scene_plan(scene_id: str, fps: int = 15):
-    """The ScenePlan of a real narration scene (silent-voice timing) at ``fps``."""
-    for plan in narration_plans(fps).values():
+    """The ScenePlan of a real narration scene at ``fps``, voiced by espeak: what the scene tests build
+    from. A real voice pauses at clauses and reads some words faster than the silent voice's even rate, so
+    a beat timed as a share of its cue can run past a bookmark or the cue's end (rope_visualisation did,
+    at 1080p60 with espeak); building every scene from this plan checks its timing as well as its labels
+    (tests/course/test_scene_timing.py), with one build per scene in the run."""
+    for plan in narration_plans(fps, "espeak").values():
         for s in plan.scenes:
             if s.id == scene_id:
                 return s
