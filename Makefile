@@ -17,9 +17,10 @@ video: setup
 test: setup
 	$(PY) -m pytest -q -n auto --dist loadfile
 
-# What an author runs between edits: no renders, no browser (a test that renders unmarked fails).
+# What an author runs between edits: no renders, no browser, not the dry-run builds of every scene
+# (a test that renders unmarked fails); make test runs them all.
 test-fast: setup
-	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser"
+	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser and not scenes"
 
 check: setup
 	$(PY) render.py check

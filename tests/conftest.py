@@ -82,6 +82,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_FileUnits(), "coursekit-file-units")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests of the dry-run unit carry the ``scenes`` marker: they build every real scene (minutes on
+    two cores), which ``make test-fast`` leaves to ``make test``."""
+    for item in items:
+        if xdist_unit_of(item.nodeid) == "scene-dry-runs":
+            item.add_marker(pytest.mark.scenes)
+
+
 @pytest.fixture
 def count_frames():
     return video_frame_count

@@ -192,6 +192,7 @@ def test_subtitles_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
 
 
+@pytest.mark.render                     # it counts the faults the render tests above inject
 def test_report_faults_injected():
     print(f"faults injected: {len(INJECTED)}: {INJECTED}")
     assert len(INJECTED) >= 3
