@@ -62,7 +62,9 @@ class _FileUnits:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test not marked ``render`` may build scenes in dry runs but not render one: the scene raises
     (``NarratedScene``, COURSEKIT_NO_RENDER, inherited by the commands the test starts). Set before the
-    test's fixtures, so a module fixture that renders for it is caught too."""
+    test's fixtures, so a module fixture that renders for it is caught too; a module fixture that starts a
+    process which renders later (the studio) keeps the environment of the first test that asked for it, so
+    every test using such a fixture is marked."""
     from coursekit.render.narrated_scene import NO_RENDER_ENV
 
     if item.get_closest_marker("render") is None:

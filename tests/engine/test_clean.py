@@ -127,7 +127,10 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     layout = MediaLayout(media)
     assert layout.unlisted() == [], "files that no entry of coursekit/core/layout.py names"
     made = {e.name for e in ENTRIES if layout.found(e)}
-    assert made == {e.name for e in ENTRIES} - {"bench", "temporary"}, "entries the runs did not exercise"
+    # the exports: the mini course is too short for the platforms' chapter rules, so `export` refuses it and
+    # writes nothing (tests/engine/test_export.py makes them from the real course's plans)
+    exports = {"youtube_chapters", "youtube_subtitles", "bilibili_chapters", "bilibili_subtitles"}
+    assert made == {e.name for e in ENTRIES} - {"bench", "temporary"} - exports, "entries the runs did not exercise"
 
     scenes, lessons = {"count_dots", "closing"}, {"counting"}      # the mini course's
     plan = LessonPlan.read(layout.lesson_plan("counting", 15))
@@ -135,7 +138,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     digests = {c.audio_sha256 for s in plan.scenes for c in s.cues if c.audio_sha256}
     stale: list[Path] = []
     for entry in ENTRIES:
-        if entry.clean != STALE or entry.name == "temporary":
+        if entry.clean != STALE or entry.name == "temporary" or entry.name in exports:
             continue
         path, got = layout.found(entry)[0]
         if entry.of in ("scene", "lesson", "plan"):

@@ -168,6 +168,7 @@ def _get(url: str, headers: dict | None = None, method: str = "GET") -> tuple[in
         return e.code, dict(e.headers), e.read()
 
 
+@pytest.mark.render                 # the module's studio renders: it starts under this test's environment
 def test_requests_for_another_host_or_site_are_refused(studio):
     port = studio.rsplit(":", 1)[1].strip("/")
     assert _get(studio + "api/scenes")[0] == 200
@@ -185,6 +186,7 @@ def test_requests_for_another_host_or_site_are_refused(studio):
     assert _get(studio + "audio/closing/nope")[0] == 404
 
 
+@pytest.mark.render                 # the module's studio renders: it starts under this test's environment
 def test_scene_list(studio):
     _, _, body = _get(studio + "api/scenes")
     data = json.loads(body)
