@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.mini_runs import copy_mini_course
-from tests.engine.test_player import CHROMIUM, FLAGS, V, play_into, quiz_plan
+from tests.engine.test_player import V, play_into, quiz_plan
+from tests.support.browser import chromium, served
 
 ROOT = Path(__file__).resolve().parents[2]
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -79,27 +80,12 @@ def course(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(course):
-    import threading
-
-    from coursekit.deliver.serve import make_server
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    server = make_server(course[2], port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    yield from served(course[2])
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 def _open(browser, url, width: str, **options):

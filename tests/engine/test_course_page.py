@@ -11,8 +11,6 @@ import dataclasses
 import json
 import math
 import re
-import shutil
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -24,16 +22,13 @@ from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.deliver.page import chapters_vtt, questions, render_page, viewer_voice, write_page
 from coursekit.deliver.widgets import course_widgets, widget_html
-from coursekit.deliver.serve import make_server
 from coursekit.subtitles import files as subs
 from narration import figures
 from tests.support.synthetic import FPS, build_course
+from tests.support.browser import chromium, served
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / ".tmp"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 SCRIPT = "RoPE <script>alert(1)</script> 转座位。"
 SCRIPTS = ['<script type="application/json" id="page-data">', '<script src="page.js">']   # data, then code
 #: the page with the widget: its data beside it, the page's data and code, then the widget's kind's code
@@ -224,24 +219,12 @@ def test_narration_text_is_escaped_in_the_html(made):
 # --- in Chromium ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def url(made):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    _, _, course_dir, _ = made
-    server = make_server(course_dir, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    yield from served(made[2])
 
 
 @pytest.fixture(scope="module")
 def browser(url):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture

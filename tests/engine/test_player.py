@@ -8,21 +8,16 @@ tests/engine/test_course_page.py. Screenshots go to /tmp/player_shots/.
 """
 import json
 import math
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
 from coursekit.deliver.page import line_words, one_line, questions, render_page
-from coursekit.deliver.serve import make_server
 from tests.support.player_course import CHOICES, LESSON, TILE_H, TILE_W, TILES_PER_ROW, build_player_course
 from tests.support.synthetic import FPS
+from tests.support.browser import chromium, served
 
 SHOTS = Path("/tmp/player_shots")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 V = "document.querySelector('video')"
 L = "document.querySelector('.lesson')"
 
@@ -34,23 +29,12 @@ def course(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(course):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    server = make_server(course[2], port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    yield from served(course[2])
 
 
 @pytest.fixture(scope="module")
 def browser(url):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 def open_page(browser, url, **options):

@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -29,12 +28,10 @@ from coursekit.studio.server import (RangeNotSatisfiable, check_bind, host_allow
                                      parse_range)
 from coursekit.studio.watcher import observe
 from tests.support.mini_runs import copy_mini_course
+from tests.support.browser import chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / ".tmp"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 BUILD_S = 240      # a build on a loaded 2-core machine: plan (espeak) and a Manim render of a 6 s scene
 
 
@@ -199,13 +196,7 @@ def test_scene_list(studio):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ titles; made-up chapter times), with no video: the widget needs none, and the pa
 import dataclasses
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,10 +21,8 @@ from coursekit.core.errors import UserError
 from coursekit.deliver.page import ui, write_page
 from coursekit.deliver.widgets import course_widgets
 from tests.support.mini_runs import MINI_COURSE
+from tests.support.browser import chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic"]
 FIGURES = load_figures(MINI_COURSE / "narration" / "figures.py")
 CHAPTER_MS = 4000          # each made-up chapter's length
 
@@ -73,13 +70,7 @@ def test_the_kinds_code_and_style_come_once_and_each_widget_its_data(page_file):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 STATE = """uid => { const w = document.getElementById(uid);
