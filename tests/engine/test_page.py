@@ -1,19 +1,11 @@
 """The course page in headless Chromium, served by render.py's Range-capable server on loopback."""
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
 
 from coursekit.assemble.lesson_video import chapter_times
 from coursekit.deliver.page import render_page, write_page
-from coursekit.deliver.serve import make_server
 
+from tests.support import browser
 from tests.support.synthetic import build_assembled
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 
 
 def manifest_for(plan) -> dict:
@@ -31,18 +23,13 @@ def test_page_escapes_narration_text():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package chromium)")
+    browser.need_chromium()
     tmp = tmp_path_factory.mktemp("page")
     plan, _, outdir, _ = build_assembled(tmp)
     course = outdir.parent
     write_page(course, manifest_for(plan))
-    server = make_server(course, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield plan, f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    for url in browser.served(course):
+        yield plan, url
 
 
 def test_server_answers_range_requests(served):
@@ -57,11 +44,9 @@ def test_server_answers_range_requests(served):
 
 @pytest.mark.browser
 def test_browser_loads_video_track_and_seeks_by_chapter(served):
-    from playwright.sync_api import sync_playwright
     plan, url = served
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        page = browser.new_page()
+    for chromium in browser.chromium():
+        page = chromium.new_page()
         page.goto(url)
         page.wait_for_function("document.querySelector('video').readyState >= 1", timeout=20000)
         duration = page.evaluate("document.querySelector('video').duration")
@@ -74,4 +59,3 @@ def test_browser_loads_video_track_and_seeks_by_chapter(served):
         page.locator("button.chapter").nth(1).click()
         page.wait_for_function("Math.abs(document.querySelector('video').currentTime - %f) < 0.1"
                                % (plan.scenes[1].start_frame / plan.fps), timeout=20000)
-        browser.close()
