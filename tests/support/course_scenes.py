@@ -15,10 +15,14 @@ TESTS = Path(__file__).resolve().parents[1]
 ESPEAK_AUDIO = TESTS / ".tmp" / "audio-espeak"
 
 
-@lru_cache(maxsize=None)
 def narration_plans(fps: int, voice_name: str = "silent"):
     """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second), or with
-    ``voice_name="espeak"`` (the audio in ESPEAK_AUDIO)."""
+    ``voice_name="espeak"`` (the audio in ESPEAK_AUDIO); made once per process for each (fps, voice)."""
+    return _plans(int(fps), voice_name)
+
+
+@lru_cache(maxsize=None)     # keyed by the arguments as passed: the public function passes both, always
+def _plans(fps: int, voice_name: str):
     import tempfile
 
     from coursekit.speech.audio_cache import AudioCache
@@ -59,10 +63,14 @@ def worker_media() -> Path:
     return TESTS / ".tmp" / "media" / os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
-@lru_cache(maxsize=None)
 def built_scene(scene_id: str, fps: int = 15):
-    """``(scene, report)``: the scene built once per session from its real narration plan (dry run,
+    """``(scene, report)``: the scene built once per process from its real narration plan (dry run,
     no pixels), with the viewer check (``coursekit.render.viewer_check``) run after every play and wait."""
+    return _built(scene_id, int(fps))
+
+
+@lru_cache(maxsize=None)     # lru_cache keys f(a) and f(a, 15) apart: the public function passes both, always
+def _built(scene_id: str, fps: int):
     from coursekit.render.viewer_check import build_dry_run
     from scenes import theme
     from coursekit.render.registry import scene_class

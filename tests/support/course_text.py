@@ -7,29 +7,18 @@
   (``scene.drawn_texts`` from ``coursekit.render.viewer_check.build_dry_run``, through
   ``tests.support.course_scenes.built_scene``, so a scene another test of this process built is not built again).
 
-Under pytest-xdist the workers of one run share the recorded texts through files in
-``tests/.tmp/drawn-text/<run id>/``: each worker builds the scenes no other worker has taken (a lock per
-scene) and reads the others', so the course is built once per run however the test files are spread.
+Under pytest-xdist every test that builds a scene of one lesson runs on one worker (tests/conftest.py's
+``xdist_unit_of``: a unit per lesson), so each scene is built once per run.
 """
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import time
 from functools import lru_cache
-from pathlib import Path
-
-from filelock import FileLock, Timeout
 
 from coursekit.content.cue_text import strip_bookmarks
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.render.drawn_text import DrawnText
 from narration.glossary import Place
-
-TMP = Path(__file__).resolve().parents[1] / ".tmp"
-
 
 @lru_cache(maxsize=None)
 def course():
@@ -43,6 +32,14 @@ def scene_ids() -> list[str]:
 
 def lesson_of(scene_id: str) -> str:
     return course()[1].scenes[scene_id].lesson
+
+
+def lesson_ids() -> list[str]:
+    return [lesson.id for lesson in course()[1].lessons]
+
+
+def scenes_of(lesson_id: str) -> list[str]:
+    return [sid for sid in scene_ids() if lesson_of(sid) == lesson_id]
 
 
 def narration_places() -> list[Place]:
@@ -69,83 +66,7 @@ def screen_places(texts: list[DrawnText], lesson: str) -> list[Place]:
 
 
 # -- drawn texts ---------------------------------------------------------------------------------
-def _build(scene_id: str) -> list[DrawnText]:
-    from tests.support.course_scenes import built_scene
-    return list(built_scene(scene_id)[0].drawn_texts)
-
-
-def _run_dir() -> Path | None:
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if not run:
-        return None
-    root = TMP / "drawn-text"
-    d = root / run
-    if not d.exists():
-        root.mkdir(parents=True, exist_ok=True)
-        for old in root.iterdir():              # earlier runs' files (a day old)
-            if old.is_dir() and old.name != run and time.time() - old.stat().st_mtime > 86400:
-                shutil.rmtree(old, ignore_errors=True)
-        d.mkdir(exist_ok=True)
-    return d
-
-
-def _read(f: Path) -> list[DrawnText]:
-    data = json.loads(f.read_text(encoding="utf-8"))
-    if "error" in data:
-        raise RuntimeError(data["error"])
-    return [DrawnText.from_dict(d) for d in data["texts"]]
-
-
-def _build_to(f: Path, scene_id: str) -> list[DrawnText]:
-    try:
-        texts = _build(scene_id)
-    except Exception as exc:
-        f.write_text(json.dumps({"error": f"building scene {scene_id} failed: {type(exc).__name__}: {exc}"}),
-                     encoding="utf-8")
-        raise
-    tmp = f.with_suffix(".part")
-    tmp.write_text(json.dumps({"texts": [t.to_dict() for t in texts]}, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(f)
-    return texts
-
-
-@lru_cache(maxsize=None)
-def _shared() -> dict[str, list[DrawnText] | str]:
-    """Under xdist: every scene's texts, built here or by another worker of this run (error text if the
-    scene did not build)."""
-    d = _run_dir()
-    assert d is not None
-    out: dict[str, list[DrawnText] | str] = {}
-    later = []
-    for sid in scene_ids():                      # first pass: take what nobody else is building
-        f = d / f"{sid}.json"
-        lock = FileLock(str(f) + ".lock")
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            later.append(sid)
-            continue
-        try:
-            out[sid] = _read(f) if f.exists() else _build_to(f, sid)
-        except Exception as exc:
-            out[sid] = str(exc)
-        finally:
-            lock.release()
-    for sid in later:                            # then wait for the others' work
-        f = d / f"{sid}.json"
-        with FileLock(str(f) + ".lock"):
-            try:
-                out[sid] = _read(f) if f.exists() else _build_to(f, sid)
-            except Exception as exc:
-                out[sid] = str(exc)
-    return out
-
-
 def drawn_texts(scene_id: str) -> list[DrawnText]:
     """Every string ``scene_id`` draws (see the module doc); raises if the scene does not build."""
-    if _run_dir() is None:
-        return _build(scene_id)
-    got = _shared()[scene_id]
-    if isinstance(got, str):
-        raise RuntimeError(got)
-    return got
+    from tests.support.course_scenes import built_scene
+    return list(built_scene(scene_id)[0].drawn_texts)
