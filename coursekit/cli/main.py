@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from coursekit.cli import doctor, init_course
+from coursekit.cli import init_course
 from coursekit.core import voice_registry
 from coursekit.core.atomic import sweep_stale
 from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
@@ -209,6 +209,7 @@ def _command(name: str):
     """The function that runs command ``name`` (``commands.cmd_<name>``); doctor's without importing
     the commands' module, which imports the renderer, the studio and the assembler."""
     if name == "doctor":
+        from coursekit.cli import doctor  # its checks import fontTools and the voices' readiness: only for doctor
         return doctor.command
     from coursekit.cli import commands  # the commands' module, once one of them runs: doctor loads no renderer
 
