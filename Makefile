@@ -17,10 +17,10 @@ video: setup
 test: setup
 	$(PY) -m pytest -q -n auto --dist loadfile
 
-# What an author runs between edits: no renders, no browser, not the dry-run builds of every scene
-# (a test that renders unmarked fails); make test runs them all.
+# What an author runs between edits: no renders, no browser, not the dry-run builds of every scene, no
+# neural model (a test that renders unmarked fails); make test runs them all.
 test-fast: setup
-	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser and not scenes"
+	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser and not scenes and not models"
 
 check: setup
 	$(PY) render.py check

@@ -6,6 +6,7 @@ Regenerate after an intended visual change with
 from __future__ import annotations
 
 import cairo
+import pytest
 from manim.utils.testing import frames_comparison as _fc
 from manim.utils.testing.frames_comparison import frames_comparison
 
@@ -16,6 +17,7 @@ from scenes.rope_invariance import RopeInvariance
 from scenes.unit_circle import UnitCirclePointer
 
 __module_test__ = "scenes"
+pytestmark = pytest.mark.render      # each test draws its scene's last frame in Cairo (make test-fast leaves it out)
 # Manim skips graphical tests below cairo 1.18 because *its* control data was made
 # with 1.18. Ours is made on this machine (Debian's cairo 1.16), so compare anyway;
 # regenerate with --set_test if the system cairo changes.

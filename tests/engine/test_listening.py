@@ -132,6 +132,7 @@ def round_trip(tmp_path_factory):
     return {"voice": voice, "wavs": wavs, "transcripts": transcripts, "rec": rec, "tmp": tmp}
 
 
+@pytest.mark.models
 def test_round_trip_flags_cut_and_garbled_but_not_intact(round_trip):
     t = round_trip["transcripts"]
     scores = {k: L.score(A, v.text) for k, v in t.items()}
@@ -146,6 +147,7 @@ def test_round_trip_flags_cut_and_garbled_but_not_intact(round_trip):
     assert all(not x.cached and x.audio_s > 1 and x.asr_cpu_s > 0 for x in t.values())
 
 
+@pytest.mark.models                 # the round trip's transcripts are the model's
 def test_transcript_cache_hit_does_not_run_the_model(round_trip, monkeypatch):
     def boom(*a, **k):
         raise AssertionError("the model ran on a cache hit")

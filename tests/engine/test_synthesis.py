@@ -86,6 +86,7 @@ def _entries(cache: AudioCache) -> set[str]:
     return {p.stem for p in cache.root.glob("*.json")}
 
 
+@pytest.mark.models
 def test_prefetch_writes_exactly_the_missing_entries_with_real_kokoro_workers(tmp_path):
     if kk.missing_files():
         pytest.skip("kokoro model not assembled (make setup)")

