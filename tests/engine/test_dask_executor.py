@@ -9,8 +9,15 @@ too, but not always: x264 with sliced threads is not byte-deterministic even bet
 (scene order_entry gave two variants over repeated local renders, one IDR packet one byte apart, both
 decoding to the same frames), so bytes are reported (printed), while frames and samples are asserted.
 
-Two of the shortest real scenes are rendered (next_step 23.9 s and trig_opening 30.9 s of video,
-from two lessons) at 480p15 with the espeak voice, so the narration track carries real samples.
+What is rendered: the mini course (tests/fixtures/mini_course, copied into a temporary folder that is the
+course root of this process and of the cluster's workers for the whole module): its one lesson's two
+scenes, count_dots (6.2 s of video, 3 narrated cues) and closing (2.6 s, 1 cue), at 480p15 with the
+espeak voice, so the narration track carries real samples. Two scenes are what the executor needs to show
+its scheduling (two jobs at once on the two workers, one killed while the other goes on, one failing while
+the other is received); that they come from one lesson changes nothing for it (jobs are per scene). The
+short scenes keep the many renders here (local reference, Dask, killed worker, failing job and resume)
+cheap; closing, the shortest, is the one that fails and is rendered again. The espeak clips are kept
+between runs in tests/.tmp/dask_mini_audio (content-addressed, checked on use like any audio cache).
 """
 from __future__ import annotations
 
@@ -30,18 +37,53 @@ import numpy as np
 import pytest
 
 from tests.support.media import video_frame_count
+from tests.support.mini_runs import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = "tests/.tmp/dask_media"
-A, B = "next_step", "trig_opening"
+AUDIO_SEED = ROOT / "tests" / ".tmp" / "dask_mini_audio"   # the mini course's espeak clips, kept between runs
+OUT = "media"                                            # the mini course's output folder, in its copy
+A, B = "count_dots", "closing"                           # B, the shorter, is the one that fails twice
 SCENES = [A, B]
+COURSE: Path                                             # the copy (set by the ``mini_root`` fixture)
 
 pytestmark = pytest.mark.render
-ENV_BEFORE_ANY_CLUSTER = dict(os.environ)
+
+
+def _copy_new(src: Path, dst: Path) -> None:
+    """Every file of ``src`` that ``dst`` lacks, each written to a temporary name and renamed."""
+    if not src.is_dir():
+        return
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in sorted(src.iterdir(), key=lambda f: f.suffix != ".wav"):     # a clip before the json vouching for it
+        if f.is_file() and not (dst / f.name).exists():
+            tmp = dst / f".{f.name}.{os.getpid()}.tmp"
+            shutil.copyfile(f, tmp)
+            os.replace(tmp, dst / f.name)
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def mini_root(tmp_path_factory):
+    """A copy of the mini course, the course root (COURSEKIT_COURSE) of this process and of every process
+    started from it while the module runs: the cluster's workers (and a worker the nanny restarts), Manim,
+    render.py."""
+    from coursekit.core.paths import COURSE_ENV
+
+    global COURSE
+    COURSE = copy_mini_course(tmp_path_factory.mktemp("dask_course") / "mini")
+    _copy_new(AUDIO_SEED, COURSE / OUT / "cache" / "audio")
+    before = os.environ.get(COURSE_ENV)
+    os.environ[COURSE_ENV] = str(COURSE)
+    try:
+        yield COURSE
+    finally:
+        if before is None:
+            os.environ.pop(COURSE_ENV, None)
+        else:
+            os.environ[COURSE_ENV] = before
+
+
+@pytest.fixture(scope="module")
+def cluster(mini_root):
     from distributed import Client
 
     from coursekit.render.executors.dask_cluster import loopback_cluster
@@ -56,20 +98,19 @@ def cluster():
 
 
 @pytest.fixture(scope="module")
-def course(cluster, tmp_path_factory):
-    """Configs for both executors (same output folder) and the espeak plans of the whole course."""
+def course(cluster, mini_root):
+    """Configs for both executors (the mini course's own config.yaml: espeak, low quality, output media/)
+    and the espeak plan of its lesson."""
     from coursekit.cli.commands import _plans
     from coursekit.core.config import load_config
 
-    for old in (ROOT / OUT).glob("*"):                  # keep cache/ (narration audio, content-addressed, checked)
-        if old.name != "cache":
-            shutil.rmtree(old) if old.is_dir() else old.unlink()
-    cfg_file = tmp_path_factory.mktemp("dask_cfg") / "config.yaml"
-    cfg_file.write_text(f"output: {OUT}\nvoice:\n  backend: espeak\nvideo:\n  quality: low\n", encoding="utf-8")
+    cfg_file = mini_root / "config.yaml"
     local = load_config(cfg_file)
     dask = load_config(cfg_file, **{"render.executor": "dask", "render.scheduler": cluster[0]})
     _, plans = _plans(local, 15, quiet=True)
+    _copy_new(mini_root / OUT / "cache" / "audio", AUDIO_SEED)
     scenes = {s.id: s for plan, _ in plans.values() for s in plan.scenes}
+    assert set(SCENES) <= set(scenes) and scenes[B].frames < scenes[A].frames
     return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()],
             "scenes": scenes}
 
@@ -81,22 +122,23 @@ def render(cfg, plans, ids=SCENES, **kw):
 
 
 def out_path(sid: str) -> Path:
-    return ROOT / OUT / "scenes" / "low" / f"{sid}.mp4"
+    return COURSE / OUT / "scenes" / "low" / f"{sid}.mp4"
 
 
 def clear_outputs() -> None:
-    shutil.rmtree(ROOT / OUT / "scenes", ignore_errors=True)
-    shutil.rmtree(ROOT / OUT / "logs", ignore_errors=True)
+    shutil.rmtree(COURSE / OUT / "scenes", ignore_errors=True)
+    shutil.rmtree(COURSE / OUT / "logs", ignore_errors=True)
 
 
 def log_rows() -> list[dict]:
-    path = ROOT / OUT / "logs" / "render-low.jsonl"
+    path = COURSE / OUT / "logs" / "render-low.jsonl"
     return [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
 
 
 def cli(*argv: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "render.py", *argv], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+    """``render.py ARGV --course COPY`` (the copy is this process's course root too)."""
+    return subprocess.run([sys.executable, "render.py", *argv, "--course", str(COURSE)], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=timeout)
 
 
 def audio_samples(path: Path) -> bytes:
@@ -129,7 +171,7 @@ def assert_same_as_reference(reference: dict, course: dict, what: str) -> None:
 def reference(course):
     """The local executor's outputs (2 jobs): bytes per scene."""
     clear_outputs()
-    shutil.rmtree(ROOT / OUT / "manim", ignore_errors=True)
+    shutil.rmtree(COURSE / OUT / "manim", ignore_errors=True)
     render(course["local"], course["plans"], jobs=2)
     ref: dict = {"bytes": {}, "frames": {}, "audio": {}}
     for sid in SCENES:
@@ -161,7 +203,7 @@ def counting_jobs(monkeypatch, wrap=None) -> list[str]:
 
 
 def test_dask_without_scheduler_is_one_line(course):
-    proc = cli("render", "--scene", A, "--executor", "dask", "--config", str(course["file"]))
+    proc = cli("render", "--scene", A, "--executor", "dask")
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "--scheduler tcp://HOST:8786" in lines[0] and "Traceback" not in proc.stderr
@@ -172,7 +214,7 @@ def test_unreachable_scheduler_is_one_line(course):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]                 # closed again: nothing listens there
     proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
-               "--config", str(course["file"]), env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+               env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -186,7 +228,7 @@ def test_scheduler_without_workers_is_one_line(course):
     with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
                       dashboard_address=None) as empty:
         proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", empty.scheduler_address,
-                   "--config", str(course["file"]), env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+                   env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -218,8 +260,7 @@ def test_version_mismatch_is_refused(cluster, course):
     clear_outputs()
     client.run(patch, workers=[worker])
     try:
-        proc = cli("render", "--scene", A, "--config", str(course["file"]), "--executor", "dask",
-                   "--scheduler", address)
+        proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", address)
         assert proc.returncode == 2, proc.stderr
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1, proc.stderr
@@ -269,7 +310,7 @@ def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeyp
         _patch_libraries("0.0.0-edited")
         try:
             with pytest.raises(UserError) as err:
-                list(ex.deliver([course["scenes"][A]], "low", ROOT / OUT / "scenes" / "low", 2))
+                list(ex.deliver([course["scenes"][A]], "low", COURSE / OUT / "scenes" / "low", 2))
         finally:
             client.run(_unpatch_libraries)
             _unpatch_libraries()
@@ -294,15 +335,14 @@ def test_unchanged_scene_is_not_sent(course, reference, monkeypatch):
     """Same scene-cache key as the local path: nothing is sent, and the local executor reuses them too."""
     if any(not out_path(sid).exists() for sid in SCENES):      # when run on its own
         render(course["dask"], course["plans"])
-    shutil.rmtree(ROOT / OUT / "logs", ignore_errors=True)
+    shutil.rmtree(COURSE / OUT / "logs", ignore_errors=True)
     sent = counting_jobs(monkeypatch)
     render(course["dask"], course["plans"])
     assert sent == []
     assert [r["reused"] for r in log_rows()] == [True, True]
     render(course["local"], course["plans"])
     assert [r["reused"] for r in log_rows()] == [True, True, True, True]
-    proc = cli("render", "--scene", A, "--config", str(course["file"]), "--executor", "dask",
-               "--scheduler", course["dask"].render.scheduler)
+    proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", course["dask"].render.scheduler)
     assert proc.returncode == 0, proc.stderr
     assert f"{A}: unchanged, reused" in proc.stdout
 
@@ -316,7 +356,17 @@ def _manim_children(pid: int) -> list:
         return []
 
 
+def _worker_running(client, sid: str) -> str | None:
+    """The address of the worker that has scene ``sid``'s job (keys are ``scene-<id>-<quality>-<run>``)."""
+    for addr, keys in client.processing().items():
+        if any(str(k).startswith(f"scene-{sid}-") for k in keys):
+            return addr
+    return None
+
+
 def test_killed_worker_mid_job_still_completes(cluster, course, reference):
+    """The worker that renders A (the longer scene) is killed while its Manim runs; B goes on on the other
+    worker; A is run again elsewhere and both come out as the local executor made them."""
     import psutil
 
     address, client = cluster
@@ -335,14 +385,14 @@ def test_killed_worker_mid_job_still_completes(cluster, course, reference):
     victim, children = None, []
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and victim is None:
-        for addr, pid in pids.items():
-            children = _manim_children(pid)
-            if children:
-                victim = (addr, pid)
-                break
-        time.sleep(0.2)
-    assert victim is not None, "no worker started Manim"
-    time.sleep(2.0)                                    # well inside the render
+        addr = _worker_running(client, A)
+        children = _manim_children(pids[addr]) if addr in pids else []
+        if children:
+            victim = (addr, pids[addr])
+            break
+        time.sleep(0.1)
+    assert victim is not None, f"no worker started Manim for {A}"
+    time.sleep(0.5)                                    # Manim under way (a short scene: it lasts a few s)
     assert t.is_alive() and _manim_children(victim[1])
     # Manim on the worker runs with the client's malloc settings, not the nanny's, and pinned threads
     env = children[0].environ()
@@ -397,7 +447,7 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     monkeypatch.undo()
     from coursekit.core.config import load_config
 
-    shutil.rmtree(ROOT / OUT / "store", ignore_errors=True)
+    shutil.rmtree(COURSE / OUT / "store", ignore_errors=True)
     cfg = load_config(course["file"], **{"render.executor": "dask", "render.scheduler": course["dask"].render.scheduler,
                                          "render.shared_store": f"{OUT}/store"})
     jobs: list[dict] = []
@@ -406,7 +456,7 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     assert sent == [B]
     clips = {c.audio_sha256 for c in course["scenes"][B].cues if c.audio_sha256}
     assert clips and jobs[0]["audio"] == dict.fromkeys(clips)
-    assert {p.stem for p in (ROOT / OUT / "store" / "audio").glob("*.wav")} == clips
+    assert {p.stem for p in (COURSE / OUT / "store" / "audio").glob("*.wav")} == clips
     assert decoded(out_path(B)) == (reference["frames"][B], reference["audio"][B])
 
 
