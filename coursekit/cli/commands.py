@@ -75,13 +75,14 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     if speech:
         outputs.prepare(cfg, "check")
     course = _course(cfg)
+    lessons = _lessons(course, args.lesson) if speech else []     # a misspelt lesson: before the slow checks
     n_cues = sum(len(scene.cues) for scene in course.scenes.values())
     _require_glyphs(cfg.course.font, course_texts(cfg.course.title, course, Lexicon.load()))
     require_fit(course)
     console.print(f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, "
                   f"{n_cues} cues")
     if speech:
-        return _check_speech(cfg, args, course)
+        return _check_speech(cfg, args, course, lessons)
     return 0
 
 
@@ -93,10 +94,9 @@ def _require_glyphs(font: str, texts: list[tuple[str, str]]) -> None:
         raise UserErrors([f"{m.line(font)}; {GLYPH_FIX}" for m in missing])
 
 
-def _check_speech(cfg: Config, args: argparse.Namespace, course: Course) -> int:
-    """The listening check: each cue's audio (synthesised or cached) transcribed offline and scored."""
-
-    lessons = _lessons(course, args.lesson)
+def _check_speech(cfg: Config, args: argparse.Namespace, course: Course, lessons: list[str]) -> int:
+    """The listening check of ``lessons``: each cue's audio (synthesised or cached) transcribed offline
+    and scored."""
     voice, cache, lexicon = _speech_stack(cfg)
     try:
         cues = listening.sample_cues(course, lessons, args.sample)
