@@ -131,6 +131,7 @@ def test_setup_extracts_each_speaker_checked_and_only_when_one_is_missing(tmp_pa
 # ---------------------------------------------------------------- a speaker change reaches every cache
 
 @needs_model
+@pytest.mark.models                  # two speakers' real synthesis
 def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path):
     cfg = load_config(ROOT / "config.yaml")
     cue = Cue(id="s.a", text="转一圈，回到原处。", say=None, pause=0.0, line=1)

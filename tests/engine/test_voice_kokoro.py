@@ -46,6 +46,7 @@ def _read(path: Path) -> tuple[int, int, int, np.ndarray]:
 
 # ---------------------------------------------------------------- real synthesis
 
+@pytest.mark.models
 def test_a_short_cue_is_a_valid_24khz_wav_as_long_as_the_model_said(spoken):
     speech, path, report = spoken
     rate, channels, width, x = _read(path)
@@ -69,6 +70,7 @@ def test_a_short_cue_is_a_valid_24khz_wav_as_long_as_the_model_said(spoken):
         sum(kk.UNIT * (i["units"][0] + sum(i["units"][-3:])) for i in report) + frame
 
 
+@pytest.mark.models
 def test_timings_fall_on_every_character_in_order_and_inside_the_audio(spoken):
     speech, _, report = spoken
     offsets = [o for o, _ in speech.timings]
@@ -83,12 +85,14 @@ def test_timings_fall_on_every_character_in_order_and_inside_the_audio(spoken):
     assert times[-1] < speech.duration - 0.1 and times[4] > 0.4 * 4 * kk.UNIT * min(units[1:-1]) / 24000
 
 
+@pytest.mark.models
 def test_the_peak_stays_at_or_below_minus_one_dbfs(spoken):
     _, path, _ = spoken
     *_, x = _read(path)
     assert np.max(np.abs(x.astype(np.int32))) <= kk.PEAK_CEILING * 32767 + 1
 
 
+@pytest.mark.models
 def test_same_text_gives_the_same_bytes(voice, spoken, tmp_path):
     _, path, _ = spoken
     again = tmp_path / "again.wav"
