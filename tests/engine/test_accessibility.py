@@ -8,12 +8,6 @@ question asked inside the video, and with the list of keys open. The studio is `
 copy of the mini course (a Manim build: marked render).
 """
 import json
-import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +15,7 @@ import pytest
 from tests.support.mini_runs import copy_mini_course
 from tests.engine.test_player import V, play_into, quiz_plan
 from tests.support.browser import chromium, served
+from tests.support.studio_process import running_studio
 
 ROOT = Path(__file__).resolve().parents[2]
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -175,35 +170,9 @@ def test_reduced_motion_is_respected(browser, url, course, motion):
 
 
 # --- the studio ------------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
-    course = copy_mini_course(tmp_path_factory.mktemp("a11y-studio") / "mini_course")
-    port = _free_port()
-    log = course / "studio.log"
-    env = {k: v for k, v in __import__("os").environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
-    with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
-                                 "--port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.time() + 120
-        while not re.search(r"studio: http://127\.0\.0\.1:\d+/", log.read_text()):
-            assert proc.poll() is None, log.read_text()
-            assert time.time() < deadline, log.read_text()
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    yield from running_studio(copy_mini_course(tmp_path_factory.mktemp("a11y-studio") / "mini_course"))
 
 
 @pytest.mark.render

@@ -9,10 +9,7 @@ error and keeps the last good video. Screenshots go to tests/.tmp/studio-*.png.
 """
 import hashlib
 import json
-import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +26,7 @@ from coursekit.studio.server import (RangeNotSatisfiable, check_bind, host_allow
 from coursekit.studio.watcher import observe
 from tests.support.mini_runs import copy_mini_course
 from tests.support.browser import chromium
+from tests.support.studio_process import running_studio, studio_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / ".tmp"
@@ -81,22 +79,18 @@ def test_only_loopback_without_public():
         check_bind(host, public=True)          # asked for
 
 
-def _env() -> dict:
-    return {k: v for k, v in os.environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
-
-
 def test_the_command_refuses_a_public_address(tmp_path):
     course = tmp_path / "mini"
     copy_mini_course(course)
     res = subprocess.run([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
                           "--host", "0.0.0.0", "--port", "8199"], cwd=ROOT, capture_output=True, text=True,
-                         env=_env(), timeout=120)
+                         env=studio_env(), timeout=120)
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "0.0.0.0 is not a loopback address" in lines[0] and "--public" in lines[0]
     for bad in ("0", "65536", "http"):
         res = subprocess.run([sys.executable, str(ROOT / "render.py"), "studio", "--port", bad], cwd=ROOT,
-                             capture_output=True, text=True, env=_env(), timeout=120)
+                             capture_output=True, text=True, env=studio_env(), timeout=120)
         assert res.returncode == 2 and "--port" in res.stderr, res.stderr
 
 
@@ -119,12 +113,6 @@ def test_the_watcher_takes_writes_not_reads(tmp_path):
 
 
 # -- the studio, running ------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
     return copy_mini_course(tmp_path_factory.mktemp("studio") / "mini_course")
@@ -133,27 +121,7 @@ def course(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def studio(course):
     """`render.py studio --course COPY` on a free port; yields its address."""
-    port = _free_port()
-    log = course / "studio.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
-                                 "--port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=_env())
-    try:
-        deadline = time.time() + 120
-        while not re.search(r"studio: http://127\.0\.0\.1:\d+/", log.read_text()):
-            assert proc.poll() is None, log.read_text()
-            assert time.time() < deadline, log.read_text()
-            time.sleep(0.2)
-        url = re.search(r"studio: (http://127\.0\.0\.1:\d+/)", log.read_text()).group(1)
-        assert url == f"http://127.0.0.1:{port}/"
-        yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    yield from running_studio(course)
 
 
 def _get(url: str, headers: dict | None = None, method: str = "GET") -> tuple[int, dict, bytes]:
