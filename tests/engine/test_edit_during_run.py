@@ -2,6 +2,10 @@
 stops the run with one line naming it, keeps the scene finished before the edit in the scene cache and
 delivers nothing; the same command again makes exactly what a quiet run of the edited course makes, and
 the manifest records the digest of the sources it was made from.
+
+Both runs go on from the made mini course (conftest's made_mini), the one stopped as `plan` left it (the voice's
+work done: it renders both scenes), the quiet one with its scenes too (the edit is closing's: count_dots is
+reused, closing is made again from the new text).
 """
 import json
 import re
@@ -10,7 +14,7 @@ import psutil
 import pytest
 
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
+from tests.support.mini_runs import BEYOND_PLAN, copy_made
 
 pytestmark = pytest.mark.render   # every test here renders video with Manim
 
@@ -29,12 +33,12 @@ def _renders(proc, cls: str) -> bool:
         return False
 
 
-def test_an_edit_saved_during_course_stops_it_and_the_next_run_is_a_quiet_ones(tmp_path):
-    quiet = copy_mini_course(tmp_path / "quiet")
+def test_an_edit_saved_during_course_stops_it_and_the_next_run_is_a_quiet_ones(made_mini, tmp_path):
+    quiet = copy_made(made_mini.course, tmp_path / "quiet", without=("course", "preview", "manim"))
     _edit(quiet)
     mini_runs.ok(mini_runs.run(quiet, "course", "--jobs", "1"))
 
-    course = copy_mini_course(tmp_path / "mini")
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BEYOND_PLAN)
     proc = mini_runs.start(course, "course", "--jobs", "1")          # count_dots, then closing
     try:
         mini_runs.wait_for(lambda: _renders(proc, "Closing") or proc.poll() is not None,

@@ -4,6 +4,11 @@
 what; two `preview`s of one scene make it once. Meanwhile a reader keeps reading the plan and the subtitle
 files: none is ever read half-written. The delivered files, plans and subtitle files equal those of a quiet
 run. The course lock itself: a second holder waits and names the first; one thread may nest it.
+
+The commands run on copies of the made mini course (conftest's made_mini) as `plan` left it (its voice's work
+done), and beside `course` with one scene (count_dots) in the scene cache as well: the course's run renders the
+other scene (closing), holding the plan's lock all along, and assembles the lesson (and, beside `plan`, writes
+the lesson's plan first, from the cached audio, while the reader reads).
 """
 import json
 import re
@@ -16,7 +21,12 @@ import srt
 
 from coursekit.core.locks import course_lock
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
+from tests.support.mini_runs import BEYOND_PLAN, copy_made
+
+
+#: the made mini course's outputs left out of the copies the course's run goes on from: closing to render
+BESIDE_COURSE = ("course", "preview", "manim", "scenes/low/closing.mp4", "scenes/low/.closing.mp4.key",
+                 "plan/15fps/scenes/closing.json")
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +98,8 @@ def _beside_course(course: Path, *second: str) -> tuple[str, str]:
 
 
 @pytest.mark.render
-def test_plan_beside_course_waits_for_it(quiet, tmp_path):
-    course = copy_mini_course(tmp_path / "mini")
+def test_plan_beside_course_waits_for_it(made_mini, quiet, tmp_path):
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BESIDE_COURSE + ("plan/15fps/counting.json",))
     _, said = _beside_course(course, "plan")
     assert re.search(r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting at "
                      r"15 fps …", said), said
@@ -97,18 +107,17 @@ def test_plan_beside_course_waits_for_it(quiet, tmp_path):
 
 
 @pytest.mark.render
-def test_subtitles_beside_course_waits_for_it(quiet, tmp_path):
-    course = copy_mini_course(tmp_path / "mini")
-    mini_runs.ok(mini_runs.run(course, "plan"))            # subtitles needs a plan to exist
+def test_subtitles_beside_course_waits_for_it(made_mini, quiet, tmp_path):
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BESIDE_COURSE)   # with a plan: subtitles needs one
     _, said = _beside_course(course, "subtitles")
     assert re.search(r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting", said), said
     assert mini_runs.finals(course) == quiet[1]
 
 
 @pytest.mark.render
-def test_two_previews_of_one_scene(quiet, tmp_path):
-    course = copy_mini_course(tmp_path / "mini")
-    mini_runs.ok(mini_runs.run(course, "plan"))            # the voice's work done: both previews start together
+def test_two_previews_of_one_scene(made_mini, quiet, tmp_path):
+    # as `plan` left it, the voice's work done: both previews start together
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BEYOND_PLAN)
     procs = [mini_runs.start(course, "preview", "closing") for _ in range(2)]
     outs = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [e[-1500:] for _, e in outs]

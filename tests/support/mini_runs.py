@@ -38,6 +38,30 @@ def copy_mini_course(dst: Path) -> Path:
     return dst
 
 
+#: what a made mini course's media holds beyond what `plan` alone leaves (the audio cache, the lesson's plan and
+#: the locks): ``copy_made(made, dst, without=BEYOND_PLAN)`` is a copy of it as `plan` left it
+BEYOND_PLAN = ("course", "logs", "manim", "preview", "scenes", "work", "plan/15fps/scenes")
+
+
+def copy_made(made: Path, dst: Path, without: tuple[str, ...] = ()) -> Path:
+    """A copy at ``dst`` of a made mini course (conftest's ``made_mini.course``, read only) with its media but
+    for the paths in ``without`` (relative to media/: a folder or a file, at any depth): a course to go on
+    from where the quiet commands left it, without running them again."""
+    import shutil
+    media = made / "media"
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        here = Path(folder)
+        left = [n for n in names if n == "__pycache__"]
+        if here == media or media in here.parents:
+            rel = here.relative_to(media)
+            left += [n for n in names if (rel / n).as_posix() in without]
+        return left
+
+    shutil.copytree(made, dst, ignore=ignore)
+    return dst
+
+
 def env(**extra: str) -> dict[str, str]:
     out = {k: v for k, v in os.environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
     out.update(extra)
