@@ -18,6 +18,9 @@ on a program (ffmpeg, fc-list, espeak-ng, Chromium) or PyAV's child process (imp
 keeps a broken PyAV from taking doctor down); the voice check builds no voice and imports no voice
 library but edge-tts; the glyph check and the disk estimate share one read of the course, kept between
 runs (:class:`CourseFacts`). Exit status 0 when nothing failed (warnings do not count), else 1.
+
+Its length: one function per check, and the list that runs them; a check is defined once, here, and preflight
+raises the same lines.
 """
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The one typed configuration of a course, loaded from its config.yaml in one place."""
+"""The one typed configuration of a course, loaded from its config.yaml in one place.
+
+Its length: the model is the schema of config.yaml, one class per section with its fields' ranges and the
+messages of bad values; docs/settings.md's table is generated from it, so it is written once, here.
+"""
 from __future__ import annotations
 
 import difflib

@@ -23,6 +23,10 @@ and, for live widgets, from the course's own ``narration/page.py``; nothing here
 
 Every text from the narration is HTML-escaped; the script (``page.js``) and style (``page.css``) are
 written next to ``index.html``, the widgets' inlined: no network, no CDN.
+
+Its length: the page's markup is written here in one place (the lesson's controls, question, seek bar and
+transcript, the keys' dialog), so every element page.js looks up by class is found in one file; the helpers
+each build one piece of it.
 """
 from __future__ import annotations
 

@@ -33,6 +33,9 @@ Example
             with self.cue("sweep") as cue:
                 self.play(Rotate(arrow, PI / 6), run_time=cue.until("at30"))
                 self.play(Rotate(arrow, PI / 3), run_time=cue.remaining())
+
+Its length: one class, because Manim's Scene hooks it overrides (play, wait, render, the frame count) share
+the frame bookkeeping above; split, each part would reach into the others' state.
 """
 from __future__ import annotations
 

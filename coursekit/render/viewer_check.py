@@ -36,6 +36,10 @@ Example
     report = check_scene(SceneClass, plan, rules)
     for finding in report.findings:
         print(finding.line())
+
+Its length: each rule above is a short function; they share the measuring of a visible text unit (its box,
+glyph height, colour and what lies under it), which is most of the module, and the dry-run harness that runs
+them.
 """
 from __future__ import annotations
 

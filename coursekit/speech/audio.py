@@ -9,6 +9,9 @@ A scene's track stays 24 kHz mono (``loudness_normalise``, ``encode_aac_atomic``
 lesson track is made by ``encode_delivery_aac``: the 24 kHz mono mix resampled once to 48 kHz
 (soxr), copied to two identical channels, normalised after that upmix, encoded as AAC-LC stereo,
 and the encoded file measured again with ffmpeg's ``ebur128``.
+
+Its length: one audio format and the operations on it (trim, mix, loudness, encode, measure), which share its
+sample rate and the atomic writes.
 """
 from __future__ import annotations
 

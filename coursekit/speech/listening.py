@@ -29,6 +29,10 @@ Use from other tools::
     rec = Recogniser()
     t = rec.transcribe(Path("cue.wav"))            # Transcript(text=..., audio_s=..., asr_s=..., cached=...)
     s = score(spoken, t.text)                      # Score(cer=..., syllable_error=..., ...)
+
+Its length: the check end to end (choosing the cues, their audio, the recogniser and its transcript cache, the
+scores, the report), one pipeline whose stages pass one another's records; the recogniser's settings and the
+scores' normalisation are kept together because both are part of the transcript cache's key.
 """
 from __future__ import annotations
 

@@ -30,6 +30,9 @@ Numbers are read by ``coursekit.zh.numbers.expand_numbers`` before the pinyin is
 four-digit number from 1000 to 2999 directly followed by 年) digit by digit with 〇 (2017 年 ->
 二〇一七年); a bare 2 directly before a measure word as 两 (隔 2 格 -> 隔两格); every other number as
 a Chinese number (60611 -> 六万零六百一十一, 6.28 -> 六点二八).
+
+Its length: the lexicon's file format, its checks (every polyphone read for a reason, every term's forms) and
+the pinyin it gives, which the checks are written against.
 """
 from __future__ import annotations
 

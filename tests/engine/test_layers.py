@@ -283,3 +283,18 @@ def test_the_command_line_starts_without_the_heavy_packages():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     loaded = set(out.split()) & LAZY
     assert loaded <= {"rich"}, sorted(loaded)   # rich draws every command's output
+
+
+LONG = 400      # lines: a module longer than this says why in its docstring ("Its length: ...")
+
+
+def test_a_long_module_says_why_it_is_one():
+    import ast
+
+    long = {}
+    for f in sorted((ROOT / "coursekit").rglob("*.py")):
+        src = f.read_text(encoding="utf-8")
+        if src.count("\n") > LONG:
+            long[f.relative_to(ROOT).as_posix()] = "\nIts length: " in (ast.get_docstring(ast.parse(src)) or "")
+    assert long, "no module is over the limit: the check would pass on anything"
+    assert all(long.values()), [f for f, says in long.items() if not says]

@@ -41,6 +41,9 @@ Failure: an error from onnxruntime, or bad audio (empty, non-finite, silent, a l
 match the durations) is retried once with a freshly loaded session; a second failure raises
 ``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the audio
 passed every check. A missing model file is a one-line ``UserError`` that says to run ``make setup``.
+
+Its length: one model's pipeline (phonemes, packing clauses into inferences, the session, the durations that
+time every character, retries), each step feeding the next's token positions.
 """
 from __future__ import annotations
 

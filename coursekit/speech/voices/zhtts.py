@@ -18,6 +18,9 @@ Failure: a worker that dies, times out, answers garbage or returns bad audio (em
 silent, wrong rate) is restarted and the cue tried once more; a second failure raises
 ``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the
 audio passed every check.
+
+Its length: the client's side of one protocol (starting the worker, requests and replies, timeouts, retries,
+checking the audio), whose parts share the worker's state.
 """
 from __future__ import annotations
 
