@@ -1,16 +1,27 @@
 """Bad input, table-driven: each case is a real file or command line. One line, exit status 2,
-no traceback, and nothing already produced is touched."""
-import os
+no traceback, and nothing already produced is touched.
+
+The cases run on copies of the mini course (tests/fixtures/mini_course), not on the main course: what
+is checked is the engine's. Each way a command can end in a user error (``REAL_COMMAND``: the command
+line refused by argparse, the --course folder, the config, the narration, a name looked up in the course,
+a missing tool, a damaged plan, a Manim process out of memory) is run once as the real command, a
+``render.py`` process, so that its stderr is seen whole; the other cases of the same way differ only in
+the file or value given and the line it gets, and call the command line's entry
+(``coursekit.cli.main.main``) in this process instead: the same parsing, loading and checks, the same
+exit status and line, without starting Python and importing the engine again for each."""
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+from tests.support import mini_runs
+from tests.support.mini_runs import MINI_COURSE, copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
-NARRATION = ROOT / "narration"
-GOOD_LESSON = (NARRATION / "trig_to_rope.yaml").read_text(encoding="utf-8")
+GOOD_LESSON = (MINI_COURSE / "narration" / "counting.yaml").read_text(encoding="utf-8")
 
 
 def bin_without(tmp: Path, *missing: str) -> str:
@@ -23,23 +34,57 @@ def bin_without(tmp: Path, *missing: str) -> str:
     return str(d)
 
 
-def narration_with(tmp: Path, lesson_text: str) -> Path:
-    d = tmp / "narration"
-    d.mkdir()
-    for f in NARRATION.glob("*.yaml"):
-        shutil.copy(f, d / f.name)
-    (d / "trig_to_rope.yaml").write_text(lesson_text, encoding="utf-8")
-    return d
+def mini(tmp: Path, lesson_text: str | None = None) -> Path:
+    """A copy of the mini course in ``tmp`` (its lesson's narration replaced by ``lesson_text``)."""
+    course = tmp / "mini"
+    if not course.exists():
+        copy_mini_course(course)
+    if lesson_text is not None:
+        (course / "narration" / "counting.yaml").write_text(lesson_text, encoding="utf-8")
+    return course
 
 
-def _damaged_plan() -> list[str]:
-    """A plan file in tests/.tmp/badplan/ whose first scene's frame count is text."""
-    plan = ROOT / "tests" / ".tmp" / "badplan" / "plan" / "60fps" / "trig_to_rope.json"
+def on_mini(tmp: Path, *argv: str, **env: str) -> tuple[dict, list[str]]:
+    """A case's setup on a copy of the mini course: (env overrides, --course COPY and ``argv``)."""
+    return env, ["--course", str(mini(tmp)), *argv]
+
+
+def narration(lesson_text: str):
+    """A case's setup: the mini course with its lesson's narration replaced by ``lesson_text``."""
+    return lambda t: ({}, ["--course", str(mini(t, lesson_text))])
+
+
+def _damaged_plan(tmp: Path) -> list[str]:
+    """The copy's plan (low quality: 15 fps) written with its first scene's frame count as text."""
+    course = mini(tmp)
+    plan = course / "media" / "plan" / "15fps" / "counting.json"
     plan.parent.mkdir(parents=True, exist_ok=True)
-    plan.write_text('{"lesson": "trig_to_rope", "title": "t", "fps": 60, "frames": 1, "voice": "v", '
+    plan.write_text('{"lesson": "counting", "title": "t", "fps": 15, "frames": 1, "voice": "v", '
                     '"scenes": [{"id": "s", "cls": "S", "title": "t", "source": [], "start_frame": 0, '
-                    '"frames": "many", "fps": 60, "cues": []}]}', encoding="utf-8")
-    return []
+                    '"frames": "many", "fps": 15, "cues": []}]}', encoding="utf-8")
+    return ["--course", str(course)]
+
+
+def _symlinked_output(tmp: Path) -> list[str]:
+    """The copy's output folder a symlink to a folder outside it."""
+    course = mini(tmp)
+    (tmp / "outside").mkdir()
+    (course / "link_out").symlink_to(tmp / "outside")
+    return ["--course", str(course), "--config", str(cfg_with(tmp, "output: link_out\n"))]
+
+
+#: appended to the copy's scene module: in the Manim process (``python -m manim``) it takes more than the
+#: worker memory of its case (0.25 GB), as a scene that draws much more than the mini course's would
+BALLAST = ("\nimport sys as _sys\nif Path(_sys.argv[0]).parent.name == 'manim':   # in Manim's process only\n"
+           "    _BALLAST = bytearray(400 * 2**20)\n")
+
+
+def _hungry_scene(tmp: Path) -> list[str]:
+    """The copy's scenes need more memory in Manim than the 0.25 GB its config gives a worker."""
+    course = mini(tmp)
+    module = course / "scenes" / "counting.py"
+    module.write_text(module.read_text(encoding="utf-8") + BALLAST, encoding="utf-8")
+    return ["--course", str(course), "--config", str(cfg_with(tmp, "render:\n  worker_memory_gb: 0.25\n"))]
 
 
 def cfg_with(tmp: Path, text: str) -> Path:
@@ -48,55 +93,48 @@ def cfg_with(tmp: Path, text: str) -> Path:
     return p
 
 
+def mini_cfg(tmp: Path, changes: dict) -> Path:
+    """A config file: the mini course's config.yaml with ``changes`` (nested mappings) merged in."""
+    def merge(a: dict, b: dict) -> dict:
+        return {**a, **{k: merge(a.get(k) or {}, v) if isinstance(v, dict) else v for k, v in b.items()}}
+    own = yaml.safe_load((MINI_COURSE / "config.yaml").read_text(encoding="utf-8"))
+    return cfg_with(tmp, yaml.safe_dump(merge(own, changes), allow_unicode=True))
+
+
 # (id, argv, setup(tmp) -> (env overrides, extra argv), expected fragment)
 CASES = [
-    ("unknown_lesson", ["plan", "--lesson", "word_ordr", "--voice", "silent"], None, "close matches: word_order"),
-    ("unknown_scene", ["preview", "unit_circel", "--voice", "silent"], None, "close matches: unit_circle"),
-    ("unknown_scene_listen", ["listen", "nothing_like_it", "--voice", "silent"], None, "unknown scene"),
+    ("unknown_lesson", ["plan", "--lesson", "countng", "--voice", "silent"], on_mini, "close matches: counting"),
+    ("unknown_scene", ["preview", "count_dts", "--voice", "silent"], on_mini, "close matches: count_dots"),
+    ("unknown_scene_listen", ["listen", "nothing_like_it", "--voice", "silent"], on_mini, "unknown scene"),
     ("unknown_command", ["rendr"], None, "invalid choice"),
     ("bad_quality_flag", ["render", "--quality", "8k"], None, "invalid choice"),
-    ("output_outside", ["check"], lambda t: ({}, ["--config", str(cfg_with(t, "output: ../../outside\n"))]),
+    ("output_outside", ["check"], lambda t: on_mini(t, "--config", str(cfg_with(t, "output: ../../outside\n"))),
      "inside the course"),
-    ("output_symlink_out", ["check"], lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/link_out\n"))]),
-     "inside the course"),
-    ("espeak_voice_missing", ["plan", "--lesson", "trig_to_rope", "--voice", "espeak"],
-     lambda t: ({}, ["--config", str(cfg_with(t, "voice:\n  espeak:\n    voice: klingon\n"))]), "klingon"),
-    ("no_ffmpeg", ["listen", "unit_circle", "--voice", "silent"],
-     lambda t: ({"PATH": bin_without(t, "ffmpeg", "ffprobe")}, []), "Debian package ffmpeg"),
-    ("no_espeak", ["plan", "--lesson", "trig_to_rope", "--voice", "espeak"],
-     lambda t: ({"PATH": bin_without(t, "espeak-ng")}, []), "Debian package espeak-ng"),
-    ("no_font", ["preview", "unit_circle", "--voice", "silent"],
-     lambda t: ({"FONTCONFIG_FILE": str(cfg_with(t, "<fontconfig></fontconfig>"))}, []), "fonts-noto-cjk"),
-    ("narration_malformed", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("cues:", "cues: [", 1)))}, []),
-     "trig_to_rope.yaml:"),
-    ("narration_anchor_bomb", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, "a: &a [x, x]\nb: [*a, *a]\n" + GOOD_LESSON))}, []),
-     "aliases"),
+    ("output_symlink_out", ["check"], lambda t: ({}, _symlinked_output(t)), "inside the course"),
+    ("espeak_voice_missing", ["plan", "--lesson", "counting", "--voice", "espeak"],
+     lambda t: on_mini(t, "--config", str(mini_cfg(t, {"voice": {"espeak": {"voice": "klingon"}}}))), "klingon"),
+    ("no_ffmpeg", ["listen", "closing", "--voice", "silent"],
+     lambda t: on_mini(t, PATH=bin_without(t, "ffmpeg", "ffprobe")), "Debian package ffmpeg"),
+    ("no_espeak", ["plan", "--lesson", "counting", "--voice", "espeak"],
+     lambda t: on_mini(t, PATH=bin_without(t, "espeak-ng")), "Debian package espeak-ng"),
+    ("no_font", ["preview", "count_dots", "--voice", "silent"],
+     lambda t: on_mini(t, FONTCONFIG_FILE=str(cfg_with(t, "<fontconfig></fontconfig>"))), "fonts-noto-cjk"),
+    ("narration_malformed", ["check"], narration(GOOD_LESSON.replace("cues:", "cues: [", 1)), "counting.yaml:"),
+    ("narration_anchor_bomb", ["check"], narration("a: &a [x, x]\nb: [*a, *a]\n" + GOOD_LESSON), "aliases"),
     ("narration_python_tag", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(
-         t, GOOD_LESSON.replace("title:", "title: !!python/object/apply:os.system ['true'] #", 1)))}, []), "trig_to_rope.yaml"),
-    ("narration_misspelt_key", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("    cues:", "    cuse:", 1)))}, []),
+     narration(GOOD_LESSON.replace("title:", "title: !!python/object/apply:os.system ['true'] #", 1)), "counting.yaml"),
+    ("narration_misspelt_key", ["check"], narration(GOOD_LESSON.replace("    cues:", "    cuse:", 1)),
      "did you mean 'cues'"),
-    ("narration_empty_cue", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: ", "text: '  ' #", 1)))}, []),
-     "empty"),
-    ("narration_huge_cue", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: ", "text: " + "长" * 10000 + " #", 1)))}, []),
+    ("narration_empty_cue", ["check"], narration(GOOD_LESSON.replace("text: ", "text: '  ' #", 1)), "empty"),
+    ("narration_huge_cue", ["check"], narration(GOOD_LESSON.replace("text: ", "text: " + "长" * 10000 + " #", 1)),
      "10000 characters"),
-    ("narration_control_char", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: ", "text: \x1b", 1)))}, []),
+    ("narration_control_char", ["check"], narration(GOOD_LESSON.replace("text: ", "text: \x1b", 1)),
      "control character"),
-    ("narration_surrogate", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: ", 'text: "\\ud800" #', 1)))}, []),
-     "surrogate"),
-    ("narration_dup_scene", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("id: unit_circle", "id: trig_opening", 1)))}, []),
+    ("narration_surrogate", ["check"], narration(GOOD_LESSON.replace("text: ", 'text: "\\ud800" #', 1)), "surrogate"),
+    ("narration_dup_scene", ["check"], narration(GOOD_LESSON.replace("id: closing", "id: count_dots", 1)),
      "duplicate scene id"),
     ("narration_unknown_figure", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, GOOD_LESSON.replace("text: \"", "text: \"{no_such_figure}", 1)))}, []),
-     "no_such_figure"),
+     narration(GOOD_LESSON.replace("text: 屏幕上有", "text: 屏幕上有{no_such_figure}", 1)), "no_such_figure"),
     ("jobs_zero", ["render", "--jobs", "0"], None, "must be from 1 to 256, not 0"),
     ("jobs_huge", ["course", "--jobs", "100000"], None, "must be from 1 to 256, not 100000"),
     ("fps_zero", ["plan", "--fps", "0", "--voice", "silent"], None, "--fps: must be from 1 to 120, not 0"),
@@ -104,43 +142,72 @@ CASES = [
     ("fps_not_a_number", ["plan", "--fps", "sixty"], None, "--fps: must be a whole number"),
     ("port_out_of_range", ["serve", "--port", "70000"], None, "--port: must be from 1 to 65535"),
     ("sample_zero", ["check", "--speech", "--sample", "0"], None, "--sample: must be from 1 to 10000"),
-    ("config_named_but_missing", ["check", "--config", "tests/.tmp/no-such-config.yaml"], None,
+    ("config_named_but_missing", ["check", "--config", "tests/.tmp/no-such-config.yaml"], on_mini,
      "no-such-config.yaml: no such file"),
     ("config_nested_too_deep", ["check"],
-     lambda t: ({}, ["--config", str(cfg_with(t, "video: " + "[" * 5000 + "]" * 5000 + "\n"))]), "nested more than 50 deep"),
-    ("narration_nested_too_deep", ["check"],
-     lambda t: ({"COURSEKIT_NARRATION": str(narration_with(t, "deep: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n"
-                                                            + GOOD_LESSON))}, []), "nested more than 50 deep"),
+     lambda t: on_mini(t, "--config", str(cfg_with(t, "video: " + "[" * 5000 + "]" * 5000 + "\n"))),
+     "nested more than 50 deep"),
+    ("narration_nested_too_deep", ["check"], narration("deep: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n" + GOOD_LESSON),
+     "nested more than 50 deep"),
     ("scheduler_not_an_address", ["check"],
-     lambda t: ({}, ["--config", str(cfg_with(t, "render:\n  scheduler: localhost\n"))]), "tcp://"),
-    ("plan_damaged", ["subtitles", "--lesson", "trig_to_rope"],
-     lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/badplan\n")), *_damaged_plan()]),
+     lambda t: on_mini(t, "--config", str(cfg_with(t, "render:\n  scheduler: localhost\n"))), "tcp://"),
+    ("plan_damaged", ["subtitles", "--lesson", "counting"], lambda t: ({}, _damaged_plan(t)),
      "scenes.0.frames: Input should be a valid integer"),
     ("course_folder_missing", ["check", "--course", "tests/.tmp/no-such-course"], None, "--course tests/.tmp/no-such-course: no such folder"),
     ("course_folder_not_a_course", ["check", "--course", "coursekit"], None, "not a course (no narration/ folder"),
-    ("worker_memory_too_small", ["render", "--scene", "next_step", "--quality", "low", "--voice", "silent"],
-     lambda t: ({}, ["--config", str(cfg_with(t, "output: tests/.tmp/lowmem\nrender:\n  worker_memory_gb: 0.25\n"))]),
-     "raise render.worker_memory_gb"),
+    ("worker_memory_too_small", ["render", "--scene", "count_dots", "--quality", "low", "--voice", "silent"],
+     lambda t: ({}, _hungry_scene(t)), "raise render.worker_memory_gb"),
 ]
+
+#: one case of each way a command ends in a user error, run as a real `render.py` process (module docstring);
+#: the tools' cases, found by the environment the command runs in, and the two that run far (the damaged plan,
+#: Manim's memory limit) are each their own
+REAL_COMMAND = {
+    "jobs_zero",                      # argparse (an argument's type, a choice, a command: one error hook)
+    "course_folder_not_a_course",     # --course
+    "output_outside",                 # the config
+    "narration_malformed",            # the narration's YAML
+    "narration_unknown_figure",       # the narration against the course's figures (their module loaded)
+    "unknown_scene",                  # a name looked up in the course, after the render's preflight
+    "no_ffmpeg", "no_espeak", "no_font",
+    "plan_damaged",
+    "worker_memory_too_small",
+}
+
+
+def _in_process(argv: list[str], env: dict, monkeypatch, capfd) -> tuple[int, str]:
+    """``main(argv)`` here, as `render.py` would run it (the same environment as ``mini_runs.env``, from
+    the project's folder); the course it switches to (--course), the environment and sys.path are
+    restored afterwards. Returns (exit status, stderr)."""
+    from coursekit.cli.main import main
+    from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+
+    monkeypatch.delenv(COURSE_ENV, raising=False)
+    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.chdir(ROOT)
+    capfd.readouterr()
+    code = main(argv)
+    return code, capfd.readouterr().err
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_bad_input_one_line_exit_2(tmp_path, case):
-    _, argv, setup, expect = case
-    env = {**os.environ}
+def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
+    name, argv, setup, expect = case
+    more_env: dict = {}
     extra: list[str] = []
     if setup is not None:
-        if case[0] == "output_symlink_out":
-            link = ROOT / "tests" / ".tmp" / "link_out"
-            link.parent.mkdir(exist_ok=True)
-            link.unlink(missing_ok=True)
-            link.symlink_to(tmp_path)
         more_env, extra = setup(tmp_path)
-        env.update(more_env)
-    proc = subprocess.run([sys.executable, str(ROOT / "render.py"), *argv, *extra], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, (proc.returncode, err[-2000:])
+    if name in REAL_COMMAND:
+        proc = subprocess.run([sys.executable, str(ROOT / "render.py"), *argv, *extra], cwd=ROOT,
+                              env=mini_runs.env(**more_env), capture_output=True, text=True, timeout=120)
+        code, err = proc.returncode, proc.stderr.strip()
+    else:
+        code, err = _in_process([*argv, *extra], more_env, monkeypatch, capfd)
+        err = err.strip()
+    assert code == 2, (code, err[-2000:])
     assert "Traceback" not in err
     assert len(err.splitlines()) == 1, err
     assert expect in err, err
@@ -148,3 +215,8 @@ def test_bad_input_one_line_exit_2(tmp_path, case):
 
 def test_count_of_bad_inputs_tried():
     assert len(CASES) >= 20
+
+
+def test_every_way_is_run_once_as_the_real_command():
+    names = [c[0] for c in CASES]
+    assert REAL_COMMAND <= set(names) and len(set(names)) == len(names)

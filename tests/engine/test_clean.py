@@ -17,43 +17,52 @@ from coursekit.cli.clean import clean
 from coursekit.core.config import parse_config
 from coursekit.core.layout import ENTRIES, KEPT, REMOVED, STALE, MediaLayout
 from coursekit.content.narration import load_course
+from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+from coursekit.plan.build import plan_lesson
 from coursekit.plan.model import LessonPlan
+from coursekit.speech.audio_cache import AudioCache
+from coursekit.speech.voices.auto import make_voice
+from coursekit.zh.lexicon import Lexicon
 from tests.support import mini_runs
-from tests.support.course_scenes import narration_plans
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_clean_keeps_referenced_and_removes_stale():
-    out = "tests/.tmp/clean_media"
-    media = ROOT / out
-    shutil.rmtree(media, ignore_errors=True)
+def test_clean_keeps_referenced_and_removes_stale(mini, tmp_path, monkeypatch):
+    """On a copy of the mini course, in this process: its lesson's plan (the silent voice) refers to two
+    audio clips, and clean removes only the clips and the Manim folder that nothing refers to."""
+    monkeypatch.setenv(COURSE_ENV, str(mini))
+    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))      # the course's folder goes first on it: taken back after
+    out = "clean_media"
+    media = mini / out
     cfg = parse_config({"output": out})
     course = load_course(cfg.lessons)
-    plan = narration_plans(15)["trig_to_rope"]
+    lexicon = Lexicon.load()
+    plan = plan_lesson(course.lesson("counting"), cfg, 15, make_voice("silent", cfg.voice, lexicon),
+                       AudioCache(tmp_path / "plan_audio"), lexicon)
     (media / "plan" / "15fps").mkdir(parents=True)
     # give two cues an audio file so the plan refers to them
     import dataclasses
     s0 = plan.scenes[0]
     cues = [dataclasses.replace(c, audio=f"{out}/cache/audio/{'a' * 63}{i}.wav") for i, c in enumerate(s0.cues[:2])]
     plan = dataclasses.replace(plan, scenes=[dataclasses.replace(s0, cues=cues + s0.cues[2:])] + plan.scenes[1:])
-    (media / "plan" / "15fps" / "trig_to_rope.json").write_text(plan.to_json(), encoding="utf-8")
+    (media / "plan" / "15fps" / "counting.json").write_text(plan.to_json(), encoding="utf-8")
     audio = media / "cache" / "audio"
     audio.mkdir(parents=True)
     keep = [audio / f"{'a' * 63}{i}{ext}" for i in range(2) for ext in (".wav", ".json")]
     stale = [audio / f"{'b' * 64}{ext}" for ext in (".wav", ".json")]
     for f in keep + stale:
         f.write_bytes(b"x" * 1000)
-    (media / "manim" / "unit_circle").mkdir(parents=True)
+    (media / "manim" / "count_dots").mkdir(parents=True)
     (media / "manim" / "gone_scene").mkdir(parents=True)
     (media / "manim" / "gone_scene" / "v.mp4").write_bytes(b"y" * 5000)
     n, freed = clean(cfg, course)
     assert all(f.exists() for f in keep)
     assert not any(f.exists() for f in stale)
-    assert (media / "manim" / "unit_circle").exists() and not (media / "manim" / "gone_scene").exists()
+    assert (media / "manim" / "count_dots").exists() and not (media / "manim" / "gone_scene").exists()
     assert n == 3 and freed == 2000 + 5000
     shutil.rmtree(media)
-
 
 
 # -- after a real run: clean leaves exactly what the layout keeps (issue 27) ---------------------------
@@ -114,10 +123,11 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     Every file on disk is one of the layout's entries, before clean and after (a new output the layout does
     not list fails here); after clean, only what the layout keeps is left, unchanged, and the entries it
     removes are gone. It starts from a copy of the run's made mini course (check, plan, course, subtitles,
-    preview), so its own course, subtitles and preview find their work done."""
+    preview closing: what those commands write is there, and run again on the copy they would add no file),
+    and runs the commands that write the rest."""
     course = tmp_path / "mini"
     shutil.copytree(made_mini.course, course)
-    for args in (("course",), ("subtitles",), ("preview", "closing"), ("listen", "closing"), ("inspect",)):
+    for args in (("listen", "closing"), ("inspect",)):
         mini_runs.ok(mini_runs.run(course, *args))
     speech = mini_runs.run(course, "check", "--speech", "--sample", "1")      # exit 1: espeak is flagged
     assert speech.returncode in (0, 1) and "Traceback" not in speech.stderr, speech.stderr[-2000:]

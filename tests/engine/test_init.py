@@ -107,18 +107,30 @@ def test_the_course_test_catches_a_label_that_lies(course, tmp_path):
     assert "the label says 10, the square drawn has area 9" in res.stdout
 
 
-def test_a_folder_that_is_not_empty_is_refused(tmp_path):
+def init_here(folder: Path, capfd) -> subprocess.CompletedProcess:
+    """`render.py init FOLDER` run in this process (the command line's entry, ``main``; init loads no
+    course): its exit status and output, as from the real command. The real command is run by the module's
+    fixture, by the refusal of a folder that is not empty and by `coursekit init`."""
+    from coursekit.cli.main import main
+
+    capfd.readouterr()
+    code = main(["init", str(folder)])
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(["init", str(folder)], code, out, err)
+
+
+def test_a_folder_that_is_not_empty_is_refused(tmp_path, capfd):
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     res = render("init", str(tmp_path))
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.count("\n") == 1 and "exists and is not empty" in res.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
-    res = render("init", str(tmp_path / "notes.txt"))
+    res = init_here(tmp_path / "notes.txt", capfd)
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "is a file, not a folder" in res.stderr
 
 
-def test_an_empty_folder_is_fine(tmp_path):
-    ok(render("init", str(tmp_path)))
+def test_an_empty_folder_is_fine(tmp_path, capfd):
+    ok(init_here(tmp_path, capfd))
     assert (tmp_path / "config.yaml").is_file()
 
 

@@ -4,7 +4,9 @@ does not load; and an error raised while a scene is built reaches the user as on
 every command that builds scenes (inspect, preview, render, course, studio), never as a traceback.
 
 Run on copies of the mini course (tests/fixtures/mini_course), and once on the main course's own narration
-with the bookmark the issue names taken out.
+with the bookmark the issue names taken out. Each kind of finding is seen once from the real `render.py
+check` (its whole stderr); the other findings of the same kind are read from `check` called in this
+process (``check_here``: the command line's entry, ``coursekit.cli.main.main``, with the copy as its course).
 """
 import json
 import os
@@ -28,43 +30,69 @@ def errors(res: subprocess.CompletedProcess) -> list[str]:
     return lines
 
 
+def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
+    """`render.py check --course COURSE` run in this process: the command line's entry (``main``), from the
+    project's folder, with the environment of ``mini_runs.env``; the course it switches to, the environment
+    and sys.path are restored afterwards. Its exit status and output, as from the real command."""
+    from coursekit.cli.main import main
+    from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+
+    monkeypatch.delenv(COURSE_ENV, raising=False)
+    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.chdir(ROOT)
+    argv = ["check", "--course", str(course)]
+    capfd.readouterr()
+    code = main(argv)
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(argv, code, out, err)
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_a_missing_bookmark_is_one_line_at_the_cue(mini):
-    edit(mini / "narration" / "counting.yaml", "{@dots}", "")
-    res = mini_runs.run(mini, "check")
+@pytest.fixture(scope="module")
+def without_dots(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """A copy of the mini course whose narration lost the bookmark {@dots}, and `check` run on it (once
+    for the module: the line it prints is read by two tests)."""
+    course = mini_runs.copy_mini_course(tmp_path_factory.mktemp("without_dots") / "mini")
+    edit(course / "narration" / "counting.yaml", "{@dots}", "")
+    return course, mini_runs.run(course, "check")
+
+
+def test_a_missing_bookmark_is_one_line_at_the_cue(without_dots):
+    _, res = without_dots
     assert res.returncode == 2
     [line] = errors(res)
     assert "narration/counting.yaml:9: cue 'count_dots.show' places no bookmark {@dots}, which CountDots " \
            "waits for (BOOKMARKS at " in line and "scenes/counting.py:17)" in line
 
 
-def test_a_renamed_cue_is_one_line_for_the_missing_and_one_for_the_extra(mini):
+def test_a_renamed_cue_is_one_line_for_the_missing_and_one_for_the_extra(mini, monkeypatch, capfd):
     edit(mini / "narration" / "counting.yaml", "- id: bye", "- id: goodbye")
-    res = mini_runs.run(mini, "check")
+    res = check_here(mini, monkeypatch, capfd)
     assert res.returncode == 2
     missing, extra = errors(res)
     assert "counting.yaml:18: scene 'closing' has no cue 'bye', which Closing plays (CUES at " in missing
     assert "counting.yaml:24: cue 'closing.goodbye' is not played by Closing" in extra
 
 
-def test_cues_in_another_order_than_the_class_plays_them(mini):
+def test_cues_in_another_order_than_the_class_plays_them(mini, monkeypatch, capfd):
     edit(mini / "scenes" / "counting.py", 'CUES = ("show", "ask", "answer")', 'CUES = ("show", "answer", "ask")')
-    [line] = errors(mini_runs.run(mini, "check"))
+    [line] = errors(check_here(mini, monkeypatch, capfd))
     assert "counting.yaml:4: scene 'count_dots' narrates its cues in the order show, ask, answer, but CountDots " \
            "plays them as show, answer, ask" in line
 
 
-def test_a_class_that_is_missing_or_not_a_narrated_scene(mini):
+def test_a_class_that_is_missing_or_not_a_narrated_scene(mini, monkeypatch, capfd):
     edit(mini / "narration" / "counting.yaml", "class: Closing", "class: Closer")
     [line] = errors(mini_runs.run(mini, "check"))
     assert "counting.yaml:18: scene 'closing' names class Closer, but no module in scenes/ defines it" in line
     (mini / "scenes" / "plain.py").write_text("class Closer(object):\n    CUES = ('bye',)\n", encoding="utf-8")
-    [line] = errors(mini_runs.run(mini, "check"))
+    [line] = errors(check_here(mini, monkeypatch, capfd))
     assert "scenes/plain.py:1: Closer, which scene 'closing' names, is not a NarratedScene" in line
 
 
@@ -100,9 +128,12 @@ def test_every_command_that_builds_scenes_refuses_a_mismatch_in_one_line(mini, c
 
 
 @pytest.mark.render
-def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(mini):
+def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(made_mini, tmp_path):
     """A beat that overruns its cue is found only by building the scene: the dry run (inspect) and Manim
-    (preview) each end in one line naming the scene's line, exit 2."""
+    (preview) each end in one line naming the scene's line, exit 2. On a copy of the run's made mini course
+    (its plan and narration audio made: only the scene is built again)."""
+    mini = tmp_path / "mini"
+    shutil.copytree(made_mini.course, mini)
     edit(mini / "scenes" / "counting.py", "self.play(FadeIn(extra), run_time=cue.remaining())",
          "self.play(FadeIn(extra), run_time=cue.remaining() + 5)")
     for command in (("inspect", "count_dots"), ("preview", "count_dots")):
@@ -126,9 +157,9 @@ print(json.dumps(event))
 """
 
 
-def test_the_studio_build_shows_the_same_line(mini):
-    edit(mini / "narration" / "counting.yaml", "{@dots}", "")
-    [line] = errors(mini_runs.run(mini, "check"))
+def test_the_studio_build_shows_the_same_line(without_dots):
+    mini, check = without_dots
+    [line] = errors(check)
     res = subprocess.run([sys.executable, "-c", STUDIO_BUILD, str(mini)], cwd=ROOT, capture_output=True, text=True,
                          env=mini_runs.env(), timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
