@@ -83,9 +83,20 @@ def _has_ink(mob) -> bool:
     return False
 
 
+#: classes whose objects are never texts (no text class, no ``glyph_pairs`` method): the recorder walks every
+#: mobject on screen on every frame, and most are shapes
+_NOT_TEXT: set[type] = set()
+
+
 def text_of(mob) -> tuple[str, str] | None:
     """``(kind, text)`` if ``mob`` is a text this module records (see the module doc), else None."""
+    cls = type(mob)
+    if cls in _NOT_TEXT:
+        return None
     Typst, MarkupText, Text, Paragraph, _ = _classes()
+    if not (issubclass(cls, (Typst, MarkupText, Text, Paragraph)) or callable(getattr(cls, "glyph_pairs", None))):
+        _NOT_TEXT.add(cls)
+        return None
     if isinstance(mob, Typst):
         return "Typst", str(mob.typst_code)
     if isinstance(mob, MarkupText):
