@@ -110,10 +110,30 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         os.environ.pop(NO_RENDER_ENV, None)
 
 
-def pytest_runtest_teardown(item: pytest.Item) -> None:
+#: the course this process was started on (COURSEKIT_COURSE, COURSEKIT_NARRATION), as the session began
+_COURSE_AT_START = {k: os.environ.get(k) for k in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """The render guard is lifted (``pytest_runtest_setup``). After the last test of a module (its module
+    fixtures torn down too), the course root is the one the session began with. A test that switched it (``--course`` run in-process sets it straight in
+    ``os.environ``) and left it would make every later test on its worker load the wrong course: the
+    leak is an error of the module that leaked it, and the course is put back."""
     from coursekit.render.narrated_scene import NO_RENDER_ENV
 
+    result = yield
     os.environ.pop(NO_RENDER_ENV, None)
+    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+        leaked = {k: os.environ.get(k) for k in _COURSE_AT_START if os.environ.get(k) != _COURSE_AT_START[k]}
+        for k, v in _COURSE_AT_START.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if leaked:
+            raise AssertionError(f"{item.nodeid.split('::')[0]} left the course switched: {leaked}")
+    return result
 
 
 def pytest_configure(config: pytest.Config) -> None:

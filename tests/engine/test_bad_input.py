@@ -182,8 +182,11 @@ def _in_process(argv: list[str], env: dict, monkeypatch, capfd) -> tuple[int, st
     from coursekit.cli.main import main
     from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 
-    monkeypatch.delenv(COURSE_ENV, raising=False)
-    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    # setenv first so that the undo restores the variable (use_course sets it straight in os.environ);
+    # a bare delenv of an unset variable records nothing, and the copy would stay the course of this worker
+    for name in (COURSE_ENV, NARRATION_ENV):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setattr(sys, "path", list(sys.path))

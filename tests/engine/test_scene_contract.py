@@ -37,8 +37,9 @@ def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
     from coursekit.cli.main import main
     from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 
-    monkeypatch.delenv(COURSE_ENV, raising=False)
-    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    for name in (COURSE_ENV, NARRATION_ENV):   # setenv first, so that the undo takes back what main() sets
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.chdir(ROOT)
     argv = ["check", "--course", str(course)]
