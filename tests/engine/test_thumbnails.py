@@ -4,7 +4,9 @@ the whole video without gaps, each box lies inside the sprite's real pixel size,
 frame at its cue's start, and the tiles are keyframes at least EVERY_S apart."""
 from __future__ import annotations
 
+import functools
 import json
+import math
 import subprocess
 from pathlib import Path
 
@@ -83,13 +85,23 @@ def _video(outdir: Path) -> tuple[float, list[float], tuple[int, int]]:
     return float(stream["duration"]), keys, (int(stream["width"]), int(stream["height"]))
 
 
-def _frame(mp4: Path, t: float, size: tuple[int, int]) -> np.ndarray:
-    """The frame shown at ``t`` (seconds), scaled to ``size`` by ffmpeg, as RGB."""
+@functools.lru_cache(maxsize=2)
+def _frames(mp4: Path, size: tuple[int, int]) -> np.ndarray:
+    """Every frame of ``mp4``, in order, scaled to ``size`` by ffmpeg, as RGB: decoded once by one ffmpeg
+    (a seek and a process for each frame compared cost seconds), each frame kept as decoded (passthrough:
+    none dropped or repeated), and all of them there."""
     w, h = size
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-ss", f"{max(0.0, t - 0.5 / FPS):.4f}", "-i", str(mp4),
-                          "-frames:v", "1", "-vf", f"scale={w}:{h}", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
-                         check=True, capture_output=True).stdout
-    return np.frombuffer(raw, np.uint8).reshape(h, w, 3).astype(np.int16)
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(mp4), "-vf", f"scale={w}:{h}", "-fps_mode", "passthrough",
+                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], check=True, capture_output=True).stdout
+    frames = np.frombuffer(raw, np.uint8).reshape(-1, h, w, 3).astype(np.int16)
+    assert len(frames) == sum(n for _, n, _ in SCENES), len(frames)
+    return frames
+
+
+def _frame(mp4: Path, t: float, size: tuple[int, int]) -> np.ndarray:
+    """The frame shown at ``t`` (seconds), scaled to ``size`` by ffmpeg, as RGB: the first frame at or after
+    half a frame before ``t``, as a seek there (``-ss``) presents it."""
+    return _frames(mp4, size)[max(0, math.ceil(t * FPS - 0.5))]
 
 
 def test_assembly_writes_the_sprite_and_its_track(lesson):
