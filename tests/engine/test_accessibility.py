@@ -69,8 +69,9 @@ def _course_states(page, manifest):
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    from tests.support.player_course import build_player_course
-    return build_player_course(tmp_path_factory.mktemp("a11y"))
+    """The player's course, made once in the run (tests/engine/test_player.py reads the same)."""
+    from tests.support.player_course import shared_player_course
+    return shared_player_course(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

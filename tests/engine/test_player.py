@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coursekit.deliver.page import line_words, one_line, questions, render_page
-from tests.support.player_course import CHOICES, LESSON, TILE_H, TILE_W, TILES_PER_ROW, build_player_course
+from tests.support.player_course import CHOICES, LESSON, TILE_H, TILE_W, TILES_PER_ROW, shared_player_course
 from tests.support.synthetic import FPS
 from tests.support.browser import chromium, served
 
@@ -24,7 +24,8 @@ L = "document.querySelector('.lesson')"
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    return build_player_course(tmp_path_factory.mktemp("player"))
+    """The player's course, made once in the run (the accessibility tests read the same)."""
+    return shared_player_course(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,9 @@ without Manim the way ``render.py course`` assembles one (``assemble_course``), 
   without word boundaries would (``proportional_char_times``), so the transcript lights words;
 - ``write_thumbnails`` makes seek-bar thumbnails as assembly will (``<lesson>/thumbnails.jpg``, a sprite
   of one 160×90 tile a second, and ``thumbnails.vtt`` whose cues are ``thumbnails.jpg#xywh=X,Y,W,H``).
+
+``shared_player_course`` is that course made once per test run for the files that only read it (the player's
+and the accessibility tests: about 10 CPU seconds of ffmpeg each time it is made).
 """
 from __future__ import annotations
 
@@ -126,3 +129,28 @@ def build_player_course(tmp: Path, thumbnails: bool = True) -> tuple[LessonPlan,
         write_thumbnails(course_dir, LESSON, plan.frames / FPS)
     write_page(course_dir, manifest, [])
     return plan, manifest, course_dir
+
+
+def shared_player_course(tmp_path_factory) -> tuple[LessonPlan, dict, Path]:
+    """``build_player_course`` made once per test run and shared, read only, by the files that ask for it
+    (their pages change only the browser's storage, never the served folder). Under xdist the workers
+    share it as conftest's ``made_mini`` is shared: the first to ask builds it under a file lock in the
+    run's shared temporary folder, the others wait and read the manifest it wrote; the plan is
+    ``player_plan()``, which is the same every time."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    root = shared / "player-course"
+    done = root / "built"
+    with FileLock(str(root) + ".lock"):
+        if not done.exists():                 # a build that failed left no mark: the next file tries again
+            if root.exists():
+                import shutil
+                shutil.rmtree(root)
+            root.mkdir()
+            build_player_course(root)
+            done.touch()
+    course_dir = root / "media" / "course"
+    return player_plan(), json.loads((course_dir / "manifest.json").read_text(encoding="utf-8")), course_dir
