@@ -5,14 +5,14 @@ for less, every control named.
 
 The course page is the player's course (tests/support/player_course.py), checked as it first loads, with a
 question asked inside the video, and with the list of keys open. The studio is ``render.py studio`` on a
-copy of the mini course (a Manim build: marked render).
+copy of the mini course as conftest's ``made_mini`` made it, without its previews (a Manim build: marked render).
 """
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.support.mini_runs import copy_mini_course
+from tests.support.mini_runs import copy_made
 from tests.engine.test_player import V, play_into, quiz_plan
 from tests.support.browser import chromium, served
 from tests.support.studio_process import running_studio
@@ -172,8 +172,11 @@ def test_reduced_motion_is_respected(browser, url, course, motion):
 
 # --- the studio ------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def studio(tmp_path_factory):
-    yield from running_studio(copy_mini_course(tmp_path_factory.mktemp("a11y-studio") / "mini_course"))
+def studio(tmp_path_factory, made_mini):
+    """The studio on a copy of the made mini course without its previews: count_dots is built on its page,
+    as on a fresh copy, but from the voice's audio cache and Manim's partial movies."""
+    course = copy_made(made_mini.course, tmp_path_factory.mktemp("a11y-studio") / "mini_course", without=("preview",))
+    yield from running_studio(course)
 
 
 @pytest.mark.render
