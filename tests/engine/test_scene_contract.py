@@ -6,7 +6,11 @@ every command that builds scenes (inspect, preview, render, course, studio), nev
 Run on copies of the mini course (tests/fixtures/mini_course), and once on the main course's own narration
 with the bookmark the issue names taken out. Each kind of finding is seen once from the real `render.py
 check` (its whole stderr); the other findings of the same kind are read from `check` called in this
-process (``check_here``: the command line's entry, ``coursekit.cli.main.main``, with the copy as its course).
+process (``check_here``: the command line's entry, ``coursekit.cli.main.main``, with the copy as its course),
+and so is the refusal of each other command that builds scenes (``command_here``): `render.py` is that entry
+and nothing more, and each of them refuses before it starts a process, so a `render.py` started for each (2 s
+of imports) would show nothing more. The error raised while a scene is built is seen from the real commands:
+Manim's process is where preview meets it.
 """
 import json
 import os
@@ -30,8 +34,8 @@ def errors(res: subprocess.CompletedProcess) -> list[str]:
     return lines
 
 
-def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
-    """`render.py check --course COURSE` run in this process: the command line's entry (``main``), from the
+def command_here(course: Path, monkeypatch, capfd, *args: str) -> subprocess.CompletedProcess:
+    """`render.py ARGS --course COURSE` run in this process: the command line's entry (``main``), from the
     project's folder, with the environment of ``mini_runs.env``; the course it switches to, the environment
     and sys.path are restored afterwards. Its exit status and output, as from the real command."""
     from coursekit.cli.main import main
@@ -42,11 +46,16 @@ def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
         monkeypatch.delenv(name)
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.chdir(ROOT)
-    argv = ["check", "--course", str(course)]
+    argv = [*args, "--course", str(course)]
     capfd.readouterr()
     code = main(argv)
     out, err = capfd.readouterr()
     return subprocess.CompletedProcess(argv, code, out, err)
+
+
+def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
+    """`render.py check --course COURSE` run in this process (``command_here``)."""
+    return command_here(course, monkeypatch, capfd, "check")
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -119,9 +128,9 @@ def test_the_issue_case_on_the_main_course(tmp_path):
 
 
 @pytest.mark.parametrize("command", [("preview", "count_dots"), ("render",), ("course",), ("inspect",)])
-def test_every_command_that_builds_scenes_refuses_a_mismatch_in_one_line(mini, command):
+def test_every_command_that_builds_scenes_refuses_a_mismatch_in_one_line(mini, command, monkeypatch, capfd):
     edit(mini / "narration" / "counting.yaml", "{@dots}", "")
-    res = mini_runs.run(mini, *command)
+    res = command_here(mini, monkeypatch, capfd, *command)
     assert res.returncode == 2
     [line] = errors(res)
     assert "places no bookmark {@dots}" in line
