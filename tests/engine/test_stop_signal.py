@@ -3,6 +3,12 @@ group, as a process manager, `timeout` or a cancelled CI job sends it) while two
 every process it started (Manim, ffmpeg, the voice's workers), leaves no temporary file and keeps the
 finished outputs; it exits 143 or 130 with one line. The next run makes what a quiet run makes (conftest's
 made_mini: the mini course's quiet `course`).
+
+Each stopped run goes on from a copy of the made mini course as `plan` left it, its lesson's plan taken out
+too: the voice's work is in the audio cache, so the run writes the plan itself (its finished output before
+the signal) without synthesising again, and then renders both scenes. The voice's worker processes end
+before the first scene job starts (``coursekit.speech.synthesis``: the pool is shut down when synthesis
+ends), so a run that synthesised first would have no other process running at the signal.
 """
 import os
 import signal
@@ -11,7 +17,7 @@ import psutil
 import pytest
 
 from tests.support import mini_runs
-from tests.support.mini_runs import copy_mini_course
+from tests.support.mini_runs import BEYOND_PLAN, copy_made
 
 pytestmark = pytest.mark.render   # every test here renders video with Manim
 
@@ -38,12 +44,14 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_to_course_with_two_jobs_running_stops_everything(quiet, tmp_path, sig):
+def test_a_signal_to_course_with_two_jobs_running_stops_everything(made_mini, quiet, tmp_path, sig):
     """Both signals: their exit status and line, every process ended, nothing half-made left. The run after
     the stop is made once, after SIGTERM: both signals go through the one handler
     (coursekit.core.stopping._on_signal) and leave what the checks before it see, so a second full
     `course` after SIGINT would repeat the first."""
-    course = copy_mini_course(tmp_path / "mini")
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BEYOND_PLAN + ("plan/15fps/counting.json",))
+    plan = course / "media" / "plan" / "15fps" / "counting.json"
+    assert not plan.exists()                                   # the run writes it
     proc = mini_runs.start(course, "course", "--jobs", "2")
     started: set[int] = set()
     try:
@@ -53,7 +61,6 @@ def test_a_signal_to_course_with_two_jobs_running_stops_everything(quiet, tmp_pa
             return len(found) >= 2 or proc.poll() is not None
         mini_runs.wait_for(two_rendering, why="two scene jobs to render")
         assert proc.poll() is None and len(_manims(proc)) >= 2
-        plan = course / "media" / "plan" / "15fps" / "counting.json"
         assert plan.is_file()                                  # a finished output before the signal
         os.kill(proc.pid, sig)                                 # the command alone, not its group
         out, err = proc.communicate(timeout=120)
