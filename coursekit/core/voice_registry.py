@@ -34,6 +34,9 @@ class VoiceSpec:
     licence: str               #: the terms its audio may be used under (recorded in the plan and the manifest)
     reads_latin: bool = False  #: reads Latin script itself (the lexicon gives the others transliterations)
     parallel: Parallel = "serial"
+    #: with ``processes``: the fewest missing cues worth a pool; fewer are synthesised in this process (a
+    #: worker process costs its imports and its voice's start-up, seconds of CPU, before its first cue)
+    pool_from: int = 2
     makes_audio: bool = True   #: False: durations only (its cache entries have no WAV)
     needs: str = ""            #: how to install what it needs, said when ``auto`` passes it over ("make setup")
     auto: int | None = None    #: its place in ``auto``'s order, lowest first; None: ``auto`` never picks it
@@ -47,6 +50,8 @@ class VoiceSpec:
             raise ValueError("'auto' chooses a voice; it cannot be one")
         if self.parallel not in PARALLEL:
             raise ValueError(f"voice {self.name}: parallel {self.parallel!r} is not one of {', '.join(PARALLEL)}")
+        if self.pool_from < 2:
+            raise ValueError(f"voice {self.name}: pool_from {self.pool_from} is under 2 (a pool of one cue is no pool)")
 
     @property
     def called(self) -> str:

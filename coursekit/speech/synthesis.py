@@ -7,7 +7,8 @@ the spoken form of every cue of the lessons being planned (``cue_text`` with the
 How is the voice's own declaration (``VoiceSpec.parallel``):
 
 - ``processes`` (kokoro, espeak: they run locally and can be built again in another process): a pool of
-  ``os.cpu_count()`` worker processes, longest cue first; each worker builds its own voice once from
+  ``os.cpu_count()`` worker processes, longest cue first, once at least ``VoiceSpec.pool_from`` cues are
+  missing (fewer are synthesised here, one after another); each worker builds its own voice once from
   the recipe the voice gives (``process_recipe``: its config section and lexicon) and checks that the
   voice's cache key for each cue is the one this process computed, so the entries it writes are the
   ones the plan reads;
@@ -129,7 +130,7 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
         return report
     todo.sort(key=lambda j: -len(j.spoken))          # longest first: the pool's tail stays short
     build = recipe(voice)
-    if build is not None and len(todo) > 1:
+    if build is not None and len(todo) >= voice.spec.pool_from:
         report.workers = min(workers or default_workers(), len(todo))
         report.mode = "processes"
     elif parallel == "threads" and len(todo) > 1:

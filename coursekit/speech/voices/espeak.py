@@ -58,7 +58,10 @@ def espeak_voice_name(configured: str) -> str:
 
 
 class Espeak(Voice):
-    spec = VoiceSpec(name="espeak", licence="GPL-3.0 (espeak-ng)", parallel="processes", auto=30,
+    # a worker process costs about 2.5 s of CPU to start (Python, the lexicon, pypinyin's dictionaries), a cue
+    # about 0.15 s once they are loaded: a pool pays from about 20 cues (the mini course's 4 cues: 6.1 s of
+    # CPU in a pool of two, 1.8 s here, measured 2026-12-04 on the 2-core build machine)
+    spec = VoiceSpec(name="espeak", licence="GPL-3.0 (espeak-ng)", parallel="processes", pool_from=20, auto=30,
                      needs="apt-get install espeak-ng")
 
     def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
