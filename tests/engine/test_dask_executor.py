@@ -141,6 +141,23 @@ def cli(*argv: str, env: dict | None = None, timeout: float = 600) -> subprocess
                           capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=timeout)
 
 
+def cli_here(monkeypatch, capfd, *argv: str, env: dict | None = None) -> tuple[int, str]:
+    """``render.py ARGV --course COPY`` through the command line's entry (``main``) in this process, which has
+    the command's imports (Dask's among them) loaded already: (exit status, stderr). The course it switches
+    to is the module's own; the variables are put back afterwards (setenv first, so the undo restores them).
+    A real process runs the first of the one-line refusals (no scheduler) and the later commands."""
+    from coursekit.cli.main import main
+    from coursekit.core.paths import COURSE_ENV
+
+    monkeypatch.setenv(COURSE_ENV, os.environ[COURSE_ENV])
+    for k, v in (env or {}).items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.chdir(ROOT)
+    capfd.readouterr()
+    code = main([*argv, "--course", str(COURSE)])
+    return code, capfd.readouterr().err
+
+
 def audio_samples(path: Path) -> bytes:
     return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"],
                           capture_output=True, check=True).stdout
@@ -209,29 +226,29 @@ def test_dask_without_scheduler_is_one_line(course):
     assert len(lines) == 1 and "--scheduler tcp://HOST:8786" in lines[0] and "Traceback" not in proc.stderr
 
 
-def test_unreachable_scheduler_is_one_line(course):
+def test_unreachable_scheduler_is_one_line(course, monkeypatch, capfd):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]                 # closed again: nothing listens there
-    proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
-               env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
+    code, err = cli_here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
+                         f"tcp://127.0.0.1:{port}", env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 2 s" in lines[0]
     assert "dask scheduler" in lines[0]
 
 
-def test_scheduler_without_workers_is_one_line(course):
+def test_scheduler_without_workers_is_one_line(course, monkeypatch, capfd):
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
                       dashboard_address=None) as empty:
-        proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", empty.scheduler_address,
-                   env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
+        code, err = cli_here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
+                             empty.scheduler_address, env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
     assert f"the Dask scheduler at {empty.scheduler_address} has no workers (waited 2 s)" in lines[0]
 
 
