@@ -117,9 +117,10 @@ _COURSE_AT_START = {k: os.environ.get(k) for k in ("COURSEKIT_COURSE", "COURSEKI
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     """The render guard is lifted (``pytest_runtest_setup``). After the last test of a module (its module
-    fixtures torn down too), the course root is the one the session began with. A test that switched it (``--course`` run in-process sets it straight in
-    ``os.environ``) and left it would make every later test on its worker load the wrong course: the
-    leak is an error of the module that leaked it, and the course is put back."""
+    fixtures torn down too), the course root is the one the session began with. A test that switched it
+    (``--course`` run in-process sets it straight in ``os.environ``; ``mini_runs.here`` puts it back) and left
+    it would make every later test on its worker load the wrong course: the leak is an error of the module
+    that leaked it, and the course is put back."""
     from coursekit.render.narrated_scene import NO_RENDER_ENV
 
     result = yield

@@ -175,27 +175,6 @@ REAL_COMMAND = {
 }
 
 
-def _in_process(argv: list[str], env: dict, monkeypatch, capfd) -> tuple[int, str]:
-    """``main(argv)`` here, as `render.py` would run it (the same environment as ``mini_runs.env``, from
-    the project's folder); the course it switches to (--course), the environment and sys.path are
-    restored afterwards. Returns (exit status, stderr)."""
-    from coursekit.cli.main import main
-    from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
-
-    # setenv first so that the undo restores the variable (use_course sets it straight in os.environ);
-    # a bare delenv of an unset variable records nothing, and the copy would stay the course of this worker
-    for name in (COURSE_ENV, NARRATION_ENV):
-        monkeypatch.setenv(name, "")
-        monkeypatch.delenv(name)
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.chdir(ROOT)
-    capfd.readouterr()
-    code = main(argv)
-    return code, capfd.readouterr().err
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     name, argv, setup, expect = case
@@ -208,8 +187,8 @@ def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
                               env=mini_runs.env(**more_env), capture_output=True, text=True, timeout=120)
         code, err = proc.returncode, proc.stderr.strip()
     else:
-        code, err = _in_process([*argv, *extra], more_env, monkeypatch, capfd)
-        err = err.strip()
+        res = mini_runs.here(monkeypatch, capfd, *argv, *extra, **more_env)
+        code, err = res.returncode, res.stderr.strip()
     assert code == 2, (code, err[-2000:])
     assert "Traceback" not in err
     assert len(err.splitlines()) == 1, err

@@ -37,6 +37,7 @@ import numpy as np
 import pytest
 
 from tests.support.media import video_frame_count
+from tests.support import mini_runs
 from tests.support.mini_runs import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,20 +143,11 @@ def cli(*argv: str, env: dict | None = None, timeout: float = 600) -> subprocess
 
 
 def cli_here(monkeypatch, capfd, *argv: str, env: dict | None = None) -> tuple[int, str]:
-    """``render.py ARGV --course COPY`` through the command line's entry (``main``) in this process, which has
-    the command's imports (Dask's among them) loaded already: (exit status, stderr). The course it switches
-    to is the module's own; the variables are put back afterwards (setenv first, so the undo restores them).
-    A real process runs the first of the one-line refusals (no scheduler) and the later commands."""
-    from coursekit.cli.main import main
-    from coursekit.core.paths import COURSE_ENV
-
-    monkeypatch.setenv(COURSE_ENV, os.environ[COURSE_ENV])
-    for k, v in (env or {}).items():
-        monkeypatch.setenv(k, v)
-    monkeypatch.chdir(ROOT)
-    capfd.readouterr()
-    code = main([*argv, "--course", str(COURSE)])
-    return code, capfd.readouterr().err
+    """``render.py ARGV --course COPY`` through the command line's entry in this process (``mini_runs.here``),
+    which has the command's imports (Dask's among them) loaded already: (exit status, stderr). A real
+    process runs the first of the one-line refusals (no scheduler) and the later commands."""
+    res = mini_runs.here(monkeypatch, capfd, *argv, "--course", str(COURSE), **(env or {}))
+    return res.returncode, res.stderr
 
 
 def audio_samples(path: Path) -> bytes:

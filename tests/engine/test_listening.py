@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from coursekit.speech import listening as L
+from tests.support import mini_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 TMP = ROOT / "tests" / ".tmp"
@@ -175,17 +176,6 @@ def _render(*argv, env=None):
                           text=True, timeout=300, env={**os.environ, **(env or {})})
 
 
-def _main_here(argv: list[str], monkeypatch, capfd) -> tuple[int, str]:
-    """``render.py ARGV`` through the command line's entry (``main``) in this process, on this checkout's
-    course (no --course: nothing to switch): (exit status, stderr)."""
-    from coursekit.cli.main import main
-
-    monkeypatch.chdir(ROOT)
-    capfd.readouterr()
-    code = main(argv)
-    return code, capfd.readouterr().err
-
-
 @pytest.mark.parametrize("argv, expect, real", [
     (["check", "--speech", "--lesson", "word_ordr", "--voice", "espeak"], "close matches: word_order", True),
     (["check", "--speech", "--voice", "klingon"], "invalid choice", True),
@@ -200,8 +190,8 @@ def test_bad_input_is_one_line_exit_2(argv, expect, real, monkeypatch, capfd):
         proc = _render(*argv)
         code, err = proc.returncode, proc.stderr.strip()
     else:
-        code, err = _main_here(argv, monkeypatch, capfd)
-        err = err.strip()
+        res = mini_runs.here(monkeypatch, capfd, *argv)       # this checkout's course: no --course
+        code, err = res.returncode, res.stderr.strip()
     assert code == 2, (code, err[-2000:])
     assert "Traceback" not in err and len(err.splitlines()) == 1 and expect in err, err
 

@@ -13,7 +13,6 @@ of imports) would show nothing more. The error raised while a scene is built is 
 Manim's process is where preview meets it.
 """
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -35,22 +34,8 @@ def errors(res: subprocess.CompletedProcess) -> list[str]:
 
 
 def command_here(course: Path, monkeypatch, capfd, *args: str) -> subprocess.CompletedProcess:
-    """`render.py ARGS --course COURSE` run in this process: the command line's entry (``main``), from the
-    project's folder, with the environment of ``mini_runs.env``; the course it switches to, the environment
-    and sys.path are restored afterwards. Its exit status and output, as from the real command."""
-    from coursekit.cli.main import main
-    from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
-
-    for name in (COURSE_ENV, NARRATION_ENV):   # setenv first, so that the undo takes back what main() sets
-        monkeypatch.setenv(name, "")
-        monkeypatch.delenv(name)
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.chdir(ROOT)
-    argv = [*args, "--course", str(course)]
-    capfd.readouterr()
-    code = main(argv)
-    out, err = capfd.readouterr()
-    return subprocess.CompletedProcess(argv, code, out, err)
+    """`render.py ARGS --course COURSE` run in this process (``mini_runs.here``)."""
+    return mini_runs.here(monkeypatch, capfd, *args, "--course", str(course))
 
 
 def check_here(course: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:

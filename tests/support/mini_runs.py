@@ -5,6 +5,8 @@ scenes) for the tests of issue 26: commands side by side, stopped, killed and re
   (conftest's ``mini`` fixture: such a copy in the test's tmp_path);
 - ``run`` / ``start``: a command on a copy, finished or running (in its own session, so the whole
   group can be killed);
+- ``here(monkeypatch, capfd, *argv)``: a command through the command line's entry in the test's own process
+  (no new Python, no imports again), with the course it switches to and the environment put back after;
 - ``finals(course)``: every final output a viewer gets or a later run reuses, by path, as bytes;
 - ``temporaries(course)``: what a run leaves only when it did not finish (temporary names, Manim's
   in-progress marker, the concat listing);
@@ -77,6 +79,28 @@ def start(course: Path, *args: str, **extra: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(**extra),
                             start_new_session=True)
+
+
+def here(monkeypatch, capfd, *argv: str, **extra: str) -> subprocess.CompletedProcess:
+    """`render.py ARGV` run in this process: the command line's entry (``coursekit.cli.main.main``, all that
+    render.py runs), from the project's folder, in the environment of :func:`env` plus ``extra``. What it
+    changes is put back when the test ends: ``--course`` switches the course straight in ``os.environ``
+    (``use_course``, for the processes it starts), so the course variables are set before they are removed
+    (a ``delenv`` of an unset variable records nothing to undo), and sys.path is restored. Its exit status and
+    output, as a finished process's."""
+    from coursekit.cli.main import main
+
+    for name in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    for k, v in extra.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.chdir(ROOT)
+    capfd.readouterr()
+    code = main(list(argv))
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(list(argv), code, out, err)
 
 
 def ok(res: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
