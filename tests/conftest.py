@@ -232,25 +232,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def made_mini(tmp_path_factory, request) -> MadeMini:
-    """The mini course made once per test run (:class:`MadeMini`). Under xdist the workers share it: the
-    first to ask makes it under a file lock in the run's shared temporary folder, the others wait for it
-    and read what it made (the pattern pytest-xdist documents for a session fixture run once). A test
-    that asks for it renders: mark it ``render``."""
-    from filelock import FileLock
+    """The mini course made once per test run (:class:`MadeMini`), shared by the workers
+    (``tests.support.once``). A test that asks for it renders: mark it ``render``."""
+    from tests.support.once import once_per_run
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    root = shared / "made-mini"
-    root.mkdir(exist_ok=True)
-    failed = root / "failed.txt"
-    with FileLock(str(root) + ".lock"):
-        if not (root / "made.pickle").exists() and not failed.exists():
-            try:
-                MadeMini.make(root)
-            except BaseException as exc:     # made once: every later test is told why, not made again
-                failed.write_text(f"{type(exc).__name__}: {exc}"[-4000:], encoding="utf-8")
-                raise
-    if failed.exists():
-        pytest.fail(f"the made mini course failed: {failed.read_text(encoding='utf-8')}")
-    return MadeMini(root)
+    return MadeMini(once_per_run(tmp_path_factory, "made-mini", MadeMini.make))

@@ -132,25 +132,10 @@ def build_player_course(tmp: Path, thumbnails: bool = True) -> tuple[LessonPlan,
 
 
 def shared_player_course(tmp_path_factory) -> tuple[LessonPlan, dict, Path]:
-    """``build_player_course`` made once per test run and shared, read only, by the files that ask for it
-    (their pages change only the browser's storage, never the served folder). Under xdist the workers
-    share it as conftest's ``made_mini`` is shared: the first to ask builds it under a file lock in the
-    run's shared temporary folder, the others wait and read the manifest it wrote; the plan is
-    ``player_plan()``, which is the same every time."""
-    from filelock import FileLock
+    """``build_player_course`` made once per test run (``tests.support.once``) and shared, read only, by the
+    files that ask for it (their pages change only the browser's storage, never the served folder); the plan
+    is ``player_plan()``, which is the same every time."""
+    from tests.support.once import once_per_run
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    root = shared / "player-course"
-    done = root / "built"
-    with FileLock(str(root) + ".lock"):
-        if not done.exists():                 # a build that failed left no mark: the next file tries again
-            if root.exists():
-                import shutil
-                shutil.rmtree(root)
-            root.mkdir()
-            build_player_course(root)
-            done.touch()
-    course_dir = root / "media" / "course"
+    course_dir = once_per_run(tmp_path_factory, "player-course", build_player_course) / "media" / "course"
     return player_plan(), json.loads((course_dir / "manifest.json").read_text(encoding="utf-8")), course_dir
