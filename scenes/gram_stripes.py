@@ -74,7 +74,7 @@ class GramStripes(NarratedScene):
 
         # -- stripes: the Gram table, stripes parallel to the diagonal --------------------------------
         g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(N_POS), D))
-        table = HeatMap(g, cell=CELL, center=HEAT_CENTER)      # places and colours of the 2304 cells
+        table = HeatMap(g, cell=CELL, center=HEAT_CENTER)      # places and colours of the N_POS² cells
         table.cells.set_stroke(width=0)
         heat = table.merged_cells()                              # drawn as one mobject per colour
         frame = Rectangle(width=N_POS * CELL, height=N_POS * CELL, color=theme.MUTED, stroke_width=2).move_to(HEAT_CENTER)
@@ -98,7 +98,7 @@ class GramStripes(NarratedScene):
         a5[1:].shift(0.15 * DOWN)
         self.probe("a5", shown=a5[2].typst_code, setup=a5[1].text, error=checks.a5_gram_stripes())
         with self.cue("stripes") as cue:
-            # 2304 cells: a short fade (each faded frame redraws all of them), then the rest of the share still
+            # N_POS² cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
             self.play_frames(FadeOut(lhs), FadeOut(rhs), FadeOut(only), FadeIn(heat), FadeIn(frame), FadeIn(axis_labels),
                              FadeIn(small_formula), FadeIn(caption), frames=fade)

@@ -27,7 +27,7 @@ class HeatMap(VGroup):
         rows, cols = self.values.shape
         self.cells = VGroup()
         # one square made, the others copied from it: Manim's Square() costs about 1 ms to make and its copy
-        # a sixth of that, and the Gram table has 2304 cells
+        # a sixth of that, and the Gram table (gram_stripes) has 65 × 65 = 4225 cells
         template = Square(side_length=cell, stroke_width=1, stroke_color=theme.MUTED)
         for i in range(rows):
             for j in range(cols):
@@ -57,7 +57,7 @@ class HeatMap(VGroup):
     def merged_cells(self) -> VGroup:
         """The cells drawn as one mobject per colour (each square a closed subpath of it).
 
-        A big table (the 48 × 48 Gram matrix is 2304 squares, but only 48 colours) is then a few
+        A big table (the 65 × 65 Gram matrix is 4225 squares, but 58 colours) is then a few
         dozen mobjects to draw per frame and to hash per play call instead of thousands. The cells'
         own fill and stroke are kept; the labels are not included.
         """
