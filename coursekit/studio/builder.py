@@ -42,7 +42,9 @@ from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, one_line, r
 from coursekit.studio.status import Status
 from coursekit.zh.lexicon import Lexicon, default_path
 
-GRACE_S = 3.0                         #: after a new preview, the page loads it before anything else runs
+#: after a new preview, the page that shows the scene fetches it before anything else runs: at most this
+#: long, and not at all when no page shows the scene or a page has already fetched that very video
+GRACE_S = 3.0
 
 
 def _forget_course_modules() -> None:
@@ -58,8 +60,10 @@ def _forget_course_modules() -> None:
 class Builder:
     """The build queue and its thread (``run``)."""
 
-    def __init__(self, shared: Shared, fresh: Freshness, status: Status, checks: Checks) -> None:
+    def __init__(self, shared: Shared, fresh: Freshness, status: Status, checks: Checks,
+                 grace_s: float = GRACE_S) -> None:
         self.shared = shared
+        self.grace_s = grace_s
         self.fresh = fresh
         self.status = status
         self.checks = checks
@@ -70,6 +74,7 @@ class Builder:
         self._voice_sig: str | None = None
         self._voice_name: str | None = None
         self._voice_cfg: str | None = None
+        self._served: set[tuple[str, str]] = set()     # (scene, video version) a page has fetched
 
     def request(self, scene_id: str, why: str) -> None:
         """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
@@ -79,6 +84,33 @@ class Builder:
             self.shared.idle.clear()
             self._cv.notify_all()
         self.checks.kill()
+
+    def served(self, scene_id: str, version: str) -> None:
+        """From the server: a page fetched ``scene_id``'s preview ``version`` (the ``v`` of its URL, the
+        start of the video's sha256); the grace after that preview ends."""
+        with self._cv:
+            self._served.add((scene_id, version))
+            self._cv.notify_all()
+
+    def grace(self, scene_id: str, version: str | None) -> str:
+        """After a new preview: wait, at most ``grace_s``, for the page that shows the scene to fetch the
+        video before the last frame and the checks run. Returns why the wait ended: "no page" (none shows
+        the scene), "fetched", "next build" (one was asked for), "stopping" or "timeout"."""
+        deadline = time.monotonic() + self.grace_s
+        with self._cv:
+            while True:
+                if self._queue:
+                    return "next build"
+                if self.shared.stopping.is_set():
+                    return "stopping"
+                if scene_id not in self.shared.open_scenes():
+                    return "no page"
+                if version is not None and (scene_id, version) in self._served:
+                    return "fetched"
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return "timeout"
+                self._cv.wait(timeout=left)
 
     def busy(self, scene_id: str) -> bool:
         with self.shared.lock:
@@ -113,9 +145,7 @@ class Builder:
                     shared.generation += 1
                 shared.publish(event)       # once it is no longer building: the page asks for its state then
             if event["type"] == "preview":  # the page fetches the video now: the last frame and the checks wait
-                with self._cv:
-                    if not self._queue:
-                        self._cv.wait(timeout=GRACE_S)
+                self.grace(scene_id, event.get("version"))
             with shared.lock:
                 next_build = bool(self._queue)
             if then is not None and not next_build:      # the next build makes its own
@@ -205,4 +235,5 @@ class Builder:
                 extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
             except (UserError, RuntimeError) as exc:      # ffmpeg's failure: the preview itself is fine
                 self.shared.say(f"studio: {scene_id}: no last frame ({one_line(exc)})")
-        return {"type": "preview", "scene": scene_id, "seconds": seconds}, last_frame
+        return {"type": "preview", "scene": scene_id, "seconds": seconds,
+                "version": (made.get("sha256") or "")[:16] or None}, last_frame

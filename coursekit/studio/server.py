@@ -314,6 +314,8 @@ class Handler(BaseHTTPRequestHandler):
             self._json(view) if view is not None else self._refuse(HTTPStatus.NOT_FOUND, "no such scene")
         elif m := re.fullmatch(r"/preview/([a-z][a-z0-9_]*)\.mp4", path):
             self._file(work.preview_path(m.group(1)), "video/mp4")
+            if self.command == "GET" and (version := (query.get("v") or [None])[0]):
+                work.preview_served(m.group(1), version)      # the page has this video: the builder goes on
         elif m := re.fullmatch(r"/audio/([a-z][a-z0-9_]*)/([a-z][a-z0-9_]*)", path):
             clip = work.cue_audio(m.group(1), m.group(2))
             if clip is None:

@@ -72,6 +72,10 @@ class Work:
     def cue_audio(self, scene_id: str, short_id: str) -> Path | None:
         return self.status.cue_audio(scene_id, short_id)
 
+    def preview_served(self, scene_id: str, version: str) -> None:
+        """A page fetched the preview ``version`` of ``scene_id`` (the builder's grace ends)."""
+        self.builder.served(scene_id, version)
+
     def request_build(self, scene_id: str, why: str) -> None:
         """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
         self.builder.request(scene_id, why)

@@ -116,6 +116,58 @@ def test_the_watcher_takes_writes_not_reads(tmp_path):
         stop()
 
 
+class _Shared:
+    """What the builder's grace reads of the studio's state: its lock, whether it stops, the open pages."""
+
+    def __init__(self, *open_scenes: str) -> None:
+        self.lock = threading.RLock()
+        self.stopping = threading.Event()
+        self.idle = threading.Event()
+        self.pages = set(open_scenes)
+
+    def open_scenes(self) -> set[str]:
+        return set(self.pages)
+
+
+class _Checks:
+    def kill(self) -> None:
+        pass
+
+
+def _later(seconds: float, *steps) -> threading.Thread:
+    def run():
+        for step in steps:
+            time.sleep(seconds)
+            step()
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def test_the_grace_after_a_preview_waits_for_the_page_to_fetch_it():
+    """After a new preview the builder waits (at most GRACE_S, the real 3 s here) for the page that shows
+    the scene to fetch that very video; an older video's fetch does not end the wait, a build asked for
+    does, and no page on the scene means no wait."""
+    from coursekit.studio.builder import GRACE_S, Builder
+    assert GRACE_S == 3.0
+    builder = Builder(_Shared("count_dots"), None, None, _Checks())
+    assert builder.grace_s == GRACE_S
+    assert builder.grace("closing", "v2") == "no page"
+    t = _later(0.2, lambda: builder.served("count_dots", "v2"))
+    assert builder.grace("count_dots", "v2") == "fetched"
+    t.join()
+    assert builder.grace("count_dots", "v2") == "fetched"           # fetched before: no second wait
+    t = _later(0.2, lambda: builder.served("count_dots", "v1"), lambda: builder.served("closing", "v3"),
+               lambda: builder.request("closing", "asked"))
+    assert builder.grace("count_dots", "v3") == "next build"        # another video's fetches did not end it
+    t.join()
+    stopping = Builder(_Shared("count_dots"), None, None, _Checks())
+    t = _later(0.2, stopping.shared.stopping.set, stopping.wake)
+    assert stopping.grace("count_dots", "v1") == "stopping"
+    t.join()
+    assert Builder(_Shared("count_dots"), None, None, _Checks(), grace_s=0.2).grace("count_dots", "v1") == "timeout"
+
+
 # -- the studio, running ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, made_mini) -> Path:
