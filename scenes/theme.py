@@ -75,19 +75,23 @@ def content_right() -> float:
 
 
 # -- text helpers -----------------------------------------------------------
+# Every Text here asks for Manim's SVG cache (its default for SVGs, off by default for Text): a string
+# typeset before in this process, with the same font, size, weight and colour (all in the SVG's file
+# name), is copied instead of parsed again, with the same points. minimal_rope's score tables make 512
+# texts, of which 98 are now parsed.
 def title_text(text: str, *, color: str = TEXT, font_size: float = SIZE_TITLE) -> Text:
     """A heading in the course font, shrunk to fit the frame width if needed."""
-    return _fit(Text(text, font=FONT, font_size=font_size, color=color, weight="BOLD"))
+    return _fit(Text(text, font=FONT, font_size=font_size, color=color, weight="BOLD", use_svg_cache=True))
 
 
 def body_text(text: str, *, color: str = TEXT, font_size: float = SIZE_BODY) -> Text:
     """A line of Chinese (or mixed) body text."""
-    return _fit(Text(text, font=FONT, font_size=font_size, color=color))
+    return _fit(Text(text, font=FONT, font_size=font_size, color=color, use_svg_cache=True))
 
 
 def small_text(text: str, *, color: str = MUTED, font_size: float = SIZE_SMALL) -> Text:
     """A label: the smallest text a scene may use."""
-    return Text(text, font=FONT, font_size=font_size, color=color)
+    return Text(text, font=FONT, font_size=font_size, color=color, use_svg_cache=True)
 
 
 def formula(source: str, *, color: str = TEXT, font_size: float = SIZE_FORMULA) -> MathTypst:

@@ -546,14 +546,16 @@ class ViewerCheck:
         out = []
         r = self.rules
         order = {id(m): i for i, m in enumerate(display)}
-        glyph_ids = {id(g) for u in units for g in self._glyphs(u)}
-        fills = [m for m in display if id(m) not in glyph_ids and m.get_fill_opacity() > 0]
+        glyphs_of = {id(u): self._glyphs(u) for u in units}
+        glyph_ids = {id(g) for gs in glyphs_of.values() for g in gs}
+        # the filled shapes that could sit behind a glyph, in drawing order, each boxed once per step
+        fills = [(order[id(m)], m, _box([m])) for m in display if id(m) not in glyph_ids and m.get_fill_opacity() > 0]
         for u in units:
             size = unit_size(u, self.px_per_unit) if type(u).__name__ != "VMobjectFromSVGPath" else UnitSize(None, None)
             title = (size.cjk_px or 0) >= r.title_cjk_px or (size.cjk_px is None and (size.digit_px or 0) >= r.title_digit_px)
             need = r.min_contrast_title if title else r.min_contrast
             groups: dict[tuple, list[Any]] = {}
-            for g in self._glyphs(u):
+            for g in glyphs_of[id(u)]:
                 if g.get_fill_opacity() <= 0:
                     continue
                 key = (g.get_fill_color().to_hex(), round(float(g.get_fill_opacity()), 3))
@@ -564,10 +566,12 @@ class ViewerCheck:
                 x, y = (x0 + x1) / 2, (y0 + y1) / 2
                 first = min(order.get(id(g), 0) for g in glyphs)
                 behind = self.background.copy()
-                for shape in fills:
-                    if order[id(shape)] >= first:
+                for at, shape, box in fills:
+                    if at >= first:
                         break
-                    sx0, sy0, sx1, sy1 = _box([shape])
+                    if box is None:
+                        continue
+                    sx0, sy0, sx1, sy1 = box
                     if sx0 <= x <= sx1 and sy0 <= y <= sy1 and _inside(shape, x, y):
                         a = float(shape.get_fill_opacity())
                         behind = a * _srgb(shape.get_fill_color().to_hex()) + (1 - a) * behind
