@@ -272,18 +272,17 @@ def test_wcag_figures():
 
 
 # -- the command ---------------------------------------------------------------------------------
-def test_inspect_command_reports_per_scene_and_rejects_an_unknown_scene(tmp_path):
-    import subprocess
-    import sys
+def test_inspect_command_reports_per_scene_and_rejects_an_unknown_scene(tmp_path, monkeypatch, capfd):
+    """`render.py inspect` run through the command line's entry in this process (``mini_runs.here``: what
+    render.py runs, without a new Python importing Manim and the course again for each of the two commands)."""
+    from tests.support import mini_runs
 
     root = Path(__file__).resolve().parents[2]
     cfg = tmp_path / "config.yaml"
     cfg.write_text((root / "config.yaml").read_text(encoding="utf-8").replace("output: media", "output: tests/.tmp/inspect_media"),
                    encoding="utf-8")
-    ok = subprocess.run([sys.executable, "render.py", "inspect", "trig_opening", "--config", str(cfg), "--voice", "silent"],
-                        cwd=root, capture_output=True, text=True, timeout=300)
+    ok = mini_runs.here(monkeypatch, capfd, "inspect", "trig_opening", "--config", str(cfg), "--voice", "silent")
     assert ok.returncode == 0, ok.stderr
     assert "trig_opening: no findings after" in ok.stdout
-    bad = subprocess.run([sys.executable, "render.py", "inspect", "no_such_scene", "--config", str(cfg), "--voice", "silent"],
-                         cwd=root, capture_output=True, text=True, timeout=300)
+    bad = mini_runs.here(monkeypatch, capfd, "inspect", "no_such_scene", "--config", str(cfg), "--voice", "silent")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "no_such_scene" in bad.stderr
