@@ -60,10 +60,11 @@ def _speech_stack(cfg: Config, quiet: bool = False):
     """Voice (resolved, with its one-line reason), audio cache and lexicon."""
 
     preflight.for_audio()
-    voice, reason = resolve_voice(cfg.voice)
+    lexicon = Lexicon.load()                 # once: the voice reads its pinyin from the same lexicon
+    voice, reason = resolve_voice(cfg.voice, lexicon)
     if not quiet:
         console.print(reason)
-    return voice, AudioCache(MediaLayout.of(cfg).audio_cache), Lexicon.load()
+    return voice, AudioCache(MediaLayout.of(cfg).audio_cache), lexicon
 
 
 def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
