@@ -1,5 +1,9 @@
 """An output folder that is a file, or a folder under it that is, or one that cannot be written: one line
-and exit 2 before any work, from every command that writes (issue 26); the file in the way is untouched."""
+and exit 2 before any work, from every command that writes (issue 26); the file in the way is untouched.
+
+Run on copies of the mini course: `plan` with the output folder a file as the real `render.py` (its whole stderr),
+every other case through the command line's entry in this process (``mini_runs.here``): each command refuses
+before it starts any process, so a Python started and the engine imported again for each would show nothing more."""
 import os
 
 import pytest
@@ -16,9 +20,13 @@ def one_line(res) -> str:
 
 
 @pytest.mark.parametrize("command", [("plan",), ("subtitles",), ("preview", "closing"), ("course",), ("render",)])
-def test_output_that_is_a_file(mini, command):
+def test_output_that_is_a_file(mini, command, monkeypatch, capfd):
     (mini / "media").write_bytes(b"not a folder")
-    line = one_line(mini_runs.run(mini, *command))
+    if command == ("plan",):
+        res = mini_runs.run(mini, *command)
+    else:
+        res = mini_runs.here(monkeypatch, capfd, *command, "--course", str(mini))
+    line = one_line(res)
     assert "output folder (media): media is a file, not a folder; move it away, or set output" in line
     assert (mini / "media").read_bytes() == b"not a folder"
 
@@ -26,11 +34,11 @@ def test_output_that_is_a_file(mini, command):
 @pytest.mark.parametrize("inside, command", [("plan", ("plan",)), ("cache", ("plan",)), ("scenes", ("render",)),
                                              ("preview", ("preview", "closing")), ("course/counting", ("course",)),
                                              ("course", ("subtitles",))])
-def test_a_folder_under_it_that_is_a_file(mini, inside, command):
+def test_a_folder_under_it_that_is_a_file(mini, inside, command, monkeypatch, capfd):
     path = mini / "media" / inside
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"in the way")
-    line = one_line(mini_runs.run(mini, *command))
+    line = one_line(mini_runs.here(monkeypatch, capfd, *command, "--course", str(mini)))
     assert f"media/{inside} is a file, not a folder" in line
     assert path.read_bytes() == b"in the way"
     assert not (mini / "media" / "scenes").is_dir() or inside == "course/counting"
