@@ -62,10 +62,14 @@ def test_every_file_says_what_it_is_for(course):
             assert text.startswith("#"), f"{name}: no comment at the top"
 
 
-def test_check_and_plan_pass(course):
-    out = ok(render("--course", str(course), "check"))
+def test_check_and_plan_pass(course, monkeypatch, capfd):
+    """`check` and `plan` through the command line's entry in this process (``mini_runs.here``: what
+    render.py runs; the real command is run by the module's fixture and the tests below)."""
+    from tests.support.mini_runs import here
+
+    out = ok(here(monkeypatch, capfd, "--course", str(course), "check"))
     assert "2 scenes, 5 cues" in out and "config, narration and scenes OK" in out
-    ok(render("--course", str(course), "plan", "--voice", "espeak", "--fps", "15"))
+    ok(here(monkeypatch, capfd, "--course", str(course), "plan", "--voice", "espeak", "--fps", "15"))
     [found] = [p for p in (course / "media").rglob("first_lesson.json") if "15fps" in p.parts]
     plan = json.loads(found.read_text(encoding="utf-8"))
     cues = {c["id"]: c["text"] for s in plan["scenes"] for c in s["cues"]}
