@@ -5,7 +5,11 @@ installed from its wheel: where it looked, and the command that assembles them),
 Chromium, and a narration character the font has no glyph for. What makes it fast is checked for what it
 keeps and when it lets go: the course's facts (glyph check, lengths) kept until a source, a module its
 figures import or the font changes; the voice choice without building or importing a voice; doctor
-without the commands' module. Its timing is measured in bench/run.py (phase doctor), not here."""
+without the commands' module. Its timing is measured in bench/run.py (phase doctor), not here.
+
+Doctor runs as a real `render.py doctor` where the process is what is checked (all passing on this machine, the
+modules a fresh process imports); each missing piece is seen through the command line's entry in this process
+(``in_process``, ``mini_runs.here``): the same checks and lines, without a new Python for each."""
 import os
 import re
 import shutil
@@ -23,7 +27,7 @@ from coursekit.core.config import DEFAULT_FONT, load_config
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.speech import models
-from tests.support.mini_runs import copy_mini_course
+from tests.support.mini_runs import copy_mini_course, here
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ("ffmpeg", "pyav", "font", "glyphs", "typst", "models", "espeak-ng", "chromium", "voice", "disk")
@@ -84,8 +88,8 @@ def test_doctor_passes_on_this_machine():
     assert "auto would choose" in out and "doctor: all" in out
 
 
-def test_no_ffmpeg_on_path(tmp_path):
-    res = doctor_run(env=_env(PATH=path_without(tmp_path, "ffmpeg", "ffprobe")))
+def test_no_ffmpeg_on_path(tmp_path, monkeypatch, capfd):
+    res = here(monkeypatch, capfd, "doctor", PATH=path_without(tmp_path, "ffmpeg", "ffprobe"))
     assert res.returncode == 1, res.stdout + res.stderr
     assert status(res.stdout, "ffmpeg") == "FAIL"
     assert "ffmpeg not found on PATH" in res.stdout and "apt-get install ffmpeg" in res.stdout
@@ -122,13 +126,13 @@ def test_an_installed_engine_says_where_it_looked_for_the_models(tmp_path, monke
     assert f"(kokoro, whisper-base in {tmp_path}/user-models/)" in out
 
 
-def test_a_missing_font(tmp_path):
+def test_a_missing_font(tmp_path, monkeypatch, capfd):
     course = copy_mini_course(tmp_path / "mini")
     cfg = course / "config.yaml"
     cfg.write_text(cfg.read_text(encoding="utf-8").replace("  lessons: [counting]\n",
                                                           "  lessons: [counting]\n  font: No Such Family\n"),
                    encoding="utf-8")
-    res = doctor_run("--course", str(course))
+    res = here(monkeypatch, capfd, "doctor", "--course", str(course))
     assert res.returncode == 1, res.stdout + res.stderr
     assert status(res.stdout, "font") == "FAIL"
     assert "font 'No Such Family' not found" in res.stdout and "apt-get install fonts-noto-cjk" in res.stdout
@@ -146,14 +150,14 @@ def test_no_chromium(tmp_path, monkeypatch, capsys, home):
 RARE = "\U00020000"    # 𠀀, CJK Extension B: not in Noto Sans CJK SC
 
 
-def test_a_narration_character_the_font_lacks(tmp_path):
+def test_a_narration_character_the_font_lacks(tmp_path, monkeypatch, capfd):
     assert ord(RARE) not in font_cmap(DEFAULT_FONT)
     course = copy_mini_course(tmp_path / "mini")
     lesson = course / "narration" / "counting.yaml"
     text = lesson.read_text(encoding="utf-8")
     assert text.count("今天就到这里。") == 1
     lesson.write_text(text.replace("今天就到这里。", f"今天就到这里{RARE}。"), encoding="utf-8")
-    res = doctor_run("--course", str(course))
+    res = here(monkeypatch, capfd, "doctor", "--course", str(course))
     assert res.returncode == 1, res.stdout + res.stderr
     assert status(res.stdout, "glyphs") == "FAIL"
     assert "U+20000" in res.stdout and "cue 'closing.bye'" in res.stdout and "write a plain form" in res.stdout
@@ -268,11 +272,11 @@ def test_the_course_facts_read_a_plan_once_and_again_when_it_changes(mini, monke
     assert reads == [plan, plan]
 
 
-def test_doctor_imports_neither_the_renderer_nor_onnx():
+def test_doctor_imports_neither_the_renderer_nor_onnx(monkeypatch, capfd):
     """The doctor path: no Manim, no onnx/onnxruntime (the kokoro check finds them), not the commands'
     module (renderer, studio, assembler); a course whose facts are kept does not load its figures (and so
     none of its math) nor numpy."""
-    doctor_run()                                   # the main course's facts kept
+    here(monkeypatch, capfd, "doctor")             # the main course's facts kept (saved by doctor in this process)
     code = ("import sys, runpy; sys.argv = ['render.py', 'doctor']\n"
             "try:\n    runpy.run_path('render.py', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
