@@ -1,4 +1,7 @@
-"""`render.py subtitles`: from the plan, without Manim; stale audio is reported instead of wrong subtitles."""
+"""`render.py subtitles`: from the plan, without Manim; stale audio is reported instead of wrong subtitles.
+
+The subtitles written from the plan are made by a fresh Python (what it imports is checked); the plan before
+them and the two refusals after run through the command line's entry in this process (``mini_runs.here``)."""
 import shutil
 import subprocess
 import sys
@@ -7,6 +10,8 @@ from pathlib import Path
 import srt
 import yaml
 import webvtt
+
+from tests.support.mini_runs import here
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = "tests/.tmp/subs_media"
@@ -18,12 +23,12 @@ def run(args, env=None, code=None):
     return subprocess.run([sys.executable, "-c", prog, *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
 
-def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path):
-    import os
+def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path, monkeypatch, capfd):
     shutil.rmtree(ROOT / OUT, ignore_errors=True)
     cfg = tmp_path / "config.yaml"
     cfg.write_text(f"output: {OUT}\nvoice:\n  backend: silent\n", encoding="utf-8")
-    assert run(["plan", "--config", str(cfg)]).returncode == 0
+    res = here(monkeypatch, capfd, "plan", "--config", str(cfg))
+    assert res.returncode == 0, res.stderr[-2000:]
     proc = run(["subtitles", "--config", str(cfg)])
     assert proc.returncode == 0, proc.stderr
     assert "NO_MANIM" in proc.stdout
@@ -46,14 +51,14 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path):
     f.write_text(text[:first] + "嗯，" + text[first:], encoding="utf-8")
     doc = yaml.safe_load(text)
     cue = f"{doc['scenes'][0]['id']}.{doc['scenes'][0]['cues'][0]['id']}"
-    env = {**os.environ, "COURSEKIT_NARRATION": str(narr)}
-    proc = run(["subtitles", "--config", str(cfg), "--lesson", "word_order"], env=env)
+    env = {"COURSEKIT_NARRATION": str(narr)}
+    proc = here(monkeypatch, capfd, "subtitles", "--config", str(cfg), "--lesson", "word_order", **env)
     assert proc.returncode == 2
     err = proc.stderr.strip()
     assert len(err.splitlines()) == 1 and "stale" in err and cue in err
     # the whole course: one stale lesson stops the command before any lesson's files are rewritten
     files = sorted((ROOT / OUT / "course").glob("*/*.*t"))
     before = {f: f.stat().st_mtime_ns for f in files}
-    proc = run(["subtitles", "--config", str(cfg)], env=env)
+    proc = here(monkeypatch, capfd, "subtitles", "--config", str(cfg), **env)
     assert proc.returncode == 2 and cue in proc.stderr
     assert len(files) == 6 and {f: f.stat().st_mtime_ns for f in files} == before
