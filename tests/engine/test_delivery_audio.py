@@ -20,7 +20,7 @@ from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
 from coursekit.zh.lexicon import Lexicon
 
-from tests.support.synthetic import FPS, build_assembled
+from tests.support.synthetic import FPS, synthetic_plan
 
 SENTENCES = [
     ["单位圆上有一根指针，它从正右方出发，逆时针转动。", "指针尖端的横坐标是余弦，纵坐标是正弦。"],
@@ -135,7 +135,11 @@ def test_speech_stays_where_the_plan_put_it(spoken):
 
 def test_silent_lesson_is_delivered_silent_at_48k_stereo(tmp_path):
     # the silent voice: nothing to normalise, the track is still the delivery format and as long as the video
-    plan, _, outdir, _ = build_assembled(tmp_path)
+    # (the synthetic lesson over still scene videos: what is checked is the audio, as for ``spoken``)
+    plan = synthetic_plan()
+    videos = [still_video(tmp_path / f"{s.id}.mp4", s.frames) for s in plan.scenes]
+    outdir = tmp_path / "course" / "trig_to_rope"
+    assemble_lesson(parse_config({"video": {"quality": "low"}}), plan, videos, outdir, work=tmp_path / "work")
     mp4 = outdir / "trig_to_rope.mp4"
     s = audio_stream(mp4)
     assert (s["codec_name"], int(s["sample_rate"]), s["channels"]) == ("aac", 48000, 2)
