@@ -18,29 +18,50 @@ ESPEAK_AUDIO = TESTS / ".tmp" / "audio-espeak"
 def narration_plans(fps: int, voice_name: str = "silent"):
     """Plans of the real narration with the silent voice (no audio; ~4.5 characters a second), or with
     ``voice_name="espeak"`` (the audio in ESPEAK_AUDIO); made once per process for each (fps, voice)."""
-    return _plans(int(fps), voice_name)
+    return {lesson: lesson_plan(lesson, fps, voice_name) for lesson in _course_lessons()}
 
 
-@lru_cache(maxsize=None)     # keyed by the arguments as passed: the public function passes both, always
-def _plans(fps: int, voice_name: str):
+def lesson_plan(lesson_id: str, fps: int, voice_name: str = "silent"):
+    """One lesson's plan (see :func:`narration_plans`), made once per process: a test of one scene
+    voices only its own lesson (espeak reads a lesson in about 10 s of CPU when its cache is cold)."""
+    return _plan(lesson_id, int(fps), voice_name)
+
+
+@lru_cache(maxsize=None)
+def _course_lessons() -> tuple[str, ...]:
+    return tuple(l.id for l in _speech(None)[1].lessons)
+
+
+@lru_cache(maxsize=None)     # keyed by the arguments as passed: the public functions pass them all, always
+def _speech(voice_name: str | None):
+    """(config, course, lexicon, voice, audio cache) for ``voice_name``; None: config and course only."""
     import tempfile
 
-    from coursekit.speech.audio_cache import AudioCache
-    from coursekit.core.config import load_config
     from coursekit.content.narration import load_course
-    from coursekit.plan.build import plan_lesson
+    from coursekit.core.config import load_config
+    from coursekit.speech.audio_cache import AudioCache
     from coursekit.speech.voices.auto import make_voice
     from coursekit.zh.lexicon import Lexicon
 
-    cfg = load_config(None, **{"voice.backend": voice_name})
+    cfg = load_config(None, **({"voice.backend": voice_name} if voice_name else {}))
     course = load_course(cfg.lessons)
+    if voice_name is None:
+        return cfg, course, None, None, None
     lexicon = Lexicon.load()
     voice = make_voice(voice_name, cfg.voice, lexicon)
     tmp = TESTS / ".tmp"
     tmp.mkdir(exist_ok=True)
     folder = ESPEAK_AUDIO if voice_name == "espeak" else Path(tempfile.mkdtemp(prefix="plans-", dir=tmp))
-    cache = AudioCache(folder)
-    return {l.id: plan_lesson(l, cfg, fps, voice, cache, lexicon) for l in course.lessons}
+    return cfg, course, lexicon, voice, AudioCache(folder)
+
+
+@lru_cache(maxsize=None)
+def _plan(lesson_id: str, fps: int, voice_name: str):
+    from coursekit.plan.build import plan_lesson
+
+    cfg, course, lexicon, voice, cache = _speech(voice_name)
+    [lesson] = [l for l in course.lessons if l.id == lesson_id]
+    return plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
 
 
 def narration_scene_plan(scene_id: str, fps: int = 15):
@@ -48,12 +69,21 @@ def narration_scene_plan(scene_id: str, fps: int = 15):
     from. A real voice pauses at clauses and reads some words faster than the silent voice's even rate, so
     a beat timed as a share of its cue can run past a bookmark or the cue's end (rope_visualisation did,
     at 1080p60 with espeak); building every scene from this plan checks its timing as well as its labels
-    (tests/course/test_scene_timing.py), with one build per scene in the run."""
-    for plan in narration_plans(fps, "espeak").values():
-        for s in plan.scenes:
-            if s.id == scene_id:
-                return s
+    (tests/course/test_scene_timing.py), with one build per scene in the run. Only the scene's own lesson
+    is planned."""
+    for lesson in _course_lessons():
+        if scene_id in _scene_ids(lesson):
+            for s in lesson_plan(lesson, fps, "espeak").scenes:
+                if s.id == scene_id:
+                    return s
     raise KeyError(scene_id)
+
+
+@lru_cache(maxsize=None)
+def _scene_ids(lesson_id: str) -> frozenset[str]:
+    """The scene ids a lesson declares (from the course, without planning it)."""
+    [lesson] = [l for l in _speech(None)[1].lessons if l.id == lesson_id]
+    return frozenset(s.id for s in lesson.scenes)
 
 
 def worker_media() -> Path:

@@ -13,7 +13,8 @@ def make_scene_video(path: Path, frames: int, hue: int) -> Path:
     # every frame differs (moving test pattern + frame counter), so a duplicated or dropped frame shows
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
                     f"testsrc2=size=854x480:rate={FPS}", "-vf", f"hue=h={hue}", "-frames:v", str(frames),
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "300", str(path)], check=True)
+                    "-c:v", "libx264", "-preset", "superfast", "-pix_fmt", "yuv420p", "-g", "300", str(path)],
+                   check=True)
     return path
 
 
