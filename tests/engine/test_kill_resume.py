@@ -4,15 +4,12 @@ On the mini course, `kill -9` during synthesis, during the `course` command's as
 `subtitles`: the same command again gives byte-identical final outputs and no temporary file."""
 import hashlib
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import psutil
 import pytest
 
 from tests.support import mini_runs
@@ -41,64 +38,75 @@ def complete(path: Path) -> bool:
     return proc.returncode == 0 and float(proc.stdout.strip() or 0) > 0
 
 
-def preview(course: Path, kill_after: float | None = None, sig=signal.SIGKILL) -> int | tuple[int, str]:
-    """Run the preview; uninterrupted, return (exit status, last stderr lines) so a failure says why."""
-    if kill_after is None:
-        proc = mini_runs.run(course, "preview", SCENE)
-        return proc.returncode, proc.stderr[-1500:]
-    proc = mini_runs.start(course, "preview", SCENE)      # its own session: render.py and its Manim child
-    mini_runs.wait_for(lambda: _manim_running(proc) or proc.poll() is not None, why="Manim to start")
-    time.sleep(kill_after)
-    if proc.poll() is None:
-        os.killpg(proc.pid, sig)
-        INJECTED.append(f"{sig.name} after {kill_after:.1f}s")
-    proc.communicate(timeout=600)
-    return proc.returncode
+def _partial_movies(media: Path) -> list[Path]:
+    return sorted((media / "manim" / SCENE).glob("videos/**/partial_movie_files/**/*.mp4"))
 
 
-def _manim_running(proc) -> bool:
+def _killed_mid_render(course: Path, tmp: Path, sig: signal.Signals, nth: int) -> None:
+    """Run the preview until its Manim has handed every frame of its ``nth`` animation to the encoder (the
+    animations before it written, this one's partial movie not sealed: mini_runs.manim_killpoint), then send
+    ``sig`` to the whole group (render.py and its Manim child)."""
+    media = course / "media"
+    env, mark = mini_runs.manim_killpoint(course, tmp, nth)
+    proc = mini_runs.start(course, "preview", SCENE, **env)      # its own session: render.py and its Manim child
     try:
-        return any("manim" in c.cmdline() for c in psutil.Process(proc.pid).children(recursive=True))
-    except psutil.Error:
-        return False
+        mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"Manim's animation {nth}")
+        assert mark.exists(), proc.communicate()[1][-2000:]
+        # mid-render: Manim's in-progress marker is there, partial movies are written, no scene video yet
+        assert (media / "manim" / SCENE / ".render-in-progress").exists()
+        assert _partial_movies(media), list((media / "manim").rglob("*"))
+        assert not (media / "preview" / f"{SCENE}.mp4").exists()
+        os.killpg(proc.pid, sig)
+        INJECTED.append(f"{sig.name} at the end of Manim's animation {nth}")
+        proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=60)
 
 
 def _forget_scene(media: Path) -> None:
-    """The preview and the scene cache's keys gone: the next preview renders the scene again."""
-    shutil.rmtree(media / "preview")
+    """The preview, the scene cache's keys and Manim's cache of the scene gone: the next preview renders
+    every animation of the scene again."""
+    shutil.rmtree(media / "preview", ignore_errors=True)
+    shutil.rmtree(media / "manim" / SCENE, ignore_errors=True)
     for k in (media / "scenes").glob("*/.*.key"):
         k.unlink()
 
 
 @pytest.mark.render
-def test_scene_render_killed_then_resumed_is_identical(made_mini, tmp_path):
-    """On the mini course's longer scene (espeak, 480p15): killed at a random point of its render, with
-    SIGKILL and with SIGINT, the next preview gives the uninterrupted render's frames and samples (the
-    scene as the made mini course's quiet `course` rendered it at 480p15: the preview of one plan's scene
-    decodes to the same frames and samples, its soft subtitles aside)."""
-    # the voice's work done and the scene rendered once, uninterrupted (Manim's own cache kept, as after a
-    # first preview); not the preview, which the kills below are about
+def test_scene_render_killed_then_resumed_is_identical(made_mini, tmp_path, monkeypatch, capfd):
+    """On the mini course's longer scene (espeak, 480p15): killed in the middle of its render (at the end of
+    its second animation with SIGKILL, of its third with SIGINT: the animations before it in Manim's cache,
+    that one's partial movie unsealed), the next preview gives the uninterrupted render's frames and samples
+    (the scene as the made mini course's quiet `course` rendered it at 480p15: the preview of one plan's
+    scene decodes to the same frames and samples, its soft subtitles aside). The next preview runs in this
+    process (``mini_runs.here``): it is what it finds on disk that matters, not the process."""
+    # the voice's work done and the scene rendered once, uninterrupted; not the preview, which the kills
+    # below are about
     course = copy_made(made_mini.course, tmp_path / "mini", without=("course",))
     media = course / "media"
     final = media / "preview" / f"{SCENE}.mp4"
     quiet = made_mini.course / "media" / "scenes" / "low" / f"{SCENE}.mp4"
     ref_frames, ref_audio = framemd5(quiet), audio_md5(quiet)
-    rng = random.Random(7)
-    for sig in (signal.SIGKILL, signal.SIGINT):
+    for sig, nth in ((signal.SIGKILL, 2), (signal.SIGINT, 3)):
         _forget_scene(media)
-        preview(course, kill_after=rng.uniform(0.2, 1.5), sig=sig)      # seconds after Manim started
+        _killed_mid_render(course, tmp_path, sig, nth)
         assert not final.exists() or complete(final)          # never a truncated final file
-        code, err = preview(course)
-        assert code == 0, (INJECTED[-1:], err)
+        res = mini_runs.here(monkeypatch, capfd, "preview", SCENE, "--course", str(course))
+        assert res.returncode == 0, (INJECTED[-1:], res.stderr[-1500:])
         assert framemd5(final) == ref_frames
         assert audio_md5(final) == ref_audio
 
 
 def test_assembly_killed_then_resumed_is_identical(tmp_path):
-    """The synthetic lesson (tests/support/synthetic.py) assembled by a process killed at a random point,
-    then by the same script again, against the lesson assembled uninterrupted. The uninterrupted one is
-    assembled in this process (``build_assembled`` is all the script runs; what it makes does not depend on
-    the process), the killed and resumed ones in their own processes: a kill needs one."""
+    """The synthetic lesson (tests/support/synthetic.py) assembled by a process killed with SIGKILL in the
+    middle of its assembly, then assembled again, against the lesson assembled uninterrupted. The kill lands
+    at a fixed point (mini_runs.killpoint): just before the joined scenes' video is renamed into the work
+    folder (nothing of the lesson made yet), and just before the lesson's video is renamed into place (its
+    subtitle files written, the video whole under its temporary name). Only the killed run needs a process
+    of its own; the uninterrupted and the resumed ones run in this process (``build_assembled`` is all the
+    script runs; what it makes does not depend on the process)."""
     from tests.support.synthetic import build_assembled
 
     script = tmp_path / "asm.py"
@@ -112,21 +120,28 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
     build_assembled(ref)
     ref_mp4 = ref / "course" / "trig_to_rope" / "trig_to_rope.mp4"
     ref_frames, ref_audio = framemd5(ref_mp4), audio_md5(ref_mp4)
-    rng = random.Random(11)
-    for i in range(2):
+    for i, (pattern, temporary) in enumerate(((r"/work/video\.mp4$", "work/.video.*.tmp.mp4"),
+                                              (r"/trig_to_rope\.mp4$", "course/trig_to_rope/.trig_to_rope.*.tmp.mp4"))):
         run = tmp_path / f"run{i}"
         run.mkdir()
-        proc = subprocess.Popen([sys.executable, str(script), str(run)], cwd=ROOT, start_new_session=True)
-        time.sleep(rng.uniform(0.3, 1.5))
-        if proc.poll() is None:
+        env, mark = mini_runs.killpoint(tmp_path, pattern)
+        proc = subprocess.Popen([sys.executable, str(script), str(run)], cwd=ROOT, start_new_session=True,
+                                env=mini_runs.env(**env), stderr=subprocess.PIPE, text=True)
+        try:
+            mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"assembly to reach {pattern}")
+            assert mark.exists(), proc.communicate()[1][-2000:]
+            assert list(run.glob(temporary)), list(run.rglob("*"))        # mid-assembly: its temporary file
             os.killpg(proc.pid, signal.SIGKILL)
-            INJECTED.append("SIGKILL during assembly")
-        proc.wait()
+            INJECTED.append(f"SIGKILL during assembly, before the rename onto {pattern}")
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=60)
         out = run / "course" / "trig_to_rope"
         for f in out.glob("trig_to_rope.*") if out.exists() else []:
             if f.suffix == ".mp4":
                 assert complete(f), f
-        subprocess.run([sys.executable, str(script), str(run)], check=True, cwd=ROOT)
+        build_assembled(run)
         mp4 = out / "trig_to_rope.mp4"
         assert framemd5(mp4) == ref_frames
         assert audio_md5(mp4) == ref_audio

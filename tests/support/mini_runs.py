@@ -158,3 +158,58 @@ def wait_for(what, timeout: float = 300, every: float = 0.05, why: str = ""):
             return got
         time.sleep(every)
     raise AssertionError(f"gave up waiting: {why}")
+
+
+MANIM_SITECUSTOMIZE = '''"""Fault injection for the scene kill test: Manim stops for ever in the middle of its Nth animation."""
+import os
+_nth = int(os.environ.get("KILLPOINT_MANIM_SEGMENT") or 0)
+if _nth:
+    import importlib.abc, importlib.machinery, sys, time
+
+    def _patch(module):
+        writer = module.SceneFileWriter
+        close = writer.close_partial_movie_stream
+        calls = [0]
+
+        def close_partial_movie_stream(self, *args, **kwargs):
+            calls[0] += 1
+            if calls[0] == _nth:        # every frame of this animation queued to its encoder, the file not sealed
+                job = self._current_encode_job
+                with open(os.environ["KILLPOINT_MARK"], "a") as fh:
+                    fh.write(f"{os.getpid()} {job.path}\\n")
+                while True:
+                    time.sleep(1)
+            return close(self, *args, **kwargs)
+
+        writer.close_partial_movie_stream = close_partial_movie_stream
+
+    class _Hook(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "manim.scene.scene_file_writer":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                _patch(module)
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _Hook())
+'''
+
+
+def manim_killpoint(course: Path, tmp: Path, nth: int) -> tuple[dict[str, str], Path]:
+    """An environment that makes the Manim processes of a command on ``course`` stop for ever at the end of
+    their ``nth`` animation (every frame of it handed to its encoder, its partial movie not sealed), and the
+    file each writes there (its pid and that partial movie's path): a place mid-render to kill it that does
+    not depend on timing. Manim runs with the course's root first on its PYTHONPATH
+    (``coursekit.render.manim_process.manim_env``), so the ``sitecustomize`` goes there; ``render.py`` itself
+    does not have the course's root on its path when Python starts, and without the variable it does nothing."""
+    (course / "sitecustomize.py").write_text(MANIM_SITECUSTOMIZE, encoding="utf-8")
+    mark = tmp / "manim-killpoint-reached"
+    mark.unlink(missing_ok=True)
+    return {"KILLPOINT_MANIM_SEGMENT": str(nth), "KILLPOINT_MARK": str(mark)}, mark
