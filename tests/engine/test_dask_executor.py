@@ -15,9 +15,15 @@ scenes, count_dots (6.2 s of video, 3 narrated cues) and closing (2.6 s, 1 cue),
 espeak voice, so the narration track carries real samples. Two scenes are what the executor needs to show
 its scheduling (two jobs at once on the two workers, one killed while the other goes on, one failing while
 the other is received); that they come from one lesson changes nothing for it (jobs are per scene). The
-short scenes keep the many renders here (local reference, Dask, killed worker, failing job and resume)
-cheap; closing, the shortest, is the one that fails and is rendered again. The espeak clips are kept
-between runs in tests/.tmp/dask_mini_audio (content-addressed, checked on use like any audio cache).
+short scenes keep the many renders here (Dask, killed worker, failing job and resume) cheap; closing, the
+shortest, is the one that fails and is rendered again.
+
+The local executor's outputs, the reference, are the made mini course's (conftest's ``made_mini``, made once
+per test run by ``render.py course`` with the local executor, 2 jobs on two cores): its scenes/low/*.mp4 and its
+logs/render-low.jsonl, used after checking that each scene's scene-cache key there is the key of the same
+scene planned here (so they are what the local executor delivers for these plans, in any folder). Its espeak
+clips (content-addressed, checked on use like any audio cache) are copied into the copy's audio cache, so
+planning here synthesises nothing.
 """
 from __future__ import annotations
 
@@ -41,7 +47,6 @@ from tests.support import mini_runs
 from tests.support.mini_runs import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
-AUDIO_SEED = ROOT / "tests" / ".tmp" / "dask_mini_audio"   # the mini course's espeak clips, kept between runs
 OUT = "media"                                            # the mini course's output folder, in its copy
 A, B = "count_dots", "closing"                           # B, the shorter, is the one that fails twice
 SCENES = [A, B]
@@ -63,15 +68,15 @@ def _copy_new(src: Path, dst: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def mini_root(tmp_path_factory):
+def mini_root(tmp_path_factory, made_mini):
     """A copy of the mini course, the course root (COURSEKIT_COURSE) of this process and of every process
     started from it while the module runs: the cluster's workers (and a worker the nanny restarts), Manim,
-    render.py."""
+    render.py. Its audio cache has the made mini course's espeak clips."""
     from coursekit.core.paths import COURSE_ENV
 
     global COURSE
     COURSE = copy_mini_course(tmp_path_factory.mktemp("dask_course") / "mini")
-    _copy_new(AUDIO_SEED, COURSE / OUT / "cache" / "audio")
+    _copy_new(made_mini.course / OUT / "cache" / "audio", COURSE / OUT / "cache" / "audio")
     before = os.environ.get(COURSE_ENV)
     os.environ[COURSE_ENV] = str(COURSE)
     try:
@@ -109,7 +114,6 @@ def course(cluster, mini_root):
     local = load_config(cfg_file)
     dask = load_config(cfg_file, **{"render.executor": "dask", "render.scheduler": cluster[0]})
     _, plans = _plans(local, 15, quiet=True)
-    _copy_new(mini_root / OUT / "cache" / "audio", AUDIO_SEED)
     scenes = {s.id: s for plan, _ in plans.values() for s in plan.scenes}
     assert set(SCENES) <= set(scenes) and scenes[B].frames < scenes[A].frames
     return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()],
@@ -145,7 +149,8 @@ def cli(*argv: str, env: dict | None = None, timeout: float = 600) -> subprocess
 def cli_here(monkeypatch, capfd, *argv: str, env: dict | None = None) -> tuple[int, str]:
     """``render.py ARGV --course COPY`` through the command line's entry in this process (``mini_runs.here``),
     which has the command's imports (Dask's among them) loaded already: (exit status, stderr). A real
-    process runs the first of the one-line refusals (no scheduler) and the later commands."""
+    process runs the first of the one-line refusals (no scheduler): what a fresh process prints, its imports
+    included, is one line."""
     res = mini_runs.here(monkeypatch, capfd, *argv, "--course", str(COURSE), **(env or {}))
     return res.returncode, res.stderr
 
@@ -177,21 +182,28 @@ def assert_same_as_reference(reference: dict, course: dict, what: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def reference(course):
-    """The local executor's outputs (2 jobs): bytes per scene."""
-    clear_outputs()
-    shutil.rmtree(COURSE / OUT / "manim", ignore_errors=True)
-    render(course["local"], course["plans"], jobs=2)
+def reference(course, made_mini):
+    """The local executor's outputs, the made mini course's (read only): bytes, decoded frames and
+    audio per scene, and its render log's rows. Each was made under the scene-cache key that the same scene
+    planned here has (``is_fresh``: that key recorded beside it, and these bytes), so it is what the local
+    executor delivers for these plans."""
+    from coursekit.render.one_scene import scene_cache_key
+    from coursekit.render.scene_cache import is_fresh
+
+    made = made_mini.course / OUT
     ref: dict = {"bytes": {}, "frames": {}, "audio": {}}
     for sid in SCENES:
-        plan = course["scenes"][sid]
-        assert video_frame_count(out_path(sid)) == plan.frames
-        samples = np.frombuffer(audio_samples(out_path(sid)), dtype=np.int16)   # 24 kHz mono
+        plan, path = course["scenes"][sid], made / "scenes" / "low" / f"{sid}.mp4"
+        _, key = scene_cache_key(plan, "low", False, course["local"].course.font)
+        assert key and is_fresh(path, key), f"{sid}: the made mini course's video is not of this plan's key"
+        assert video_frame_count(path) == plan.frames
+        samples = np.frombuffer(audio_samples(path), dtype=np.int16)   # 24 kHz mono
         assert len(samples) >= 0.99 * plan.duration * 24000 and np.mean(samples != 0) > 0.2   # narration, not silence
-        ref["bytes"][sid] = out_path(sid).read_bytes()
-        ref["frames"][sid], ref["audio"][sid] = decoded(out_path(sid))
-    rows = log_rows()
+        ref["bytes"][sid] = path.read_bytes()
+        ref["frames"][sid], ref["audio"][sid] = decoded(path)
+    rows = [json.loads(l) for l in (made / "logs" / "render-low.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {r["scene"] for r in rows} == set(SCENES) and {r["executor"] for r in rows} == {"local"}
+    assert all(r["reused"] is False for r in rows)                    # rendered there, not reused
     return {**ref, "rows": rows}
 
 
@@ -244,7 +256,7 @@ def test_scheduler_without_workers_is_one_line(course, monkeypatch, capfd):
     assert f"the Dask scheduler at {empty.scheduler_address} has no workers (waited 2 s)" in lines[0]
 
 
-def test_version_mismatch_is_refused(cluster, course):
+def test_version_mismatch_is_refused(cluster, course, monkeypatch, capfd):
     """One worker reports another Manim version (its version reader is patched in that worker process):
     the client refuses before sending anything, and a job sent there anyway refuses on the worker."""
     from coursekit.render import scene_job
@@ -269,10 +281,10 @@ def test_version_mismatch_is_refused(cluster, course):
     clear_outputs()
     client.run(patch, workers=[worker])
     try:
-        proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", address)
-        assert proc.returncode == 2, proc.stderr
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1, proc.stderr
+        code, err = cli_here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler", address)
+        assert code == 2, err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
         manim = scene_job.environment()["manim"]
         assert f"Dask worker {worker} does not match this machine: manim: {manim} here, 0.0.0-other on the worker" \
             in lines[0]
@@ -340,7 +352,7 @@ def test_dask_matches_local_frames_and_samples(course, reference):
     assert {frozenset(r) for r in rows} == {frozenset(r) for r in reference["rows"]}   # same log keys
 
 
-def test_unchanged_scene_is_not_sent(course, reference, monkeypatch):
+def test_unchanged_scene_is_not_sent(course, reference, monkeypatch, capfd):
     """Same scene-cache key as the local path: nothing is sent, and the local executor reuses them too."""
     if any(not out_path(sid).exists() for sid in SCENES):      # when run on its own
         render(course["dask"], course["plans"])
@@ -351,9 +363,11 @@ def test_unchanged_scene_is_not_sent(course, reference, monkeypatch):
     assert [r["reused"] for r in log_rows()] == [True, True]
     render(course["local"], course["plans"])
     assert [r["reused"] for r in log_rows()] == [True, True, True, True]
-    proc = cli("render", "--scene", A, "--executor", "dask", "--scheduler", course["dask"].render.scheduler)
+    proc = mini_runs.here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
+                          course["dask"].render.scheduler, "--course", str(COURSE))
     assert proc.returncode == 0, proc.stderr
     assert f"{A}: unchanged, reused" in proc.stdout
+    assert sent == []                                          # the command sent nothing either
 
 
 def _manim_children(pid: int) -> list:
