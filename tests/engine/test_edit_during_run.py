@@ -5,7 +5,10 @@ the manifest records the digest of the sources it was made from.
 
 Both runs go on from the made mini course (conftest's made_mini), the one stopped as `plan` left it (the voice's
 work done: it renders both scenes), the quiet one with its scenes too (the edit is closing's: count_dots is
-reused, closing is made again from the new text).
+reused, closing is made again from the new text). The stopped run is a real `render.py` process (the edit lands
+while its Manim child renders closing, found among its children, and the process ends on its own); the quiet
+run and the run again, judged by what they print and leave on disk, go through the command line's entry in this
+process (``mini_runs.here``: a new Python spends about 5 s of CPU on its imports before it does anything).
 """
 import json
 import re
@@ -33,10 +36,11 @@ def _renders(proc, cls: str) -> bool:
         return False
 
 
-def test_an_edit_saved_during_course_stops_it_and_the_next_run_is_a_quiet_ones(made_mini, tmp_path):
+def test_an_edit_saved_during_course_stops_it_and_the_next_run_is_a_quiet_ones(made_mini, tmp_path, monkeypatch,
+                                                                               capfd):
     quiet = copy_made(made_mini.course, tmp_path / "quiet", without=("course", "preview", "manim"))
     _edit(quiet)
-    mini_runs.ok(mini_runs.run(quiet, "course", "--jobs", "1"))
+    mini_runs.ok(mini_runs.here(monkeypatch, capfd, "course", "--jobs", "1", "--course", str(quiet)))
 
     course = copy_made(made_mini.course, tmp_path / "mini", without=BEYOND_PLAN)
     proc = mini_runs.start(course, "course", "--jobs", "1")          # count_dots, then closing
@@ -58,7 +62,7 @@ def test_an_edit_saved_during_course_stops_it_and_the_next_run_is_a_quiet_ones(m
     assert not (media / "course").exists()                           # nothing delivered
     assert mini_runs.temporaries(course) == []
 
-    again = mini_runs.ok(mini_runs.run(course, "course", "--jobs", "1"))
+    again = mini_runs.ok(mini_runs.here(monkeypatch, capfd, "course", "--jobs", "1", "--course", str(course)))
     assert "count_dots: unchanged, reused" in again.stdout
     assert mini_runs.finals(course) == mini_runs.finals(quiet)
     manifest = json.loads((media / "course" / "manifest.json").read_text(encoding="utf-8"))
