@@ -1,4 +1,5 @@
-"""Scene-level cache keys: what they cover and when a scene counts as unchanged."""
+"""Scene-level cache keys: what they cover and when a scene counts as unchanged. The plan is unit_circle's
+with the silent voice: a real plan of the course, without synthesising its lesson's audio."""
 import dataclasses
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def test_dependencies_are_the_project_modules_imported_transitively():
 
 
 def test_key_changes_with_plan_quality_and_sources(tmp_path, monkeypatch):
-    plan = narration_scene_plan("unit_circle")
+    plan = narration_scene_plan("unit_circle", voice_name="silent")
     k = scene_key(plan, MODULE, "low")
     assert k == scene_key(plan, MODULE, "low")
     assert k != scene_key(plan, MODULE, "high")
@@ -85,7 +86,7 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
     run that finished, they are all kept."""
     from coursekit.core.config import load_config
     from coursekit.render import one_scene
-    plan = narration_scene_plan("unit_circle")
+    plan = narration_scene_plan("unit_circle", voice_name="silent")
     cfg = load_config(None)
     media = tmp_path / "manim" / "unit_circle"
     seen: list[set[str]] = []
@@ -109,7 +110,7 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
 
 def test_key_changes_with_the_encoder_settings(monkeypatch):
     from coursekit.render import manim_process
-    plan = narration_scene_plan("unit_circle")
+    plan = narration_scene_plan("unit_circle", voice_name="silent")
     k = scene_key(plan, MODULE, "low")
     assert manim_process.encoder_options("low") == {"threads": "2", "preset": "superfast"}
     assert manim_process.encoder_options("high") == {"threads": "2"}
@@ -131,6 +132,6 @@ def test_how_a_failed_manim_process_is_reported(tmp_path, monkeypatch, code, out
     from coursekit.render import manim_process
     monkeypatch.setattr(manim_process, "run_limited", lambda *a, **k: (code, output, 100 * 2**20, 0.1))
     with pytest.raises(UserError) as err:
-        manim_process.run_manim(narration_scene_plan("unit_circle"), MODULE, tmp_path / "p.json", "low", tmp_path, 0.25)
+        manim_process.run_manim(narration_scene_plan("unit_circle", voice_name="silent"), MODULE, tmp_path / "p.json", "low", tmp_path, 0.25)
     assert said in str(err.value)
     assert ("raise render.worker_memory_gb" in str(err.value)) == ("bug" not in output)

@@ -64,16 +64,17 @@ def _plan(lesson_id: str, fps: int, voice_name: str):
     return plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
 
 
-def narration_scene_plan(scene_id: str, fps: int = 15):
+def narration_scene_plan(scene_id: str, fps: int = 15, voice_name: str = "espeak"):
     """The ScenePlan of a real narration scene at ``fps``, voiced by espeak: what the scene tests build
     from. A real voice pauses at clauses and reads some words faster than the silent voice's even rate, so
     a beat timed as a share of its cue can run past a bookmark or the cue's end (rope_visualisation did,
     at 1080p60 with espeak); building every scene from this plan checks its timing as well as its labels
     (tests/course/test_scene_timing.py), with one build per scene in the run. Only the scene's own lesson
-    is planned."""
+    is planned. ``voice_name="silent"``: the same scene planned without audio, for a test that needs a
+    real plan but not a voice's timing."""
     for lesson in _course_lessons():
         if scene_id in _scene_ids(lesson):
-            for s in lesson_plan(lesson, fps, "espeak").scenes:
+            for s in lesson_plan(lesson, fps, voice_name).scenes:
                 if s.id == scene_id:
                     return s
     raise KeyError(scene_id)
