@@ -280,10 +280,16 @@ def test_every_shortcut(page, course):
     page.keyboard.press("m")
     assert not state(page)["muted"]
     page.keyboard.press("f")
+    # the button's state is set by the fullscreenchange event, which fires after fullscreenElement is set:
+    # waited for (a timeout fails the test), not read at once (which raced it: 'false' in one full run)
     page.wait_for_function("document.fullscreenElement === document.querySelector('.stage')")
+    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'true'",
+                           timeout=5000)
     assert page.locator(".ctl.full").get_attribute("aria-pressed") == "true"
     page.keyboard.press("f")
     page.wait_for_function("document.fullscreenElement === null")
+    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'false'",
+                           timeout=5000)
 
     # ?: the list of keys, a dialog; Esc closes it
     dialog = page.locator("#keys-dialog")
