@@ -21,9 +21,10 @@ test: setup
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # What an author runs between edits: no renders, no browser, not the dry-run builds of every scene, no
-# neural model (a test that renders unmarked fails); make test runs them all.
+# neural model (a test that renders unmarked fails), and the property tests draw a quarter of their examples
+# (tests/support/examples.py); make test runs them all, in full.
 test-fast: setup
-	$(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser and not scenes and not models"
+	COURSEKIT_TESTS_FAST=1 $(PY) -m pytest -q -n auto --dist loadfile -m "not render and not browser and not scenes and not models"
 
 check: setup
 	$(PY) render.py check

@@ -15,6 +15,7 @@ from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
 from mathcore.scores import angle_between, distance_changed, reorder, score_matrix
 from mathcore.shuffle import self_attention, t1_inputs
 from narration import figures
+from tests.support.examples import examples
 
 DOC_STRICT = 1e-15   # where the documents report errors around 1e-16 (A1, A3, A4)
 DOC_LOOSE = 1e-14    # elsewhere
@@ -144,7 +145,7 @@ def test_failing_encodings():
     assert step4 != step8
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(d=st.integers(1, 32).map(lambda h: 2 * h), m=st.integers(0, 500), n=st.integers(0, 500),
        shift=st.integers(-200, 200), seed=st.integers(0, 2**32 - 1),
        pairing=st.sampled_from(["interleaved", "half"]))
@@ -158,14 +159,14 @@ def test_rope_scores_depend_only_on_distance(d, m, n, shift, seed, pairing):
     assert abs(base[0] @ base[1] - moved[0] @ moved[1]) <= 1e-11 * scale * (1 + max(m, n, abs(m2), abs(n2)))
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(d=st.integers(1, 32).map(lambda h: 2 * h), n=st.integers(0, 10000), k=st.integers(-50, 50))
 def test_shift_matrix_property(d, n, k):
     pe = mc.sinusoidal_pe([n, n + k], d)
     assert np.abs(mc.shift_matrix(k, d) @ pe[0] - pe[1]).max() <= 1e-10 * (1 + n)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), theta=st.floats(-10, 10))
 def test_rotation_preserves_norm_and_rope_preserves_norm(seed, n, theta):
     rng = np.random.default_rng(seed)

@@ -14,8 +14,9 @@ from coursekit.speech.voices.auto import make_voice
 from coursekit.zh.lexicon import Lexicon
 
 from tests.engine.test_narration import GOOD
+from tests.support.examples import examples
 
-SETTINGS = settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(deadline=None, max_examples=examples(80), suppress_health_check=[HealthCheck.function_scoped_fixture])
 CJK = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5)
 NOISE = st.text(alphabet=st.sampled_from(list(string.printable) + ["：", "，", "「", "\x00", "\x07", "\ud7ff", "é"]),
                 max_size=8)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.examples import examples
 
 from coursekit.core.errors import UserError
 from coursekit.zh.chars import clauses, is_allowed
@@ -53,7 +54,7 @@ _written = st.lists(st.sampled_from(["RoPE", "Ro", "PE", "2π", "sin", "sinθ", 
                     max_size=20).map("".join)
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=examples(200))
 @given(_written)
 def test_offset_maps_are_monotone_and_round_trip(text):
     lex = Lexicon.load(FIXTURE)
@@ -136,7 +137,7 @@ def test_decimals_and_expansion():
     assert expand_numbers("共60611个，约6.28。") == "共六万零六百一十一个，约六点二八。"
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=examples(300))
 @given(st.integers(min_value=0, max_value=10**16 - 1))
 def test_integer_reading_uses_only_number_characters(n):
     out = integer_to_chinese(str(n))

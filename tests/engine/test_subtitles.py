@@ -11,6 +11,7 @@ import srt
 import webvtt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.examples import examples
 
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
@@ -114,7 +115,7 @@ def narration(draw) -> str:
 
 # --- segmentation ----------------------------------------------------------------
 
-@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(narration())
 def test_segments_keep_every_character_and_fit(text):
     segs = segment(text)
@@ -148,7 +149,7 @@ def test_segments_keep_every_character_and_fit(text):
             k += len(word)
 
 
-@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(narration())
 def test_lines_do_not_split_jieba_words(text):
     for seg in segment(text):
@@ -255,7 +256,7 @@ def test_typical_cue_meets_every_limit_at_4_5_chars_per_second(text):
         assert abs(ev.start_ms - s) <= START_SYNC_MS and ev.end_ms <= e + LINGER_MS
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(text=st.sampled_from(TYPICAL), rate=st.floats(3.0, 6.0),
        clause=st.floats(150, 400), sentence=st.floats(300, 700))
 def test_timing_meets_limits_at_any_speech_rate(text, rate, clause, sentence):
@@ -263,7 +264,7 @@ def test_timing_meets_limits_at_any_speech_rate(text, rate, clause, sentence):
     check_cue(text, times, time_cue(text, times))
 
 
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=examples(30))
 @given(rate=st.floats(3.0, 6.0), gap_ms=st.floats(350, 800))
 def test_scene_of_cues_keeps_gaps_between_cues(rate, gap_ms):
     cues, t = [], 500.0
