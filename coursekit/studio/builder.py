@@ -38,7 +38,7 @@ from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices.auto import falling_back, make_voice, resolve_voice
 from coursekit.studio.checks import Checks
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, one_line, read_json, sha
+from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, one_line, preview_version, read_json, sha
 from coursekit.studio.status import Status
 from coursekit.zh.lexicon import Lexicon, default_path
 
@@ -236,4 +236,4 @@ class Builder:
             except (UserError, RuntimeError) as exc:      # ffmpeg's failure: the preview itself is fine
                 self.shared.say(f"studio: {scene_id}: no last frame ({one_line(exc)})")
         return {"type": "preview", "scene": scene_id, "seconds": seconds,
-                "version": (made.get("sha256") or "")[:16] or None}, last_frame
+                "version": preview_version(made.get("sha256"))}, last_frame

@@ -52,6 +52,12 @@ def sha(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
+def preview_version(video_sha256: str | None) -> str | None:
+    """A preview's version: the ``v`` of the video's URL on the page, which the server hands back to the
+    builder when the page fetches it (the start of the video's sha256; None without a video)."""
+    return video_sha256[:16] if video_sha256 else None
+
+
 def file_bytes(path: Path) -> bytes:
     """The bytes of ``path``, or none if it cannot be read."""
     try:

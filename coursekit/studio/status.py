@@ -22,7 +22,7 @@ from coursekit.plan.model import ScenePlan, scene_plan_from_json
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import key_path
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import FPS, Shared, read_json
+from coursekit.studio.state import FPS, Shared, preview_version, read_json
 
 
 class Status:
@@ -177,7 +177,7 @@ class Status:
         record = read_json(shared.layout.studio_preview_record(scene_id)) or {}
         view = {"scene": scene_id, "title": narrated.title, "lesson": lesson.id, "lesson_title": lesson.title,
                 "cls": narrated.cls, "course_error": shared.course_error, "fps": FPS,
-                "video": f"/preview/{scene_id}.mp4?v={sha[:16]}" if sha else None,
+                "video": f"/preview/{scene_id}.mp4?v={preview_version(sha)}" if sha else None,
                 "made": record.get("made") if record.get("sha256") == sha else None,
                 "seconds": record.get("seconds") if record.get("sha256") == sha else None,
                 "status": st, "findings": found, "plan": None}
