@@ -50,7 +50,7 @@ AUDIO_CACHE = ROOT / "media" / "cache" / "audio"
 PHASES = ["course-high-j2", "course-medium-j2", "rerender", "subtitles", "preview", "course-high-j1",
           "scenes-low", "course-medium-dask", "doctor"]
 EXTRA = ["course-low-j2", "course-low-dask"]      # a quicker Dask overhead comparison (480p15)
-EDIT = ("clock_row", "快慢搭配，从近到远都能管到。", "快慢搭配起来，从近到远都能管到。")
+EDIT = ("clock_row", "近处远处都顾得上。", "近处远处都照顾得上。")  # one word of clock_row.takeaway
 console = Console(highlight=False, width=150)
 
 
