@@ -63,6 +63,18 @@ def _commit() -> str:
     return (res.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
 
 
+def cpu_probe() -> float:
+    """Seconds of a fixed pure-Python loop, best of 3: how fast this machine runs today. The VM here ran the
+    same code 0.31 x video one day and 0.44 x another; a phase's figure is compared across days only
+    together with this."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        sum(i * i for i in range(5_000_000))
+        best = min(best, time.process_time() - t0)
+    return best
+
+
 def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> Path:
     """media/bench/<name>/ with a config.yaml (espeak voice, ``quality``) and the shared audio cache."""
     out = BENCH / name
@@ -330,6 +342,7 @@ def main() -> int:
             console.print(f"[bold]{phase}[/bold] …")
             t0 = time.perf_counter()
             commit = _commit()                   # what the phase runs (helpers may commit meanwhile)
+            probe = cpu_probe()
             if phase.startswith("course-") and phase.endswith("-dask"):
                 r = phase_course_dask(phase.split("-")[1])
             elif phase.startswith("course-"):
@@ -345,13 +358,13 @@ def main() -> int:
                 r = phase_doctor()
             else:
                 r = phase_preview()
-            r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count())
+            r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count(), cpu_probe_s=probe)
             results[phase] = r
             BENCH.mkdir(parents=True, exist_ok=True)
             from coursekit.core.atomic import write_text
 
             write_text(RESULTS, json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True))
-            console.print(f"  done in {time.perf_counter() - t0:.0f} s")
+            console.print(f"  done in {time.perf_counter() - t0:.0f} s (CPU probe before it: {probe:.3f} s)")
     print_table(results, markdown=args.markdown)
     return 0
 
