@@ -29,6 +29,7 @@ As with ``--jobs 2``, clear media/scenes/<quality>/ (with its .key files) before
 is reused. The dask jobs render into temporary folders, so Manim's per-animation cache in media/manim/
 is not used; compare against a local run with media/manim/ cleared too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,7 @@ from pathlib import Path
 from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:          # run as a script (from any checkout): this checkout's coursekit
+if str(ROOT) not in sys.path:  # run as a script (from any checkout): this checkout's coursekit
     sys.path.insert(0, str(ROOT))
 
 
@@ -71,24 +72,35 @@ def idle_cpu(seconds: float, workers: int = 2, render_settings: bool = True) -> 
         return sum(sum(p.cpu_times()[:2]) - b for p, b in zip(procs, before))
 
 
-def render_on_local_cluster(render_args: list[str] | None = None, workers: int = 2, env: dict | None = None,
-                            capture: bool = False) -> dict:
+def render_on_local_cluster(
+    render_args: list[str] | None = None, workers: int = 2, env: dict | None = None, capture: bool = False
+) -> dict:
     """Start a LocalCluster, run ``render.py <render_args> --executor dask --scheduler <addr>`` in a
     subprocess, stop the cluster. Returns ``wall_s`` (the render.py process only), ``cluster_start_s``,
     ``returncode``, ``scheduler``, ``workers`` and, with ``capture``, ``output``."""
     args = list(render_args or ["course"])
-    env = dict(env if env is not None else os.environ)   # as it was before the cluster started (see local_cluster)
+    env = dict(env if env is not None else os.environ)  # as it was before the cluster started (see local_cluster)
     t0 = time.perf_counter()
     with local_cluster(workers) as address:
         started = time.perf_counter() - t0
         cmd = [sys.executable, str(ROOT / "render.py"), *args, "--executor", "dask", "--scheduler", address]
         t1 = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, text=True,
-                              stdout=subprocess.PIPE if capture else None,
-                              stderr=subprocess.STDOUT if capture else None)
+        proc = subprocess.run(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE if capture else None,
+            stderr=subprocess.STDOUT if capture else None,
+        )
         wall = time.perf_counter() - t1
-    result = {"wall_s": round(wall, 2), "cluster_start_s": round(started, 2), "returncode": proc.returncode,
-              "scheduler": address, "workers": workers}
+    result = {
+        "wall_s": round(wall, 2),
+        "cluster_start_s": round(started, 2),
+        "returncode": proc.returncode,
+        "scheduler": address,
+        "workers": workers,
+    }
     if capture:
         result["output"] = proc.stdout
     return result
@@ -100,8 +112,10 @@ def render_course_on_local_cluster(config: Path | str, workers: int = 2) -> floa
     printed). Exits with the command's error output if it fails, like bench/run.py's ``run``."""
     r = render_on_local_cluster(["course", "--config", str(config)], workers=workers, capture=True)
     if r["returncode"] != 0:
-        sys.exit(f"bench: `render.py course --config {config} --executor dask --scheduler {r['scheduler']}` "
-                 f"failed ({r['returncode']}): {r['output'].strip()[-800:]}")
+        sys.exit(
+            f"bench: `render.py course --config {config} --executor dask --scheduler {r['scheduler']}` "
+            f"failed ({r['returncode']}): {r['output'].strip()[-800:]}"
+        )
     print(f"dask LocalCluster of {workers} workers started in {r['cluster_start_s']:.1f} s (not counted)", flush=True)
     return r["wall_s"]
 
@@ -116,13 +130,16 @@ def main() -> int:
     if args.idle:
         for render_settings, name in ((False, "Dask's defaults"), (True, "dask-render.yaml")):
             cpu = idle_cpu(args.idle, args.workers, render_settings)
-            print(f"idle {args.workers}-worker LocalCluster, {name}: {cpu:.2f} s of CPU in {args.idle:g} s "
-                  f"({100 * cpu / args.idle:.1f}% of one core)", flush=True)
+            print(
+                f"idle {args.workers}-worker LocalCluster, {name}: {cpu:.2f} s of CPU in {args.idle:g} s "
+                f"({100 * cpu / args.idle:.1f}% of one core)",
+                flush=True,
+            )
         return 0
     if args.serve:
         import signal
 
-        signal.signal(signal.SIGTERM, signal.default_int_handler)      # `kill PID` stops it cleanly too
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill PID` stops it cleanly too
         with local_cluster(args.workers) as address:
             print(f"LocalCluster with {args.workers} workers at {address}; Ctrl-C stops it", flush=True)
             try:
@@ -131,9 +148,12 @@ def main() -> int:
             except KeyboardInterrupt:
                 return 0
     r = render_on_local_cluster(args.render_args or None, workers=args.workers)
-    print(f"dask LocalCluster ({r['workers']} workers) started in {r['cluster_start_s']:.1f} s; "
-          f"render.py {' '.join(args.render_args or ['course'])} --executor dask took {r['wall_s']:.1f} s "
-          f"(exit {r['returncode']})", flush=True)
+    print(
+        f"dask LocalCluster ({r['workers']} workers) started in {r['cluster_start_s']:.1f} s; "
+        f"render.py {' '.join(args.render_args or ['course'])} --executor dask took {r['wall_s']:.1f} s "
+        f"(exit {r['returncode']})",
+        flush=True,
+    )
     return r["returncode"]
 
 

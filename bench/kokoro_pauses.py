@@ -10,15 +10,16 @@ inferences the voice adds silence of its own. This prints, per mark (， 、 ；
 reads them), how many there are, the model's pause (median, quartiles), and how often a cue is read in
 more than one inference (where the voice's own pauses apply at all). It asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
 import statistics
-
-import numpy as np
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -80,13 +81,14 @@ def main(argv: list[str] | None = None) -> int:
             x, _, units = voice._infer(eng, g)
             ends = np.cumsum(units)
             for pos, ch in enumerate(g.phonemes):
-                if ch in MARKS and pos + 1 < len(g.phonemes):      # a mark inside, not the closing one
+                if ch in MARKS and pos + 1 < len(g.phonemes):  # a mark inside, not the closing one
                     t = before[pos]
-                    pauses[ch].append(_silence_at(x, float(ends[t]) * kk.UNIT,
-                                                  float(ends[t + 1]) * kk.UNIT) / kk.RATE)
-    print(f"{kcfg.speaker} speed {kcfg.speed:g}: {len(cues)} cues, {multi} read in more than one inference "
-          f"({joins['clause']} joins after a clause, {joins['sentence']} after a sentence; the voice adds "
-          f"{kk.CLAUSE_PAUSE_S:.2f} s / {kk.SENTENCE_PAUSE_S:.2f} s there)")
+                    pauses[ch].append(_silence_at(x, float(ends[t]) * kk.UNIT, float(ends[t + 1]) * kk.UNIT) / kk.RATE)
+    print(
+        f"{kcfg.speaker} speed {kcfg.speed:g}: {len(cues)} cues, {multi} read in more than one inference "
+        f"({joins['clause']} joins after a clause, {joins['sentence']} after a sentence; the voice adds "
+        f"{kk.CLAUSE_PAUSE_S:.2f} s / {kk.SENTENCE_PAUSE_S:.2f} s there)"
+    )
     print(f"{'mark':6s} {'n':>5s} {'median s':>9s} {'q1':>6s} {'q3':>6s}")
     for mark, values in sorted(pauses.items(), key=lambda kv: -len(kv[1])):
         q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3

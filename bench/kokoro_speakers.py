@@ -11,6 +11,7 @@ with what was said and what was heard. With ``--hard``, the worst cues among the
 (formulas of letters, long numbers, 想一想 questions). Results go to media/bench/kokoro_speakers.json.
 It asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,33 +89,53 @@ def main(argv: list[str] | None = None) -> int:
             cer = _stats([r.score.cer for r in report.results])
             syl = _stats([r.score.syllable_error for r in report.results])
             hard_rs = [r for r in report.results if hard(r.spoken)]
-            run = {"speaker": speaker, "speed": speed, "read_latin": voice.reads_latin, "cer": cer,
-                   "syllable_error": syl, "flagged": [r.cue_id for r in report.flagged],
-                   "audio_s": sum(r.audio_s for r in report.results), "synth_wall_s": synth_s,
-                   "hard": {"cues": len(hard_rs), "cer": _stats([r.score.cer for r in hard_rs]),
-                            "syllable_error": _stats([r.score.syllable_error for r in hard_rs])},
-                   "worst": [(r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken,
-                              r.transcript) for r in report.results[:args.worst]],
-                   "worst_hard": [(r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken,
-                                   r.transcript) for r in hard_rs[:args.worst]]}
+            run = {
+                "speaker": speaker,
+                "speed": speed,
+                "read_latin": voice.reads_latin,
+                "cer": cer,
+                "syllable_error": syl,
+                "flagged": [r.cue_id for r in report.flagged],
+                "audio_s": sum(r.audio_s for r in report.results),
+                "synth_wall_s": synth_s,
+                "hard": {
+                    "cues": len(hard_rs),
+                    "cer": _stats([r.score.cer for r in hard_rs]),
+                    "syllable_error": _stats([r.score.syllable_error for r in hard_rs]),
+                },
+                "worst": [
+                    (r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken, r.transcript)
+                    for r in report.results[: args.worst]
+                ],
+                "worst_hard": [
+                    (r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken, r.transcript)
+                    for r in hard_rs[: args.worst]
+                ],
+            }
             results["runs"].append(run)
             rows.append(run)
-            print(f"\n{speaker} speed {speed:g}{' reads Latin' if voice.reads_latin else ''}: "
-                  f"CER {cer['mean']:.3f} / {cer['median']:.3f}, syllables {syl['mean']:.3f} / {syl['median']:.3f}, "
-                  f"flagged {len(report.flagged)}/{len(report.results)}, {run['audio_s']:.0f} s of speech, "
-                  f"synthesis {synth_s:.0f} s")
+            print(
+                f"\n{speaker} speed {speed:g}{' reads Latin' if voice.reads_latin else ''}: "
+                f"CER {cer['mean']:.3f} / {cer['median']:.3f}, syllables {syl['mean']:.3f} / {syl['median']:.3f}, "
+                f"flagged {len(report.flagged)}/{len(report.results)}, {run['audio_s']:.0f} s of speech, "
+                f"synthesis {synth_s:.0f} s"
+            )
             for key, title in (("worst", "worst"), ("worst_hard", "hardest")):
                 if key == "worst_hard" and not args.hard:
                     continue
                 for cue_id, c, s, said, heard in run[key]:
                     print(f"  {title}: {cue_id} CER {c:.2f} syl {s:.2f}\n    said:  {said}\n    heard: {heard[:200]}")
-    print(f"\n{'speaker':14s} {'speed':>5s} {'CER mean':>9s} {'median':>7s} {'syl mean':>9s} {'median':>7s} "
-          f"{'flagged':>8s} {'hard CER':>9s} {'hard syl':>9s} {'speech s':>9s}")
+    print(
+        f"\n{'speaker':14s} {'speed':>5s} {'CER mean':>9s} {'median':>7s} {'syl mean':>9s} {'median':>7s} "
+        f"{'flagged':>8s} {'hard CER':>9s} {'hard syl':>9s} {'speech s':>9s}"
+    )
     for r in rows:
-        print(f"{r['speaker']:14s} {r['speed']:5.2f} {r['cer']['mean']:9.3f} {r['cer']['median']:7.3f} "
-              f"{r['syllable_error']['mean']:9.3f} {r['syllable_error']['median']:7.3f} "
-              f"{len(r['flagged']):>4d}/{results['n']:<3d} {r['hard']['cer'].get('mean', 0):9.3f} "
-              f"{r['hard']['syllable_error'].get('mean', 0):9.3f} {r['audio_s']:9.0f}")
+        print(
+            f"{r['speaker']:14s} {r['speed']:5.2f} {r['cer']['mean']:9.3f} {r['cer']['median']:7.3f} "
+            f"{r['syllable_error']['mean']:9.3f} {r['syllable_error']['median']:7.3f} "
+            f"{len(r['flagged']):>4d}/{results['n']:<3d} {r['hard']['cer'].get('mean', 0):9.3f} "
+            f"{r['hard']['syllable_error'].get('mean', 0):9.3f} {r['audio_s']:9.0f}"
+        )
     write_text(RESULTS, json.dumps(results, ensure_ascii=False, indent=1))
     print(f"\nwritten {RESULTS.relative_to(ROOT)}")
     return 0

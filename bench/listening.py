@@ -22,6 +22,7 @@ against the intact cue's spoken form:
 The threshold (``FLAG_SYLLABLE_ERROR``) is calibrated from these: it must sit above every intact cue
 of a good voice and below the faults. Results go to media/bench/listening.json. It asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from coursekit.speech import listening as L  # noqa: E402
 from coursekit.core.atomic import write_text  # noqa: E402
+from coursekit.speech import listening as L  # noqa: E402
 
 OUT = ROOT / "media" / "bench" / "listening"
 RESULTS = ROOT / "media" / "bench" / "listening.json"
@@ -59,18 +60,24 @@ def _voice(name: str, cfg):
 
 
 def _stats(values: list[float]) -> dict:
-    return {"mean": statistics.fmean(values), "median": statistics.median(values), "max": max(values),
-            "min": min(values)} if values else {}
+    return (
+        {"mean": statistics.fmean(values), "median": statistics.median(values), "max": max(values), "min": min(values)}
+        if values
+        else {}
+    )
 
 
 def _summary(report: L.Report) -> dict:
-    return {"cues": len(report.results),
-            "cer": _stats([r.score.cer for r in report.results]),
-            "syllable_error": _stats([r.score.syllable_error for r in report.results]),
-            "flagged": len(report.flagged),
-            "rtf_wall": report.rtf(), "rtf_cpu": report.rtf(cpu=True),
-            "audio_s": sum(r.audio_s for r in report.results),
-            "transcribed_now": sum(not r.cached for r in report.results)}
+    return {
+        "cues": len(report.results),
+        "cer": _stats([r.score.cer for r in report.results]),
+        "syllable_error": _stats([r.score.syllable_error for r in report.results]),
+        "flagged": len(report.flagged),
+        "rtf_wall": report.rtf(),
+        "rtf_cpu": report.rtf(cpu=True),
+        "audio_s": sum(r.audio_s for r in report.results),
+        "transcribed_now": sum(not r.cached for r in report.results),
+    }
 
 
 def _faults(name: str, items, speeches, report: L.Report, rec: L.Recogniser) -> dict:
@@ -99,8 +106,10 @@ def _faults(name: str, items, speeches, report: L.Report, rec: L.Recogniser) -> 
     out = {}
     for kind, rep in (("cut", cut), ("reversed", rev), ("other cue", other_rep), ("silent middle", mid)):
         s = _summary(rep)
-        s["least_caught"] = [(r.cue_id, round(r.score.syllable_error, 3), r.transcript[:60])
-                             for r in sorted(rep.results, key=lambda r: r.score.syllable_error)[:3]]
+        s["least_caught"] = [
+            (r.cue_id, round(r.score.syllable_error, 3), r.transcript[:60])
+            for r in sorted(rep.results, key=lambda r: r.score.syllable_error)[:3]
+        ]
         if kind == "cut":
             s["kept_fraction"] = _stats(list(cut_kept.values()))
             s["kept_of_least_caught"] = [round(cut_kept[c], 3) for c, *_ in s["least_caught"]]
@@ -115,13 +124,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=None, help="recogniser workers (default: cores)")
     ap.add_argument("--fresh", action="store_true", help="ignore the transcript cache (measure the RTF now)")
     ap.add_argument("--no-faults", action="store_true")
-    ap.add_argument("--config", type=Path, default=None,
-                    help="another config.yaml (e.g. to compare kokoro speakers or speeds); default: config.yaml")
+    ap.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="another config.yaml (e.g. to compare kokoro speakers or speeds); default: config.yaml",
+    )
     args = ap.parse_args(argv)
 
-    from coursekit.speech.audio_cache import AudioCache
-    from coursekit.core.config import load_config
     from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+    from coursekit.speech.audio_cache import AudioCache
     from coursekit.zh.lexicon import Lexicon
 
     cfg = load_config(args.config)
@@ -129,10 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     lexicon = Lexicon.load()
     cues = L.sample_cues(course, [l.id for l in course.lessons], args.n)
     cache = AudioCache(cfg.output_dir / "cache" / "audio")
-    rec = L.Recogniser(cache_root=None if args.fresh else cfg.output_dir / "cache" / "transcripts", jobs=args.jobs,
-                       hotwords=cfg.course.listening_words)
-    print(f"sample: {len(cues)} cues ({', '.join(f'{l.id} {sum(1 for x, _ in cues if x == l.id)}' for l in course.lessons)}); "
-          f"recogniser: Whisper base int8, {rec.jobs} workers x 1 thread")
+    rec = L.Recogniser(
+        cache_root=None if args.fresh else cfg.output_dir / "cache" / "transcripts",
+        jobs=args.jobs,
+        hotwords=cfg.course.listening_words,
+    )
+    print(
+        f"sample: {len(cues)} cues ({', '.join(f'{l.id} {sum(1 for x, _ in cues if x == l.id)}' for l in course.lessons)}); "
+        f"recogniser: Whisper base int8, {rec.jobs} workers x 1 thread"
+    )
 
     voices = []
     for name in args.voices:
@@ -141,8 +159,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: skipped ({why})")
         else:
             voices.append((name, voice))
-    results: dict = {"commit": _commit(), "date": time.strftime("%Y-%m-%d"), "sample": [c.id for _, c in cues],
-                     "threshold": L.FLAG_SYLLABLE_ERROR, "voices": {}}
+    results: dict = {
+        "commit": _commit(),
+        "date": time.strftime("%Y-%m-%d"),
+        "sample": [c.id for _, c in cues],
+        "threshold": L.FLAG_SYLLABLE_ERROR,
+        "voices": {},
+    }
     reports = {}
     for name, voice in voices:
         t0 = time.perf_counter()
@@ -156,9 +179,15 @@ def main(argv: list[str] | None = None) -> int:
         report = L.check_items(items, rec, voice.describe())
         reports[name] = report
         res = _summary(report)
-        res.update(voice=voice.describe(), synth_wall_s=synth_s, check_wall_s=report.wall_s,
-                   worst=[(r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken, r.transcript)
-                          for r in report.results[:3]])
+        res.update(
+            voice=voice.describe(),
+            synth_wall_s=synth_s,
+            check_wall_s=report.wall_s,
+            worst=[
+                (r.cue_id, round(r.score.cer, 3), round(r.score.syllable_error, 3), r.spoken, r.transcript)
+                for r in report.results[:3]
+            ],
+        )
         results["voices"][name] = res
         print(f"\n{name}: {voice.describe()}; synthesis {synth_s:.1f} s, check {report.wall_s:.1f} s wall")
         for line in L.summary_lines(report):
@@ -177,36 +206,51 @@ def main(argv: list[str] | None = None) -> int:
             results["voices"][name]["faults"] = faults
             print(f"\nfaults made on purpose, {name} (scored against the intact cue's text):")
             for kind, s in faults.items():
-                print(f"  {kind:13s}: {s['flagged']}/{s['cues']} flagged; syllable error min {s['syllable_error']['min']:.2f}, "
-                      f"median {s['syllable_error']['median']:.2f}; CER median {s['cer']['median']:.2f}"
-                      + (f"; first clause = {s['kept_fraction']['median']:.0%} of the syllables (median)"
-                         if kind == "cut" else ""))
+                print(
+                    f"  {kind:13s}: {s['flagged']}/{s['cues']} flagged; syllable error min {s['syllable_error']['min']:.2f}, "
+                    f"median {s['syllable_error']['median']:.2f}; CER median {s['cer']['median']:.2f}"
+                    + (
+                        f"; first clause = {s['kept_fraction']['median']:.0%} of the syllables (median)"
+                        if kind == "cut"
+                        else ""
+                    )
+                )
                 for cue_id, syl, heard in s["least_caught"][:2]:
                     print(f"    least caught: {cue_id} syl {syl:.2f} heard {heard!r}")
 
-    print(f"\n{'voice':8s} {'cues':>4s} {'CER mean':>9s} {'median':>7s} {'syl mean':>9s} {'median':>7s} "
-          f"{'flagged':>8s} {'RTF wall':>9s} {'RTF CPU':>8s}")
+    print(
+        f"\n{'voice':8s} {'cues':>4s} {'CER mean':>9s} {'median':>7s} {'syl mean':>9s} {'median':>7s} "
+        f"{'flagged':>8s} {'RTF wall':>9s} {'RTF CPU':>8s}"
+    )
     for name, r in results["voices"].items():
-        print(f"{name:8s} {r['cues']:4d} {r['cer']['mean']:9.3f} {r['cer']['median']:7.3f} "
-              f"{r['syllable_error']['mean']:9.3f} {r['syllable_error']['median']:7.3f} "
-              f"{r['flagged']:>8d} {r['rtf_wall']:9.3f} {r['rtf_cpu']:8.3f}")
+        print(
+            f"{name:8s} {r['cues']:4d} {r['cer']['mean']:9.3f} {r['cer']['median']:7.3f} "
+            f"{r['syllable_error']['mean']:9.3f} {r['syllable_error']['median']:7.3f} "
+            f"{r['flagged']:>8d} {r['rtf_wall']:9.3f} {r['rtf_cpu']:8.3f}"
+        )
     for name in good:
         if name == "espeak" or "espeak" not in reports:
             continue
         e, g = reports["espeak"], reports[name]
         worst_good = max(r.score.syllable_error for r in g.results)
         beaten = sum(r.score.syllable_error > worst_good for r in e.results)
-        print(f"espeak vs {name}: syllable error mean {e.mean('syllable_error'):.2f} vs {g.mean('syllable_error'):.2f}; "
-              f"flagged {len(e.flagged)}/{len(e.results)} vs {len(g.flagged)}/{len(g.results)}; "
-              f"{beaten}/{len(e.results)} espeak cues worse than {name}'s worst cue ({worst_good:.2f})")
+        print(
+            f"espeak vs {name}: syllable error mean {e.mean('syllable_error'):.2f} vs {g.mean('syllable_error'):.2f}; "
+            f"flagged {len(e.flagged)}/{len(e.results)} vs {len(g.flagged)}/{len(g.results)}; "
+            f"{beaten}/{len(e.results)} espeak cues worse than {name}'s worst cue ({worst_good:.2f})"
+        )
     for name in good:
         r = results["voices"][name]
         if "faults" in r:
             intact = sorted((x.score.syllable_error for x in reports[name].results), reverse=True)
-            faults = ", ".join(f"{k} from {f['syllable_error']['min']:.2f} (median {f['syllable_error']['median']:.2f})"
-                               for k, f in r["faults"].items())
-            print(f"calibration ({name}): intact cues {', '.join(f'{x:.2f}' for x in intact[:5])} … "
-                  f"(median {r['syllable_error']['median']:.2f}); {faults}; threshold {L.FLAG_SYLLABLE_ERROR}")
+            faults = ", ".join(
+                f"{k} from {f['syllable_error']['min']:.2f} (median {f['syllable_error']['median']:.2f})"
+                for k, f in r["faults"].items()
+            )
+            print(
+                f"calibration ({name}): intact cues {', '.join(f'{x:.2f}' for x in intact[:5])} … "
+                f"(median {r['syllable_error']['median']:.2f}); {faults}; threshold {L.FLAG_SYLLABLE_ERROR}"
+            )
     write_text(RESULTS, json.dumps(results, ensure_ascii=False, indent=1))
     print(f"\nwritten {RESULTS.relative_to(ROOT)}")
     return 0
@@ -214,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short=8", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
     except OSError:
         return "unknown"
 

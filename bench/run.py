@@ -25,6 +25,7 @@ Phases:
   preview                          a cold `render.py preview` of the longest scene (median of 3)
   doctor                           `render.py doctor` on this machine (median of 5; its exit status kept)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,19 +48,30 @@ PY = sys.executable
 BENCH = ROOT / "media" / "bench"
 RESULTS = BENCH / "results.json"
 AUDIO_CACHE = ROOT / "media" / "cache" / "audio"
-PHASES = ["course-high-j2", "course-medium-j2", "rerender", "subtitles", "preview", "course-high-j1",
-          "scenes-low", "course-medium-dask", "doctor"]
-EXTRA = ["course-low-j2", "course-low-dask"]      # a quicker Dask overhead comparison (480p15)
+PHASES = [
+    "course-high-j2",
+    "course-medium-j2",
+    "rerender",
+    "subtitles",
+    "preview",
+    "course-high-j1",
+    "scenes-low",
+    "course-medium-dask",
+    "doctor",
+]
+EXTRA = ["course-low-j2", "course-low-dask"]  # a quicker Dask overhead comparison (480p15)
 EDIT = ("clock_row", "近处远处都顾得上。", "近处远处都照顾得上。")  # one word of clock_row.takeaway
 console = Console(highlight=False, width=150)
 
 
 # ---------------------------------------------------------------- running things
 
+
 def _commit() -> str:
     res = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     return (res.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
 
 
@@ -85,8 +97,13 @@ def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> 
     if not link.exists():
         AUDIO_CACHE.mkdir(parents=True, exist_ok=True)
         link.symlink_to(AUDIO_CACHE, target_is_directory=True)
-    lines = ["voice:", "  backend: espeak", "video:", f"  quality: {quality}",
-             f"output: {out.relative_to(ROOT).as_posix()}"]
+    lines = [
+        "voice:",
+        "  backend: espeak",
+        "video:",
+        f"  quality: {quality}",
+        f"output: {out.relative_to(ROOT).as_posix()}",
+    ]
     if render:
         lines.append("render:")
         lines += [f"  {k}: {v}" for k, v in render.items()]
@@ -115,13 +132,21 @@ def render_log(out: Path, quality: str) -> list[dict]:
 def course_figures(out: Path, quality: str, wall: float) -> dict:
     rows = [r for r in render_log(out, quality) if not r.get("reused")]
     video = sum(r["video_s"] for r in rows)
-    return {"wall_s": wall, "video_s": video, "ratio": wall / video if video else None,
-            "scenes": len(rows), "peak_rss_mb": max((r.get("peak_rss_mb", 0) for r in rows), default=0),
-            "per_scene": {r["scene"]: {"video_s": r["video_s"], "wall_s": r["wall_s"],
-                                       "peak_rss_mb": r.get("peak_rss_mb", 0)} for r in rows}}
+    return {
+        "wall_s": wall,
+        "video_s": video,
+        "ratio": wall / video if video else None,
+        "scenes": len(rows),
+        "peak_rss_mb": max((r.get("peak_rss_mb", 0) for r in rows), default=0),
+        "per_scene": {
+            r["scene"]: {"video_s": r["video_s"], "wall_s": r["wall_s"], "peak_rss_mb": r.get("peak_rss_mb", 0)}
+            for r in rows
+        },
+    }
 
 
 # ---------------------------------------------------------------- phases
+
 
 def phase_course(quality: str, jobs: int) -> dict:
     out = workspace(f"course-{quality}-j{jobs}", quality)
@@ -149,8 +174,10 @@ def phase_scenes_low(repeat: int) -> dict:
         for r in render_log(out, "low"):
             per.setdefault(r["scene"], []).append(r["wall_s"])
             video[r["scene"]] = r["video_s"]
-    return {"repeat": repeat, "per_scene": {s: {"video_s": video[s], "wall_s": statistics.median(w)}
-                                            for s, w in per.items()}}
+    return {
+        "repeat": repeat,
+        "per_scene": {s: {"video_s": video[s], "wall_s": statistics.median(w)} for s, w in per.items()},
+    }
 
 
 def _edited_narration(edit: bool) -> Path:
@@ -174,8 +201,11 @@ def _edited_narration(edit: bool) -> Path:
 
 def _full_course_1080p(results: dict) -> Path:
     """The workspace of the newest complete 1080p60 course run (course-high-j2 or -j1), to edit on top of."""
-    runs = [(results[k]["date"], k) for k in ("course-high-j2", "course-high-j1")
-            if k in results and (BENCH / k / "config.yaml").exists()]
+    runs = [
+        (results[k]["date"], k)
+        for k in ("course-high-j2", "course-high-j1")
+        if k in results and (BENCH / k / "config.yaml").exists()
+    ]
     if not runs:
         sys.exit("bench: run the course-high-j2 or course-high-j1 phase first")
     return BENCH / max(runs)[1]
@@ -199,8 +229,14 @@ def phase_rerender(results: dict) -> dict:
     rendered = [r["scene"] for r in rows if not r.get("reused")]
     run(["course", "--jobs", "2"], out, {"COURSEKIT_NARRATION": str(_edited_narration(False))})
     del log
-    return {"wall_s": wall, "full_s": base["wall_s"], "share": wall / base["wall_s"], "rendered": rendered,
-            "edit": f"{EDIT[0]}: {EDIT[1]} -> {EDIT[2]}", "on_top_of": out.name}
+    return {
+        "wall_s": wall,
+        "full_s": base["wall_s"],
+        "share": wall / base["wall_s"],
+        "rendered": rendered,
+        "edit": f"{EDIT[0]}: {EDIT[1]} -> {EDIT[2]}",
+        "on_top_of": out.name,
+    }
 
 
 def phase_subtitles(results: dict) -> dict:
@@ -227,8 +263,8 @@ def phase_doctor() -> dict:
 
 def phase_preview() -> dict:
     from coursekit.core.config import load_config
-    from coursekit.plan.model import LessonPlan
     from coursekit.plan.build import plan_path
+    from coursekit.plan.model import LessonPlan
 
     out = workspace("preview", "low")
     run(["plan"], out)
@@ -242,11 +278,17 @@ def phase_preview() -> dict:
             f.unlink()
         walls.append(run(["preview", longest.id], out))
     wall = statistics.median(walls)
-    return {"scene": longest.id, "video_s": longest.duration, "wall_s": wall, "runs": walls,
-            "target_s": 0.3 * longest.duration + 3}
+    return {
+        "scene": longest.id,
+        "video_s": longest.duration,
+        "wall_s": wall,
+        "runs": walls,
+        "target_s": 0.3 * longest.duration + 3,
+    }
 
 
 # ---------------------------------------------------------------- the table
+
 
 def _f(x: float | None, fmt: str = ".1f") -> str:
     return "—" if x is None else format(x, fmt)
@@ -264,51 +306,118 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
         lo, hi = low.get(sid), high.get(sid)
         video = (lo or hi)["video_s"]
         peak = hi.get("peak_rss_mb") if hi else None
-        rows.append((f"scene {sid}: 480p15 | 1080p60", _f(video),
-                     f"{_f(lo and lo['wall_s'])} | {_f(hi and hi['wall_s'])}",
-                     f"{_f(lo and lo['wall_s'] / video, '.2f')} | {_f(hi and hi['wall_s'] / video, '.2f')}",
-                     f"{peak:.0f} MB" if peak else "", f"480p15 ≤ {0.3 * video + 3:.1f} s",
-                     " | ".join(dict.fromkeys(r["commit"] for r in (results.get("scenes-low"), results.get("course-high-j1"))
-                                              if r and sid in r.get("per_scene", {})))))
+        rows.append(
+            (
+                f"scene {sid}: 480p15 | 1080p60",
+                _f(video),
+                f"{_f(lo and lo['wall_s'])} | {_f(hi and hi['wall_s'])}",
+                f"{_f(lo and lo['wall_s'] / video, '.2f')} | {_f(hi and hi['wall_s'] / video, '.2f')}",
+                f"{peak:.0f} MB" if peak else "",
+                f"480p15 ≤ {0.3 * video + 3:.1f} s",
+                " | ".join(
+                    dict.fromkeys(
+                        r["commit"]
+                        for r in (results.get("scenes-low"), results.get("course-high-j1"))
+                        if r and sid in r.get("per_scene", {})
+                    )
+                ),
+            )
+        )
     targets = {"course-high-j2": "≤ 1.5×", "course-medium-j2": "≤ 0.5×"}
-    for key, label in (("course-high-j1", "course 1080p60 --jobs 1"), ("course-high-j2", "course 1080p60 --jobs 2"),
-                       ("course-medium-j2", "course 720p30 --jobs 2"),
-                       ("course-medium-dask", "course 720p30 --executor dask (2-worker LocalCluster)"),
-                       ("course-low-j2", "course 480p15 --jobs 2"),
-                       ("course-low-dask", "course 480p15 --executor dask (2-worker LocalCluster)")):
+    for key, label in (
+        ("course-high-j1", "course 1080p60 --jobs 1"),
+        ("course-high-j2", "course 1080p60 --jobs 2"),
+        ("course-medium-j2", "course 720p30 --jobs 2"),
+        ("course-medium-dask", "course 720p30 --executor dask (2-worker LocalCluster)"),
+        ("course-low-j2", "course 480p15 --jobs 2"),
+        ("course-low-dask", "course 480p15 --executor dask (2-worker LocalCluster)"),
+    ):
         r = results.get(key)
         if r:
-            rows.append((label, _f(r["video_s"]), _f(r["wall_s"]), _f(r["ratio"], ".2f"), f"{r['peak_rss_mb']:.0f} MB",
-                         targets.get(key, "< 1.5 GB/worker"), r["commit"]))
+            rows.append(
+                (
+                    label,
+                    _f(r["video_s"]),
+                    _f(r["wall_s"]),
+                    _f(r["ratio"], ".2f"),
+                    f"{r['peak_rss_mb']:.0f} MB",
+                    targets.get(key, "< 1.5 GB/worker"),
+                    r["commit"],
+                )
+            )
     r = results.get("rerender")
     if r:
-        rows.append((f"re-render after one cue edit ({', '.join(r['rendered']) or 'nothing'} re-rendered)", "",
-                     _f(r["wall_s"]), f"{r['share']:.1%} of full", "", "≤ 15% of full", r["commit"]))
+        rows.append(
+            (
+                f"re-render after one cue edit ({', '.join(r['rendered']) or 'nothing'} re-rendered)",
+                "",
+                _f(r["wall_s"]),
+                f"{r['share']:.1%} of full",
+                "",
+                "≤ 15% of full",
+                r["commit"],
+            )
+        )
     r = results.get("subtitles")
     if r:
-        rows.append(("render.py subtitles, whole course (median of 5)", "", _f(r["wall_s"], ".2f"), "", "", "< 2 s",
-                     r["commit"]))
+        rows.append(
+            (
+                "render.py subtitles, whole course (median of 5)",
+                "",
+                _f(r["wall_s"], ".2f"),
+                "",
+                "",
+                "< 2 s",
+                r["commit"],
+            )
+        )
     r = results.get("doctor")
     if r:
         load = f", load {statistics.median(r['load']):.1f}" if r.get("load") else ""
-        rows.append((f"render.py doctor (median of 5, exit {'/'.join(map(str, sorted(set(r['exit']))))}{load})", "",
-                     _f(r["wall_s"], ".2f"), "", "", "about 1 s", r["commit"]))
+        rows.append(
+            (
+                f"render.py doctor (median of 5, exit {'/'.join(map(str, sorted(set(r['exit']))))}{load})",
+                "",
+                _f(r["wall_s"], ".2f"),
+                "",
+                "",
+                "about 1 s",
+                r["commit"],
+            )
+        )
     r = results.get("preview")
     if r:
-        rows.append((f"cold preview of the longest scene, {r['scene']} (median of 3)", _f(r["video_s"]), _f(r["wall_s"]),
-                     _f(r["wall_s"] / r["video_s"], ".2f"), "", f"≤ {r['target_s']:.1f} s", r["commit"]))
+        rows.append(
+            (
+                f"cold preview of the longest scene, {r['scene']} (median of 3)",
+                _f(r["video_s"]),
+                _f(r["wall_s"]),
+                _f(r["wall_s"] / r["video_s"], ".2f"),
+                "",
+                f"≤ {r['target_s']:.1f} s",
+                r["commit"],
+            )
+        )
     for key, base_key in (("course-medium-dask", "course-medium-j2"), ("course-low-dask", "course-low-j2")):
         r, base = results.get(key), results.get(base_key)
         if r and base:
-            rows.append((f"Dask overhead against --jobs 2 ({r['quality']})", "", _f(r["wall_s"] - base["wall_s"]),
-                         f"{r['wall_s'] / base['wall_s'] - 1:+.1%}", "", "small",
-                         " | ".join(dict.fromkeys((base["commit"], r["commit"])))))
+            rows.append(
+                (
+                    f"Dask overhead against --jobs 2 ({r['quality']})",
+                    "",
+                    _f(r["wall_s"] - base["wall_s"]),
+                    f"{r['wall_s'] / base['wall_s'] - 1:+.1%}",
+                    "",
+                    "small",
+                    " | ".join(dict.fromkeys((base["commit"], r["commit"]))),
+                )
+            )
     return rows
 
 
 def print_table(results: dict, markdown: bool = False) -> None:
     rows = table_rows(results)
-    if markdown:      # for docs/performance.md
+    if markdown:  # for docs/performance.md
         print("| " + " | ".join(COLUMNS) + " |")
         print("|" + "|".join("---" if c in ("figure", "target", "commit") else "---:" for c in COLUMNS) + "|")
         for row in rows:
@@ -341,7 +450,7 @@ def main() -> int:
         for phase in args.phase or PHASES:
             console.print(f"[bold]{phase}[/bold] …")
             t0 = time.perf_counter()
-            commit = _commit()                   # what the phase runs (helpers may commit meanwhile)
+            commit = _commit()  # what the phase runs (helpers may commit meanwhile)
             probe = cpu_probe()
             if phase.startswith("course-") and phase.endswith("-dask"):
                 r = phase_course_dask(phase.split("-")[1])

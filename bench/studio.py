@@ -19,6 +19,7 @@ What it does (it reports; it asserts nothing):
    video element having loaded the new preview (``readyState >= 2`` on the new source) with the new cue
    text on the timeline. The studio's own build time (plan + render + mux) is printed beside it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,10 +39,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 AUDIO_CACHE = ROOT / "media" / "cache" / "audio"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    "--autoplay-policy=no-user-gesture-required",
+]
 SCENE, LESSON, CUE = "unit_circle", "trig_to_rope", "pointer"
-SLOT = "{}一根同样长的指针"                      # the word that changes, in its cue's text
+SLOT = "{}一根同样长的指针"  # the word that changes, in its cue's text
 WORDS = ["装", "放", "插", "立", "安", "竖", "摆"]  # the original first, then one new word per edit
 
 
@@ -71,7 +80,7 @@ def prepare(out: Path) -> tuple[Path, Path]:
     have = {p.name for p in cache.iterdir()}
     for f in AUDIO_CACHE.iterdir() if AUDIO_CACHE.is_dir() else []:
         if f.is_file() and f.name not in have:
-            os.link(f, cache / f.name)          # shared files are replaced, never written in place
+            os.link(f, cache / f.name)  # shared files are replaced, never written in place
     return config, narration
 
 
@@ -92,8 +101,12 @@ def drop_cached(cache: Path, phrase: str) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--output", type=Path, default=ROOT / "media" / "bench" / "studio",
-                    help="a folder inside the project for the copies and the renders (default media/bench/studio)")
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=ROOT / "media" / "bench" / "studio",
+        help="a folder inside the project for the copies and the renders (default media/bench/studio)",
+    )
     ap.add_argument("--edits", type=int, default=3, help=f"timed edits, 1 to {len(WORDS) - 1} (default 3)")
     ap.add_argument("--voice", default="kokoro", help="the voice (default kokoro, the default offline voice)")
     ap.add_argument("--settle", type=float, default=10.0, help="seconds between the first preview and the first edit")
@@ -104,8 +117,11 @@ def main() -> int:
     config, narration = prepare(out)
     lesson_file = narration / f"{LESSON}.yaml"
     if SLOT.format(WORDS[0]) not in lesson_file.read_text(encoding="utf-8"):
-        print(f"{lesson_file}: the cue {SCENE}.{CUE} no longer says {SLOT.format(WORDS[0])!r}; update SLOT in "
-              "bench/studio.py", file=sys.stderr)
+        print(
+            f"{lesson_file}: the cue {SCENE}.{CUE} no longer says {SLOT.format(WORDS[0])!r}; update SLOT in "
+            "bench/studio.py",
+            file=sys.stderr,
+        )
         return 2
 
     port = _free_port()
@@ -113,8 +129,23 @@ def main() -> int:
     env["COURSEKIT_NARRATION"] = str(narration)
     log = out / "studio.log"
     with log.open("w") as f:
-        proc = subprocess.Popen([PY, str(ROOT / "render.py"), "studio", "--config", str(config), "--voice", args.voice,
-                                 "--port", str(port)], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [
+                PY,
+                str(ROOT / "render.py"),
+                "studio",
+                "--config",
+                str(config),
+                "--voice",
+                args.voice,
+                "--port",
+                str(port),
+            ],
+            cwd=ROOT,
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     rows = []
     try:
         while not re.search(r"studio: http://", log.read_text()):
@@ -131,11 +162,15 @@ def main() -> int:
             page = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True).new_page()
             t0 = time.perf_counter()
             page.goto(url + f"scene/{SCENE}")
-            page.wait_for_function("() => { const v = document.querySelector('video'); return v && !v.hidden && "
-                                   "v.readyState >= 2 && document.querySelector('#state').textContent === 'fresh'; }",
-                                   timeout=900_000)
-            print(f"first preview (cold Manim cache, page opened on a missing preview): {time.perf_counter() - t0:.1f} s",
-                  flush=True)
+            page.wait_for_function(
+                "() => { const v = document.querySelector('video'); return v && !v.hidden && "
+                "v.readyState >= 2 && document.querySelector('#state').textContent === 'fresh'; }",
+                timeout=900_000,
+            )
+            print(
+                f"first preview (cold Manim cache, page opened on a missing preview): {time.perf_counter() - t0:.1f} s",
+                flush=True,
+            )
             time.sleep(args.settle)
             for k in range(1, args.edits + 1):
                 old, new = SLOT.format(WORDS[k - 1]), SLOT.format(WORDS[k])
@@ -146,20 +181,35 @@ def main() -> int:
                 lesson_file.write_text(text.replace(old, new, 1), encoding="utf-8")
                 page.wait_for_function(
                     "([src, cue, phrase]) => { const v = document.querySelector('video');"
-                    " const bar = document.querySelector(`.cue-bar[data-cue=\"${cue}\"] .cue-text`);"
+                    ' const bar = document.querySelector(`.cue-bar[data-cue="${cue}"] .cue-text`);'
                     " return v.src !== src && v.readyState >= 2 && bar && bar.textContent.includes(phrase); }",
-                    arg=[src, f"{SCENE}.{CUE}", new], timeout=900_000, polling=50)
+                    arg=[src, f"{SCENE}.{CUE}", new],
+                    timeout=900_000,
+                    polling=50,
+                )
                 wall = time.perf_counter() - t0
                 view = json.loads(page.evaluate(f"() => fetch('/api/scene/{SCENE}').then(r => r.text())"))
-                rows.append({"edit": f"{WORDS[k - 1]} → {WORDS[k]}", "wall_s": round(wall, 2),
-                             "build_s": view.get("seconds"), "dropped_cache_entries": dropped})
-                print(f"edit {k}: {WORDS[k - 1]} → {WORDS[k]}: page shows the new preview after {wall:.1f} s "
-                      f"(studio build {view.get('seconds')} s)", flush=True)
+                rows.append(
+                    {
+                        "edit": f"{WORDS[k - 1]} → {WORDS[k]}",
+                        "wall_s": round(wall, 2),
+                        "build_s": view.get("seconds"),
+                        "dropped_cache_entries": dropped,
+                    }
+                )
+                print(
+                    f"edit {k}: {WORDS[k - 1]} → {WORDS[k]}: page shows the new preview after {wall:.1f} s "
+                    f"(studio build {view.get('seconds')} s)",
+                    flush=True,
+                )
                 time.sleep(args.settle)
             # pictures to look at: the scene on its sweep cue once its viewer check is in, and the list
             try:
-                page.wait_for_function("() => !/checking|not checked/.test(document.querySelector('#findings').textContent)",
-                                       timeout=180_000, polling=500)
+                page.wait_for_function(
+                    "() => !/checking|not checked/.test(document.querySelector('#findings').textContent)",
+                    timeout=180_000,
+                    polling=500,
+                )
             except PlaywrightError:
                 pass
             page.click(f'.cue-bar[data-cue="{SCENE}.sweep"]', position={"x": 8, "y": 40})
@@ -178,14 +228,24 @@ def main() -> int:
             proc.kill()
     walls = [r["wall_s"] for r in rows]
     load = os.getloadavg()
-    result = {"scene": SCENE, "cue": CUE, "voice": args.voice, "cores": os.cpu_count(), "edits": rows,
-              "median_wall_s": statistics.median(walls), "max_wall_s": max(walls),
-              "loadavg_after": [round(x, 2) for x in load],
-              "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                       text=True).stdout.strip()}
+    result = {
+        "scene": SCENE,
+        "cue": CUE,
+        "voice": args.voice,
+        "cores": os.cpu_count(),
+        "edits": rows,
+        "median_wall_s": statistics.median(walls),
+        "max_wall_s": max(walls),
+        "loadavg_after": [round(x, 2) for x in load],
+        "commit": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip(),
+    }
     (out / "results.json").write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"edit to preview on the page: median {result['median_wall_s']:.1f} s, worst {result['max_wall_s']:.1f} s "
-          f"over {len(rows)} edits ({os.cpu_count()} cores, load average {load[0]:.2f}); studio log: {log}")
+    print(
+        f"edit to preview on the page: median {result['median_wall_s']:.1f} s, worst {result['max_wall_s']:.1f} s "
+        f"over {len(rows)} edits ({os.cpu_count()} cores, load average {load[0]:.2f}); studio log: {log}"
+    )
     return 0
 
 

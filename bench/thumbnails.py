@@ -14,6 +14,7 @@ thumbnails alone (``write_thumbnails`` on the finished video) as often. Wall sec
 (this process and its ffmpeg children) are reported as medians; the result is kept in the workspace's
 thumbnails-bench.json. It reports and asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,9 +55,18 @@ def _workspace(lesson: str, quality: str) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     course = load_config(ROOT / "config.yaml").course
     (out / "config.yaml").write_text(
-        json.dumps({"course": {"title": course.title, "lessons": list(course.lessons), "font": course.font},
-                    "lessons": [lesson], "voice": {"backend": "espeak"}, "video": {"quality": quality},
-                    "output": out.relative_to(ROOT).as_posix()}, ensure_ascii=False), encoding="utf-8")
+        json.dumps(
+            {
+                "course": {"title": course.title, "lessons": list(course.lessons), "font": course.font},
+                "lessons": [lesson],
+                "voice": {"backend": "espeak"},
+                "video": {"quality": quality},
+                "output": out.relative_to(ROOT).as_posix(),
+            },
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     for args in (["plan"], ["render", "--lesson", lesson]):
         cmd = [sys.executable, str(ROOT / "render.py"), *args, "--config", str(out / "config.yaml")]
         print("untimed:", " ".join(cmd[1:]), flush=True)
@@ -89,9 +99,12 @@ def main() -> int:
         shutil.rmtree(outdir, ignore_errors=True)
         assemble_lesson(cfg, plan, videos, outdir, work=tmp, thumbnails=thumbnails)
 
-    print(f"{args.lesson} at {args.quality}: {len(plan.scenes)} scenes, {plan.frames / fps:.1f} s of video; "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
-    assemble(True)                                           # untimed: page cache, PyAV's import
+    print(
+        f"{args.lesson} at {args.quality}: {len(plan.scenes)} scenes, {plan.frames / fps:.1f} s of video; "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    assemble(True)  # untimed: page cache, PyAV's import
     runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": [], "alone": []}
     for _ in range(args.repeat):
         runs["without"].append(_timed(lambda: assemble(False)))
@@ -101,17 +114,29 @@ def main() -> int:
         runs["alone"].append(_timed(lambda: write_thumbnails(mp4, scratch, plan.frames / fps)))
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
     tiles = (outdir / "thumbnails.vtt").read_text(encoding="utf-8").count("#xywh=")
-    result = {"lesson": args.lesson, "quality": args.quality, "video_s": plan.frames / fps, "tiles": tiles,
-              "repeat": args.repeat, "runs": runs, "median": med, "date": time.strftime("%Y-%m-%d %H:%M"),
-              "load": os.getloadavg()[0]}
+    result = {
+        "lesson": args.lesson,
+        "quality": args.quality,
+        "video_s": plan.frames / fps,
+        "tiles": tiles,
+        "repeat": args.repeat,
+        "runs": runs,
+        "median": med,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "load": os.getloadavg()[0],
+    }
     (work / "thumbnails-bench.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     (w0, c0), (w1, c1), (wa, ca) = med["without"], med["with"], med["alone"]
     print(f"assembly without thumbnails: {w0:.2f} s wall, {c0:.2f} s CPU (median of {args.repeat})")
     print(f"assembly with thumbnails:    {w1:.2f} s wall, {c1:.2f} s CPU")
-    print(f"thumbnails alone ({tiles} tiles): {wa:.3f} s wall ({wa / w0:.1%} of the assembly without), "
-          f"{ca:.3f} s CPU ({ca / c0:.1%})")
-    print(f"difference with - without: {w1 - w0:+.2f} s wall ({(w1 - w0) / w0:+.1%}), {c1 - c0:+.2f} s CPU "
-          f"({(c1 - c0) / c0:+.1%})")
+    print(
+        f"thumbnails alone ({tiles} tiles): {wa:.3f} s wall ({wa / w0:.1%} of the assembly without), "
+        f"{ca:.3f} s CPU ({ca / c0:.1%})"
+    )
+    print(
+        f"difference with - without: {w1 - w0:+.2f} s wall ({(w1 - w0) / w0:+.1%}), {c1 - c0:+.2f} s CPU "
+        f"({(c1 - c0) / c0:+.1%})"
+    )
     return 0
 
 

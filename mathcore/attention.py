@@ -1,4 +1,5 @@
 """Scaled dot-product attention, and its blindness to word order."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -4,6 +4,7 @@ Each function returns the largest deviation it measured (float64), so a scene ca
 show it and a test can bound it. The inputs are fixed and the random sources
 seeded, so the numbers are the same on every run.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -88,7 +89,7 @@ def a4_shift(d: int = 8, ks: tuple[int, ...] = (1, 3), n_positions: int = 64) ->
     errs = []
     for k in ks:
         shifted = pe[:n_positions] @ shift_matrix(k, d).T  # each row: M_k @ PE(n)
-        errs.append(np.abs(shifted - pe[k:k + n_positions]).max())
+        errs.append(np.abs(shifted - pe[k : k + n_positions]).max())
     return float(max(errs))
 
 
@@ -104,7 +105,7 @@ def a4_row_pitfall(d: int = 8, k: int = 3, n_positions: int = 64) -> float:
     return float(np.abs(pe[k:] @ shift_matrix(k, d) - pe[:-k]).max())
 
 
-A5_D, A5_POSITIONS = 8, 20          # the A5 miniature: d and the number of positions
+A5_D, A5_POSITIONS = 8, 20  # the A5 miniature: d and the number of positions
 
 
 def a5_gram_stripes(d: int = A5_D, n_positions: int = A5_POSITIONS) -> float:

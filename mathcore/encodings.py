@@ -1,4 +1,5 @@
 """Position encodings: the sinusoidal clock row, its shift machine, learned and failing encodings."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -78,7 +79,7 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]
     m = np.zeros((d, d), dtype=np.float64)
     blocks = rotation(-w * k)
     for i in range(d // 2):
-        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = blocks[i]
+        m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = blocks[i]
     return m
 
 

@@ -4,6 +4,7 @@ A head maps a ``d_model``-dimensional word to a ``d_k``-dimensional query and ke
 so its bilinear score form ``W^Q (W^K)^T`` is ``d_model x d_model`` but has rank
 at most ``d_k``. The functions here measure that, with seeded random weights.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """Rotary position embedding (RoPE): turn q and k by an angle proportional to their seat."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -81,7 +82,11 @@ def rope_score(q: ArrayLike, k: ArrayLike, m: float, n: float, theta: float) -> 
 
 
 def rope_scores(
-    q: ArrayLike, k: ArrayLike, offsets: ArrayLike, base: float = 10000.0, m: float = 0.0,
+    q: ArrayLike,
+    k: ArrayLike,
+    offsets: ArrayLike,
+    base: float = 10000.0,
+    m: float = 0.0,
     pairing: Literal["interleaved", "half"] = "interleaved",
 ) -> NDArray[np.float64]:
     """Score of q at seat m against k at seat m + offset, for each offset (d-dimensional).

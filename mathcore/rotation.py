@@ -1,4 +1,5 @@
 """Plane rotations: the 2x2 matrix R(theta) and the unit-circle pointer."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -7,13 +7,14 @@ or a norm itself. They build on :mod:`mathcore.rotation` and
 (cos, sin) order the rotation lesson's narration uses. It is a permutation of
 coordinates (indexing), so the numbers themselves are the package's.
 """
+
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathcore.encodings import shift_matrix, sinusoidal_pe
-from mathcore.rotation import rotation, rotate
+from mathcore.rotation import rotate, rotation
 
 
 def orthogonality_product(theta: float) -> NDArray[np.float64]:
@@ -51,8 +52,7 @@ def column_facts(theta: float) -> dict[str, float]:
     """
     r = rotation(theta)
     c0, c1 = r[:, 0], r[:, 1]
-    return {"dot": float(c0 @ c1), "len0_sq": float(c0 @ c0), "len1_sq": float(c1 @ c1),
-            "det": determinant(theta)}
+    return {"dot": float(c0 @ c1), "len0_sq": float(c0 @ c0), "len1_sq": float(c1 @ c1), "det": determinant(theta)}
 
 
 def preservation(x: ArrayLike, y: ArrayLike, theta: float) -> dict[str, float]:
@@ -66,9 +66,14 @@ def preservation(x: ArrayLike, y: ArrayLike, theta: float) -> dict[str, float]:
     """
     xv, yv = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     rx, ry = rotate(xv, theta), rotate(yv, theta)
-    return {"norm_x": float(np.linalg.norm(xv)), "norm_rx": float(np.linalg.norm(rx)),
-            "norm_y": float(np.linalg.norm(yv)), "norm_ry": float(np.linalg.norm(ry)),
-            "dot": float(xv @ yv), "dot_r": float(rx @ ry)}
+    return {
+        "norm_x": float(np.linalg.norm(xv)),
+        "norm_rx": float(np.linalg.norm(rx)),
+        "norm_y": float(np.linalg.norm(yv)),
+        "norm_ry": float(np.linalg.norm(ry)),
+        "dot": float(xv @ yv),
+        "dot_r": float(rx @ ry),
+    }
 
 
 def turned_points(points: ArrayLike, theta: float) -> NDArray[np.float64]:

@@ -1,4 +1,5 @@
 """Score tables of a small sentence, with and without RoPE, and what a shuffle does to them."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -4,6 +4,7 @@
 needs the words' vectors, the shuffle and the outputs before and after. They are
 produced here from the same seeded source, so the picture is the measured experiment.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -4,6 +4,7 @@ A word always gets the same vector, wherever it stands in a sentence, so two
 sentences made of the same words are the same set of rows in a different order.
 numpy only; the standard library's ``zlib.crc32`` turns a word into a stable seed.
 """
+
 from __future__ import annotations
 
 import zlib

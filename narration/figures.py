@@ -9,6 +9,7 @@ The demo inputs that scenes draw (the q and k of the RoPE pairs, the widget's se
 the minimal-RoPE seed) are module constants below, so a scene imports the very values the
 narration quotes (``from narration import figures``). This module never imports manim.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -16,31 +17,41 @@ from typing import Callable
 import numpy as np
 
 import mathcore
+from coursekit.content.figures import (
+    Figures,
+    fmt_dec,
+    fmt_int,
+    fmt_order,
+    fmt_point,
+    fmt_sci,
+)
 from mathcore import checks
 from mathcore.scores import angle_between
-from coursekit.content.figures import (Figures, fmt_dec, fmt_fixed, fmt_int, fmt_order, fmt_order_above,
-                                       fmt_point, fmt_sci, names_in, parse_figure)
 
 # --- demo inputs shared with the scenes ---------------------------------------------
-THETA_DEG = 30.0                       # the one-speed angle of the 2-D demos
-ROPE_PAIR_Q = (1.0, 0.5)               # rope_invariance: q (also the word vector of rope_turns) ...
-ROPE_PAIR_K_LEAD_DEG = 20.0            # ... and k, which starts this far ahead of q (counter-clockwise; not θ, so the two never blur)
-ROPE_PAIR_K_SCALE = 0.8                # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
-ROPE_PAIR_K = tuple(float(c) for c in
-                    ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG)))
+THETA_DEG = 30.0  # the one-speed angle of the 2-D demos
+ROPE_PAIR_Q = (1.0, 0.5)  # rope_invariance: q (also the word vector of rope_turns) ...
+ROPE_PAIR_K_LEAD_DEG = (
+    20.0  # ... and k, which starts this far ahead of q (counter-clockwise; not θ, so the two never blur)
+)
+ROPE_PAIR_K_SCALE = 0.8  # ... at this share of q's length, so |q||k| = 1 and score = cos(angle)
+ROPE_PAIR_K = tuple(
+    float(c) for c in ROPE_PAIR_K_SCALE * mathcore.rotate(ROPE_PAIR_Q, np.radians(ROPE_PAIR_K_LEAD_DEG))
+)
 ROPE_PAIRS = ((0, 3), (2, 5), (10, 13))
-WIDGET_Q = (1.0, 0.0)                  # the word_order q/k widget: unit arrows
+WIDGET_Q = (1.0, 0.0)  # the word_order q/k widget: unit arrows
 WIDGET_K = (1.0, 0.0)
-WIDGET_SEATS = ((2, 4), (5, 7))        # q at seat m, k at seat n; the second pair slid by 3
-MINIMAL_ROPE_SEED = 0                  # the 6 x 8 minimal RoPE of trig_to_rope 动手
+WIDGET_SEATS = ((2, 4), (5, 7))  # q at seat m, k at seat n; the second pair slid by 3
+MINIMAL_ROPE_SEED = 0  # the 6 x 8 minimal RoPE of trig_to_rope 动手
 MINIMAL_ROPE_SHAPE = (6, 8)
 MINIMAL_ROPE_PERM = (2, 0, 1, 5, 3, 4)
-MINIMAL_ROPE_SAME_WORD = 5             # minimal RoPE: this word (a row of the input) put at every seat
-NORM_SEAT = 2                          # the length-normalised encoding: seat 2 ...
-NORM_LENGTHS = (4, 8)                  # ... in a 4-word and an 8-word sentence
-RAW_INDEX_WORD = "猫"                  # order_entry: the same word with the raw index added ...
-RAW_INDEX_SEATS = (5, 50)              # ... at these two seats ...
-RAW_INDEX_D = 4                        # ... in this many dimensions (mathcore.toy_words vectors)
+MINIMAL_ROPE_SAME_WORD = 5  # minimal RoPE: this word (a row of the input) put at every seat
+NORM_SEAT = 2  # the length-normalised encoding: seat 2 ...
+NORM_LENGTHS = (4, 8)  # ... in a 4-word and an 8-word sentence
+RAW_INDEX_WORD = "猫"  # order_entry: the same word with the raw index added ...
+RAW_INDEX_SEATS = (5, 50)  # ... at these two seats ...
+RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
+
 
 # --- the computations ----------------------------------------------------------------
 def _theta() -> float:
@@ -156,7 +167,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     # R(90 deg) applied to (1, 0)
     "r90_e1": lambda: fmt_point(mathcore.rotate([1.0, 0.0], np.radians(90.0))),
     "r90_len": lambda: fmt_dec(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.radians(90.0)))),
-    "r90_pow4_err": lambda: fmt_sci(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()),
+    "r90_pow4_err": lambda: fmt_sci(
+        np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()
+    ),
     # the clock speeds for d = 8 and the wavelengths for d = 512
     "w0_d8": lambda: fmt_dec(mathcore.frequencies(8)[0], 3),
     "w1_d8": lambda: fmt_dec(mathcore.frequencies(8)[1], 3),
@@ -169,7 +182,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "w3_d8_deg": lambda: fmt_dec(np.degrees(mathcore.frequencies(8)[3]), 2),
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
-    "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),   # spoken: "约 6.1 万"
+    "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),  # spoken: "约 6.1 万"
     # word_order clock_row_paper's table, seat 44: the fastest clock (0) and clock 64, whole degrees in [0, 360)
     "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
     "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
@@ -177,11 +190,11 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
     "rope_pair_lead_deg": lambda: fmt_int(np.degrees(angle_between(ROPE_PAIR_Q, ROPE_PAIR_K))),
     "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
-    "widget_score": lambda: fmt_dec(widget_scores()[0]),        # spoken "0.5", not "0.50"
+    "widget_score": lambda: fmt_dec(widget_scores()[0]),  # spoken "0.5", not "0.50"
     "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),
     "widget_k_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][1] * THETA_DEG),
     "widget_gap_deg": lambda: fmt_int((WIDGET_SEATS[0][1] - WIDGET_SEATS[0][0]) * THETA_DEG),
-    "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),     # spoken "约 1"
+    "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),  # spoken "约 1"
     "shuffle_gap_before": lambda: fmt_int(minimal_rope_shuffle_pair()[2]),
     "shuffle_gap_after": lambda: fmt_int(minimal_rope_shuffle_pair()[3]),
     "same_word_d0": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 0], 1),
@@ -218,5 +231,5 @@ FIGURES: dict[str, Callable[[], str]] = {
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")
-value = _TABLE.value          # the written form of one figure (computed once per process)
-fill = _TABLE.fill            # every {name} in a text replaced by its written form
+value = _TABLE.value  # the written form of one figure (computed once per process)
+fill = _TABLE.fill  # every {name} in a text replaced by its written form

@@ -6,6 +6,7 @@ every variant found that no exception allows, as :class:`Offence` objects whose 
 the variant and the term to use. tests/course/test_glossary.py runs it on the whole course, and on seeded
 texts to show that it fails.
 """
+
 from __future__ import annotations
 
 import re
@@ -114,7 +115,7 @@ class Place:
     """One text a viewer meets, and where: ``where`` is what a failure prints (lesson + cue, or scene)."""
 
     where: str
-    channel: str        #: one of CHANNELS
+    channel: str  #: one of CHANNELS
     lesson: str
     scene: str | None
     text: str
@@ -123,14 +124,16 @@ class Place:
 @dataclass(frozen=True)
 class Offence:
     place: Place
-    found: str          #: the text the variant matched
-    start: int          #: where in ``place.text``
+    found: str  #: the text the variant matched
+    start: int  #: where in ``place.text``
     variant: Variant
     concept: Concept
 
     def line(self) -> str:
-        return (f"{self.place.where} [{self.place.channel}]: “{self.found}” → use {self.variant.use}"
-                f"   in “{_excerpt(self.place.text, self.start, len(self.found))}”")
+        return (
+            f"{self.place.where} [{self.place.channel}]: “{self.found}” → use {self.variant.use}"
+            f"   in “{_excerpt(self.place.text, self.start, len(self.found))}”"
+        )
 
 
 def _excerpt(text: str, i: int, n: int, width: int = 12) -> str:
@@ -159,9 +162,9 @@ def find_variants(places: Iterable[Place], glossary: Glossary) -> list[Offence]:
     A match inside an allowed context is fine; an exception with ``at_most`` allows that many uses
     course-wide per channel, and each further use is an offence."""
     offences: list[Offence] = []
-    used: Counter = Counter()       # (id of the variant, exception index, channel) -> uses so far
+    used: Counter = Counter()  # (id of the variant, exception index, channel) -> uses so far
     for place in places:
-        taken: list[tuple[int, int, int]] = []      # spans already reported here, per concept
+        taken: list[tuple[int, int, int]] = []  # spans already reported here, per concept
         for concept, variant in glossary.variants():
             if place.channel not in variant.channels:
                 continue
@@ -179,7 +182,7 @@ def find_variants(places: Iterable[Place], glossary: Glossary) -> list[Offence]:
                     if a.at_most is None or used[key] <= a.at_most:
                         continue
                 if any(c == id(concept) and m.start() < e and s < m.end() for s, e, c in taken):
-                    continue        # two variants of one concept on the same words: reported once
+                    continue  # two variants of one concept on the same words: reported once
                 taken.append((m.start(), m.end(), id(concept)))
                 offences.append(Offence(place, m.group(0), m.start(), variant, concept))
     return offences

@@ -1,10 +1,22 @@
 """旋转矩阵与角度相加: R(θ) turns vectors, keeps length, and turns add up."""
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arc, Circle, Create, DashedVMobject, FadeIn, FadeOut, Line, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arc,
+    Circle,
+    Create,
+    DashedVMobject,
+    FadeIn,
+    FadeOut,
+    Line,
     ReplacementTransform,
+    VGroup,
 )
 
 import mathcore
@@ -47,22 +59,36 @@ class AngleAddition(NarratedScene):
         vec = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.TEXT)
         self.watch("vector", vec.probe_values)
         unit = plane[2]
-        self.watch("drawn", lambda: {"center": vec.arrow.get_start().tolist(), "end": vec.arrow.get_end().tolist(),
-                                     "unit_radius": unit.width / 2})
+        self.watch(
+            "drawn",
+            lambda: {
+                "center": vec.arrow.get_start().tolist(),
+                "end": vec.arrow.get_end().tolist(),
+                "unit_radius": unit.width / 2,
+            },
+        )
 
         # -- matrix: R(θ) built column by column ----------------------------------
         with self.cue("matrix") as cue:
-            full = theme.formula("{{R(theta) = : lhs}} mat({{cos theta : a}}, {{-sin theta : b}}; "
-                                 "{{sin theta : c}}, {{cos theta : d}})")
+            full = theme.formula(
+                "{{R(theta) = : lhs}} mat({{cos theta : a}}, {{-sin theta : b}}; {{sin theta : c}}, {{cos theta : d}})"
+            )
             full.move_to(PANEL + 2.0 * UP)
             col1 = VGroup(*full.select("a"), *full.select("c"))
             col2 = VGroup(*full.select("b"), *full.select("d"))
             lhs = VGroup(*full.select("lhs"))
-            brackets = VGroup(*[m for m in full.family_members_with_points()
-                                if m not in set(col1.get_family()) | set(col2.get_family()) | set(lhs.get_family())])
+            brackets = VGroup(
+                *[
+                    m
+                    for m in full.family_members_with_points()
+                    if m not in set(col1.get_family()) | set(col2.get_family()) | set(lhs.get_family())
+                ]
+            )
             note1 = theme.small_text("第一列：(1, 0) 转到哪里", color=theme.TEXT).next_to(full, DOWN, buff=0.35)
             note2 = theme.small_text("第二列：(0, 1) 转到哪里", color=theme.TEXT).next_to(note1, DOWN, buff=0.15)
-            ccw = theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).next_to(lhs, UP, buff=0.3).align_to(full, LEFT)
+            ccw = (
+                theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).next_to(lhs, UP, buff=0.3).align_to(full, LEFT)
+            )
             self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(ccw), run_time=cue.share(0.25))
             self.play(FadeIn(brackets), FadeIn(col1), FadeIn(note1), run_time=cue.share(0.3))
             self.play(FadeIn(col2), FadeIn(note2), run_time=cue.remaining())
@@ -84,8 +110,15 @@ class AngleAddition(NarratedScene):
         length.move_to(PANEL + 1.6 * DOWN)
         length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
         only = theme.small_text("只改方向，不改大小", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
-        self.watch("length", lambda: {"phi": float(vec.phi.get_value()), "length": length.get_value(),
-                                      "shown": length.shown_text(), "on_screen": self.on_screen(length)})
+        self.watch(
+            "length",
+            lambda: {
+                "phi": float(vec.phi.get_value()),
+                "length": length.get_value(),
+                "shown": length.shown_text(),
+                "on_screen": self.on_screen(length),
+            },
+        )
         self.watch("product", lambda: {"result": result_source, "on_screen": self.on_screen(product)})
         with self.cue("length_kept") as cue:
             self.play(FadeIn(length), run_time=cue.share(0.3))
@@ -95,44 +128,74 @@ class AngleAddition(NarratedScene):
         # -- two_turns: 25°, then (bookmark second) 40° more ----------------------------
         a1, a2 = _deg(self.FIRST), _deg(self.FIRST + self.SECOND)
         arc1 = Arc(radius=0.7, start_angle=0, angle=a1, arc_center=CENTER, color=theme.ANGLE, stroke_width=5)
-        arc2 = Arc(radius=0.9, start_angle=a1, angle=a2 - a1, arc_center=CENTER, color=theme.ANGLE,
-                   stroke_width=5)
-        lab1 = theme.small_text("25°", color=theme.ANGLE).move_to(CENTER + 1.05 * np.array([np.cos(a1 / 2), np.sin(a1 / 2), 0]) + 0.25 * RIGHT)
-        lab2 = theme.small_text("40°", color=theme.ANGLE).move_to(CENTER + 1.25 * np.array([np.cos((a1 + a2) / 2), np.sin((a1 + a2) / 2), 0]) + 0.2 * RIGHT)
+        arc2 = Arc(radius=0.9, start_angle=a1, angle=a2 - a1, arc_center=CENTER, color=theme.ANGLE, stroke_width=5)
+        lab1 = theme.small_text("25°", color=theme.ANGLE).move_to(
+            CENTER + 1.05 * np.array([np.cos(a1 / 2), np.sin(a1 / 2), 0]) + 0.25 * RIGHT
+        )
+        lab2 = theme.small_text("40°", color=theme.ANGLE).move_to(
+            CENTER + 1.25 * np.array([np.cos((a1 + a2) / 2), np.sin((a1 + a2) / 2), 0]) + 0.2 * RIGHT
+        )
         two = theme.formula("R(40°) R(25°)").move_to(PANEL + 0.2 * DOWN)
         first_note = theme.small_text("右边的 R(25°) 先作用", color=theme.TEXT).next_to(two, DOWN, buff=0.3)
-        self.watch("arcs", lambda: {"arc1": [arc1.get_start().tolist(), arc1.get_end().tolist()],
-                                    "arc2": [arc2.get_start().tolist(), arc2.get_end().tolist()],
-                                    "lab1": lab1.text, "lab2": lab2.text,
-                                    "on_screen": [self.on_screen(m) for m in (arc1, lab1, arc2, lab2)]})
+        self.watch(
+            "arcs",
+            lambda: {
+                "arc1": [arc1.get_start().tolist(), arc1.get_end().tolist()],
+                "arc2": [arc2.get_start().tolist(), arc2.get_end().tolist()],
+                "lab1": lab1.text,
+                "lab2": lab2.text,
+                "on_screen": [self.on_screen(m) for m in (arc1, lab1, arc2, lab2)],
+            },
+        )
         with self.cue("two_turns") as cue:
             # the old readings leave first: the product and R(40°) R(25°) take the same place
-            self.swap([product, label90, length, only], FadeIn(two), FadeIn(first_note), vec.make_turn_animation(0.0),
-                      run_time=cue.share(0.2))
+            self.swap(
+                [product, label90, length, only],
+                FadeIn(two),
+                FadeIn(first_note),
+                vec.make_turn_animation(0.0),
+                run_time=cue.share(0.2),
+            )
             self.play(vec.make_turn_animation(a1), Create(arc1), FadeIn(lab1), run_time=cue.until("second"))
-            self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2),
-                      run_time=min(cue.remaining(), 1.2))
+            self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2), run_time=min(cue.remaining(), 1.2))
 
         # -- one_turn: a ghost turns 65° at once and lands on the same spot ---------------
         ghost = TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.TEXT, opacity=theme.GHOST_OPACITY)
         self.watch("ghost", ghost.probe_values)
         once = theme.formula("R(40°) R(25°) = R(65°)").move_to(PANEL + 0.2 * DOWN)
-        self.watch("once", lambda: {"ghost_end": ghost.arrow.get_end().tolist(), "end": vec.arrow.get_end().tolist(),
-                                    "center": vec.arrow.get_start().tolist(), "on_screen": self.on_screen(once)})
-        check = MatrixReadout(mathcore.rotation(_deg(40)) @ mathcore.rotation(_deg(25)) - mathcore.rotation(_deg(65)),
-                              decimals=6, name="R(40°) R(25°) - R(65°)", font_size=30)
+        self.watch(
+            "once",
+            lambda: {
+                "ghost_end": ghost.arrow.get_end().tolist(),
+                "end": vec.arrow.get_end().tolist(),
+                "center": vec.arrow.get_start().tolist(),
+                "on_screen": self.on_screen(once),
+            },
+        )
+        check = MatrixReadout(
+            mathcore.rotation(_deg(40)) @ mathcore.rotation(_deg(25)) - mathcore.rotation(_deg(65)),
+            decimals=6,
+            name="R(40°) R(25°) - R(65°)",
+            font_size=30,
+        )
         check.move_to(PANEL + 1.3 * DOWN)
-        if self.plan.id == "rot_composition":       # this lesson quotes the sweep over all angle pairs
+        if self.plan.id == "rot_composition":  # this lesson quotes the sweep over all angle pairs
             sweep = sci_line("每隔 5° 两两组合：最大偏差 ", figures.value("a3_err"), color=theme.TEXT)
         else:
             sweep = theme.small_text("四舍五入到 6 位小数，都是 0", color=theme.MUTED)
         sweep.next_to(check, DOWN, buff=0.2)
         # the 和角公式 is this product's top-left entry (and its bottom-left one), multiplied out
-        expansion = VGroup(
-            theme.small_text("把 R(α)R(β) 乘开：", color=theme.TEXT),
-            theme.formula("cos alpha cos beta - sin alpha sin beta = cos(alpha + beta)", font_size=40),
-            theme.formula("sin alpha cos beta + cos alpha sin beta = sin(alpha + beta)", color=theme.MUTED, font_size=34),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(PANEL + 2.15 * UP)
+        expansion = (
+            VGroup(
+                theme.small_text("把 R(α)R(β) 乘开：", color=theme.TEXT),
+                theme.formula("cos alpha cos beta - sin alpha sin beta = cos(alpha + beta)", font_size=40),
+                theme.formula(
+                    "sin alpha cos beta + cos alpha sin beta = sin(alpha + beta)", color=theme.MUTED, font_size=34
+                ),
+            )
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+            .move_to(PANEL + 2.15 * UP)
+        )
         self.watch("expansion", lambda: {"on_screen": [self.on_screen(m) for m in expansion]})
         with self.cue("one_turn") as cue:
             before = cue.frames_until("expand")
@@ -147,8 +210,17 @@ class AngleAddition(NarratedScene):
         ident.move_to(PANEL + 0.2 * DOWN)
         eq_i = theme.formula("= I", font_size=theme.SIZE_FORMULA).next_to(ident, RIGHT, buff=0.2)
         with self.cue("full_circle") as cue:
-            self.play(FadeOut(ghost), FadeOut(arc1), FadeOut(arc2), FadeOut(lab1), FadeOut(lab2),
-                      FadeOut(once), FadeOut(check), FadeOut(sweep), run_time=cue.share(0.15))
+            self.play(
+                FadeOut(ghost),
+                FadeOut(arc1),
+                FadeOut(arc2),
+                FadeOut(lab1),
+                FadeOut(lab2),
+                FadeOut(once),
+                FadeOut(check),
+                FadeOut(sweep),
+                run_time=cue.share(0.15),
+            )
             self.play(vec.make_turn_animation(a2 + _deg(360)), FadeIn(ident), run_time=cue.share(0.55))
             self.play(FadeIn(eq_i), run_time=cue.remaining())
 

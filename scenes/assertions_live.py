@@ -7,18 +7,19 @@ read off the row. The errors are typeset as Typst math (a real superscript, not 
 The assertions are named 断言一 … 断言五 on screen, as the voice says them. (The source document's own figures,
 measured on other inputs, are not shown: the viewer has never seen that document.)
 """
+
 from __future__ import annotations
 
 import numpy as np
 from manim import LEFT, Create, FadeIn, FadeOut, Indicate, Line, SurroundingRectangle, VGroup, VMobject
 
-from narration import figures
 from mathcore import checks
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.sci_figure import sci_line, typst_sci
 
-TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 
 # what each assertion says, as the narration says it (the Assertion's own claim is ASCII); Typst markup
 CLAIMS = {
@@ -29,10 +30,10 @@ CLAIMS = {
     "A5": "Gram 矩阵只依赖相对距离",
 }
 COLS = {"key": -5.95, "claim": -5.05, "error": 1.45, "eps": 3.6, "mark": 5.4}
-NAMES = {"A1": "断言一", "A2": "断言二", "A3": "断言三", "A4": "断言四", "A5": "断言五"}   # as the voice says them
+NAMES = {"A1": "断言一", "A2": "断言二", "A3": "断言三", "A4": "断言四", "A5": "断言五"}  # as the voice says them
 HEADER_Y = 1.45
 ROW_Y0, ROW_STEP = 0.82, 0.6
-NEAR_BOUND = 0.5     # an error above this share of its bound is shown with 3 significant digits
+NEAR_BOUND = 0.5  # an error above this share of its bound is shown with 3 significant digits
 
 
 def check_mark(center: np.ndarray, passed: bool) -> VMobject:
@@ -40,12 +41,15 @@ def check_mark(center: np.ndarray, passed: bool) -> VMobject:
     c = np.asarray(center, dtype=float)
     if passed:
         mark = VMobject(color=theme.HIGHLIGHT, stroke_width=7)
-        mark.set_points_as_corners([c + np.array([-0.2, 0.0, 0]), c + np.array([-0.05, -0.16, 0]),
-                                    c + np.array([0.22, 0.2, 0])])
+        mark.set_points_as_corners(
+            [c + np.array([-0.2, 0.0, 0]), c + np.array([-0.05, -0.16, 0]), c + np.array([0.22, 0.2, 0])]
+        )
         mark.kind = "tick"
         return mark
-    cross = VGroup(Line(c + np.array([-0.18, -0.18, 0]), c + np.array([0.18, 0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7),
-                   Line(c + np.array([-0.18, 0.18, 0]), c + np.array([0.18, -0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7))
+    cross = VGroup(
+        Line(c + np.array([-0.18, -0.18, 0]), c + np.array([0.18, 0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7),
+        Line(c + np.array([-0.18, 0.18, 0]), c + np.array([0.18, -0.18, 0]), color=theme.HIGHLIGHT, stroke_width=7),
+    )
     cross.kind = "cross"
     return cross
 
@@ -69,24 +73,37 @@ class AssertionsLive(NarratedScene):
     CUES = ("intro", "a1", "a2", "a3", "a4", "a5", "verdict")
 
     def construct(self) -> None:
-        results = checks.lesson_assertions()          # measured now, while the video renders
+        results = checks.lesson_assertions()  # measured now, while the video renders
         header = self.header()
         fixed = theme.small_text("输入是固定的随机数：每次算，结果都一样", color=theme.TEXT)
         fixed.move_to(np.array([0.0, 2.6, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
-        unit = theme.typst_text(f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
-                                f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(figures.fmt_sci(checks.BOUND))}$",
-                                color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
+        unit = theme.typst_text(
+            f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
+            f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(figures.fmt_sci(checks.BOUND))}$",
+            color=theme.TEXT,
+            font_size=TYPST * theme.SIZE_SMALL,
+        )
         unit.move_to(np.array([0.0, 2.1, 0.0]))
         heads = VGroup()
-        for key, text in (("key", "断言"), ("claim", "内容"), ("error", "实测偏差"), ("eps", "约合几个 ε"), ("mark", "通过")):
+        for key, text in (
+            ("key", "断言"),
+            ("claim", "内容"),
+            ("error", "实测偏差"),
+            ("eps", "约合几个 ε"),
+            ("mark", "通过"),
+        ):
             t = theme.small_text(text, color=theme.MUTED)
             t.move_to(np.array([COLS[key], HEADER_Y, 0.0]))
             if key == "claim":
                 t.align_to(np.array([COLS["claim"], 0, 0]), LEFT)
             heads.add(t)
-        rule = Line(np.array([-6.6, HEADER_Y - 0.28, 0]), np.array([6.6, HEADER_Y - 0.28, 0]), color=theme.MUTED, stroke_width=2)
-        self.probe("intro", shown_unit=unit.typst_code, eps=checks.EPS, bound=checks.BOUND, heads=[h.text for h in heads])
+        rule = Line(
+            np.array([-6.6, HEADER_Y - 0.28, 0]), np.array([6.6, HEADER_Y - 0.28, 0]), color=theme.MUTED, stroke_width=2
+        )
+        self.probe(
+            "intro", shown_unit=unit.typst_code, eps=checks.EPS, bound=checks.BOUND, heads=[h.text for h in heads]
+        )
 
         with self.cue("intro") as cue:
             self.play(FadeIn(header), FadeIn(fixed), run_time=cue.share(0.3))
@@ -98,7 +115,9 @@ class AssertionsLive(NarratedScene):
         focus = None
         for r, a in enumerate(results):
             y = ROW_Y0 - r * ROW_STEP
-            key = theme.body_text(NAMES[a.key], color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(np.array([COLS["key"], y, 0]))
+            key = theme.body_text(NAMES[a.key], color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4).move_to(
+                np.array([COLS["key"], y, 0])
+            )
             claim = theme.typst_text(CLAIMS[a.key], color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
             claim.move_to(np.array([0.0, y, 0])).align_to(np.array([COLS["claim"], 0, 0]), LEFT)
             err = theme.formula(typst_sci(shown_error(a)), color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 2))
@@ -109,11 +128,25 @@ class AssertionsLive(NarratedScene):
             rows.append(row)
             box = SurroundingRectangle(row, color=theme.HIGHLIGHT, buff=0.08, stroke_width=3)
             with self.cue(a.key.lower()) as cue:
-                self.probe("row", key=a.key, claim=a.claim, error=a.error, bound=a.bound, passed=a.passed,
-                           shown_key=key.text, shown_error=err.typst_code, shown_eps=eps.text,
-                           mark=mark.kind, error_in_eps=a.error_in_eps)
-                self.play(FadeIn(key), FadeIn(claim), FadeIn(box) if focus is None else focus.animate.become(box),
-                          run_time=cue.share(0.3))
+                self.probe(
+                    "row",
+                    key=a.key,
+                    claim=a.claim,
+                    error=a.error,
+                    bound=a.bound,
+                    passed=a.passed,
+                    shown_key=key.text,
+                    shown_error=err.typst_code,
+                    shown_eps=eps.text,
+                    mark=mark.kind,
+                    error_in_eps=a.error_in_eps,
+                )
+                self.play(
+                    FadeIn(key),
+                    FadeIn(claim),
+                    FadeIn(box) if focus is None else focus.animate.become(box),
+                    run_time=cue.share(0.3),
+                )
                 if focus is None:
                     focus = box
                 self.play(FadeIn(err, shift=0.15 * LEFT), FadeIn(eps), run_time=cue.share(0.3))
@@ -122,11 +155,18 @@ class AssertionsLive(NarratedScene):
 
         # -- verdict: all pass ------------------------------------------------------------------------
         passed = sum(a.passed for a in results)
-        verdict = sci_line(f"{passed} / {len(results)} 通过：偏差都在 ", figures.value("assert_err_order"), " 上下，只是舍入误差",
-                           color=theme.HIGHLIGHT, text_size=theme.SIZE_BODY)
+        verdict = sci_line(
+            f"{passed} / {len(results)} 通过：偏差都在 ",
+            figures.value("assert_err_order"),
+            " 上下，只是舍入误差",
+            color=theme.HIGHLIGHT,
+            text_size=theme.SIZE_BODY,
+        )
         verdict.move_to(np.array([0.0, -2.2, 0.0]))
         self.probe("verdict", passed=passed, total=len(results), shown=verdict.typst_code)
         with self.cue("verdict") as cue:
             self.play(FadeOut(focus), FadeIn(verdict), run_time=cue.share(0.35))
-            self.play(*[Indicate(row[4], color=theme.HIGHLIGHT, scale_factor=1.3) for row in rows],
-                      run_time=min(cue.remaining(), cue.share(0.4)))
+            self.play(
+                *[Indicate(row[4], color=theme.HIGHLIGHT, scale_factor=1.3) for row in rows],
+                run_time=min(cue.remaining(), cue.share(0.4)),
+            )

@@ -9,15 +9,29 @@ vector), the scores, weights and outputs from mathcore, and the measured gap
 between "attention then shuffle" and "shuffle then attention" from
 :func:`mathcore.permutation_error`.
 """
+
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, Ellipse, FadeIn, FadeOut, Indicate, ReplacementTransform, \
-    SurroundingRectangle, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    Ellipse,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    ReplacementTransform,
+    SurroundingRectangle,
+    VGroup,
+)
 
 import mathcore
-from narration.figures import fmt_sci
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
+from narration.figures import fmt_sci
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap
@@ -25,7 +39,7 @@ from scenes.mobjects.sci_figure import sci_line
 from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.token_row import TokenRow
 
-VEC_LOW = "#26304a"   # a word-vector entry at its most negative; its most positive is theme.TEXT
+VEC_LOW = "#26304a"  # a word-vector entry at its most negative; its most positive is theme.TEXT
 
 
 def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene) -> None:
@@ -38,8 +52,10 @@ def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene) -> Non
     sa = theme.title_text(left, color=theme.TEXT).move_to(np.array([-3.3, 1.6, 0.0]))
     sb = theme.title_text(right, color=theme.TEXT).move_to(np.array([3.3, 1.6, 0.0]))
     bag = Ellipse(width=6.2, height=2.4, color=theme.MUTED, stroke_width=3).move_to(np.array([0.0, -0.75, 0.0]))
-    spots = [np.array([np.cos(a) * 2.0, 0.55 * np.sin(a), 0.0]) for a in np.linspace(0.5, 0.5 + 2 * np.pi, len(words),
-                                                                                   endpoint=False)]
+    spots = [
+        np.array([np.cos(a) * 2.0, 0.55 * np.sin(a), 0.0])
+        for a in np.linspace(0.5, 0.5 + 2 * np.pi, len(words), endpoint=False)
+    ]
     inside = VGroup(*[theme.body_text(w, color=theme.TEXT).move_to(bag.get_center() + s) for w, s in zip(words, spots)])
     bag_label = theme.small_text("在注意力眼里：同一袋词", color=theme.HIGHLIGHT).next_to(bag, UP, buff=0.12)
     scene.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
@@ -58,15 +74,23 @@ class AttentionIsBlind(NarratedScene):
     D = 4
     PARAMS = {
         "attention_blind": {
-            "words": ("猫", "追", "狗"), "perm": (2, 0, 1), "pair": ("猫追狗", "狗追猫"), "cell": 0.62,
-            "question": "谁在前？谁在后？", "answer": "不加位置信息：它不知道", "columns": (-5.0, -1.55, 1.95, 5.35),
-            "takeaway": ("谁追谁，由次序决定", "得把每个词排第几告诉模型")},
+            "words": ("猫", "追", "狗"),
+            "perm": (2, 0, 1),
+            "pair": ("猫追狗", "狗追猫"),
+            "cell": 0.62,
+            "question": "谁在前？谁在后？",
+            "answer": "不加位置信息：它不知道",
+            "columns": (-5.0, -1.55, 1.95, 5.35),
+            "takeaway": ("谁追谁，由次序决定", "得把每个词排第几告诉模型"),
+        },
     }
     MAP_Y = 0.1
     #: where q, k and v come from (the ``qkv`` cue): symbol in Typst, its colour, what it is for
-    QKV = (("q = W_Q x", theme.Q, "查询向量 q：拿去提问"),
-           ("k = W_K x", theme.K, "键向量 k：拿来被比对"),
-           ("v = W_V x", theme.TEXT, "值向量 v：要取走的内容"))
+    QKV = (
+        ("q = W_Q x", theme.Q, "查询向量 q：拿去提问"),
+        ("k = W_K x", theme.K, "键向量 k：拿来被比对"),
+        ("v = W_V x", theme.TEXT, "值向量 v：要取走的内容"),
+    )
 
     def construct(self) -> None:
         params = self.PARAMS[self.plan.id]
@@ -91,11 +115,26 @@ class AttentionIsBlind(NarratedScene):
         source = theme.body_text("词向量 x", color=theme.TEXT).move_to(np.array([-4.6, 0.4, 0.0]))
         made = VGroup()
         for k, (symbol, color, role) in enumerate(self.QKV):
-            made.add(VGroup(theme.formula(symbol, color=color, font_size=theme.SIZE_FORMULA),
-                            theme.body_text(role, color=color, font_size=theme.SIZE_SMALL)).arrange(RIGHT, buff=0.5))
+            made.add(
+                VGroup(
+                    theme.formula(symbol, color=color, font_size=theme.SIZE_FORMULA),
+                    theme.body_text(role, color=color, font_size=theme.SIZE_SMALL),
+                ).arrange(RIGHT, buff=0.5)
+            )
         made.arrange(DOWN, aligned_edge=LEFT, buff=0.45).move_to(np.array([1.4, 0.4, 0.0]))
-        fan = VGroup(*[Arrow(source.get_right() + 0.1 * RIGHT, m[0].get_left() + 0.1 * LEFT, buff=0.1,
-                             color=theme.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.12) for m in made])
+        fan = VGroup(
+            *[
+                Arrow(
+                    source.get_right() + 0.1 * RIGHT,
+                    m[0].get_left() + 0.1 * LEFT,
+                    buff=0.1,
+                    color=theme.MUTED,
+                    stroke_width=3,
+                    max_tip_length_to_length_ratio=0.12,
+                )
+                for m in made
+            ]
+        )
         same = theme.formula('"小实验里：" q = k = v = x', color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.9, 0.0]))
         with self.cue("qkv") as cue:
             self.play(FadeOut(VGroup(q, ans)), FadeIn(source), run_time=cue.share(0.12))
@@ -109,15 +148,23 @@ class AttentionIsBlind(NarratedScene):
         xs = params["columns"]
         X = self._vectors(x, words, xs[0], vmax)
         S = HeatMap(attention_scores(x), cell=self.cell, center=np.array([xs[1], self.MAP_Y, 0.0]), col_labels=words)
-        W = HeatMap(attention_weights(x), cell=self.cell, vmin=0.0, vmax=1.0,
-                    center=np.array([xs[1], self.MAP_Y, 0.0]), col_labels=words)
+        W = HeatMap(
+            attention_weights(x),
+            cell=self.cell,
+            vmin=0.0,
+            vmax=1.0,
+            center=np.array([xs[1], self.MAP_Y, 0.0]),
+            col_labels=words,
+        )
         Y = self._vectors(mathcore.attention(x, x, x), words, xs[2], vmax)
         self._stagger(S)
         self._stagger(W)
+
         def cap(lines, m, color=theme.TEXT):
             """A caption of one or more short lines under the cells of ``m``."""
             out = VGroup(*[theme.small_text(t, color=color) for t in lines]).arrange(DOWN, buff=0.1)
             return out.next_to(m.cells, DOWN, buff=0.22)
+
         cap_x, cap_s = cap(["x（= q = k = v）"], X), cap(["① 两两点积 q·k"], S, theme.SCORE)
         cap_w, cap_y = cap(["② softmax", "化成权重（和为 1）"], W, theme.SCORE), cap(["③ 按权重加起 v"], Y)
         self.probe("inputs", words=words, x=x.tolist(), drawn=self._drawn(X))
@@ -132,31 +179,53 @@ class AttentionIsBlind(NarratedScene):
 
         # -- shuffle: the same rows in a new order, computed again ------------------------
         Xp = self._vectors(xp, shuffled, xs[0], vmax)
-        Wp = HeatMap(attention_weights(xp), cell=self.cell, vmin=0.0, vmax=1.0,
-                     center=np.array([xs[1], self.MAP_Y, 0.0]), col_labels=shuffled)
+        Wp = HeatMap(
+            attention_weights(xp),
+            cell=self.cell,
+            vmin=0.0,
+            vmax=1.0,
+            center=np.array([xs[1], self.MAP_Y, 0.0]),
+            col_labels=shuffled,
+        )
         Yp = self._vectors(mathcore.attention(xp, xp, xp), shuffled, xs[2], vmax)
         self._stagger(Wp)
         old = Y.copy().move_to(Y).shift((xs[3] - xs[2]) * RIGHT)
         cap_old = cap(["打乱前的输出"], old, theme.MUTED)
         cap_new = theme.small_text("先打乱，再算", color=theme.TEXT).next_to(Yp.cells, DOWN, buff=0.22)
         with self.cue("shuffle") as cue:
-            self.play(Y.animate.move_to(old), FadeOut(cap_y), FadeIn(cap_old), FadeOut(W), FadeOut(cap_w),
-                      run_time=cue.share(0.25))
+            self.play(
+                Y.animate.move_to(old),
+                FadeOut(cap_y),
+                FadeIn(cap_old),
+                FadeOut(W),
+                FadeOut(cap_w),
+                run_time=cue.share(0.25),
+            )
             self.remove(Y)
             self.add(old)
             moves, moved = self._row_moves(X, perm)
             self.play(row.make_reorder_animation(perm), *moves, run_time=cue.share(0.35))
-            self.remove(X, *moved)         # the shuffled copy takes their place
+            self.remove(X, *moved)  # the shuffled copy takes their place
             self.add(Xp)
             self.play(FadeIn(Wp), FadeIn(cap_w), FadeIn(Yp), FadeIn(cap_new), run_time=cue.remaining())
-            self.probe("shuffled", words=shuffled, perm=perm, x=xp.tolist(), drawn=self._drawn(Xp),
-                       outputs=Yp.values.tolist(), out_drawn=self._drawn(Yp), tokens=row.shown_words())
+            self.probe(
+                "shuffled",
+                words=shuffled,
+                perm=perm,
+                x=xp.tolist(),
+                drawn=self._drawn(Xp),
+                outputs=Yp.values.tolist(),
+                out_drawn=self._drawn(Yp),
+                tokens=row.shown_words(),
+            )
 
         # -- compare: reorder the old outputs; they are the new outputs, row for row -------
         err = mathcore.permutation_error(x, perm)
-        verdict = VGroup(theme.body_text("置换等变：", color=theme.HIGHLIGHT),
-                         theme.body_text("两边相同，", color=theme.TEXT),
-                         sci_line("只差舍入误差 ", fmt_sci(err), color=theme.TEXT, text_size=theme.SIZE_BODY))
+        verdict = VGroup(
+            theme.body_text("置换等变：", color=theme.HIGHLIGHT),
+            theme.body_text("两边相同，", color=theme.TEXT),
+            sci_line("只差舍入误差 ", fmt_sci(err), color=theme.TEXT, text_size=theme.SIZE_BODY),
+        )
         verdict.arrange(RIGHT, buff=0.1).move_to(np.array([0.0, -2.2, 0.0]))
         with self.cue("compare") as cue:
             self.play(FadeOut(Wp), FadeOut(cap_w), FadeOut(cap_old), run_time=cue.share(0.15))
@@ -167,13 +236,27 @@ class AttentionIsBlind(NarratedScene):
             self.remove(old, *moved)
             self.add(olds)
             self.play(FadeIn(cap_olds), run_time=cue.share(0.1))
-            boxes = VGroup(*[SurroundingRectangle(VGroup(*[Yp.cell(i, j) for j in range(self.D)],
-                                                         *[olds.cell(i, j) for j in range(self.D)]),
-                                                  color=theme.HIGHLIGHT, buff=0.04, stroke_width=2)
-                             for i in range(len(words))])
+            boxes = VGroup(
+                *[
+                    SurroundingRectangle(
+                        VGroup(*[Yp.cell(i, j) for j in range(self.D)], *[olds.cell(i, j) for j in range(self.D)]),
+                        color=theme.HIGHLIGHT,
+                        buff=0.04,
+                        stroke_width=2,
+                    )
+                    for i in range(len(words))
+                ]
+            )
             self.play(Create(boxes, lag_ratio=0.3), FadeIn(verdict), run_time=cue.remaining())
-            self.probe("compare", before_then_shuffle=olds.values.tolist(), shuffle_then_after=Yp.values.tolist(),
-                       drawn_old=self._drawn(olds), drawn_new=self._drawn(Yp), error_shown=fmt_sci(err), error=err)
+            self.probe(
+                "compare",
+                before_then_shuffle=olds.values.tolist(),
+                shuffle_then_after=Yp.values.tolist(),
+                drawn_old=self._drawn(olds),
+                drawn_new=self._drawn(Yp),
+                error_shown=fmt_sci(err),
+                error=err,
+            )
 
         # -- example: two opposite sentences, one bag of words -----------------------------
         with self.cue("example") as cue:
@@ -192,8 +275,16 @@ class AttentionIsBlind(NarratedScene):
     # -- helpers ----------------------------------------------------------------------------
     def _vectors(self, values: np.ndarray, labels: list[str], x: float, vmax: float) -> HeatMap:
         """One row per word, one column per dimension, words written on the left."""
-        return HeatMap(values, cell=self.cell, vmin=-vmax, vmax=vmax, low_color=VEC_LOW, high_color=theme.TEXT,
-                       center=np.array([x, self.MAP_Y, 0.0]), row_labels=labels)
+        return HeatMap(
+            values,
+            cell=self.cell,
+            vmin=-vmax,
+            vmax=vmax,
+            low_color=VEC_LOW,
+            high_color=theme.TEXT,
+            center=np.array([x, self.MAP_Y, 0.0]),
+            row_labels=labels,
+        )
 
     def _row_moves(self, hm: HeatMap, perm: list[int]) -> tuple[list, list]:
         """Animations moving row ``perm[s]`` of ``hm`` (cells and label) to row s, and the row groups
@@ -241,29 +332,43 @@ class BlindBagReminder(NarratedScene):
     def construct(self) -> None:
         header = self.header()
         x = word_vectors(list(self.WORDS), self.D)
-        demo = ShuffleDemo(self.WORDS, x, center=np.array([0.0, 2.3, 0.0]), spacing=1.75, cell=0.3,
-                           font_size=theme.SIZE_BODY)
+        demo = ShuffleDemo(
+            self.WORDS, x, center=np.array([0.0, 2.3, 0.0]), spacing=1.75, cell=0.3, font_size=theme.SIZE_BODY
+        )
         self.watch("demo", demo.probe_values)
         out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, LEFT, buff=0.4)
         term = theme.title_text("置换等变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.9, 0.0]))
         meaning = theme.body_text("打乱输入，输出只跟着换位置", color=theme.TEXT).next_to(term, DOWN, buff=0.3)
         with self.cue("recall") as cue:
-            self.play(FadeIn(header), FadeIn(demo.chips, lag_ratio=0.1), FadeIn(demo.columns), FadeIn(out_label),
-                      run_time=cue.share(0.15))
+            self.play(
+                FadeIn(header),
+                FadeIn(demo.chips, lag_ratio=0.1),
+                FadeIn(demo.columns),
+                FadeIn(out_label),
+                run_time=cue.share(0.15),
+            )
             self.play(*demo.shuffle_animations(self.PERM), run_time=cue.share(0.3))
-            again = demo.recomputed()          # attention recomputed on the shuffled sentence: the same strips
+            again = demo.recomputed()  # attention recomputed on the shuffled sentence: the same strips
             self.play(FadeIn(again), run_time=cue.share(0.12))
             self.remove(demo.columns)
             demo.columns = again
             self.hold_frames(max(0, cue.start_frame + int(0.7 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(term, scale=1.1), FadeIn(meaning), run_time=cue.remaining())
-            self.probe("recall", perm=list(self.PERM), term=term.text, meaning=meaning.text,
-                       on_screen=[self.on_screen(m) for m in (term, meaning)])
+            self.probe(
+                "recall",
+                perm=list(self.PERM),
+                term=term.text,
+                meaning=meaning.text,
+                on_screen=[self.on_screen(m) for m in (term, meaning)],
+            )
 
         with self.cue("bag") as cue:
             # the term stays, small, in the corner while the bag fills
-            self.play(*[FadeOut(m) for m in list(self.mobjects) if m not in (header, term)],
-                      term.animate.scale(0.6).to_corner(UP + RIGHT, buff=theme.MARGIN), run_time=cue.share(0.15))
+            self.play(
+                *[FadeOut(m) for m in list(self.mobjects) if m not in (header, term)],
+                term.animate.scale(0.6).to_corner(UP + RIGHT, buff=theme.MARGIN),
+                run_time=cue.share(0.15),
+            )
             bag_of_words(self.PAIR, self.WORDS, cue, self)
 
         first = theme.body_text("每一步对所有词一视同仁 → 次序进不来", color=theme.TEXT)

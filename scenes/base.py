@@ -1,15 +1,24 @@
 """This course's scene base: the engine's NarratedScene with the course's look and its heading."""
+
 from __future__ import annotations
 
 import numpy as np
 
-from coursekit.render.narrated_scene import (Beat, CueOverrunError, NarratedScene as _EngineScene, PlanError,
-                                             frames_for_run_time, run_time_for_frames)
+from coursekit.render.narrated_scene import Beat, CueOverrunError, PlanError, frames_for_run_time, run_time_for_frames
+from coursekit.render.narrated_scene import NarratedScene as _EngineScene
 from coursekit.render.testing import preview_plan, synthetic_plan
 from scenes import theme
 
-__all__ = ["Beat", "CueOverrunError", "NarratedScene", "PlanError", "frames_for_run_time", "preview_plan",
-           "run_time_for_frames", "synthetic_plan"]
+__all__ = [
+    "Beat",
+    "CueOverrunError",
+    "NarratedScene",
+    "PlanError",
+    "frames_for_run_time",
+    "preview_plan",
+    "run_time_for_frames",
+    "synthetic_plan",
+]
 
 
 class NarratedScene(_EngineScene):

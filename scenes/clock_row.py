@@ -1,8 +1,9 @@
 """一排快慢不同的钟: clock i turns ω_i per position; together they name every position."""
+
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, FadeOut, Line, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, Line, SurroundingRectangle, VGroup
 
 from narration import figures
 from scenes import theme
@@ -22,18 +23,37 @@ class ClockRow(NarratedScene):
     SCENE_IDS = ("clock_row", "clock_row_paper")
     CUES = ("intro", "speeds", "step", "unique", "takeaway")
     PARAMS = {
-        "clock_row": {"d": 8, "indices": (0, 1, 2, 3), "note": "d = 8：4 对维度，4 个钟", "unit": "个位置",
-                      "row_label": "位置 {p}", "counter": "位置 =", "show_speeds": True, "readings": False,
-                      "positions": (0, 1, 2, 3, 44), "takeaway": "快慢搭配：近处远处都顾得上"},
-        "clock_row_paper": {"d": 512, "indices": (0, 64, 128, 192, 255),
-                            "note": "d = 512：共 256 个钟，这里只画其中 5 个", "unit": "个座位",
-                            "row_label": "座位 {p}", "counter": "座位 =", "show_speeds": False, "readings": True,
-                            "positions": (0, 1, 2, 44), "takeaway": "三条要求，一次满足"},
+        "clock_row": {
+            "d": 8,
+            "indices": (0, 1, 2, 3),
+            "note": "d = 8：4 对维度，4 个钟",
+            "unit": "个位置",
+            "row_label": "位置 {p}",
+            "counter": "位置 =",
+            "show_speeds": True,
+            "readings": False,
+            "positions": (0, 1, 2, 3, 44),
+            "takeaway": "快慢搭配：近处远处都顾得上",
+        },
+        "clock_row_paper": {
+            "d": 512,
+            "indices": (0, 64, 128, 192, 255),
+            "note": "d = 512：共 256 个钟，这里只画其中 5 个",
+            "unit": "个座位",
+            "row_label": "座位 {p}",
+            "counter": "座位 =",
+            "show_speeds": False,
+            "readings": True,
+            "positions": (0, 1, 2, 44),
+            "takeaway": "三条要求，一次满足",
+        },
     }
     STEPS = (1, 2, 3, 4, 5)
     #: the paper's formula (word_order): the two readings of clock i at position pos, and its speed
-    PAPER_FORMULA = ('"PE"("pos", 2i) = sin("pos" dot omega_i), quad "PE"("pos", 2i+1) = cos("pos" dot omega_i)',
-                     'omega_i = 10000^(-2i \\/ 512), quad i = 0, 1, ..., 255')
+    PAPER_FORMULA = (
+        '"PE"("pos", 2i) = sin("pos" dot omega_i), quad "PE"("pos", 2i+1) = cos("pos" dot omega_i)',
+        "omega_i = 10000^(-2i \\/ 512), quad i = 0, 1, ..., 255",
+    )
 
     def construct(self) -> None:
         params = self.PARAMS.get(self.plan.id)
@@ -43,30 +63,44 @@ class ClockRow(NarratedScene):
         self.TABLE_POSITIONS = params["positions"]
         n = len(params["indices"])
         # more clocks: closer together, and the row shifted right to leave room for the table's labels
-        row = ClockRowMob(d=params["d"], indices=params["indices"], radius=0.62, spacing=min(3.0, 12.5 / n),
-                          center=np.array([0.5 if n > 4 else 0.0, 1.45, 0.0]), unit=params["unit"],
-                          label_size=theme.SIZE_SMALL if n <= 4 else 24)
+        row = ClockRowMob(
+            d=params["d"],
+            indices=params["indices"],
+            radius=0.62,
+            spacing=min(3.0, 12.5 / n),
+            center=np.array([0.5 if n > 4 else 0.0, 1.45, 0.0]),
+            unit=params["unit"],
+            label_size=theme.SIZE_SMALL if n <= 4 else 24,
+        )
         row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
         counter = row.counter.move_to(np.array([0.0, -1.85, 0.0]))
         header = self.header()
         note = theme.body_text(params["note"], color=theme.TEXT).move_to(np.array([0.0, 3.1, 0.0]))
-        if params["show_speeds"]:                   # the wavelengths go under the speeds
+        if params["show_speeds"]:  # the wavelengths go under the speeds
             row.wavelength_labels.next_to(row.speed_labels, DOWN, buff=0.25)
-            formula = theme.formula("omega_i = 10000^(-2i \\/ d)", color=theme.ANGLE).move_to(np.array([0.0, -1.05, 0.0]))
+            formula = theme.formula("omega_i = 10000^(-2i \\/ d)", color=theme.ANGLE).move_to(
+                np.array([0.0, -1.05, 0.0])
+            )
             aside = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
             aside.move_to(np.array([0.0, -1.05, 0.0]))
-        else:                                       # the paper's own formula, once
+        else:  # the paper's own formula, once
             formula = VGroup(*[theme.formula(src, color=theme.TEXT, font_size=40) for src in self.PAPER_FORMULA])
             formula.arrange(DOWN, buff=0.2).move_to(np.array([0.0, -1.3, 0.0]))
             aside = None
         table = self._table(row, params)
-        self.watch("clocks", lambda: {**row.probe_values(), **row.drawn(),
-                                      "counter_on_screen": self.on_screen(row.counter),
-                                      "speeds_on_screen": [self.on_screen(t) for t in row.speed_labels],
-                                      "table": [[c.text for c in r] for r in table.cells],
-                                      "table_labels": [lab.text for lab in table.labels],
-                                      "readings": [[c.text for c in r] for r in table.readings],
-                                      "table_on_screen": self.on_screen(table)})
+        self.watch(
+            "clocks",
+            lambda: {
+                **row.probe_values(),
+                **row.drawn(),
+                "counter_on_screen": self.on_screen(row.counter),
+                "speeds_on_screen": [self.on_screen(t) for t in row.speed_labels],
+                "table": [[c.text for c in r] for r in table.cells],
+                "table_labels": [lab.text for lab in table.labels],
+                "readings": [[c.text for c in r] for r in table.readings],
+                "table_on_screen": self.on_screen(table),
+            },
+        )
 
         with self.cue("intro") as cue:
             self.play(FadeIn(header), FadeIn(note), run_time=cue.share(0.2))
@@ -81,10 +115,17 @@ class ClockRow(NarratedScene):
 
         with self.cue("speeds") as cue:
             y = row.wavelength_labels.get_bottom()[1] - 0.3
-            fast_slow = Arrow(np.array([row.centers[0][0] - 0.3, y, 0.0]), np.array([row.centers[-1][0] + 0.3, y, 0.0]),
-                              color=theme.MUTED, buff=0, stroke_width=4)
-            ends = VGroup(theme.small_text("快", color=theme.TEXT).next_to(fast_slow, LEFT, buff=0.15),
-                          theme.small_text("慢", color=theme.TEXT).next_to(fast_slow, RIGHT, buff=0.15))
+            fast_slow = Arrow(
+                np.array([row.centers[0][0] - 0.3, y, 0.0]),
+                np.array([row.centers[-1][0] + 0.3, y, 0.0]),
+                color=theme.MUTED,
+                buff=0,
+                stroke_width=4,
+            )
+            ends = VGroup(
+                theme.small_text("快", color=theme.TEXT).next_to(fast_slow, LEFT, buff=0.15),
+                theme.small_text("慢", color=theme.TEXT).next_to(fast_slow, RIGHT, buff=0.15),
+            )
             if params["show_speeds"]:
                 formula.next_to(fast_slow, DOWN, buff=0.22)
                 self.swap([aside], FadeIn(formula), run_time=cue.share(0.3))
@@ -104,17 +145,25 @@ class ClockRow(NarratedScene):
             gone = [row.wavelength_labels] + ([row.speed_labels] if params["show_speeds"] else []) + [counter, note]
             self.swap(gone, FadeIn(table), run_time=cue.share(0.25))
             first, last = table.cells[0][0], table.cells[-1][0]
-            same = VGroup(SurroundingRectangle(first, color=theme.HIGHLIGHT, buff=0.06),
-                          SurroundingRectangle(last, color=theme.HIGHLIGHT, buff=0.06))
-            differ = VGroup(SurroundingRectangle(table.cells[0][1], color=theme.HIGHLIGHT, buff=0.06),
-                            SurroundingRectangle(table.cells[-1][1], color=theme.HIGHLIGHT, buff=0.06))
+            same = VGroup(
+                SurroundingRectangle(first, color=theme.HIGHLIGHT, buff=0.06),
+                SurroundingRectangle(last, color=theme.HIGHLIGHT, buff=0.06),
+            )
+            differ = VGroup(
+                SurroundingRectangle(table.cells[0][1], color=theme.HIGHLIGHT, buff=0.06),
+                SurroundingRectangle(table.cells[-1][1], color=theme.HIGHLIGHT, buff=0.06),
+            )
             # the hands go to the last row's position while its readings are boxed
             self.play(row.make_step_animation(self.TABLE_POSITIONS[-1]), Create(same), run_time=cue.share(0.3))
             self.play(Create(differ), run_time=cue.share(0.25))
-            self.probe("table", positions=list(self.TABLE_POSITIONS), w=row.w.tolist(),
-                       shown=[[c.text for c in r] for r in table.cells],
-                       readings=[[c.text for c in r] for r in table.readings],
-                       sin_cos=row.sin_cos(self.TABLE_POSITIONS[-1]).tolist() if table.readings else [])
+            self.probe(
+                "table",
+                positions=list(self.TABLE_POSITIONS),
+                w=row.w.tolist(),
+                shown=[[c.text for c in r] for r in table.cells],
+                readings=[[c.text for c in r] for r in table.readings],
+                sin_cos=row.sin_cos(self.TABLE_POSITIONS[-1]).tolist() if table.readings else [],
+            )
 
         with self.cue("takeaway") as cue:
             line = theme.body_text(params["takeaway"], color=theme.HIGHLIGHT)
@@ -135,22 +184,32 @@ class ClockRow(NarratedScene):
         table.add(title)
         for r, (p, vals) in enumerate(zip(positions, angles)):
             y = top - r * step
-            label = theme.small_text(params["row_label"].format(p=p), color=theme.POSITION).move_to(np.array([label_x, y, 0.0]))
-            cells = [theme.small_text(f"{int(round(v)) % 360}°", color=theme.TEXT).move_to(np.array([x, y, 0.0]))
-                     for x, v in zip(xs, vals)]
+            label = theme.small_text(params["row_label"].format(p=p), color=theme.POSITION).move_to(
+                np.array([label_x, y, 0.0])
+            )
+            cells = [
+                theme.small_text(f"{int(round(v)) % 360}°", color=theme.TEXT).move_to(np.array([x, y, 0.0]))
+                for x, v in zip(xs, vals)
+            ]
             table.add(label, *cells)
             table.cells.append(cells)
             table.labels.append(label)
         if params["readings"]:
             y0 = top - len(positions) * step
-            rule = Line(np.array([label_x - 0.6, y0 + step / 2, 0.0]), np.array([xs[-1] + 0.6, y0 + step / 2, 0.0]),
-                        color=theme.MUTED, stroke_width=2)
+            rule = Line(
+                np.array([label_x - 0.6, y0 + step / 2, 0.0]),
+                np.array([xs[-1] + 0.6, y0 + step / 2, 0.0]),
+                color=theme.MUTED,
+                stroke_width=2,
+            )
             table.add(rule)
             for k, (name, color) in enumerate((("sin", theme.SIN), ("cos", theme.COS))):
                 y = y0 - k * step
                 label = theme.small_text(f"读数 {name}", color=color).move_to(np.array([label_x, y, 0.0]))
-                cells = [theme.small_text(figures.fmt_fixed(float(v), 2), color=color).move_to(np.array([x, y, 0.0]))
-                         for x, v in zip(xs, row.sin_cos(positions[-1])[:, k])]
+                cells = [
+                    theme.small_text(figures.fmt_fixed(float(v), 2), color=color).move_to(np.array([x, y, 0.0]))
+                    for x, v in zip(xs, row.sin_cos(positions[-1])[:, k])
+                ]
                 table.add(label, *cells)
                 table.readings.append(cells)
         return table

@@ -5,15 +5,29 @@ The word vectors come from :func:`mathcore.toy_words.word_vectors`, the codes fr
 and the numbers the narration quotes (0.5, 0.25, one step 0.25 / 0.125) from
 ``narration/figures.py`` so screen and voice agree.
 """
+
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Brace, Create, Dot, FadeIn, FadeOut, Indicate, Line, \
-    ReplacementTransform, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Brace,
+    Create,
+    Dot,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    Line,
+    ReplacementTransform,
+    VGroup,
+)
 
 import mathcore
-from narration import figures
 from mathcore.toy_words import distance, dot, word_vectors
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.marks import MarkedLine
@@ -35,19 +49,25 @@ class FailingEncodings(NarratedScene):
     D = 4
     WORD, OTHER = "猫", "狗"
     NEAR, FAR = 3, 5000
-    LINE_X = (-5.0, 5.0)        # where 0 and 1 sit on the number lines
+    LINE_X = (-5.0, 5.0)  # where 0 and 1 sit on the number lines
 
     def construct(self) -> None:
         x_cat, x_dog = word_vectors([self.WORD, self.OTHER], self.D)
-        raw = lambda p: mathcore.raw_index_encoding([p], self.D)[0]      # noqa: E731
+        raw = lambda p: mathcore.raw_index_encoding([p], self.D)[0]  # noqa: E731
         header = self.header()
 
         # -- raw: x + p, p = the seat number in every dimension ------------------------------
-        title1 = theme.body_text("想法一：座位号是几，每一维就加几", color=theme.TEXT).move_to(np.array([0.0, 2.95, 0.0]))
-        rows = VGroup(theme.body_text(f"x = {vec_text(x_cat)}", color=theme.TEXT),
-                      theme.body_text(f"p = {vec_text(raw(self.NEAR))}", color=theme.POSITION))
+        title1 = theme.body_text("想法一：座位号是几，每一维就加几", color=theme.TEXT).move_to(
+            np.array([0.0, 2.95, 0.0])
+        )
+        rows = VGroup(
+            theme.body_text(f"x = {vec_text(x_cat)}", color=theme.TEXT),
+            theme.body_text(f"p = {vec_text(raw(self.NEAR))}", color=theme.POSITION),
+        )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([-3.1, 1.3, 0.0]))
-        word_label = theme.small_text(f"“{self.WORD}” 在第 {self.NEAR} 个座位", color=theme.MUTED).next_to(rows, DOWN, buff=0.35)
+        word_label = theme.small_text(f"“{self.WORD}” 在第 {self.NEAR} 个座位", color=theme.MUTED).next_to(
+            rows, DOWN, buff=0.35
+        )
         word_label.align_to(rows, LEFT)
         bars = SwampBars(x_cat, raw, seat=self.NEAR, height=3.5, below=0.5, center=np.array([3.7, -1.85, 0.0]))
         self.watch("bars", lambda: {**bars.probe_values(), "on_screen": self.on_screen(bars)})
@@ -58,21 +78,28 @@ class FailingEncodings(NarratedScene):
             self.probe("raw_rows", shown=[rows[0].text, rows[1].text], x=x_cat.tolist(), p=raw(self.NEAR).tolist())
 
         # -- raw_big: the seat grows without bound; the word part drowns -----------------------
-        seat = LabeledNumber("座位号 =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
-                             group_with_commas=False)
+        seat = LabeledNumber(
+            "座位号 =", self.NEAR, decimals=0, color=theme.POSITION, label_color=theme.POSITION, group_with_commas=False
+        )
         seat.move_to(np.array([3.7, 2.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
         small = theme.small_text("词向量里的数：大多在 ±1 附近", color=theme.TEXT).next_to(word_label, DOWN, buff=0.3)
         small.align_to(rows, LEFT)
-        p_far = theme.body_text(f"p = {vec_text(raw(self.FAR))}", color=theme.POSITION).move_to(rows[1], aligned_edge=LEFT)
+        p_far = theme.body_text(f"p = {vec_text(raw(self.FAR))}", color=theme.POSITION).move_to(
+            rows[1], aligned_edge=LEFT
+        )
         with self.cue("raw_big") as cue:
             self.play(FadeIn(seat), FadeIn(small), run_time=cue.share(0.2))
             grow = bars.seat.animate.set_value(self.FAR)
             self.play(grow, run_time=cue.share(0.55), rate_func=log_sweep_rate(self.NEAR, self.FAR))
             label_far = theme.small_text(f"“{self.WORD}” 在第 {self.FAR} 个座位", color=theme.MUTED).move_to(
-                word_label, aligned_edge=LEFT)
-            self.play(ReplacementTransform(rows[1], p_far), ReplacementTransform(word_label, label_far),
-                      run_time=cue.remaining())
+                word_label, aligned_edge=LEFT
+            )
+            self.play(
+                ReplacementTransform(rows[1], p_far),
+                ReplacementTransform(word_label, label_far),
+                run_time=cue.remaining(),
+            )
             rows.submobjects[1] = p_far
             word_label = label_far
             self.probe("seat_far", p=bars.p, shown=seat.shown_text())
@@ -81,14 +108,24 @@ class FailingEncodings(NarratedScene):
         far_x = x_cat + raw(self.FAR)
         dot_far = dot(far_x, x_dog + raw(self.FAR))
         dots = VGroup(
-            theme.body_text(f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.SCORE),
-            theme.body_text(f"都坐第 {self.FAR} 个座位：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿",
-                            color=theme.SCORE))
+            theme.body_text(
+                f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.SCORE
+            ),
+            theme.body_text(
+                f"都坐第 {self.FAR} 个座位：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿", color=theme.SCORE
+            ),
+        )
         dists = VGroup(
-            theme.body_text(f"第 {self.NEAR} 个座位的{self.WORD} ↔ 第 {self.FAR} 个座位的{self.WORD}：相距 "
-                            f"{figures.fmt_dec(distance(x_cat + raw(self.NEAR), far_x))}", color=theme.HIGHLIGHT),
-            theme.body_text(f"{self.WORD} 到 {self.OTHER}（同一个座位）：相距 {figures.fmt_dec(distance(x_cat, x_dog))}",
-                            color=theme.TEXT))
+            theme.body_text(
+                f"第 {self.NEAR} 个座位的{self.WORD} ↔ 第 {self.FAR} 个座位的{self.WORD}：相距 "
+                f"{figures.fmt_dec(distance(x_cat + raw(self.NEAR), far_x))}",
+                color=theme.HIGHLIGHT,
+            ),
+            theme.body_text(
+                f"{self.WORD} 到 {self.OTHER}（同一个座位）：相距 {figures.fmt_dec(distance(x_cat, x_dog))}",
+                color=theme.TEXT,
+            ),
+        )
         block = VGroup(dots, dists)
         for g in (dots, dists):
             g.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
@@ -97,17 +134,28 @@ class FailingEncodings(NarratedScene):
         rule2.move_to(np.array([0.0, -2.05, 0.0]))
         with self.cue("raw_cat") as cue:
             seat.clear_updaters()
-            self.play(FadeOut(bars), FadeOut(seat), FadeOut(rows), FadeOut(word_label), FadeOut(small),
-                      run_time=cue.share(0.12))
+            self.play(
+                FadeOut(bars),
+                FadeOut(seat),
+                FadeOut(rows),
+                FadeOut(word_label),
+                FadeOut(small),
+                run_time=cue.share(0.12),
+            )
             self.play(FadeIn(dots[0]), run_time=cue.share(0.14))
             self.play(FadeIn(dots[1], shift=0.15 * DOWN), run_time=cue.share(0.14))
             self.play(FadeIn(dists[0]), run_time=cue.share(0.2))
             self.play(FadeIn(dists[1]), run_time=cue.share(0.2))
             self.play(FadeIn(rule2, scale=1.1), run_time=cue.remaining())
             self.probe("verdict", **rule2.probe_values())
-            self.probe("raw_cat", shown=[m.text for m in (*dots, *dists)],
-                       dot_word=dot(x_cat, x_dog), dot_far=dot_far,
-                       dist_same_word=distance(x_cat + raw(self.NEAR), far_x), dist_words=distance(x_cat, x_dog))
+            self.probe(
+                "raw_cat",
+                shown=[m.text for m in (*dots, *dists)],
+                dot_word=dot(x_cat, x_dog),
+                dot_far=dot_far,
+                dist_same_word=distance(x_cat + raw(self.NEAR), far_x),
+                dist_words=distance(x_cat, x_dog),
+            )
 
         # -- norm: seat ÷ length, everything inside [0, 1) --------------------------------------
         short_n, long_n = figures.NORM_LENGTHS
@@ -118,32 +166,68 @@ class FailingEncodings(NarratedScene):
         inside = theme.small_text("所有的数都落在 0 和 1 之间", color=theme.TEXT).move_to(np.array([0.0, 2.35, 0.0]))
         with self.cue("norm") as cue:
             self.play(FadeOut(block), FadeOut(rule2), FadeOut(title1), run_time=cue.share(0.15))
-            self.play(FadeIn(title2), Create(short.axis), FadeIn(short.ends), FadeIn(short.name), run_time=cue.share(0.3))
+            self.play(
+                FadeIn(title2), Create(short.axis), FadeIn(short.ends), FadeIn(short.name), run_time=cue.share(0.3)
+            )
             self.play(FadeIn(short.dots, lag_ratio=0.3), FadeIn(short.seats, lag_ratio=0.3), run_time=cue.share(0.3))
             self.play(FadeIn(inside), run_time=cue.remaining())
 
         # -- norm_shift: seat 2 reads 0.5 in the short sentence, 0.25 in the long one ------------
-        code_s = theme.body_text(figures.value("norm_code_short"), color=theme.HIGHLIGHT).next_to(short.dots[seat2], DOWN, buff=0.2)
-        code_l = theme.body_text(figures.value("norm_code_long"), color=theme.HIGHLIGHT).next_to(long.dots[seat2], DOWN, buff=0.2)
+        code_s = theme.body_text(figures.value("norm_code_short"), color=theme.HIGHLIGHT).next_to(
+            short.dots[seat2], DOWN, buff=0.2
+        )
+        code_l = theme.body_text(figures.value("norm_code_long"), color=theme.HIGHLIGHT).next_to(
+            long.dots[seat2], DOWN, buff=0.2
+        )
         with self.cue("norm_shift") as cue:
-            self.play(Create(long.axis), FadeIn(long.ends), FadeIn(long.name), FadeIn(long.dots, lag_ratio=0.15),
-                      FadeIn(long.seats, lag_ratio=0.15), run_time=cue.share(0.3))
-            self.play(Indicate(short.dots[seat2], color=theme.HIGHLIGHT, scale_factor=1.8),
-                      Indicate(short.seats[seat2], color=theme.HIGHLIGHT), FadeIn(code_s), run_time=cue.share(0.25))
-            self.play(Indicate(long.dots[seat2], color=theme.HIGHLIGHT, scale_factor=1.8),
-                      Indicate(long.seats[seat2], color=theme.HIGHLIGHT), FadeIn(code_l), run_time=cue.remaining())
-            self.probe("norm_codes", shown=[code_s.text, code_l.text],
-                       short_dots=self._dot_codes(short), long_dots=self._dot_codes(long),
-                       want_short=mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0].tolist(),
-                       want_long=mathcore.length_normalised_encoding(np.arange(long_n), long_n, 1)[:, 0].tolist())
+            self.play(
+                Create(long.axis),
+                FadeIn(long.ends),
+                FadeIn(long.name),
+                FadeIn(long.dots, lag_ratio=0.15),
+                FadeIn(long.seats, lag_ratio=0.15),
+                run_time=cue.share(0.3),
+            )
+            self.play(
+                Indicate(short.dots[seat2], color=theme.HIGHLIGHT, scale_factor=1.8),
+                Indicate(short.seats[seat2], color=theme.HIGHLIGHT),
+                FadeIn(code_s),
+                run_time=cue.share(0.25),
+            )
+            self.play(
+                Indicate(long.dots[seat2], color=theme.HIGHLIGHT, scale_factor=1.8),
+                Indicate(long.seats[seat2], color=theme.HIGHLIGHT),
+                FadeIn(code_l),
+                run_time=cue.remaining(),
+            )
+            self.probe(
+                "norm_codes",
+                shown=[code_s.text, code_l.text],
+                short_dots=self._dot_codes(short),
+                long_dots=self._dot_codes(long),
+                want_short=mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0].tolist(),
+                want_long=mathcore.length_normalised_encoding(np.arange(long_n), long_n, 1)[:, 0].tolist(),
+            )
 
         # -- norm_step: one seat to the right is 0.25 here, 0.125 there ---------------------------
-        b_s = Brace(Line(short.dots[seat2].get_center(), short.dots[seat2 + 1].get_center()), DOWN, buff=0.15,
-                    color=theme.POSITION)
-        b_l = Brace(Line(long.dots[seat2].get_center(), long.dots[seat2 + 1].get_center()), DOWN, buff=0.15,
-                    color=theme.POSITION)
-        step_s = theme.small_text(f"一步 {figures.value('norm_step_short')}", color=theme.POSITION).next_to(b_s, DOWN, buff=0.08)
-        step_l = theme.small_text(f"一步 {figures.value('norm_step_long')}", color=theme.POSITION).next_to(b_l, DOWN, buff=0.08)
+        b_s = Brace(
+            Line(short.dots[seat2].get_center(), short.dots[seat2 + 1].get_center()),
+            DOWN,
+            buff=0.15,
+            color=theme.POSITION,
+        )
+        b_l = Brace(
+            Line(long.dots[seat2].get_center(), long.dots[seat2 + 1].get_center()),
+            DOWN,
+            buff=0.15,
+            color=theme.POSITION,
+        )
+        step_s = theme.small_text(f"一步 {figures.value('norm_step_short')}", color=theme.POSITION).next_to(
+            b_s, DOWN, buff=0.08
+        )
+        step_l = theme.small_text(f"一步 {figures.value('norm_step_long')}", color=theme.POSITION).next_to(
+            b_l, DOWN, buff=0.08
+        )
         rule3 = MarkedLine("cross", theme.body_text("违反第三条：挪一个座位的变化随句长而变", color=theme.HIGHLIGHT))
         rule3.move_to(np.array([0.0, -2.25, 0.0]))
         with self.cue("norm_step") as cue:
@@ -152,15 +236,24 @@ class FailingEncodings(NarratedScene):
             self.play(FadeIn(b_l), FadeIn(step_l), run_time=cue.share(0.25))
             self.play(FadeIn(rule3, scale=1.1), run_time=cue.remaining())
             self.probe("verdict", **rule3.probe_values())
-            self.probe("norm_steps", shown=[step_s.text, step_l.text],
-                       drawn=[(short.dots[seat2 + 1].get_x() - short.dots[seat2].get_x()) / self._unit(),
-                              (long.dots[seat2 + 1].get_x() - long.dots[seat2].get_x()) / self._unit()])
+            self.probe(
+                "norm_steps",
+                shown=[step_s.text, step_l.text],
+                drawn=[
+                    (short.dots[seat2 + 1].get_x() - short.dots[seat2].get_x()) / self._unit(),
+                    (long.dots[seat2 + 1].get_x() - long.dots[seat2].get_x()) / self._unit(),
+                ],
+            )
 
         # -- takeaway: one too big, one unsteady ---------------------------------------------------
-        verdicts = VGroup(theme.body_text("座位号直接加：太大，没有上限", color=theme.TEXT),
-                          theme.body_text("除以句子长度：不稳，一步会变", color=theme.TEXT))
+        verdicts = VGroup(
+            theme.body_text("座位号直接加：太大，没有上限", color=theme.TEXT),
+            theme.body_text("除以句子长度：不稳，一步会变", color=theme.TEXT),
+        )
         verdicts.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 1.2, 0.0]))
-        want = theme.title_text("要的是：有界，每一步都是同一种变化", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.7, 0.0]))
+        want = theme.title_text("要的是：有界，每一步都是同一种变化", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -0.7, 0.0])
+        )
         with self.cue("takeaway") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.2))
             self.play(FadeIn(verdicts, lag_ratio=0.5), run_time=cue.share(0.35))
@@ -176,12 +269,17 @@ class FailingEncodings(NarratedScene):
         x0, x1 = self.LINE_X
         g = VGroup()
         g.axis = Line(np.array([x0, y, 0.0]), np.array([x1, y, 0.0]), color=theme.MUTED, stroke_width=3)
-        g.ends = VGroup(theme.small_text("0").next_to(g.axis.get_start(), LEFT, buff=0.15),
-                        theme.small_text("1").next_to(g.axis.get_end(), RIGHT, buff=0.15),
-                        Line(np.array([x1, y - 0.12, 0.0]), np.array([x1, y + 0.12, 0.0]), color=theme.MUTED))
-        g.dots = VGroup(*[Dot(np.array([x0 + c * (x1 - x0), y, 0.0]), radius=0.09, color=theme.POSITION) for c in codes])
-        g.seats = VGroup(*[theme.small_text(str(p), color=theme.POSITION).next_to(d, UP, buff=0.12)
-                           for p, d in enumerate(g.dots)])
+        g.ends = VGroup(
+            theme.small_text("0").next_to(g.axis.get_start(), LEFT, buff=0.15),
+            theme.small_text("1").next_to(g.axis.get_end(), RIGHT, buff=0.15),
+            Line(np.array([x1, y - 0.12, 0.0]), np.array([x1, y + 0.12, 0.0]), color=theme.MUTED),
+        )
+        g.dots = VGroup(
+            *[Dot(np.array([x0 + c * (x1 - x0), y, 0.0]), radius=0.09, color=theme.POSITION) for c in codes]
+        )
+        g.seats = VGroup(
+            *[theme.small_text(str(p), color=theme.POSITION).next_to(d, UP, buff=0.12) for p, d in enumerate(g.dots)]
+        )
         g.name = theme.small_text(name, color=theme.TEXT).move_to(np.array([x0 + 1.0, y + 0.75, 0.0]))
         g.name.align_to(g.axis, LEFT)
         g.add(g.axis, g.ends, g.dots, g.seats, g.name)

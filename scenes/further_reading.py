@@ -1,4 +1,5 @@
 """想深入可以看: the reading list, one entry per cue."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,11 +16,11 @@ READING = (
     ("博客", "Rotary Embeddings: A Relative Revolution", "EleutherAI 的 RoPE 图解：旋转动画和代码"),
 )
 SECTION = "§3.5 正弦位置编码，并和可学习的位置向量对比"
-TITLE_SIZE = theme.SIZE_BODY          # titles and details larger than a label: the list is read on a phone
+TITLE_SIZE = theme.SIZE_BODY  # titles and details larger than a label: the list is read on a phone
 DETAIL_SIZE = theme.SIZE_SMALL + 2
 LEFT_X = -6.6
 TEXT_X = -4.95
-TOP_Y = 2.95                          # the list spreads from here down to just above the subtitle band
+TOP_Y = 2.95  # the list spreads from here down to just above the subtitle band
 
 
 class FurtherReading(NarratedScene):
@@ -51,15 +52,15 @@ class FurtherReading(NarratedScene):
             self.play(FadeIn(section, shift=0.15 * DOWN), run_time=cue.share(0.4))
 
         with self.cue("roformer") as cue:
-            self.play(section.animate.set_color(theme.MUTED), FadeIn(entries[1], shift=0.2 * RIGHT),
-                      run_time=cue.share(0.5))
+            self.play(
+                section.animate.set_color(theme.MUTED), FadeIn(entries[1], shift=0.2 * RIGHT), run_time=cue.share(0.5)
+            )
 
         with self.cue("blogs") as cue:
             self.play(FadeIn(entries[2], shift=0.2 * RIGHT), run_time=cue.share(0.25))
             half = cue.start_frame + int(0.5 * (cue.speech_end_frame - cue.start_frame))
             self.hold_to(max(self.frame, half))
-            self.play(FadeIn(entries[3], shift=0.2 * RIGHT),
-                      run_time=min(cue.share(0.25), cue.remaining()))
+            self.play(FadeIn(entries[3], shift=0.2 * RIGHT), run_time=min(cue.share(0.25), cue.remaining()))
 
         with self.cue("close") as cue:
             # the list stays readable (it is the last picture); the heading says goodbye
@@ -71,8 +72,13 @@ class FurtherReading(NarratedScene):
     def _entry(self, tag: str, title: str, detail: str) -> VGroup:
         """A tag box on the left, the title and a muted detail line to its right."""
         label = theme.small_text(tag, color=theme.TEXT, font_size=DETAIL_SIZE)
-        box = RoundedRectangle(corner_radius=0.1, width=label.width + 0.35, height=label.height + 0.25,
-                               stroke_color=theme.MUTED, stroke_width=2)
+        box = RoundedRectangle(
+            corner_radius=0.1,
+            width=label.width + 0.35,
+            height=label.height + 0.25,
+            stroke_color=theme.MUTED,
+            stroke_width=2,
+        )
         tag_mob = VGroup(box, label.move_to(box))
         title_mob = theme.body_text(title, color=theme.TEXT, font_size=TITLE_SIZE)
         detail_mob = theme.small_text(detail, color=theme.MUTED, font_size=DETAIL_SIZE)

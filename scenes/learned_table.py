@@ -4,11 +4,25 @@ The table is :func:`mathcore.learned_table` (a fixed seed: the random start BERT
 and GPT-2 train from); the clock row is the sinusoidal encoding's
 (:class:`scenes.mobjects.ClockRow`, speeds from :func:`mathcore.frequencies`).
 """
+
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, DashedVMobject, FadeIn, FadeOut, Rectangle, \
-    SurroundingRectangle, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    CurvedArrow,
+    DashedVMobject,
+    FadeIn,
+    FadeOut,
+    Rectangle,
+    SurroundingRectangle,
+    VGroup,
+)
 
 import mathcore
 from scenes import theme
@@ -29,20 +43,29 @@ class LearnedTable(NarratedScene):
     MAX_LEN, D, SEED = 10, 8, 0
     CELL = 0.42
     SENTENCE = ("我", "爱", "读", "书")
-    CLOCK_TO = 14           # the clocks read any seat, also past the table's end
+    CLOCK_TO = 14  # the clocks read any seat, also past the table's end
 
     def construct(self) -> None:
         values = mathcore.learned_table(self.MAX_LEN, self.D, seed=self.SEED)
         span = float(np.abs(values).max())
         header = self.header()
-        table = HeatMap(values, cell=self.CELL, vmin=-span, vmax=span, low_color=theme.BACKGROUND,
-                        high_color=theme.POSITION, center=np.array([-4.0, 0.4, 0.0]),
-                        row_labels=[str(p) for p in range(self.MAX_LEN)])
+        table = HeatMap(
+            values,
+            cell=self.CELL,
+            vmin=-span,
+            vmax=span,
+            low_color=theme.BACKGROUND,
+            high_color=theme.POSITION,
+            center=np.array([-4.0, 0.4, 0.0]),
+            row_labels=[str(p) for p in range(self.MAX_LEN)],
+        )
         table.labels.set_color(theme.POSITION)
         rows = [VGroup(*[table.cell(i, j) for j in range(self.D)], table.labels[i]) for i in range(self.MAX_LEN)]
         seat_head = theme.small_text("座位", color=theme.POSITION).next_to(table.labels[0], UP, buff=0.2)
         dims_head = theme.small_text(f"每行 {self.D} 个数", color=theme.MUTED).next_to(table.cells, UP, buff=0.2)
-        max_note = theme.small_text(f"最大长度：{self.MAX_LEN} 行", color=theme.TEXT).next_to(table.cells, RIGHT, buff=0.3)
+        max_note = theme.small_text(f"最大长度：{self.MAX_LEN} 行", color=theme.TEXT).next_to(
+            table.cells, RIGHT, buff=0.3
+        )
         max_note.align_to(table.cells, DOWN)
         self.probe("table", values=values.tolist(), drawn=self._drawn(table), want=values.tolist())
         panel_x = 2.6
@@ -57,28 +80,61 @@ class LearnedTable(NarratedScene):
         # -- train: random at first; each word looks up its seat's row; trained with the model ---
         start = theme.body_text("起初：随机的小数", color=theme.TEXT).move_to(np.array([panel_x, 2.7, 0.0]))
         sentence = TokenRow(self.SENTENCE, center=np.array([panel_x, 1.55, 0.0]))
-        seat_nums = VGroup(*[theme.small_text(str(p), color=theme.POSITION).next_to(t, UP, buff=0.1)
-                             for p, t in enumerate(sentence.tokens)])
-        lights = VGroup(*[SurroundingRectangle(VGroup(*[table.cell(p, j) for j in range(self.D)]), color=theme.HIGHLIGHT,
-                                               buff=0.0, stroke_width=4).set_fill(theme.HIGHLIGHT, opacity=0.25)
-                          for p in range(len(self.SENTENCE))])
-        looks = VGroup(*[Arrow(table.cell(p, self.D - 1).get_right(), sentence.tokens[p].get_bottom(),
-                               color=theme.HIGHLIGHT, buff=0.12, stroke_width=3, max_tip_length_to_length_ratio=0.06)
-                         for p in range(len(self.SENTENCE))])
+        seat_nums = VGroup(
+            *[
+                theme.small_text(str(p), color=theme.POSITION).next_to(t, UP, buff=0.1)
+                for p, t in enumerate(sentence.tokens)
+            ]
+        )
+        lights = VGroup(
+            *[
+                SurroundingRectangle(
+                    VGroup(*[table.cell(p, j) for j in range(self.D)]), color=theme.HIGHLIGHT, buff=0.0, stroke_width=4
+                ).set_fill(theme.HIGHLIGHT, opacity=0.25)
+                for p in range(len(self.SENTENCE))
+            ]
+        )
+        looks = VGroup(
+            *[
+                Arrow(
+                    table.cell(p, self.D - 1).get_right(),
+                    sentence.tokens[p].get_bottom(),
+                    color=theme.HIGHLIGHT,
+                    buff=0.12,
+                    stroke_width=3,
+                    max_tip_length_to_length_ratio=0.06,
+                )
+                for p in range(len(self.SENTENCE))
+            ]
+        )
         model = theme.body_text("模型", color=theme.TEXT).move_to(np.array([panel_x, -0.6, 0.0]))
         model_box = SurroundingRectangle(model, color=theme.MUTED, buff=0.25, corner_radius=0.1)
-        update = CurvedArrow(model_box.get_left() + 0.05 * DOWN, table.cells.get_right() + 1.3 * DOWN + 0.1 * RIGHT,
-                             color=theme.MUTED, angle=-0.9)
+        update = CurvedArrow(
+            model_box.get_left() + 0.05 * DOWN,
+            table.cells.get_right() + 1.3 * DOWN + 0.1 * RIGHT,
+            color=theme.MUTED,
+            angle=-0.9,
+        )
         update_note = theme.small_text("一起训练，一起更新", color=theme.TEXT).next_to(model_box, DOWN, buff=0.35)
         with self.cue("train") as cue:
             self.play(FadeOut(max_note), FadeIn(start), FadeIn(sentence), FadeIn(seat_nums), run_time=cue.share(0.2))
             for p in range(len(self.SENTENCE)):
                 was = [FadeOut(looks[p - 1]), sentence.tokens[p - 1][0].animate.set_stroke(theme.MUTED)] if p else []
-                self.play(*was, FadeIn(lights[p]), FadeIn(looks[p]),
-                          sentence.tokens[p][0].animate.set_stroke(theme.HIGHLIGHT), run_time=cue.share(0.1))
-            self.play(FadeOut(looks[-1]), sentence.tokens[-1][0].animate.set_stroke(theme.MUTED), run_time=cue.share(0.05))
-            self.probe("lookups", seats=list(range(len(self.SENTENCE))),
-                       lit=[self._row_of(table, lights[p]) for p in range(len(self.SENTENCE))])
+                self.play(
+                    *was,
+                    FadeIn(lights[p]),
+                    FadeIn(looks[p]),
+                    sentence.tokens[p][0].animate.set_stroke(theme.HIGHLIGHT),
+                    run_time=cue.share(0.1),
+                )
+            self.play(
+                FadeOut(looks[-1]), sentence.tokens[-1][0].animate.set_stroke(theme.MUTED), run_time=cue.share(0.05)
+            )
+            self.probe(
+                "lookups",
+                seats=list(range(len(self.SENTENCE))),
+                lit=[self._row_of(table, lights[p]) for p in range(len(self.SENTENCE))],
+            )
             self.play(FadeIn(model), Create(model_box), run_time=cue.share(0.15))
             self.play(Create(update), FadeIn(update_note), run_time=cue.remaining())
 
@@ -87,8 +143,10 @@ class LearnedTable(NarratedScene):
         names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.4, 0.0]))
         term = theme.body_text("可学习的位置向量", color=theme.POSITION).move_to(np.array([panel_x, 0.2, 0.0]))
         with self.cue("users") as cue:
-            self.play(FadeOut(VGroup(start, sentence, seat_nums, lights, model, model_box, update, update_note)),
-                      run_time=cue.share(0.2))
+            self.play(
+                FadeOut(VGroup(start, sentence, seat_nums, lights, model, model_box, update, update_note)),
+                run_time=cue.share(0.2),
+            )
             self.play(FadeIn(names, lag_ratio=0.4), run_time=cue.share(0.4))
             self.play(FadeIn(term, shift=0.15 * UP), run_time=cue.remaining())
 
@@ -97,8 +155,9 @@ class LearnedTable(NarratedScene):
         good = MarkedLine("tick", theme.body_text("贴合训练数据", color=theme.TEXT))
         bad = MarkedLine("cross", theme.body_text("长度写死了", color=theme.HIGHLIGHT))
         pros = VGroup(good, bad).arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([panel_x, 1.3, 0.0]))
-        ghost = DashedVMobject(Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT,
-                                         stroke_width=2), num_dashes=30)
+        ghost = DashedVMobject(
+            Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT, stroke_width=2), num_dashes=30
+        )
         ghost.next_to(table.cells, DOWN, buff=0.06)
         ghost_seat = theme.small_text(str(self.MAX_LEN), color=theme.HIGHLIGHT).next_to(ghost, LEFT, buff=0.1)
         ghost_seat.align_to(table.labels[0], RIGHT)
@@ -113,15 +172,21 @@ class LearnedTable(NarratedScene):
         # -- paper_choice: the paper tried both (a tie) and chose the clocks, which read any seat, hoping for
         #    longer sentences; later it turned out that lengths unseen in training go badly anyway ----------
         clocks = ClockRow(d=self.D, radius=0.42, spacing=1.15, center=np.array([panel_x, 1.45, 0.0]))
-        clocks.remove(clocks.names)        # no clock numbers here: the paper's row just named 钟 0, 64, … 255
+        clocks.remove(clocks.names)  # no clock numbers here: the paper's row just named 钟 0, 64, … 255
         self.watch("clocks", lambda: {**clocks.probe_values(), "on_screen": self.on_screen(clocks)})
         counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
         counter.move_to(np.array([panel_x, 0.5, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.round(clocks.p))))
-        both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(np.array([panel_x, 3.0, 0.0]))
-        pick = theme.body_text("选了那排钟：任意座位都能算出读数", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 2.4, 0.0]))
+        both = theme.small_text("原论文两种都试了：结果相差无几", color=theme.TEXT).move_to(
+            np.array([panel_x, 3.0, 0.0])
+        )
+        pick = theme.body_text("选了那排钟：任意座位都能算出读数", color=theme.HIGHLIGHT).move_to(
+            np.array([panel_x, 2.4, 0.0])
+        )
         hope = theme.small_text("盼它推到比训练时更长的句子", color=theme.TEXT).move_to(np.array([panel_x, -0.2, 0.0]))
-        but = theme.body_text("后来发现：没见过的长度，效果也不好", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
+        but = theme.body_text("后来发现：没见过的长度，效果也不好", color=theme.TEXT).move_to(
+            np.array([panel_x, -0.9, 0.0])
+        )
         with self.cue("paper_choice") as cue:
             self.play(FadeOut(pros), FadeIn(both), run_time=cue.share(0.12))
             self.probe("paper_line", text=both.text)

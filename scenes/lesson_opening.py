@@ -5,17 +5,28 @@ pointer; ``rotation_matrix`` recaps the measured defect (shuffle the words and
 attention does not react, to ``checks.t1_permutation()``) and puts a watch on
 every word.
 """
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, FadeOut, ReplacementTransform, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Circle,
+    Create,
+    FadeIn,
+    FadeOut,
+    ReplacementTransform,
+    VGroup,
 )
 
 import mathcore
-from narration import figures
 from mathcore import checks
 from mathcore.shuffle import t1_inputs
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import TurningArrow
@@ -39,8 +50,15 @@ class LessonOpening(NarratedScene):
             "plan_note": "不推定理，只盯着一根会转的指针",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
             # rope_invariance share the fourth, minimal_rope and rope_visualisation the sixth)
-            "roadmap": ("单位圆上的指针", "旋转矩阵：角度相加", "注意力看不见顺序", "RoPE：按位置转，只看距离",
-                        "一排快慢不同的钟", "动手算一遍，再画出来", "一张表串起全课"),
+            "roadmap": (
+                "单位圆上的指针",
+                "旋转矩阵：角度相加",
+                "注意力看不见顺序",
+                "RoPE：按位置转，只看距离",
+                "一排快慢不同的钟",
+                "动手算一遍，再画出来",
+                "一张表串起全课",
+            ),
         },
         "rot_opening": {
             "kind": "rot",
@@ -50,9 +68,9 @@ class LessonOpening(NarratedScene):
             "roadmap": ("工具：每个词戴一块表", "规矩：结论都让机器验证"),
         },
     }
-    SPIN = 2 * np.pi / 5.0          # the plan's pointer: one turn every 5 seconds
+    SPIN = 2 * np.pi / 5.0  # the plan's pointer: one turn every 5 seconds
     SENTENCE = ("小明", "把", "书", "借给", "小红")
-    T1_WORDS = ("小明", "把", "书", "借", "给", "小红")     # one word per row of the t1 experiment
+    T1_WORDS = ("小明", "把", "书", "借", "给", "小红")  # one word per row of the t1 experiment
 
     def construct(self) -> None:
         params = self.PARAMS.get(self.plan.id)
@@ -66,16 +84,38 @@ class LessonOpening(NarratedScene):
         header = self.header()
         self.play(ReplacementTransform(title, header), run_time=cue.share(0.2))
 
-    def _roadmap(self, items, *, left_x: float, top_y: float, arrows: bool, font_size: float = theme.SIZE_BODY,
-                 buff: float | None = None) -> VGroup:
+    def _roadmap(
+        self,
+        items,
+        *,
+        left_x: float,
+        top_y: float,
+        arrows: bool,
+        font_size: float = theme.SIZE_BODY,
+        buff: float | None = None,
+    ) -> VGroup:
         rows = VGroup(*[theme.body_text(t, color=theme.TEXT, font_size=font_size) for t in items])
         rows.arrange(DOWN, aligned_edge=LEFT, buff=buff if buff is not None else (0.55 if arrows else 0.4))
         rows.move_to(np.array([left_x, top_y, 0.0]), aligned_edge=LEFT + UP)
         rows[-1].set_color(theme.HIGHLIGHT)
         x0 = rows.get_left()[0] + 0.3
-        links = VGroup(*[Arrow(np.array([x0, a.get_bottom()[1], 0.0]), np.array([x0, b.get_top()[1], 0.0]),
-                               buff=0.06, color=theme.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
-                         for a, b in zip(rows[:-1], rows[1:])]) if arrows else VGroup()
+        links = (
+            VGroup(
+                *[
+                    Arrow(
+                        np.array([x0, a.get_bottom()[1], 0.0]),
+                        np.array([x0, b.get_top()[1], 0.0]),
+                        buff=0.06,
+                        color=theme.MUTED,
+                        stroke_width=3,
+                        max_tip_length_to_length_ratio=0.35,
+                    )
+                    for a, b in zip(rows[:-1], rows[1:])
+                ]
+            )
+            if arrows
+            else VGroup()
+        )
         return VGroup(rows, links)
 
     def _play_roadmap(self, roadmap: VGroup, cue) -> None:
@@ -109,12 +149,17 @@ class LessonOpening(NarratedScene):
             self.play(FadeIn(what, shift=0.2 * UP), run_time=cue.remaining())
 
         chips = WordChips(self.SENTENCE, center=np.array([0.0, 1.2, 0.0]), spacing=1.6)
-        order = Arrow(chips.get_left() + 0.9 * DOWN, chips.get_right() + 0.9 * DOWN, buff=0,
-                      color=theme.POSITION, stroke_width=4)
-        ends = VGroup(theme.small_text("前", color=theme.POSITION).next_to(order, LEFT, buff=0.15),
-                      theme.small_text("后", color=theme.POSITION).next_to(order, RIGHT, buff=0.15))
-        ask = VGroup(theme.body_text(f"{p['question'][0]}，{p['question'][1]}", color=theme.TEXT),
-                     theme.body_text(p["question"][2], color=theme.HIGHLIGHT)).arrange(DOWN, buff=0.3)
+        order = Arrow(
+            chips.get_left() + 0.9 * DOWN, chips.get_right() + 0.9 * DOWN, buff=0, color=theme.POSITION, stroke_width=4
+        )
+        ends = VGroup(
+            theme.small_text("前", color=theme.POSITION).next_to(order, LEFT, buff=0.15),
+            theme.small_text("后", color=theme.POSITION).next_to(order, RIGHT, buff=0.15),
+        )
+        ask = VGroup(
+            theme.body_text(f"{p['question'][0]}，{p['question'][1]}", color=theme.TEXT),
+            theme.body_text(p["question"][2], color=theme.HIGHLIGHT),
+        ).arrange(DOWN, buff=0.3)
         ask.move_to(np.array([0.0, -1.3, 0.0]))
         with self.cue("question") as cue:
             self.play(FadeOut(VGroup(fact, tags, what)), run_time=cue.share(0.15))
@@ -148,8 +193,10 @@ class LessonOpening(NarratedScene):
         demo = ShuffleDemo(self.T1_WORDS, x, center=np.array([-3.4, 1.2, 0.0]), spacing=1.05)
         self.watch("demo", demo.probe_values)
         title = theme.title_text(p["title"]).move_to(np.array([0.0, 2.85, 0.0]))
-        recap = VGroup(theme.body_text("回顾一个缺陷", color=theme.MUTED),
-                       theme.body_text("打乱词序：输出只换了位置", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        recap = VGroup(
+            theme.body_text("回顾一个缺陷", color=theme.MUTED),
+            theme.body_text("打乱词序：输出只换了位置", color=theme.TEXT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         recap.move_to(np.array([0.8, 1.0, 0.0]), aligned_edge=LEFT)
         out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, DOWN, buff=0.15)
         with self.cue("title") as cue:
@@ -163,19 +210,23 @@ class LessonOpening(NarratedScene):
         shown = figures.value("t1_err")
         self.probe("t1", error=err, shown=shown, parsed=float(figures.parse_figure(shown)))
         again = demo.recomputed()
-        measured = VGroup(theme.body_text("每个词的输出，前后最多差", color=theme.TEXT),
-                          sci_line("", shown, color=theme.HIGHLIGHT, text_size=theme.SIZE_TITLE),
-                          theme.small_text("计算机的舍入误差", color=theme.MUTED))
+        measured = VGroup(
+            theme.body_text("每个词的输出，前后最多差", color=theme.TEXT),
+            sci_line("", shown, color=theme.HIGHLIGHT, text_size=theme.SIZE_TITLE),
+            theme.small_text("计算机的舍入误差", color=theme.MUTED),
+        )
         measured.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([0.8, 1.2, 0.0]), aligned_edge=LEFT)
-        knows = VGroup(theme.body_text(p["question"][0], color=theme.TEXT),
-                       theme.body_text(p["question"][1], color=theme.HIGHLIGHT)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        knows = VGroup(
+            theme.body_text(p["question"][0], color=theme.TEXT),
+            theme.body_text(p["question"][1], color=theme.HIGHLIGHT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         knows.next_to(measured, DOWN, buff=0.5).align_to(measured, LEFT)
         with self.cue("question") as cue:
             self.play(FadeOut(recap), run_time=cue.share(0.1))
             self._title_to_header(title, cue)
             self.play(FadeIn(again), FadeIn(measured[0]), run_time=cue.share(0.15))
             self.remove(demo.columns)
-            demo.columns = again            # the recomputed strips stand where the moved ones stood
+            demo.columns = again  # the recomputed strips stand where the moved ones stood
             self.play(FadeIn(measured[1], scale=1.2), FadeIn(measured[2]), run_time=cue.share(0.2))
             self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(knows[0]), run_time=cue.share(0.12))
@@ -191,14 +242,16 @@ class LessonOpening(NarratedScene):
             hand.seat = j
             hands.append(hand)
             watches.add(VGroup(Circle(radius=0.38, color=theme.MUTED, stroke_width=2).move_to(c), hand))
-        self.watch("watches", lambda: {"seats": [h.seat for h in hands], "theta": theta,
-                                       "hands": [h.probe_values() for h in hands]})
+        self.watch(
+            "watches",
+            lambda: {"seats": [h.seat for h in hands], "theta": theta, "hands": [h.probe_values() for h in hands]},
+        )
         road = self._roadmap(p["roadmap"], left_x=0.6, top_y=0.6, arrows=False)
         with self.cue("plan") as cue:
             self.play(FadeOut(VGroup(measured, knows, demo.columns, out_label)), run_time=cue.share(0.12))
             # the sentence back in its own order before the watches are handed out
             back = [demo.order.index(j) for j in range(len(demo.order))]
-            for j, src in enumerate(back):           # the (faded) output strips follow their words unseen
+            for j, src in enumerate(back):  # the (faded) output strips follow their words unseen
                 demo.columns[src].shift(demo.chips.slots[j] - demo.chips.slots[src])
             demo.columns.submobjects = [demo.columns[src] for src in back]
             self.play(*demo.chips.shuffle_animations(back), run_time=cue.share(0.15))

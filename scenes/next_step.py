@@ -1,10 +1,19 @@
 """收尾: the course's three lessons tied together, then one question to think about outside the course (low rank
 and subspaces: with q = W_Q x as in lesson 1, one head's score matrix W_Qᵀ W_K is 512 × 512 of rank at most d_k). The course has no further lesson, so nothing points to one."""
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, Rectangle, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    Rectangle,
+    VGroup,
 )
 
 from mathcore.low_rank import head_dim, head_score_rank
@@ -12,9 +21,11 @@ from scenes import theme
 from scenes.base import NarratedScene
 
 D_MODEL, HEADS = 512, 8
-RECAP = (("第一课", "sin、cos 是指针的坐标；RoPE 按位置转 q、k"),
-         ("第二课", "位置要写进向量；原论文把一排钟的读数加到 x 上"),
-         ("第三课", "旋转不改长度和点积；两次旋转，角度相加"))
+RECAP = (
+    ("第一课", "sin、cos 是指针的坐标；RoPE 按位置转 q、k"),
+    ("第二课", "位置要写进向量；原论文把一排钟的读数加到 x 上"),
+    ("第三课", "旋转不改长度和点积；两次旋转，角度相加"),
+)
 ROOT = "往后挪一步总是同一种变化；读数的点积、同一对 q、k 的分数，都只看距离"
 
 
@@ -34,8 +45,11 @@ class NextStep(NarratedScene):
         # -- recap and link: one row per lesson, then the common root ------------------------------
         rows = VGroup()
         for name, line in RECAP:
-            rows.add(VGroup(theme.body_text(name, color=theme.HIGHLIGHT), theme.body_text(line, color=theme.TEXT))
-                     .arrange(RIGHT, buff=0.45))
+            rows.add(
+                VGroup(theme.body_text(name, color=theme.HIGHLIGHT), theme.body_text(line, color=theme.TEXT)).arrange(
+                    RIGHT, buff=0.45
+                )
+            )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.55).move_to(np.array([0.0, 1.0, 0.0]))
         root = theme.body_text(ROOT, color=theme.HIGHLIGHT).next_to(rows, DOWN, buff=0.75)
         self.probe("recap", rows=[[m.text for m in r] for r in rows], root=root.text)
@@ -59,11 +73,13 @@ class NextStep(NarratedScene):
         heads_note = theme.small_text(f"{HEADS} 个头 × {d_k} 维 = {D_MODEL} 维", color=theme.MUTED)
         heads_note.next_to(heads, DOWN, buff=0.15)
 
-        side = 2.0                                   # the 512 side; the 64 side is drawn to scale
+        side = 2.0  # the 512 side; the 64 side is drawn to scale
         thin = side * d_k / D_MODEL
         wq = Rectangle(width=thin, height=side, stroke_color=theme.Q, stroke_width=3).set_fill(theme.Q, opacity=0.35)
         wk = Rectangle(width=side, height=thin, stroke_color=theme.K, stroke_width=3).set_fill(theme.K, opacity=0.35)
-        prod = Rectangle(width=side, height=side, stroke_color=theme.SCORE, stroke_width=3).set_fill(theme.SCORE, opacity=0.25)
+        prod = Rectangle(width=side, height=side, stroke_color=theme.SCORE, stroke_width=3).set_fill(
+            theme.SCORE, opacity=0.25
+        )
         times = theme.body_text("×", color=theme.TEXT)
         equals = theme.body_text("=", color=theme.TEXT)
         VGroup(wq, times, wk, equals, prod).arrange(RIGHT, buff=0.35).move_to(np.array([-1.7, -0.2, 0.0]))
@@ -78,11 +94,16 @@ class NextStep(NarratedScene):
             theme.small_text(f"{d_k}×{D_MODEL}").next_to(wk, DOWN, buff=0.15),
             theme.small_text(f"{D_MODEL}×{D_MODEL}").next_to(prod, DOWN, buff=0.15),
         )
-        bound = theme.formula(f"\"秩\" <= d_k = {d_k}", color=theme.HIGHLIGHT).next_to(prod, RIGHT, buff=0.5)
+        bound = theme.formula(f'"秩" <= d_k = {d_k}', color=theme.HIGHLIGHT).next_to(prod, RIGHT, buff=0.5)
         measured = theme.small_text(f"随机抽一组权重：秩 = {rank}", color=theme.MUTED)
         measured.next_to(bound, DOWN, buff=0.25).align_to(bound, LEFT)
-        self.probe("shown", heads=[h[1].text for h in heads], bound=f"{d_k}", measured=measured.text,
-                   thin_over_side=thin / side)
+        self.probe(
+            "shown",
+            heads=[h[1].text for h in heads],
+            bound=f"{d_k}",
+            measured=measured.text,
+            thin_over_side=thin / side,
+        )
         tag = theme.small_text("课外思考", color=theme.HIGHLIGHT)
         tag.to_corner(np.array([1.0, 1.0, 0.0]), buff=theme.MARGIN)
         ask = theme.body_text("低秩：是浪费，还是本事？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.15, 0.0]))
@@ -91,8 +112,14 @@ class NextStep(NarratedScene):
             self.play(FadeOut(rows), FadeOut(root), run_time=cue.share(0.08))
             self.play(FadeIn(tag), FadeIn(heads, lag_ratio=0.15), run_time=cue.share(0.15))
             self.play(FadeIn(heads_note), run_time=cue.share(0.08))
-            self.play(GrowFromEdge(wq, UP), GrowFromEdge(wk, LEFT), FadeIn(times), FadeIn(labels[:2]),
-                      FadeIn(sizes[:2]), run_time=cue.share(0.15))
+            self.play(
+                GrowFromEdge(wq, UP),
+                GrowFromEdge(wk, LEFT),
+                FadeIn(times),
+                FadeIn(labels[:2]),
+                FadeIn(sizes[:2]),
+                run_time=cue.share(0.15),
+            )
             self.play(FadeIn(equals), FadeIn(prod), FadeIn(labels[2]), FadeIn(sizes[2]), run_time=cue.share(0.12))
             self.play(FadeIn(bound, shift=0.2 * LEFT), FadeIn(measured), run_time=cue.share(0.12))
             self.hold_frames(max(0, cue.start_frame + int(0.8 * cue.plan.speech_frames) - self.frame))

@@ -1,15 +1,31 @@
 """RoPE：转动 q 和 k — the q/k widget: seats turn the arrows, the score reads only the gap."""
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedVMobject, FadeIn, FadeOut, GrowArrow, Line,
-    RoundedRectangle, Square, SurroundingRectangle, ValueTracker, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Circle,
+    Create,
+    DashedVMobject,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Line,
+    RoundedRectangle,
+    Square,
+    SurroundingRectangle,
+    ValueTracker,
+    VGroup,
 )
 
 import mathcore
-from narration import figures
 from mathcore.scores import angle_between
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow, LabeledNumber, QKPair, SpinArrow
@@ -17,16 +33,17 @@ from scenes.mobjects.colored_text import colored, rich
 
 CENTER = np.array([-3.7, 0.25, 0.0])
 SCALE = 1.8
-PANEL_X = 0.9                   # left edge of the readouts
+PANEL_X = 0.9  # left edge of the readouts
 STRIP_Y = -1.75
 SEAT_W = 0.5
-K_THIN = 0.45                   # share of k's stroke while it lies exactly on q (so q shows around it)
+K_THIN = 0.45  # share of k's stroke while it lies exactly on q (so q shows around it)
 
 
 def _box(text: str, color: str = theme.TEXT) -> VGroup:
     label = theme.body_text(text, color=color, font_size=theme.SIZE_BODY)
-    frame = RoundedRectangle(corner_radius=0.12, width=label.width + 0.45, height=0.8, color=color,
-                             stroke_width=3).move_to(label)
+    frame = RoundedRectangle(
+        corner_radius=0.12, width=label.width + 0.45, height=0.8, color=color, stroke_width=3
+    ).move_to(label)
     return VGroup(frame, label)
 
 
@@ -40,8 +57,19 @@ def _speed_text(w: float) -> str:
 def _chain(*parts: tuple[str, str]) -> VGroup:
     boxes = [_box(t, c) for t, c in parts]
     row = VGroup(*boxes).arrange(RIGHT, buff=0.6)
-    links = VGroup(*[Arrow(a.get_right(), b.get_left(), buff=0.08, color=theme.MUTED, stroke_width=3,
-                           max_tip_length_to_length_ratio=0.3) for a, b in zip(boxes, boxes[1:])])
+    links = VGroup(
+        *[
+            Arrow(
+                a.get_right(),
+                b.get_left(),
+                buff=0.08,
+                color=theme.MUTED,
+                stroke_width=3,
+                max_tip_length_to_length_ratio=0.3,
+            )
+            for a, b in zip(boxes, boxes[1:])
+        ]
+    )
     return VGroup(row, links)
 
 
@@ -58,9 +86,9 @@ class QKWidget(NarratedScene):
     CUES = ("placement", "after_qk", "arrow", "rule", "angle", "score", "slide", "planes", "same_clocks")
     BOOKMARKS = {"placement": ("moved",), "slide": ("caveat",)}
     N_SEATS = 10
-    PLANE_D = 128                   # one attention head's q and k (e.g. LLaMA's): 64 planes
+    PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
     PLANE_INDICES = (0, 16, 32, 48, 63)
-    PLANE_SEATS = (8.0, 14.0)       # the seat the small planes reach in `planes`, then in `same_clocks`
+    PLANE_SEATS = (8.0, 14.0)  # the seat the small planes reach in `planes`, then in `same_clocks`
 
     def construct(self) -> None:
         theta = float(np.radians(figures.THETA_DEG))
@@ -68,16 +96,27 @@ class QKWidget(NarratedScene):
         header = self.header()
 
         # -- placement: the first two methods add a position vector to x ----------------
-        old = _chain(("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE))
-        new = _chain(("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.HIGHLIGHT), ("打分", theme.SCORE))
+        old = _chain(
+            ("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE)
+        )
+        new = _chain(
+            ("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.HIGHLIGHT), ("打分", theme.SCORE)
+        )
         old_name = theme.body_text("前两种", color=theme.TEXT)
         new_name = theme.body_text("RoPE", color=theme.HIGHLIGHT)
         for chain, name, y in ((old, old_name, 1.5), (new, new_name, -1.0)):
             chain.move_to(np.array([0.8, y, 0.0]))
             name.next_to(chain, LEFT, buff=0.4)
         # what q, k and v are (their first use in this lesson): q·k scores, the scores weigh the v's
-        legend = rich(colored("q", theme.Q) + " 查询向量　" + colored("k", theme.K) + " 键向量　v 值向量：" +
-                      colored("q·k 打分", theme.SCORE) + "，按分数把 v 加起来", font_size=theme.SIZE_SMALL)
+        legend = rich(
+            colored("q", theme.Q)
+            + " 查询向量　"
+            + colored("k", theme.K)
+            + " 键向量　v 值向量："
+            + colored("q·k 打分", theme.SCORE)
+            + "，按分数把 v 加起来",
+            font_size=theme.SIZE_SMALL,
+        )
         legend.move_to(np.array([0.0, 2.75, 0.0]))
         with self.cue("placement") as cue:
             self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.12))
@@ -92,18 +131,32 @@ class QKWidget(NarratedScene):
         v_note = theme.small_text("v 不转：取走的内容不带位置", color=theme.TEXT)
         v_note.next_to(new[0][2], DOWN, buff=0.3)
         with self.cue("after_qk") as cue:
-            self.play(FadeOut(moved), old.animate.set_color(theme.MUTED), old_name.animate.set_color(theme.MUTED),
-                      FadeIn(new_name), FadeIn(new[0][0]), GrowArrow(new[1][0]), FadeIn(new[0][1]),
-                      run_time=cue.share(0.3))
-            self.play(GrowArrow(new[1][1]), FadeIn(new[0][2]), GrowArrow(new[1][2]), FadeIn(new[0][3]),
-                      run_time=cue.share(0.3))
+            self.play(
+                FadeOut(moved),
+                old.animate.set_color(theme.MUTED),
+                old_name.animate.set_color(theme.MUTED),
+                FadeIn(new_name),
+                FadeIn(new[0][0]),
+                GrowArrow(new[1][0]),
+                FadeIn(new[0][1]),
+                run_time=cue.share(0.3),
+            )
+            self.play(
+                GrowArrow(new[1][1]),
+                FadeIn(new[0][2]),
+                GrowArrow(new[1][2]),
+                FadeIn(new[0][3]),
+                run_time=cue.share(0.3),
+            )
             self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.remaining())
             self.probe("placement", legend=legend.typst_code, v_note=v_note.text)
 
         # -- arrow: q = (1, 0) on a plane, turned 90° keeps its length --------------------
         pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
-        axes = VGroup(Line(CENTER + 2.3 * LEFT, CENTER + 2.3 * RIGHT, color=theme.MUTED, stroke_width=2),
-                      Line(CENTER + 2.1 * DOWN, CENTER + 2.3 * UP, color=theme.MUTED, stroke_width=2))
+        axes = VGroup(
+            Line(CENTER + 2.3 * LEFT, CENTER + 2.3 * RIGHT, color=theme.MUTED, stroke_width=2),
+            Line(CENTER + 2.1 * DOWN, CENTER + 2.3 * UP, color=theme.MUTED, stroke_width=2),
+        )
         q_len = LabeledNumber("长度 =", 1.0, decimals=0, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL)
         q_len.move_to(np.array([PANEL_X, 0.3, 0.0]), aligned_edge=LEFT)
         q_len.add_updater(lambda m: m.set_value(float(np.linalg.norm(pair.turned_q()))))
@@ -111,37 +164,82 @@ class QKWidget(NarratedScene):
         q_name.move_to(np.array([PANEL_X, 1.0, 0.0]), aligned_edge=LEFT)
         q_turned = theme.body_text(f"转 90° 后：q = {figures.value('r90_e1')}", color=theme.Q)
         q_turned.move_to(q_name, aligned_edge=LEFT)
-        self.watch("arrow_drawn", lambda: {
-            "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(), "unit": SCALE,
-            "k_start": pair.k_arrow.get_start().tolist(), "k_end": pair.k_arrow.get_end().tolist(),
-            "k_on": self.on_screen(pair.k_arrow) and pair.k_arrow.get_stroke_opacity() > 0.5,
-            "len_text": q_len.shown_text(), "len_on": self.on_screen(q_len),
-            "name_texts": [q_name.text, q_turned.text], "names_on": [self.on_screen(q_name), self.on_screen(q_turned)]})
+        self.watch(
+            "arrow_drawn",
+            lambda: {
+                "q_start": pair.q_arrow.get_start().tolist(),
+                "q_end": pair.q_arrow.get_end().tolist(),
+                "unit": SCALE,
+                "k_start": pair.k_arrow.get_start().tolist(),
+                "k_end": pair.k_arrow.get_end().tolist(),
+                "k_on": self.on_screen(pair.k_arrow) and pair.k_arrow.get_stroke_opacity() > 0.5,
+                "len_text": q_len.shown_text(),
+                "len_on": self.on_screen(q_len),
+                "name_texts": [q_name.text, q_turned.text],
+                "names_on": [self.on_screen(q_name), self.on_screen(q_turned)],
+            },
+        )
         with self.cue("arrow") as cue:
-            self.play(FadeOut(old), FadeOut(new), FadeOut(old_name), FadeOut(new_name), FadeOut(legend), FadeOut(v_note),
-                      run_time=cue.share(0.12))
-            self.play(Create(axes), FadeIn(pair.circle), GrowArrow(pair.q_arrow), FadeIn(pair.q_label),
-                      FadeIn(q_name), run_time=cue.share(0.3))
+            self.play(
+                FadeOut(old),
+                FadeOut(new),
+                FadeOut(old_name),
+                FadeOut(new_name),
+                FadeOut(legend),
+                FadeOut(v_note),
+                run_time=cue.share(0.12),
+            )
+            self.play(
+                Create(axes),
+                FadeIn(pair.circle),
+                GrowArrow(pair.q_arrow),
+                FadeIn(pair.q_label),
+                FadeIn(q_name),
+                run_time=cue.share(0.3),
+            )
             self.add(pair)
             pair.k_arrow.set_opacity(0)
             pair.k_label.set_opacity(0)
             self.play(FadeIn(q_len), run_time=cue.share(0.1))
-            self.play(pair.m.animate.set_value(np.radians(90.0) / theta), FadeOut(q_name),
-                      run_time=min(cue.share(0.3), cue.remaining()))
+            self.play(
+                pair.m.animate.set_value(np.radians(90.0) / theta),
+                FadeOut(q_name),
+                run_time=min(cue.share(0.3), cue.remaining()),
+            )
             self.play(FadeIn(q_turned), run_time=min(cue.share(0.1), cue.remaining()))
             cue.hold()
 
         # -- rule: seat i turns q by i·θ, seat j turns k by j·θ -------------------------------
-        rules = VGroup(
-            rich("第 " + colored("$m$", theme.POSITION) + " 个座位的 " + colored("q", theme.Q) + "：转 " +
-                 colored("$m theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
-            rich("第 " + colored("$n$", theme.POSITION) + " 个座位的 " + colored("k", theme.K) + "：转 " +
-                 colored("$n theta$", theme.ANGLE), font_size=theme.SIZE_SMALL),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
+        rules = (
+            VGroup(
+                rich(
+                    "第 "
+                    + colored("$m$", theme.POSITION)
+                    + " 个座位的 "
+                    + colored("q", theme.Q)
+                    + "：转 "
+                    + colored("$m theta$", theme.ANGLE),
+                    font_size=theme.SIZE_SMALL,
+                ),
+                rich(
+                    "第 "
+                    + colored("$n$", theme.POSITION)
+                    + " 个座位的 "
+                    + colored("k", theme.K)
+                    + "：转 "
+                    + colored("$n theta$", theme.ANGLE),
+                    font_size=theme.SIZE_SMALL,
+                ),
+            )
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+            .move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
+        )
         theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
         theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
         # k starts where q starts: drawn thinner on top of q, with its own label under the tip, so both show
-        k_start_label = theme.body_text("k", color=theme.K).move_to(CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0]))
+        k_start_label = theme.body_text("k", color=theme.K).move_to(
+            CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0])
+        )
         same_start = theme.small_text("k 从同一处出发，和 q 重合", color=theme.TEXT)
         same_start.move_to(CENTER + np.array([0.0, -2.45, 0.0]))
         strip = VGroup(*[Square(SEAT_W, color=theme.MUTED, stroke_width=2) for _ in range(self.N_SEATS)])
@@ -158,14 +256,21 @@ class QKWidget(NarratedScene):
         k_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.n.get_value()), STRIP_Y - 0.5, 0.0])))
         with self.cue("rule") as cue:
             self.play(FadeOut(q_len), FadeOut(q_turned), pair.m.animate.set_value(0.0), run_time=cue.share(0.2))
-            self.play(FadeIn(rules[0]), FadeIn(strip), FadeIn(seat_nums), FadeIn(seat_word), FadeIn(q_chip),
-                      run_time=cue.share(0.25))
+            self.play(
+                FadeIn(rules[0]),
+                FadeIn(strip),
+                FadeIn(seat_nums),
+                FadeIn(seat_word),
+                FadeIn(q_chip),
+                run_time=cue.share(0.25),
+            )
             self.play(FadeIn(rules[1]), FadeIn(k_chip), run_time=cue.share(0.2))
             self.play(FadeIn(theta_note), run_time=cue.share(0.15))
             k_width = pair.k_arrow.get_stroke_width()
             pair.k_arrow.set_stroke(width=K_THIN * k_width, family=False)
-            self.play(pair.k_arrow.animate.set_opacity(1), FadeIn(k_start_label), FadeIn(same_start),
-                      run_time=cue.remaining())
+            self.play(
+                pair.k_arrow.animate.set_opacity(1), FadeIn(k_start_label), FadeIn(same_start), run_time=cue.remaining()
+            )
 
         # -- angle: q at seat 2 turns 60°, k at seat 4 turns 120°; the gap is 60° ---------------
         def turn_q() -> float:
@@ -178,11 +283,23 @@ class QKWidget(NarratedScene):
             return float(np.degrees(angle_between(pair.turned_q(), pair.turned_k())))
 
         fs = theme.SIZE_BODY
-        q_turn = LabeledNumber("q 转", turn_q(), decimals=0, suffix="°", color=theme.Q, label_color=theme.Q, font_size=fs)
-        k_turn = LabeledNumber("k 转", turn_k(), decimals=0, suffix="°", color=theme.K, label_color=theme.K, font_size=fs)
-        gap_num = LabeledNumber("夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE, font_size=fs)
-        score = LabeledNumber("分数 cos(夹角) =", pair.current_score(), decimals=2, color=theme.SCORE,
-                              label_color=theme.SCORE, font_size=fs)
+        q_turn = LabeledNumber(
+            "q 转", turn_q(), decimals=0, suffix="°", color=theme.Q, label_color=theme.Q, font_size=fs
+        )
+        k_turn = LabeledNumber(
+            "k 转", turn_k(), decimals=0, suffix="°", color=theme.K, label_color=theme.K, font_size=fs
+        )
+        gap_num = LabeledNumber(
+            "夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE, font_size=fs
+        )
+        score = LabeledNumber(
+            "分数 cos(夹角) =",
+            pair.current_score(),
+            decimals=2,
+            color=theme.SCORE,
+            label_color=theme.SCORE,
+            font_size=fs,
+        )
         readouts = VGroup(q_turn, k_turn, gap_num, score)
         for mob, y in zip(readouts, (1.85, 1.3, 0.75, 0.1)):
             mob.move_to(np.array([PANEL_X, y, 0.0]), aligned_edge=LEFT)
@@ -190,31 +307,63 @@ class QKWidget(NarratedScene):
         k_turn.add_updater(lambda m: m.set_value(turn_k()))
         gap_num.add_updater(lambda m: m.set_value(gap()))
         score.add_updater(lambda m: m.set_value(pair.current_score()))
-        self.watch("widget", lambda: {
-            "i": float(pair.m.get_value()), "j": float(pair.n.get_value()), "theta": theta,
-            "q": list(figures.WIDGET_Q), "k": list(figures.WIDGET_K),
-            "q_tip": pair.probe_values()["q_tip"], "k_tip": pair.probe_values()["k_tip"],
-            "q_turn": q_turn.get_value(), "k_turn": k_turn.get_value(), "gap": gap_num.get_value(),
-            "score": score.get_value(), "gap_shown": gap_num.shown_text(), "score_shown": score.shown_text(),
-            "gap_on_screen": self.on_screen(gap_num), "score_on_screen": self.on_screen(score)})
-        self.watch("widget_drawn", lambda: {
-            "q_start": pair.q_arrow.get_start().tolist(), "q_end": pair.q_arrow.get_end().tolist(),
-            "k_start": pair.k_arrow.get_start().tolist(), "k_end": pair.k_arrow.get_end().tolist(), "unit": SCALE,
-            "arc_center": pair.gap_arc.get_arc_center().tolist(), "arc_start": pair.gap_arc.get_start().tolist(),
-            "arc_end": pair.gap_arc.get_end().tolist(), "arc_on": self.on_screen(pair.gap_arc),
-            "q_turn_text": q_turn.shown_text(), "k_turn_text": k_turn.shown_text(), "gap_text": gap_num.shown_text(),
-            "score_text": score.shown_text(),
-            "readouts_on": [self.on_screen(m) for m in (q_turn, k_turn, gap_num, score)],
-            "q_chip_x": q_chip.get_x(), "k_chip_x": k_chip.get_x(), "seat0_x": strip[0].get_x(),
-            "seat1_x": strip[1].get_x(), "chips_on": [self.on_screen(q_chip), self.on_screen(k_chip)],
-            "theta_text": theta_note.text, "theta_on": self.on_screen(theta_note)})
+        self.watch(
+            "widget",
+            lambda: {
+                "i": float(pair.m.get_value()),
+                "j": float(pair.n.get_value()),
+                "theta": theta,
+                "q": list(figures.WIDGET_Q),
+                "k": list(figures.WIDGET_K),
+                "q_tip": pair.probe_values()["q_tip"],
+                "k_tip": pair.probe_values()["k_tip"],
+                "q_turn": q_turn.get_value(),
+                "k_turn": k_turn.get_value(),
+                "gap": gap_num.get_value(),
+                "score": score.get_value(),
+                "gap_shown": gap_num.shown_text(),
+                "score_shown": score.shown_text(),
+                "gap_on_screen": self.on_screen(gap_num),
+                "score_on_screen": self.on_screen(score),
+            },
+        )
+        self.watch(
+            "widget_drawn",
+            lambda: {
+                "q_start": pair.q_arrow.get_start().tolist(),
+                "q_end": pair.q_arrow.get_end().tolist(),
+                "k_start": pair.k_arrow.get_start().tolist(),
+                "k_end": pair.k_arrow.get_end().tolist(),
+                "unit": SCALE,
+                "arc_center": pair.gap_arc.get_arc_center().tolist(),
+                "arc_start": pair.gap_arc.get_start().tolist(),
+                "arc_end": pair.gap_arc.get_end().tolist(),
+                "arc_on": self.on_screen(pair.gap_arc),
+                "q_turn_text": q_turn.shown_text(),
+                "k_turn_text": k_turn.shown_text(),
+                "gap_text": gap_num.shown_text(),
+                "score_text": score.shown_text(),
+                "readouts_on": [self.on_screen(m) for m in (q_turn, k_turn, gap_num, score)],
+                "q_chip_x": q_chip.get_x(),
+                "k_chip_x": k_chip.get_x(),
+                "seat0_x": strip[0].get_x(),
+                "seat1_x": strip[1].get_x(),
+                "chips_on": [self.on_screen(q_chip), self.on_screen(k_chip)],
+                "theta_text": theta_note.text,
+                "theta_on": self.on_screen(theta_note),
+            },
+        )
         with self.cue("angle") as cue:
             readouts.update()
             pair.k_arrow.set_stroke(width=k_width, family=False)
             self.play(FadeIn(q_turn), FadeIn(k_turn), FadeOut(same_start), run_time=cue.share(0.12))
             self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.3))
-            self.play(pair.n.animate.set_value(float(j0)), pair.k_label.animate.set_opacity(1), FadeOut(k_start_label),
-                      run_time=cue.share(0.3))
+            self.play(
+                pair.n.animate.set_value(float(j0)),
+                pair.k_label.animate.set_opacity(1),
+                FadeOut(k_start_label),
+                run_time=cue.share(0.3),
+            )
             pair._sync_arc()
             gap_num.update()
             self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), run_time=cue.remaining())
@@ -237,14 +386,15 @@ class QKWidget(NarratedScene):
             only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
             self.play(FadeIn(only), run_time=cue.share(0.15))
             caveat = theme.small_text("超出训练时的长度：效果会打折扣", color=theme.TEXT)
-            caveat.move_to(CENTER + np.array([0.0, -2.2, 0.0]))        # under the dial: the seat strip is right
+            caveat.move_to(CENTER + np.array([0.0, -2.2, 0.0]))  # under the dial: the seat strip is right
             self.hold_to(max(self.frame, cue.bookmark("caveat")))
             self.play(FadeIn(caveat), run_time=cue.remaining())
 
         # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
-        clocks = ClockRow(d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6,
-                          center=np.array([0.0, -0.35, 0.0]))
+        clocks = ClockRow(
+            d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6, center=np.array([0.0, -0.35, 0.0])
+        )
         plane_centers = [c + np.array([0.0, 1.75, 0.0]) for c in clocks.centers]
         seat = ValueTracker(0.0)
         q0 = np.asarray(figures.WIDGET_Q, dtype=float)
@@ -253,65 +403,151 @@ class QKWidget(NarratedScene):
         for c, wi in zip(plane_centers, w):
             planes.add(DashedVMobject(Circle(radius=0.7, color=theme.MUTED, stroke_width=2).move_to(c), num_dashes=24))
             # rope_2d(q0, p, θ) is q0 turned by p·θ: the arrow turns, its length stays
-            arr = SpinArrow(q0, lambda wi=wi: seat.get_value() * wi, scale=0.7, center=c, color=theme.Q,
-                            stroke_width=6, tip_ratio=0.25)
+            arr = SpinArrow(
+                q0,
+                lambda wi=wi: seat.get_value() * wi,
+                scale=0.7,
+                center=c,
+                color=theme.Q,
+                stroke_width=6,
+                tip_ratio=0.25,
+            )
             plane_arrows.add(arr)
-        dots = VGroup(*[theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
-                        for a, b in zip(plane_centers, plane_centers[1:])])
-        speeds = VGroup(*[theme.small_text(_speed_text(wi), color=theme.ANGLE).next_to(p, DOWN, buff=0.2)
-                          for p, wi in zip(planes, w)])
-        unit = theme.small_text(f"ω 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT)
+        dots = VGroup(
+            *[
+                theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
+                for a, b in zip(plane_centers, plane_centers[1:])
+            ]
+        )
+        speeds = VGroup(
+            *[
+                theme.small_text(_speed_text(wi), color=theme.ANGLE).next_to(p, DOWN, buff=0.2)
+                for p, wi in zip(planes, w)
+            ]
+        )
+        unit = theme.small_text(
+            f"ω 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT
+        )
         unit.move_to(np.array([0.0, -0.95, 0.0]))
-        names = VGroup(*[theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
-                         for p, i in zip(planes, self.PLANE_INDICES)])
-        title = rich(f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的转速 "
-                     + colored("ω", theme.ANGLE) + "，从快到慢")
+        names = VGroup(
+            *[
+                theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
+                for p, i in zip(planes, self.PLANE_INDICES)
+            ]
+        )
+        title = rich(
+            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的转速 "
+            + colored("ω", theme.ANGLE)
+            + "，从快到慢"
+        )
         title.move_to(np.array([0.0, 2.85, 0.0]))
-        counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION,
-                                font_size=theme.SIZE_SMALL)
+        counter = LabeledNumber(
+            "座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION, font_size=theme.SIZE_SMALL
+        )
         counter.move_to(np.array([0.0, -0.3, 0.0]))
         counter.add_updater(lambda m: m.set_value(float(np.floor(seat.get_value() + 1e-9))))
-        self.watch("planes", lambda: {"p": float(seat.get_value()), "w": w.tolist(),
-                                      "tips": [((a.arrow.get_end() - c)[:2] / 0.7).tolist()
-                                               for a, c in zip(plane_arrows, plane_centers)],
-                                      "on_screen": self.on_screen(plane_arrows[0])})
-        self.watch("planes_drawn", lambda: {
-            "arrows": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in plane_arrows],
-            "arrows_on": self.on_screen(plane_arrows),
-            "speed_texts": [t.text for t in speeds], "speeds_on": [self.on_screen(t) for t in speeds],
-            "counter_text": counter.shown_text(), "counter_on": self.on_screen(counter),
-            "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
-            "hands_on": self.on_screen(clocks.hands)})
-        widget = VGroup(pair, pair.gap_arc, axes, theta_note, rules, strip, seat_nums, seat_word, q_chip, k_chip,
-                        readouts, only, caveat)
+        self.watch(
+            "planes",
+            lambda: {
+                "p": float(seat.get_value()),
+                "w": w.tolist(),
+                "tips": [((a.arrow.get_end() - c)[:2] / 0.7).tolist() for a, c in zip(plane_arrows, plane_centers)],
+                "on_screen": self.on_screen(plane_arrows[0]),
+            },
+        )
+        self.watch(
+            "planes_drawn",
+            lambda: {
+                "arrows": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in plane_arrows],
+                "arrows_on": self.on_screen(plane_arrows),
+                "speed_texts": [t.text for t in speeds],
+                "speeds_on": [self.on_screen(t) for t in speeds],
+                "counter_text": counter.shown_text(),
+                "counter_on": self.on_screen(counter),
+                "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
+                "hands_on": self.on_screen(clocks.hands),
+            },
+        )
+        widget = VGroup(
+            pair,
+            pair.gap_arc,
+            axes,
+            theta_note,
+            rules,
+            strip,
+            seat_nums,
+            seat_word,
+            q_chip,
+            k_chip,
+            readouts,
+            only,
+            caveat,
+        )
         with self.cue("planes") as cue:
             self.play(FadeOut(widget), run_time=cue.share(0.15))
             for mob in (q_chip, k_chip, *readouts):
                 mob.clear_updaters()
-            self.play(FadeIn(title), FadeIn(planes), FadeIn(plane_arrows), FadeIn(names), FadeIn(dots), run_time=cue.share(0.25))
+            self.play(
+                FadeIn(title),
+                FadeIn(planes),
+                FadeIn(plane_arrows),
+                FadeIn(names),
+                FadeIn(dots),
+                run_time=cue.share(0.25),
+            )
             self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=cue.share(0.2))
             self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.remaining())
 
         # -- same_clocks: the angles are the clock readings; RoPE turns arrows with them -------------
         clocks.set_position(self.PLANE_SEATS[0])
-        card = VGroup(RoundedRectangle(corner_radius=0.08, width=1.0, height=0.65, color=theme.MUTED, stroke_width=3),
-                      theme.small_text("sin", color=theme.SIN)).arrange(RIGHT, buff=-0.75)
+        card = VGroup(
+            RoundedRectangle(corner_radius=0.08, width=1.0, height=0.65, color=theme.MUTED, stroke_width=3),
+            theme.small_text("sin", color=theme.SIN),
+        ).arrange(RIGHT, buff=-0.75)
         card[1].move_to(card[0])
-        sinus = VGroup(card, rich("那排钟：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上",
-                                  color=theme.MUTED)).arrange(RIGHT, buff=0.3)
-        turner = VGroup(Arrow(np.array([0.0, 0.0, 0.0]), np.array([0.6, 0.35, 0.0]), buff=0,
-                              color=theme.Q, stroke_width=5, max_tip_length_to_length_ratio=0.3),
-                        rich("RoPE：读数拿来" + colored("转箭头", theme.HIGHLIGHT))).arrange(RIGHT, buff=0.45)
+        sinus = VGroup(
+            card, rich("那排钟：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上", color=theme.MUTED)
+        ).arrange(RIGHT, buff=0.3)
+        turner = VGroup(
+            Arrow(
+                np.array([0.0, 0.0, 0.0]),
+                np.array([0.6, 0.35, 0.0]),
+                buff=0,
+                color=theme.Q,
+                stroke_width=5,
+                max_tip_length_to_length_ratio=0.3,
+            ),
+            rich("RoPE：读数拿来" + colored("转箭头", theme.HIGHLIGHT)),
+        ).arrange(RIGHT, buff=0.45)
         notes = VGroup(sinus, turner).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.85, 0.0]))
-        row_names = VGroup(theme.small_text("箭头", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
-                           theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])))
-        self.watch("clocks", lambda: {"p": clocks.p, "hand_angles": clocks.probe_values()["hand_angles"],
-                                      "w": clocks.w.tolist(), "on_screen": self.on_screen(clocks.hands)})
+        row_names = VGroup(
+            theme.small_text("箭头", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
+            theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])),
+        )
+        self.watch(
+            "clocks",
+            lambda: {
+                "p": clocks.p,
+                "hand_angles": clocks.probe_values()["hand_angles"],
+                "w": clocks.w.tolist(),
+                "on_screen": self.on_screen(clocks.hands),
+            },
+        )
         with self.cue("same_clocks") as cue:
-            self.play(FadeOut(names), FadeOut(speeds), FadeOut(unit), FadeOut(title), FadeOut(dots), counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
-                      run_time=cue.share(0.15))
+            self.play(
+                FadeOut(names),
+                FadeOut(speeds),
+                FadeOut(unit),
+                FadeOut(title),
+                FadeOut(dots),
+                counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
+                run_time=cue.share(0.15),
+            )
             self.play(FadeIn(clocks.faces), FadeIn(clocks.hands), FadeIn(row_names), run_time=cue.share(0.2))
             self.play(FadeIn(notes[0]), run_time=cue.share(0.2))
             self.play(FadeIn(notes[1]), run_time=cue.share(0.2))
-            self.play(seat.animate.set_value(self.PLANE_SEATS[1]), clocks.make_step_animation(self.PLANE_SEATS[1]),
-                      run_time=cue.remaining())
+            self.play(
+                seat.animate.set_value(self.PLANE_SEATS[1]),
+                clocks.make_step_animation(self.PLANE_SEATS[1]),
+                run_time=cue.remaining(),
+            )

@@ -4,6 +4,7 @@ The question on screen is the cue's own text (from the plan), the pause length i
 the plan's (the ``pause:`` of each ``qN_think`` cue), and a :class:`Countdown`
 shows the whole seconds left, reaching 0 exactly when the pause ends.
 """
+
 from __future__ import annotations
 
 import re
@@ -59,18 +60,28 @@ class Quiz(NarratedScene):
     #: the key points shown under each question (the narration says them in full)
     ANSWERS = {
         1: ("不变：每个词的输出只是跟着换了位置", "点积、softmax、加权求和都不看次序", "注意力看到的只是一袋词"),
-        2: ("座位号能到几千几万，词向量的数大多在 ±1 附近", "一加上去，点积被位置占满，词义不起作用",
-            "同一个词换个座位，就像变了个词"),
-        3: ("指针转满一圈回到原处：两个座位可能读数几乎一样", "快的指针区分近处，慢的指针区分远处",
-            "合起来，每个座位的读数才独一无二"),
-        4: ("RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ", "k 相对 q 多转 (n − m)θ：分数只看隔了几个座位",
-            "值向量 v 不转：取走的内容不带位置", "超出训练时的长度，效果会打折扣"),
+        2: (
+            "座位号能到几千几万，词向量的数大多在 ±1 附近",
+            "一加上去，点积被位置占满，词义不起作用",
+            "同一个词换个座位，就像变了个词",
+        ),
+        3: (
+            "指针转满一圈回到原处：两个座位可能读数几乎一样",
+            "快的指针区分近处，慢的指针区分远处",
+            "合起来，每个座位的读数才独一无二",
+        ),
+        4: (
+            "RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ",
+            "k 相对 q 多转 (n − m)θ：分数只看隔了几个座位",
+            "值向量 v 不转：取走的内容不带位置",
+            "超出训练时的长度，效果会打折扣",
+        ),
     }
     LEFT_X = -6.3
-    WRAP = 22                               # characters per question line at QUESTION_SIZE
-    QUESTION_SIZE = theme.SIZE_BODY + 6     # large: the question is read on a phone while the clock runs
+    WRAP = 22  # characters per question line at QUESTION_SIZE
+    QUESTION_SIZE = theme.SIZE_BODY + 6  # large: the question is read on a phone while the clock runs
     ANSWER_SIZE = theme.SIZE_BODY + 2
-    ANSWER_INDENT = 1.0                     # the answer lines start right of the 答 tag
+    ANSWER_INDENT = 1.0  # the answer lines start right of the 答 tag
     CLOCK_CENTER = np.array([0.0, -0.75, 0.0])
 
     def construct(self) -> None:
@@ -103,18 +114,25 @@ class Quiz(NarratedScene):
             label = theme.body_text("想一想", color=theme.MUTED).next_to(clock, DOWN, buff=0.3)
             end = beat.end_frame
             clock.add_updater(lambda m, dt, end=end: m.set_frames_left(end - self.frame, self.fps))  # dt: every frame
-            self.watch(f"countdown{n}", lambda clock=clock, end=end: {
-                **clock.probe_values(), "end": end, "seconds": clock.seconds, "on_screen": self.on_screen(clock)})
+            self.watch(
+                f"countdown{n}",
+                lambda clock=clock, end=end: {
+                    **clock.probe_values(),
+                    "end": end,
+                    "seconds": clock.seconds,
+                    "on_screen": self.on_screen(clock),
+                },
+            )
             with self.cue(f"q{n}_think") as cue:
                 clock.set_frames_left(end - self.frame, self.fps)
-                self.add(clock)                 # no fade: a Transform would fight the updater over the digit
+                self.add(clock)  # no fade: a Transform would fight the updater over the digit
                 self.play_frames(FadeIn(label), frames=max(1, min(4, cue.frames_remaining("cue") - 1)))
                 self.hold_to(cue.end_frame)
 
             # -- qN_answer: the key points under the question ---------------------------------------
             answer = self._answer(n, below=question)
             with self.cue(f"q{n}_answer") as cue:
-                clock.set_frames_left(end - self.frame, self.fps)     # 0: the pause is over
+                clock.set_frames_left(end - self.frame, self.fps)  # 0: the pause is over
                 clock.clear_updaters()
                 self.play(FadeOut(clock), FadeOut(label), FadeIn(answer[0]), run_time=cue.share(0.12))
                 for line in answer[1]:
@@ -127,8 +145,9 @@ class Quiz(NarratedScene):
         text = re.sub(r"^第[一二三四五六七八九十]+题[：:]\s*", "", self.cue_plan(f"q{n}").text)
         tag = theme.body_text(f"第 {n} 题", color=theme.HIGHLIGHT, font_size=self.QUESTION_SIZE)
         tag.move_to(np.array([0.0, 2.95, 0.0])).align_to(np.array([self.LEFT_X, 0.0, 0.0]), LEFT)
-        lines = VGroup(*[theme.body_text(l, color=theme.TEXT, font_size=self.QUESTION_SIZE)
-                         for l in wrap_cjk(text, self.WRAP)])
+        lines = VGroup(
+            *[theme.body_text(l, color=theme.TEXT, font_size=self.QUESTION_SIZE) for l in wrap_cjk(text, self.WRAP)]
+        )
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         lines.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
         return VGroup(tag, lines)

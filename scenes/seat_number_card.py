@@ -1,9 +1,21 @@
 """把座位号写进向量: x + p as a two-row card that merges into one row of sums, then the three requirements on p."""
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, FadeIn, FadeOut, Line, RoundedRectangle, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    CurvedArrow,
+    FadeIn,
+    FadeOut,
+    Line,
+    RoundedRectangle,
+    VGroup,
 )
 
 from scenes import theme
@@ -12,7 +24,7 @@ from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatC
 from scenes.mobjects.word_chips import WordChips
 
 SENTENCE = ("小明", "把", "书", "借给", "小红")
-HOPS = ((3, 4), (503, 504))       # the same "one seat to the right", near and far
+HOPS = ((3, 4), (503, 504))  # the same "one seat to the right", near and far
 
 
 class SeatNumberCard(NarratedScene):
@@ -29,8 +41,10 @@ class SeatNumberCard(NarratedScene):
         # -- idea: attention only reads vectors; write the seat in before it -------------
         chips = WordChips(SENTENCE, center=np.array([-1.9, 1.2, 0.0]), spacing=1.55)
         seats = chips.seat_labels()
-        attn = VGroup(RoundedRectangle(corner_radius=0.15, width=2.2, height=1.1, stroke_color=theme.MUTED),
-                      theme.body_text("注意力", color=theme.TEXT))
+        attn = VGroup(
+            RoundedRectangle(corner_radius=0.15, width=2.2, height=1.1, stroke_color=theme.MUTED),
+            theme.body_text("注意力", color=theme.TEXT),
+        )
         attn[1].move_to(attn[0])
         attn.move_to(np.array([5.0, 1.2, 0.0]))
         feed = Arrow(chips.get_right() + 0.1 * RIGHT, attn.get_left(), buff=0.1, color=theme.MUTED, stroke_width=4)
@@ -44,7 +58,13 @@ class SeatNumberCard(NarratedScene):
 
         # -- card: p as long as x, added dimension by dimension; two rows, then the one row the sum is ------
         card = SeatCard(d=4, center=np.array([0.4, 0.6, 0.0]))
-        self.watch("card", lambda: {**card.probe_values(), "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells)})
+        self.watch(
+            "card",
+            lambda: {
+                **card.probe_values(),
+                "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells),
+            },
+        )
         one_row = theme.small_text("加完只剩一行数：词义和座位号叠在一起", color=theme.TEXT)
         with self.cue("card") as cue:
             self.swap(VGroup(chips, seats, attn, feed, only, write), FadeIn(card.x_cells), run_time=cue.share(0.1))
@@ -63,36 +83,62 @@ class SeatNumberCard(NarratedScene):
         panel = np.array([3.3, -0.9, 0.0])
         card_group = VGroup(card, card.title)
         with self.cue("req_unique") as cue:
-            self.play(FadeOut(one_row), card_group.animate.scale(0.8).move_to(np.array([3.75, 2.15, 0.0])),
-                      run_time=cue.share(0.3))
+            self.play(
+                FadeOut(one_row),
+                card_group.animate.scale(0.8).move_to(np.array([3.75, 2.15, 0.0])),
+                run_time=cue.share(0.3),
+            )
             unique = theme.formula("p(m) != p(n) quad (m != n)", color=theme.TEXT).move_to(panel)
-            self.play(FadeIn(reqs.items[0], shift=0.2 * RIGHT), *reqs.focus_animations(0, shown=1),
-                      run_time=cue.share(0.3))
+            self.play(
+                FadeIn(reqs.items[0], shift=0.2 * RIGHT), *reqs.focus_animations(0, shown=1), run_time=cue.share(0.3)
+            )
             self.play(FadeIn(unique), run_time=cue.remaining())
 
         with self.cue("req_small") as cue:
-            small = VGroup(theme.formula("|p| approx |x|", color=theme.TEXT),
-                           theme.small_text("同一个量级", color=theme.MUTED)).arrange(DOWN, buff=0.2).move_to(panel)
-            self.play(FadeOut(unique), FadeIn(reqs.items[1], shift=0.2 * RIGHT), *reqs.focus_animations(1, shown=2),
-                      run_time=cue.share(0.4))
+            small = (
+                VGroup(
+                    theme.formula("|p| approx |x|", color=theme.TEXT), theme.small_text("同一个量级", color=theme.MUTED)
+                )
+                .arrange(DOWN, buff=0.2)
+                .move_to(panel)
+            )
+            self.play(
+                FadeOut(unique),
+                FadeIn(reqs.items[1], shift=0.2 * RIGHT),
+                *reqs.focus_animations(1, shown=2),
+                run_time=cue.share(0.4),
+            )
             self.play(FadeIn(small), run_time=cue.remaining())
 
         ruler = self._ruler(panel + 0.2 * DOWN + 0.4 * RIGHT)
         with self.cue("req_steady") as cue:
-            self.play(FadeOut(small), FadeIn(reqs.items[2], shift=0.2 * RIGHT), *reqs.focus_animations(2, shown=3),
-                      run_time=cue.share(0.3))
+            self.play(
+                FadeOut(small),
+                FadeIn(reqs.items[2], shift=0.2 * RIGHT),
+                *reqs.focus_animations(2, shown=3),
+                run_time=cue.share(0.3),
+            )
             self.play(FadeIn(ruler.marks), run_time=cue.share(0.2))
             self.play(Create(ruler.hops[0]), FadeIn(ruler.plus[0]), run_time=cue.share(0.2))
             self.play(Create(ruler.hops[1]), FadeIn(ruler.plus[1]), run_time=cue.remaining())
-            self.probe("hops", pairs=[list(h) for h in HOPS], shown=[[t.text for t in pair] for pair in ruler.numbers],
-                       hop_ends=[[h.get_start()[0], h.get_end()[0]] for h in ruler.hops],
-                       ticks=[[n.get_x() for n in pair] for pair in ruler.numbers])
+            self.probe(
+                "hops",
+                pairs=[list(h) for h in HOPS],
+                shown=[[t.text for t in pair] for pair in ruler.numbers],
+                hop_ends=[[h.get_start()[0], h.get_end()[0]] for h in ruler.hops],
+                ticks=[[n.get_x() for n in pair] for pair in ruler.numbers],
+            )
 
         # -- takeaway: a steady "one seat right"; test the candidates with the three rules ---
         with self.cue("takeaway") as cue:
             same = theme.body_text("稳定的“往右挪一个座位”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
             test = theme.body_text("接下来：用这三条检验候选方案", color=theme.TEXT).move_to(np.array([0.0, -2.1, 0.0]))
-            self.play(ruler.hops.animate.set_color(theme.HIGHLIGHT), FadeIn(same), *reqs.focus_animations(-1), run_time=cue.share(0.45))
+            self.play(
+                ruler.hops.animate.set_color(theme.HIGHLIGHT),
+                FadeIn(same),
+                *reqs.focus_animations(-1),
+                run_time=cue.share(0.45),
+            )
             self.play(FadeIn(test, shift=0.2 * UP), run_time=cue.remaining())
             self.probe("final_layout", on_screen=True)
 
@@ -107,14 +153,19 @@ class SeatNumberCard(NarratedScene):
         ruler.marks.add(line, dots)
         for (a, b), (xa, xb) in zip(HOPS, xs):
             pa, pb = center + xa * RIGHT, center + xb * RIGHT
-            nums = [theme.small_text(str(s), color=theme.POSITION).next_to(p, DOWN, buff=0.15)
-                    for s, p in ((a, pa), (b, pb))]
+            nums = [
+                theme.small_text(str(s), color=theme.POSITION).next_to(p, DOWN, buff=0.15)
+                for s, p in ((a, pa), (b, pb))
+            ]
             ticks = [Line(p + 0.1 * DOWN, p + 0.1 * UP, color=theme.POSITION, stroke_width=3) for p in (pa, pb)]
             ruler.marks.add(*ticks, *nums)
             ruler.numbers.append(nums)
             hop = CurvedArrow(pa + 0.15 * UP, pb + 0.15 * UP, angle=-np.pi / 2, color=theme.POSITION, stroke_width=4)
             ruler.hops.add(hop)
-            ruler.plus.add(theme.formula(f"p({a}) -> p({b})", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4)
-                           .next_to(hop, UP, buff=0.1))
+            ruler.plus.add(
+                theme.formula(f"p({a}) -> p({b})", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4).next_to(
+                    hop, UP, buff=0.1
+                )
+            )
         ruler.add(ruler.marks, ruler.hops, ruler.plus)
         return ruler

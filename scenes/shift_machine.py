@@ -13,18 +13,29 @@ Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readi
 the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
 the probe ``back_rows`` (the boxed rows) are read by tests/course/test_scene_shift_machine.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arc, Create, FadeIn, FadeOut, Indicate, Line, SurroundingRectangle,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arc,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    Line,
+    SurroundingRectangle,
     VGroup,
 )
 
 import mathcore
-from narration import figures
 from mathcore import checks
 from mathcore.rotation_facts import cos_first_pe, cos_first_shift_matrix
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow as ClockRowMob
@@ -34,9 +45,9 @@ from scenes.mobjects.sci_figure import sci_line
 D = 8
 ROW_Y = 1.95
 GRID_CENTER = np.array([-2.33, -0.45, 0.0])
-SIDE_LEFT = 2.45           # the machine's notes start here, right of the grid
+SIDE_LEFT = 2.45  # the machine's notes start here, right of the grid
 RIGHT_X = 4.1
-TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 
 
 def _entry(x: float, places: int = 2, zero: str = "0") -> str:
@@ -55,12 +66,22 @@ class ShiftMachine(NarratedScene):
     check (A4) → pitfall (rows; the hands go to the boxed row n = k) → backwards (turns back k, to n = 0) → lesson."""
 
     SCENE_IDS = ("shift_machine",)
-    CUES = ("clocks", "pitch", "stagger", "machine", "formula", "no_learning", "check", "pitfall", "backwards",
-            "lesson")
-    K_SHOWN = 1                  # the M_k drawn as numbers
-    M_PLACES = 3                 # its decimals: the slow blocks turn 0.01 and 0.001 rad per step
-    K_BACK = 3                   # the row pitfall turns back this far (checks.a4_row_pitfall's k)
-    STEPS = (1, 2, 3)            # clocks: n = 0 → 3
+    CUES = (
+        "clocks",
+        "pitch",
+        "stagger",
+        "machine",
+        "formula",
+        "no_learning",
+        "check",
+        "pitfall",
+        "backwards",
+        "lesson",
+    )
+    K_SHOWN = 1  # the M_k drawn as numbers
+    M_PLACES = 3  # its decimals: the slow blocks turn 0.01 and 0.001 rad per step
+    K_BACK = 3  # the row pitfall turns back this far (checks.a4_row_pitfall's k)
+    STEPS = (1, 2, 3)  # clocks: n = 0 → 3
     STAGGER_TO = 12
     TABLE_ROWS = (0, 1, 2, 3, 4)
 
@@ -70,24 +91,36 @@ class ShiftMachine(NarratedScene):
         self.row = row
         n_of = lambda: row.p  # noqa: E731
         # the clocks are called 钟 0 … 钟 3, their hands 指针 (the course's glossary)
-        names = VGroup(*[theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
-                         for i, face in zip(row.indices, row.faces)])
+        names = VGroup(
+            *[
+                theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
+                for i, face in zip(row.indices, row.faces)
+            ]
+        )
         n_label = theme.body_text("n =", color=theme.POSITION)
         n_num = GlyphNumber(lambda v: f"{round(v):d}", 0, max_chars=3, font_size=theme.SIZE_BODY, color=theme.POSITION)
         n_num.next_to(n_label, RIGHT, buff=0.18)
         counter = VGroup(n_label, n_num).move_to(np.array([-5.85, ROW_Y, 0.0]))
         n_num.add_updater(lambda m: m.set_value(n_of()))
-        self.watch("clocks", lambda: {**row.probe_values(), "n_shown": n_num.text, "n_on_screen": self.on_screen(n_num)})
-        self.watch("hands", lambda: {"n_shown": n_num.text, "n_on_screen": self.on_screen(n_num),
-                                     "centers": [c[:2].tolist() for c in row.centers],
-                                     "hands": [_points(h) for h in row.hands],
-                                     "hands_on_screen": self.on_screen(row.hands)})
+        self.watch(
+            "clocks", lambda: {**row.probe_values(), "n_shown": n_num.text, "n_on_screen": self.on_screen(n_num)}
+        )
+        self.watch(
+            "hands",
+            lambda: {
+                "n_shown": n_num.text,
+                "n_on_screen": self.on_screen(n_num),
+                "centers": [c[:2].tolist() for c in row.centers],
+                "hands": [_points(h) for h in row.hands],
+                "hands_on_screen": self.on_screen(row.hands),
+            },
+        )
 
         # -- clocks: one hand per clock, angle = ω_i · n ---------------------------------------
-        rule = theme.formula("\"角度\" = omega_i dot n", font_size=40).move_to(np.array([0.0, -0.35, 0.0]))
+        rule = theme.formula('"角度" = omega_i dot n', font_size=40).move_to(np.array([0.0, -0.35, 0.0]))
         with self.cue("clocks") as cue:
             self.play(FadeIn(header), Create(row.faces), FadeIn(names), FadeIn(counter), run_time=cue.share(0.2))
-            row.remove(row.faces, row.names)        # static parts drawn once per play, only the hands move
+            row.remove(row.faces, row.names)  # static parts drawn once per play, only the hands move
             self.add(row)
             self.bring_to_back(header, row.faces, names, n_label)
             self.play(FadeIn(rule), run_time=cue.share(0.15))
@@ -110,43 +143,74 @@ class ShiftMachine(NarratedScene):
             pairs.add(lab, cos_n, sin_n)
             readings.append((cos_n, sin_n))
 
-        for j, num in enumerate([num for pair in readings for num in pair]):   # entry j of PE(n): (cos, sin) pairs
+        for j, num in enumerate([num for pair in readings for num in pair]):  # entry j of PE(n): (cos, sin) pairs
             num.add_updater(lambda m, j=j: m.set_value(cos_first_pe([n_of()], D)[0][j]))
             num.update()
-        self.watch("pairs", lambda: {"n": n_of(), "shown": [[cn.text, sn.text] for cn, sn in readings],
-                                     "on_screen": self.on_screen(readings[0][0]),
-                                     "hands": [_points(h) for h in row.hands],
-                                     "centers": [c[:2].tolist() for c in row.centers]})
-        pe_formula = theme.formula("\"PE\"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)", font_size=34)
+        self.watch(
+            "pairs",
+            lambda: {
+                "n": n_of(),
+                "shown": [[cn.text, sn.text] for cn, sn in readings],
+                "on_screen": self.on_screen(readings[0][0]),
+                "hands": [_points(h) for h in row.hands],
+                "centers": [c[:2].tolist() for c in row.centers],
+            },
+        )
+        pe_formula = theme.formula(
+            '"PE"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)', font_size=34
+        )
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
         # lesson 2 drew (sin, cos) pairs (scenes/clock_row.py); say once that the order is swapped here
-        order_note = theme.typst_text("每对先 cos 后 sin；按第二课的顺序（先 sin 后 cos），每一块是 $R(-omega_i k)$",
-                                      color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
+        order_note = theme.typst_text(
+            "每对先 cos 后 sin；按第二课的顺序（先 sin 后 cos），每一块是 $R(-omega_i k)$",
+            color=theme.MUTED,
+            font_size=TYPST * theme.SIZE_SMALL,
+        )
         order_note.next_to(pe_formula, DOWN, buff=0.2)
         self.probe("order_note", shown=order_note.typst_code)
         wl = mathcore.wavelengths(512)
         strip_y, x0, x1 = -1.55, -4.2, 4.2
         logs = np.log(wl)
         xs = x0 + (logs - logs[0]) / (logs[-1] - logs[0]) * (x1 - x0)
-        drawn = list(range(0, len(wl), 16)) + [len(wl) - 1]       # every 16th clock, and the slowest
-        strip = VGroup(Line([x0, strip_y, 0], [x1, strip_y, 0], color=theme.MUTED, stroke_width=2),
-                       *[Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.TEXT, stroke_width=3)
-                         for i in drawn])
-        ends = VGroup(theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to([x0, strip_y, 0], LEFT, buff=0.2),
-                      # as the voice says it ("大约 6.1 万"), not five digits
-                      theme.small_text(f"≈{figures.value('wl_slow_512_wan')} 万", color=theme.TEXT)
-                      .next_to([x1, strip_y, 0], RIGHT, buff=0.2))
-        strip_title = theme.small_text("d = 512：每个钟转一圈要走的步数（对数刻度，每 16 个钟画一个）", color=theme.TEXT)
+        drawn = list(range(0, len(wl), 16)) + [len(wl) - 1]  # every 16th clock, and the slowest
+        strip = VGroup(
+            Line([x0, strip_y, 0], [x1, strip_y, 0], color=theme.MUTED, stroke_width=2),
+            *[
+                Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.TEXT, stroke_width=3)
+                for i in drawn
+            ],
+        )
+        ends = VGroup(
+            theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to(
+                [x0, strip_y, 0], LEFT, buff=0.2
+            ),
+            # as the voice says it ("大约 6.1 万"), not five digits
+            theme.small_text(f"≈{figures.value('wl_slow_512_wan')} 万", color=theme.TEXT).next_to(
+                [x1, strip_y, 0], RIGHT, buff=0.2
+            ),
+        )
+        strip_title = theme.small_text(
+            "d = 512：每个钟转一圈要走的步数（对数刻度，每 16 个钟画一个）", color=theme.TEXT
+        )
         strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
             self.play(FadeOut(rule), FadeIn(pairs), run_time=cue.share(0.2))
             self.play(FadeIn(pe_formula), FadeIn(order_note), run_time=cue.share(0.2))
             self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeOut(pe_formula), FadeOut(order_note), FadeIn(strip_title), Create(strip), FadeIn(ends), run_time=cue.remaining())
+            self.play(
+                FadeOut(pe_formula),
+                FadeOut(order_note),
+                FadeIn(strip_title),
+                Create(strip),
+                FadeIn(ends),
+                run_time=cue.remaining(),
+            )
 
         # -- stagger: different speeds rarely line up again ---------------------------------------
-        stagger = theme.body_text("快慢错开，很难同时对上：位置不撞车", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.6, 0.0]))
+        stagger = theme.body_text("快慢错开，很难同时对上：位置不撞车", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -1.6, 0.0])
+        )
         with self.cue("stagger") as cue:
             self.play(FadeOut(strip), FadeOut(ends), FadeOut(strip_title), run_time=cue.share(0.15))
             self.play(row.make_step_animation(self.STAGGER_TO), FadeIn(stagger), run_time=cue.remaining())
@@ -154,30 +218,62 @@ class ShiftMachine(NarratedScene):
         # -- machine: M_1 as numbers, one 2x2 block per clock ----------------------------------------
         m = cos_first_shift_matrix(self.K_SHOWN, D)
         shown = [[_entry(x, self.M_PLACES) for x in r] for r in m]
-        cells = [[f"{{{{{shown[i][j]} : b{i // 2}}}}}" if i // 2 == j // 2 else f"{{{{{shown[i][j]} : z}}}}"
-                  for j in range(D)] for i in range(D)]
-        grid = theme.formula((f"M_{self.K_SHOWN} = mat(column-gap: #0.2em, row-gap: #0.15em, "
-                              + "; ".join(", ".join(r) for r in cells) + ")").replace("−", "-"), font_size=32)
-        VGroup(*grid.select("z")).set_color(theme.MUTED)          # the zeros off the blocks: quiet
+        cells = [
+            [
+                f"{{{{{shown[i][j]} : b{i // 2}}}}}" if i // 2 == j // 2 else f"{{{{{shown[i][j]} : z}}}}"
+                for j in range(D)
+            ]
+            for i in range(D)
+        ]
+        grid = theme.formula(
+            (
+                f"M_{self.K_SHOWN} = mat(column-gap: #0.2em, row-gap: #0.15em, "
+                + "; ".join(", ".join(r) for r in cells)
+                + ")"
+            ).replace("−", "-"),
+            font_size=32,
+        )
+        VGroup(*grid.select("z")).set_color(theme.MUTED)  # the zeros off the blocks: quiet
         grid.move_to(GRID_CENTER)
-        blocks = VGroup(*[SurroundingRectangle(VGroup(*grid.select(f"b{b}")), color=theme.HIGHLIGHT, buff=0.07, stroke_width=3)
-                          for b in range(D // 2)])
-        side = VGroup(theme.typst_text("移位矩阵 $M_k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
-                      theme.typst_text(f"（这里 $k = {self.K_SHOWN}$，$d = {D}$）", color=theme.TEXT,
-                                       font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 块 $= R(omega_i k)$：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
-                      theme.typst_text("第 $i$ 根指针多转 $omega_i k$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
-                      VGroup(theme.typst_text("慢的指针每步只转", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-                             theme.typst_text(f"{figures.value('w2_d8')}、{figures.value('w3_d8')} 弧度", color=theme.TEXT,
-                                              font_size=TYPST * theme.SIZE_SMALL),
-                             theme.typst_text(f"（1 弧度 ≈ {figures.value('w0_d8_deg')}°）", color=theme.TEXT,
-                                              font_size=TYPST * theme.SIZE_SMALL)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
+        blocks = VGroup(
+            *[
+                SurroundingRectangle(VGroup(*grid.select(f"b{b}")), color=theme.HIGHLIGHT, buff=0.07, stroke_width=3)
+                for b in range(D // 2)
+            ]
+        )
+        side = VGroup(
+            theme.typst_text("移位矩阵 $M_k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
+            theme.typst_text(
+                f"（这里 $k = {self.K_SHOWN}$，$d = {D}$）", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL
+            ),
+            theme.typst_text("第 $i$ 块 $= R(omega_i k)$：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text(
+                "第 $i$ 根指针多转 $omega_i k$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+            ),
+            VGroup(
+                theme.typst_text("慢的指针每步只转", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+                theme.typst_text(
+                    f"{figures.value('w2_d8')}、{figures.value('w3_d8')} 弧度",
+                    color=theme.TEXT,
+                    font_size=TYPST * theme.SIZE_SMALL,
+                ),
+                theme.typst_text(
+                    f"（1 弧度 ≈ {figures.value('w0_d8_deg')}°）", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL
+                ),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.1),
+        )
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         side[4].shift(0.12 * DOWN)
         side.next_to(np.array([SIDE_LEFT, 1.2, 0.0]), DOWN + RIGHT, buff=0)
         self.probe("rad_note", shown=side[4][2].typst_code)
-        self.probe("matrix", k=self.K_SHOWN, shown=shown, places=self.M_PLACES, slow_note=side[4][1].typst_code,
-                   w=row.w.tolist())
+        self.probe(
+            "matrix",
+            k=self.K_SHOWN,
+            shown=shown,
+            places=self.M_PLACES,
+            slow_note=side[4][1].typst_code,
+            w=row.w.tolist(),
+        )
         with self.cue("machine") as cue:
             self.play(FadeOut(stagger), FadeOut(pairs), run_time=cue.share(0.12))
             self.play(FadeIn(grid), FadeIn(side[0]), FadeIn(side[1]), run_time=cue.share(0.25))
@@ -186,12 +282,14 @@ class ShiftMachine(NarratedScene):
         self.settle(grid, blocks, side)
 
         # -- formula ------------------------------------------------------------------------------
-        shift_formula = theme.formula("\"PE\"(n+k) = M_k dot \"PE\"(n)", font_size=38, color=theme.HIGHLIGHT)
+        shift_formula = theme.formula('"PE"(n+k) = M_k dot "PE"(n)', font_size=38, color=theme.HIGHLIGHT)
         shift_formula.next_to(np.array([SIDE_LEFT, 0.2, 0.0]), RIGHT, buff=0)
         # lesson 2's third requirement: one step to the right is always the same change
-        req = VGroup(theme.small_text("= 第二课的第三条要求：", color=theme.HIGHLIGHT),
-                     theme.small_text("不管从哪个位置出发，", color=theme.TEXT),
-                     theme.small_text("往后挪 k 步都一样", color=theme.TEXT))
+        req = VGroup(
+            theme.small_text("= 第二课的第三条要求：", color=theme.HIGHLIGHT),
+            theme.small_text("不管从哪个位置出发，", color=theme.TEXT),
+            theme.small_text("往后挪 k 步都一样", color=theme.TEXT),
+        )
         req.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(np.array([SIDE_LEFT, -0.3, 0.0]), DOWN + RIGHT, buff=0)
         self.probe("requirement", shown=[m.text for m in req])
         with self.cue("formula") as cue:
@@ -205,14 +303,38 @@ class ShiftMachine(NarratedScene):
         # the extra turn w_i k of each hand: an arc inside its face, its size in degrees under it (the slow
         # hands' arcs are true to size, so almost invisible: the numbers say how little they turn)
         turns = row.readings([self.STAGGER_TO + self.K_SHOWN])[0] - row.readings([self.STAGGER_TO])[0]
-        turns = (turns + 180.0) % 360.0 - 180.0            # the extra turn itself (mathcore's hand angles)
-        extra = VGroup(*[Arc(radius=0.36, start_angle=float(self.STAGGER_TO * w), angle=float(np.radians(t)),
-                             arc_center=c, color=theme.ANGLE, stroke_width=6) for w, t, c in zip(row.w, turns, row.centers)])
-        extra_labels = VGroup(*[theme.small_text(f"+{figures.fmt_dec(t, 2)}°", color=theme.ANGLE)
-                                .next_to(face, RIGHT, buff=0.1).shift(0.25 * DOWN) for t, face in zip(turns, row.faces)])
-        self.watch("extra", lambda: {"on_screen": self.on_screen(extra), "labels_on_screen": self.on_screen(extra_labels),
-                                     "shown": [lab.text for lab in extra_labels], "k": self.K_SHOWN,
-                                     "arcs": [{"center": a.arc_center[:2].tolist(), **_points(a)} for a in extra]})
+        turns = (turns + 180.0) % 360.0 - 180.0  # the extra turn itself (mathcore's hand angles)
+        extra = VGroup(
+            *[
+                Arc(
+                    radius=0.36,
+                    start_angle=float(self.STAGGER_TO * w),
+                    angle=float(np.radians(t)),
+                    arc_center=c,
+                    color=theme.ANGLE,
+                    stroke_width=6,
+                )
+                for w, t, c in zip(row.w, turns, row.centers)
+            ]
+        )
+        extra_labels = VGroup(
+            *[
+                theme.small_text(f"+{figures.fmt_dec(t, 2)}°", color=theme.ANGLE)
+                .next_to(face, RIGHT, buff=0.1)
+                .shift(0.25 * DOWN)
+                for t, face in zip(turns, row.faces)
+            ]
+        )
+        self.watch(
+            "extra",
+            lambda: {
+                "on_screen": self.on_screen(extra),
+                "labels_on_screen": self.on_screen(extra_labels),
+                "shown": [lab.text for lab in extra_labels],
+                "k": self.K_SHOWN,
+                "arcs": [{"center": a.arc_center[:2].tolist(), **_points(a)} for a in extra],
+            },
+        )
         with self.cue("no_learning") as cue:
             self.play(FadeOut(req), Create(extra), FadeIn(extra_labels), run_time=cue.share(0.25))
             self.play(row.make_step_animation(self.STAGGER_TO + self.K_SHOWN), run_time=cue.share(0.35))
@@ -220,10 +342,14 @@ class ShiftMachine(NarratedScene):
 
         # -- check: A4 measured --------------------------------------------------------------------
         a4 = figures.fmt_sci(checks.a4_shift())
-        check = VGroup(theme.small_text(f"d = {D}，k = 1 和 3：", color=theme.TEXT),
-                       sci_line("最大偏差 ", a4, color=theme.HIGHLIGHT, text_size=theme.SIZE_SMALL + 4),
-                       theme.small_text("只是舍入误差", color=theme.TEXT))
-        check.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(np.array([SIDE_LEFT, -0.7, 0.0]), DOWN + RIGHT, buff=0)
+        check = VGroup(
+            theme.small_text(f"d = {D}，k = 1 和 3：", color=theme.TEXT),
+            sci_line("最大偏差 ", a4, color=theme.HIGHLIGHT, text_size=theme.SIZE_SMALL + 4),
+            theme.small_text("只是舍入误差", color=theme.TEXT),
+        )
+        check.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(
+            np.array([SIDE_LEFT, -0.7, 0.0]), DOWN + RIGHT, buff=0
+        )
         self.probe("check", shown=check[1].typst_code, error=checks.a4_shift())
         with self.cue("check") as cue:
             self.play(FadeOut(no_learn), FadeOut(extra), FadeOut(extra_labels), run_time=cue.share(0.2))
@@ -232,38 +358,61 @@ class ShiftMachine(NarratedScene):
 
         # -- pitfall: the PE table has one position per ROW ------------------------------------------
         pe = cos_first_pe(list(self.TABLE_ROWS), D)
-        table_shown = [[_entry(x, 2, zero="0.00") for x in r] for r in pe]      # one format in every cell
+        table_shown = [[_entry(x, 2, zero="0.00") for x in r] for r in pe]  # one format in every cell
         rows_src = "; ".join(", ".join(f"{{{{{x} : r{r}}}}}" for x in cells) for r, cells in enumerate(table_shown))
         table = theme.formula(f"mat(row-gap: #0.45em, {rows_src})".replace("−", "-"), font_size=32)
         table.move_to(np.array([-1.75, 0.1, 0.0]))
-        row_labels = VGroup(*[theme.small_text(f"PE({n})", color=theme.POSITION)
-                              .move_to(np.array([table.get_left()[0] - 0.65, VGroup(*table.select(f"r{r}")).get_y(), 0.0]))
-                              for r, n in enumerate(self.TABLE_ROWS)])
+        row_labels = VGroup(
+            *[
+                theme.small_text(f"PE({n})", color=theme.POSITION).move_to(
+                    np.array([table.get_left()[0] - 0.65, VGroup(*table.select(f"r{r}")).get_y(), 0.0])
+                )
+                for r, n in enumerate(self.TABLE_ROWS)
+            ]
+        )
         table.add(row_labels)
         in_row = self.TABLE_ROWS.index(self.K_BACK)
         out_row = self.TABLE_ROWS.index(0)
         row_box = SurroundingRectangle(VGroup(*table.select(f"r{in_row}")), color=theme.HIGHLIGHT, buff=0.08)
-        notes = VGroup(theme.typst_text("PE 矩阵：每一行是一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-                       theme.typst_text("行向量在左、$M_k$ 在右相乘，", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-                       theme.typst_text("起作用的是转置 $M_k^T$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL))
+        notes = VGroup(
+            theme.typst_text("PE 矩阵：每一行是一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text("行向量在左、$M_k$ 在右相乘，", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text("起作用的是转置 $M_k^T$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+        )
         notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.3, 0.3, 0.0]))
         self.probe("pe_table", rows=list(self.TABLE_ROWS), shown=table_shown)
         # the boxed rows against the hands: each row label as drawn (text, centre) and each box's drawn extent
         boxes = {"in": row_box}
 
-        def _box(b):       # drawn from the first frame of its FadeIn on (on_screen() is False while it animates)
-            return {"on_screen": b in self.get_mobject_family_members(), "bottom": float(b.get_bottom()[1]),
-                    "top": float(b.get_top()[1])}
-        self.watch("rows", lambda: {"n_shown": n_num.text, "n_on_screen": self.on_screen(n_num),
-                                    "centers": [c[:2].tolist() for c in row.centers],
-                                    "hands": [_points(h) for h in row.hands],
-                                    "labels": [{"text": lab.text, "y": float(lab.get_y())} for lab in row_labels],
-                                    "labels_on_screen": self.on_screen(row_labels),
-                                    **{f"box_{k}": _box(b) for k, b in boxes.items()}})
-        pit = theme.formula("\"PE\"(n) M_k = (M_k^T \"PE\"(n)^T)^T", font_size=36).move_to(np.array([0.0, -1.75, 0.0]))
+        def _box(b):  # drawn from the first frame of its FadeIn on (on_screen() is False while it animates)
+            return {
+                "on_screen": b in self.get_mobject_family_members(),
+                "bottom": float(b.get_bottom()[1]),
+                "top": float(b.get_top()[1]),
+            }
+
+        self.watch(
+            "rows",
+            lambda: {
+                "n_shown": n_num.text,
+                "n_on_screen": self.on_screen(n_num),
+                "centers": [c[:2].tolist() for c in row.centers],
+                "hands": [_points(h) for h in row.hands],
+                "labels": [{"text": lab.text, "y": float(lab.get_y())} for lab in row_labels],
+                "labels_on_screen": self.on_screen(row_labels),
+                **{f"box_{k}": _box(b) for k, b in boxes.items()},
+            },
+        )
+        pit = theme.formula('"PE"(n) M_k = (M_k^T "PE"(n)^T)^T', font_size=36).move_to(np.array([0.0, -1.75, 0.0]))
         with self.cue("pitfall") as cue:
-            self.play(FadeOut(grid), FadeOut(blocks), FadeOut(side[0]), FadeOut(check), FadeOut(shift_formula),
-                      run_time=cue.share(0.15))
+            self.play(
+                FadeOut(grid),
+                FadeOut(blocks),
+                FadeOut(side[0]),
+                FadeOut(check),
+                FadeOut(shift_formula),
+                run_time=cue.share(0.15),
+            )
             # the hands go to the position of the row about to be boxed (n = K_BACK), as the table comes in
             self.play(FadeIn(table), FadeIn(notes[0]), row.make_step_animation(self.K_BACK), run_time=cue.share(0.25))
             self.play(FadeIn(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
@@ -272,26 +421,49 @@ class ShiftMachine(NarratedScene):
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
-        back = VGroup(theme.formula(f"\"PE\"(n) M_{self.K_BACK} = \"PE\"(n - {self.K_BACK})", font_size=40, color=theme.HIGHLIGHT),
-                      sci_line(f"和 {self.K_BACK} 步之前的读数相比：最大差 ", err, "（舍入误差）",
-                               text_size=theme.SIZE_SMALL + 2))
-        back.arrange(DOWN, buff=0.2).move_to(np.array([-1.6, -1.95, 0.0]))      # under the table, clear of the result
-        start = self.K_BACK                      # the hands rest on the boxed row PE(K_BACK) ...
+        back = VGroup(
+            theme.formula(f'"PE"(n) M_{self.K_BACK} = "PE"(n - {self.K_BACK})', font_size=40, color=theme.HIGHLIGHT),
+            sci_line(
+                f"和 {self.K_BACK} 步之前的读数相比：最大差 ", err, "（舍入误差）", text_size=theme.SIZE_SMALL + 2
+            ),
+        )
+        back.arrange(DOWN, buff=0.2).move_to(np.array([-1.6, -1.95, 0.0]))  # under the table, clear of the result
+        start = self.K_BACK  # the hands rest on the boxed row PE(K_BACK) ...
         out_box = SurroundingRectangle(VGroup(*table.select(f"r{out_row}")), color=theme.HIGHLIGHT, buff=0.08)
-        boxes["out"] = out_box                   # ... and go back to PE(0), boxed when they get there
-        result = theme.typst_text(f"$\"PE\"({self.K_BACK}) M_{self.K_BACK} = \"PE\"(0)$", color=theme.HIGHLIGHT,
-                                  font_size=TYPST * theme.SIZE_SMALL)
-        result = VGroup(theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result)
+        boxes["out"] = out_box  # ... and go back to PE(0), boxed when they get there
+        result = theme.typst_text(
+            f'$"PE"({self.K_BACK}) M_{self.K_BACK} = "PE"(0)$',
+            color=theme.HIGHLIGHT,
+            font_size=TYPST * theme.SIZE_SMALL,
+        )
+        result = VGroup(
+            theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result
+        )
         # why it turns back: the transpose of a rotation is the opposite rotation
-        why = VGroup(theme.typst_text("$R(theta)^T = R(-theta)$，所以", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-                     theme.typst_text("$M_k^T = M_(-k)$：倒拨 $k$ 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL))
+        why = VGroup(
+            theme.typst_text("$R(theta)^T = R(-theta)$，所以", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text(
+                "$M_k^T = M_(-k)$：倒拨 $k$ 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+            ),
+        )
         why.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(notes[1].get_corner(UP + LEFT), DOWN + RIGHT, buff=0)
         self.probe("transpose", shown=[m.typst_code for m in why])
         result.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(why, DOWN, buff=0.3).align_to(notes, LEFT)
-        self.probe("backwards", shown=back[1].typst_code, formula=back[0].typst_code, error=checks.a4_row_pitfall(), k=self.K_BACK)
-        self.probe("back_rows", input_row=self.TABLE_ROWS[in_row], output_row=self.TABLE_ROWS[out_row],
-                   result=result[1].typst_code, table_rows=list(self.TABLE_ROWS),
-                   pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist())
+        self.probe(
+            "backwards",
+            shown=back[1].typst_code,
+            formula=back[0].typst_code,
+            error=checks.a4_row_pitfall(),
+            k=self.K_BACK,
+        )
+        self.probe(
+            "back_rows",
+            input_row=self.TABLE_ROWS[in_row],
+            output_row=self.TABLE_ROWS[out_row],
+            result=result[1].typst_code,
+            table_rows=list(self.TABLE_ROWS),
+            pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist(),
+        )
         with self.cue("backwards") as cue:
             self.swap([pit, notes[1], notes[2]], FadeIn(why), run_time=cue.share(0.12))
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
@@ -301,8 +473,18 @@ class ShiftMachine(NarratedScene):
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.85, 0.0]))
+        lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -1.85, 0.0])
+        )
         with self.cue("lesson") as cue:
-            self.play(FadeOut(back), FadeOut(row_box), FadeOut(out_box), FadeOut(result), FadeOut(why),
-                      run_time=cue.share(0.2))
-            self.play(FadeIn(lesson), Indicate(notes[0], color=theme.HIGHLIGHT, scale_factor=1.05), run_time=cue.share(0.4))
+            self.play(
+                FadeOut(back),
+                FadeOut(row_box),
+                FadeOut(out_box),
+                FadeOut(result),
+                FadeOut(why),
+                run_time=cue.share(0.2),
+            )
+            self.play(
+                FadeIn(lesson), Indicate(notes[0], color=theme.HIGHLIGHT, scale_factor=1.05), run_time=cue.share(0.4)
+            )

@@ -1,4 +1,5 @@
 """缝合：一张表串起全课 — one row per idea, each appearing with its cue, then a three-line recap."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,7 @@ COLS = ((-6.8, 1.65), (-4.8, 2.9), (-1.55, 4.75), (3.5, 3.32))
 TOP = 2.85
 ROW_H = 0.9
 ICON = 0.7
-CELL_SIZE = 30            # between theme.SIZE_SMALL and SIZE_BODY: five rows fill the frame
+CELL_SIZE = 30  # between theme.SIZE_SMALL and SIZE_BODY: five rows fill the frame
 
 
 class SummaryTable(NarratedScene):
@@ -46,15 +47,21 @@ class SummaryTable(NarratedScene):
 
     def construct(self) -> None:
         header = self.header()
-        heads = VGroup(*[theme.body_text(h, color=theme.MUTED, font_size=theme.SIZE_SMALL)
-                         for h in self.HEADS])
+        heads = VGroup(*[theme.body_text(h, color=theme.MUTED, font_size=theme.SIZE_SMALL) for h in self.HEADS])
         for h, (x0, _) in zip(heads, COLS):
             h.move_to(np.array([x0, TOP, 0.0]), aligned_edge=LEFT)
         width = COLS[-1][0] + COLS[-1][1] - COLS[0][0]
-        rules = VGroup(*[Line(np.array([COLS[0][0], TOP - ROW_H / 2 - k * ROW_H, 0.0]),
-                              np.array([COLS[0][0] + width, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
-                              color=theme.MUTED, stroke_width=2 if k == 0 else 1)
-                         for k in range(len(self.ROWS) + 1)])
+        rules = VGroup(
+            *[
+                Line(
+                    np.array([COLS[0][0], TOP - ROW_H / 2 - k * ROW_H, 0.0]),
+                    np.array([COLS[0][0] + width, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
+                    color=theme.MUTED,
+                    stroke_width=2 if k == 0 else 1,
+                )
+                for k in range(len(self.ROWS) + 1)
+            ]
+        )
         rows = [self._row(k, row) for k, row in enumerate(self.ROWS)]
         self.table = VGroup(heads, rules, *[r for r in rows])
         marker = Rectangle(width=width, height=ROW_H * 0.96, stroke_width=0).set_fill(theme.HIGHLIGHT, opacity=0.14)
@@ -75,8 +82,11 @@ class SummaryTable(NarratedScene):
                 self._beat(cue, parts[1], *first)
                 self._beat(cue, parts[2], FadeIn(row.icon, scale=0.6), FadeIn(row.picture))
                 self._beat(cue, cue.speech_end_frame, FadeIn(row.model))
-            self.probe(f"row_{short}", shown=[row.concept.text, row.school.text, row.picture.text, row.model.text],
-                       on_screen=[self.on_screen(m) for m in (row.concept, row.school, row.icon, row.picture, row.model)])
+            self.probe(
+                f"row_{short}",
+                shown=[row.concept.text, row.school.text, row.picture.text, row.model.text],
+                on_screen=[self.on_screen(m) for m in (row.concept, row.school, row.icon, row.picture, row.model)],
+            )
 
         # -- the three-sentence recap ------------------------------------------------------------
         lines = []
@@ -95,25 +105,36 @@ class SummaryTable(NarratedScene):
                 if k == 0:
                     self.play(FadeOut(self.table), FadeOut(marker), run_time=cue.share(0.2))
                 self.play(FadeIn(lines[k], shift=0.2 * UP), run_time=min(cue.share(0.35), cue.remaining()))
-                if k == len(self.RECAPS) - 1:        # the caveat arrives when it is said (after the "；")
-                    said = cue.start_frame + int(round(cue.plan.speech_frames * cue.plan.text.index("；")
-                                                       / max(1, len(cue.plan.text))))
+                if k == len(self.RECAPS) - 1:  # the caveat arrives when it is said (after the "；")
+                    said = cue.start_frame + int(
+                        round(cue.plan.speech_frames * cue.plan.text.index("；") / max(1, len(cue.plan.text)))
+                    )
                     self.hold_to(max(self.frame, min(said, cue.speech_end_frame - 2)))
                     self.play(FadeIn(caveat), run_time=cue.remaining())
-                self.probe(short, shown=lines[k][2].text, caveat=caveat.text if k == len(self.RECAPS) - 1 else None,
-                           caveat_on_screen=self.on_screen(caveat))
+                self.probe(
+                    short,
+                    shown=lines[k][2].text,
+                    caveat=caveat.text if k == len(self.RECAPS) - 1 else None,
+                    caveat_on_screen=self.on_screen(caveat),
+                )
 
         # -- close: the pointer is in every model's attention -----------------------------------------
         with self.cue("close") as cue:
             final = theme.body_text("那根指针，如今在许多大模型的注意力里", color=theme.HIGHLIGHT)
             final.move_to(np.array([0.7, -1.95, 0.0]))
             dial = ICONS["pointer"](size=1.0).next_to(final, LEFT, buff=0.4)
-            self.play(*[line.animate.set_color(theme.MUTED) for line in [*lines, caveat]], FadeIn(final), FadeIn(dial),
-                      run_time=cue.share(0.3))
+            self.play(
+                *[line.animate.set_color(theme.MUTED) for line in [*lines, caveat]],
+                FadeIn(final),
+                FadeIn(dial),
+                run_time=cue.share(0.3),
+            )
             # the hand turns with its tip; the cos reading (fixed at the start angle) leaves first
             self.play(FadeOut(dial.cos), run_time=cue.share(0.1))
-            self.play(Rotate(VGroup(dial.hand, dial.tip), angle=2 * np.pi, about_point=dial[0].get_center()),
-                      run_time=cue.remaining())
+            self.play(
+                Rotate(VGroup(dial.hand, dial.tip), angle=2 * np.pi, about_point=dial[0].get_center()),
+                run_time=cue.remaining(),
+            )
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _row_y(self, k: int) -> float:
@@ -149,7 +170,7 @@ class SummaryTable(NarratedScene):
         """Play ``anims`` (about a second, never past ``until``), then hold to ``until``."""
         until = min(until, cue.speech_end_frame)
         n = max(until - self.frame, min(1, cue.frames_remaining(to="cue")))
-        if n < 1:          # no frame left in the cue: show the end state at once
+        if n < 1:  # no frame left in the cue: show the end state at once
             for a in map(prepare_animation, anims):
                 a.begin()
                 a.finish()

@@ -8,22 +8,23 @@ always the key, ``POSITION`` always a seat number, ``ANGLE`` always an angle,
 The bottom ``SAFE_AREA_FRACTION`` of the frame belongs to the subtitles: no
 scene content may enter it (``tests/course/test_viewer_check.py`` checks this).
 """
+
 from __future__ import annotations
 
-from manim import Text, Typst, MathTypst, VMobject, config
+from manim import MathTypst, Text, Typst, VMobject, config
 
 # -- palette ---------------------------------------------------------------
 BACKGROUND = "#14161c"
-Q = "#4fa3ff"          # query vector
-K = "#ff8f3f"          # key vector
-POSITION = "#62d48a"   # seat / position numbers, position counters
-ANGLE = "#ffd84d"      # angles, arcs, hand angles
-SCORE = "#ff5c8a"      # dot products, attention scores
-TEXT = "#e8e8ee"       # neutral text
-MUTED = "#8a8f9c"      # axes, grid, secondary labels
+Q = "#4fa3ff"  # query vector
+K = "#ff8f3f"  # key vector
+POSITION = "#62d48a"  # seat / position numbers, position counters
+ANGLE = "#ffd84d"  # angles, arcs, hand angles
+SCORE = "#ff5c8a"  # dot products, attention scores
+TEXT = "#e8e8ee"  # neutral text
+MUTED = "#8a8f9c"  # axes, grid, secondary labels
 HIGHLIGHT = "#c38bff"  # the one thing to look at right now
-COS = "#4fd6c8"        # x reading of a pointer (cos)
-SIN = "#f27fd0"        # y reading of a pointer (sin)
+COS = "#4fd6c8"  # x reading of a pointer (cos)
+SIN = "#f27fd0"  # y reading of a pointer (sin)
 GHOST_OPACITY = 0.45
 # several curves of the same kind (scores of different planes): shades of SCORE, never Q/K/POSITION
 SERIES = ("#ff5c8a", "#ffb3c9", "#c2416a")
@@ -37,15 +38,15 @@ SIZE_SMALL = 28
 SIZE_FORMULA = 44
 
 # -- layout ------------------------------------------------------------------
-SAFE_AREA_FRACTION = 0.18   # bottom share of the frame reserved for subtitles
-MARGIN = 0.25               # keep content this far inside the frame edges
+SAFE_AREA_FRACTION = 0.18  # bottom share of the frame reserved for subtitles
+MARGIN = 0.25  # keep content this far inside the frame edges
 
 # -- what a viewer can read (checked after every play and wait by coursekit.render.viewer_check) ----
 # Sizes are as drawn (after any scaling), in pixels of a 1080p frame. A phone shows a 1080p
 # frame at about 0.6 of its size, so a 40 px Chinese line is about 24 screen pixels there.
-MIN_CJK_PX = 40        # tallest CJK glyph of a line with Chinese (SIZE_SMALL Text: 49 px)
-MIN_DIGIT_PX = 20      # a digit in a number or a formula (SIZE_SMALL Text: 40 px, MathTypst at 28: 27 px)
-TITLE_CJK_PX = 80      # a line this tall is title size (SIZE_TITLE Text: 83 px) and needs only 3:1 contrast
+MIN_CJK_PX = 40  # tallest CJK glyph of a line with Chinese (SIZE_SMALL Text: 49 px)
+MIN_DIGIT_PX = 20  # a digit in a number or a formula (SIZE_SMALL Text: 40 px, MathTypst at 28: 27 px)
+TITLE_CJK_PX = 80  # a line this tall is title size (SIZE_TITLE Text: 83 px) and needs only 3:1 contrast
 TITLE_DIGIT_PX = 64
 
 
@@ -135,6 +136,12 @@ def viewer_rules():
     """The figures above as the viewer check's rules."""
     from coursekit.render.viewer_check import ViewerRules
 
-    return ViewerRules(background=BACKGROUND, band_fraction=SAFE_AREA_FRACTION, margin=MARGIN,
-                       min_cjk_px=MIN_CJK_PX, min_digit_px=MIN_DIGIT_PX,
-                       title_cjk_px=TITLE_CJK_PX, title_digit_px=TITLE_DIGIT_PX)
+    return ViewerRules(
+        background=BACKGROUND,
+        band_fraction=SAFE_AREA_FRACTION,
+        margin=MARGIN,
+        min_cjk_px=MIN_CJK_PX,
+        min_digit_px=MIN_DIGIT_PX,
+        title_cjk_px=TITLE_CJK_PX,
+        title_digit_px=TITLE_DIGIT_PX,
+    )

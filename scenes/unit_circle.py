@@ -1,8 +1,9 @@
 """单位圆上的指针: sin and cos are the two readings of a turning pointer."""
+
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromPoint, Create, VGroup, SurroundingRectangle
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromPoint, SurroundingRectangle, VGroup
 
 from scenes import theme
 from scenes.base import NarratedScene
@@ -16,7 +17,7 @@ class UnitCirclePointer(NarratedScene):
     BOOKMARKS = {"sweep": ("at30", "at90", "at180")}
     SWEEP_STOPS = (("at30", 30.0), ("at90", 90.0), ("at180", 180.0))
     TURN_SECONDS = 0.9
-    READOUT_DEG = 50.0          # where the pointer shows its two readings first
+    READOUT_DEG = 50.0  # where the pointer shows its two readings first
 
     def construct(self) -> None:
         from scenes.mobjects.unit_circle_pointer import UnitCirclePointer as Pointer
@@ -34,31 +35,48 @@ class UnitCirclePointer(NarratedScene):
         dial = Pointer(radius=2.1, center=np.array([-3.3, 0.2, 0.0]), angle=0.0)
         readout = dial.readout
         with self.cue("pointer") as cue:
-            self.play(Create(dial.axes), FadeIn(dial.axis_labels), Create(dial.circle),
-                      run_time=cue.share(0.45))
+            self.play(Create(dial.axes), FadeIn(dial.axis_labels), Create(dial.circle), run_time=cue.share(0.45))
             radius_note = theme.small_text("半径 = 1", color=theme.TEXT).next_to(
-                dial.center_point + 1.05 * RIGHT, UP, buff=0.08)
-            self.play(GrowFromPoint(dial.pointer, dial.center_point), FadeIn(dial.tip_dot),
-                      FadeIn(radius_note), run_time=cue.share(0.35))
+                dial.center_point + 1.05 * RIGHT, UP, buff=0.08
+            )
+            self.play(
+                GrowFromPoint(dial.pointer, dial.center_point),
+                FadeIn(dial.tip_dot),
+                FadeIn(radius_note),
+                run_time=cue.share(0.35),
+            )
             self.remove(dial.axes, dial.axis_labels, dial.circle, dial.pointer, dial.tip_dot)
-            self.add(dial)          # from here on the dial's updater owns the pointer
+            self.add(dial)  # from here on the dial's updater owns the pointer
             zero = theme.small_text("0°", color=theme.ANGLE).next_to(dial.tip_point(), UP + RIGHT, buff=0.15)
-            self.watch("pointer", lambda: {**dial.probe_values(), **dial.drawn(),
-                                           "readout_on_screen": self.on_screen(readout),
-                                           "zero_on_screen": self.on_screen(zero)})
+            self.watch(
+                "pointer",
+                lambda: {
+                    **dial.probe_values(),
+                    **dial.drawn(),
+                    "readout_on_screen": self.on_screen(readout),
+                    "zero_on_screen": self.on_screen(zero),
+                },
+            )
             self.play(FadeIn(zero), run_time=cue.remaining())
 
         # -- readout: (cos θ, sin θ); cos is the x reading, sin the y reading -------
         readout = dial.readout
         readout.move_to(np.array([2.2, 1.7, 0.0]))
-        rule = VGroup(theme.body_text("横着读：x = cos θ", color=theme.COS),
-                      theme.body_text("竖着读：y = sin θ", color=theme.SIN),
-                      theme.body_text("θ 为正：逆时针转", color=theme.ANGLE)).arrange(DOWN, aligned_edge=LEFT)
+        rule = VGroup(
+            theme.body_text("横着读：x = cos θ", color=theme.COS),
+            theme.body_text("竖着读：y = sin θ", color=theme.SIN),
+            theme.body_text("θ 为正：逆时针转", color=theme.ANGLE),
+        ).arrange(DOWN, aligned_edge=LEFT)
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
         with self.cue("readout") as cue:
             # turn to an angle first, so the two readings have a length to show
-            self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout),
-                      dial.make_turn_animation(np.radians(self.READOUT_DEG)), run_time=cue.share(0.3))
+            self.play(
+                FadeOut(zero),
+                FadeOut(radius_note),
+                FadeIn(readout),
+                dial.make_turn_animation(np.radians(self.READOUT_DEG)),
+                run_time=cue.share(0.3),
+            )
             self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.25))
             self.play(FadeIn(rule[1]), run_time=cue.share(0.2))
             self.play(FadeIn(rule[2]), dial.make_turn_animation(0.0), run_time=cue.remaining())
@@ -82,8 +100,10 @@ class UnitCirclePointer(NarratedScene):
 
         # -- takeaway: angle in, point out ----------------------------------------
         with self.cue("takeaway") as cue:
-            line = VGroup(theme.body_text("放进角度 θ", color=theme.ANGLE),
-                          theme.body_text("→ 圆上的点 (cos θ, sin θ)", color=theme.TEXT)).arrange(DOWN, aligned_edge=LEFT)
+            line = VGroup(
+                theme.body_text("放进角度 θ", color=theme.ANGLE),
+                theme.body_text("→ 圆上的点 (cos θ, sin θ)", color=theme.TEXT),
+            ).arrange(DOWN, aligned_edge=LEFT)
             line.next_to(readout, DOWN, buff=0.6).align_to(readout, LEFT)
             box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)
             self.swap([every, rule], FadeIn(line), Create(box), run_time=cue.share(0.4))

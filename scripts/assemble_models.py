@@ -19,6 +19,7 @@ The table of files, their sources, sizes and sha256, and the assembling itself, 
 ``coursekit/speech/models.py``; an engine installed from its wheel runs the same as ``coursekit models``
 (into the user's model folder). Here a failure stops setup with its one line.
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,12 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent / "models"
 
 def _stops_setup(fn):
     """``fn``, with its one-line ``UserError`` turned into setup's stop (SystemExit with the line)."""
+
     @functools.wraps(fn)
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except UserError as exc:
             raise SystemExit(f"setup: {exc}") from None
+
     return run
 
 

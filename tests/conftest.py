@@ -1,5 +1,6 @@
 """The suite's hooks and fixtures (keep small: others add here too). Helpers the tests import by name
 live in tests/support/; no test imports from this file."""
+
 from __future__ import annotations
 
 import functools
@@ -16,10 +17,15 @@ from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_update
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     # options read by manim.utils.testing.frames_comparison
-    parser.addoption("--set_test", action="store_true", default=False,
-                     help="write control frames for graphical tests instead of comparing")
-    parser.addoption("--show_diff", action="store_true", default=False,
-                     help="show a diff image when a graphical test fails")
+    parser.addoption(
+        "--set_test",
+        action="store_true",
+        default=False,
+        help="write control frames for graphical tests instead of comparing",
+    )
+    parser.addoption(
+        "--show_diff", action="store_true", default=False, help="show a diff image when a graphical test fails"
+    )
 
 
 #: tests/course/ files that build the real scenes in dry runs (``built_scene``, lru-cached per process): one file
@@ -29,8 +35,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: builds spread over the workers, and each scene is built once in the run); a test of these files that names
 #: no scene or lesson builds nothing and is its file's unit, as loadfile does. The control frames
 #: (test_scene_frames.py) are their own unit: they render. test_scene_timing.py checks the same builds' frames.
-SCENE_DRY_RUN_FILES = ("test_scene_", "test_lesson_", "test_glossary", "test_glyphs", "test_viewer_check",
-                       "test_scenes_typesetting")
+SCENE_DRY_RUN_FILES = (
+    "test_scene_",
+    "test_lesson_",
+    "test_glossary",
+    "test_glyphs",
+    "test_viewer_check",
+    "test_scenes_typesetting",
+)
 OWN_UNIT_FILES = ("test_scene_frames",)
 DRY_RUN_UNIT = "scene-dry-runs"
 
@@ -51,8 +63,8 @@ def _lesson_named(nodeid: str, stem: str) -> str | None:
         if p in lessons:
             return lessons[p]
     for prefix in ("test_scene_", "test_lesson_"):
-        if stem.startswith(prefix) and stem[len(prefix):] in lessons:
-            return lessons[stem[len(prefix):]]
+        if stem.startswith(prefix) and stem[len(prefix) :] in lessons:
+            return lessons[stem[len(prefix) :]]
     return None
 
 
@@ -86,7 +98,7 @@ class _FileUnits:
                 return xdist_unit_of(nodeid)
 
             def _assign_work_unit(self, node) -> None:
-                if not self._ordered:                    # the queue is complete at the first assignment
+                if not self._ordered:  # the queue is complete at the first assignment
                     self._ordered = True
                     for unit in [u for u in self.workqueue if u.startswith(DRY_RUN_UNIT)][::-1]:
                         self.workqueue.move_to_end(unit, last=False)
@@ -196,8 +208,13 @@ class MadeMini:
     - ``project_plans``: the project's own media/plan listing before and after (a run on the copy writes
       nothing into the project)."""
 
-    COMMANDS = (("check", ("check",)), ("plan", ("plan",)), ("course", ("course",)),
-                ("subtitles", ("subtitles",)), ("preview", ("preview", "closing")))
+    COMMANDS = (
+        ("check", ("check",)),
+        ("plan", ("plan",)),
+        ("course", ("course",)),
+        ("subtitles", ("subtitles",)),
+        ("preview", ("preview", "closing")),
+    )
 
     def __init__(self, root: Path) -> None:
         import pickle

@@ -1,14 +1,16 @@
 """Assemble lesson videos: scene videos joined with streams copied, one narration track,
 chapters, a soft subtitle track, side files, a poster, seek-bar thumbnails, and the course manifest and page."""
+
 from __future__ import annotations
 
 import importlib.metadata as md
-import os
 import json
+import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from coursekit.assemble.thumbnails import write_thumbnails
 from coursekit.content.narration import Course
 from coursekit.core import stopping
 from coursekit.core.atomic import replacing, write_text
@@ -16,11 +18,10 @@ from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.layout import MediaLayout
 from coursekit.core.media_tools import extract_frame, mux, need, run
 from coursekit.core.paths import ENGINE_ROOT
-from coursekit.subtitles import files as subs
 from coursekit.plan.model import LessonPlan
-from coursekit.subtitles.word_times import page_subtitles
 from coursekit.render.soundtrack import write_delivered_scene_narration, write_lesson_narration
-from coursekit.assemble.thumbnails import write_thumbnails
+from coursekit.subtitles import files as subs
+from coursekit.subtitles.word_times import page_subtitles
 
 
 def _ffmeta_escape(text: str) -> str:
@@ -32,8 +33,10 @@ def _ffmeta_escape(text: str) -> str:
 
 def chapter_times(plan: LessonPlan) -> list[tuple[int, int, str]]:
     """(start_ms, end_ms, title) for each scene, from whole frames."""
-    return [(round(s.start_frame * 1000 / plan.fps), round((s.start_frame + s.frames) * 1000 / plan.fps), s.title)
-            for s in plan.scenes]
+    return [
+        (round(s.start_frame * 1000 / plan.fps), round((s.start_frame + s.frames) * 1000 / plan.fps), s.title)
+        for s in plan.scenes
+    ]
 
 
 def write_ffmetadata(plan: LessonPlan, path: Path) -> Path:
@@ -69,15 +72,41 @@ def concat_video(scene_videos: list[Path], out: Path) -> Path:
     try:
         listing.write_text("".join(f"file '{p.resolve().as_posix()}'\n" for p in scene_videos), encoding="utf-8")
         with replacing(out) as tmp:
-            run([need("ffmpeg"), "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
-                 "-map", "0:v:0", "-c", "copy", "-f", "mp4", str(tmp)], f"join scenes into {out.name}")
+            run(
+                [
+                    need("ffmpeg"),
+                    "-v",
+                    "error",
+                    "-y",
+                    "-f",
+                    "concat",
+                    "-safe",
+                    "0",
+                    "-i",
+                    str(listing),
+                    "-map",
+                    "0:v:0",
+                    "-c",
+                    "copy",
+                    "-f",
+                    "mp4",
+                    str(tmp),
+                ],
+                f"join scenes into {out.name}",
+            )
     finally:
         listing.unlink(missing_ok=True)
     return out
 
 
-def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], outdir: Path,
-                    work: Path | None = None, thumbnails: bool = True) -> list[Path]:
+def assemble_lesson(
+    cfg: Config,
+    plan: LessonPlan,
+    scene_videos: list[Path],
+    outdir: Path,
+    work: Path | None = None,
+    thumbnails: bool = True,
+) -> list[Path]:
     """The lesson's video and its side files in ``outdir``; with ``thumbnails``, the seek-bar thumbnails
     (``coursekit.assemble.thumbnails``: a sprite and its WebVTT track) made from the finished video."""
 
@@ -93,14 +122,51 @@ def assemble_lesson(cfg: Config, plan: LessonPlan, scene_videos: list[Path], out
     srt = outdir / f"{lid}.srt"
     vtt = outdir / f"{lid}.vtt"
     subs.write_srt(events, srt, cfg.subtitles)
-    subs.write_vtt(events, vtt, cfg.subtitles)   # the soft track is made from the VTT: ffmpeg's SRT reader drops tags
+    subs.write_vtt(events, vtt, cfg.subtitles)  # the soft track is made from the VTT: ffmpeg's SRT reader drops tags
     mp4 = outdir / f"{lid}.mp4"
     with replacing(mp4) as tmp:
-        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio), "-i", str(vtt), "-i", str(meta),
-             "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0", "-map_metadata", "3", "-map_chapters", "3",
-             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text",
-             "-metadata:s:s:0", "language=zho", "-metadata:s:a:0", "language=zho",
-             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"assemble {mp4.name}")
+        run(
+            [
+                need("ffmpeg"),
+                "-v",
+                "error",
+                "-y",
+                "-i",
+                str(video),
+                "-i",
+                str(audio),
+                "-i",
+                str(vtt),
+                "-i",
+                str(meta),
+                "-map",
+                "0:v:0",
+                "-map",
+                "1:a:0",
+                "-map",
+                "2:s:0",
+                "-map_metadata",
+                "3",
+                "-map_chapters",
+                "3",
+                "-c:v",
+                "copy",
+                "-c:a",
+                "copy",
+                "-c:s",
+                "mov_text",
+                "-metadata:s:s:0",
+                "language=zho",
+                "-metadata:s:a:0",
+                "language=zho",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4",
+                str(tmp),
+            ],
+            f"assemble {mp4.name}",
+        )
     outputs = [mp4, srt, vtt]
     poster_scene = plan.scenes[min(1, len(plan.scenes) - 1)]
     poster_png = extract_frame(mp4, poster_scene.start_frame + poster_scene.frames // 2, work / "poster.png")
@@ -122,18 +188,47 @@ def burn_in(mp4: Path, srt: Path, out: Path, font: str = DEFAULT_FONT) -> Path:
     style = f"FontName={font},FontSize=20,Outline=1,MarginV=18"
     srt_arg = str(srt).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
     with replacing(out) as tmp:
-        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(mp4), "-map", "0:v:0", "-map", "0:a:0",
-             "-vf", f"subtitles='{srt_arg}':force_style='{style}'", "-c:v", "libx264", "-crf", "20",
-             "-preset", "medium", "-c:a", "copy", "-map_chapters", "0", "-movflags", "+faststart", "-f", "mp4",
-             str(tmp)], f"burn subtitles into {out.name}")
+        run(
+            [
+                need("ffmpeg"),
+                "-v",
+                "error",
+                "-y",
+                "-i",
+                str(mp4),
+                "-map",
+                "0:v:0",
+                "-map",
+                "0:a:0",
+                "-vf",
+                f"subtitles='{srt_arg}':force_style='{style}'",
+                "-c:v",
+                "libx264",
+                "-crf",
+                "20",
+                "-preset",
+                "medium",
+                "-c:a",
+                "copy",
+                "-map_chapters",
+                "0",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4",
+                str(tmp),
+            ],
+            f"burn subtitles into {out.name}",
+        )
     return out
 
 
 def _versions() -> dict[str, str]:
     def git_commit() -> str:
         try:
-            return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ENGINE_ROOT, capture_output=True, text=True,
-                                  check=True).stdout.strip()
+            return subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=ENGINE_ROOT, capture_output=True, text=True, check=True
+            ).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return "unknown"
 
@@ -158,8 +253,14 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
     quality = cfg.video.quality
     layout = MediaLayout.of(cfg)
     outputs: list[Path] = []
-    manifest = {"title": cfg.course.title, "font": cfg.course.font, "quality": quality, "versions": _versions(),
-                "sources": sources, "lessons": []}
+    manifest = {
+        "title": cfg.course.title,
+        "font": cfg.course.font,
+        "quality": quality,
+        "versions": _versions(),
+        "sources": sources,
+        "lessons": [],
+    }
     ready: list[tuple[LessonPlan, list[Path]]] = []
     for plan in plans:
         videos = [layout.scene_video(s.id, quality) for s in plan.scenes]
@@ -171,13 +272,15 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
 
     def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
         plan, videos = item
-        stopping.check()                         # a stopping command starts no further lesson
+        stopping.check()  # a stopping command starts no further lesson
         files = assemble_lesson(cfg, plan, videos, layout.lesson_dir(plan.lesson))
         for scene, video in zip(plan.scenes, videos):
-            if scene.overview:                     # the narration marks it: delivered alone as well
+            if scene.overview:  # the narration marks it: delivered alone as well
                 work = layout.lesson_work(plan.lesson, plan.fps)
                 audio, _, _ = write_delivered_scene_narration(scene, work / "overview.m4a")
-                files.append(mux(video, audio, layout.overview_video(plan.lesson)))   # the scene's picture, delivered sound
+                files.append(
+                    mux(video, audio, layout.overview_video(plan.lesson))
+                )  # the scene's picture, delivered sound
         return files
 
     # Lessons side by side, one per core: each is ffmpeg processes (the delivered audio's measuring and
@@ -198,17 +301,30 @@ def manifest_lesson(cfg: Config, course: Course, plan: LessonPlan, files: list[P
     """A lesson's entry in the manifest: what the page and the exports (``coursekit.deliver``) read of it;
     ``files``, the lesson's delivered files, are listed relative to the output folder."""
     return {
-        "lesson": plan.lesson, "title": plan.title, "fps": plan.fps,
-        "duration_s": round(plan.frames / plan.fps, 3), "voice": plan.voice, "quality": cfg.video.quality,
-        "voice_licence": plan.voice_licence or None,      # from the voice's declaration, via the plan
+        "lesson": plan.lesson,
+        "title": plan.title,
+        "fps": plan.fps,
+        "duration_s": round(plan.frames / plan.fps, 3),
+        "voice": plan.voice,
+        "quality": cfg.video.quality,
+        "voice_licence": plan.voice_licence or None,  # from the voice's declaration, via the plan
         "scenes": [s.id for s in plan.scenes],
         "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
         # for the page's transcript and questions (coursekit.deliver.page): lesson times in ms
         # (each event with its characters' times, for the word highlight)
         "subtitles": page_subtitles(plan, cfg.subtitles),
-        "role_cues": [{"id": c.id, "role": c.role, "text": c.text,
-                       "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
-                       "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps), **_quiz_of(course, c.id)}
-                      for s in plan.scenes for c in s.cues if c.role],
+        "role_cues": [
+            {
+                "id": c.id,
+                "role": c.role,
+                "text": c.text,
+                "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
+                "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps),
+                **_quiz_of(course, c.id),
+            }
+            for s in plan.scenes
+            for c in s.cues
+            if c.role
+        ],
         "files": [str(p.relative_to(cfg.output_dir)) for p in files],
     }

@@ -4,6 +4,7 @@ locks of the plans it reads and of the course files it writes (``render.py subti
 It reads plans and the narration, writes the delivered SRT/VTT and re-muxes the lesson videos: assembly
 work above the plan, so it lives here and not in ``coursekit.subtitles`` (a floor below the plan, which
 plans with it)."""
+
 from __future__ import annotations
 
 import os
@@ -11,18 +12,17 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
+from coursekit.content.cue_text import cue_text
+from coursekit.content.narration import Course
 from coursekit.core import stopping
-from coursekit.core.locks import course_lock, names
-
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
-from coursekit.content.narration import Course
-from coursekit.plan.model import LessonPlan
-from coursekit.content.cue_text import cue_text
-from coursekit.plan.build import plan_path
-from coursekit.subtitles import files as subs
+from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import mux_subtitles
+from coursekit.plan.build import plan_path
+from coursekit.plan.model import LessonPlan
+from coursekit.subtitles import files as subs
 from coursekit.zh.lexicon import Lexicon
 
 
@@ -44,7 +44,7 @@ def stale_cues(course: Course, plan: LessonPlan, lexicon: Lexicon | None = None)
                 if p is None or p.spoken != ct.spoken or p.text != ct.written:
                     stale.append(cue.id)
         verdicts.append(stale)
-        if not stale:                    # fits this kind of voice exactly: the other cannot fit better
+        if not stale:  # fits this kind of voice exactly: the other cannot fit better
             break
     stale = min(verdicts, key=len)
     current = {c.id for s in lesson.scenes for c in s.cues}
@@ -60,7 +60,9 @@ def find_plan(cfg: Config, lesson_id: str) -> Path:
     others = layout.lesson_plans(lesson_id)
     if others:
         return others[-1]
-    raise UserError(f"no plan for lesson '{lesson_id}' under {layout.plans}; run: python render.py plan --lesson {lesson_id}")
+    raise UserError(
+        f"no plan for lesson '{lesson_id}' under {layout.plans}; run: python render.py plan --lesson {lesson_id}"
+    )
 
 
 def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
@@ -75,25 +77,28 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
     with ExitStack() as held:
         for lid, path in sorted(zip(lesson_ids, paths)):
             fps = MediaLayout.of(cfg).plan_fps(path)
-            held.enter_context(course_lock(cfg.output_dir, names.plan(lid, fps),
-                                           f"the plan of lesson {lid} at {fps} fps"))
+            held.enter_context(
+                course_lock(cfg.output_dir, names.plan(lid, fps), f"the plan of lesson {lid} at {fps} fps")
+            )
         held.enter_context(course_lock(cfg.output_dir, names.course(), "the course's delivered files"))
         return _write(cfg, course, lesson_ids, [find_plan(cfg, lid) for lid in lesson_ids])
 
 
 def _write(cfg: Config, course: Course, lesson_ids: list[str], paths: list[Path]) -> list[Path]:
-    lexicon = Lexicon.load(check_readings=False)     # subtitles never turn text into pinyin
+    lexicon = Lexicon.load(check_readings=False)  # subtitles never turn text into pinyin
     plans = [LessonPlan.read(p) for p in paths]
     for lid, plan in zip(lesson_ids, plans):
         stale = stale_cues(course, plan, lexicon)
         if stale:
             shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
-            raise UserError(f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}")
+            raise UserError(
+                f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}"
+            )
     layout = MediaLayout.of(cfg)
     written: list[Path] = []
 
     def remux(video: Path, vtt: Path) -> Path:
-        stopping.check()                 # a stopping command starts no further re-mux
+        stopping.check()  # a stopping command starts no further re-mux
         return mux_subtitles(video, vtt)  # from the VTT: ffmpeg's SRT reader drops tag-like text
 
     # Each lesson's video is re-muxed as soon as its VTT is written, while the next lesson's are made. A

@@ -22,18 +22,19 @@ that is 0.8 s, 3% of the lesson's assembly; ffmpeg decoding every frame (``fps=1
 (docs/performance.md, ``bench/thumbnails.py``). Both files are written under temporary names and renamed
 (``coursekit.core.atomic``), the sprite first.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from coursekit.core.atomic import replacing, write_text
 
-SPRITE = "thumbnails.jpg"      #: the sprite sheet, in the lesson's folder
-TRACK = "thumbnails.vtt"       #: its WebVTT track, in the lesson's folder (the page looks for this name)
-TILE_WIDTH = 160               #: a tile's width in pixels; its height keeps the video's aspect ratio (even)
-COLUMNS = 10                   #: tiles in a row of the sprite
-EVERY_S = 5.0                  #: a tile's frame is at least this many seconds after the previous tile's
-JPEG_QUALITY = 80              #: the sprite's JPEG quality (PIL's scale, 1 to 95)
+SPRITE = "thumbnails.jpg"  #: the sprite sheet, in the lesson's folder
+TRACK = "thumbnails.vtt"  #: its WebVTT track, in the lesson's folder (the page looks for this name)
+TILE_WIDTH = 160  #: a tile's width in pixels; its height keeps the video's aspect ratio (even)
+COLUMNS = 10  #: tiles in a row of the sprite
+EVERY_S = 5.0  #: a tile's frame is at least this many seconds after the previous tile's
+JPEG_QUALITY = 80  #: the sprite's JPEG quality (PIL's scale, 1 to 95)
 
 
 def _vtt_time(ms: int) -> str:
@@ -71,19 +72,31 @@ def keyframe_tiles(video: Path, every_s: float = EVERY_S) -> tuple[list[float], 
         # non-key packets (AVDISCARD_NONKEY) leaves keyframes with wrong times (their composition offsets
         # lost), a frame or two off
         ctx = stream.codec_context
-        ctx.thread_type = "NONE"               # a frame at a time: no decoding ahead of what is asked
-        ctx.options = {"skip_loop_filter": "all"}   # no deblocking: invisible at a twelfth of the size
+        ctx.thread_type = "NONE"  # a frame at a time: no decoding ahead of what is asked
+        ctx.options = {"skip_loop_filter": "all"}  # no deblocking: invisible at a twelfth of the size
         size = tile_size(ctx.width, ctx.height)
         base = stream.time_base
         frames, last = [], None
         for packet in container.demux(stream):
-            if packet.is_keyframe and packet.pts is not None and (last is None or (packet.pts - last) * base >= every_s):
+            if (
+                packet.is_keyframe
+                and packet.pts is not None
+                and (last is None or (packet.pts - last) * base >= every_s)
+            ):
                 last = packet.pts
                 frames += ctx.decode(packet)
-        frames += ctx.decode(None)             # what the decoder still holds
-        tiles = sorted(((float(f.pts * base), f.reformat(width=size[0], height=size[1], format="rgb24",
-                                                         interpolation="AREA").to_ndarray())
-                        for f in frames if f.pts is not None), key=lambda t: t[0])
+        frames += ctx.decode(None)  # what the decoder still holds
+        tiles = sorted(
+            (
+                (
+                    float(f.pts * base),
+                    f.reformat(width=size[0], height=size[1], format="rgb24", interpolation="AREA").to_ndarray(),
+                )
+                for f in frames
+                if f.pts is not None
+            ),
+            key=lambda t: t[0],
+        )
     return [t for t, _ in tiles], [a for _, a in tiles], size
 
 
@@ -100,7 +113,7 @@ def write_thumbnails(video: Path, folder: Path, duration_s: float) -> tuple[Path
     sheet = np.zeros((rows * h, cols * w, 3), np.uint8)
     for k, tile in enumerate(pixels):
         y, x = k // cols * h, k % cols * w
-        sheet[y:y + h, x:x + w] = tile
+        sheet[y : y + h, x : x + w] = tile
     sprite, track = Path(folder) / SPRITE, Path(folder) / TRACK
     with replacing(sprite) as tmp:
         Image.fromarray(sheet).save(tmp, format="JPEG", quality=JPEG_QUALITY)

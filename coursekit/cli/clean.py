@@ -8,6 +8,7 @@ or ``kept`` (the delivered course, the render logs, the course locks, the studio
 files of writers that no longer run are removed everywhere; a running command's are left alone.
 ``render.py clean --help`` lists the entries (``layout.clean_help()``).
 """
+
 from __future__ import annotations
 
 import json
@@ -15,10 +16,10 @@ import os
 import shutil
 from pathlib import Path
 
+from coursekit.content.narration import Course
 from coursekit.core.atomic import process_running
 from coursekit.core.config import Config
 from coursekit.core.layout import BY_NAME, ENTRIES, REMOVED, STALE, MediaLayout
-from coursekit.content.narration import Course
 from coursekit.plan.model import LessonPlan
 
 
@@ -47,8 +48,8 @@ def stale_paths(cfg: Config, course: Course) -> list[Path]:
     lessons = {l.id for l in course.lessons}
     out: list[Path] = []
     kept_plans: set[Path] = set()  # the plans of the course's lessons that can be read
-    clips: set[str] = set()        # the audio-cache keys they use
-    digests: set[str] = set()      # and their audio's sha256
+    clips: set[str] = set()  # the audio-cache keys they use
+    digests: set[str] = set()  # and their audio's sha256
     for plan_file, got in layout.found(BY_NAME["lesson_plan"]):
         if is_temporary(plan_file) or got["lesson"] not in lessons:
             continue
@@ -81,7 +82,7 @@ def stale_paths(cfg: Config, course: Course) -> list[Path]:
             continue
         for path, got in layout.found(entry):
             if entry is not temporary and is_temporary(path):
-                continue          # judged as what it is: a file being written
+                continue  # judged as what it is: a file being written
             if entry.clean == REMOVED or not current(entry, path, got):
                 out.append(path)
     gone = set(out)

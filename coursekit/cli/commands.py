@@ -4,6 +4,7 @@ Every command that writes under the output folder first checks the folders it wr
 (``coursekit.cli.outputs.prepare``) and holds the course locks of what it writes while it writes it;
 every command that builds scenes first checks that they fit their classes
 (``coursekit.render.scene_contract``)."""
+
 from __future__ import annotations
 
 import argparse
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from coursekit.assemble.lesson_video import assemble_course
+from coursekit.assemble.subtitle_files import write_course_subtitles
 from coursekit.cli import doctor, outputs, preflight
 from coursekit.cli.clean import clean
 from coursekit.cli.watch import watch_and_rerun
@@ -27,10 +29,8 @@ from coursekit.core.sources import RunSources
 from coursekit.deliver.export import export_course
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
-from coursekit.studio.server import make_studio, run_studio
 from coursekit.plan.build import make_plans, plan_path
 from coursekit.plan.model import LessonPlan
-from coursekit.assemble.subtitle_files import write_course_subtitles
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import open_executor
 from coursekit.render.one_scene import preview_scene
@@ -41,6 +41,7 @@ from coursekit.render.viewer_check import check_scene
 from coursekit.speech import listening
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices.auto import falling_back, resolve_voice
+from coursekit.studio.server import make_studio, run_studio
 from coursekit.zh.lexicon import Lexicon
 
 console = Console(highlight=False, soft_wrap=True)
@@ -60,7 +61,7 @@ def _speech_stack(cfg: Config, quiet: bool = False):
     """Voice (resolved, with its one-line reason), audio cache and lexicon."""
 
     preflight.for_audio()
-    lexicon = Lexicon.load()                 # once: the voice reads its pinyin from the same lexicon
+    lexicon = Lexicon.load()  # once: the voice reads its pinyin from the same lexicon
     voice, reason = resolve_voice(cfg.voice, lexicon)
     if not quiet:
         console.print(reason)
@@ -76,12 +77,13 @@ def cmd_check(cfg: Config, args: argparse.Namespace) -> int:
     if speech:
         outputs.prepare(cfg, "check")
     course = _course(cfg)
-    lessons = _lessons(course, args.lesson) if speech else []     # a misspelt lesson: before the slow checks
+    lessons = _lessons(course, args.lesson) if speech else []  # a misspelt lesson: before the slow checks
     n_cues = sum(len(scene.cues) for scene in course.scenes.values())
     _require_glyphs(cfg.course.font, course_texts(cfg.course.title, course, Lexicon.load()))
     require_fit(course)
-    console.print(f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, "
-                  f"{n_cues} cues")
+    console.print(
+        f"config, narration and scenes OK: {len(course.lessons)} lessons, {len(course.scenes)} scenes, {n_cues} cues"
+    )
     if speech:
         return _check_speech(cfg, args, course, lessons)
     return 0
@@ -105,8 +107,9 @@ def _check_speech(cfg: Config, args: argparse.Namespace, course: Course, lessons
         listening.prefetch(course, cfg, cues, voice, cache, lexicon, say=console.print)
         items = listening.synthesise(cues, voice, cache, lexicon)
         synth_s = time.perf_counter() - t0
-        recogniser = listening.Recogniser(cache_root=MediaLayout.of(cfg).transcripts, say=console.print,
-                                          hotwords=cfg.course.listening_words)
+        recogniser = listening.Recogniser(
+            cache_root=MediaLayout.of(cfg).transcripts, say=console.print, hotwords=cfg.course.listening_words
+        )
         report = listening.check_items(items, recogniser, voice.describe())
         report.synth_s = synth_s
     finally:
@@ -126,8 +129,9 @@ def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False
     lessons = _lessons(course, lesson)
     with outputs.plan_locks(cfg, fps, lessons, console.print):
         voice, cache, lexicon = _speech_stack(cfg, quiet)
-        plans, _ = falling_back(cfg.voice, voice, lexicon,
-                                lambda v: make_plans(course, cfg, fps, v, cache, lexicon, lessons), console.print)
+        plans, _ = falling_back(
+            cfg.voice, voice, lexicon, lambda v: make_plans(course, cfg, fps, v, cache, lexicon, lessons), console.print
+        )
         return course, plans
 
 
@@ -137,7 +141,9 @@ def cmd_plan(cfg: Config, args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     _, plans = _plans(cfg, fps, args.lesson)
     for lid, (plan, path) in plans.items():
-        console.print(f"{lid}: {len(plan.scenes)} scenes, {plan.frames} frames = {plan.frames / fps:.1f} s at {fps} fps -> {path.relative_to(cfg.output_dir.parent)}")
+        console.print(
+            f"{lid}: {len(plan.scenes)} scenes, {plan.frames} frames = {plan.frames / fps:.1f} s at {fps} fps -> {path.relative_to(cfg.output_dir.parent)}"
+        )
     console.print(f"planned in {time.perf_counter() - t0:.1f} s")
     return 0
 
@@ -232,8 +238,10 @@ def cmd_inspect(cfg: Config, args: argparse.Namespace) -> int:
         for line in report.lines():
             console.print(line)
         found += len(report.findings)
-        console.print(f"{scene.id}: {len(report.findings) or 'no'} finding{'s' if len(report.findings) != 1 else ''} "
-                      f"after {report.steps} steps")
+        console.print(
+            f"{scene.id}: {len(report.findings) or 'no'} finding{'s' if len(report.findings) != 1 else ''} "
+            f"after {report.steps} steps"
+        )
     return 1 if found else 0
 
 
@@ -248,7 +256,7 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
     outputs.prepare(cfg, "render")
     preflight.for_render(cfg.course.font)
 
-    sources = RunSources(getattr(args, "config", None))      # the version this run is made from
+    sources = RunSources(getattr(args, "config", None))  # the version this run is made from
     course = _course(cfg)
     lesson_ids = _lessons(course, args.lesson)
     scene_ids = None
@@ -260,8 +268,9 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
     fps = cfg.video.frame_rate
     with _executor(cfg) as executor, outputs.plan_locks(cfg, fps, [l.id for l in course.lessons], console.print):
         _, plans = _plans(cfg, fps)
-        results = render_scenes(cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor,
-                                guard=sources.check)
+        results = render_scenes(
+            cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor, guard=sources.check
+        )
     for path in results:
         console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
     return 0
@@ -289,8 +298,10 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
             made = assemble_course(cfg, course, lesson_plans, sources=sources.record())
             course_dir = MediaLayout.of(cfg).course
             made.append(write_page(course_dir, read_manifest(course_dir)))
-    console.print(f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality} from sources "
-                  f"{sources.digest[:12]}:")
+    console.print(
+        f"course rendered in {time.perf_counter() - t0:.0f} s at {cfg.video.quality} from sources "
+        f"{sources.digest[:12]}:"
+    )
     for p in made:
         console.print(f"  {p.relative_to(cfg.output_dir.parent)}")
     return 0
@@ -317,11 +328,17 @@ def cmd_studio(cfg: Config, args: argparse.Namespace) -> int:
     outputs.prepare(cfg, "studio")
     preflight.for_render(cfg.course.font)
 
-    def say(line: str) -> None:          # plain lines: rich would take an address in brackets for markup
+    def say(line: str) -> None:  # plain lines: rich would take an address in brackets for markup
         print(line, flush=True)
 
-    server = make_studio(lambda: load_config(args.config, **{"voice.backend": args.voice}), args.host, args.port,
-                         public=args.public, config_file=args.config, say=say)
+    server = make_studio(
+        lambda: load_config(args.config, **{"voice.backend": args.voice}),
+        args.host,
+        args.port,
+        public=args.public,
+        config_file=args.config,
+        say=say,
+    )
     run_studio(server, say)
     return 0
 

@@ -18,10 +18,8 @@ on a program (ffmpeg, fc-list, espeak-ng, Chromium) or PyAV's child process (imp
 keeps a broken PyAV from taking doctor down); the voice check builds no voice and imports no voice
 library but edge-tts; the glyph check and the disk estimate share one read of the course, kept between
 runs (:class:`CourseFacts`). Exit status 0 when nothing failed (warnings do not count), else 1.
-
-Its length: one function per check, and the list that runs them; a check is defined once, here, and preflight
-raises the same lines.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -59,8 +57,12 @@ from coursekit.zh.lexicon import Lexicon
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 
 #: ffmpeg encoders the engine runs, and what for.
-ENCODERS = {"aac": "the narration tracks", "pcm_s16le": "the limited narration clips",
-            "mov_text": "the soft subtitles in the MP4s", "libx264": "burned-in subtitles (subtitles.burn_in)"}
+ENCODERS = {
+    "aac": "the narration tracks",
+    "pcm_s16le": "the limited narration clips",
+    "mov_text": "the soft subtitles in the MP4s",
+    "libx264": "burned-in subtitles (subtitles.burn_in)",
+}
 #: ffmpeg filters the engine runs (coursekit/speech/audio.py, coursekit/assemble/lesson_video.py).
 FILTERS = ("aformat", "aresample", "volume", "pan", "alimiter", "ebur128", "subtitles")
 FFMPEG_FIX = "install Debian's ffmpeg, whose build has them all: apt-get install ffmpeg"
@@ -73,7 +75,7 @@ CHROMIUM_FALLBACK = Path("/usr/bin/chromium")
 #: Measured on two scenes of this project's course (109 s of video) at low, medium and high at
 #: 33d7c2d; 4k is high's video part times 2.3, the 4k/1080p60 ratio of the mini course's two scenes.
 BYTES_PER_VIDEO_S = {"low": 160_000, "medium": 170_000, "high": 235_000, "4k": 430_000}
-DISK_MARGIN = 1.5           # the estimate times this must be free (scenes differ from the measured two)
+DISK_MARGIN = 1.5  # the estimate times this must be free (scenes differ from the measured two)
 
 
 @dataclass(frozen=True)
@@ -100,11 +102,13 @@ def _run(args: list[str], timeout: float = 10) -> subprocess.CompletedProcess:
 
 # ---------------------------------------------------------------- tools, font, glyphs, Typst
 
+
 def tool(name: str, package: str) -> Check:
     """``name`` on PATH, else the Debian package that has it."""
     if shutil.which(name) is None:
-        return Check(name, FAIL, f"{name} not found on PATH",
-                     f"install the Debian package {package}: apt-get install {package}")
+        return Check(
+            name, FAIL, f"{name} not found on PATH", f"install the Debian package {package}: apt-get install {package}"
+        )
     return Check(name, OK, shutil.which(name) or name)
 
 
@@ -113,11 +117,17 @@ def font(family: str = DEFAULT_FONT, package: str = "fonts-noto-cjk") -> Check:
     try:
         found = _run(["fc-list", f":family={family}", "family"]).stdout
     except OSError:
-        return Check("font", FAIL, "fc-list not found", "install the Debian package fontconfig: apt-get install fontconfig")
+        return Check(
+            "font", FAIL, "fc-list not found", "install the Debian package fontconfig: apt-get install fontconfig"
+        )
     if family not in found:
         other = "" if family == DEFAULT_FONT else " (or set course.font in config.yaml to an installed family)"
-        return Check("font", FAIL, f"font '{family}' not found",
-                     f"install the Debian package {package}: apt-get install {package}{other}")
+        return Check(
+            "font",
+            FAIL,
+            f"font '{family}' not found",
+            f"install the Debian package {package}: apt-get install {package}{other}",
+        )
     return Check("font", OK, f"'{family}' installed")
 
 
@@ -127,10 +137,14 @@ def ffmpeg() -> Check:
         if (found := tool(name, "ffmpeg")).failed:
             return Check("ffmpeg", FAIL, found.detail, found.fix)
     exe = shutil.which("ffmpeg")
-    calls = {k: subprocess.Popen([exe, "-hide_banner", k], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-             for k in ("-version", "-encoders", "-filters")}
+    calls = {
+        k: subprocess.Popen([exe, "-hide_banner", k], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        for k in ("-version", "-encoders", "-filters")
+    }
     out = {k: p.communicate(timeout=10)[0] for k, p in calls.items()}
-    listed = {k: {line.split()[1] for line in out[k].splitlines() if len(line.split()) > 1} for k in ("-encoders", "-filters")}
+    listed = {
+        k: {line.split()[1] for line in out[k].splitlines() if len(line.split()) > 1} for k in ("-encoders", "-filters")
+    }
     name = " ".join(out["-version"].split()[:3]).replace(" version", "") or "ffmpeg"
     lacks = [f"the encoder {e} ({why})" for e, why in ENCODERS.items() if e not in listed["-encoders"]]
     lacks += [f"the filter {f}" for f in FILTERS if f not in listed["-filters"]]
@@ -149,12 +163,20 @@ def pyav() -> Check:
     res = _run([sys.executable, "-c", _PYAV], timeout=30)
     if res.returncode:
         tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
-        return Check("pyav", FAIL, f"PyAV (Manim's video encoder) does not import: {tail[:120]}",
-                     "reinstall the project's packages: make setup")
+        return Check(
+            "pyav",
+            FAIL,
+            f"PyAV (Manim's video encoder) does not import: {tail[:120]}",
+            "reinstall the project's packages: make setup",
+        )
     ver, x264 = json.loads(res.stdout)
     if not x264:
-        return Check("pyav", FAIL, f"PyAV {ver} has no libx264 encoder, which Manim needs",
-                     "reinstall PyAV from its wheel (it bundles libx264): .venv/bin/pip install --force-reinstall av")
+        return Check(
+            "pyav",
+            FAIL,
+            f"PyAV {ver} has no libx264 encoder, which Manim needs",
+            "reinstall PyAV from its wheel (it bundles libx264): .venv/bin/pip install --force-reinstall av",
+        )
     return Check("pyav", OK, f"PyAV {ver} with libx264 (Manim's encoder)")
 
 
@@ -190,17 +212,26 @@ def typst_check(family: str) -> Check:
     try:
         _, warnings = typst.compile_with_warnings(source.encode("utf-8"), format="svg")
     except Exception as exc:  # noqa: BLE001 - TypstError or a broken install: either way it cannot draw
-        return Check("typst", FAIL, f"Typst {ver} cannot compile a formula: {str(exc)[:120]}",
-                     "reinstall the project's packages: make setup")
+        return Check(
+            "typst",
+            FAIL,
+            f"Typst {ver} cannot compile a formula: {str(exc)[:120]}",
+            "reinstall the project's packages: make setup",
+        )
     unknown = [w.message for w in warnings if "unknown font" in w.message]
     if unknown:
-        return Check("typst", FAIL, f"Typst {ver} does not find the font '{family}' ({unknown[0]})",
-                     "install the font in a system font folder (Typst reads /usr/share/fonts), e.g. apt-get "
-                     "install fonts-noto-cjk")
+        return Check(
+            "typst",
+            FAIL,
+            f"Typst {ver} does not find the font '{family}' ({unknown[0]})",
+            "install the font in a system font folder (Typst reads /usr/share/fonts), e.g. apt-get "
+            "install fonts-noto-cjk",
+        )
     return Check("typst", OK, f"Typst {ver} compiles a formula in '{family}'")
 
 
 # ---------------------------------------------------------------- models, espeak-ng, Chromium
+
 
 def model_files() -> Check:
     """The models are the pinned files (size, then sha256 cached by size and mtime), each where the engine
@@ -224,8 +255,12 @@ def espeak(cfg: VoiceConfig) -> Check:
     res = _run([found.detail, "-v", voice, "-q", "ni3hao3"])
     ver = " ".join(_run([found.detail, "--version"]).stdout.split()[:4]).replace(" text-to-speech:", "")
     if res.returncode:
-        return Check("espeak-ng", FAIL, f"{ver} has no voice {voice}",
-                     "install Debian's espeak-ng with its data: apt-get install espeak-ng espeak-ng-data")
+        return Check(
+            "espeak-ng",
+            FAIL,
+            f"{ver} has no voice {voice}",
+            "install Debian's espeak-ng with its data: apt-get install espeak-ng espeak-ng-data",
+        )
     return Check("espeak-ng", OK, f"{ver}, voice {voice}")
 
 
@@ -241,20 +276,33 @@ def chromium() -> Check:
     """Chromium starts, and Playwright (which drives it in the page tests) is installed."""
     exe = find_chromium()
     if exe is None:
-        return Check("chromium", FAIL, "Chromium not found (the page and studio tests need it)",
-                     "install the Debian package chromium: apt-get install chromium")
+        return Check(
+            "chromium",
+            FAIL,
+            "Chromium not found (the page and studio tests need it)",
+            "install the Debian package chromium: apt-get install chromium",
+        )
     res = _run([exe, "--version"], timeout=20)
     ver = next((line for line in res.stdout.splitlines() if line.startswith("Chromium")), "").split(" built")[0]
     if res.returncode or not ver:
-        return Check("chromium", FAIL, f"{exe} --version failed (exit {res.returncode})",
-                     "reinstall the Debian package chromium: apt-get install --reinstall chromium")
+        return Check(
+            "chromium",
+            FAIL,
+            f"{exe} --version failed (exit {res.returncode})",
+            "reinstall the Debian package chromium: apt-get install --reinstall chromium",
+        )
     if importlib.util.find_spec("playwright") is None:
-        return Check("chromium", FAIL, f"{ver} found, but Playwright (which drives it in the tests) is not installed",
-                     "install the test packages: .venv/bin/pip install -e '.[test]' (make setup)")
+        return Check(
+            "chromium",
+            FAIL,
+            f"{ver} found, but Playwright (which drives it in the tests) is not installed",
+            "install the test packages: .venv/bin/pip install -e '.[test]' (make setup)",
+        )
     return Check("chromium", OK, f"{ver} ({exe}), Playwright installed")
 
 
 # ---------------------------------------------------------------- the voices
+
 
 def voices(cfg: VoiceConfig) -> list[Check]:
     """edge-tts's answer and the voice ``auto`` would choose (``coursekit.cli.doctor_voices.report``). It
@@ -266,11 +314,23 @@ def voices(cfg: VoiceConfig) -> list[Check]:
         if ok:
             checks.append(Check(label, OK, f"{label} answered: {why}"))
         elif cfg.backend == name:
-            checks.append(Check(label, FAIL, f"{label} is unreachable ({why}) and voice.backend is {name}",
-                                "connect to the internet, or set voice.backend: auto in config.yaml (an offline voice)"))
+            checks.append(
+                Check(
+                    label,
+                    FAIL,
+                    f"{label} is unreachable ({why}) and voice.backend is {name}",
+                    "connect to the internet, or set voice.backend: auto in config.yaml (an offline voice)",
+                )
+            )
         else:
-            checks.append(Check(label, WARN, f"{label} is unreachable ({why}); auto uses an offline voice",
-                                "none needed offline; online, check the network"))
+            checks.append(
+                Check(
+                    label,
+                    WARN,
+                    f"{label} is unreachable ({why}); auto uses an offline voice",
+                    "none needed offline; online, check the network",
+                )
+            )
     if "error" in got:
         return [*checks, Check("voice", FAIL, got["error"], "see docs/voices.md")]
     chosen = str(got["auto"]).removeprefix("voice: ")
@@ -280,16 +340,31 @@ def voices(cfg: VoiceConfig) -> list[Check]:
     if cfg.backend != "auto":
         ok, why = got["configured"]
         if not ok:
-            return [*checks, Check("voice", FAIL, f"voice.backend is {cfg.backend}, which cannot be used: {why}",
-                                   f"see docs/voices.md, or set voice.backend: auto ({detail})")]
+            return [
+                *checks,
+                Check(
+                    "voice",
+                    FAIL,
+                    f"voice.backend is {cfg.backend}, which cannot be used: {why}",
+                    f"see docs/voices.md, or set voice.backend: auto ({detail})",
+                ),
+            ]
         detail = f"voice.backend is {cfg.backend} (usable); {detail}"
     if chosen.startswith("silent") and cfg.backend == "auto":
-        return [*checks, Check("voice", WARN, detail + ": the videos would have no narration",
-                               "make setup (kokoro), or apt-get install espeak-ng")]
+        return [
+            *checks,
+            Check(
+                "voice",
+                WARN,
+                detail + ": the videos would have no narration",
+                "make setup (kokoro), or apt-get install espeak-ng",
+            ),
+        ]
     return [*checks, Check("voice", OK, detail)]
 
 
 # ---------------------------------------------------------------- disk space
+
 
 def planned_seconds(cfg: Config, facts: CourseFacts | None = None) -> tuple[float, str]:
     """The course's video length and where it comes from: each lesson's plan (at the config's frame
@@ -311,9 +386,14 @@ def planned_seconds(cfg: Config, facts: CourseFacts | None = None) -> tuple[floa
         total += counts["scenes"] * (t.scene_lead_in_s + t.scene_tail_s)
         total += counts["chars"] / cfg.voice.silent.chars_per_second + counts["cues"] * t.cue_gap_s + counts["pause"]
         read += 1
-    parts = ([f"{planned} lesson plan{'s' * (planned != 1)}"] if planned else []) + \
-            ([f"{read} lesson{'s' * (read != 1)} estimated from the narration at "
-              f"{cfg.voice.silent.chars_per_second:g} characters/s"] if read else [])
+    parts = ([f"{planned} lesson plan{'s' * (planned != 1)}"] if planned else []) + (
+        [
+            f"{read} lesson{'s' * (read != 1)} estimated from the narration at "
+            f"{cfg.voice.silent.chars_per_second:g} characters/s"
+        ]
+        if read
+        else []
+    )
     return total, " and ".join(parts)
 
 
@@ -334,20 +414,26 @@ def disk(cfg: Config, facts: CourseFacts | None = None) -> Check:
     q = cfg.video.quality
     need = disk_needed(q, seconds)
     free = _free_bytes(cfg.output_dir)
-    what = (f"the course at {q} ({seconds / 60:.0f} min of video, from {source}) needs about "
-            f"{need / 1e9:.1f} GB ({BYTES_PER_VIDEO_S[q] / 1e3:.0f} kB per second of video, measured)")
+    what = (
+        f"the course at {q} ({seconds / 60:.0f} min of video, from {source}) needs about "
+        f"{need / 1e9:.1f} GB ({BYTES_PER_VIDEO_S[q] / 1e3:.0f} kB per second of video, measured)"
+    )
     where = f"{free / 1e9:.1f} GB free for {shown(cfg.output_dir)}/"
     if free < need * DISK_MARGIN:
-        return Check("disk", FAIL, f"{what}; only {where}, less than {DISK_MARGIN:g}× that",
-                     "free some space, set output in config.yaml to a folder on a larger disk, or render at a "
-                     "lower quality (--quality)")
+        return Check(
+            "disk",
+            FAIL,
+            f"{what}; only {where}, less than {DISK_MARGIN:g}× that",
+            "free some space, set output in config.yaml to a folder on a larger disk, or render at a "
+            "lower quality (--quality)",
+        )
     return Check("disk", OK, f"{what}; {where}")
 
 
 # ---------------------------------------------------------------- what doctor reads of the course
 
-FACTS_FORMAT = 1        #: bump when what CourseFacts keeps, or how it is computed, changes
-FACTS_KEPT = 16         #: how many courses' facts the cache file keeps (the most recently checked)
+FACTS_FORMAT = 1  #: bump when what CourseFacts keeps, or how it is computed, changes
+FACTS_KEPT = 16  #: how many courses' facts the cache file keeps (the most recently checked)
 
 
 def facts_file() -> Path:
@@ -417,14 +503,20 @@ class CourseFacts:
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
         self.root = str(course_root())
-        self.key = _digest(FACTS_FORMAT, self.root, str(narration_dir()), cfg.course.title, list(cfg.lessons),
-                           sorted(cfg.course.allowed_format))
+        self.key = _digest(
+            FACTS_FORMAT,
+            self.root,
+            str(narration_dir()),
+            cfg.course.title,
+            list(cfg.lessons),
+            sorted(cfg.course.allowed_format),
+        )
         self.sources = course_sources()
-        self._stamp = _stats(self.sources)            # before anything is read
+        self._stamp = _stats(self.sources)  # before anything is read
         self._lock = threading.RLock()
         self._course = None
         self._changed = False
-        self.loaded = False            #: whether this run loaded the course (a test reads it)
+        self.loaded = False  #: whether this run loaded the course (a test reads it)
         got = self._read_file().get(self.root)
         self._record: dict = got if self._valid(got) else {"key": self.key, "sources": self._stamp}
 
@@ -432,8 +524,9 @@ class CourseFacts:
         if not isinstance(got, dict) or got.get("key") != self.key or not isinstance(got.get("sources"), list):
             return False
         kept = got["sources"]
-        return [p for p, *_ in kept][:len(self.sources)] == [str(p) for p in self.sources] and \
-            _stats(p for p, *_ in kept) == kept
+        return [p for p, *_ in kept][: len(self.sources)] == [str(p) for p in self.sources] and _stats(
+            p for p, *_ in kept
+        ) == kept
 
     def _read_file(self) -> dict:
         try:
@@ -462,9 +555,12 @@ class CourseFacts:
         got = {}
         for lesson in self.course().lessons:
             cues = [cue for scene in lesson.scenes for cue in scene.cues]
-            got[lesson.id] = {"scenes": len(lesson.scenes), "cues": len(cues),
-                              "chars": sum(not ch.isspace() for cue in cues for ch in cue.text),
-                              "pause": sum(cue.pause for cue in cues)}
+            got[lesson.id] = {
+                "scenes": len(lesson.scenes),
+                "cues": len(cues),
+                "chars": sum(not ch.isspace() for cue in cues for ch in cue.text),
+                "pause": sum(cue.pause for cue in cues),
+            }
         self._put("lessons", got)
         return got
 
@@ -478,7 +574,7 @@ class CourseFacts:
         try:
             got = LessonPlan.read(plan)
             seconds = got.frames / got.fps
-        except UserError:               # an unreadable or old plan: estimated instead
+        except UserError:  # an unreadable or old plan: estimated instead
             seconds = None
         self._put("plans", {**from_plan, str(plan): [*stamp[1:], seconds]})
         return seconds
@@ -498,7 +594,7 @@ class CourseFacts:
         that cannot be written is read again next time."""
         if not self._changed:
             return
-        if self.loaded:                 # what its figures imported from the course's Python, now known
+        if self.loaded:  # what its figures imported from the course's Python, now known
             known = set(self.sources)
             self._record["sources"] = self._stamp + _stats(sorted(p for p in _course_modules() if p not in known))
         courses = self._read_file()
@@ -513,14 +609,21 @@ class CourseFacts:
 
 # ---------------------------------------------------------------- running them
 
+
 def _guarded(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
     try:
         got = fn()
     except UserError as exc:
         return [Check(name, FAIL, str(exc), "")]
     except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
-        return [Check(name, FAIL, f"the check itself failed: {type(exc).__name__}: {str(exc)[:160]}",
-                      "report it with this line")]
+        return [
+            Check(
+                name,
+                FAIL,
+                f"the check itself failed: {type(exc).__name__}: {str(exc)[:160]}",
+                "report it with this line",
+            )
+        ]
     return got if isinstance(got, list) else [got]
 
 
@@ -530,13 +633,22 @@ def run_checks(cfg: Config) -> list[Check]:
     answer, so threads run them side by side; the glyph and disk checks share one read of the course
     (:class:`CourseFacts`)."""
     with ThreadPoolExecutor(max_workers=12) as pool:
-        slow = {"voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
-                "pyav": pool.submit(_guarded, "pyav", pyav)}
+        slow = {
+            "voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
+            "pyav": pool.submit(_guarded, "pyav", pyav),
+        }
         facts_ready = pool.submit(CourseFacts, cfg)
-        fast = {name: pool.submit(_guarded, name, fn) for name, fn in (
-            ("ffmpeg", ffmpeg), ("font", lambda: font(cfg.course.font)),
-            ("typst", lambda: typst_check(cfg.course.font)), ("models", model_files),
-            ("espeak-ng", lambda: espeak(cfg.voice)), ("chromium", chromium))}
+        fast = {
+            name: pool.submit(_guarded, name, fn)
+            for name, fn in (
+                ("ffmpeg", ffmpeg),
+                ("font", lambda: font(cfg.course.font)),
+                ("typst", lambda: typst_check(cfg.course.font)),
+                ("models", model_files),
+                ("espeak-ng", lambda: espeak(cfg.voice)),
+                ("chromium", chromium),
+            )
+        }
         fast["disk"] = pool.submit(_guarded, "disk", lambda: disk(cfg, facts_ready.result()))
         font_found = not fast["font"].result()[0].failed
         glyph = _guarded("glyphs", lambda: glyphs(cfg, font_found, facts_ready.result()))
@@ -551,8 +663,12 @@ def run_checks(cfg: Config) -> list[Check]:
     return out
 
 
-_MARK = {OK: "[green]ok  [/green]", WARN: "[yellow]warn[/yellow]", FAIL: "[bold red]FAIL[/bold red]",
-         SKIP: "[dim]skip[/dim]"}
+_MARK = {
+    OK: "[green]ok  [/green]",
+    WARN: "[yellow]warn[/yellow]",
+    FAIL: "[bold red]FAIL[/bold red]",
+    SKIP: "[dim]skip[/dim]",
+}
 
 
 def command(cfg: Config, args=None) -> int:
@@ -572,8 +688,10 @@ def run(cfg: Config, say: Callable[[str], None]) -> int:
     warned = sum(c.status == WARN for c in checks)
     took = f"{time.perf_counter() - t0:.1f} s"
     if failed:
-        say(f"doctor: {len(failed)} of {len(checks)} checks failed ({', '.join(failed)}); "
-            f"{warned} warning{'s' * (warned != 1)}; {took}")
+        say(
+            f"doctor: {len(failed)} of {len(checks)} checks failed ({', '.join(failed)}); "
+            f"{warned} warning{'s' * (warned != 1)}; {took}"
+        )
         return 1
     say(f"doctor: all {len(checks)} checks passed, {warned} warning{'s' * (warned != 1)}; {took}")
     return 0

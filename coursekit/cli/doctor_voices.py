@@ -10,17 +10,18 @@ included), and no offline voice is built: each one's ``available`` says whether 
 model's files at their pinned sizes and its libraries installed, without importing onnxruntime), so this
 takes about the probe's time.
 """
+
 from __future__ import annotations
 
 import json
 import sys
 
-from coursekit.zh.lexicon import Lexicon
 from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.speech.voices.auto import choose_voice, offline_voice, usable
+from coursekit.zh.lexicon import Lexicon
 
-PROBE_S = 1.0          # the longest doctor waits for an online voice (edge-tts) to answer
+PROBE_S = 1.0  # the longest doctor waits for an online voice (edge-tts) to answer
 
 
 def report(cfg: VoiceConfig) -> dict:
@@ -28,15 +29,15 @@ def report(cfg: VoiceConfig) -> dict:
 
     def probe(voice, timeout: float) -> tuple[bool, str]:
         ok, why = voice.probe(min(timeout, PROBE_S))
-        label = getattr(getattr(voice, "spec", None), "called", voice.name)   # "edge-tts"
+        label = getattr(getattr(voice, "spec", None), "called", voice.name)  # "edge-tts"
         probes[voice.name] = [label, ok, why]
         return ok, why
 
     out: dict[str, object] = {"probes": probes}
-    lexicon = Lexicon()            # building a voice reads no pinyin here: the empty lexicon is enough
+    lexicon = Lexicon()  # building a voice reads no pinyin here: the empty lexicon is enough
     try:
         voice, out["auto"] = choose_voice(cfg.model_copy(update={"backend": "auto"}), lexicon, probe)
-        if voice is not None:      # an online voice: the offline one it falls back to if it gives up
+        if voice is not None:  # an online voice: the offline one it falls back to if it gives up
             voice.close()
             _, out["offline"] = offline_voice(cfg, lexicon, build=False)
         if cfg.backend != "auto":

@@ -7,6 +7,7 @@ one draws a figure of the course's ``narration/figures.py``), the lexicon, a tes
 label against its math, a README and a ``.gitignore``. ``{{title}}`` in a template becomes the title.
 A folder that exists and is not empty is refused, in one line, and nothing is written.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ def templates() -> list[Path]:
 
 def target_name(template: Path) -> Path:
     """The course file a template becomes: ``scenes/welcome.py.tmpl`` -> ``scenes/welcome.py``."""
-    name = template.name[:-len(SUFFIX)]
+    name = template.name[: -len(SUFFIX)]
     return template.with_name(RENAMED.get(name, name))
 
 
@@ -56,8 +57,10 @@ def init_course(folder: Path, title: str = DEFAULT_TITLE) -> list[Path]:
     if folder.exists() and not folder.is_dir():
         raise UserError(f"init: {folder} is a file, not a folder; give a new folder's name")
     if folder.is_dir() and any(folder.iterdir()):
-        raise UserError(f"init: {folder} exists and is not empty; give a new folder (or an empty one), "
-                        "so that nothing of yours is overwritten")
+        raise UserError(
+            f"init: {folder} exists and is not empty; give a new folder (or an empty one), "
+            "so that nothing of yours is overwritten"
+        )
     writable_folder(folder, "init", "give a folder you can write")
     written = []
     for template in templates():
@@ -75,6 +78,8 @@ def run(folder: Path, title: str | None) -> int:
     print(f"wrote a new course into {folder}: {len(written)} files")
     for name in written:
         print(f"  {name.as_posix()}")
-    print(f"next: coursekit --course {folder} check, then coursekit --course {folder} preview square "
-          f"(or render.py in place of coursekit); the guide is docs/authoring.md")
+    print(
+        f"next: coursekit --course {folder} check, then coursekit --course {folder} preview square "
+        f"(or render.py in place of coursekit); the guide is docs/authoring.md"
+    )
     return 0

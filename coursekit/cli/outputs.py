@@ -13,6 +13,7 @@ left, and locked while it writes.
 Lock order, for every command: plans, then the course's files, then one output file, then a scene's
 Manim folder.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -55,13 +56,13 @@ def prepare(cfg: Config, command: str, also: tuple[Path, ...] | list[Path] = ())
 
 
 @contextmanager
-def plan_locks(cfg: Config, fps: int, lessons: list[str],
-               say: Callable[[str], None] | None = None) -> Iterator[None]:
+def plan_locks(cfg: Config, fps: int, lessons: list[str], say: Callable[[str], None] | None = None) -> Iterator[None]:
     """Hold the course locks of the plans of ``lessons`` at ``fps`` (see the module docstring)."""
     with ExitStack() as held:
         for lesson in sorted(set(lessons)):
-            held.enter_context(course_lock(cfg.output_dir, names.plan(lesson, fps),
-                                           f"the plan of lesson {lesson} at {fps} fps", say))
+            held.enter_context(
+                course_lock(cfg.output_dir, names.plan(lesson, fps), f"the plan of lesson {lesson} at {fps} fps", say)
+            )
         yield
 
 

@@ -2,6 +2,7 @@
 
 The checks are ``render.py doctor``'s (``coursekit.cli.doctor``), defined there once; here a failing one
 is raised as its one line."""
+
 from __future__ import annotations
 
 from coursekit.cli import doctor

@@ -2,6 +2,7 @@
 (``coursekit.core.sources.preview_inputs``: the scene's narration, the lexicon, the figures, the config,
 the course's Python source and the modules the scene imports), with the studio's file watcher
 (``coursekit.studio.watcher``)."""
+
 from __future__ import annotations
 
 import threading
@@ -17,8 +18,9 @@ from coursekit.render.registry import find_scene_module
 from coursekit.studio.watcher import observe
 
 
-def watch_and_rerun(scene_id: str, rerun: Callable[[], None], cfg: Config, config_file: Path | None = None,
-                    debounce_s: float = 0.5) -> None:
+def watch_and_rerun(
+    scene_id: str, rerun: Callable[[], None], cfg: Config, config_file: Path | None = None, debounce_s: float = 0.5
+) -> None:
     course = load_course(cfg.lessons)
     scene = course.scene(scene_id)
     lesson = course.lesson_of(scene_id)

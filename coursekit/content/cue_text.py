@@ -1,4 +1,5 @@
 """A cue's text in the forms the pipeline needs: written (subtitles), spoken (the voice), bookmark offsets."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -11,7 +12,7 @@ def strip_bookmarks(text: str) -> tuple[str, dict[str, int]]:
     """Remove ``{@name}`` marks; return the clean text and each mark's character offset in it."""
     out, marks, pos = [], {}, 0
     for m in BOOKMARK_RE.finditer(text):
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         marks[m.group(1)] = sum(len(p) for p in out)
         pos = m.end()
     out.append(text[pos:])
@@ -22,10 +23,10 @@ def strip_bookmarks(text: str) -> tuple[str, dict[str, int]]:
 class CueText:
     """The forms of one cue's text that the pipeline needs."""
 
-    written: str                 # subtitle text: figures filled, bookmarks removed
-    spoken: str                  # what the voice reads (lexicon applied)
-    bookmarks_spoken: dict[str, int]   # bookmark -> offset in `spoken`
-    written_to_spoken: Callable[[int], int] | None   # None when `say` differs from `text`
+    written: str  # subtitle text: figures filled, bookmarks removed
+    spoken: str  # what the voice reads (lexicon applied)
+    bookmarks_spoken: dict[str, int]  # bookmark -> offset in `spoken`
+    written_to_spoken: Callable[[int], int] | None  # None when `say` differs from `text`
 
 
 def cue_text(cue: Cue, lexicon, reads_latin: bool = False) -> CueText:

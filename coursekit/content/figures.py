@@ -9,6 +9,7 @@ This module holds what every course needs: the written-form helpers (``fmt_*``),
 written figure back (``parse_figure``), loading a course's ``FIGURES`` table by path, and filling
 placeholders. It never imports manim.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -58,7 +59,7 @@ def fmt_sci(x: float, digits: int = 2) -> str:
     if v == 0:
         return "0"
     exp = math.floor(math.log10(abs(v)))
-    mant = round(v / 10 ** exp, digits - 1)
+    mant = round(v / 10**exp, digits - 1)
     if abs(mant) >= 10:
         mant, exp = mant / 10, exp + 1
     return f"{mant:.{digits - 1}f}×10{str(exp).translate(_SUPERSCRIPT)}"
@@ -87,10 +88,9 @@ def parse_figure(text: str) -> float | tuple[float, ...]:
     if "×10" in t:
         mant, exp = t.split("×10")
         return float(mant) * 10.0 ** int(exp.translate(_FROM_SUPERSCRIPT))
-    if t.startswith("10") and len(t) > 2 and t[2] in "⁻⁰¹²³⁴⁵⁶⁷⁸⁹":       # a power of ten: 10⁻¹⁵
+    if t.startswith("10") and len(t) > 2 and t[2] in "⁻⁰¹²³⁴⁵⁶⁷⁸⁹":  # a power of ten: 10⁻¹⁵
         return 10.0 ** int(t[2:].translate(_FROM_SUPERSCRIPT))
     return float(t)
-
 
 
 class Figures:
@@ -108,9 +108,16 @@ class Figures:
         """The written form of one figure; an unknown name is one line naming close matches."""
         if name not in self.table:
             close = difflib.get_close_matches(name, list(self.table), n=3, cutoff=0.5)
-            hint = (f"close matches: {', '.join(close)}" if close
-                    else f"known: {', '.join(sorted(self.table)[:12])} …" if self.table else "the course has no figures")
-            raise UserError(f"unknown figure '{name}' in the narration; {hint}; add it to {self.source} or fix the name")
+            hint = (
+                f"close matches: {', '.join(close)}"
+                if close
+                else f"known: {', '.join(sorted(self.table)[:12])} …"
+                if self.table
+                else "the course has no figures"
+            )
+            raise UserError(
+                f"unknown figure '{name}' in the narration; {hint}; add it to {self.source} or fix the name"
+            )
         if name not in self._values:
             self._values[name] = self.table[name]()
         return self._values[name]

@@ -23,6 +23,7 @@ The fix for a missing character: a formula in Typst (``theme.formula``), a plain
 (:func:`course_texts`); tests/course/test_glyphs.py also runs it on every subtitle event of the planned lessons
 and every string the scenes draw in a dry run.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -50,10 +51,10 @@ def exempt(ch: str) -> bool:
 class Missing:
     """One character the font lacks, at one place (the first time it occurs there)."""
 
-    where: str          #: the place, as the caller named it (lesson · cue, or scene · cue · frame)
+    where: str  #: the place, as the caller named it (lesson · cue, or scene · cue · frame)
     char: str
-    count: int          #: how often it occurs at that place
-    excerpt: str        #: the text around its first occurrence
+    count: int  #: how often it occurs at that place
+    excerpt: str  #: the text around its first occurrence
 
     @property
     def code(self) -> str:
@@ -62,8 +63,10 @@ class Missing:
     def line(self, font: str = "the course font") -> str:
         name = unicodedata.name(self.char, "")
         times = f" ({self.count}×)" if self.count > 1 else ""
-        return f"{self.where}: {self.code} {self.char}{' ' + name if name else ''}{times} is not in {font}" \
-               f"   in “{self.excerpt}”"
+        return (
+            f"{self.where}: {self.code} {self.char}{' ' + name if name else ''}{times} is not in {font}"
+            f"   in “{self.excerpt}”"
+        )
 
 
 def course_texts(title: str, course: Course, lexicon) -> list[tuple[str, str]]:
@@ -110,11 +113,13 @@ def missing_glyphs(places: Iterable[tuple[str, str]], cmap: Iterable[int] | froz
 def _match(pattern: str) -> tuple[str, int, list[str]]:
     """(file, face index, family names) of what fontconfig picks for ``pattern``."""
     try:
-        out = subprocess.run(["fc-match", "-f", "%{file}\n%{index}\n%{family}", pattern],
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            ["fc-match", "-f", "%{file}\n%{index}\n%{family}", pattern], capture_output=True, text=True
+        ).stdout
     except OSError:
-        raise UserError("fc-match not found; install the Debian package fontconfig: apt-get install fontconfig") \
-            from None
+        raise UserError(
+            "fc-match not found; install the Debian package fontconfig: apt-get install fontconfig"
+        ) from None
     path, index, families = (out.split("\n") + ["", "", ""])[:3]
     return path, int(index or 0), [f.strip() for f in families.split(",")]
 
@@ -140,13 +145,15 @@ def font_cmap(family: str) -> frozenset[int]:
         path, index, families = _match(pattern)
         if family not in families:
             if style == "regular":
-                raise UserError(f"course.font: font '{family}' not found (fontconfig offers "
-                                f"'{families[0] or 'nothing'}'); install it, e.g. apt-get install fonts-noto-cjk")
-            continue                            # no bold face: Pango makes bold from the regular one
+                raise UserError(
+                    f"course.font: font '{family}' not found (fontconfig offers "
+                    f"'{families[0] or 'nothing'}'); install it, e.g. apt-get install fonts-noto-cjk"
+                )
+            continue  # no bold face: Pango makes bold from the regular one
         try:
             with TTFont(path, fontNumber=index, lazy=True) as font:
                 cmap = frozenset(font.getBestCmap() or {})
-        except Exception as exc:                # noqa: BLE001 - a broken font file is the user's machine
+        except Exception as exc:  # noqa: BLE001 - a broken font file is the user's machine
             raise UserError(f"course.font: cannot read {path} (face {index}): {exc}") from None
         got = cmap if got is None else got & cmap
     assert got is not None

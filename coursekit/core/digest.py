@@ -1,4 +1,5 @@
 """The sha256 of a file, and a memoised one for large files read again and again (model weights)."""
+
 from __future__ import annotations
 
 import functools

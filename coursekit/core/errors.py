@@ -1,4 +1,5 @@
 """The errors a user sees: each problem a single line, exit status 2."""
+
 from __future__ import annotations
 
 

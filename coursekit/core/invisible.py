@@ -8,6 +8,7 @@ A byte-order mark that opens a file is an encoding mark, not text, and is allowe
 exception is a character the course declares on purpose in its config (``course.format_characters``,
 such as U+2060 WORD JOINER for a no-break), given as ``U+XXXX``.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,10 @@ def parse_code_point(text: str) -> str:
         raise ValueError(f"{text} is beyond the last Unicode code point")
     ch = chr(value)
     if unicodedata.category(ch) != "Cf":
-        raise ValueError(f"{text} ({unicodedata.name(ch, 'unnamed')}) is not a format character (category Cf); "
-                         "only invisible format characters need declaring")
+        raise ValueError(
+            f"{text} ({unicodedata.name(ch, 'unnamed')}) is not a format character (category Cf); "
+            "only invisible format characters need declaring"
+        )
     return ch
 
 
@@ -60,6 +63,8 @@ def refuse_format_characters(text: str, source: str, allowed: Iterable[str] = ()
     if found:
         line, ch = found[0]
         more = f" ({len(found) - 1} more after it)" if len(found) > 1 else ""
-        raise UserError(f"{source}:{line}: invisible format character {code_point(ch)} "
-                        f"({unicodedata.name(ch, 'unnamed')}){more}: it hides or reorders what a viewer reads; "
-                        f"delete it, or declare it on purpose in config.yaml under course.format_characters")
+        raise UserError(
+            f"{source}:{line}: invisible format character {code_point(ch)} "
+            f"({unicodedata.name(ch, 'unnamed')}){more}: it hides or reorders what a viewer reads; "
+            f"delete it, or declare it on purpose in config.yaml under course.format_characters"
+        )

@@ -15,6 +15,7 @@ An entry's ``path`` is relative to the output folder: ``<name>`` is a part that 
 scene id, ``<lesson>`` a lesson id, ``<fps>``, ``<quality>``, ``<key>`` a content hash, ``<name>`` any),
 and a path ending in ``/`` is a folder with everything in it.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-KEPT = "kept"            #: clean never touches it
-REMOVED = "removed"      #: clean removes it
-STALE = "stale"          #: clean removes it when what it belongs to (``Entry.of``) is not current
+KEPT = "kept"  #: clean never touches it
+REMOVED = "removed"  #: clean removes it
+STALE = "stale"  #: clean removes it when what it belongs to (``Entry.of``) is not current
 
 #: what makes a STALE entry current, as clean's help and the docs say it
 CURRENT = {
@@ -41,18 +42,18 @@ CURRENT = {
 _FIELD = re.compile(r"<([a-z]+)>")
 #: what a varying part may be, where it is not any name (``[^/]+?``)
 _FIELD_RE = {"pid": r"\d+", "thread": r"\d+", "suffix": r"(?:\.[^./]+)?"}
-_ANYWHERE = "**/"          #: an entry's path that starts so is found in any folder
+_ANYWHERE = "**/"  #: an entry's path that starts so is found in any folder
 
 
 @dataclass(frozen=True)
 class Entry:
     """One kind of path under the output folder (module docstring)."""
 
-    name: str          #: unique; the layout's method or property that makes it, where there is one
-    path: str          #: relative to the output folder; ``<field>`` varies, a trailing ``/`` is a folder
-    what: str          #: one line
-    clean: str         #: KEPT | REMOVED | STALE
-    of: str | None = None      #: for STALE: a key of ``CURRENT``
+    name: str  #: unique; the layout's method or property that makes it, where there is one
+    path: str  #: relative to the output folder; ``<field>`` varies, a trailing ``/`` is a folder
+    what: str  #: one line
+    clean: str  #: KEPT | REMOVED | STALE
+    of: str | None = None  #: for STALE: a key of ``CURRENT``
 
     @property
     def folder(self) -> bool:
@@ -67,9 +68,9 @@ class Entry:
         parts, at = [], 0
         body = self.path.rstrip("/")
         if body.startswith(_ANYWHERE):
-            parts, body = ["(?:.*/)?"], body[len(_ANYWHERE):]
+            parts, body = ["(?:.*/)?"], body[len(_ANYWHERE) :]
         for m in _FIELD.finditer(body):
-            parts.append(re.escape(body[at:m.start()]))
+            parts.append(re.escape(body[at : m.start()]))
             parts.append(f"(?P<{m.group(1)}>{_FIELD_RE.get(m.group(1), '[^/]+?')})")
             at = m.end()
         parts.append(re.escape(body[at:]))
@@ -112,8 +113,9 @@ BY_NAME: dict[str, Entry] = {e.name: e for e in ENTRIES}
 _MATCH_ORDER = sorted(ENTRIES, key=lambda e: not e.path.startswith(_ANYWHERE))
 
 #: the names the layout puts directly under the output folder (what no other module may join onto it)
-TOP_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(PurePosixPath(e.path).parts[0] for e in ENTRIES
-                                                   if not e.path.startswith(_ANYWHERE)))
+TOP_FOLDERS: tuple[str, ...] = tuple(
+    dict.fromkeys(PurePosixPath(e.path).parts[0] for e in ENTRIES if not e.path.startswith(_ANYWHERE))
+)
 
 
 class _EntryPath:
@@ -135,6 +137,7 @@ class _EntryPath:
 
         def path(*values: Any, **named: Any) -> Path:
             return layout.root / self.entry.relative(**dict(zip(self.fields, values)), **named)
+
         path.__doc__ = self.__doc__
         return path
 
@@ -210,7 +213,7 @@ class MediaLayout:
     logs = _Folder("logs")
 
     # -- the delivered course -------------------------------------------------------------------
-    course = _Folder("course", 'The delivered course: what ``render.py serve`` serves.')
+    course = _Folder("course", "The delivered course: what ``render.py serve`` serves.")
 
     def lesson_file(self, lesson: str, suffix: str) -> Path:
         """``course/<lesson>/<lesson><suffix>``: ``.mp4``, ``.srt``, ``.vtt``, ``.jpg`` (poster), ``.txt``
@@ -237,7 +240,7 @@ class MediaLayout:
     studio = _Folder("studio")
 
     # -- locks, benchmarks ----------------------------------------------------------------------
-    locks = _Folder("locks", 'The course locks (``coursekit.core.locks.course_lock``).')
+    locks = _Folder("locks", "The course locks (``coursekit.core.locks.course_lock``).")
 
     # -- what is there --------------------------------------------------------------------------
     def relative(self, path: Path) -> PurePosixPath:
@@ -264,8 +267,11 @@ class MediaLayout:
 
     def unlisted(self) -> list[Path]:
         """Every file under the output folder that no entry names."""
-        return [p for p in sorted(self.root.rglob("*"))
-                if not (p.is_dir() and not p.is_symlink()) and self.entry_of(p) is None]
+        return [
+            p
+            for p in sorted(self.root.rglob("*"))
+            if not (p.is_dir() and not p.is_symlink()) and self.entry_of(p) is None
+        ]
 
 
 def reference_table() -> str:
@@ -277,6 +283,7 @@ def reference_table() -> str:
 
 def clean_help() -> str:
     """``render.py clean --help``'s description: what it removes and what it keeps, from ``ENTRIES``."""
+
     def lines(entries) -> list[str]:
         return [f"  {e.path}  {e.what}" for e in entries]
 
@@ -284,10 +291,16 @@ def clean_help() -> str:
     for e in ENTRIES:
         if e.clean == STALE:
             stale.setdefault(e.of or "", []).append(e)
-    out = [textwrap.fill("Remove what a run can make again and no current lesson, scene or plan refers to, and "
-                         "say how much was freed. Paths are under the output folder (config.yaml: output, default "
-                         "media/); <...> is a part that varies, a path ending in / a folder and all in it.", 100),
-           "", "removed:"]
+    out = [
+        textwrap.fill(
+            "Remove what a run can make again and no current lesson, scene or plan refers to, and "
+            "say how much was freed. Paths are under the output folder (config.yaml: output, default "
+            "media/); <...> is a part that varies, a path ending in / a folder and all in it.",
+            100,
+        ),
+        "",
+        "removed:",
+    ]
     out += lines(e for e in ENTRIES if e.clean == REMOVED)
     for of, entries in stale.items():
         out += ["", f"removed unless {CURRENT[of]}:"] + lines(entries)
@@ -295,6 +308,6 @@ def clean_help() -> str:
     return "\n".join(out)
 
 
-for _entry in ENTRIES:              # a temporary file is named by atomic.py, wherever it is written
+for _entry in ENTRIES:  # a temporary file is named by atomic.py, wherever it is written
     if not _entry.path.startswith(_ANYWHERE):
         setattr(MediaLayout, _entry.name, _EntryPath(_entry))

@@ -14,6 +14,7 @@
 The locks are flock(2) locks (filelock): a killed holder's lock is released by the kernel, so a
 stale lock never blocks the next run. Waiting polls, so SIGTERM and Ctrl-C stop a waiting command.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ from filelock import FileLock, Timeout
 from coursekit.core.atomic import process_running, write_text
 from coursekit.core.layout import MediaLayout
 
-_held = threading.local()          # names of the course locks this thread holds, with their depth
+_held = threading.local()  # names of the course locks this thread holds, with their depth
 
 
 @contextmanager
@@ -100,7 +101,7 @@ def _write_note(note: Path) -> None:
     try:
         write_text(note, json.dumps({"pid": os.getpid(), "command": this_command()}) + "\n")
     except OSError:
-        pass                   # the note only names the holder; the lock itself is held
+        pass  # the note only names the holder; the lock itself is held
 
 
 def holds(name: str) -> bool:
@@ -115,7 +116,7 @@ def course_lock(output_dir: Path, name: str, what: str, say: Callable[[str], Non
     depth = getattr(_held, "depth", None)
     if depth is None:
         depth = _held.depth = {}
-    if depth.get(name, 0) > 0:                 # this thread holds it already
+    if depth.get(name, 0) > 0:  # this thread holds it already
         depth[name] += 1
         try:
             yield

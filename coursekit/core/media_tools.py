@@ -1,4 +1,5 @@
 """ffmpeg/ffprobe helpers: argument lists only, never a shell; outputs written to a temp name and renamed."""
+
 from __future__ import annotations
 
 import json
@@ -55,13 +56,21 @@ def extract_frame(video: Path, frame_index: int, out_png: Path) -> Path:
     start = float(v.get("start_time") or 0.0)
     at = max(0.0, start + (frame_index - 0.5) * den / num) if frame_index else 0.0
     with replacing(out_png) as tmp:
-        run([need("ffmpeg"), "-v", "error", "-y", "-ss", f"{at:.6f}", "-i", str(video),
-             "-frames:v", "1", str(tmp)], f"extract frame {frame_index}")
+        run(
+            [need("ffmpeg"), "-v", "error", "-y", "-ss", f"{at:.6f}", "-i", str(video), "-frames:v", "1", str(tmp)],
+            f"extract frame {frame_index}",
+        )
     return out_png
 
 
-def mux(video: Path, audio: Path, out: Path, subtitles: Path | None = None, language: str = "zho",
-        chapters: Path | None = None) -> Path:
+def mux(
+    video: Path,
+    audio: Path,
+    out: Path,
+    subtitles: Path | None = None,
+    language: str = "zho",
+    chapters: Path | None = None,
+) -> Path:
     """Video stream copied, audio copied, optional soft subtitles (mov_text) and chapters; +faststart."""
     args = [need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(audio)]
     maps = ["-map", "0:v:0", "-map", "1:a:0"]
@@ -85,8 +94,40 @@ def mux(video: Path, audio: Path, out: Path, subtitles: Path | None = None, lang
 def mux_subtitles(video: Path, srt: Path, language: str = "zho") -> Path:
     """Replace the soft subtitle track of ``video`` in place (all streams copied, chapters kept)."""
     with replacing(video) as tmp:
-        run([need("ffmpeg"), "-v", "error", "-y", "-i", str(video), "-i", str(srt),
-             "-map", "0:v", "-map", "0:a", "-map", "1:s:0", "-map_chapters", "0", "-map_metadata", "0",
-             "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-metadata:s:s:0", f"language={language}",
-             "-movflags", "+faststart", "-f", "mp4", str(tmp)], f"re-mux subtitles into {video.name}")
+        run(
+            [
+                need("ffmpeg"),
+                "-v",
+                "error",
+                "-y",
+                "-i",
+                str(video),
+                "-i",
+                str(srt),
+                "-map",
+                "0:v",
+                "-map",
+                "0:a",
+                "-map",
+                "1:s:0",
+                "-map_chapters",
+                "0",
+                "-map_metadata",
+                "0",
+                "-c:v",
+                "copy",
+                "-c:a",
+                "copy",
+                "-c:s",
+                "mov_text",
+                "-metadata:s:s:0",
+                f"language={language}",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4",
+                str(tmp),
+            ],
+            f"re-mux subtitles into {video.name}",
+        )
     return video

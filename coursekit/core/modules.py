@@ -4,6 +4,7 @@ Loaded by path under a name made from its folder, so two courses' files of the s
 collide; a module already imported from that very file is reused; the course root goes first on
 ``sys.path``, so the file can import the course's own packages.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -13,7 +14,6 @@ from types import ModuleType
 
 from coursekit.core.digest import text_sha
 from coursekit.core.paths import course_importable
-
 
 #: a module's ``__file__`` -> that path resolved (a scan of ``sys.modules`` resolved every module's file
 #: each time: 1,300 modules × 29 scenes was 3 s of CPU in every command on the course)

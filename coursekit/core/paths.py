@@ -10,6 +10,7 @@ unless ``render.py --course DIR`` names another; the choice travels in the envir
 Every path built from user input is checked to stay inside the course root, and a folder a command
 writes into is checked to be one (``writable_folder``).
 """
+
 from __future__ import annotations
 
 import os

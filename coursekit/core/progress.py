@@ -9,6 +9,7 @@ The weight is what the time left is estimated from (characters to speak, seconds
 long cue counts for more than a short one; the bar shows items done, seconds of audio made, and the time
 left. Off a terminal (a log, CI) it prints one plain line at every 10% of the weight, and one at the end.
 """
+
 from __future__ import annotations
 
 import sys
@@ -24,9 +25,18 @@ def _clock(seconds: float) -> str:
 class Work:
     """One long task's progress. ``say`` receives the plain lines off a terminal (default: print)."""
 
-    def __init__(self, label: str, *, total_weight: float, items: int, unit: str, audio_word: str = "of speech",
-                 say: Callable[[str], None] | None = None, terminal: bool | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        label: str,
+        *,
+        total_weight: float,
+        items: int,
+        unit: str,
+        audio_word: str = "of speech",
+        say: Callable[[str], None] | None = None,
+        terminal: bool | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.label, self.unit, self.audio_word = label, unit, audio_word
         self.total = max(float(total_weight), 1e-9)
         self.items = items
@@ -53,23 +63,41 @@ class Work:
     def line(self) -> str:
         left = self.left_s()
         pct = min(100, int(round(100 * self.done_weight / self.total)))
-        return (f"{self.label}: {self.done_items} of {self.items} {self.unit} ({pct}%), "
-                f"{self.audio_s:.0f} s {self.audio_word}, "
-                + (f"about {_clock(left)} left" if left is not None and self.done_items < self.items
-                   else f"{_clock(self._clock() - self._t0)} elapsed"))
+        return (
+            f"{self.label}: {self.done_items} of {self.items} {self.unit} ({pct}%), "
+            f"{self.audio_s:.0f} s {self.audio_word}, "
+            + (
+                f"about {_clock(left)} left"
+                if left is not None and self.done_items < self.items
+                else f"{_clock(self._clock() - self._t0)} elapsed"
+            )
+        )
 
     # -- the work
 
     def __enter__(self) -> "Work":
         if self._terminal:
-            from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn,
-                                       TimeRemainingColumn)  # rich: only on a terminal
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                                 TextColumn("{task.fields[items]}"), TextColumn("{task.fields[audio]}"),
-                                 TimeRemainingColumn(), transient=False)
+            from rich.progress import (  # rich: only on a terminal
+                BarColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TaskProgressColumn(),
+                TextColumn("{task.fields[items]}"),
+                TextColumn("{task.fields[audio]}"),
+                TimeRemainingColumn(),
+                transient=False,
+            )
             self._bar.start()
-            self._task = self._bar.add_task(self.label, total=self.total, items=self._items_text(),
-                                            audio=self._audio_text())
+            self._task = self._bar.add_task(
+                self.label, total=self.total, items=self._items_text(), audio=self._audio_text()
+            )
         return self
 
     def _items_text(self) -> str:
@@ -83,14 +111,13 @@ class Work:
         self.done_weight = min(self.total, self.done_weight + float(weight))
         self.audio_s += float(seconds_made)
         if self._bar is not None:
-            self._bar.update(self._task, completed=self.done_weight, items=self._items_text(),
-                             audio=self._audio_text())
+            self._bar.update(self._task, completed=self.done_weight, items=self._items_text(), audio=self._audio_text())
             return
         crossed = False
         while self._next_tenth <= 10 and self.done_weight >= self.total * self._next_tenth / 10 - 1e-9:
             self._next_tenth += 1
             crossed = True
-        if crossed and self.done_items < self.items:   # the caller says when the work is done
+        if crossed and self.done_items < self.items:  # the caller says when the work is done
             self._say(self.line())
 
     def __exit__(self, *exc) -> None:

@@ -1,17 +1,17 @@
 """YAML loading with the safe loader only, bounded in size, with errors as one line."""
-from __future__ import annotations
 
-from pathlib import Path
+from __future__ import annotations
 
 import difflib
 import typing
+from pathlib import Path
 
 import yaml
 
 from coursekit.core.errors import UserError
 
 MAX_BYTES = 2_000_000
-MAX_DEPTH = 50              # lists and mappings inside each other; the course's files use at most 6
+MAX_DEPTH = 50  # lists and mappings inside each other; the course's files use at most 6
 
 
 class _Loader(yaml.SafeLoader):
@@ -23,14 +23,18 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
-            raise yaml.YAMLError(f"line {mark.line + 1}: anchors and aliases (&name / *name) are not supported; write the values out")
+            raise yaml.YAMLError(
+                f"line {mark.line + 1}: anchors and aliases (&name / *name) are not supported; write the values out"
+            )
         nested = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
         self._depth += nested
         try:
             if self._depth > MAX_DEPTH:
                 mark = self.peek_event().start_mark
-                raise yaml.YAMLError(f"line {mark.line + 1}, column {mark.column + 1}: lists and mappings are nested "
-                                     f"more than {MAX_DEPTH} deep; flatten the structure")
+                raise yaml.YAMLError(
+                    f"line {mark.line + 1}, column {mark.column + 1}: lists and mappings are nested "
+                    f"more than {MAX_DEPTH} deep; flatten the structure"
+                )
             return super().compose_node(parent, index)
         finally:
             self._depth -= nested
@@ -41,7 +45,9 @@ def load_text(text: str, source: str) -> object:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
-        raise UserError(f"{source}: line {line}: control character U+{exc.character:04X} is not allowed; delete it") from None
+        raise UserError(
+            f"{source}: line {line}: control character U+{exc.character:04X} is not allowed; delete it"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
@@ -77,8 +83,12 @@ def load_lined(path: Path) -> "LinedDocument":
     return LinedDocument(Path(path), read_text(path))
 
 
-_KINDS = {"string_type": "must be text or a number", "list_type": "must be a list",
-          "model_type": "must be a mapping of keys", "dict_type": "must be a mapping of 'key: value' entries"}
+_KINDS = {
+    "string_type": "must be text or a number",
+    "list_type": "must be a list",
+    "model_type": "must be a mapping of keys",
+    "dict_type": "must be a mapping of 'key: value' entries",
+}
 
 
 class LinedDocument:
@@ -93,17 +103,21 @@ class LinedDocument:
             self.root = loader.get_single_node()
         except yaml.reader.ReaderError as exc:
             line = text[: exc.position].count("\n") + 1
-            raise UserError(f"{self.where(line)}: control character U+{exc.character:04X} is not allowed; delete it") from None
+            raise UserError(
+                f"{self.where(line)}: control character U+{exc.character:04X} is not allowed; delete it"
+            ) from None
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark
-            raise UserError(f"{self.where(mark.line + 1 if mark else 0)}: {exc.problem}; fix the YAML syntax there") from None
+            raise UserError(
+                f"{self.where(mark.line + 1 if mark else 0)}: {exc.problem}; fix the YAML syntax there"
+            ) from None
         except yaml.YAMLError as exc:
             raise UserError(f"{path}: {exc}") from None
         finally:
             if loader is not None:
                 loader.dispose()
-        self.lines: dict[tuple, int] = {}       # where each value starts
-        self.key_lines: dict[tuple, int] = {}   # where each mapping key is written
+        self.lines: dict[tuple, int] = {}  # where each value starts
+        self.key_lines: dict[tuple, int] = {}  # where each mapping key is written
         self.data = self._plain(self.root, ())
 
     def where(self, line: int) -> str:
@@ -159,7 +173,7 @@ class LinedDocument:
         loc = tuple(err["loc"])
         real = loc
         while real and real not in self.lines and real not in self.key_lines:
-            real = real[:-1]                      # drop a union member's name pydantic adds
+            real = real[:-1]  # drop a union member's name pydantic adds
         name = real[-1] if real else "the file"
         if err["type"] == "extra_forbidden":
             allowed = sorted(_fields_at(schema, loc[:-1]))

@@ -13,6 +13,7 @@ depend on, and a digest of all the course's sources for a whole run.
   page's widgets, the engine's Python) by content, so a run can record which version it was made from
   and notice an edit saved while it runs (``changed``, ``RunSources``).
 """
+
 from __future__ import annotations
 
 import ast
@@ -39,8 +40,12 @@ def config_path(config_file: Path | None = None) -> Path:
 
 def plan_inputs(lesson_file: Path, config_file: Path | None = None) -> list[Path]:
     """The files a lesson's plan is made from (see the module docstring), resolved, sorted, unique."""
-    paths = [Path(lesson_file), narration_dir() / "lexicon.yaml", narration_dir() / "figures.py",
-             config_path(config_file)]
+    paths = [
+        Path(lesson_file),
+        narration_dir() / "lexicon.yaml",
+        narration_dir() / "figures.py",
+        config_path(config_file),
+    ]
     paths += python_sources(course_packages())
     return sorted({p.resolve() for p in paths})
 
@@ -100,8 +105,14 @@ def run_sources(config_file: Path | None = None) -> list[Path]:
     every ``.py`` of the engine and the course's packages."""
     narration = narration_dir()
     widgets = course_root() / "widgets"
-    files = [*sorted(narration.glob("*.yaml")), *sorted(narration.glob("*.py")), config_path(config_file),
-             course_root() / "manim.cfg", *sorted(widgets.rglob("*")), *python_sources()]
+    files = [
+        *sorted(narration.glob("*.yaml")),
+        *sorted(narration.glob("*.py")),
+        config_path(config_file),
+        course_root() / "manim.cfg",
+        *sorted(widgets.rglob("*")),
+        *python_sources(),
+    ]
     return sorted({f.resolve() for f in files if f.is_file()})
 
 
@@ -151,8 +162,10 @@ class RunSources:
         edited = self.changes()
         if edited:
             shown_ = ", ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
-            raise SourcesChanged(f"sources changed during the run: {shown_}; run again (every scene finished "
-                                 f"before the edit is kept in the scene cache)")
+            raise SourcesChanged(
+                f"sources changed during the run: {shown_}; run again (every scene finished "
+                f"before the edit is kept in the scene cache)"
+            )
 
     def record(self) -> dict:
         return {"digest": self.digest, "files": len(self.files)}

@@ -17,6 +17,7 @@ signal the handler:
 The command then prints one line and exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM).
 Finished outputs were renamed into place whole, so they stay; a file that was being written is gone.
 """
+
 from __future__ import annotations
 
 import os
@@ -93,7 +94,7 @@ def _reaper() -> None:
 
 
 def _on_signal(signum: int, frame) -> None:
-    if STOPPING.is_set():          # already stopping: let the first one finish winding down
+    if STOPPING.is_set():  # already stopping: let the first one finish winding down
         return
     _received.append(signum)
     STOPPING.set()
@@ -121,5 +122,7 @@ def handling_stops() -> Iterator[None]:
 
 def exit_line(exc: Stopped) -> str:
     """The one line a stopped command prints."""
-    return (f"stopped by {exc.name}: every render, encoder and voice process it started was ended; finished "
-            f"outputs are kept, the ones being written were not (pid {os.getpid()})")
+    return (
+        f"stopped by {exc.name}: every render, encoder and voice process it started was ended; finished "
+        f"outputs are kept, the ones being written were not (pid {os.getpid()})"
+    )

@@ -10,6 +10,7 @@ records.
 The registry lives in core so that the config and the CLI can name the voices without importing speech;
 it holds declarations only (cheap data, no backend's runtime). Nothing here imports a backend.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,18 +31,18 @@ AUTO = "auto"
 class VoiceSpec:
     """What the engine needs to know of a backend without building it."""
 
-    name: str                  #: ``voice.backend`` and ``--voice``; the config section ``voice.<name>``, if any
-    licence: str               #: the terms its audio may be used under (recorded in the plan and the manifest)
+    name: str  #: ``voice.backend`` and ``--voice``; the config section ``voice.<name>``, if any
+    licence: str  #: the terms its audio may be used under (recorded in the plan and the manifest)
     reads_latin: bool = False  #: reads Latin script itself (the lexicon gives the others transliterations)
     parallel: Parallel = "serial"
     #: with ``processes``: the fewest missing cues worth a pool; fewer are synthesised in this process (a
     #: worker process costs its imports and its voice's start-up, seconds of CPU, before its first cue)
     pool_from: int = 2
-    makes_audio: bool = True   #: False: durations only (its cache entries have no WAV)
-    needs: str = ""            #: how to install what it needs, said when ``auto`` passes it over ("make setup")
-    auto: int | None = None    #: its place in ``auto``'s order, lowest first; None: ``auto`` never picks it
-    online: bool = False       #: a network service: ``auto`` probes it, and falls back from it if it gives up
-    label: str = ""            #: what messages call it ("edge-tts"); default: its name
+    makes_audio: bool = True  #: False: durations only (its cache entries have no WAV)
+    needs: str = ""  #: how to install what it needs, said when ``auto`` passes it over ("make setup")
+    auto: int | None = None  #: its place in ``auto``'s order, lowest first; None: ``auto`` never picks it
+    online: bool = False  #: a network service: ``auto`` probes it, and falls back from it if it gives up
+    label: str = ""  #: what messages call it ("edge-tts"); default: its name
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").isalnum() or self.name != self.name.lower():
@@ -67,7 +68,9 @@ def register(spec: VoiceSpec, impl: object) -> None:
     (a module reloaded) replaces it; two different modules claiming one name is an error."""
     old = _IMPLS.get(spec.name)
     if old is not None and (getattr(old, "__module__", None), getattr(old, "__qualname__", None)) != (
-            getattr(impl, "__module__", None), getattr(impl, "__qualname__", None)):
+        getattr(impl, "__module__", None),
+        getattr(impl, "__qualname__", None),
+    ):
         raise ValueError(f"two voices are called {spec.name!r}: {old!r} and {impl!r}")
     _SPECS[spec.name] = spec
     _IMPLS[spec.name] = impl

@@ -22,6 +22,7 @@ Each file is checked by its validator before anything is written (``check_youtub
 file). A lesson that breaks a rule is one line (which lesson, which chapter, what, how to fix) and exit
 status 2, and nothing is written; every file is written under a temporary name and renamed.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,9 +46,14 @@ BILIBILI_MAX_TITLE = 16
 BILIBILI_MIN_CHAPTER_S = 5
 
 #: BCC's style keys, as Bilibili's own subtitle files have them (the body follows them)
-BCC_STYLE = {"font_size": 0.4, "font_color": "#FFFFFF", "background_alpha": 0.5, "background_color": "#9C27B0",
-             "Stroke": "none"}
-BCC_LOCATION = 2        #: bottom centre
+BCC_STYLE = {
+    "font_size": 0.4,
+    "font_color": "#FFFFFF",
+    "background_alpha": 0.5,
+    "background_color": "#9C27B0",
+    "Stroke": "none",
+}
+BCC_LOCATION = 2  #: bottom centre
 _BCC_ITEM_KEYS = ("from", "to", "location", "content")
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 _YOUTUBE_LINE = re.compile(r"(?P<clock>(?:\d+:)?\d{1,2}:\d{2})[ \t]+(?P<title>\S.*)")
@@ -61,7 +67,7 @@ class Problem:
     rule: str
     where: str
     what: str
-    chapter: int | None = None      #: the chapter's number (from 1), for a rule of one chapter
+    chapter: int | None = None  #: the chapter's number (from 1), for a rule of one chapter
 
     def __str__(self) -> str:
         return f"{self.where}: {self.what}" if self.where else self.what
@@ -111,25 +117,49 @@ def parse_chapters(text: str, line_re: re.Pattern) -> tuple[list[tuple[int, str]
     return rows, problems
 
 
-def _chapter_checks(rows: list[tuple[int, str]], duration_s: float, clock, first: str, min_s: int,
-                    platform: str) -> list[Problem]:
+def _chapter_checks(
+    rows: list[tuple[int, str]], duration_s: float, clock, first: str, min_s: int, platform: str
+) -> list[Problem]:
     problems: list[Problem] = []
     if rows and rows[0][0] != 0:
-        problems.append(Problem("first", "chapter 1", f"starts at {clock(rows[0][0])}; {platform} needs the first "
-                                                      f"chapter at {first}", 1))
+        problems.append(
+            Problem(
+                "first", "chapter 1", f"starts at {clock(rows[0][0])}; {platform} needs the first chapter at {first}", 1
+            )
+        )
     ends = [s for s, _ in rows[1:]] + [math.floor(duration_s)]
     for k, ((start, title), end) in enumerate(zip(rows, ends), 1):
         where = f"chapter {k} '{title}'"
         if k > 1 and start <= rows[k - 2][0]:
-            problems.append(Problem("order", where, f"starts at {clock(start)}, not after chapter {k - 1} "
-                                                    f"({clock(rows[k - 2][0])}); {platform} needs them in "
-                                                    "ascending order", k))
+            problems.append(
+                Problem(
+                    "order",
+                    where,
+                    f"starts at {clock(start)}, not after chapter {k - 1} "
+                    f"({clock(rows[k - 2][0])}); {platform} needs them in "
+                    "ascending order",
+                    k,
+                )
+            )
         elif start >= duration_s:
-            problems.append(Problem("order", where, f"starts at {clock(start)}, after the video's end "
-                                                    f"({clock(math.floor(duration_s))})", k))
+            problems.append(
+                Problem(
+                    "order",
+                    where,
+                    f"starts at {clock(start)}, after the video's end ({clock(math.floor(duration_s))})",
+                    k,
+                )
+            )
         elif end - start < min_s:
-            problems.append(Problem("length", where, f"lasts {end - start} s ({clock(start)} to {clock(end)}); "
-                                                     f"{platform} needs each chapter to last {min_s} s or more", k))
+            problems.append(
+                Problem(
+                    "length",
+                    where,
+                    f"lasts {end - start} s ({clock(start)} to {clock(end)}); "
+                    f"{platform} needs each chapter to last {min_s} s or more",
+                    k,
+                )
+            )
     return problems
 
 
@@ -139,8 +169,13 @@ def check_youtube_chapters(text: str, duration_s: float) -> list[Problem]:
     (the last until the video's end, ``duration_s``)."""
     rows, problems = parse_chapters(text, _YOUTUBE_LINE)
     if len(rows) < YOUTUBE_MIN_CHAPTERS:
-        problems.append(Problem("count", "", f"{len(rows)} chapter{'s' if len(rows) != 1 else ''}; YouTube needs "
-                                             f"at least {YOUTUBE_MIN_CHAPTERS}"))
+        problems.append(
+            Problem(
+                "count",
+                "",
+                f"{len(rows)} chapter{'s' if len(rows) != 1 else ''}; YouTube needs at least {YOUTUBE_MIN_CHAPTERS}",
+            )
+        )
     return problems + _chapter_checks(rows, duration_s, youtube_clock, "0:00", YOUTUBE_MIN_CHAPTER_S, "YouTube")
 
 
@@ -154,16 +189,32 @@ def check_bilibili_chapters(text: str, duration_s: float) -> list[Problem]:
         problems.append(Problem("count", "", f"{len(rows)} chapters; Bilibili takes at most {BILIBILI_MAX_CHAPTERS}"))
     for k, (_, title) in enumerate(rows, 1):
         if len(title) > BILIBILI_MAX_TITLE:
-            problems.append(Problem("title", f"chapter {k} '{title}'", f"its title has {len(title)} characters; "
-                                                                       f"Bilibili shows at most {BILIBILI_MAX_TITLE}", k))
+            problems.append(
+                Problem(
+                    "title",
+                    f"chapter {k} '{title}'",
+                    f"its title has {len(title)} characters; Bilibili shows at most {BILIBILI_MAX_TITLE}",
+                    k,
+                )
+            )
     return problems + _chapter_checks(rows, duration_s, bilibili_clock, "00:00", BILIBILI_MIN_CHAPTER_S, "Bilibili")
 
 
 # --- subtitles ---------------------------------------------------------------------------------------------
 def bcc(subtitles: list[dict]) -> dict:
     """The manifest's subtitle events (lesson times in ms) as a BCC document."""
-    return {**BCC_STYLE, "body": [{"from": round(int(e["start_ms"]) / 1000, 3), "to": round(int(e["end_ms"]) / 1000, 3),
-                                   "location": BCC_LOCATION, "content": str(e["text"])} for e in subtitles]}
+    return {
+        **BCC_STYLE,
+        "body": [
+            {
+                "from": round(int(e["start_ms"]) / 1000, 3),
+                "to": round(int(e["end_ms"]) / 1000, 3),
+                "location": BCC_LOCATION,
+                "content": str(e["text"]),
+            }
+            for e in subtitles
+        ],
+    }
 
 
 def _number(x: object) -> bool:
@@ -210,7 +261,9 @@ def check_bcc(doc: object, duration_s: float | None = None) -> list[Problem]:
             problems.append(Problem("format", where, f"from {a!r} and to {b!r} must be numbers of seconds"))
             continue
         if a < 0 or a >= b:
-            problems.append(Problem("timing", where, f"from {a} is not before to {b}" if a >= b else f"from {a} is negative"))
+            problems.append(
+                Problem("timing", where, f"from {a} is not before to {b}" if a >= b else f"from {a} is negative")
+            )
         if previous_end is not None and a < previous_end:
             problems.append(Problem("timing", where, f"starts at {a}, before subtitle {k - 1} ends ({previous_end})"))
         if duration_s is not None and b > duration_s + 0.001:
@@ -249,8 +302,9 @@ def check_srt(text: str, duration_s: float | None = None) -> list[Problem]:
 
 
 def _srt_events(text: str) -> list[tuple[int, int, str]]:
-    return [(round(s.start.total_seconds() * 1000), round(s.end.total_seconds() * 1000), s.content)
-            for s in srt.parse(text)]
+    return [
+        (round(s.start.total_seconds() * 1000), round(s.end.total_seconds() * 1000), s.content) for s in srt.parse(text)
+    ]
 
 
 # --- the command -------------------------------------------------------------------------------------------
@@ -282,19 +336,25 @@ def _delivered(layout: MediaLayout) -> dict:
         raise UserError(f"export: the delivered course ({path}) has no lesson; {fix}")
     for k, lesson in enumerate(lessons, 1):
         kinds = {"lesson": str, "duration_s": (int, float), "chapters": list, "subtitles": list}
-        wrong = [key for key, kind in kinds.items() if not isinstance(lesson, dict) or not isinstance(lesson.get(key), kind)]
+        wrong = [
+            key for key, kind in kinds.items() if not isinstance(lesson, dict) or not isinstance(lesson.get(key), kind)
+        ]
         if not wrong:
             wrong += ["chapters"] if not all(_fields(c, start_ms=int, title=str) for c in lesson["chapters"]) else []
-            wrong += ["subtitles"] if not all(_fields(e, start_ms=int, end_ms=int, text=str)
-                                              for e in lesson["subtitles"]) else []
+            wrong += (
+                ["subtitles"]
+                if not all(_fields(e, start_ms=int, end_ms=int, text=str) for e in lesson["subtitles"])
+                else []
+            )
         if wrong:
             raise UserError(f"export: {path}: lesson {k} has no valid {', '.join(wrong)}; {fix}")
     return manifest
 
 
 def _fields(row: object, **kinds: type) -> bool:
-    return isinstance(row, dict) and all(isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
-                                         for key, kind in kinds.items())
+    return isinstance(row, dict) and all(
+        isinstance(row.get(key), kind) and not isinstance(row.get(key), bool) for key, kind in kinds.items()
+    )
 
 
 def _lesson_line(platform: str, lesson: dict, file: str, problem: Problem) -> str:
@@ -315,10 +375,13 @@ def _youtube(layout: MediaLayout, lesson: dict) -> tuple[dict[Path, str], list[s
     subtitles = srt_file.read_text(encoding="utf-8")
     errors = [_lesson_line("youtube", lesson, "chapters", p) for p in check_youtube_chapters(chapters, duration)[:1]]
     errors += [_lesson_line("youtube", lesson, srt_file.name, p) for p in check_srt(subtitles, duration)[:1]]
-    if not errors and _srt_events(subtitles) != [(int(e["start_ms"]), int(e["end_ms"]), str(e["text"]))
-                                                 for e in lesson.get("subtitles") or []]:
-        errors.append(f"export youtube: lesson {lid}: {srt_file.name} and the manifest's subtitles differ (the "
-                      "subtitles were written again after the course was assembled); run render.py course")
+    if not errors and _srt_events(subtitles) != [
+        (int(e["start_ms"]), int(e["end_ms"]), str(e["text"])) for e in lesson.get("subtitles") or []
+    ]:
+        errors.append(
+            f"export youtube: lesson {lid}: {srt_file.name} and the manifest's subtitles differ (the "
+            "subtitles were written again after the course was assembled); run render.py course"
+        )
     return {layout.youtube_chapters(lid): chapters, layout.youtube_subtitles(lid): subtitles}, errors
 
 
@@ -328,8 +391,10 @@ def _bilibili(layout: MediaLayout, lesson: dict) -> tuple[dict[Path, str], list[
     doc = bcc(lesson.get("subtitles") or [])
     errors = [_lesson_line("bilibili", lesson, "chapters", p) for p in check_bilibili_chapters(chapters, duration)[:1]]
     errors += [_lesson_line("bilibili", lesson, "subtitles", p) for p in check_bcc(doc, duration)[:1]]
-    return {layout.bilibili_subtitles(lid): json.dumps(doc, ensure_ascii=False, indent=1) + "\n",
-            layout.bilibili_chapters(lid): chapters}, errors
+    return {
+        layout.bilibili_subtitles(lid): json.dumps(doc, ensure_ascii=False, indent=1) + "\n",
+        layout.bilibili_chapters(lid): chapters,
+    }, errors
 
 
 def export_course(layout: MediaLayout, platform: str, lesson_id: str | None = None) -> list[Path]:
@@ -342,8 +407,10 @@ def export_course(layout: MediaLayout, platform: str, lesson_id: str | None = No
         lessons = [l for l in lessons if str(l.get("lesson")) == lesson_id]
         if not lessons:
             known = ", ".join(str(l.get("lesson")) for l in _delivered(layout)["lessons"])
-            raise UserError(f"export: no lesson '{lesson_id}' in the delivered course (it has: {known}); give one "
-                            "of them, or run render.py course to deliver it")
+            raise UserError(
+                f"export: no lesson '{lesson_id}' in the delivered course (it has: {known}); give one "
+                "of them, or run render.py course to deliver it"
+            )
     files: dict[Path, str] = {}
     errors: list[str] = []
     for lesson in lessons:

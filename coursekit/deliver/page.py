@@ -23,11 +23,8 @@ and, for live widgets, from the course's own ``narration/page.py``; nothing here
 
 Every text from the narration is HTML-escaped; the script (``page.js``) and style (``page.css``) are
 written next to ``index.html``, the widgets' inlined: no network, no CDN.
-
-Its length: the page's markup is written here in one place (the lesson's controls, question, seek bar and
-transcript, the keys' dialog), so every element page.js looks up by class is found in one file; the helpers
-each build one piece of it.
 """
+
 from __future__ import annotations
 
 import html
@@ -38,8 +35,15 @@ from pathlib import Path
 
 from coursekit.core.atomic import write_text
 from coursekit.core.errors import UserError
-from coursekit.deliver.widgets import (Widget, course_widgets, json_for_html, kinds_shown, scripts_html, styles_html,
-                                       widget_html)
+from coursekit.deliver.widgets import (
+    Widget,
+    course_widgets,
+    json_for_html,
+    kinds_shown,
+    scripts_html,
+    styles_html,
+    widget_html,
+)
 from coursekit.zh.chars import is_punct, is_wide
 
 STATIC = Path(__file__).with_name("static")
@@ -108,9 +112,17 @@ def questions(role_cues: list[dict]) -> list[dict]:
         if open_q is not None and open_q["scene"] != scene:
             open_q = None
         if cue["role"] == "question":
-            open_q = {"id": cue["id"], "scene": scene, "text": cue["text"], "start_ms": cue["start_ms"],
-                      "end_ms": cue.get("end_ms"), "think_end_ms": None, "answers": [],
-                      "choices": [str(c) for c in cue.get("choices") or []], "correct": cue.get("correct")}
+            open_q = {
+                "id": cue["id"],
+                "scene": scene,
+                "text": cue["text"],
+                "start_ms": cue["start_ms"],
+                "end_ms": cue.get("end_ms"),
+                "think_end_ms": None,
+                "answers": [],
+                "choices": [str(c) for c in cue.get("choices") or []],
+                "correct": cue.get("correct"),
+            }
             found.append(open_q)
         elif cue["role"] == "think" and open_q is not None and not open_q["answers"]:
             open_q["think_end_ms"] = cue.get("end_ms")
@@ -120,8 +132,10 @@ def questions(role_cues: list[dict]) -> list[dict]:
 
 
 # --- the voice, as a viewer reads it ----------------------------------------------------------
-_SPDX = re.compile(r"\b(Apache-2\.0|MIT|MPL-2\.0|BSD-[0-9]-Clause|ISC|Unlicense|CC0-1\.0|CC-BY(?:-SA|-NC)*-[0-9.]+|"
-                   r"[AL]?GPL-[23]\.0(?:-only|-or-later)?)\b")
+_SPDX = re.compile(
+    r"\b(Apache-2\.0|MIT|MPL-2\.0|BSD-[0-9]-Clause|ISC|Unlicense|CC0-1\.0|CC-BY(?:-SA|-NC)*-[0-9.]+|"
+    r"[AL]?GPL-[23]\.0(?:-only|-or-later)?)\b"
+)
 
 
 def viewer_voice(voice: str | None, licence: str | None) -> str:
@@ -153,7 +167,9 @@ def viewer_voice(voice: str | None, licence: str | None) -> str:
     if not names:
         return ui("voice_none")
     terms: list[str] = []
-    found = _SPDX.findall(str(licence or "")) + ([ui("voice_edge_terms")] if "microsoft" in str(licence or "").lower() else [])
+    found = _SPDX.findall(str(licence or "")) + (
+        [ui("voice_edge_terms")] if "microsoft" in str(licence or "").lower() else []
+    )
     for term in found:
         if term not in terms:
             terms.append(term)
@@ -185,7 +201,7 @@ def line_words(text: str, chars: list[int] | None) -> list[tuple[str, int | None
                 j += 1
         piece = text[i:j]
         if out and out[-1][1] is not None and all(map(is_punct, piece)):
-            out[-1][0] += piece                  # punctuation has no time of its own: it stays with its word
+            out[-1][0] += piece  # punctuation has no time of its own: it stays with its word
         else:
             out.append([piece, int(chars[k])])
         k += j - i
@@ -202,11 +218,11 @@ def _line_html(ev: dict) -> str:
 
 
 # --- the page -----------------------------------------------------------------------------
-_ICONS = {   # 24×24 drawings for the player's buttons (the names are on the buttons, these are aria-hidden)
+_ICONS = {  # 24×24 drawings for the player's buttons (the names are on the buttons, these are aria-hidden)
     "play": '<path d="M8 5v14l11-7z"/>',
     "pause": '<path d="M6 5h4v14H6zM14 5h4v14h-4z"/>',
     "mute": '<path d="M4 9v6h4l5 5V4L8 9zM16 8.5a4.5 4.5 0 0 1 0 7M18.5 6a8 8 0 0 1 0 12" fill="none" '
-            'stroke="currentColor" stroke-width="2"/><path d="M4 9v6h4l5 5V4L8 9z"/>',
+    'stroke="currentColor" stroke-width="2"/><path d="M4 9v6h4l5 5V4L8 9z"/>',
     "fullscreen": '<path d="M4 4h6v2H6v4H4zM14 4h6v6h-2V6h-4zM4 14h2v4h4v2H4zM18 14h2v6h-6v-2h4z"/>',
 }
 
@@ -220,13 +236,14 @@ def _button(cls: str, label: str, key: str, inner: str, pressed: bool | None = N
     what it says is its name), its key in its title."""
     state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
     name = f' aria-label="{_e(label)}"' if inner.startswith("<svg") else ""
-    return (f'<button type="button" class="ctl {cls}"{name} title="{_e(label)}（{_e(key)}）"'
-            f'{state}>{inner}</button>')
+    return f'<button type="button" class="ctl {cls}"{name} title="{_e(label)}（{_e(key)}）"{state}>{inner}</button>'
 
 
 def _controls_html(uid: str) -> str:
     speeds = "".join(f'<option value="{s:g}"{" selected" if s == 1 else ""}>{s:g}×</option>' for s in UI["speeds"])
-    sizes = "".join(f'<option value="{_e(v)}"{" selected" if v == "m" else ""}>{_e(n)}</option>' for v, n in UI["sizes"])
+    sizes = "".join(
+        f'<option value="{_e(v)}"{" selected" if v == "m" else ""}>{_e(n)}</option>' for v, n in UI["sizes"]
+    )
     return f"""        <div class="controls" hidden>
           {_button("play", ui("play"), "k", _icon("play") + _icon("pause"))}
           {_button("back10", ui("back10"), "j", _e(ui("back10_short")))}
@@ -259,12 +276,19 @@ def _quiz_html(uid: str) -> str:
 
 def _lesson_data(lesson: dict, thumbnails: str | None) -> dict:
     """What page.js needs of a lesson beyond its markup: the in-video questions, the thumbnails' track."""
-    qs = [{"id": str(q["id"]), "text": str(q["text"]), "start_ms": int(q["start_ms"]),
-           "end_ms": None if q["end_ms"] is None else int(q["end_ms"]),
-           "think_end_ms": None if q["think_end_ms"] is None else int(q["think_end_ms"]),
-           "answers": [str(a["text"]) for a in q["answers"]], "choices": q["choices"],
-           "correct": int(q["correct"]) if q["choices"] and q["correct"] is not None else None}
-          for q in questions(lesson.get("role_cues") or [])]
+    qs = [
+        {
+            "id": str(q["id"]),
+            "text": str(q["text"]),
+            "start_ms": int(q["start_ms"]),
+            "end_ms": None if q["end_ms"] is None else int(q["end_ms"]),
+            "think_end_ms": None if q["think_end_ms"] is None else int(q["think_end_ms"]),
+            "answers": [str(a["text"]) for a in q["answers"]],
+            "choices": q["choices"],
+            "correct": int(q["correct"]) if q["choices"] and q["correct"] is not None else None,
+        }
+        for q in questions(lesson.get("role_cues") or [])
+    ]
     return {"questions": qs, "thumbnails": thumbnails}
 
 
@@ -272,8 +296,10 @@ def _seek_html(chapter: dict | None) -> str:
     """A widget's button that plays its chapter (the widget's ``{{seek}}``); no chapter: nothing."""
     if not chapter:
         return ""
-    return (f'<button type="button" class="seek widget-seek" data-start="{int(chapter["start_ms"])}">'
-            f'{_e(ui("widget_seek", title=chapter["title"]))}</button>')
+    return (
+        f'<button type="button" class="seek widget-seek" data-start="{int(chapter["start_ms"])}">'
+        f"{_e(ui('widget_seek', title=chapter['title']))}</button>"
+    )
 
 
 def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
@@ -287,15 +313,18 @@ def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
         f'            <span class="mark" style="left: {100 * c["start_ms"] / duration_ms:.4f}%" '
         f'data-start="{int(c["start_ms"])}" data-end="{int(c["end_ms"])}" data-title="{_e(c["title"])}" '
         f'title="{_clock(c["start_ms"])} {_e(c["title"])}"></span>'
-        for c in chapters)
+        for c in chapters
+    )
     chapter_list = "\n".join(
         f'      <li><button type="button" class="chapter seek" data-start="{int(c["start_ms"])}">'
         f'<span class="t">{_clock(c["start_ms"])}</span> {_e(c["title"])}</button></li>'
-        for c in chapters)
+        for c in chapters
+    )
     lines = "\n".join(
         f'        <li><button type="button" class="line" data-start="{int(ev["start_ms"])}" data-end="{int(ev["end_ms"])}">'
         f'<span class="t">{_clock(ev["start_ms"])}</span> <span class="x">{_line_html(ev)}</span></button></li>'
-        for ev in lesson.get("subtitles") or [])
+        for ev in lesson.get("subtitles") or []
+    )
     if not lines:
         lines = f'        <li class="empty">{_e(ui("no_transcript"))}</li>'
 
@@ -306,9 +335,12 @@ def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
         for q in (q for q in qs if q["scene"] == scene):
             qid = f"{uid}-{re.sub(r'[^A-Za-z0-9_-]', '_', str(q['id']))}"
             answer = "".join(f"<p>{_e(a['text'])}</p>" for a in q["answers"])
-            reveal = (f'<button type="button" class="reveal" aria-expanded="false" aria-controls="{qid}-a">'
-                      f'{_e(ui("show_answer"))}</button>'
-                      if answer else f'<span class="no-answer">{_e(ui("no_answer"))}</span>')
+            reveal = (
+                f'<button type="button" class="reveal" aria-expanded="false" aria-controls="{qid}-a">'
+                f"{_e(ui('show_answer'))}</button>"
+                if answer
+                else f'<span class="no-answer">{_e(ui("no_answer"))}</span>'
+            )
             items.append(f"""        <li class="qa" id="{qid}">
           <p class="question">{_e(q["text"])}</p>
           <div class="qa-actions">{reveal}
@@ -323,8 +355,10 @@ def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
     </ol>
   </section>""")
 
-    w_blocks = [widget_html(w, f"{uid}-w{n}", _seek_html(by_scene.get(w.scene)))
-                for n, w in enumerate(w for w in widgets if w.lesson == lid)]
+    w_blocks = [
+        widget_html(w, f"{uid}-w{n}", _seek_html(by_scene.get(w.scene)))
+        for n, w in enumerate(w for w in widgets if w.lesson == lid)
+    ]
     voice = f"""  <p class="voice">{_e(ui("voice", voice=viewer_voice(lesson.get("voice"), lesson.get("voice_licence"))))}</p>"""
     extras = "\n".join(w_blocks + q_blocks)
     return f"""<section class="lesson" id="{_e(lid)}" data-duration-ms="{duration_ms}" data-fps="{int(lesson.get("fps") or 0)}">
@@ -388,7 +422,9 @@ def _keys_dialog() -> str:
 </dialog>"""
 
 
-def render_page(manifest: dict, widgets: list[Widget] | None = None, thumbnails: Mapping[str, str] | None = None) -> str:
+def render_page(
+    manifest: dict, widgets: list[Widget] | None = None, thumbnails: Mapping[str, str] | None = None
+) -> str:
     """The page's HTML. ``widgets``: the course's (``course_widgets``); those of a lesson in the manifest are
     shown. ``thumbnails``: lesson id -> its seek-bar thumbnails' WebVTT, relative to the page (only lessons
     that have them)."""
@@ -402,8 +438,7 @@ def render_page(manifest: dict, widgets: list[Widget] | None = None, thumbnails:
     nav = "".join(f'<li><a href="#{_e(l["lesson"])}">{_e(l["title"])}</a></li>' for l in lessons)
     title = _e(manifest.get("title") or ui("course"))
     font = _css_string(manifest.get("font") or "sans-serif")
-    data = {"ui": UI, "lessons": {str(l["lesson"]): _lesson_data(l, thumbnails.get(str(l["lesson"])))
-                                  for l in lessons}}
+    data = {"ui": UI, "lessons": {str(l["lesson"]): _lesson_data(l, thumbnails.get(str(l["lesson"]))) for l in lessons}}
     return f"""<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -432,6 +467,7 @@ def render_page(manifest: dict, widgets: list[Widget] | None = None, thumbnails:
 
 def chapters_vtt(chapters: list[dict]) -> str:
     """A chapters WebVTT file: one cue per chapter, its title as the cue text (escaped, one line)."""
+
     def ts(ms: int) -> str:
         ms = int(ms)
         return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
@@ -439,8 +475,10 @@ def chapters_vtt(chapters: list[dict]) -> str:
     def esc(text: str) -> str:
         return " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
-    cues = [f"chapter-{n}\n{ts(c['start_ms'])} --> {ts(c['end_ms'])}\n{esc(c['title'])}\n"
-            for n, c in enumerate(chapters, 1)]
+    cues = [
+        f"chapter-{n}\n{ts(c['start_ms'])} --> {ts(c['end_ms'])}\n{esc(c['title'])}\n"
+        for n, c in enumerate(chapters, 1)
+    ]
     return "WEBVTT\n\n" + "\n".join(cues)
 
 

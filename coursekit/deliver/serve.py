@@ -1,4 +1,5 @@
 """Serve the course page on loopback with HTTP Range support (browsers need it to seek MP4)."""
+
 from __future__ import annotations
 
 import functools

@@ -26,6 +26,7 @@ its numbers computed, as the narration's are, by the course's figures. The engin
 the kinds' files and the data's form (not its meaning, which is the course's); a mistake is one line
 naming the file and the fix (``UserError``).
 """
+
 from __future__ import annotations
 
 import html
@@ -57,6 +58,7 @@ _SHAPE = "a widget is {kind, lesson, scene (optional), title, data}"
 @dataclass(frozen=True)
 class WidgetKind:
     """One kind's files, read and checked."""
+
     name: str
     folder: Path
     markup: str = field(repr=False)
@@ -67,6 +69,7 @@ class WidgetKind:
 @dataclass(frozen=True)
 class Widget:
     """One widget to place: its kind, the lesson (and chapter) it belongs to, its title and data."""
+
     kind: WidgetKind
     lesson: str
     title: str
@@ -77,8 +80,12 @@ class Widget:
 def json_for_html(data: object) -> str:
     """JSON to sit inside a <script type="application/json">: <, > and & as \\u escapes, so no text in it
     can end the element or be read as markup."""
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
 
 
 def _read(path: Path, what: str) -> str:
@@ -93,29 +100,43 @@ def _read(path: Path, what: str) -> str:
 def load_kind(kinds: Path, name: object, where: str) -> WidgetKind:
     """The kind ``name`` from the folder of kinds ``kinds`` (``where`` names the entry that asked for it)."""
     if not isinstance(name, str) or not _KIND.fullmatch(name):
-        raise UserError(f"{where}: kind {name!r} is not a folder name in snake_case; name the folder "
-                        f"{shown(kinds)}/<kind>/ that holds its {MARKUP} and {SCRIPT}")
+        raise UserError(
+            f"{where}: kind {name!r} is not a folder name in snake_case; name the folder "
+            f"{shown(kinds)}/<kind>/ that holds its {MARKUP} and {SCRIPT}"
+        )
     folder = kinds / name
     if not folder.is_dir():
-        known = sorted(p.name for p in kinds.iterdir() if p.is_dir() and _KIND.fullmatch(p.name)) if kinds.is_dir() else []
-        raise UserError(f"{where}: unknown kind {name!r}: no folder {shown(folder)}/ (known: {', '.join(known) or 'none'}); "
-                        f"make it, with {MARKUP} and {SCRIPT}, or fix the kind")
+        known = (
+            sorted(p.name for p in kinds.iterdir() if p.is_dir() and _KIND.fullmatch(p.name)) if kinds.is_dir() else []
+        )
+        raise UserError(
+            f"{where}: unknown kind {name!r}: no folder {shown(folder)}/ (known: {', '.join(known) or 'none'}); "
+            f"make it, with {MARKUP} and {SCRIPT}, or fix the kind"
+        )
     for needed, what in ((MARKUP, "its markup"), (SCRIPT, "its script")):
         if not (folder / needed).is_file():
-            raise UserError(f"{shown(folder / needed)}: missing; a widget kind's folder holds {MARKUP} (its markup), "
-                            f"{SCRIPT} (its script) and, if it wants one, {STYLE}; write {what}")
+            raise UserError(
+                f"{shown(folder / needed)}: missing; a widget kind's folder holds {MARKUP} (its markup), "
+                f"{SCRIPT} (its script) and, if it wants one, {STYLE}; write {what}"
+            )
     markup = _read(folder / MARKUP, "the markup")
     unknown = sorted({m.group(1) for m in _PLACE.finditer(markup)} - set(PLACEHOLDERS))
     if unknown:
-        raise UserError(f"{shown(folder / MARKUP)}: unknown placeholder {{{{{unknown[0]}}}}}; the engine fills "
-                        f"{', '.join('{{' + p + '}}' for p in PLACEHOLDERS)}, and the script reads the rest from its data")
+        raise UserError(
+            f"{shown(folder / MARKUP)}: unknown placeholder {{{{{unknown[0]}}}}}; the engine fills "
+            f"{', '.join('{{' + p + '}}' for p in PLACEHOLDERS)}, and the script reads the rest from its data"
+        )
     if not _OUTER.match(markup):
-        raise UserError(f'{shown(folder / MARKUP)}: the outermost element needs id="{{{{uid}}}}" '
-                        f"(the engine hands that element its data); put it on the first tag")
+        raise UserError(
+            f'{shown(folder / MARKUP)}: the outermost element needs id="{{{{uid}}}}" '
+            f"(the engine hands that element its data); put it on the first tag"
+        )
     script = _read(folder / SCRIPT, "the script")
     if re.search(r"</script|<!--", script, re.I):
-        raise UserError(f"{shown(folder / SCRIPT)}: holds </script or <!--, which would end or upset the inlined "
-                        f"script; write <\\/script and \\x3c!-- in its strings")
+        raise UserError(
+            f"{shown(folder / SCRIPT)}: holds </script or <!--, which would end or upset the inlined "
+            f"script; write <\\/script and \\x3c!-- in its strings"
+        )
     style = _read(folder / STYLE, "the style") if (folder / STYLE).is_file() else ""
     if re.search(r"</style", style, re.I):
         raise UserError(f"{shown(folder / STYLE)}: holds </style, which would end the inlined style; write \\3c /style")
@@ -179,7 +200,9 @@ def course_widgets(folder: Path | None = None, kinds: Path | None = None) -> lis
     try:
         module = load_by_path(path, "page")
     except Exception as exc:
-        raise UserError(f"{shown(path)}: the course's page widgets failed to load: {type(exc).__name__}: {exc}") from None
+        raise UserError(
+            f"{shown(path)}: the course's page widgets failed to load: {type(exc).__name__}: {exc}"
+        ) from None
     entries = getattr(module, "WIDGETS", [])
     if not isinstance(entries, (list, tuple)):
         raise UserError(f"{shown(path)}: WIDGETS must be a list of dicts; {_SHAPE}")
@@ -191,9 +214,11 @@ def widget_html(widget: Widget, uid: str, seek: str = "") -> str:
     """One widget's markup, its placeholders filled (``seek``: the button's markup, or nothing), and its data."""
     fill = {"uid": uid, "title": html.escape(widget.title, quote=True), "seek": seek}
     markup = _PLACE.sub(lambda m: fill[m.group(1)], widget.kind.markup).strip("\n")
-    return textwrap.indent(f"{markup}\n<script type=\"application/json\" class=\"widget-data\" "
-                           f"data-kind=\"{widget.kind.name}\" data-for=\"{uid}\">{json_for_html(widget.data)}</script>",
-                           "  ")
+    return textwrap.indent(
+        f'{markup}\n<script type="application/json" class="widget-data" '
+        f'data-kind="{widget.kind.name}" data-for="{uid}">{json_for_html(widget.data)}</script>',
+        "  ",
+    )
 
 
 def kinds_shown(widgets: list[Widget]) -> list[WidgetKind]:

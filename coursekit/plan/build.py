@@ -3,6 +3,7 @@
 This stage runs before any rendering. For each lesson and frame rate it writes
 ``media/plan/<fps>fps/<lesson>.json`` (see coursekit.plan.model for the format).
 """
+
 from __future__ import annotations
 
 import math
@@ -76,47 +77,74 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
                     return t_spoken(i_written * scale)
 
             start_s = frame / fps
-            silence_after = (pause_frames + (gap if i < len(scene.cues) - 1 else tail)) / fps \
-                + (speech_frames / fps - speech.duration)
+            silence_after = (pause_frames + (gap if i < len(scene.cues) - 1 else tail)) / fps + (
+                speech_frames / fps - speech.duration
+            )
             events = cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
-            char_ms[cue.id] = [int(round(start_s * 1000)) + int(round(1000 * char_time(k)))
-                               for k in range(len(ct.written) + 1)]
-            bookmarks = {name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
-                         for name, off in sorted(ct.bookmarks_spoken.items())}
-            cues.append(CuePlan(
-                id=cue.id, text=ct.written, spoken=ct.spoken,
-                start_frame=frame, frames=speech_frames + pause_frames, speech_frames=speech_frames,
-                audio=_relpath(speech.wav), audio_sha256=_sha256(speech.wav), voice=speech.voice,
-                bookmarks=bookmarks,
-                subtitles=[SubtitleEvent(int(round(start_s * 1000)) + e.start_ms,
-                                         int(round(start_s * 1000)) + e.end_ms,
-                                         "\n".join(wrap_lines(e.text, cfg.subtitles.max_chars_per_line,
-                                                              cfg.subtitles.max_lines)))
-                           for e in events],
-                role=cue.role,
-            ))
+            char_ms[cue.id] = [
+                int(round(start_s * 1000)) + int(round(1000 * char_time(k))) for k in range(len(ct.written) + 1)
+            ]
+            bookmarks = {
+                name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
+                for name, off in sorted(ct.bookmarks_spoken.items())
+            }
+            cues.append(
+                CuePlan(
+                    id=cue.id,
+                    text=ct.written,
+                    spoken=ct.spoken,
+                    start_frame=frame,
+                    frames=speech_frames + pause_frames,
+                    speech_frames=speech_frames,
+                    audio=_relpath(speech.wav),
+                    audio_sha256=_sha256(speech.wav),
+                    voice=speech.voice,
+                    bookmarks=bookmarks,
+                    subtitles=[
+                        SubtitleEvent(
+                            int(round(start_s * 1000)) + e.start_ms,
+                            int(round(start_s * 1000)) + e.end_ms,
+                            "\n".join(wrap_lines(e.text, cfg.subtitles.max_chars_per_line, cfg.subtitles.max_lines)),
+                        )
+                        for e in events
+                    ],
+                    role=cue.role,
+                )
+            )
             frame += speech_frames + pause_frames + (gap if i < len(scene.cues) - 1 else 0)
         frames = frame + tail
-        scenes.append(ScenePlan(scene.id, scene.cls, scene.title, list(scene.source),
-                                lesson_frame, frames, fps, cues, scene.overview))
+        scenes.append(
+            ScenePlan(
+                scene.id, scene.cls, scene.title, list(scene.source), lesson_frame, frames, fps, cues, scene.overview
+            )
+        )
         lesson_frame += frames
     voices = sorted({c.voice for s in scenes for c in s.cues})
-    return LessonPlan(lesson.id, lesson.title, fps, lesson_frame, ", ".join(voices), scenes, char_ms,
-                      voice_licence=voice.licence_line())
+    return LessonPlan(
+        lesson.id,
+        lesson.title,
+        fps,
+        lesson_frame,
+        ", ".join(voices),
+        scenes,
+        char_ms,
+        voice_licence=voice.licence_line(),
+    )
 
 
 def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
     return MediaLayout.of(cfg).lesson_plan(lesson_id, fps)
 
 
-def make_plans(course: Course, cfg: Config, fps: int, voice, cache, lexicon,
-               lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
+def make_plans(
+    course: Course, cfg: Config, fps: int, voice, cache, lexicon, lessons: list[str] | None = None
+) -> dict[str, tuple[LessonPlan, Path]]:
     """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
     the voice restarts it if it is used again)."""
 
     out = {}
     try:
-        synthesis.prefetch(course, cfg, voice, cache, lexicon, lessons)   # missing cues, in parallel, into the cache
+        synthesis.prefetch(course, cfg, voice, cache, lexicon, lessons)  # missing cues, in parallel, into the cache
         for lesson in course.lessons:
             if lessons and lesson.id not in lessons:
                 continue

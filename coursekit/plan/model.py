@@ -9,6 +9,7 @@ Frame numbers in a ``CuePlan`` are relative to the start of its scene; a
 in milliseconds relative to the start of the scene. Reading a plan validates it against these
 types (pydantic), so a damaged or foreign file is one line naming the file and the key.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,25 +20,25 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from coursekit.core.errors import UserError
-from coursekit.subtitles.events import SubtitleEvent   # a cue's subtitles, as the plan keeps them
+from coursekit.subtitles.events import SubtitleEvent  # a cue's subtitles, as the plan keeps them
 
 __all__ = ["SubtitleEvent", "CuePlan", "ScenePlan", "LessonPlan", "scene_plan_from_json", "scene_plan_to_json"]
 
 
 @dataclass(frozen=True)
 class CuePlan:
-    id: str                      # "<scene>.<cue>"
-    text: str                    # written form shown in subtitles (figures filled, bookmarks removed)
-    spoken: str                  # what the voice read
-    start_frame: int             # relative to the scene's first frame
-    frames: int                  # speech frames + pause frames
-    speech_frames: int           # frames covered by the audio
-    audio: str | None            # path relative to the course root (None for the silent voice)
+    id: str  # "<scene>.<cue>"
+    text: str  # written form shown in subtitles (figures filled, bookmarks removed)
+    spoken: str  # what the voice read
+    start_frame: int  # relative to the scene's first frame
+    frames: int  # speech frames + pause frames
+    speech_frames: int  # frames covered by the audio
+    audio: str | None  # path relative to the course root (None for the silent voice)
     audio_sha256: str | None
-    voice: str                   # which voice made it, with its version
-    bookmarks: dict[str, int] = field(default_factory=dict)   # name -> frame relative to the scene
+    voice: str  # which voice made it, with its version
+    bookmarks: dict[str, int] = field(default_factory=dict)  # name -> frame relative to the scene
     subtitles: list[SubtitleEvent] = field(default_factory=list)
-    role: str | None = None      # question | answer | think (the narration's cue role), else None
+    role: str | None = None  # question | answer | think (the narration's cue role), else None
 
     @property
     def end_frame(self) -> int:
@@ -50,11 +51,11 @@ class ScenePlan:
     cls: str
     title: str
     source: list[str]
-    start_frame: int             # relative to the lesson's first frame
+    start_frame: int  # relative to the lesson's first frame
     frames: int
     fps: int
     cues: list[CuePlan]
-    overview: bool = False       # also delivered alone as <lesson>/overview.mp4
+    overview: bool = False  # also delivered alone as <lesson>/overview.mp4
 
     def cue(self, short_or_full_id: str) -> CuePlan:
         full = short_or_full_id if "." in short_or_full_id else f"{self.id}.{short_or_full_id}"

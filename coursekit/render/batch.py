@@ -1,4 +1,5 @@
 """A batch of scenes: which to render, on which executor, with a progress bar and the render log."""
+
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from coursekit.plan.model import LessonPlan, ScenePlan
 from coursekit.render.executors import open_executor
 from coursekit.render.registry import find_scene_module
 
+
 def _log_render(cfg: Config, quality: str, row: dict) -> None:
     """Append one JSON line per scene to media/logs/render-<quality>.jsonl (what bench/run.py reads)."""
     path = MediaLayout.of(cfg).render_log(quality)
@@ -19,8 +21,15 @@ def _log_render(cfg: Config, quality: str, row: dict) -> None:
         f.write(json.dumps(row, sort_keys=True) + "\n")
 
 
-def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | None, jobs: int | None = None,
-                  only_existing: bool = False, executor=None, guard: Callable[[], None] | None = None) -> list[Path]:
+def render_scenes(
+    cfg: Config,
+    plans: list[LessonPlan],
+    scene_ids: list[str] | None,
+    jobs: int | None = None,
+    only_existing: bool = False,
+    executor=None,
+    guard: Callable[[], None] | None = None,
+) -> list[Path]:
     """Render scenes at the config's quality into media/scenes/<quality>/<scene>.mp4 with ``executor``
     (default: the one ``render.executor`` names, see coursekit.render.executors; local runs ``jobs`` at a time,
     default ``worker_count``). Each finished scene is logged to media/logs/render-<quality>.jsonl.
@@ -48,11 +57,16 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
             print(why)
         outdir = MediaLayout.of(cfg).scene_videos(quality)
         done: list[Path] = []
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      TimeElapsedColumn()) as progress:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+        ) as progress:
             where = "" if ex.name == "local" else f" on the {ex.name} cluster"
-            task = progress.add_task(f"rendering {len(todo)} scenes at {quality}, {workers} at a time{where}",
-                                     total=len(todo))
+            task = progress.add_task(
+                f"rendering {len(todo)} scenes at {quality}, {workers} at a time{where}", total=len(todo)
+            )
             for s, path, stats in ex.deliver(todo, quality, outdir, workers, guard):
                 done.append(path)
                 row = {k: v for k, v in stats.items() if not k.startswith("_")}
@@ -61,9 +75,11 @@ def render_scenes(cfg: Config, plans: list[LessonPlan], scene_ids: list[str] | N
                 if stats.get("reused"):
                     progress.console.print(f"  {s.id}: unchanged, reused")
                 else:
-                    progress.console.print(f"  {s.id}: {s.duration:.1f} s of video in {stats['wall_s']:.1f} s{on} "
-                                           f"(wall/video {stats['wall_s'] / s.duration:.2f}, "
-                                           f"peak memory {stats.get('peak_rss_mb', 0):.0f} MB)")
+                    progress.console.print(
+                        f"  {s.id}: {s.duration:.1f} s of video in {stats['wall_s']:.1f} s{on} "
+                        f"(wall/video {stats['wall_s'] / s.duration:.2f}, "
+                        f"peak memory {stats.get('peak_rss_mb', 0):.0f} MB)"
+                    )
                 progress.advance(task)
     finally:
         if own:

@@ -30,6 +30,7 @@ Example
     for t in recorder.texts:
         print(t.where(), t.kind, t.text)
 """
+
 from __future__ import annotations
 
 import html
@@ -47,9 +48,9 @@ class DrawnText:
 
     scene: str
     text: str
-    kind: str           #: Text | MarkupText | Paragraph | Typst | glyphs
+    kind: str  #: Text | MarkupText | Paragraph | Typst | glyphs
     frame: int
-    cue: str            #: the cue's full id, or "(before the first cue)" / "(after <cue>)"
+    cue: str  #: the cue's full id, or "(before the first cue)" / "(after <cue>)"
 
     @property
     def typst(self) -> bool:
@@ -118,8 +119,8 @@ class TextRecorder:
     def __init__(self, scene) -> None:
         self.scene = scene
         self.texts: list[DrawnText] = []
-        self._seen: set[tuple[int, str]] = set()      # (id of the mobject, its string) already recorded
-        self._strings: set[tuple[str, str]] = set()   # (kind, string) already recorded
+        self._seen: set[tuple[int, str]] = set()  # (id of the mobject, its string) already recorded
+        self._strings: set[tuple[str, str]] = set()  # (kind, string) already recorded
         renderer = scene.renderer
         original_render = renderer.render
 
@@ -127,7 +128,7 @@ class TextRecorder:
             self.sample()
             original_render(s, time, moving_mobjects)
 
-        renderer.render = render        # type: ignore[method-assign]
+        renderer.render = render  # type: ignore[method-assign]
         scene.step_hooks.append(lambda kind="step": self.sample())
 
     def _cue(self) -> str:
@@ -151,7 +152,7 @@ class TextRecorder:
             if got is not None:
                 found.append((mob, *got))
                 if got[0] != "glyphs":
-                    return          # a text's submobjects are its glyphs
+                    return  # a text's submobjects are its glyphs
             for sub in mob.submobjects:
                 walk(sub)
 

@@ -7,6 +7,7 @@ numpy, scipy, pydub, pyloudnorm), ffmpeg's version line, the course font files f
 (identified by content, not by path or mtime, so two machines with the same font agree), and
 ``manim.cfg`` (the x264 settings every render reads).
 """
+
 from __future__ import annotations
 
 import importlib.metadata as md

@@ -6,12 +6,13 @@ copied. Manim's ``add_sound`` is skipped during cached or skipped animations;
 this way sound can never go missing, and sync depends only on the scene writing
 exactly its planned frames, which ``run_manim`` checks with ffprobe.
 """
+
 from __future__ import annotations
 
 import os
 import re
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,18 +20,20 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from coursekit.core import stopping
 from coursekit.core.config import QUALITIES
 from coursekit.core.errors import UserError
 from coursekit.core.media_tools import video_frames
-from coursekit.core import stopping
 from coursekit.core.paths import ENGINE_ROOT, course_root
 from coursekit.plan.model import ScenePlan
 
 # "returned NULL without setting an exception": a C extension whose allocation failed without saying so
 # (seen under a 0.25 GB limit in CI, from click's Command.__call__); "failed to map segment": the loader
 # could not map a shared library under the data limit
-_OUT_OF_MEMORY = re.compile(r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory"
-                            r"|returned NULL without setting an exception|failed to map segment from shared object")
+_OUT_OF_MEMORY = re.compile(
+    r"MemoryError|std::bad_alloc|[Mm]emory allocation|Cannot allocate memory|out of memory"
+    r"|returned NULL without setting an exception|failed to map segment from shared object"
+)
 # what PyAV says when x264 fails (AVERROR_EXTERNAL); under the worker's memory limit that is a failed malloc
 _ENCODER_FAILED = re.compile(r"Generic error in an external library")
 MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
@@ -49,19 +52,30 @@ ENCODER_PRESET = {"low": "superfast"}
 
 def encoder_options(quality: str) -> dict[str, str]:
     """What every render of ``quality`` tells x264 (local or on a Dask worker); part of the scene-cache key."""
-    return {"threads": str(ENCODER_THREADS), **({"preset": ENCODER_PRESET[quality]} if quality in ENCODER_PRESET else {})}
+    return {
+        "threads": str(ENCODER_THREADS),
+        **({"preset": ENCODER_PRESET[quality]} if quality in ENCODER_PRESET else {}),
+    }
+
+
 RENDER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # Removed for every render. A Dask nanny sets them in its workers, and in the process that hosts it (a
 # LocalCluster's client, the tests), and they change how Manim runs: MALLOC_TRIM_THRESHOLD_=65536 triples
 # Manim's time in the kernel (+21 % on the whole course at 480p15), PYTHONHASHSEED=6640 fixes the
 # string-hash seed that a render otherwise leaves random. So no shell or cluster setting of them reaches
 # a render, local or on a worker.
-RENDER_ENV_UNSET = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
-                    "PYTHONHASHSEED")
+RENDER_ENV_UNSET = (
+    "MALLOC_TRIM_THRESHOLD_",
+    "MALLOC_ARENA_MAX",
+    "MALLOC_MMAP_THRESHOLD_",
+    "MALLOC_TOP_PAD_",
+    "PYTHONHASHSEED",
+)
 
 
-def run_limited(args: list[str], env: dict, data_limit: int,
-                die_with_parent: bool = False) -> tuple[int, str, int, float]:
+def run_limited(
+    args: list[str], env: dict, data_limit: int, die_with_parent: bool = False
+) -> tuple[int, str, int, float]:
     """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
     prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
     stderr+stdout, the child's peak resident memory in bytes and its CPU seconds (user + system), both
@@ -73,9 +87,12 @@ def run_limited(args: list[str], env: dict, data_limit: int,
     Manim behind. Nothing is started once the command is stopping (``coursekit.core.stopping``)."""
     prlimit = shutil.which("prlimit")
     setpriv = shutil.which("setpriv") if die_with_parent else None
-    full = (([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
-            + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else []) + args)
-    stopping.check()          # a command that is stopping starts no new render
+    full = (
+        ([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
+        + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else [])
+        + args
+    )
+    stopping.check()  # a command that is stopping starts no new render
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
         try:
@@ -99,8 +116,8 @@ _FRAME = re.compile(r'(/[^\s:"]+\.py)(?::(\d+) in |", line (\d+))')
 def _course_line(output: str, module: Path) -> str:
     """``file:line`` of the innermost frame of Manim's traceback in the course's own code (the scene
     module, its mobjects, its math), or "" if there is none."""
-    marked = [l[len(WHERE_MARK):].strip() for l in output.splitlines() if l.startswith(WHERE_MARK)]
-    if marked:                      # NarratedScene.render names it (the traceback box wraps long paths)
+    marked = [l[len(WHERE_MARK) :].strip() for l in output.splitlines() if l.startswith(WHERE_MARK)]
+    if marked:  # NarratedScene.render names it (the traceback box wraps long paths)
         return marked[-1]
     root = course_root()
     found = ""
@@ -128,9 +145,18 @@ def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
     return env
 
 
-def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, media_dir: Path, memory_gb: float,
-              use_cache: bool = True, stats: dict | None = None, die_with_parent: bool = False,
-              unset_env: Iterable[str] = ()) -> Path:
+def run_manim(
+    scene: ScenePlan,
+    module: Path,
+    plan_file: Path,
+    quality: str,
+    media_dir: Path,
+    memory_gb: float,
+    use_cache: bool = True,
+    stats: dict | None = None,
+    die_with_parent: bool = False,
+    unset_env: Iterable[str] = (),
+) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
     frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
@@ -138,9 +164,25 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
     command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
     RENDER_ENV_UNSET and ``unset_env`` removed)."""
     env = manim_env(plan_file, unset_env)
-    args = [sys.executable, "-m", "manim", "render", f"-q{MANIM_QUALITY_FLAG[quality]}",
-            "--fps", str(scene.fps), "--media_dir", str(media_dir), "-o", scene.id,
-            "--format", "mp4", "--progress_bar", "none", "-v", "ERROR"]
+    args = [
+        sys.executable,
+        "-m",
+        "manim",
+        "render",
+        f"-q{MANIM_QUALITY_FLAG[quality]}",
+        "--fps",
+        str(scene.fps),
+        "--media_dir",
+        str(media_dir),
+        "-o",
+        scene.id,
+        "--format",
+        "mp4",
+        "--progress_bar",
+        "none",
+        "-v",
+        "ERROR",
+    ]
     for name, value in encoder_options(quality).items():
         args += ["--encoder-option", f"{name}={value}"]
     if not use_cache:
@@ -154,20 +196,28 @@ def run_manim(scene: ScenePlan, module: Path, plan_file: Path, quality: str, med
     if code != 0:
         lines = [l for l in output.splitlines() if l.strip()]
         if _OUT_OF_MEMORY.search(output) or peak > 0.9 * limit:
-            raise UserError(f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
-                            f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml")
+            raise UserError(
+                f"scene '{scene.id}' ran out of its {memory_gb:g} GB of worker memory "
+                f"(peak {peak / 2**30:.2f} GB); raise render.worker_memory_gb in config.yaml"
+            )
         if code < 0 and -code in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS):
             # a native library that did not check a failed allocation crashes instead of raising
-            raise UserError(f"scene '{scene.id}' crashed ({signal.Signals(-code).name}), most likely out of its "
-                            f"{memory_gb:g} GB of worker memory (peak {peak / 2**30:.2f} GB); raise "
-                            f"render.worker_memory_gb in config.yaml")
+            raise UserError(
+                f"scene '{scene.id}' crashed ({signal.Signals(-code).name}), most likely out of its "
+                f"{memory_gb:g} GB of worker memory (peak {peak / 2**30:.2f} GB); raise "
+                f"render.worker_memory_gb in config.yaml"
+            )
         if encoder := _ENCODER_FAILED.search(output):
-            raise UserError(f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
-                            f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
-                            f"'{encoder.group(0)}'); raise render.worker_memory_gb in config.yaml")
+            raise UserError(
+                f"scene '{scene.id}' failed inside the video encoder, most likely because it ran out of "
+                f"its {memory_gb:g} GB of worker memory (x264 reports a failed allocation only as "
+                f"'{encoder.group(0)}'); raise render.worker_memory_gb in config.yaml"
+            )
         where = _course_line(output, module)
-        raise UserError(f"{where + ': ' if where else ''}scene '{scene.id}' ({module.name}:{scene.cls}) failed to "
-                        f"render: {lines[-1] if lines else 'no output'}")
+        raise UserError(
+            f"{where + ': ' if where else ''}scene '{scene.id}' ({module.name}:{scene.cls}) failed to "
+            f"render: {lines[-1] if lines else 'no output'}"
+        )
     _, h, _ = QUALITIES[quality]
     video = media_dir / "videos" / module.stem / f"{h}p{scene.fps}" / f"{scene.id}.mp4"
     if not video.exists():

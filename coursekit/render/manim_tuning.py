@@ -13,6 +13,7 @@ Applied once, when :mod:`coursekit.render.narrated_scene` is imported (by every 
    from ``__init__``) and never changes it afterwards, so a copy shares it instead of copying it.
    Measured here: copying five lines of Text takes 11 ms instead of 91 ms.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,16 +23,16 @@ from manim.utils import hashing as _hashing
 
 _hashing.KEYS_TO_FILTER_OUT.update({"id_to_vgroup_dict", "path_obj"})
 
-_copy_mobject = VMobjectFromSVGPath.__deepcopy__      # Mobject's: every attribute deep-copied
+_copy_mobject = VMobjectFromSVGPath.__deepcopy__  # Mobject's: every attribute deep-copied
 
 
 def _share_path_obj(self: VMobjectFromSVGPath, memo: dict[int, Any]) -> VMobjectFromSVGPath:
     path = self.__dict__.get("path_obj")
     if path is not None:
-        memo.setdefault(id(path), path)      # deepcopy takes what the memo holds as already copied
+        memo.setdefault(id(path), path)  # deepcopy takes what the memo holds as already copied
     return _copy_mobject(self, memo)
 
 
-if not getattr(_copy_mobject, "shares_path_obj", False):      # once, even if this module is reloaded
-    _share_path_obj.shares_path_obj = True                    # type: ignore[attr-defined]
-    VMobjectFromSVGPath.__deepcopy__ = _share_path_obj        # type: ignore[method-assign]
+if not getattr(_copy_mobject, "shares_path_obj", False):  # once, even if this module is reloaded
+    _share_path_obj.shares_path_obj = True  # type: ignore[attr-defined]
+    VMobjectFromSVGPath.__deepcopy__ = _share_path_obj  # type: ignore[method-assign]

@@ -33,10 +33,8 @@ Example
             with self.cue("sweep") as cue:
                 self.play(Rotate(arrow, PI / 6), run_time=cue.until("at30"))
                 self.play(Rotate(arrow, PI / 3), run_time=cue.remaining())
-
-Its length: one class, because Manim's Scene hooks it overrides (play, wait, render, the frame count) share
-the frame bookkeeping above; split, each part would reach into the others' state.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -52,9 +50,9 @@ import numpy as np
 from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
 
 from coursekit.core.paths import course_root
-from coursekit.render.manim_process import WHERE_MARK
 from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
 from coursekit.render import manim_tuning  # noqa: F401  (applies its changes to Manim)
+from coursekit.render.manim_process import WHERE_MARK
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
@@ -239,29 +237,29 @@ class NarratedScene(Scene):
         #: whether ``watch`` samples are recorded: in this process (tests, the viewer check's dry runs),
         #: not in a Manim process that renders a delivery (a plan from the environment), where nobody
         #: reads them and sampling every frame costs about a tenth of the render (COURSEKIT_PROBES=1 asks)
-        self.record_probes: bool = (plan is not None or self.PLAN is not None
-                                    or os.environ.get(PROBES_ENV) == "1")
+        self.record_probes: bool = plan is not None or self.PLAN is not None or os.environ.get(PROBES_ENV) == "1"
         self.plan: ScenePlan = plan or self.PLAN or load_plan_from_env()
         if os.environ.get(NO_RENDER_ENV) and not config.dry_run:
-            raise RenderForbidden(f"scene {self.plan.id} was rendered where {NO_RENDER_ENV} allows dry runs "
-                                  f"only ({os.environ[NO_RENDER_ENV]}); mark the test that renders it 'render'")
+            raise RenderForbidden(
+                f"scene {self.plan.id} was rendered where {NO_RENDER_ENV} allows dry runs "
+                f"only ({os.environ[NO_RENDER_ENV]}); mark the test that renders it 'render'"
+            )
         super().__init__(*args, **kwargs)
         self.camera.background_color = ManimColor.parse(self.LOOK.background)
         self.camera.init_background()
         self.camera.reset()
         if abs(float(config.frame_rate) - self.plan.fps) > 1e-9:
             raise PlanError(
-                f"scene {self.plan.id} was planned at {self.plan.fps} fps but Manim renders at "
-                f"{config.frame_rate} fps"
+                f"scene {self.plan.id} was planned at {self.plan.fps} fps but Manim renders at {config.frame_rate} fps"
             )
         self.fps: int = self.plan.fps
         self.probes: dict[str, list[dict[str, Any]]] = {}
-        self._frame = 0              # frames written (or served from cache) before the current play
-        self._written = 0            # frames the renderer really handed to the file writer
+        self._frame = 0  # frames written (or served from cache) before the current play
+        self._written = 0  # frames the renderer really handed to the file writer
         self._play_start_written = 0
         self._in_play = False
         self._watches: list[tuple[str, Callable[[], dict[str, Any]]]] = []
-        self._drawn_now: set[int] | None = None     # ids of what is drawn, while the watches sample a frame
+        self._drawn_now: set[int] | None = None  # ids of what is drawn, while the watches sample a frame
         self._active_beat: Beat | None = None
         self._cues_done: list[str] = []
         #: called after every play and wait (Manim's wait is a play), e.g. by the viewer check
@@ -287,8 +285,8 @@ class NarratedScene(Scene):
             self._sample_watches()
             original_render(scene, time, moving_mobjects)
 
-        renderer.add_frame = add_frame      # type: ignore[method-assign]
-        renderer.render = render            # type: ignore[method-assign]
+        renderer.add_frame = add_frame  # type: ignore[method-assign]
+        renderer.render = render  # type: ignore[method-assign]
 
     @property
     def frame(self) -> int:
@@ -380,7 +378,7 @@ class NarratedScene(Scene):
             return
         if self._still():
             start = self.frame
-            drawn = self._sample_all()      # what every held frame shows
+            drawn = self._sample_all()  # what every held frame shows
             # a frozen wait writes int(duration · fps) frames: ask for n + ½ frames to get exactly n
             self.wait((n + 0.5) / self.fps, frozen_frame=True)
             for k in range(n):
@@ -427,9 +425,7 @@ class NarratedScene(Scene):
         finally:
             self._active_beat = None
         if self.frame > plan.end_frame:
-            raise CueOverrunError(
-                f"beat {plan.id} overran its cue by {self.frame - plan.end_frame} frames"
-            )
+            raise CueOverrunError(f"beat {plan.id} overran its cue by {self.frame - plan.end_frame} frames")
         self._cues_done.append(plan.id)
 
     def render(self, *args: Any, **kwargs: Any) -> Any:
@@ -439,7 +435,7 @@ class NarratedScene(Scene):
         try:
             return super().render(*args, **kwargs)
         except BaseException as exc:
-            where = course_frame(exc) if os.environ.get(PLAN_ENV) else ""   # only in a Manim process
+            where = course_frame(exc) if os.environ.get(PLAN_ENV) else ""  # only in a Manim process
             if where:
                 print(f"{WHERE_MARK}{where}", file=sys.stderr, flush=True)
             raise
@@ -487,8 +483,7 @@ class NarratedScene(Scene):
 
     def on_screen(self, mob: Any) -> bool:
         """Whether ``mob`` is drawn now (in the scene and not in a fade that froze it)."""
-        drawn = self._drawn_now if self._drawn_now is not None else \
-            {id(m) for m in self.get_mobject_family_members()}
+        drawn = self._drawn_now if self._drawn_now is not None else {id(m) for m in self.get_mobject_family_members()}
         return id(mob) in drawn and not mob.updating_suspended
 
     def _sample_all(self) -> list[tuple[str, dict[str, Any]]]:

@@ -1,6 +1,7 @@
 """One scene, start to finish on this machine: its plan file, the silent Manim render (under a lock,
 guarded against a killed run), the narration mixed meanwhile, the mux, and the scene cache, all under
 the output file's course lock."""
+
 from __future__ import annotations
 
 import shutil
@@ -16,14 +17,15 @@ from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names, waiting_lock
-from coursekit.core.paths import shown
 from coursekit.core.media_tools import extract_frame, mux
+from coursekit.core.paths import shown
 from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
-from coursekit.subtitles.files import write_vtt
 from coursekit.render.manim_process import run_manim
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
 from coursekit.render.soundtrack import write_scene_narration
+from coursekit.subtitles.files import write_vtt
+
 
 def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
     path = MediaLayout.of(cfg).scene_plan(scene.id, scene.fps)
@@ -41,8 +43,14 @@ def _forget_manim_cache(media_dir: Path) -> None:
             shutil.rmtree(left, ignore_errors=True)
 
 
-def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool = True,
-                  media_dir: Path | None = None, stats: dict | None = None) -> Path:
+def render_silent(
+    cfg: Config,
+    scene: ScenePlan,
+    quality: str,
+    use_cache: bool = True,
+    media_dir: Path | None = None,
+    stats: dict | None = None,
+) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
 
     Each scene keeps its own Manim media folder, so Manim's per-animation cache
@@ -57,7 +65,9 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
     """
     module = find_scene_module(scene.cls)
     if module is None:
-        raise UserError(f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration")
+        raise UserError(
+            f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration"
+        )
     layout = MediaLayout.of(cfg)
     lock = layout.manim_lock(scene.id) if media_dir is None else f"{media_dir}.lock"
     media_dir = media_dir or layout.manim_dir(scene.id)
@@ -71,10 +81,19 @@ def render_silent(cfg: Config, scene: ScenePlan, quality: str, use_cache: bool =
             _forget_manim_cache(media_dir)
         marker.touch()
         try:
-            video = run_manim(scene, module, plan_file, quality, media_dir, cfg.render.worker_memory_gb,
-                              use_cache=use_cache, stats=stats, die_with_parent=True)
+            video = run_manim(
+                scene,
+                module,
+                plan_file,
+                quality,
+                media_dir,
+                cfg.render.worker_memory_gb,
+                use_cache=use_cache,
+                stats=stats,
+                die_with_parent=True,
+            )
         except BaseException:
-            if stopping.STOPPING.is_set():   # Manim was killed mid-write: leave nothing half-made behind
+            if stopping.STOPPING.is_set():  # Manim was killed mid-write: leave nothing half-made behind
                 _forget_manim_cache(media_dir)
                 marker.unlink(missing_ok=True)
             raise
@@ -91,8 +110,9 @@ def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
 _KEY_LOCK = threading.Lock()
 
 
-def scene_cache_key(scene: ScenePlan, quality: str, subtitles: bool = False,
-                    font: str = DEFAULT_FONT) -> tuple[Path | None, str]:
+def scene_cache_key(
+    scene: ScenePlan, quality: str, subtitles: bool = False, font: str = DEFAULT_FONT
+) -> tuple[Path | None, str]:
     """The scene's module and its scene-cache key (see coursekit.render.scene_cache); (None, "") without a module.
     Every executor uses this key, so a scene rendered by one is reused by the others.
 
@@ -114,8 +134,15 @@ def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[
         return video, mixing.result()
 
 
-def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtitles: bool = False,
-                  stats: dict | None = None, guard: Callable[[], None] | None = None) -> Path:
+def deliver_scene(
+    cfg: Config,
+    scene: ScenePlan,
+    quality: str,
+    out: Path,
+    subtitles: bool = False,
+    stats: dict | None = None,
+    guard: Callable[[], None] | None = None,
+) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
 
     One writer per output: the whole delivery holds ``out``'s course lock, so a second command making
@@ -136,8 +163,9 @@ def deliver_scene(cfg: Config, scene: ScenePlan, quality: str, out: Path, subtit
         if reused:
             return out
         work = MediaLayout.of(cfg).scene_work(scene.fps)
-        video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a",
-                                           lambda: render_silent(cfg, scene, quality, stats=stats))
+        video, audio = render_while_mixing(
+            scene, work / f"{scene.id}.m4a", lambda: render_silent(cfg, scene, quality, stats=stats)
+        )
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
         with replacing(out) as tmp:
             mux(video, audio, tmp, subtitles=vtt)
@@ -158,12 +186,19 @@ def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, P
     return out, png
 
 
-def deliver_timed(cfg: Config, s: ScenePlan, quality: str, out: Path,
-                  guard: Callable[[], None] | None = None) -> tuple[Path, dict]:
+def deliver_timed(
+    cfg: Config, s: ScenePlan, quality: str, out: Path, guard: Callable[[], None] | None = None
+) -> tuple[Path, dict]:
     """``deliver_scene`` with its wall time and the row the render log keeps."""
     stats: dict = {}
     t0 = time.perf_counter()
     path = deliver_scene(cfg, s, quality, out, stats=stats, guard=guard)
-    stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3),
-                 wall_s=round(time.perf_counter() - t0, 3), time=round(time.time(), 3))
+    stats.update(
+        scene=s.id,
+        quality=quality,
+        fps=s.fps,
+        video_s=round(s.duration, 3),
+        wall_s=round(time.perf_counter() - t0, 3),
+        time=round(time.time(), 3),
+    )
     return path, stats

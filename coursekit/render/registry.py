@@ -5,6 +5,7 @@ so one broken scene module cannot break the others, and Manim is imported only t
 loaded by path under a name made from that path, so two courses' ``scenes`` folders cannot collide;
 a module already imported from that very file is reused.
 """
+
 from __future__ import annotations
 
 import inspect

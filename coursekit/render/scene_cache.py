@@ -7,6 +7,7 @@ use), its plan slice (cue frames, audio hashes, subtitle text), the quality and 
 libraries that draw, encode and mix, ffmpeg, the font files by content, manim.cfg), the same
 fingerprint a Dask worker is checked against.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,13 +16,13 @@ import json
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
-from coursekit.core.digest import file_sha256
 from coursekit.core.config import DEFAULT_FONT
-from coursekit.render.fingerprint import render_environment
-from coursekit.render.manim_process import encoder_options
+from coursekit.core.digest import file_sha256
 from coursekit.core.paths import shown
 from coursekit.core.sources import dependency_files
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
+from coursekit.render.fingerprint import render_environment
+from coursekit.render.manim_process import encoder_options
 
 
 def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "", font: str = DEFAULT_FONT) -> str:
@@ -32,9 +33,18 @@ def scene_key(scene: ScenePlan, module: Path, quality: str, extra: str = "", fon
     # where the scene sits in its lesson does not change a frame or a sample of it: an edit to an
     # earlier scene shifts every later scene's start_frame, and must not re-render them
     h.update(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)).encode())
-    h.update(json.dumps({"quality": quality, "fps": scene.fps, "extra": extra, "encoder": encoder_options(quality),
-                         **render_environment(font)},
-                        sort_keys=True).encode())
+    h.update(
+        json.dumps(
+            {
+                "quality": quality,
+                "fps": scene.fps,
+                "extra": extra,
+                "encoder": encoder_options(quality),
+                **render_environment(font),
+            },
+            sort_keys=True,
+        ).encode()
+    )
     return h.hexdigest()
 
 
@@ -56,8 +66,12 @@ def is_fresh(output: Path, key: str) -> bool:
         stat = output.stat()
     except (OSError, ValueError):
         return False
-    return (record.get("key") == key and stat.st_size > 0 and record.get("size") == stat.st_size
-            and record.get("sha256") == _digest(output))
+    return (
+        record.get("key") == key
+        and stat.st_size > 0
+        and record.get("size") == stat.st_size
+        and record.get("sha256") == _digest(output)
+    )
 
 
 def remember(output: Path, key: str) -> None:

@@ -17,6 +17,7 @@ start on the scenes they make (``require_fit``). ``building(...)`` turns an exce
 scene is built in this process (``PlanError`` and its kin, or any other) into one ``UserError`` line
 naming the scene and the line of the course's code that raised it.
 """
+
 from __future__ import annotations
 
 import ast
@@ -51,8 +52,13 @@ def _attribute_line(module: Path, cls_name: str, attr: str) -> int:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name == cls_name:
             for item in node.body:
-                targets = item.targets if isinstance(item, ast.Assign) else \
-                    [item.target] if isinstance(item, ast.AnnAssign) else []
+                targets = (
+                    item.targets
+                    if isinstance(item, ast.Assign)
+                    else [item.target]
+                    if isinstance(item, ast.AnnAssign)
+                    else []
+                )
                 if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                     return item.lineno
             return node.lineno
@@ -84,24 +90,45 @@ def _load_class(scene: Scene, lesson: Lesson) -> tuple[type | None, Path | None,
     except LookupError as exc:
         if "several modules" in str(exc):
             return None, None, f"{at}: scene '{scene.id}': {exc}; keep one definition"
-        return None, None, (f"{at}: scene '{scene.id}' names class {scene.cls}, but no module in "
-                            f"{shown(scenes_dir())}/ defines it; write class {scene.cls}(NarratedScene) there "
-                            f"or fix 'class' in the narration")
+        return (
+            None,
+            None,
+            (
+                f"{at}: scene '{scene.id}' names class {scene.cls}, but no module in "
+                f"{shown(scenes_dir())}/ defines it; write class {scene.cls}(NarratedScene) there "
+                f"or fix 'class' in the narration"
+            ),
+        )
     try:
         obj = getattr(load_module(module), scene.cls, None)
     except SyntaxError as exc:
-        return None, module, (f"{_where(module, exc.lineno or 1)}: cannot load the module of scene '{scene.id}': "
-                              f"SyntaxError: {exc.msg}; fix the module")
+        return (
+            None,
+            module,
+            (
+                f"{_where(module, exc.lineno or 1)}: cannot load the module of scene '{scene.id}': "
+                f"SyntaxError: {exc.msg}; fix the module"
+            ),
+        )
     except Exception as exc:  # noqa: BLE001 - the course's module raised: one line naming where
         frame = _course_frame(exc.__traceback__) or (module, 1)
-        return None, module, (f"{_where(*frame)}: cannot load the module of scene '{scene.id}': "
-                              f"{describe(exc)}; fix the module")
+        return (
+            None,
+            module,
+            (f"{_where(*frame)}: cannot load the module of scene '{scene.id}': {describe(exc)}; fix the module"),
+        )
     base = getattr(sys.modules.get("coursekit.render.narrated_scene"), "NarratedScene", None)
     if not (inspect.isclass(obj) and base is not None and issubclass(obj, base)):
         line = _attribute_line(module, scene.cls, "") if inspect.isclass(obj) else 1
-        return None, module, (f"{_where(module, line)}: {scene.cls}, which scene '{scene.id}' names, is not a "
-                              f"NarratedScene; make it subclass coursekit.render.narrated_scene.NarratedScene "
-                              f"(or the course's own base class)")
+        return (
+            None,
+            module,
+            (
+                f"{_where(module, line)}: {scene.cls}, which scene '{scene.id}' names, is not a "
+                f"NarratedScene; make it subclass coursekit.render.narrated_scene.NarratedScene "
+                f"(or the course's own base class)"
+            ),
+        )
     return obj, module, None
 
 
@@ -118,25 +145,33 @@ def scene_fit(scene: Scene, lesson: Lesson) -> list[str]:
     narrated = {c.short_id: c for c in scene.cues}
     for short in declared:
         if short not in narrated:
-            errors.append(f"{_where(lesson.path, scene.line)}: scene '{scene.id}' has no cue '{short}', which "
-                          f"{scene.cls} plays (CUES at {cues_at}); add the cue to the narration or take it out "
-                          f"of CUES and the scene")
+            errors.append(
+                f"{_where(lesson.path, scene.line)}: scene '{scene.id}' has no cue '{short}', which "
+                f"{scene.cls} plays (CUES at {cues_at}); add the cue to the narration or take it out "
+                f"of CUES and the scene"
+            )
     for short, cue in narrated.items():
         if short not in declared:
-            errors.append(f"{_where(lesson.path, cue.line)}: cue '{cue.id}' is not played by {scene.cls} (CUES at "
-                          f"{cues_at}: {', '.join(declared) or 'none'}); remove the cue or add it to CUES and "
-                          f"play it")
+            errors.append(
+                f"{_where(lesson.path, cue.line)}: cue '{cue.id}' is not played by {scene.cls} (CUES at "
+                f"{cues_at}: {', '.join(declared) or 'none'}); remove the cue or add it to CUES and "
+                f"play it"
+            )
     in_both = [s for s in declared if s in narrated]
     narrated_order = [s for s in narrated if s in declared]
     if not errors and in_both != narrated_order:
-        errors.append(f"{_where(lesson.path, scene.line)}: scene '{scene.id}' narrates its cues in the order "
-                      f"{', '.join(narrated_order)}, but {scene.cls} plays them as {', '.join(in_both)} (CUES at "
-                      f"{cues_at}); put them in the same order")
+        errors.append(
+            f"{_where(lesson.path, scene.line)}: scene '{scene.id}' narrates its cues in the order "
+            f"{', '.join(narrated_order)}, but {scene.cls} plays them as {', '.join(in_both)} (CUES at "
+            f"{cues_at}); put them in the same order"
+        )
     marks = dict(getattr(cls, "BOOKMARKS", {}) or {})
     for short, names in marks.items():
         if short not in declared:
-            errors.append(f"{marks_at}: BOOKMARKS of {scene.cls} names cue '{short}', which is not in its CUES; "
-                          f"fix the cue id or remove the entry")
+            errors.append(
+                f"{marks_at}: BOOKMARKS of {scene.cls} names cue '{short}', which is not in its CUES; "
+                f"fix the cue id or remove the entry"
+            )
             continue
         cue = narrated.get(short)
         if cue is None:
@@ -145,9 +180,11 @@ def scene_fit(scene: Scene, lesson: Lesson) -> list[str]:
         for name in names:
             if name not in placed:
                 field = "text and say" if cue.say is not None else "text"
-                errors.append(f"{_where(lesson.path, cue.line)}: cue '{cue.id}' places no bookmark {{@{name}}}, "
-                              f"which {scene.cls} waits for (BOOKMARKS at {marks_at}); add {{@{name}}} to the "
-                              f"cue's {field} where it should happen, or remove it from BOOKMARKS")
+                errors.append(
+                    f"{_where(lesson.path, cue.line)}: cue '{cue.id}' places no bookmark {{@{name}}}, "
+                    f"which {scene.cls} waits for (BOOKMARKS at {marks_at}); add {{@{name}}} to the "
+                    f"cue's {field} where it should happen, or remove it from BOOKMARKS"
+                )
     return errors
 
 
@@ -180,5 +217,7 @@ def building(scene_id: str, cls_name: str) -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - the scene's code raised: one line, not a traceback
         frame = _course_frame(exc.__traceback__)
         where = f"{_where(*frame)}: " if frame else ""
-        raise UserError(f"{where}scene '{scene_id}' ({cls_name}) failed while it was built: {describe(exc)}; "
-                        f"fix the scene or its narration") from None
+        raise UserError(
+            f"{where}scene '{scene_id}' ({cls_name}) failed while it was built: {describe(exc)}; "
+            f"fix the scene or its narration"
+        ) from None

@@ -17,6 +17,7 @@ change pixels or samples: ``coursekit.render.fingerprint.render_environment()`` 
 font files by content, manim.cfg) and the project's own sources (a digest of every .py file in
 the engine's and the course's Python packages).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -47,7 +48,9 @@ _TMP_PREFIX = "coursekit-job-"
 class SceneJobError(Exception):
     """A scene job failed on a worker; the message is one line and names the worker."""
 
+
 # ---------------------------------------------------------------- versions
+
 
 def _sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -71,10 +74,15 @@ def environment(font: str = DEFAULT_FONT) -> dict[str, str]:
 
 def differences(mine: dict[str, str], theirs: dict[str, str]) -> list[str]:
     """``'<item>: <mine> here, <theirs> on the worker'`` for every item that differs."""
-    return [f"{k}: {mine.get(k, 'absent')} here, {theirs.get(k, 'absent')} on the worker"
-            for k in sorted(set(mine) | set(theirs)) if mine.get(k) != theirs.get(k)]
+    return [
+        f"{k}: {mine.get(k, 'absent')} here, {theirs.get(k, 'absent')} on the worker"
+        for k in sorted(set(mine) | set(theirs))
+        if mine.get(k) != theirs.get(k)
+    ]
+
 
 # ---------------------------------------------------------------- client side
+
 
 def shared_audio_path(store: Path, sha: str) -> Path:
     return Path(store) / "audio" / f"{sha}.wav"
@@ -96,8 +104,9 @@ def publish_audio(scene, store: Path) -> None:
         write_bytes(dst, data)
 
 
-def make_job(scene, quality: str, key: str, memory_gb: float, env: dict[str, str], store: Path | None,
-             font: str = DEFAULT_FONT) -> dict:
+def make_job(
+    scene, quality: str, key: str, memory_gb: float, env: dict[str, str], store: Path | None, font: str = DEFAULT_FONT
+) -> dict:
     """The job for one scene (plain data: str, float, bytes, dicts), see the module docstring."""
 
     audio: dict[str, bytes | None] = {}
@@ -113,11 +122,22 @@ def make_job(scene, quality: str, key: str, memory_gb: float, env: dict[str, str
         audio[c.audio_sha256] = data
     if store is not None:
         publish_audio(scene, store)
-    return {"format": JOB_FORMAT, "scene": scene.id, "plan": scene_plan_to_json(scene), "quality": quality,
-            "key": key, "memory_gb": memory_gb, "environment": env, "audio": audio, "font": font,
-            "store": str(store) if store is not None else None}
+    return {
+        "format": JOB_FORMAT,
+        "scene": scene.id,
+        "plan": scene_plan_to_json(scene),
+        "quality": quality,
+        "key": key,
+        "memory_gb": memory_gb,
+        "environment": env,
+        "audio": audio,
+        "font": font,
+        "store": str(store) if store is not None else None,
+    }
+
 
 # ---------------------------------------------------------------- worker side
+
 
 def _worker_name() -> str:
     try:
@@ -140,7 +160,7 @@ def _sweep_orphans() -> None:
     base = Path(tempfile.gettempdir())
     for d in base.glob(f"{_TMP_PREFIX}*"):
         try:
-            pid = int(d.name[len(_TMP_PREFIX):].split("-", 1)[0])
+            pid = int(d.name[len(_TMP_PREFIX) :].split("-", 1)[0])
         except ValueError:
             continue
         if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
@@ -168,8 +188,10 @@ def _materialise_audio(job: dict, folder: Path) -> dict[str, Path]:
             try:
                 data = src.read_bytes()
             except OSError:
-                raise SceneJobError(f"narration clip {sha[:12]}… is not in the shared store at {src}; is "
-                                    f"render.shared_store mounted at the same path on every worker?") from None
+                raise SceneJobError(
+                    f"narration clip {sha[:12]}… is not in the shared store at {src}; is "
+                    f"render.shared_store mounted at the same path on every worker?"
+                ) from None
         if _sha256_bytes(data) != sha:
             raise SceneJobError(f"narration clip {sha[:12]}… arrived damaged (its sha256 differs)")
         path = folder / f"{sha}.wav"
@@ -196,21 +218,49 @@ def _render(job: dict, worker: str) -> dict:
         plan_file = tmp / "plan.json"
         plan_file.write_text(job["plan"], encoding="utf-8")
         audio = _materialise_audio(job, tmp / "audio")
-        local = dataclasses.replace(scene, cues=[
-            dataclasses.replace(c, audio=str(audio[c.audio_sha256])) if c.audio_sha256 else c for c in scene.cues])
+        local = dataclasses.replace(
+            scene,
+            cues=[
+                dataclasses.replace(c, audio=str(audio[c.audio_sha256])) if c.audio_sha256 else c for c in scene.cues
+            ],
+        )
         t0 = time.perf_counter()
-        video, narration = render_while_mixing(local, tmp / "narration.m4a", lambda: run_manim(
-            scene, module, plan_file, job["quality"], tmp / "manim", job["memory_gb"], stats=stats,
-            die_with_parent=True, unset_env=_nanny_env()))
+        video, narration = render_while_mixing(
+            local,
+            tmp / "narration.m4a",
+            lambda: run_manim(
+                scene,
+                module,
+                plan_file,
+                job["quality"],
+                tmp / "manim",
+                job["memory_gb"],
+                stats=stats,
+                die_with_parent=True,
+                unset_env=_nanny_env(),
+            ),
+        )
         manim_s = stats.get("manim_s", time.perf_counter() - t0)
         out = mux(video, narration, tmp / f"{scene.id}.mp4")
         data = out.read_bytes()
         info = probe(out)
     v = next(s for s in info["streams"] if s["codec_type"] == "video")
-    return {"format": JOB_FORMAT, "scene": scene.id, "key": job["key"], "mp4": data, "size": len(data),
-            "sha256": _sha256_bytes(data), "frames": int(v["nb_frames"]), "duration": float(v["duration"]),
-            "audio_sha256": sorted(audio), "environment": mine, "worker": worker, "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
-            "manim_s": round(manim_s, 3), "manim_cpu_s": stats.get("manim_cpu_s", 0.0)}
+    return {
+        "format": JOB_FORMAT,
+        "scene": scene.id,
+        "key": job["key"],
+        "mp4": data,
+        "size": len(data),
+        "sha256": _sha256_bytes(data),
+        "frames": int(v["nb_frames"]),
+        "duration": float(v["duration"]),
+        "audio_sha256": sorted(audio),
+        "environment": mine,
+        "worker": worker,
+        "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
+        "manim_s": round(manim_s, 3),
+        "manim_cpu_s": stats.get("manim_cpu_s", 0.0),
+    }
 
 
 def run_scene_job(job: dict) -> dict:

@@ -5,6 +5,7 @@ and loudness-normalised as a whole (short cues cannot be measured one by one). A
 track stays 24 kHz mono; the lesson's, which is what is delivered, is resampled once to
 48 kHz stereo and normalised after that upmix (``encode_delivery_aac``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,9 @@ from coursekit.speech.audio import encode_aac_atomic, encode_delivery_aac, loudn
 
 
 def _items(scene: ScenePlan, offset_frames: int = 0) -> list[tuple[Path | None, float]]:
-    return [(course_root() / c.audio if c.audio else None, (offset_frames + c.start_frame) / scene.fps)
-            for c in scene.cues]
+    return [
+        (course_root() / c.audio if c.audio else None, (offset_frames + c.start_frame) / scene.fps) for c in scene.cues
+    ]
 
 
 def scene_track(scene: ScenePlan):

@@ -1,4 +1,5 @@
 """Plans without audio for scene tests and silent previews, as Manim keeps ``manim.utils.testing``."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,18 +32,27 @@ def synthetic_plan(
     for i, (short, frames, speech, marks) in enumerate(cues):
         if i:
             frame += gap
-        out.append(CuePlan(
-            id=f"{scene_id}.{short}", text=short, spoken=short, start_frame=frame, frames=frames,
-            speech_frames=speech, audio=None, audio_sha256=None, voice="synthetic",
-            bookmarks={k: frame + v for k, v in marks.items()},
-        ))
+        out.append(
+            CuePlan(
+                id=f"{scene_id}.{short}",
+                text=short,
+                spoken=short,
+                start_frame=frame,
+                frames=frames,
+                speech_frames=speech,
+                audio=None,
+                audio_sha256=None,
+                voice="synthetic",
+                bookmarks={k: frame + v for k, v in marks.items()},
+            )
+        )
         frame += frames
-    return ScenePlan(id=scene_id, cls=cls, title=title or scene_id, source=[], start_frame=0,
-                     frames=frame + tail, fps=fps, cues=out)
+    return ScenePlan(
+        id=scene_id, cls=cls, title=title or scene_id, source=[], start_frame=0, frames=frame + tail, fps=fps, cues=out
+    )
 
 
-def preview_plan(scene_cls: type, scene_id: str | None = None, *, fps: int = 15,
-                 seconds: float = 4.0) -> ScenePlan:
+def preview_plan(scene_cls: type, scene_id: str | None = None, *, fps: int = 15, seconds: float = 4.0) -> ScenePlan:
     """A synthetic plan for a scene class that declares ``CUES`` (and ``BOOKMARKS``).
 
     Each cue gets ``seconds`` of speech plus a short pause; bookmarks are spread
@@ -55,12 +65,21 @@ def preview_plan(scene_cls: type, scene_id: str | None = None, *, fps: int = 15,
         marks = scene_cls.BOOKMARKS.get(short, ())
         bm = {name: int(speech * (j + 1) / (len(marks) + 1)) for j, name in enumerate(marks)}
         cues.append((short, speech + fps // 3, speech, bm))
-    return synthetic_plan(scene_id, scene_cls.__name__, cues, fps=fps, lead_in=fps // 2,
-                          gap=fps // 3, tail=fps, title=getattr(scene_cls, "PREVIEW_TITLE", scene_id))
+    return synthetic_plan(
+        scene_id,
+        scene_cls.__name__,
+        cues,
+        fps=fps,
+        lead_in=fps // 2,
+        gap=fps // 3,
+        tail=fps,
+        title=getattr(scene_cls, "PREVIEW_TITLE", scene_id),
+    )
 
 
-def build_scene(class_name: str, *, course: Path | None = None, media_dir: Path, scene_id: str | None = None,
-                fps: int = 15):
+def build_scene(
+    class_name: str, *, course: Path | None = None, media_dir: Path, scene_id: str | None = None, fps: int = 15
+):
     """A course's scene class built without pixels (a dry run) from its ``preview_plan``, for the course's
     own tests: ``course`` (its folder, made the course of this process; default: the current one) holds
     ``scenes/`` with ``class_name``; Manim's scratch files go to ``media_dir``. The scene comes back with

@@ -36,11 +36,8 @@ Example
     report = check_scene(SceneClass, plan, rules)
     for finding in report.findings:
         print(finding.line())
-
-Its length: each rule above is a short function; they share the measuring of a visible text unit (its box,
-glyph height, colour and what lies under it), which is most of the module, and the dry-run harness that runs
-them.
 """
+
 from __future__ import annotations
 
 import re
@@ -60,31 +57,38 @@ if TYPE_CHECKING:
 RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
-SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")     # x^2, 10^(-2i/d), x_1 in Typst math
-TYPST_SCRIPT_SCALE = 0.7                                # Typst sets scripts at 70% of the text size
+SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")  # x^2, 10^(-2i/d), x_1 in Typst math
+TYPST_SCRIPT_SCALE = 0.7  # Typst sets scripts at 70% of the text size
 
 
 @dataclass(frozen=True)
 class ViewerRules:
     """The figures a viewer check applies. Lengths in scene units unless named ``_px``."""
 
-    background: str                     #: the frame's background colour (hex)
-    band_fraction: float                #: bottom share of the frame kept for subtitles
-    margin: float                       #: nothing visible closer than this to the left, right or top edge
-    min_cjk_px: float                   #: tallest CJK glyph of a line with Chinese, at ``reference_px``
-    min_digit_px: float                 #: height of a digit in a number or formula, at ``reference_px``
-    title_cjk_px: float                 #: a line this tall (or a digit ``title_digit_px``) is title size
+    background: str  #: the frame's background colour (hex)
+    band_fraction: float  #: bottom share of the frame kept for subtitles
+    margin: float  #: nothing visible closer than this to the left, right or top edge
+    min_cjk_px: float  #: tallest CJK glyph of a line with Chinese, at ``reference_px``
+    min_digit_px: float  #: height of a digit in a number or formula, at ``reference_px``
+    title_cjk_px: float  #: a line this tall (or a digit ``title_digit_px``) is title size
     title_digit_px: float
-    reference_px: int = 1080            #: frame height in pixels the sizes are given for
-    overlap_share: float = 0.05         #: overlap above this share of the smaller box is a finding
-    min_contrast: float = 4.5           #: WCAG AA, body text
-    min_contrast_title: float = 3.0     #: WCAG AA, large text
+    reference_px: int = 1080  #: frame height in pixels the sizes are given for
+    overlap_share: float = 0.05  #: overlap above this share of the smaller box is a finding
+    min_contrast: float = 4.5  #: WCAG AA, body text
+    min_contrast_title: float = 3.0  #: WCAG AA, large text
 
 
 #: what a course that sets no look of its own is checked against: a dark frame, the bottom 18 % for
 #: subtitles, and text sized to stay readable on a phone (the figures in docs/authoring.md, "The viewer check")
-DEFAULT_LOOK = ViewerRules(background="#000000", band_fraction=0.18, margin=0.25, min_cjk_px=40, min_digit_px=20,
-                           title_cjk_px=80, title_digit_px=64)
+DEFAULT_LOOK = ViewerRules(
+    background="#000000",
+    band_fraction=0.18,
+    margin=0.25,
+    min_cjk_px=40,
+    min_digit_px=20,
+    title_cjk_px=80,
+    title_digit_px=64,
+)
 
 
 @dataclass
@@ -94,7 +98,7 @@ class Finding:
     frame: int
     rule: str
     message: str
-    steps: int = 1                      #: how many consecutive checks found it (it persisted)
+    steps: int = 1  #: how many consecutive checks found it (it persisted)
 
     def line(self) -> str:
         more = f" (for {self.steps} steps)" if self.steps > 1 else ""
@@ -146,6 +150,7 @@ def _drawn(mob) -> bool:
 
 def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
     import numpy as np  # numpy: only when a frame is checked
+
     pts = [m.points for m in mobs if _drawn(m)]
     if not pts:
         return None
@@ -209,6 +214,7 @@ def _parts(unit) -> list[Any]:
                     parts.append(sub)
             else:
                 walk(sub)
+
     walk(unit)
     return parts
 
@@ -249,8 +255,8 @@ def _typst_px_per_point(cls: type, preamble: str, sample: str) -> float:
 
 @dataclass
 class UnitSize:
-    cjk_px: float | None      #: tallest CJK glyph, if the unit has Chinese
-    digit_px: float | None    #: digit height (measured, or from the drawn font size)
+    cjk_px: float | None  #: tallest CJK glyph, if the unit has Chinese
+    digit_px: float | None  #: digit height (measured, or from the drawn font size)
 
 
 def unit_size(unit, px_per_unit: float) -> UnitSize:
@@ -280,7 +286,7 @@ def unit_size(unit, px_per_unit: float) -> UnitSize:
                 cjk.append(size * _typst_px_per_point(type(part), part.typst_preamble, "中"))
             digit_h = size * _typst_px_per_point(type(part), part.typst_preamble, "0")
             digit.append(digit_h)
-            if SCRIPT_DIGIT.search(source):     # a digit in a sub- or superscript is set smaller
+            if SCRIPT_DIGIT.search(source):  # a digit in a sub- or superscript is set smaller
                 digit.append(digit_h * TYPST_SCRIPT_SCALE)
     return UnitSize(max(cjk) * px_per_unit if cjk else None, min(digit) * px_per_unit if digit else None)
 
@@ -308,6 +314,7 @@ def _srgb(color) -> np.ndarray:
 def relative_luminance(rgb: np.ndarray) -> float:
     """WCAG 2 relative luminance of an sRGB colour with channels in [0, 1]."""
     import numpy as np  # numpy: only when a frame is checked
+
     c = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
     return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
 
@@ -324,7 +331,7 @@ def _inside(mob, x: float, y: float) -> bool:
     n = mob.n_points_per_cubic_curve
     if len(pts) < n:
         return False
-    starts, ends = pts[0::n][:, :2], pts[n - 1::n][:, :2]
+    starts, ends = pts[0::n][:, :2], pts[n - 1 :: n][:, :2]
     inside = False
     for (x0, y0), (x1, y1) in zip(starts, ends):
         if (y0 > y) != (y1 > y):
@@ -350,9 +357,9 @@ class ViewerCheck:
         self.background = _srgb(rules.background)
         self.findings: list[Finding] = []
         self.steps = 0
-        self._open: dict[tuple[str, str, str], Finding] = {}    # findings seen at the previous step
+        self._open: dict[tuple[str, str, str], Finding] = {}  # findings seen at the previous step
         self.texts_at_cue_end: dict[str, int] = {}
-        self._fading: list[tuple[list[tuple[Any, tuple]], list[Any]]] = []   # per concurrent group
+        self._fading: list[tuple[list[tuple[Any, tuple]], list[Any]]] = []  # per concurrent group
         scene.step_hooks.append(self.inspect)
         if hasattr(scene, "play_hooks"):
             scene.play_hooks.append(self.before_play)
@@ -367,7 +374,7 @@ class ViewerCheck:
         def walk(anims, bucket) -> None:
             for a in anims:
                 if isinstance(a, AnimationGroup):
-                    if a.lag_ratio >= 1:            # one after another (Succession): no overlap in time
+                    if a.lag_ratio >= 1:  # one after another (Succession): no overlap in time
                         for sub in a.animations:
                             inner: tuple[list, list] = ([], [])
                             groups.append(inner)
@@ -432,9 +439,15 @@ class ViewerCheck:
     def finish(self) -> Report:
         for a in self.scene.viewer_allowances:
             if not a.used:
-                self.findings.append(Finding(self.scene.plan.id, "(scene)", self.scene.frame, "unused_exception",
-                                             f"{a.rule} exception declared at {a.declared_in} excused nothing "
-                                             f"({a.reason})"))
+                self.findings.append(
+                    Finding(
+                        self.scene.plan.id,
+                        "(scene)",
+                        self.scene.frame,
+                        "unused_exception",
+                        f"{a.rule} exception declared at {a.declared_in} excused nothing ({a.reason})",
+                    )
+                )
         return Report(self.scene.plan.id, self.findings, self.steps, dict(self.texts_at_cue_end))
 
     # -- rules ------------------------------------------------------------------------------
@@ -454,11 +467,21 @@ class ViewerCheck:
                 continue
             x0, y0, x1, y1 = box
             if x0 < -w + m - EPS or x1 > w - m + EPS or y1 > h - m + EPS or y0 < -h - EPS:
-                out.append(("frame", f"{describe(mob)} leaves the frame's margin "
-                                     f"(x {x0:.2f}…{x1:.2f}, y {y0:.2f}…{y1:.2f})", (mob,)))
+                out.append(
+                    (
+                        "frame",
+                        f"{describe(mob)} leaves the frame's margin (x {x0:.2f}…{x1:.2f}, y {y0:.2f}…{y1:.2f})",
+                        (mob,),
+                    )
+                )
             elif y0 < self.band_top - EPS:
-                out.append(("subtitle_band", f"{describe(mob)} enters the subtitle band "
-                                             f"(bottom {y0:.2f} < {self.band_top:.2f})", (mob,)))
+                out.append(
+                    (
+                        "subtitle_band",
+                        f"{describe(mob)} enters the subtitle band (bottom {y0:.2f} < {self.band_top:.2f})",
+                        (mob,),
+                    )
+                )
         return out
 
     def _overlaps(self, units, boxes) -> list[tuple[str, str, tuple[Any, ...]]]:
@@ -468,7 +491,7 @@ class ViewerCheck:
             ba = boxes[id(a)]
             if ba is None:
                 continue
-            for b in units[i + 1:]:
+            for b in units[i + 1 :]:
                 bb = boxes[id(b)]
                 if bb is None:
                     continue
@@ -478,8 +501,13 @@ class ViewerCheck:
                     continue
                 smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
                 if smaller > 0 and w * h > share * smaller:
-                    out.append(("overlap", f"{describe(a)} overlaps {describe(b)} "
-                                           f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+                    out.append(
+                        (
+                            "overlap",
+                            f"{describe(a)} overlaps {describe(b)} ({100 * w * h / smaller:.0f}% of the smaller)",
+                            (a, b),
+                        )
+                    )
         return out
 
     def _crossfades(self) -> list[tuple[str, str, tuple[Any, ...]]]:
@@ -495,9 +523,15 @@ class ViewerCheck:
                     h = min(ba[3], bb[3]) - max(ba[1], bb[1])
                     smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
                     if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
-                        out.append(("crossfade", f"{describe(a)} fades out while {describe(b)} fades in on top "
-                                                 f"of it ({100 * w * h / smaller:.0f}% of the smaller); fade "
-                                                 "the old text out first", (a, b)))
+                        out.append(
+                            (
+                                "crossfade",
+                                f"{describe(a)} fades out while {describe(b)} fades in on top "
+                                f"of it ({100 * w * h / smaller:.0f}% of the smaller); fade "
+                                "the old text out first",
+                                (a, b),
+                            )
+                        )
         self._fading = []
         return out
 
@@ -511,13 +545,19 @@ class ViewerCheck:
             boxes = [(m, _box(m.get_family())) for m in parts]
             boxes = [(m, b) for m, b in boxes if b is not None]
             for i, (a, ba) in enumerate(boxes):
-                for b, bb in boxes[i + 1:]:
+                for b, bb in boxes[i + 1 :]:
                     w = min(ba[2], bb[2]) - max(ba[0], bb[0])
                     h = min(ba[3], bb[3]) - max(ba[1], bb[1])
                     smaller = min((ba[2] - ba[0]) * (ba[3] - ba[1]), (bb[2] - bb[0]) * (bb[3] - bb[1]))
                     if w > 0 and h > 0 and smaller > 0 and w * h > share * smaller:
-                        out.append(("overlap", f"inside {describe(unit)}: {describe(a)} overlaps {describe(b)} "
-                                               f"({100 * w * h / smaller:.0f}% of the smaller)", (a, b)))
+                        out.append(
+                            (
+                                "overlap",
+                                f"inside {describe(unit)}: {describe(a)} overlaps {describe(b)} "
+                                f"({100 * w * h / smaller:.0f}% of the smaller)",
+                                (a, b),
+                            )
+                        )
         return out
 
     def _sizes(self, units) -> list[tuple[str, str, tuple[Any, ...]]]:
@@ -525,14 +565,26 @@ class ViewerCheck:
         r = self.rules
         for u in units:
             if type(u).__name__ == "VMobjectFromSVGPath":
-                continue          # a glyph pulled out of its formula: its size was checked as part of it
+                continue  # a glyph pulled out of its formula: its size was checked as part of it
             size = unit_size(u, self.px_per_unit)
             if size.cjk_px is not None and size.cjk_px < r.min_cjk_px - 0.05:
-                out.append(("size", f"{describe(u)}: Chinese {size.cjk_px:.0f} px tall at {r.reference_px}p, "
-                                    f"below {r.min_cjk_px:g} px", (u,)))
+                out.append(
+                    (
+                        "size",
+                        f"{describe(u)}: Chinese {size.cjk_px:.0f} px tall at {r.reference_px}p, "
+                        f"below {r.min_cjk_px:g} px",
+                        (u,),
+                    )
+                )
             if size.digit_px is not None and size.digit_px < r.min_digit_px - 0.05:
-                out.append(("size", f"{describe(u)}: digits {size.digit_px:.0f} px tall at {r.reference_px}p, "
-                                    f"below {r.min_digit_px:g} px", (u,)))
+                out.append(
+                    (
+                        "size",
+                        f"{describe(u)}: digits {size.digit_px:.0f} px tall at {r.reference_px}p, "
+                        f"below {r.min_digit_px:g} px",
+                        (u,),
+                    )
+                )
         return out
 
     def _glyphs(self, unit) -> list[Any]:
@@ -552,7 +604,9 @@ class ViewerCheck:
         fills = [(order[id(m)], m, _box([m])) for m in display if id(m) not in glyph_ids and m.get_fill_opacity() > 0]
         for u in units:
             size = unit_size(u, self.px_per_unit) if type(u).__name__ != "VMobjectFromSVGPath" else UnitSize(None, None)
-            title = (size.cjk_px or 0) >= r.title_cjk_px or (size.cjk_px is None and (size.digit_px or 0) >= r.title_digit_px)
+            title = (size.cjk_px or 0) >= r.title_cjk_px or (
+                size.cjk_px is None and (size.digit_px or 0) >= r.title_digit_px
+            )
             need = r.min_contrast_title if title else r.min_contrast
             groups: dict[tuple, list[Any]] = {}
             for g in glyphs_of[id(u)]:
@@ -582,8 +636,13 @@ class ViewerCheck:
             if worst is not None:
                 ratio, hex_color, alpha, behind = worst
                 back = "#" + "".join(f"{int(round(255 * c)):02x}" for c in behind)
-                out.append(("contrast", f"{describe(u)}: {hex_color} at opacity {alpha:g} on {back} is "
-                                        f"{ratio:.2f}:1, below {need:g}:1", (u,)))
+                out.append(
+                    (
+                        "contrast",
+                        f"{describe(u)}: {hex_color} at opacity {alpha:g} on {back} is {ratio:.2f}:1, below {need:g}:1",
+                        (u,),
+                    )
+                )
         return out
 
 
@@ -593,8 +652,15 @@ def attach(scene, rules: ViewerRules) -> ViewerCheck:
     return ViewerCheck(scene, rules)
 
 
-def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules | None = None,
-                  pixel_width: int = 854, pixel_height: int = 480):
+def build_dry_run(
+    scene_cls: type,
+    plan,
+    *,
+    media_dir: Path,
+    rules: ViewerRules | None = None,
+    pixel_width: int = 854,
+    pixel_height: int = 480,
+):
     """Construct ``scene_cls`` from ``plan`` without drawing or writing video.
 
     Text is laid out as in a render: Manim gives Pango a canvas as wide as ``pixel_width``, so the
@@ -605,11 +671,20 @@ def build_dry_run(scene_cls: type, plan, *, media_dir: Path, rules: ViewerRules 
     """
     from manim import tempconfig  # Manim: heavy, only when a scene is built
 
-    with tempconfig({"dry_run": True, "disable_caching": True, "frame_rate": plan.fps,
-                     "pixel_width": pixel_width, "pixel_height": pixel_height, "media_dir": str(media_dir),
-                     "progress_bar": "none", "verbosity": "ERROR"}):
+    with tempconfig(
+        {
+            "dry_run": True,
+            "disable_caching": True,
+            "frame_rate": plan.fps,
+            "pixel_width": pixel_width,
+            "pixel_height": pixel_height,
+            "media_dir": str(media_dir),
+            "progress_bar": "none",
+            "verbosity": "ERROR",
+        }
+    ):
         scene = scene_cls(plan=plan)
-        scene.renderer.camera.capture_mobjects = lambda *a, **k: None   # nothing here looks at pixels
+        scene.renderer.camera.capture_mobjects = lambda *a, **k: None  # nothing here looks at pixels
         check = attach(scene, rules) if rules is not None else None
         texts = drawn_text.attach(scene)
         scene.render()

@@ -9,10 +9,8 @@ A scene's track stays 24 kHz mono (``loudness_normalise``, ``encode_aac_atomic``
 lesson track is made by ``encode_delivery_aac``: the 24 kHz mono mix resampled once to 48 kHz
 (soxr), copied to two identical channels, normalised after that upmix, encoded as AAC-LC stereo,
 and the encoded file measured again with ffmpeg's ``ebur128``.
-
-Its length: one audio format and the operations on it (trim, mix, loudness, encode, measure), which share its
-sample rate and the atomic writes.
 """
+
 from __future__ import annotations
 
 import io
@@ -39,13 +37,13 @@ TRIM_CHUNK_MS = 5
 TARGET_LUFS = -16.0
 MAX_TRUE_PEAK = -1.0
 MIN_LOUDNESS_SECONDS = 0.4
-LIMIT_LINEAR = 10 ** (-1.5 / 20)   # the limiter's ceiling, at 4x oversampling
+LIMIT_LINEAR = 10 ** (-1.5 / 20)  # the limiter's ceiling, at 4x oversampling
 # The delivered lesson audio (encode_delivery_aac)
 DELIVERY_RATE = 48000
-DELIVERY_BITRATE = "192k"            # nominal; narration with its pauses measures 160-180 kb/s
-DELIVERY_CEILING = -1.5              # dBTP aimed at before encoding; the AAC encoder adds a few tenths
-DELIVERY_TOLERANCE = 0.5             # LU, integrated loudness of the encoded file
-SILENT_LUFS = -70.0                  # ebur128's absolute gate: a track this quiet is not normalised
+DELIVERY_BITRATE = "192k"  # nominal; narration with its pauses measures 160-180 kb/s
+DELIVERY_CEILING = -1.5  # dBTP aimed at before encoding; the AAC encoder adds a few tenths
+DELIVERY_TOLERANCE = 0.5  # LU, integrated loudness of the encoded file
+SILENT_LUFS = -70.0  # ebur128's absolute gate: a track this quiet is not normalised
 # The one resampling of the delivered audio: soxr at its 28-bit ("very high quality") precision, in
 # floating point, then the mono channel copied to both sides at unity gain (ffmpeg's own -ac 2 would
 # copy it at -3 dB).
@@ -81,15 +79,21 @@ def ffmpeg_binary() -> str:
 
 # ---------------------------------------------------------------- format
 
+
 def samples(segment) -> np.ndarray:
     """The segment's samples as int16 (mono) numpy array."""
     import numpy as np  # numpy: only when samples are computed
-    return np.frombuffer(segment.raw_data, dtype=np.int16) if segment.sample_width == 2 else \
-        np.array(segment.get_array_of_samples())
+
+    return (
+        np.frombuffer(segment.raw_data, dtype=np.int16)
+        if segment.sample_width == 2
+        else np.array(segment.get_array_of_samples())
+    )
 
 
 def from_samples(x: np.ndarray, rate: int = SAMPLE_RATE):
     import numpy as np  # numpy: only when samples are computed
+
     x = np.asarray(x)
     if x.dtype != np.int16:
         x = np.clip(np.round(x), -32768, 32767).astype(np.int16)
@@ -102,6 +106,7 @@ def conform(source):
     Resampling uses a polyphase filter (scipy.signal.resample_poly), not pydub's linear one.
     """
     import numpy as np  # numpy: only when samples are computed
+
     AudioSegment = _pydub()
     seg = source if isinstance(source, AudioSegment) else AudioSegment.from_file(str(source))
     if seg.channels != 1:
@@ -131,10 +136,10 @@ def trim(segment) -> tuple[object, float]:
     if lead >= n:
         return segment[:0], 0.0
     tail = detect_leading_silence(segment.reverse(), silence_threshold=SILENCE_DBFS, chunk_size=TRIM_CHUNK_MS)
-    body = segment[lead: n - tail]
+    body = segment[lead : n - tail]
     pad = AudioSegment.silent(duration=KEEP_MS, frame_rate=segment.frame_rate).set_sample_width(segment.sample_width)
-    before = segment[max(0, lead - KEEP_MS): lead]
-    after = segment[n - tail: min(n, n - tail + KEEP_MS)]
+    before = segment[max(0, lead - KEEP_MS) : lead]
+    after = segment[n - tail : min(n, n - tail + KEEP_MS)]
     if len(before) < KEEP_MS:
         before = pad[: KEEP_MS - len(before)] + before
     if len(after) < KEEP_MS:
@@ -161,16 +166,19 @@ def duration_of(segment) -> float:
 
 def silence(seconds: float):
     import numpy as np  # numpy: only when samples are computed
+
     return from_samples(np.zeros(int(round(seconds * SAMPLE_RATE)), dtype=np.int16))
 
 
 # ---------------------------------------------------------------- mixing
+
 
 def mix_track(items: list[tuple[Path | None, float]], total_seconds: float):
     """Place each WAV at its start time (sample ``round(t*24000)``) on silence exactly
     ``round(total_seconds*24000)`` samples long. ``None`` entries (silent voice) are skipped.
     A clip may overrun the end by at most 1 ms (rounding); more is a planning bug."""
     import numpy as np  # numpy: only when samples are computed
+
     total = int(round(total_seconds * SAMPLE_RATE))
     acc = np.zeros(total, dtype=np.int32)
     for path, start in items:
@@ -184,17 +192,21 @@ def mix_track(items: list[tuple[Path | None, float]], total_seconds: float):
         if end > total:
             over = end - total
             if over > SAMPLE_RATE // 1000:
-                raise ValueError(f"{path}: starts at {start:.3f} s and runs {over / SAMPLE_RATE:.3f} s past the "
-                                 f"track's end at {total_seconds:.3f} s")
+                raise ValueError(
+                    f"{path}: starts at {start:.3f} s and runs {over / SAMPLE_RATE:.3f} s past the "
+                    f"track's end at {total_seconds:.3f} s"
+                )
             x = x[: len(x) - over]
-        acc[s: s + len(x)] += x
+        acc[s : s + len(x)] += x
     return from_samples(np.clip(acc, -32768, 32767).astype(np.int16))
 
 
 # ---------------------------------------------------------------- loudness
 
+
 def _float(segment) -> np.ndarray:
     import numpy as np  # numpy: only when samples are computed
+
     return samples(conform(segment)).astype(np.float64) / 32768.0
 
 
@@ -222,6 +234,7 @@ def true_peak(segment) -> float:
 
 def _gain(segment, db: float):
     import numpy as np  # numpy: only when samples are computed
+
     x = samples(segment).astype(np.float64) * (10 ** (db / 20))
     return from_samples(x)
 
@@ -231,12 +244,32 @@ def _limit(src_wav: Path, dst_wav: Path, gain_db: float) -> None:
     at 4x the sample rate so it catches inter-sample peaks; output 24 kHz 16-bit."""
     ff = ffmpeg_binary()
     up = 4 * SAMPLE_RATE
-    graph = (f"aformat=sample_fmts=dbl,volume={gain_db:.4f}dB,aresample={up},"
-             f"alimiter=limit={LIMIT_LINEAR:.6f}:attack=5:release=50:level=false:latency=true,"
-             f"aresample={SAMPLE_RATE}")
-    res = subprocess.run([ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src_wav),
-                          "-af", graph, "-ac", "1", "-c:a", "pcm_s16le", str(dst_wav)],
-                         capture_output=True, text=True)
+    graph = (
+        f"aformat=sample_fmts=dbl,volume={gain_db:.4f}dB,aresample={up},"
+        f"alimiter=limit={LIMIT_LINEAR:.6f}:attack=5:release=50:level=false:latency=true,"
+        f"aresample={SAMPLE_RATE}"
+    )
+    res = subprocess.run(
+        [
+            ff,
+            "-nostdin",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-y",
+            "-i",
+            str(src_wav),
+            "-af",
+            graph,
+            "-ac",
+            "1",
+            "-c:a",
+            "pcm_s16le",
+            str(dst_wav),
+        ],
+        capture_output=True,
+        text=True,
+    )
     if res.returncode:
         raise RuntimeError(f"ffmpeg alimiter failed: {res.stderr.strip()[-300:]}")
 
@@ -251,6 +284,7 @@ def loudness_normalise(segment):
     The length and timing never change.
     """
     import numpy as np  # numpy: only when samples are computed
+
     seg = conform(segment)
     n = len(samples(seg))
     loud = integrated_loudness(seg)
@@ -289,6 +323,7 @@ def loudness_normalise(segment):
 
 # ---------------------------------------------------------------- writing
 
+
 def wav_bytes(segment) -> bytes:
     buf = io.BytesIO()
     segment.export(buf, format="wav")
@@ -318,9 +353,30 @@ def encode_aac_atomic(source, path: Path) -> Path:
     fmt = "adts" if path.suffix.lower() == ".aac" else "mp4"
     with tempfile.TemporaryDirectory(prefix="coursekit-aac-") as td, replacing(path) as tmp:
         src = _wav_file(source, Path(td))
-        args = [ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src), "-vn",
-                "-c:a", "aac", "-b:a", "160k", "-map_metadata", "-1", "-fflags", "+bitexact",
-                "-flags:a", "+bitexact", "-f", fmt, str(tmp)]
+        args = [
+            ff,
+            "-nostdin",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-y",
+            "-i",
+            str(src),
+            "-vn",
+            "-c:a",
+            "aac",
+            "-b:a",
+            "160k",
+            "-map_metadata",
+            "-1",
+            "-fflags",
+            "+bitexact",
+            "-flags:a",
+            "+bitexact",
+            "-f",
+            fmt,
+            str(tmp),
+        ]
         res = subprocess.run(args, capture_output=True, text=True)
         if res.returncode:
             raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
@@ -338,12 +394,30 @@ def ebur128(source: Path, graph: str | None = None) -> tuple[float, float]:
     filter ``graph`` if one is given, as ffmpeg's ``ebur128`` filter (BS.1770-4, true peak by
     oversampling) measures them. Both are given to 0.1; silence is (-70, -inf)."""
     af = f"{graph + ',' if graph else ''}ebur128=peak=true:framelog=verbose"
-    res = subprocess.run([ffmpeg_binary(), "-nostdin", "-hide_banner", "-nostats", "-i", str(source),
-                          "-map", "0:a:0", "-af", af, "-f", "null", "-"], capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            ffmpeg_binary(),
+            "-nostdin",
+            "-hide_banner",
+            "-nostats",
+            "-i",
+            str(source),
+            "-map",
+            "0:a:0",
+            "-af",
+            af,
+            "-f",
+            "null",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+    )
     loud, peak = _EBUR128_I.findall(res.stderr), _EBUR128_PEAK.findall(res.stderr)
     if res.returncode or not loud or not peak:
-        raise RuntimeError(f"ffmpeg ebur128 could not measure {Path(source).name}: "
-                           f"{res.stderr.strip()[-300:] or 'no summary'}")
+        raise RuntimeError(
+            f"ffmpeg ebur128 could not measure {Path(source).name}: {res.stderr.strip()[-300:] or 'no summary'}"
+        )
     return float(loud[-1]), float(peak[-1])
 
 
@@ -362,7 +436,8 @@ def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
     A plain gain when the peaks allow it (one measurement); otherwise gain plus limiter, the gain
     corrected by secant steps and the ceiling lowered by any true-peak excess (up to six passes).
     None for a track too quiet or short to measure (ebur128's gate)."""
-    def measure(graph: str) -> tuple[float, float]:         # as the stereo upmix would measure
+
+    def measure(graph: str) -> tuple[float, float]:  # as the stereo upmix would measure
         loud, peak = ebur128(src, graph)
         return loud + STEREO_GAIN_LU if math.isfinite(loud) else loud, peak
 
@@ -373,7 +448,7 @@ def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
     if peak + gain <= DELIVERY_CEILING:
         return gain, None
     limit = DELIVERY_CEILING
-    best: tuple[float, float, float] | None = None       # (|error|, gain, limit)
+    best: tuple[float, float, float] | None = None  # (|error|, gain, limit)
     prev: tuple[float, float] | None = None
     for _ in range(6):
         loud, peak = measure(_delivery_graph(gain, limit, stereo=False))
@@ -384,7 +459,7 @@ def _delivery_settings(src: Path) -> tuple[float, float | None] | None:
             limit -= peak - DELIVERY_CEILING + 0.05
         if abs(err) <= 0.1 and peak <= DELIVERY_CEILING:
             break
-        slope = 1.0                               # limiting makes loudness grow slower than the gain
+        slope = 1.0  # limiting makes loudness grow slower than the gain
         if prev is not None and abs(gain - prev[0]) > 1e-6:
             slope = min(1.0, max(0.2, (err - prev[1]) / (gain - prev[0])))
         prev = (gain, err)
@@ -410,10 +485,37 @@ def encode_delivery_aac(source, path: Path) -> tuple[Path, float, float]:
         silent = settings is None
         gain, limit = settings or (0.0, None)
         for attempt in range(3):
-            res = subprocess.run([ff, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", str(src),
-                                  "-vn", "-af", _delivery_graph(gain, limit), "-c:a", "aac", *AAC_STEREO_ARGS,
-                                  "-b:a", DELIVERY_BITRATE, "-map_metadata", "-1", "-fflags", "+bitexact",
-                                  "-flags:a", "+bitexact", "-f", "mp4", str(tmp)], capture_output=True, text=True)
+            res = subprocess.run(
+                [
+                    ff,
+                    "-nostdin",
+                    "-hide_banner",
+                    "-loglevel",
+                    "error",
+                    "-y",
+                    "-i",
+                    str(src),
+                    "-vn",
+                    "-af",
+                    _delivery_graph(gain, limit),
+                    "-c:a",
+                    "aac",
+                    *AAC_STEREO_ARGS,
+                    "-b:a",
+                    DELIVERY_BITRATE,
+                    "-map_metadata",
+                    "-1",
+                    "-fflags",
+                    "+bitexact",
+                    "-flags:a",
+                    "+bitexact",
+                    "-f",
+                    "mp4",
+                    str(tmp),
+                ],
+                capture_output=True,
+                text=True,
+            )
             if res.returncode:
                 raise RuntimeError(f"ffmpeg could not encode {path.name}: {res.stderr.strip()[-300:]}")
             loud, peak = ebur128(tmp)
@@ -422,8 +524,10 @@ def encode_delivery_aac(source, path: Path) -> tuple[Path, float, float]:
             if silent or (abs(loud - TARGET_LUFS) <= DELIVERY_TOLERANCE - margin and peak <= MAX_TRUE_PEAK):
                 break
             if attempt == 2:
-                raise RuntimeError(f"{path.name}: encoded at {loud:.1f} LUFS, true peak {peak:.1f} dBTP; wanted "
-                                   f"{TARGET_LUFS:g} ± {DELIVERY_TOLERANCE:g} LUFS and at most {MAX_TRUE_PEAK:g} dBTP")
+                raise RuntimeError(
+                    f"{path.name}: encoded at {loud:.1f} LUFS, true peak {peak:.1f} dBTP; wanted "
+                    f"{TARGET_LUFS:g} ± {DELIVERY_TOLERANCE:g} LUFS and at most {MAX_TRUE_PEAK:g} dBTP"
+                )
             if peak > MAX_TRUE_PEAK:
                 limit = (DELIVERY_CEILING if limit is None else limit) - (peak - MAX_TRUE_PEAK) - 0.2
             gain += TARGET_LUFS - loud

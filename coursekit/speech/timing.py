@@ -1,4 +1,5 @@
 """When a character of a spoken text is spoken: one interpolation over a voice's boundary timings."""
+
 from __future__ import annotations
 
 import bisect

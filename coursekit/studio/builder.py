@@ -10,6 +10,7 @@ Under the output folder's ``studio/``: ``previews/<scene>.json``, the plan slice
 preview (the page's timeline), and ``plans/<lesson>.json``, a digest of what the last plan the studio made
 was made from.
 """
+
 from __future__ import annotations
 
 import json
@@ -60,21 +61,22 @@ def _forget_course_modules() -> None:
 class Builder:
     """The build queue and its thread (``run``)."""
 
-    def __init__(self, shared: Shared, fresh: Freshness, status: Status, checks: Checks,
-                 grace_s: float = GRACE_S) -> None:
+    def __init__(
+        self, shared: Shared, fresh: Freshness, status: Status, checks: Checks, grace_s: float = GRACE_S
+    ) -> None:
         self.shared = shared
         self.grace_s = grace_s
         self.fresh = fresh
         self.status = status
         self.checks = checks
         self._cv = threading.Condition(shared.lock)
-        self._queue: list[tuple[str, str]] = []          # builds asked for: (scene, why)
+        self._queue: list[tuple[str, str]] = []  # builds asked for: (scene, why)
         self._building: str | None = None
         self._voice = None
         self._voice_sig: str | None = None
         self._voice_name: str | None = None
         self._voice_cfg: str | None = None
-        self._served: set[tuple[str, str]] = set()     # (scene, video version) a page has fetched
+        self._served: set[tuple[str, str]] = set()  # (scene, video version) a page has fetched
 
     def request(self, scene_id: str, why: str) -> None:
         """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
@@ -143,22 +145,22 @@ class Builder:
                 with shared.lock:
                     self._building = None
                     shared.generation += 1
-                shared.publish(event)       # once it is no longer building: the page asks for its state then
+                shared.publish(event)  # once it is no longer building: the page asks for its state then
             if event["type"] == "preview":  # the page fetches the video now: the last frame and the checks wait
                 self.grace(scene_id, event.get("version"))
             with shared.lock:
                 next_build = bool(self._queue)
-            if then is not None and not next_build:      # the next build makes its own
+            if then is not None and not next_build:  # the next build makes its own
                 then()
 
     def _warm_up(self) -> None:
         """Resolve the voice and load its model now, so the first edit does not wait for either."""
         try:
             voice, _, _ = self._speech(self.shared.cfg)
-            if voice.spec.parallel == "processes":     # it runs here: loading it now is worth it
+            if voice.spec.parallel == "processes":  # it runs here: loading it now is worth it
                 with tempfile.TemporaryDirectory() as tmp:
                     voice.synthesize("一。", Path(tmp) / "warm.wav")
-        except Exception as exc:       # the first build reports it properly
+        except Exception as exc:  # the first build reports it properly
             self.shared.say(f"studio: the voice did not warm up ({one_line(exc)})")
 
     # -- a build --------------------------------------------------------------------------------
@@ -172,28 +174,38 @@ class Builder:
             if self._voice_name is None or voice_cfg != self._voice_cfg:
                 voice, reason = resolve_voice(cfg.voice, lexicon)
                 self.shared.say(f"studio: {reason}")
-            else:                      # same voice, another lexicon: no second probe of edge-tts
+            else:  # same voice, another lexicon: no second probe of edge-tts
                 voice = make_voice(self._voice_name, cfg.voice, lexicon)
             self._voice, self._voice_sig, self._voice_name, self._voice_cfg = voice, sig, voice.name, voice_cfg
         return self._voice, AudioCache(MediaLayout.of(cfg).audio_cache), lexicon
 
     def plan(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
         """Plan the lesson at 15 fps under its plan's course lock, as ``render.py preview`` does."""
-        with course_lock(cfg.output_dir, names.plan(lesson_id, FPS), f"the plan of lesson {lesson_id} at {FPS} fps",
-                         lambda line: self.shared.say(f"studio: {line}")):
+        with course_lock(
+            cfg.output_dir,
+            names.plan(lesson_id, FPS),
+            f"the plan of lesson {lesson_id} at {FPS} fps",
+            lambda line: self.shared.say(f"studio: {line}"),
+        ):
             return self._plan_locked(cfg, course, lesson_id)
 
     def _plan_locked(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
         voice, cache, lexicon = self._speech(cfg)
         inputs = self.fresh.plan_inputs(lesson_id)
-        plans, used = falling_back(cfg.voice, voice, lexicon,
-                                   lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
-                                   lambda line: self.shared.say(f"studio: {line}"))
+        plans, used = falling_back(
+            cfg.voice,
+            voice,
+            lexicon,
+            lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
+            lambda line: self.shared.say(f"studio: {line}"),
+        )
         if used is not voice:
             self._voice, self._voice_name = used, used.name
         plan, path = plans[lesson_id]
-        write_text(self.shared.layout.studio_plan_record(lesson_id),
-                   json.dumps({"inputs": inputs, "plan_sha256": sha(path.read_bytes())}, sort_keys=True) + "\n")
+        write_text(
+            self.shared.layout.studio_plan_record(lesson_id),
+            json.dumps({"inputs": inputs, "plan_sha256": sha(path.read_bytes())}, sort_keys=True) + "\n",
+        )
         return plan
 
     def build(self, scene_id: str, why: str) -> tuple[dict, Callable[[], None] | None]:
@@ -206,19 +218,31 @@ class Builder:
             _forget_course_modules()
             cfg, course = shared.reload()
             course.scene(scene_id)
-            require_fit(course, [scene_id])          # the same lines `render.py check` prints
+            require_fit(course, [scene_id])  # the same lines `render.py check` prints
             lesson = course.lesson_of(scene_id)
             scene = self.plan(cfg, course, lesson.id).scene(scene_id)
             planned = time.perf_counter()
             out = shared.preview_path(scene_id)
             deliver_scene(cfg, scene, QUALITY, out, subtitles=True)
             made = read_json(key_path(out)) or {}
-            if made.get("key"):                  # the key just used: the page's next look needs no second parse
+            if made.get("key"):  # the key just used: the page's next look needs no second parse
                 self.fresh.remember(scene, made["key"])
             seconds = round(time.perf_counter() - t0, 2)
-            write_text(shared.layout.studio_preview_record(scene_id), json.dumps(
-                {"key": made.get("key"), "sha256": made.get("sha256"), "seconds": seconds, "made": time.time(),
-                 "plan": json.loads(scene_plan_to_json(scene))}, ensure_ascii=False, sort_keys=True) + "\n")
+            write_text(
+                shared.layout.studio_preview_record(scene_id),
+                json.dumps(
+                    {
+                        "key": made.get("key"),
+                        "sha256": made.get("sha256"),
+                        "seconds": seconds,
+                        "made": time.time(),
+                        "plan": json.loads(scene_plan_to_json(scene)),
+                    },
+                    ensure_ascii=False,
+                    sort_keys=True,
+                )
+                + "\n",
+            )
         except Exception as exc:
             line = one_line(exc)
             self.status.build_failed(scene_id, line)
@@ -227,13 +251,20 @@ class Builder:
         with shared.lock:
             self.status.build_ok(scene_id)
             self.checks.first(scene_id)
-        shared.say(f"studio: {scene_id}: preview in {seconds:.1f} s: plan {planned - t0:.1f} s, render and mux "
-                   f"{seconds - (planned - t0):.1f} s ({why})")
+        shared.say(
+            f"studio: {scene_id}: preview in {seconds:.1f} s: plan {planned - t0:.1f} s, render and mux "
+            f"{seconds - (planned - t0):.1f} s ({why})"
+        )
 
-        def last_frame() -> None:     # the .png `render.py preview` leaves, made after the page has its video
+        def last_frame() -> None:  # the .png `render.py preview` leaves, made after the page has its video
             try:
                 extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
-            except (UserError, RuntimeError) as exc:      # ffmpeg's failure: the preview itself is fine
+            except (UserError, RuntimeError) as exc:  # ffmpeg's failure: the preview itself is fine
                 self.shared.say(f"studio: {scene_id}: no last frame ({one_line(exc)})")
-        return {"type": "preview", "scene": scene_id, "seconds": seconds,
-                "version": preview_version(made.get("sha256"))}, last_frame
+
+        return {
+            "type": "preview",
+            "scene": scene_id,
+            "seconds": seconds,
+            "version": preview_version(made.get("sha256")),
+        }, last_frame

@@ -7,6 +7,7 @@ code is imported there, fresh, never in the studio) at low priority; a build tha
 and the check runs again later. The findings are cached per scene under its scene-cache key, in the output
 folder's ``studio/findings/<scene>.json`` (``coursekit.studio.status``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,7 +41,7 @@ class Checks:
         self.status = status
         self.enabled = enabled
         self._proc: subprocess.Popen | None = None
-        self._first: list[str] = []                      # scenes just built: their status and check first
+        self._first: list[str] = []  # scenes just built: their status and check first
 
     def first(self, scene_id: str) -> None:
         """Work out ``scene_id`` (just built) before the others."""
@@ -100,12 +101,13 @@ class Checks:
                     before = status.row(scene_id)
                     status.refresh(scene_id)
                     after = status.row(scene_id)
-                    if {k: v for k, v in before.items() if k != "pending"} != \
-                            {k: v for k, v in after.items() if k != "pending"} or before["pending"]:
+                    if {k: v for k, v in before.items() if k != "pending"} != {
+                        k: v for k, v in after.items() if k != "pending"
+                    } or before["pending"]:
                         shared.publish({"type": "status", "scene": scene_id, "row": after})
                 else:
                     self._check(scene_id)
-            except Exception as exc:       # keep going; mark it so it is not retried in a loop
+            except Exception as exc:  # keep going; mark it so it is not retried in a loop
                 status.failed(scene_id, one_line(exc))
                 shared.say(f"studio: {scene_id}: {one_line(exc)}")
 
@@ -122,18 +124,22 @@ class Checks:
         plan_file = write_text(work / f"{scene_id}.plan.json", scene_plan_to_json(scene))
         out = work / f"{scene_id}.out.json"
         out.unlink(missing_ok=True)
-        args = [sys.executable, "-m", "coursekit.studio.checks", "check", str(plan_file), str(out),
-                str(layout.inspect)]
-        env = manim_env(plan_file)          # the course's and the engine's packages on the path, threads pinned
+        args = [sys.executable, "-m", "coursekit.studio.checks", "check", str(plan_file), str(out), str(layout.inspect)]
+        env = manim_env(plan_file)  # the course's and the engine's packages on the path, threads pinned
         with shared.lock:
             if not shared.idle.is_set():
                 return
             status.checking = scene_id
             self._proc = proc = subprocess.Popen(
-                args, env=env, cwd=course_root(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                start_new_session=True)
+                args,
+                env=env,
+                cwd=course_root(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
             try:
-                os.setpriority(os.PRIO_PROCESS, proc.pid, 10)     # behind renders and the author's own work
+                os.setpriority(os.PRIO_PROCESS, proc.pid, 10)  # behind renders and the author's own work
             except OSError:
                 pass
         shared.publish({"type": "status", "scene": scene_id, "row": status.row(scene_id)})
@@ -143,7 +149,7 @@ class Checks:
             with shared.lock:
                 self._proc = None
                 status.checking = None
-        if proc.returncode < 0:          # killed for a build: run again later
+        if proc.returncode < 0:  # killed for a build: run again later
             shared.publish({"type": "status", "scene": scene_id, "row": status.row(scene_id)})
             return
         if proc.returncode == 0 and (got := read_json(out)) is not None:
@@ -172,8 +178,13 @@ def check_main(argv: Iterable[str]) -> int:
     except Exception as exc:
         print(one_line(exc), file=sys.stderr)
         return 1
-    write_text(Path(out), json.dumps({"steps": report.steps, "findings": [dataclasses.asdict(f) for f in report.findings]},
-                                     ensure_ascii=False) + "\n")
+    write_text(
+        Path(out),
+        json.dumps(
+            {"steps": report.steps, "findings": [dataclasses.asdict(f) for f in report.findings]}, ensure_ascii=False
+        )
+        + "\n",
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ of their inputs (the plan slice and the stat of every source file) across runs, 
 ``studio/keys.json``. A plan is current when it was made from its ``plan_inputs`` as they are now: by the
 studio's record of the plan it made (``studio/plans/<lesson>.json``), else by modification time.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -67,8 +68,9 @@ class Freshness:
             self._source_sig = None
 
     def _key_inputs(self, scene: ScenePlan) -> str:
-        return sha(scene_plan_to_json(dataclasses.replace(scene, start_frame=0)), self._sources(),
-                   self.shared.cfg.course.font)
+        return sha(
+            scene_plan_to_json(dataclasses.replace(scene, start_frame=0)), self._sources(), self.shared.cfg.course.font
+        )
 
     def scene_key(self, scene: ScenePlan) -> str:
         """The preview's scene-cache key (what ``deliver_scene`` compares), from the memo when its inputs

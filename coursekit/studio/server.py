@@ -15,6 +15,7 @@ elsewhere cannot reach it by DNS rebinding), refuses requests a browser marks as
 site, and takes the one request that changes something (``POST .../build``) only with its own header.
 It answers HTTP Range requests (``parse_range``), which browsers need to seek an MP4.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -37,14 +38,19 @@ from coursekit.studio.watcher import observe
 from coursekit.studio.work import Work
 
 ASSETS = Path(__file__).with_name("assets")
-ASSET_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-               ".css": "text/css; charset=utf-8"}
+ASSET_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
 SCENE_ID = re.compile(r"[a-z][a-z0-9_]*")
 KEEPALIVE_S = 15.0
 #: the header the page's own POSTs carry: a form or an image on another site cannot send it
 STUDIO_HEADER = "X-Coursekit-Studio"
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 # -- what the server accepts ---------------------------------------------------------------------
@@ -67,9 +73,11 @@ def is_loopback(host: str) -> bool:
 def check_bind(host: str, public: bool) -> None:
     """Refuse an address beyond loopback unless ``public`` (``--public``) asks for it."""
     if not public and not is_loopback(host):
-        raise UserError(f"studio: --host {host} is not a loopback address, and the studio starts renders and "
-                        "serves the course's files; use 127.0.0.1 (the default), or add --public to listen on "
-                        f"{host} anyway (anyone who reaches it can then use the studio)")
+        raise UserError(
+            f"studio: --host {host} is not a loopback address, and the studio starts renders and "
+            "serves the course's files; use 127.0.0.1 (the default), or add --public to listen on "
+            f"{host} anyway (anyone who reaches it can then use the studio)"
+        )
 
 
 def _netloc(host: str, port: int) -> str:
@@ -112,13 +120,13 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     if not m or m.group(1) == m.group(2) == "":
         return None
     first, last = m.groups()
-    if first == "":                               # the last N bytes
+    if first == "":  # the last N bytes
         n = int(last)
         if n == 0 or size == 0:
             raise RangeNotSatisfiable(header)
         return max(0, size - n), size - 1
     a = int(first)
-    if last and int(last) < a:                    # malformed
+    if last and int(last) < a:  # malformed
         return None
     if a >= size:
         raise RangeNotSatisfiable(header)
@@ -203,9 +211,11 @@ class Handler(BaseHTTPRequestHandler):
         """The Host check, and no request a browser sends on another site's behalf (except following a
         link to a page: ``navigation``)."""
         if not host_allowed(self.headers.get("Host"), self.server.allowed_hosts):
-            self._refuse(HTTPStatus.MISDIRECTED_REQUEST,
-                         f"this is the course studio at {self.server.url}; the Host header "
-                         f"{self.headers.get('Host')!r} names another address")
+            self._refuse(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                f"this is the course studio at {self.server.url}; the Host header "
+                f"{self.headers.get('Host')!r} names another address",
+            )
             return False
         site = self.headers.get("Sec-Fetch-Site")
         if site in ("cross-site", "same-site") and not navigation:
@@ -315,7 +325,7 @@ class Handler(BaseHTTPRequestHandler):
         elif m := re.fullmatch(r"/preview/([a-z][a-z0-9_]*)\.mp4", path):
             self._file(work.preview_path(m.group(1)), "video/mp4")
             if self.command == "GET" and (version := (query.get("v") or [None])[0]):
-                work.preview_served(m.group(1), version)      # the page has this video: the builder goes on
+                work.preview_served(m.group(1), version)  # the page has this video: the builder goes on
         elif m := re.fullmatch(r"/audio/([a-z][a-z0-9_]*)/([a-z][a-z0-9_]*)", path):
             clip = work.cue_audio(m.group(1), m.group(2))
             if clip is None:
@@ -339,7 +349,9 @@ class Handler(BaseHTTPRequestHandler):
         if not self._guarded(navigation=False):
             return
         origin = self.headers.get("Origin")
-        if self.headers.get(STUDIO_HEADER) != "1" or (origin is not None and origin.rstrip("/") != f"http://{self.headers['Host']}"):
+        if self.headers.get(STUDIO_HEADER) != "1" or (
+            origin is not None and origin.rstrip("/") != f"http://{self.headers['Host']}"
+        ):
             self._refuse(HTTPStatus.FORBIDDEN, "the studio takes this only from its own page")
             return
         m = re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/build", urllib.parse.urlsplit(self.path).path)
@@ -352,9 +364,16 @@ class Handler(BaseHTTPRequestHandler):
         self._json({"queued": m.group(1)}, HTTPStatus.ACCEPTED)
 
 
-def make_studio(load_cfg: Callable[[], Config], host: str = "127.0.0.1", port: int = 8100, *, public: bool = False,
-                config_file: Path | None = None, say: Callable[[str], None] = print,
-                background_checks: bool = True) -> StudioServer:
+def make_studio(
+    load_cfg: Callable[[], Config],
+    host: str = "127.0.0.1",
+    port: int = 8100,
+    *,
+    public: bool = False,
+    config_file: Path | None = None,
+    say: Callable[[str], None] = print,
+    background_checks: bool = True,
+) -> StudioServer:
     """The studio's server (not yet serving) and its work (not yet started), bound to ``host:port``
     after ``check_bind``."""
     check_bind(host, public)
@@ -363,7 +382,9 @@ def make_studio(load_cfg: Callable[[], Config], host: str = "127.0.0.1", port: i
     try:
         return StudioServer((host.strip("[]"), port), work, hub)
     except OSError as exc:
-        raise UserError(f"cannot listen on {_netloc(host, port)} ({exc.strerror}); pass --port with a free port") from None
+        raise UserError(
+            f"cannot listen on {_netloc(host, port)} ({exc.strerror}); pass --port with a free port"
+        ) from None
 
 
 def run_studio(server: StudioServer, say: Callable[[str], None] = print) -> None:
@@ -373,7 +394,7 @@ def run_studio(server: StudioServer, say: Callable[[str], None] = print) -> None
     stop_watching = observe(work.watched_paths(), work.file_changed)
     work.start()
     say(f"studio: {server.url}  (Ctrl-C to stop)")
-    try:                    # SIGTERM and SIGINT end it (coursekit.core.stopping, installed by the command line)
+    try:  # SIGTERM and SIGINT end it (coursekit.core.stopping, installed by the command line)
         server.serve_forever()
     finally:
         stop_watching()

@@ -8,6 +8,7 @@ The parts (``coursekit.studio.work`` puts them together):
 - ``builder``: the thread that plans a lesson and renders a scene's preview;
 - ``checks``: the background thread (statuses, then viewer checks in a child process).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +25,7 @@ from coursekit.core.paths import course_root
 from coursekit.plan.build import plan_path
 from coursekit.plan.model import LessonPlan
 
-QUALITY = "low"                       #: what ``render.py preview`` renders: 480p15
+QUALITY = "low"  #: what ``render.py preview`` renders: 480p15
 FPS = QUALITIES[QUALITY][2]
 
 
@@ -70,9 +71,14 @@ class Shared:
     """The studio's state that every part reads. ``publish(event)`` tells open pages what happened;
     ``open_scenes()`` names the scenes a page shows (their edits are rebuilt)."""
 
-    def __init__(self, load_cfg: Callable[[], Config], publish: Callable[[dict], None],
-                 open_scenes: Callable[[], set[str]], config_file: Path | None = None,
-                 say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        load_cfg: Callable[[], Config],
+        publish: Callable[[dict], None],
+        open_scenes: Callable[[], set[str]],
+        config_file: Path | None = None,
+        say: Callable[[str], None] = print,
+    ) -> None:
         self.load_cfg = load_cfg
         self.cfg = load_cfg()
         self.publish = publish
@@ -80,11 +86,11 @@ class Shared:
         self.config_file = (config_file or course_root() / "config.yaml").resolve()
         self.say = say
         self.lock = threading.RLock()
-        self.generation = 0                              # bumped by every edit and build
-        self.idle = threading.Event()                    # set while nothing builds
+        self.generation = 0  # bumped by every edit and build
+        self.idle = threading.Event()  # set while nothing builds
         self.idle.set()
-        self.wake = threading.Event()                    # the background has something to look at
-        self.stopping = threading.Event()                # the studio is closing
+        self.wake = threading.Event()  # the background has something to look at
+        self.stopping = threading.Event()  # the studio is closing
         self.course_error: str | None = None
         self._course: Course | None = None
         self._plans: dict[str, tuple[int, LessonPlan]] = {}

@@ -10,6 +10,7 @@ background (``coursekit.studio.checks``) works out the stale ones while nothing 
 the checks record here what the list shows of them: a build's one-line error, the scene being checked,
 its findings.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,9 +33,9 @@ class Status:
         self.shared = shared
         self.fresh = fresh
         self.busy = busy
-        self.checking: str | None = None                 # the scene whose viewer check runs now
+        self.checking: str | None = None  # the scene whose viewer check runs now
         self._status: dict[str, dict] = {}
-        self._errors: dict[str, str] = {}                # scene -> the last build's one-line error
+        self._errors: dict[str, str] = {}  # scene -> the last build's one-line error
 
     # -- what the builder and the checks record -------------------------------------------------------
     def build_failed(self, scene_id: str, line: str) -> None:
@@ -92,8 +93,15 @@ class Status:
         lesson = course.lesson_of(scene_id) if course and scene_id in course.scenes else None
         lp = shared.lesson_plan(lesson.id) if lesson else None
         mp4 = shared.preview_path(scene_id)
-        st: dict = {"gen": gen, "key": None, "duration": None, "planned": False, "plan_current": False,
-                    "preview": "stale" if mp4.exists() else "none", "findings": None}
+        st: dict = {
+            "gen": gen,
+            "key": None,
+            "duration": None,
+            "planned": False,
+            "plan_current": False,
+            "preview": "stale" if mp4.exists() else "none",
+            "findings": None,
+        }
         try:
             scene = lp.scene(scene_id) if lp else None
         except KeyError:
@@ -101,8 +109,13 @@ class Status:
         if scene is not None and find_scene_module(scene.cls) is not None:
             key = self.fresh.scene_key(scene)
             current = self.fresh.plan_current(lesson.id)
-            st.update(key=key, duration=round(scene.duration, 2), planned=True, plan_current=current,
-                      findings=self.findings(scene_id, key))
+            st.update(
+                key=key,
+                duration=round(scene.duration, 2),
+                planned=True,
+                plan_current=current,
+                findings=self.findings(scene_id, key),
+            )
             if mp4.exists() and current and self.fresh.fresh(mp4, key):
                 st["preview"] = "fresh"
         elif scene is not None:
@@ -119,11 +132,17 @@ class Status:
             error = self._errors.get(scene_id)
         st = st or {}
         found = st.get("findings")
-        return {"scene": scene_id, "duration": st.get("duration"), "preview": st.get("preview", "unknown"),
-                "pending": pending, "building": self.busy(scene_id), "error": error,
-                "findings": len(found["findings"]) if found and "findings" in found else None,
-                "findings_error": found.get("error") if found else None,
-                "checking": self.checking == scene_id}
+        return {
+            "scene": scene_id,
+            "duration": st.get("duration"),
+            "preview": st.get("preview", "unknown"),
+            "pending": pending,
+            "building": self.busy(scene_id),
+            "error": error,
+            "findings": len(found["findings"]) if found and "findings" in found else None,
+            "findings_error": found.get("error") if found else None,
+            "checking": self.checking == scene_id,
+        }
 
     def scene_list(self) -> dict:
         shared = self.shared
@@ -169,25 +188,51 @@ class Status:
         with shared.lock:
             st = self._status.get(scene_id)
             pending = st is None or st["gen"] != shared.generation
-        if pending:                     # one key, now: the page decides from it whether to build
+        if pending:  # one key, now: the page decides from it whether to build
             self.refresh(scene_id)
         plan, key, sha = self.shown(scene_id)
         st = self.row(scene_id)
         found = self.findings(scene_id, key)
         record = read_json(shared.layout.studio_preview_record(scene_id)) or {}
-        view = {"scene": scene_id, "title": narrated.title, "lesson": lesson.id, "lesson_title": lesson.title,
-                "cls": narrated.cls, "course_error": shared.course_error, "fps": FPS,
-                "video": f"/preview/{scene_id}.mp4?v={preview_version(sha)}" if sha else None,
-                "made": record.get("made") if record.get("sha256") == sha else None,
-                "seconds": record.get("seconds") if record.get("sha256") == sha else None,
-                "status": st, "findings": found, "plan": None}
+        view = {
+            "scene": scene_id,
+            "title": narrated.title,
+            "lesson": lesson.id,
+            "lesson_title": lesson.title,
+            "cls": narrated.cls,
+            "course_error": shared.course_error,
+            "fps": FPS,
+            "video": f"/preview/{scene_id}.mp4?v={preview_version(sha)}" if sha else None,
+            "made": record.get("made") if record.get("sha256") == sha else None,
+            "seconds": record.get("seconds") if record.get("sha256") == sha else None,
+            "status": st,
+            "findings": found,
+            "plan": None,
+        }
         if plan is not None:
-            view["plan"] = {"frames": plan.frames, "fps": plan.fps, "duration": plan.duration, "cues": [
-                {"id": c.id, "short": c.id.split(".", 1)[1], "text": c.text, "spoken": c.spoken,
-                 "start": c.start_frame, "end": c.end_frame, "frames": c.frames, "speech_frames": c.speech_frames,
-                 "role": c.role, "bookmarks": c.bookmarks, "voice": c.voice,
-                 "audio": f"/audio/{scene_id}/{c.id.split('.', 1)[1]}" if c.audio else None,
-                 "subtitles": [dataclasses.asdict(e) for e in c.subtitles]} for c in plan.cues]}
+            view["plan"] = {
+                "frames": plan.frames,
+                "fps": plan.fps,
+                "duration": plan.duration,
+                "cues": [
+                    {
+                        "id": c.id,
+                        "short": c.id.split(".", 1)[1],
+                        "text": c.text,
+                        "spoken": c.spoken,
+                        "start": c.start_frame,
+                        "end": c.end_frame,
+                        "frames": c.frames,
+                        "speech_frames": c.speech_frames,
+                        "role": c.role,
+                        "bookmarks": c.bookmarks,
+                        "voice": c.voice,
+                        "audio": f"/audio/{scene_id}/{c.id.split('.', 1)[1]}" if c.audio else None,
+                        "subtitles": [dataclasses.asdict(e) for e in c.subtitles],
+                    }
+                    for c in plan.cues
+                ],
+            }
         return view
 
     def cue_audio(self, scene_id: str, short_id: str) -> Path | None:

@@ -1,5 +1,6 @@
 """The file watcher: a callback whenever one of a set of files is written. The studio imports it to rebuild
 what an edit concerns (``Work.file_changed``); ``preview --watch`` (``coursekit.cli.watch``) uses it too."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -36,4 +37,5 @@ def observe(targets: set[Path] | list[Path], on_change: Callable[[Path], None]) 
     def stop() -> None:
         observer.stop()
         observer.join()
+
     return stop

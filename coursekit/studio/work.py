@@ -16,6 +16,7 @@ generation every edit and build bumps, the events the threads meet at):
 Under the output folder's ``studio/``: ``previews/<scene>.json`` (the builder), ``findings/<scene>.json``
 (the checks), ``plans/<lesson>.json`` and ``keys.json`` (the freshness).
 """
+
 from __future__ import annotations
 
 import threading
@@ -32,16 +33,22 @@ from coursekit.studio.freshness import Freshness
 from coursekit.studio.state import Shared
 from coursekit.studio.status import Status
 
-DEBOUNCE_S = 0.3                      #: editors write a file in several events; build once after the last
+DEBOUNCE_S = 0.3  #: editors write a file in several events; build once after the last
 
 
 class Work:
     """The studio's state and its two worker threads. ``publish(event)`` tells open pages what happened;
     ``open_scenes()`` names the scenes a page shows (their edits are rebuilt)."""
 
-    def __init__(self, load_cfg: Callable[[], Config], publish: Callable[[dict], None],
-                 open_scenes: Callable[[], set[str]], config_file: Path | None = None,
-                 say: Callable[[str], None] = print, background_checks: bool = True) -> None:
+    def __init__(
+        self,
+        load_cfg: Callable[[], Config],
+        publish: Callable[[dict], None],
+        open_scenes: Callable[[], set[str]],
+        config_file: Path | None = None,
+        say: Callable[[str], None] = print,
+        background_checks: bool = True,
+    ) -> None:
         self.shared = Shared(load_cfg, publish, open_scenes, config_file, say)
         self.fresh = Freshness(self.shared)
         self.status = Status(self.shared, self.fresh, busy=self._busy)

@@ -26,6 +26,7 @@ early.
 :class:`SubtitleEvent` is what the plan keeps per cue (``CuePlan.subtitles``); the plan's types import
 it from here, as planning (``coursekit.plan.build``) times its cues with this module.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,8 +35,18 @@ from typing import Callable, Sequence
 
 from coursekit.core.config import SubtitleConfig
 from coursekit.subtitles.lines import Unit, fit_units, join_units, min_lines, wrap_lines
-from coursekit.subtitles.rules import (EVENT_BALANCE, EVENT_BREAK_COST, LINGER_MS, MERGED_SENTENCE, SENTENCE, SHORT,
-                                       START_SYNC_MS, count_chars, is_spoken, squeeze)
+from coursekit.subtitles.rules import (
+    EVENT_BALANCE,
+    EVENT_BREAK_COST,
+    LINGER_MS,
+    MERGED_SENTENCE,
+    SENTENCE,
+    SHORT,
+    START_SYNC_MS,
+    count_chars,
+    is_spoken,
+    squeeze,
+)
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS
 
 __all__ = [
@@ -54,6 +65,7 @@ __all__ = [
 @dataclass(frozen=True)
 class SubtitleEvent:
     """One subtitle: shown from ``start_ms`` to ``end_ms`` (in the plan: from the scene's start)."""
+
     start_ms: int
     end_ms: int
     text: str
@@ -64,11 +76,12 @@ SubEvent = SubtitleEvent
 
 # --- events: which units go together ------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Timing:
-    starts: list[float]        # speech start of each unit (its first spoken character)
-    ends: list[float]          # speech end of each unit (its last spoken character)
-    next_start: float          # where the next cue's speech starts (inf if nothing follows)
+    starts: list[float]  # speech start of each unit (its first spoken character)
+    ends: list[float]  # speech end of each unit (its last spoken character)
+    next_start: float  # where the next cue's speech starts (inf if nothing follows)
     limits: SubtitleConfig
 
 
@@ -95,7 +108,7 @@ def _plan(units: Sequence[Unit], max_chars: int, max_lines: int, timing: _Timing
             if j - 1 > i and units[j - 2].rank == SENTENCE:
                 inner_sentences += 1
                 if timing is None:
-                    break       # text only: every sentence starts a new event
+                    break  # text only: every sentence starts a new event
             if min_lines(units[i:j], max_chars) > max_lines:
                 break
             cost = best[i] + 1.0 + EVENT_BALANCE * chars * chars
@@ -135,8 +148,10 @@ def segment(text: str, max_chars: int = 16, max_lines: int = 2) -> list[str]:
 
 # --- time ---------------------------------------------------------------------
 
-def proportional_char_times(text: str, start_ms: float, end_ms: float,
-                            sentence_pause: float = 1.5, clause_pause: float = 0.7) -> list[tuple[float, float]]:
+
+def proportional_char_times(
+    text: str, start_ms: float, end_ms: float, sentence_pause: float = 1.5, clause_pause: float = 0.7
+) -> list[tuple[float, float]]:
     """Speech times for each character of ``text`` spread over [start_ms, end_ms].
 
     Spoken characters weigh 1; sentence and clause punctuation weigh a pause; other
@@ -169,9 +184,14 @@ def _span_of(text: str, lo: int, hi: int, char_times: Sequence[tuple[float, floa
     return char_times[idx[0]][0], char_times[idx[-1]][1]
 
 
-def time_cue(text: str, char_times: Sequence[tuple[float, float]], *,
-             prev_end_ms: float | None = None, next_start_ms: float | None = None,
-             limits: SubtitleConfig | None = None) -> list[SubtitleEvent]:
+def time_cue(
+    text: str,
+    char_times: Sequence[tuple[float, float]],
+    *,
+    prev_end_ms: float | None = None,
+    next_start_ms: float | None = None,
+    limits: SubtitleConfig | None = None,
+) -> list[SubtitleEvent]:
     """Split one cue into timed events.
 
     ``char_times[i]`` is ``(start_ms, end_ms)`` of the speech of ``text[i]``, in the same
@@ -198,8 +218,13 @@ def time_cue(text: str, char_times: Sequence[tuple[float, float]], *,
     return _place(texts, speech, prev_end_ms, next_start_ms, lim)
 
 
-def _place(texts: list[str], speech: list[tuple[float, float]], prev_end_ms: float | None,
-           next_start_ms: float | None, lim: SubtitleConfig) -> list[SubtitleEvent]:
+def _place(
+    texts: list[str],
+    speech: list[tuple[float, float]],
+    prev_end_ms: float | None,
+    next_start_ms: float | None,
+    lim: SubtitleConfig,
+) -> list[SubtitleEvent]:
     """Whole-millisecond times; every bound is rounded towards meeting it."""
     gap = lim.min_gap_ms
     floor = None if prev_end_ms is None else math.ceil(prev_end_ms) + gap
@@ -208,13 +233,13 @@ def _place(texts: list[str], speech: list[tuple[float, float]], prev_end_ms: flo
     events: list[SubtitleEvent] = []
     for k, (txt, (s, e)) in enumerate(zip(texts, speech)):
         need = max(lim.min_duration_ms, math.ceil(1000 * count_chars(txt) / lim.max_chars_per_second))
-        start = starts[k] if floor is None else max(starts[k], floor)     # the gap outranks start sync
+        start = starts[k] if floor is None else max(starts[k], floor)  # the gap outranks start sync
         nxt = starts[k + 1] if k + 1 < len(speech) else ceiling
         limit_end = start + lim.max_duration_ms
         if nxt is not None:
             limit_end = min(limit_end, nxt - gap)
         end = min(max(math.ceil(e), start + need), math.floor(e + LINGER_MS), limit_end)
-        if end - start < need:                # still short: appear up to START_SYNC_MS early
+        if end - start < need:  # still short: appear up to START_SYNC_MS early
             earliest = max(math.ceil(s - START_SYNC_MS), 0 if floor is None else floor, 0)
             start = max(min(start, end - need), earliest)
         end = max(end, start + 1)
@@ -223,15 +248,19 @@ def _place(texts: list[str], speech: list[tuple[float, float]], prev_end_ms: flo
     return events
 
 
-def time_cues(cues: Sequence[tuple[str, Sequence[tuple[float, float]]]], *,
-              end_ms: float | None = None, limits: SubtitleConfig | None = None) -> list[list[SubtitleEvent]]:
+def time_cues(
+    cues: Sequence[tuple[str, Sequence[tuple[float, float]]]],
+    *,
+    end_ms: float | None = None,
+    limits: SubtitleConfig | None = None,
+) -> list[list[SubtitleEvent]]:
     """Time the cues of one scene in order: each cue's events keep the gap to the next cue's
     speech and to the previous cue's events; ``end_ms`` is where the scene ends."""
     out: list[list[SubtitleEvent]] = []
     prev_end = None
     for k, (text, times) in enumerate(cues):
         nxt = end_ms
-        for later_text, later_times in cues[k + 1:]:
+        for later_text, later_times in cues[k + 1 :]:
             spoken = [t for ch, t in zip(later_text, later_times) if is_spoken(ch)]
             if spoken:
                 nxt = spoken[0][0]
@@ -243,8 +272,13 @@ def time_cues(cues: Sequence[tuple[str, Sequence[tuple[float, float]]]], *,
     return out
 
 
-def cue_events(written: str, char_time: Callable[[int], float], speech_duration_s: float,
-               silence_after_s: float, limits: SubtitleConfig | None = None) -> list[SubtitleEvent]:
+def cue_events(
+    written: str,
+    char_time: Callable[[int], float],
+    speech_duration_s: float,
+    silence_after_s: float,
+    limits: SubtitleConfig | None = None,
+) -> list[SubtitleEvent]:
     """Timed events of one cue, in milliseconds from the cue's start (the planner's entry point).
 
     ``char_time(i)`` is the second, from the cue's start, at which written character ``i``
@@ -254,12 +288,18 @@ def cue_events(written: str, char_time: Callable[[int], float], speech_duration_
     """
     ts = [1000.0 * char_time(i) for i in range(len(written) + 1)]
     char_times = [(ts[i], max(ts[i], ts[i + 1])) for i in range(len(written))]
-    return time_cue(written, char_times, prev_end_ms=None,
-                    next_start_ms=1000.0 * (speech_duration_s + silence_after_s), limits=limits)
+    return time_cue(
+        written,
+        char_times,
+        prev_end_ms=None,
+        next_start_ms=1000.0 * (speech_duration_s + silence_after_s),
+        limits=limits,
+    )
 
 
-def event_speech_spans(text: str, events: Sequence[SubtitleEvent],
-                       char_times: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+def event_speech_spans(
+    text: str, events: Sequence[SubtitleEvent], char_times: Sequence[tuple[float, float]]
+) -> list[tuple[float, float]]:
     """The speech span of each event, found by aligning the events' characters with ``text``.
 
     Raises ValueError if the events do not hold exactly the characters of ``text``
@@ -268,8 +308,11 @@ def event_speech_spans(text: str, events: Sequence[SubtitleEvent],
     out, p = [], 0
     for ev in events:
         chars = squeeze(ev.text)
-        if not chars or p + len(chars) > len(positions) or \
-                squeeze(text[positions[p]:positions[p + len(chars) - 1] + 1]) != chars:
+        if (
+            not chars
+            or p + len(chars) > len(positions)
+            or squeeze(text[positions[p] : positions[p + len(chars) - 1] + 1]) != chars
+        ):
             raise ValueError(f"event text {ev.text!r} does not follow the cue text at character {p}")
         out.append(_span_of(text, positions[p], positions[p + len(chars) - 1] + 1, char_times))
         p += len(chars)
@@ -278,8 +321,9 @@ def event_speech_spans(text: str, events: Sequence[SubtitleEvent],
     return out
 
 
-def violations(events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[float, float]],
-               limits: SubtitleConfig | None = None) -> list[str]:
+def violations(
+    events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[float, float]], limits: SubtitleConfig | None = None
+) -> list[str]:
     """Every way ``events`` break the limits, one line each (empty when all are met)."""
     lim = limits or SubtitleConfig()
     out: list[str] = []
@@ -299,8 +343,10 @@ def violations(events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[flo
         if dur > lim.max_duration_ms:
             out.append(f"{name}: lasts {dur} ms, more than {lim.max_duration_ms} ms")
         if dur > 0 and count_chars(ev.text) * 1000 / dur > lim.max_chars_per_second + 1e-9:
-            out.append(f"{name}: {count_chars(ev.text) * 1000 / dur:.2f} characters a second, "
-                       f"more than {lim.max_chars_per_second}")
+            out.append(
+                f"{name}: {count_chars(ev.text) * 1000 / dur:.2f} characters a second, "
+                f"more than {lim.max_chars_per_second}"
+            )
         if abs(ev.start_ms - s) > START_SYNC_MS:
             out.append(f"{name}: starts at {ev.start_ms} ms, speech at {s:.0f} ms")
         if ev.end_ms > e + LINGER_MS:
@@ -308,8 +354,9 @@ def violations(events: Sequence[SubtitleEvent], speech_spans: Sequence[tuple[flo
         if ev.end_ms < e - START_SYNC_MS:
             out.append(f"{name}: ends at {ev.end_ms} ms, before its speech ends ({e:.0f} ms)")
         if k + 1 < len(events) and events[k + 1].start_ms - ev.end_ms < lim.min_gap_ms:
-            out.append(f"{name}: {events[k + 1].start_ms - ev.end_ms} ms before the next event, "
-                       f"less than {lim.min_gap_ms} ms")
+            out.append(
+                f"{name}: {events[k + 1].start_ms - ev.end_ms} ms before the next event, less than {lim.min_gap_ms} ms"
+            )
     if len(events) != len(speech_spans):
         out.append(f"{len(events)} events but {len(speech_spans)} speech spans")
     return out

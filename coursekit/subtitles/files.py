@@ -12,6 +12,7 @@ or convert from the .vtt.
 The plan is read by its fields (its scenes' ``start_frame`` and ``fps``, their cues' ``subtitles``),
 not imported: ``coursekit.plan`` is the floor above this package, and times its cues with it.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -46,7 +47,7 @@ def lesson_events(plan, limits: SubtitleConfig | None = None) -> list[srt.Subtit
         offset = round(scene.start_frame * 1000 / scene.fps)
         for cue in scene.cues:
             for ev in cue.subtitles:
-                subs.append((offset + ev.start_ms, offset + ev.end_ms, ev.text))   # wrapped when planned
+                subs.append((offset + ev.start_ms, offset + ev.end_ms, ev.text))  # wrapped when planned
     subs.sort(key=lambda t: (t[0], t[1]))
     ms = _dt.timedelta(milliseconds=1)
     return [srt.Subtitle(index=k, start=a * ms, end=b * ms, content=c) for k, (a, b, c) in enumerate(subs, 1)]
@@ -95,9 +96,11 @@ def _vtt_time(td: _dt.timedelta) -> str:
 
 def write_vtt(events: Iterable, path: Path, limits: SubtitleConfig | None = None) -> Path:
     """Write WebVTT with ``webvtt-py``, atomically, with the text escaped (events as for :func:`write_srt`)."""
-    vtt = webvtt.WebVTT(captions=[
-        webvtt.Caption(_vtt_time(ev.start), _vtt_time(ev.end), escape_vtt(ev.content).split("\n"))
-        for ev in _as_subtitles(events, limits)
-    ])
+    vtt = webvtt.WebVTT(
+        captions=[
+            webvtt.Caption(_vtt_time(ev.start), _vtt_time(ev.end), escape_vtt(ev.content).split("\n"))
+            for ev in _as_subtitles(events, limits)
+        ]
+    )
     _atomic_write(Path(path), vtt.content)
     return Path(path)

@@ -11,14 +11,22 @@ brackets or quotes with the text after it (:func:`fit_units` cuts a text into su
 Inside an event the only whitespace left is a single space where the input had whitespace between
 two Latin-token characters (``"x, y"``); whitespace next to CJK text is dropped (:func:`join_units`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from coursekit.subtitles.rules import (INSIDE_WORD, LINE_BALANCE, LINE_BREAK_COST, WORD, SubtitleTextError,
-                                       count_chars, rank_after)
+from coursekit.subtitles.rules import (
+    INSIDE_WORD,
+    LINE_BALANCE,
+    LINE_BREAK_COST,
+    WORD,
+    SubtitleTextError,
+    count_chars,
+    rank_after,
+)
 from coursekit.zh.chars import CJK_PUNCT, LATIN, SPACE, WIDE, char_class, is_opening, is_punct
 from coursekit.zh.segmenter import tokenizer
 
@@ -26,6 +34,7 @@ __all__ = ["Unit", "fit_units", "join_units", "min_lines", "wrap_lines"]
 
 
 # --- jieba, once --------------------------------------------------------------
+
 
 def _tokenizer():
     """The shared jieba tokenizer (coursekit.zh.segmenter)."""
@@ -37,24 +46,25 @@ def _cut(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     words = _tokenizer().lcut(run, HMM=False)
-    if "".join(words) != run:     # never trust a tokenizer with the no-loss invariant
+    if "".join(words) != run:  # never trust a tokenizer with the no-loss invariant
         return list(run)
     return words
 
 
 # --- units: the pieces no break may fall inside -------------------------------
 
+
 @dataclass(frozen=True)
 class Unit:
     """A piece of text no break falls inside: a word or token with the punctuation glued to it."""
 
-    text: str             # without whitespace
-    start: int            # offsets into the text it was cut from, [start, end)
+    text: str  # without whitespace
+    start: int  # offsets into the text it was cut from, [start, end)
     end: int
-    n: int                # characters that count (== len(text))
-    rank: int             # rank of the break after this unit
-    latin: bool           # a Latin word, number or formula token
-    space_before: bool    # keep one space before it (whitespace between two Latin characters)
+    n: int  # characters that count (== len(text))
+    rank: int  # rank of the break after this unit
+    latin: bool  # a Latin word, number or formula token
+    space_before: bool  # keep one space before it (whitespace between two Latin characters)
 
 
 def _pieces(text: str) -> list[tuple[str, int, int]]:
@@ -79,7 +89,7 @@ def _pieces(text: str) -> list[tuple[str, int, int]]:
             for w in _cut(run):
                 out.append(("W", k, k + len(w)))
                 k += len(w)
-        elif all(is_punct(ch) for ch in run):    # ASCII brackets or stops standing alone
+        elif all(is_punct(ch) for ch in run):  # ASCII brackets or stops standing alone
             out.append(("O" if all(is_opening(ch) for ch in run) else "C", i, j))
         else:
             out.append(("L", i, j))
@@ -89,8 +99,8 @@ def _pieces(text: str) -> list[tuple[str, int, int]]:
 
 def _glue(text: str, pieces: list[tuple[str, int, int]], inside_rank: int | None = None) -> list[Unit]:
     """Attach opening punctuation to what follows and closing punctuation to what precedes."""
-    groups: list[list] = []        # [start, end, latin]
-    pending: int | None = None     # start of opening punctuation waiting for its word
+    groups: list[list] = []  # [start, end, latin]
+    pending: int | None = None  # start of opening punctuation waiting for its word
     for kind, a, b in pieces:
         if kind == "O":
             if pending is None:
@@ -123,8 +133,9 @@ def _glue(text: str, pieces: list[tuple[str, int, int]], inside_rank: int | None
         units.append(Unit(body, start, end, len(body), rank_after(body), latin, space))
         prev_end = end
     if inside_rank is not None and units:
-        units = [u if i == len(units) - 1 or u.rank > WORD else _replace_rank(u, inside_rank)
-                 for i, u in enumerate(units)]
+        units = [
+            u if i == len(units) - 1 or u.rank > WORD else _replace_rank(u, inside_rank) for i, u in enumerate(units)
+        ]
     return units
 
 
@@ -150,7 +161,7 @@ def fit_units(text: str, max_chars: int, cjk_by_char: bool = False) -> list[Unit
                 f"subtitle token {u.text!r} has {u.n} characters, more than a line of {max_chars}; "
                 "rewrite the narration so it can be broken"
             )
-        sub = text[u.start:u.end]
+        sub = text[u.start : u.end]
         pieces = []
         for k, ch in enumerate(sub):
             c = char_class(ch)
@@ -180,6 +191,7 @@ def join_units(units: Sequence[Unit]) -> str:
 
 
 # --- lines --------------------------------------------------------------------
+
 
 def min_lines(units: Sequence[Unit], max_chars: int) -> int:
     """Fewest lines the units fit in, greedily (optimal for items kept in order)."""
@@ -250,7 +262,7 @@ def wrap_lines(event_text: str, max_chars: int = 16, max_lines: int = 2) -> list
     if not event_text.strip():
         return []
     if len(event_text) <= max_chars and not any(ch.isspace() for ch in event_text):
-        return [event_text]      # one line as it stands (and no dictionary needed)
+        return [event_text]  # one line as it stands (and no dictionary needed)
     lines = _wrap_units(fit_units(event_text, max_chars), max_chars, max_lines)
     if lines is None:
         # jieba can cut a piece of a sentence differently from the whole sentence;

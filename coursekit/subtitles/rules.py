@@ -18,6 +18,7 @@ between events) are :class:`~coursekit.core.config.SubtitleConfig`. Here are the
 
 The character classes and the punctuation sets themselves are :mod:`coursekit.zh.chars`.
 """
+
 from __future__ import annotations
 
 from coursekit.core.errors import UserError
@@ -30,23 +31,23 @@ class SubtitleTextError(UserError, ValueError):
     """Written text that cannot be shown within the line limits: the narration must change."""
 
 
-START_SYNC_MS = 100   # an event appears within 100 ms of its speech (about 3 frames)
-LINGER_MS = 500       # and may stay up to 500 ms after its speech ends (about 12 frames)
+START_SYNC_MS = 100  # an event appears within 100 ms of its speech (about 3 frames)
+LINGER_MS = 500  # and may stay up to 500 ms after its speech ends (about 12 frames)
 
 
 # ranks of a break point: higher is a better place to break
-INSIDE_WORD = -1   # between the characters of a word too long for a line
-WORD = 0           # between two words or tokens
-PUNCT = 1          # after other punctuation (a closing bracket or quote, a dash)
+INSIDE_WORD = -1  # between the characters of a word too long for a line
+WORD = 0  # between two words or tokens
+PUNCT = 1  # after other punctuation (a closing bracket or quote, a dash)
 CLAUSE = 2
 SENTENCE = 3
 
 EVENT_BREAK_COST = {SENTENCE: 0.0, CLAUSE: 1.0, PUNCT: 2.0, WORD: 6.0, INSIDE_WORD: 14.0}
 LINE_BREAK_COST = {SENTENCE: 0.0, CLAUSE: 0.0, PUNCT: 1.0, WORD: 4.0, INSIDE_WORD: 12.0}
-LINE_BALANCE = 0.25       # cost per character of difference from equal line lengths
-EVENT_BALANCE = 0.005     # cost per squared character of an event (prefers balanced events)
-MERGED_SENTENCE = 3.0     # cost of a sentence end inside a timed event
-SHORT = 20.0              # cost of an event that cannot reach its minimum duration / speed
+LINE_BALANCE = 0.25  # cost per character of difference from equal line lengths
+EVENT_BALANCE = 0.005  # cost per squared character of an event (prefers balanced events)
+MERGED_SENTENCE = 3.0  # cost of a sentence end inside a timed event
+SHORT = 20.0  # cost of an event that cannot reach its minimum duration / speed
 
 
 def is_spoken(ch: str) -> bool:

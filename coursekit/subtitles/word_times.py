@@ -9,6 +9,7 @@ were kept) has no ``chars``.
 
 The plan is read by its fields, not imported (``coursekit.plan`` is the floor above this package).
 """
+
 from __future__ import annotations
 
 from coursekit.core.config import SubtitleConfig
@@ -29,9 +30,9 @@ def event_char_ms(plan) -> dict[tuple[int, int, str], list[int]]:
             p = 0
             for ev in cue.subtitles:
                 chars = squeeze(ev.text)
-                at = positions[p:p + len(chars)]
+                at = positions[p : p + len(chars)]
                 if len(at) != len(chars) or any(cue.text[k] != ch for k, ch in zip(at, chars)):
-                    break                      # the events do not follow the text: no times for the rest
+                    break  # the events do not follow the text: no times for the rest
                 out[(offset + ev.start_ms, offset + ev.end_ms, ev.text)] = [offset + times[k] for k in at]
                 p += len(chars)
     return out

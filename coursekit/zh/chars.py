@@ -1,4 +1,5 @@
 """What a Chinese character is, the punctuation classes, how line breaking sees a character, and clauses."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -33,6 +34,7 @@ def is_wide(ch: str) -> bool:
     kana, full-width forms and CJK punctuation."""
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
+
 # ---------------------------------------------------------------- punctuation
 
 #: End a sentence. Subtitles start a new event after one; the voices pause longest.
@@ -61,6 +63,7 @@ def is_opening(ch: str) -> bool:
     """An opening bracket or quote: ASCII ``([{``, or an opening mark at U+2000 or above (Ps, Pi)."""
     return ch in "([{" or (ord(ch) >= 0x2000 and unicodedata.category(ch) in ("Ps", "Pi"))
 
+
 # ---------------------------------------------------------------- what a voice can be given
 
 #: What a voice that reads Latin script may be given besides what every voice reads.
@@ -76,6 +79,7 @@ def is_latin_readable(ch: str) -> bool:
     """A character a voice that reads Latin script can be given: what every voice reads, plus
     ASCII letters, '/' and '+'."""
     return is_allowed(ch) or ch in LATIN_EXTRA
+
 
 # ---------------------------------------------------------------- how line breaking sees a character
 
@@ -100,7 +104,9 @@ def cell_width(ch: str) -> float:
     """Width in full-width cells: 1 for a wide character, about half for the rest."""
     return 1.0 if is_wide(ch) else 0.5
 
+
 # ---------------------------------------------------------------- clauses of spoken text
+
 
 def pause_at(text: str, k: int) -> str | None:
     """The pause a voice makes at ``text[k]``: 'sentence' (``SENTENCE_ENDS``, ``ELLIPSIS``, a '.' not

@@ -30,10 +30,8 @@ Numbers are read by ``coursekit.zh.numbers.expand_numbers`` before the pinyin is
 four-digit number from 1000 to 2999 directly followed by 年) digit by digit with 〇 (2017 年 ->
 二〇一七年); a bare 2 directly before a measure word as 两 (隔 2 格 -> 隔两格); every other number as
 a Chinese number (60611 -> 六万零六百一十一, 6.28 -> 六点二八).
-
-Its length: the lexicon's file format, its checks (every polyphone read for a reason, every term's forms) and
-the pinyin it gives, which the checks are written against.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -68,6 +66,7 @@ PINYIN_RULES = "2: years digit by digit, 两 before measure words"
 
 # ---------------------------------------------------------------- lexicon
 
+
 @dataclass(frozen=True)
 class ReadingUnit:
     """One piece of ``Lexicon.read_out``: a word or character and the syllables it is read with.
@@ -98,6 +97,7 @@ class LoneReading:
 class RuleSchema(BaseModel):
     """One entry of ``rules`` (pydantic): ``reading`` (one syllable, or several that are all right),
     ``why``, and optionally ``not_in`` (words where the character reads otherwise)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
     reading: str | list[str]
     why: str
@@ -107,27 +107,33 @@ class RuleSchema(BaseModel):
 class LexiconSchema(BaseModel):
     """The lexicon file's shape (pydantic): four optional sections, three mappings and a list. What each
     entry may say (a spoken form's characters, a reading's pinyin) is checked in ``Lexicon.from_data``."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-    terms: dict[str, Any] | None = None         # written -> spoken, or {latin: ..., chinese: ...}
-    readings: dict[str, Any] | None = None      # word -> pinyin with tone numbers
-    polyphones: list[Any] | None = None         # single characters
+    terms: dict[str, Any] | None = None  # written -> spoken, or {latin: ..., chinese: ...}
+    readings: dict[str, Any] | None = None  # word -> pinyin with tone numbers
+    polyphones: list[Any] | None = None  # single characters
     rules: dict[str, RuleSchema] | None = None  # single character -> its reading when it stands alone, and why
 
 
 @dataclass(frozen=True)
 class Lexicon:
-    terms: dict[str, str] = field(default_factory=dict)          # written -> spoken, voices that do not read Latin
+    terms: dict[str, str] = field(default_factory=dict)  # written -> spoken, voices that do not read Latin
     readings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     polyphones: frozenset[str] = frozenset()
     source: str = "(empty lexicon)"
-    latin: dict[str, str] = field(default_factory=dict)          # written -> spoken for voices that read Latin, where it differs
-    rules: dict[str, LoneReading] = field(default_factory=dict)  # the polyphone check's rules of the course (no voice hears them)
+    latin: dict[str, str] = field(
+        default_factory=dict
+    )  # written -> spoken for voices that read Latin, where it differs
+    rules: dict[str, LoneReading] = field(
+        default_factory=dict
+    )  # the polyphone check's rules of the course (no voice hears them)
 
     # -- loading
 
     @classmethod
-    def load(cls, path: Path | None = None, check_readings: bool = True,
-             allowed_format: Iterable[str] | None = None) -> "Lexicon":
+    def load(
+        cls, path: Path | None = None, check_readings: bool = True, allowed_format: Iterable[str] | None = None
+    ) -> "Lexicon":
         """The lexicon at ``path`` (default: the course's, ``default_path()``). ``check_readings=False``
         skips only the check of each pinned syllable against pypinyin's dictionary (loading that takes
         0.3 s), for a command that never turns text into pinyin (``subtitles``). No invisible format
@@ -136,15 +142,19 @@ class Lexicon:
         path = Path(path) if path is not None else default_path()
         shown = _shown(path)
         if not path.exists():
-            raise UserError(f"{shown}: lexicon file is missing; create it with the keys terms:, readings: and polyphones:")
+            raise UserError(
+                f"{shown}: lexicon file is missing; create it with the keys terms:, readings: and polyphones:"
+            )
         doc = load_lined(path)
-        refuse_format_characters(read_text(path), shown,
-                                 declared_format_characters() if allowed_format is None else allowed_format)
+        refuse_format_characters(
+            read_text(path), shown, declared_format_characters() if allowed_format is None else allowed_format
+        )
         return cls.from_data(doc.data, shown, doc, check_readings)
 
     @classmethod
-    def from_data(cls, data: object, source: str = "lexicon.yaml", doc: LinedDocument | None = None,
-                  check_readings: bool = True) -> "Lexicon":
+    def from_data(
+        cls, data: object, source: str = "lexicon.yaml", doc: LinedDocument | None = None, check_readings: bool = True
+    ) -> "Lexicon":
         """Validate lexicon data (``LexiconSchema`` with pydantic, then the readings themselves); errors
         name ``file:line`` when ``doc`` (the loaded file) is given, else ``source`` and the key."""
         if data is None:
@@ -177,17 +187,37 @@ class Lexicon:
             if isinstance(spoken, dict):
                 keys = {str(k) for k in spoken}
                 if keys != {"latin", "chinese"}:
-                    raise UserError(f"{at('terms', written)}: terms.{w}: a per-voice spoken form has exactly the keys "
-                                    f"latin and chinese (got {', '.join(sorted(keys)) or 'none'}), "
-                                    f"like '{w}: {{latin: {w}, chinese: 肉普}}'")
-                clean_terms[w] = _spoken_form(spoken["chinese"], at("terms", w, "chinese"), f"terms.{w}.chinese", w,
-                                              is_allowed, "write it with Chinese characters, digits and punctuation only")
-                clean_latin[w] = _spoken_form(spoken["latin"], at("terms", w, "latin"), f"terms.{w}.latin", w, is_latin_readable,
-                                              "write it with Latin letters, Chinese characters, digits and punctuation only")
+                    raise UserError(
+                        f"{at('terms', written)}: terms.{w}: a per-voice spoken form has exactly the keys "
+                        f"latin and chinese (got {', '.join(sorted(keys)) or 'none'}), "
+                        f"like '{w}: {{latin: {w}, chinese: 肉普}}'"
+                    )
+                clean_terms[w] = _spoken_form(
+                    spoken["chinese"],
+                    at("terms", w, "chinese"),
+                    f"terms.{w}.chinese",
+                    w,
+                    is_allowed,
+                    "write it with Chinese characters, digits and punctuation only",
+                )
+                clean_latin[w] = _spoken_form(
+                    spoken["latin"],
+                    at("terms", w, "latin"),
+                    f"terms.{w}.latin",
+                    w,
+                    is_latin_readable,
+                    "write it with Latin letters, Chinese characters, digits and punctuation only",
+                )
                 continue
-            clean_terms[w] = _spoken_form(spoken, at("terms", w), f"terms.{w}", w, is_allowed,
-                                          "write it with Chinese characters, digits and punctuation only "
-                                          f"(or give a Latin form for the voices that read it: '{w}: {{latin: ..., chinese: ...}}')")
+            clean_terms[w] = _spoken_form(
+                spoken,
+                at("terms", w),
+                f"terms.{w}",
+                w,
+                is_allowed,
+                "write it with Chinese characters, digits and punctuation only "
+                f"(or give a Latin form for the voices that read it: '{w}: {{latin: ..., chinese: ...}}')",
+            )
 
         clean_readings: dict[str, tuple[str, ...]] = {}
         for word, reading in readings_raw.items():
@@ -199,10 +229,14 @@ class Lexicon:
             elif isinstance(reading, str):
                 syl = reading.split()
             else:
-                raise UserError(f"{at('readings', word)}: readings.{w}: the reading must be pinyin with tone numbers, like 'xuan2 zhuan3'")
+                raise UserError(
+                    f"{at('readings', word)}: readings.{w}: the reading must be pinyin with tone numbers, like 'xuan2 zhuan3'"
+                )
             if len(syl) != len(w):
-                raise UserError(f"{at('readings', word)}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
-                                "write one syllable per character, like 'xuan2 zhuan3'")
+                raise UserError(
+                    f"{at('readings', word)}: readings.{w}: has {len(syl)} syllables for {len(w)} characters; "
+                    "write one syllable per character, like 'xuan2 zhuan3'"
+                )
             for ch, s in zip(w, syl):
                 _check_syllable(ch, s, f"{at('readings', word)}: readings.{w}", check_readings)
             clean_readings[w] = tuple(syl)
@@ -211,10 +245,14 @@ class Lexicon:
         for i, item in enumerate(poly_raw):
             ch = str(item)
             if len(ch) != 1 or not is_cjk(ch):
-                raise UserError(f"{at('polyphones', i)}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]")
+                raise UserError(
+                    f"{at('polyphones', i)}: polyphones: {ch!r} is not a single Chinese character; list characters, like [转, 长]"
+                )
             poly.add(ch)
-        rules = {str(ch): _lone_reading(str(ch), rule, at("rules", ch), check_readings)
-                 for ch, rule in (schema.rules or {}).items()}
+        rules = {
+            str(ch): _lone_reading(str(ch), rule, at("rules", ch), check_readings)
+            for ch, rule in (schema.rules or {}).items()
+        }
         return cls(clean_terms, clean_readings, frozenset(poly), source, clean_latin, rules)
 
     # -- identity
@@ -223,8 +261,13 @@ class Lexicon:
     def digest(self) -> str:
         """sha256 of the lexicon's content (terms for both kinds of voice, readings, polyphones, the
         pinyin rules), stable across runs: it changes whenever any voice would hear something else."""
-        doc = {"terms": self.terms, "latin": self.latin, "readings": {k: list(v) for k, v in self.readings.items()},
-               "polyphones": sorted(self.polyphones), "pinyin_rules": PINYIN_RULES}
+        doc = {
+            "terms": self.terms,
+            "latin": self.latin,
+            "readings": {k: list(v) for k, v in self.readings.items()},
+            "polyphones": sorted(self.polyphones),
+            "pinyin_rules": PINYIN_RULES,
+        }
         return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
     @cached_property
@@ -292,7 +335,7 @@ class Lexicon:
         out = []
         for j, ch in enumerate(sp.text):
             if ch in self.polyphones and j not in covered:
-                context = sp.text[max(0, j - 6): j + 7]
+                context = sp.text[max(0, j - 6) : j + 7]
                 out.append((ch, sp.spoken_to_written(j), context))
         return out
 
@@ -330,14 +373,16 @@ class Lexicon:
                 han = "".join(text[p] for p in pos)
                 k = 0
                 for word in segment(han):
-                    syl = tuple(s.replace("ü", "v") for s in
-                                lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
-                    where = tuple(pos[k:k + len(word)])
+                    syl = tuple(
+                        s.replace("ü", "v")
+                        for s in lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore")
+                    )
+                    where = tuple(pos[k : k + len(word)])
                     k += len(word)
                     if not syl:
                         continue
-                    if len(syl) != len(word):       # a character pypinyin cannot read: keep what it read
-                        where = where[:len(syl)]
+                    if len(syl) != len(word):  # a character pypinyin cannot read: keep what it read
+                        where = where[: len(syl)]
                     units.append(ReadingUnit(word, where, syl, "phrase" if len(word) > 1 else "char"))
 
         pos = 0
@@ -364,8 +409,9 @@ def _spoken_form(value: object, source: str, where: str, written: str, ok, how: 
 def _check_syllable(ch: str, s: str, where: str, check_readings: bool) -> None:
     """``s`` is tone-numbered pinyin and, with ``check_readings``, a reading pypinyin knows for ``ch``."""
     if not SYLLABLE_RE.match(s):
-        raise UserError(f"{where}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 "
-                        "(ü as v), like 'zhuan3' or 'lv4'")
+        raise UserError(
+            f"{where}: syllable {s!r} must be lower-case pinyin with a tone number 1-5 (ü as v), like 'zhuan3' or 'lv4'"
+        )
     known = _known_bases(ch) if check_readings else set()
     if known and s[:-1] not in known:
         raise UserError(f"{where}: {s!r} is not a reading of {ch} (known: {', '.join(sorted(known))}); fix the pinyin")
@@ -376,7 +422,9 @@ def _lone_reading(ch: str, rule: RuleSchema, where: str, check_readings: bool) -
     and ``not_in`` words that hold the character."""
     where = f"{where}: rules.{ch}"
     if len(ch) != 1 or not is_cjk(ch):
-        raise UserError(f"{where}: a rules key must be a single Chinese character, like '肉: {{reading: rou4, why: ...}}'")
+        raise UserError(
+            f"{where}: a rules key must be a single Chinese character, like '肉: {{reading: rou4, why: ...}}'"
+        )
     syllables = rule.reading.split() if isinstance(rule.reading, str) else [str(x).strip() for x in rule.reading]
     if not syllables:
         raise UserError(f"{where}: reading is empty; give the pinyin the character is read with, like 'rou4'")
@@ -387,8 +435,10 @@ def _lone_reading(ch: str, rule: RuleSchema, where: str, check_readings: bool) -
     not_in = tuple(rule.not_in.split() if isinstance(rule.not_in, str) else (str(w) for w in rule.not_in))
     stray = [w for w in not_in if ch not in w]
     if stray:
-        raise UserError(f"{where}: not_in lists {', '.join(stray)}, which do not hold {ch}; "
-                        f"list the words where {ch} reads otherwise")
+        raise UserError(
+            f"{where}: not_in lists {', '.join(stray)}, which do not hold {ch}; "
+            f"list the words where {ch} reads otherwise"
+        )
     return LoneReading(frozenset(syllables), rule.why.strip(), not_in)
 
 
@@ -397,7 +447,7 @@ def _known_bases(ch: str) -> set[str]:
 
     got = pinyin(ch, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors="ignore")
     bases = set()
-    for s in (got[0] if got else []):
+    for s in got[0] if got else []:
         s = s.replace("ü", "v")
         bases.add(s[:-1] if s[-1:].isdigit() else s)
     return bases

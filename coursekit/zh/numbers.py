@@ -21,6 +21,7 @@ reads no '%'. The rules above would stay ours anyway; what cn2an could replace i
 (forty lines), and then its version would decide what the pinyin voices hear without being part of
 their cache key (``PINYIN_RULES``).
 """
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The engine's table of lone characters whose other readings are archaic, or alive only inside a few words."""
+
 from __future__ import annotations
 
 #: One character a line: ``character reading(s) | why its other readings are not in play`` and, for a

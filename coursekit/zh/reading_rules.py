@@ -38,6 +38,7 @@ A course extends them with data, not code: its lexicon's ``rules`` (``coursekit.
 a lone character's reading, why, and the words where it reads otherwise, like a line of the table;
 ``rules_for(lexicon)`` is what the check applies.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -83,10 +84,10 @@ class Place:
 @dataclass(frozen=True)
 class Rule:
     name: str
-    readings: frozenset[str]                 # the right syllables, tone-numbered
+    readings: frozenset[str]  # the right syllables, tone-numbered
     why: str
-    not_in: tuple[str, ...] = ()             # words where the character reads otherwise: not covered there
-    when: Callable[[Place], str | None] | None = None   # None if the rule applies here, else why not
+    not_in: tuple[str, ...] = ()  # words where the character reads otherwise: not covered there
+    when: Callable[[Place], str | None] | None = None  # None if the rule applies here, else why not
 
     def judge(self, place: Place) -> str | None:
         """None if the rule covers this place, else why not."""
@@ -129,7 +130,11 @@ def _zhe(pl: Place) -> str | None:
 
 
 def _me(pl: Place) -> str | None:
-    return None if pl.prev and pl.prev in "什怎这那多要" else f"after {pl.prev or 'nothing'}, not in 什么/怎么/这么/那么/多么/要么"
+    return (
+        None
+        if pl.prev and pl.prev in "什怎这那多要"
+        else f"after {pl.prev or 'nothing'}, not in 什么/怎么/这么/那么/多么/要么"
+    )
 
 
 def _zi(pl: Place) -> str | None:
@@ -148,19 +153,52 @@ def _r(*syl: str) -> frozenset[str]:
 
 
 PARTICLE_RULES: dict[str, Rule] = {
-    "的": Rule("particle de (的)", _r("de5"), "the structural particle",
-              ("的确", "目的", "标的", "众矢之的", "有的放矢", "的士")),
-    "地": Rule("particle de (地)", _r("de5"), "the adverbial particle after an adverbial, before the verb",
-              when=_after_adverbial),
+    "的": Rule(
+        "particle de (的)",
+        _r("de5"),
+        "the structural particle",
+        ("的确", "目的", "标的", "众矢之的", "有的放矢", "的士"),
+    ),
+    "地": Rule(
+        "particle de (地)",
+        _r("de5"),
+        "the adverbial particle after an adverbial, before the verb",
+        when=_after_adverbial,
+    ),
     "了": Rule("particle le (了)", _r("le5"), "the aspect / sentence particle", when=_le),
-    "着": Rule("particle zhe (着)", _r("zhe5"), "the durative particle after a verb",
-              ("着急", "着火", "着迷", "着凉", "着手", "着陆", "着重", "着想", "着落", "着眼", "着实",
-               "睡着", "沉着", "执着", "衣着", "穿着"), when=_zhe),
+    "着": Rule(
+        "particle zhe (着)",
+        _r("zhe5"),
+        "the durative particle after a verb",
+        (
+            "着急",
+            "着火",
+            "着迷",
+            "着凉",
+            "着手",
+            "着陆",
+            "着重",
+            "着想",
+            "着落",
+            "着眼",
+            "着实",
+            "睡着",
+            "沉着",
+            "执着",
+            "衣着",
+            "穿着",
+        ),
+        when=_zhe,
+    ),
     "么": Rule("particle me (么)", _r("me5"), "the suffix of 什么, 怎么, 这么, 那么, 多么, 要么", when=_me),
     "子": Rule("noun suffix zi (子)", _r("zi5"), "the light noun suffix (步子, 格子, 式子)", when=_zi),
     "处": Rule("place chù (处)", _r("chu4"), "the noun 'place' at the end of a clause", when=_chu),
     "一": Rule("sandhi (一)", _r("yi1", "yi2", "yi4"), "yī, yí, yì are one syllable whose tone follows the next one"),
-    "不": Rule("sandhi (不)", _r("bu4", "bu2"), "bù, bú are one syllable whose tone follows the next one; fǒu, fōu, fū are archaic"),
+    "不": Rule(
+        "sandhi (不)",
+        _r("bu4", "bu2"),
+        "bù, bú are one syllable whose tone follows the next one; fǒu, fōu, fū are archaic",
+    ),
     "们": Rule("particles and suffixes", _r("men5"), "the plural suffix; mén is a surname"),
     "吗": Rule("particles and suffixes", _r("ma5"), "the question particle", ("吗啡", "干吗")),
     "呢": Rule("particles and suffixes", _r("ne5"), "the particle", ("呢子", "毛呢", "呢绒", "花呢", "呢喃")),
@@ -196,4 +234,3 @@ def rules_for(lexicon: Lexicon) -> dict[str, Rule]:
         return RULES
     own = {ch: _table_rule(r.readings, r.why, r.not_in) for ch, r in lexicon.rules.items()}
     return {**RULES, **own}
-

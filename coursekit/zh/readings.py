@@ -48,6 +48,7 @@ drawn on screen, not read out.
 ``python -m coursekit.content.reading_check`` runs it over the course (``coursekit.content.reading_check``)
 and prints the counts and every occurrence it cannot justify.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -81,8 +82,9 @@ def _read_alone(word: str) -> tuple[str, ...]:
     """pypinyin's reading of ``word`` on its own (its own segmentation), tone-numbered, ü as v."""
     from pypinyin import Style, lazy_pinyin  # its dictionaries take a second to load: only when pinyin is needed
 
-    return tuple(s.replace("ü", "v") for s in
-                 lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
+    return tuple(
+        s.replace("ü", "v") for s in lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore")
+    )
 
 
 def _base(syl: str) -> str:
@@ -102,7 +104,9 @@ def same_reading(ch: str, a: str, b: str) -> bool:
         return False
     return ch in "一不" or "5" in (_tone(a), _tone(b))
 
+
 # ---------------------------------------------------------------- the witness segmentation
+
 
 def _jieba():
     return tokenizer()
@@ -133,29 +137,35 @@ def witness_words(text: str) -> dict[int, tuple[str, int]]:
         i = j
     return out
 
+
 # ---------------------------------------------------------------- the check
+
 
 @dataclass(frozen=True)
 class Occurrence:
     lesson: str
-    cue: str                  # full cue id, <scene>.<cue>
-    form: str                 # "latin" (voices that read Latin) or "chinese" (the others)
+    cue: str  # full cue id, <scene>.<cue>
+    form: str  # "latin" (voices that read Latin) or "chinese" (the others)
     char: str
-    offset: int               # in the read-out text (numbers read out)
-    context: str              # the read-out text around it, the character in [ ]
-    reading: str              # the syllable the pinyin voices are given
-    kind: str | None          # "a", "b", "c" when justified, else None
-    why: str                  # the pinned word, the phrase, the rule's name; or what is wrong
+    offset: int  # in the read-out text (numbers read out)
+    context: str  # the read-out text around it, the character in [ ]
+    reading: str  # the syllable the pinyin voices are given
+    kind: str | None  # "a", "b", "c" when justified, else None
+    why: str  # the pinned word, the phrase, the rule's name; or what is wrong
 
     def line(self) -> str:
-        return f"{self.lesson} · {self.cue} ({self.form}): {self.char} read {self.reading} in …{self.context}…: {self.why}"
+        return (
+            f"{self.lesson} · {self.cue} ({self.form}): {self.char} read {self.reading} in …{self.context}…: {self.why}"
+        )
 
 
 def _context(text: str, p: int, n: int = 8) -> str:
-    return f"{text[max(0, p - n):p]}[{text[p]}]{text[p + 1:p + 1 + n]}"
+    return f"{text[max(0, p - n) : p]}[{text[p]}]{text[p + 1 : p + 1 + n]}"
 
 
-def check_text(spoken: str, lexicon: Lexicon, *, lesson: str = "", cue: str = "", form: str = "chinese") -> list[Occurrence]:
+def check_text(
+    spoken: str, lexicon: Lexicon, *, lesson: str = "", cue: str = "", form: str = "chinese"
+) -> list[Occurrence]:
     """Every occurrence of a multi-reading character in ``spoken``, justified or not."""
     multi = multi_reading()
     phrases = _phrases()
@@ -205,8 +215,10 @@ def _unless_ambiguous(text: str, p: int, syl: str, kind: str, source: str, why: 
     if not found:
         return kind, why
     shown = ", ".join(f"{w} ({r})" for w, r in found)
-    return None, (f"{source} gives {syl}, but it is ambiguous here: {shown} would read {text[p]} otherwise; "
-                  "pin the right word in readings")
+    return None, (
+        f"{source} gives {syl}, but it is ambiguous here: {shown} would read {text[p]} otherwise; "
+        "pin the right word in readings"
+    )
 
 
 def _boundary(witness: dict[int, tuple[str, int]], pos: int) -> bool:
@@ -227,21 +239,35 @@ def _judge(ch, p, text, unit: ReadingUnit, syl, witness, lexicon: Lexicon, phras
     wspan = (wstart, wstart + len(wword))
     # a pinned word or a lone character inside a longer witness word that is a dictionary word:
     # that word must not read the character otherwise (unless the lexicon pins it so itself)
-    if (unit.source != "phrase" and len(wword) >= 2 and wword in phrases
-            and wspan[0] <= span[0] and span[1] <= wspan[1] and wspan != span):
+    if (
+        unit.source != "phrase"
+        and len(wword) >= 2
+        and wword in phrases
+        and wspan[0] <= span[0]
+        and span[1] <= wspan[1]
+        and wspan != span
+    ):
         w = _witness_reading(wword, p - wstart)
         pinned = lexicon.readings.get(wword)
         if pinned is not None:
             w = pinned[p - wstart]
         if w is not None and not same_reading(ch, syl, w):
-            src = {"pinned": "the pinned word", "phrase": "pypinyin's segmenter cut", "char": "pypinyin reads the lone character"}[unit.source]
-            return None, (f"{src} {unit.word} gives {syl}, but the word here is {wword}, which reads {ch} as {w}; "
-                          f"pin {wword} (or the right word) in readings")
+            src = {
+                "pinned": "the pinned word",
+                "phrase": "pypinyin's segmenter cut",
+                "char": "pypinyin reads the lone character",
+            }[unit.source]
+            return None, (
+                f"{src} {unit.word} gives {syl}, but the word here is {wword}, which reads {ch} as {w}; "
+                f"pin {wword} (or the right word) in readings"
+            )
     if unit.source == "pinned":
         return "a", f"pinned {unit.word} {' '.join(unit.syllables)}"
     if ch in lexicon.polyphones:
-        return None, (f"{ch} is listed in the lexicon's polyphones, so it must be inside a pinned word "
-                      f"(pypinyin gives {syl} via {unit.word}); add the word to readings")
+        return None, (
+            f"{ch} is listed in the lexicon's polyphones, so it must be inside a pinned word "
+            f"(pypinyin gives {syl} via {unit.word}); add the word to readings"
+        )
     if unit.source == "phrase":
         if not (_boundary(witness, span[0]) and _boundary(witness, span[1])):
             # the phrase starts or ends inside a witness word: each character must read the same in its witness word
@@ -249,20 +275,27 @@ def _judge(ch, p, text, unit: ReadingUnit, syl, witness, lexicon: Lexicon, phras
                 ww, ws = witness.get(pos, (text[pos], pos))
                 w = _witness_reading(ww, pos - ws)
                 if w is not None and not same_reading(text[pos], unit.syllables[q], w):
-                    return None, (f"pypinyin's segmenter cut {unit.word} ({' '.join(unit.syllables)}), across the word {ww} "
-                                  f"(which reads {text[pos]} as {w}); pin the right word in readings")
-        return _unless_ambiguous(text, p, syl, "b", f"phrase {unit.word}",
-                                 f"phrase {unit.word} {' '.join(unit.syllables)}")
+                    return None, (
+                        f"pypinyin's segmenter cut {unit.word} ({' '.join(unit.syllables)}), across the word {ww} "
+                        f"(which reads {text[pos]} as {w}); pin the right word in readings"
+                    )
+        return _unless_ambiguous(
+            text, p, syl, "b", f"phrase {unit.word}", f"phrase {unit.word} {' '.join(unit.syllables)}"
+        )
     rule = rules.get(ch)
     if rule is None:
-        return None, (f"no rule for a lone {ch} (pypinyin gives {syl}); pin the word in readings, "
-                      f"or give the character a rule in the lexicon's rules (its reading and why)")
+        return None, (
+            f"no rule for a lone {ch} (pypinyin gives {syl}); pin the word in readings, "
+            f"or give the character a rule in the lexicon's rules (its reading and why)"
+        )
     not_here = rule.judge(Place(text, p, witness))
     if not_here:
         return None, f"rule '{rule.name}' does not apply: {not_here}; pin the word in readings"
     if syl not in rule.readings:
-        return None, (f"rule '{rule.name}' says {'/'.join(sorted(rule.readings))} ({rule.why}), "
-                      f"but pypinyin gives {syl}; pin the word in readings")
+        return None, (
+            f"rule '{rule.name}' says {'/'.join(sorted(rule.readings))} ({rule.why}), "
+            f"but pypinyin gives {syl}; pin the word in readings"
+        )
     return _unless_ambiguous(text, p, syl, "c", f"rule '{rule.name}'", f"rule '{rule.name}'")
 
 
@@ -278,16 +311,24 @@ class Report:
         occ = [o for o in self.occurrences if form is None or o.form == form]
         kinds = Counter(o.kind or "unjustified" for o in occ)
         rules = Counter(o.why for o in occ if o.kind == "c")
-        return {"characters": len({o.char for o in occ}), "occurrences": len(occ),
-                "a": kinds["a"], "b": kinds["b"], "c": kinds["c"], "unjustified": kinds["unjustified"],
-                "rules": dict(rules.most_common())}
+        return {
+            "characters": len({o.char for o in occ}),
+            "occurrences": len(occ),
+            "a": kinds["a"],
+            "b": kinds["b"],
+            "c": kinds["c"],
+            "unjustified": kinds["unjustified"],
+            "rules": dict(rules.most_common()),
+        }
 
     def summary(self) -> str:
         lines = []
         for form in ("chinese", "latin"):
             c = self.counts(form)
-            lines.append(f"{form} form: {c['characters']} multi-reading characters, {c['occurrences']} occurrences: "
-                         f"(a) pinned {c['a']}, (b) phrase {c['b']}, (c) rule {c['c']}, unjustified {c['unjustified']}")
+            lines.append(
+                f"{form} form: {c['characters']} multi-reading characters, {c['occurrences']} occurrences: "
+                f"(a) pinned {c['a']}, (b) phrase {c['b']}, (c) rule {c['c']}, unjustified {c['unjustified']}"
+            )
         c = self.counts()
         lines.append(f"both forms: {c['characters']} characters, {c['occurrences']} occurrences")
         return "\n".join(lines)

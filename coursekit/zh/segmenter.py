@@ -3,6 +3,7 @@
 Used where words matter without guessing: subtitle line breaks never split a word, and the
 polyphone check's witness segmentation. Dictionary-only cuts (``HMM=False``) are deterministic.
 """
+
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,5 @@
 """Written text turned into spoken text by replacing terms, with character offsets mapped both ways."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -64,8 +65,9 @@ def match_longest(text: str, keys: dict[str, list[str]], barriers: frozenset[int
             i += 1
 
 
-def replace_terms(written: str, terms: dict[str, str], keys: dict[str, list[str]],
-                  barriers: Iterable[int] = ()) -> Spoken:
+def replace_terms(
+    written: str, terms: dict[str, str], keys: dict[str, list[str]], barriers: Iterable[int] = ()
+) -> Spoken:
     """Replace the ``terms`` (written -> spoken; ``keys`` is their ``index``) longest-first,
     non-overlapping, left to right; no term spans a ``barriers`` offset."""
     parts: list[str] = []

@@ -1,4 +1,5 @@
 """A row of clocks: clock i turns w_i per position, so its hand sits at p·w_i."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -18,8 +19,10 @@ class TwoLines(VGroup):
     TEXT_UNIT = True
 
     def __init__(self, first: str, second: str, color: str = theme.MUTED, font_size: float = theme.SIZE_SMALL) -> None:
-        super().__init__(theme.small_text(first, color=color, font_size=font_size),
-                         theme.small_text(second, color=color, font_size=font_size))
+        super().__init__(
+            theme.small_text(first, color=color, font_size=font_size),
+            theme.small_text(second, color=color, font_size=font_size),
+        )
         self.arrange(DOWN, buff=0.08)
         self.text = self[0].text + self[1].text
 
@@ -65,9 +68,19 @@ class ClockRow(VGroup):
         Font size of the labels under the clocks (smaller where many clocks stand close).
     """
 
-    def __init__(self, *, d: int = 8, base: float = 10000.0, indices: Sequence[int] | None = None,
-                 radius: float = 0.7, spacing: float = 2.2, center: np.ndarray = ORIGIN,
-                 position: float = 0.0, unit: str = "个位置", label_size: float = theme.SIZE_SMALL) -> None:
+    def __init__(
+        self,
+        *,
+        d: int = 8,
+        base: float = 10000.0,
+        indices: Sequence[int] | None = None,
+        radius: float = 0.7,
+        spacing: float = 2.2,
+        center: np.ndarray = ORIGIN,
+        position: float = 0.0,
+        unit: str = "个位置",
+        label_size: float = theme.SIZE_SMALL,
+    ) -> None:
         super().__init__()
         self.d, self.base = d, base
         self.indices = list(range(d // 2)) if indices is None else list(indices)
@@ -85,9 +98,11 @@ class ClockRow(VGroup):
         self.speed_labels = VGroup()
         self.unit = unit
         for i, c in zip(self.indices, self.centers):
-            face = VGroup(Circle(radius=radius, color=theme.MUTED, stroke_width=3).move_to(c),
-                          Dot(c, radius=0.05, color=theme.MUTED))
-            for k in range(4):   # quarter ticks
+            face = VGroup(
+                Circle(radius=radius, color=theme.MUTED, stroke_width=3).move_to(c),
+                Dot(c, radius=0.05, color=theme.MUTED),
+            )
+            for k in range(4):  # quarter ticks
                 a = k * np.pi / 2
                 u = np.array([np.cos(a), np.sin(a), 0.0])
                 face.add(Line(c + 0.82 * radius * u, c + radius * u, color=theme.MUTED, stroke_width=2))
@@ -96,10 +111,13 @@ class ClockRow(VGroup):
             self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
         for wl, w, face in zip(self.wavelength, self.w, self.faces):
             self.wavelength_labels.add(
-                TwoLines("一圈", per_turn(wl, unit), font_size=label_size).next_to(face, DOWN, buff=0.15))
+                TwoLines("一圈", per_turn(wl, unit), font_size=label_size).next_to(face, DOWN, buff=0.15)
+            )
             self.speed_labels.add(
-                TwoLines(f"每{unit}转", f"{format_speed(w)} 弧度", color=theme.ANGLE, font_size=label_size)
-                .next_to(face, DOWN, buff=0.15))
+                TwoLines(f"每{unit}转", f"{format_speed(w)} 弧度", color=theme.ANGLE, font_size=label_size).next_to(
+                    face, DOWN, buff=0.15
+                )
+            )
         self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
         self.add(self.faces, self.hands, self.names)
         self.hands.add_updater(lambda m: self._sync())
@@ -140,16 +158,17 @@ class ClockRow(VGroup):
 
     def drawn(self) -> dict:
         """Raw points of the hands, and the labels as shown: for label-equals-drawing tests."""
-        return {"hand_starts": [h.get_start().tolist() for h in self.hands],
-                "hand_ends": [h.get_end().tolist() for h in self.hands],
-                "counter_text": self.counter.shown_text(),
-                "speed_texts": [t.text for t in self.speed_labels],
-                "wavelength_texts": [t.text for t in self.wavelength_labels]}
+        return {
+            "hand_starts": [h.get_start().tolist() for h in self.hands],
+            "hand_ends": [h.get_end().tolist() for h in self.hands],
+            "counter_text": self.counter.shown_text(),
+            "speed_texts": [t.text for t in self.speed_labels],
+            "wavelength_texts": [t.text for t in self.wavelength_labels],
+        }
 
     def probe_values(self) -> dict:
         drawn = []
         for hand in self.hands:
             v = hand.get_end() - hand.get_start()
             drawn.append(float(np.arctan2(v[1], v[0])))
-        return {"p": self.p, "w": self.w.tolist(), "hand_angles": drawn,
-                "counter": self.counter.get_value()}
+        return {"p": self.p, "w": self.w.tolist(), "hand_angles": drawn, "counter": self.counter.get_value()}

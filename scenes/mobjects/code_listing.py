@@ -8,6 +8,7 @@ would say something false. The lines being narrated turn ``theme.HIGHLIGHT``; th
 ``code_string`` keeps the source, so the viewer check pairs every glyph with its character (and
 measures the digits), and a test can run exactly the code that is on screen.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -33,10 +34,18 @@ class CodeListing(Code):
 
     def __init__(self, source: str, *, font_size: float = 18, line_spacing: float = 0.55) -> None:
         super().__init__(
-            code_string=source, language="python", formatter_style=_OneColour, add_line_numbers=False,
+            code_string=source,
+            language="python",
+            formatter_style=_OneColour,
+            add_line_numbers=False,
             background="rectangle",
-            background_config={"fill_color": PANEL, "stroke_color": theme.MUTED, "stroke_width": 1,
-                               "corner_radius": 0.12, "buff": 0.25},
+            background_config={
+                "fill_color": PANEL,
+                "stroke_color": theme.MUTED,
+                "stroke_width": 1,
+                "corner_radius": 0.12,
+                "buff": 0.25,
+            },
             paragraph_config={"font": MONO, "font_size": font_size, "line_spacing": line_spacing},
         )
         self.code_string = source
@@ -60,5 +69,8 @@ class CodeListing(Code):
     def lit_lines(self) -> list[int]:
         """The lines drawn in the highlight colour now (read from the glyphs)."""
         hi = theme.HIGHLIGHT.lower()
-        return [i for i, glyphs in enumerate(self.code_lines)
-                if len(glyphs) and all(g.get_fill_color().to_hex().lower() == hi for g in glyphs)]
+        return [
+            i
+            for i, glyphs in enumerate(self.code_lines)
+            if len(glyphs) and all(g.get_fill_color().to_hex().lower() == hi for g in glyphs)
+        ]

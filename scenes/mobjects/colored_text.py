@@ -5,6 +5,7 @@ Example
 >>> src = "第 " + colored("$m$", "#62d48a") + " 个位置"   # doctest: +SKIP
 >>> rich(src)                                             # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 from scenes import theme

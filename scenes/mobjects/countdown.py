@@ -4,6 +4,7 @@ The digits are pre-built Text glyphs (one per whole second), so updating the
 countdown every frame only changes which glyph is opaque and re-cuts the ring;
 nothing is re-typeset.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,22 +30,40 @@ class Countdown(VGroup):
         clock.set_frames_left(0, fps=15)      # shows 0, empty ring
     """
 
-    def __init__(self, seconds: int, *, radius: float = 0.75, center: np.ndarray = ORIGIN,
-                 color: str = theme.HIGHLIGHT, font_size: float = theme.SIZE_TITLE) -> None:
+    def __init__(
+        self,
+        seconds: int,
+        *,
+        radius: float = 0.75,
+        center: np.ndarray = ORIGIN,
+        color: str = theme.HIGHLIGHT,
+        font_size: float = theme.SIZE_TITLE,
+    ) -> None:
         super().__init__()
         if seconds < 0:
             raise ValueError(f"seconds must be >= 0, got {seconds}")
         self.seconds = int(seconds)
         self.center_point = np.array(center, dtype=float)
-        self.track = Arc(radius=radius, start_angle=PI / 2, angle=-TAU, arc_center=self.center_point,
-                         color=theme.MUTED, stroke_width=6).set_stroke(opacity=0.35)
-        self.full_ring = Arc(radius=radius, start_angle=PI / 2, angle=-TAU, arc_center=self.center_point,
-                             color=color, stroke_width=10)
+        self.track = Arc(
+            radius=radius,
+            start_angle=PI / 2,
+            angle=-TAU,
+            arc_center=self.center_point,
+            color=theme.MUTED,
+            stroke_width=6,
+        ).set_stroke(opacity=0.35)
+        self.full_ring = Arc(
+            radius=radius, start_angle=PI / 2, angle=-TAU, arc_center=self.center_point, color=color, stroke_width=10
+        )
         self.ring = self.full_ring.copy()
         # every digit stays in the family (hidden ones at opacity 0): Manim snapshots a moving
         # mobject's family when a play starts, so swapping submobjects would leave a stale glyph drawn
-        self.glyphs = VGroup(*[theme.title_text(str(n), color=theme.TEXT, font_size=font_size)
-                               .move_to(self.center_point) for n in range(self.seconds + 1)])
+        self.glyphs = VGroup(
+            *[
+                theme.title_text(str(n), color=theme.TEXT, font_size=font_size).move_to(self.center_point)
+                for n in range(self.seconds + 1)
+            ]
+        )
         for n, glyph in enumerate(self.glyphs):
             glyph.set_opacity(1.0 if n == self.seconds else 0.0)
         self._shown = self.seconds

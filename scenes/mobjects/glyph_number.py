@@ -13,6 +13,7 @@ Example
     deg = GlyphNumber(lambda v: f"{v:.0f}°", max_chars=4, chars="0123456789°")
     deg.add_updater(lambda m: m.set_value(np.degrees(theta.get_value()) % 360))
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -61,9 +62,17 @@ class GlyphNumber(VGroup):
     #: the viewer check reads it as one text unit, glyph by glyph (``glyph_pairs``)
     TEXT_UNIT = True
 
-    def __init__(self, fmt: Callable[[float], str], value: float = 0.0, *, max_chars: int = 6,
-                 chars: str = DIGITS + ".−-", font_size: float = theme.SIZE_BODY, color: str = theme.TEXT,
-                 align: str = "left") -> None:
+    def __init__(
+        self,
+        fmt: Callable[[float], str],
+        value: float = 0.0,
+        *,
+        max_chars: int = 6,
+        chars: str = DIGITS + ".−-",
+        font_size: float = theme.SIZE_BODY,
+        color: str = theme.TEXT,
+        align: str = "left",
+    ) -> None:
         super().__init__()
         if align not in ("left", "right"):
             raise ValueError(f"align must be 'left' or 'right', got {align!r}")
@@ -83,7 +92,7 @@ class GlyphNumber(VGroup):
         style = _template("0", font_size, color)[0]
         self.slots = [VMobject().match_style(style) for _ in range(max_chars)]
         self._laid_out: list[np.ndarray] = []
-        self.layouts = 0             # how many times the string was laid out (a follower re-places itself)
+        self.layouts = 0  # how many times the string was laid out (a follower re-places itself)
         self.add(self.anchor, *self.slots)
         self.set_value(value)
 
@@ -113,7 +122,7 @@ class GlyphNumber(VGroup):
                 # another string zips the family members that have points, so their count must not change
                 slot.points = np.repeat(self._anchor[None, :], 4, axis=0)
                 continue
-            glyph = _template(ch, self.font_size, self.color_name)[0]   # left edge x = 0, line y = 0
+            glyph = _template(ch, self.font_size, self.color_name)[0]  # left edge x = 0, line y = 0
             slot.points = glyph.points + np.array([x0 + lefts[k], y, 0.0])
         self.text = text
         # an animation of this number (FadeIn, Transform) writes snapshot points into the slots; the
@@ -132,15 +141,25 @@ class GlyphNumber(VGroup):
 
 def fixed(decimals: int) -> Callable[[float], str]:
     """A format with ``decimals`` places, the minus sign U+2212 and never ``−0``."""
+
     def fmt(v: float) -> str:
         r = round(float(v), decimals) + 0.0
         return f"{r:.{decimals}f}".replace("-", "−")
+
     return fmt
 
 
-def labeled_glyph_number(label: str, fmt: Callable[[float], str], value: float = 0.0, *, max_chars: int = 8,
-                         color: str = theme.TEXT, label_color: str = theme.TEXT,
-                         font_size: float = theme.SIZE_BODY, chars: str = DIGITS + ".−-") -> VGroup:
+def labeled_glyph_number(
+    label: str,
+    fmt: Callable[[float], str],
+    value: float = 0.0,
+    *,
+    max_chars: int = 8,
+    color: str = theme.TEXT,
+    label_color: str = theme.TEXT,
+    font_size: float = theme.SIZE_BODY,
+    chars: str = DIGITS + ".−-",
+) -> VGroup:
     """``VGroup(label Text, GlyphNumber)`` side by side; only the number needs an updater."""
     from manim import RIGHT
 

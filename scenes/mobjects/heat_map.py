@@ -1,4 +1,5 @@
 """A grid of squares coloured by value (score and Gram matrices)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,10 +16,19 @@ class HeatMap(VGroup):
     Colours run from ``low_color`` at ``vmin`` to ``high_color`` at ``vmax``.
     """
 
-    def __init__(self, values: np.ndarray, *, cell: float = 0.4, vmin: float | None = None,
-                 vmax: float | None = None, low_color: str = theme.BACKGROUND,
-                 high_color: str = theme.SCORE, center: np.ndarray = ORIGIN,
-                 row_labels: Sequence[str] | None = None, col_labels: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        values: np.ndarray,
+        *,
+        cell: float = 0.4,
+        vmin: float | None = None,
+        vmax: float | None = None,
+        low_color: str = theme.BACKGROUND,
+        high_color: str = theme.SCORE,
+        center: np.ndarray = ORIGIN,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+    ) -> None:
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float)).copy()
         self.vmin = float(self.values.min() if vmin is None else vmin)

@@ -3,6 +3,7 @@
 Decorative: they show a kind of picture (a pointer, a turn, two turns adding, clocks,
 an angle between two arrows), not values, so their angles are fixed drawing choices.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -43,19 +44,23 @@ def arcs_icon(size: float = 0.6) -> VGroup:
     a = Arc(radius=r * 0.7, start_angle=0, angle=np.radians(50), color=theme.ANGLE, stroke_width=4)
     b = Arc(radius=r * 0.7, start_angle=np.radians(50), angle=np.radians(70), color=theme.HIGHLIGHT, stroke_width=4)
     total = Arc(radius=r, start_angle=0, angle=np.radians(120), color=theme.TEXT, stroke_width=2)
-    rays = VGroup(Line(ORIGIN, r * _dir(0), color=theme.MUTED, stroke_width=2),
-                  Line(ORIGIN, r * _dir(120), color=theme.MUTED, stroke_width=2))
+    rays = VGroup(
+        Line(ORIGIN, r * _dir(0), color=theme.MUTED, stroke_width=2),
+        Line(ORIGIN, r * _dir(120), color=theme.MUTED, stroke_width=2),
+    )
     return VGroup(rays, a, b, total).move_to(ORIGIN)
 
 
 def clocks_icon(size: float = 0.6) -> VGroup:
     """Three small clocks whose hands sit at different angles (many speeds)."""
-    r = size / 6.6          # three faces 2.3 r apart: the row is 6.6 r wide
+    r = size / 6.6  # three faces 2.3 r apart: the row is 6.6 r wide
     out = VGroup()
     for k, deg in enumerate((150, 60, 10)):
         c = np.array([(k - 1) * 2.3 * r, 0.0, 0.0])
-        out.add(Circle(radius=r, color=theme.MUTED, stroke_width=2).move_to(c),
-                Line(c, c + 0.85 * r * _dir(deg), color=theme.ANGLE, stroke_width=3))
+        out.add(
+            Circle(radius=r, color=theme.MUTED, stroke_width=2).move_to(c),
+            Line(c, c + 0.85 * r * _dir(deg), color=theme.ANGLE, stroke_width=3),
+        )
     return out
 
 

@@ -2,6 +2,7 @@
 
 Entries are :class:`GlyphNumber` s, so a changed value only swaps pre-built glyphs.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,9 +27,18 @@ class LiveMatrix(VGroup):
         Attach an updater that re-reads ``source`` every frame.
     """
 
-    def __init__(self, source: Callable[[], np.ndarray], *, decimals: int = 3, color: str = theme.TEXT,
-                 font_size: float = theme.SIZE_SMALL + 4, col_gap: float = 1.35, row_gap: float = 0.5,
-                 center: np.ndarray = ORIGIN, live: bool = True) -> None:
+    def __init__(
+        self,
+        source: Callable[[], np.ndarray],
+        *,
+        decimals: int = 3,
+        color: str = theme.TEXT,
+        font_size: float = theme.SIZE_SMALL + 4,
+        col_gap: float = 1.35,
+        row_gap: float = 0.5,
+        center: np.ndarray = ORIGIN,
+        live: bool = True,
+    ) -> None:
         super().__init__()
         self.source = source
         self.decimals = decimals
@@ -38,8 +48,9 @@ class LiveMatrix(VGroup):
         for i in range(rows):
             for j in range(cols):
                 pos = np.array([(j - (cols - 1) / 2) * col_gap, ((rows - 1) / 2 - i) * row_gap, 0.0])
-                num = GlyphNumber(fixed(decimals), self.values[i, j], max_chars=decimals + 4,
-                                  font_size=font_size, color=color)
+                num = GlyphNumber(
+                    fixed(decimals), self.values[i, j], max_chars=decimals + 4, font_size=font_size, color=color
+                )
                 num.move_to(pos)
                 num.offset = pos
                 self.entries.add(num)
@@ -61,7 +72,7 @@ class LiveMatrix(VGroup):
 
     def refresh(self) -> "LiveMatrix":
         self.values = np.atleast_2d(np.asarray(self.source(), dtype=float))
-        origin = self.brackets.get_center()      # slots are offsets from the brackets' centre
+        origin = self.brackets.get_center()  # slots are offsets from the brackets' centre
         for num, v in zip(self.entries, self.values.ravel()):
             before = num.text
             num.set_value(v)

@@ -1,4 +1,5 @@
 """A matrix of numbers typeset with Typst from a numpy array."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,8 +30,15 @@ class MatrixReadout(VGroup):
     ``values`` keeps the array it was built from; ``shown`` the strings drawn.
     """
 
-    def __init__(self, values: np.ndarray, *, decimals: int = 2, name: str | None = None,
-                 color: str = theme.TEXT, font_size: float = theme.SIZE_FORMULA) -> None:
+    def __init__(
+        self,
+        values: np.ndarray,
+        *,
+        decimals: int = 2,
+        name: str | None = None,
+        color: str = theme.TEXT,
+        font_size: float = theme.SIZE_FORMULA,
+    ) -> None:
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float)).copy()
         self.shown = [[format_entry(x, decimals) for x in row] for row in self.values]

@@ -5,6 +5,7 @@ change of value only moves their points (no typesetting, no copying). It used to
 ``DecimalNumber``, whose ``set_value`` copies glyphs and rebuilds the group; on a readout
 that changes every frame that was about a quarter of a 1080p60 render's main thread.
 """
+
 from __future__ import annotations
 
 from manim import RIGHT, VGroup
@@ -41,8 +42,9 @@ class LabeledNumber(VGroup):
         super().__init__()
         self.decimals, self.include_sign, self.group_with_commas = decimals, include_sign, group_with_commas
         self.label = theme.body_text(label, color=label_color, font_size=font_size)
-        self.number = GlyphNumber(self.format, value, max_chars=max_chars, chars=DIGITS + ".,+−",
-                                  font_size=font_size, color=color)
+        self.number = GlyphNumber(
+            self.format, value, max_chars=max_chars, chars=DIGITS + ".,+−", font_size=font_size, color=color
+        )
         self.suffix = theme.body_text(suffix, color=color, font_size=font_size) if suffix else None
         self.add(self.label, self.number)
         if self.suffix is not None:
@@ -52,7 +54,7 @@ class LabeledNumber(VGroup):
         self._place_suffix()
 
     def format(self, value: float) -> str:
-        r = round(float(value), self.decimals) + 0.0          # + 0.0 turns −0.0 into 0.0
+        r = round(float(value), self.decimals) + 0.0  # + 0.0 turns −0.0 into 0.0
         text = f"{abs(r):{',' if self.group_with_commas else ''}.{self.decimals}f}"
         return ("−" if r < 0 else "+" if self.include_sign else "") + text
 
@@ -64,7 +66,7 @@ class LabeledNumber(VGroup):
     def set_value(self, value: float) -> "LabeledNumber":
         before = self.number.layouts
         self.number.set_value(value)
-        if self.number.layouts != before:       # a new string, or the number laid out again after an animation
+        if self.number.layouts != before:  # a new string, or the number laid out again after an animation
             self._place_suffix()
         return self
 

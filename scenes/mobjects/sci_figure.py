@@ -5,11 +5,12 @@ minus and digits come from other glyphs, in other sizes and on other baselines t
 Typst sets a real superscript. The number is the figure's own written form, only re-spelled, so the
 screen and the subtitles show the same digits.
 """
+
 from __future__ import annotations
 
 from scenes import theme
 
-TYPST = 4 / 3        # Typst text comes out at 3/4 of Text's size for the same font_size
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 
 
@@ -23,8 +24,9 @@ def typst_sci(written: str) -> str:
     return written.replace("−", "-")
 
 
-def sci_line(before: str, written: str, after: str = "", *, color: str = theme.TEXT,
-             text_size: float = theme.SIZE_SMALL):
+def sci_line(
+    before: str, written: str, after: str = "", *, color: str = theme.TEXT, text_size: float = theme.SIZE_SMALL
+):
     """One line of text with the figure ``written`` inside it as math; ``text_size`` is the ``Text`` size it
     replaces. ``before``/``after`` are plain words (no Typst markup characters)."""
     return theme.typst_text(f"{before}${typst_sci(written)}${after}", color=color, font_size=TYPST * text_size)

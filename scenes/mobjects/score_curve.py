@@ -1,4 +1,5 @@
 """Score against distance n − m, one curve per plane, on LaTeX-free axes."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -28,17 +29,32 @@ class ScoreCurve(VGroup):
         A legend entry per curve, shown in text colour beside a short sample of the curve's line.
     """
 
-    def __init__(self, distances: np.ndarray, curves: Sequence[np.ndarray], *, names: Sequence[str],
-                 x_range: tuple[float, float, float], y_range: tuple[float, float, float],
-                 x_length: float = 7.0, y_length: float = 3.2, center: np.ndarray = ORIGIN,
-                 x_label: str = "距离 n − m", y_label: str = "分数",
-                 colors: Sequence[str] = theme.SERIES) -> None:
+    def __init__(
+        self,
+        distances: np.ndarray,
+        curves: Sequence[np.ndarray],
+        *,
+        names: Sequence[str],
+        x_range: tuple[float, float, float],
+        y_range: tuple[float, float, float],
+        x_length: float = 7.0,
+        y_length: float = 3.2,
+        center: np.ndarray = ORIGIN,
+        x_label: str = "距离 n − m",
+        y_label: str = "分数",
+        colors: Sequence[str] = theme.SERIES,
+    ) -> None:
         super().__init__()
         self.distances = np.asarray(distances, dtype=float)
         self.curve_values = [np.asarray(c, dtype=float) for c in curves]
-        self.axes = Axes(x_range=list(x_range), y_range=list(y_range), x_length=x_length,
-                         y_length=y_length, tips=False,
-                         axis_config={"include_numbers": False, "color": theme.MUTED, "stroke_width": 2})
+        self.axes = Axes(
+            x_range=list(x_range),
+            y_range=list(y_range),
+            x_length=x_length,
+            y_length=y_length,
+            tips=False,
+            axis_config={"include_numbers": False, "color": theme.MUTED, "stroke_width": 2},
+        )
         self.x_ticks, self.y_ticks = VGroup(), VGroup()
         x0, x1, dx = x_range
         for x in np.arange(x0, x1 + dx / 2, dx):

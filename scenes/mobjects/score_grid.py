@@ -1,4 +1,5 @@
 """A score table: coloured cells, each with its number written in it."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -32,8 +33,9 @@ def flat_number(text: str, *, color: str = theme.TEXT) -> VMobject:
 class ScoreCell(VGroup):
     """One cell: a filled rectangle and its number; ``value`` and ``text`` say what it shows."""
 
-    def __init__(self, value: float, text: str, color: ManimColor, width: float, height: float,
-                 fill_opacity: float) -> None:
+    def __init__(
+        self, value: float, text: str, color: ManimColor, width: float, height: float, fill_opacity: float
+    ) -> None:
         super().__init__()
         self.value, self.text = float(value), text
         self.box = Rectangle(width=width, height=height, stroke_width=1, stroke_color=theme.MUTED)
@@ -66,12 +68,24 @@ class ScoreGrid(VGroup):
     WORD_GAP = 0.3
     SEAT_GAP = 0.72
 
-    def __init__(self, values: np.ndarray, *, cell_width: float = 0.86, cell_height: float = 0.62,
-                 decimals: int = 1, vmin: float | None = None, vmax: float | None = None,
-                 center: np.ndarray = ORIGIN, row_labels: Sequence[str] | None = None,
-                 col_labels: Sequence[str] | None = None, label_color: str = theme.TEXT,
-                 seats: Sequence[int] | None = None,
-                 low_color: str = "#23262f", high_color: str = theme.SCORE, fill_opacity: float = 0.9) -> None:
+    def __init__(
+        self,
+        values: np.ndarray,
+        *,
+        cell_width: float = 0.86,
+        cell_height: float = 0.62,
+        decimals: int = 1,
+        vmin: float | None = None,
+        vmax: float | None = None,
+        center: np.ndarray = ORIGIN,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        label_color: str = theme.TEXT,
+        seats: Sequence[int] | None = None,
+        low_color: str = "#23262f",
+        high_color: str = theme.SCORE,
+        fill_opacity: float = 0.9,
+    ) -> None:
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float)).copy()
         self.decimals = decimals
@@ -84,8 +98,14 @@ class ScoreGrid(VGroup):
         self.cells = VGroup()
         for i in range(rows):
             for j in range(cols):
-                c = ScoreCell(self.values[i, j], format_cell(self.values[i, j], decimals),
-                              self.color_for(self.values[i, j]), cell_width, cell_height, fill_opacity)
+                c = ScoreCell(
+                    self.values[i, j],
+                    format_cell(self.values[i, j], decimals),
+                    self.color_for(self.values[i, j]),
+                    cell_width,
+                    cell_height,
+                    fill_opacity,
+                )
                 c.move_to(np.array([j * cell_width, -i * cell_height, 0.0]))
                 self.cells.add(c)
         self.cells.move_to(center)
@@ -99,14 +119,24 @@ class ScoreGrid(VGroup):
         def at_col(mob, j, gap):
             return mob.move_to(np.array([self.cell(0, j).get_x(), top + gap, 0.0]))
 
-        self.row_labels = VGroup(*[at_row(theme.small_text(t, color=label_color), i, self.WORD_GAP)
-                                   for i, t in enumerate(row_labels or [])])
-        self.col_labels = VGroup(*[at_col(theme.small_text(t, color=label_color), j, self.WORD_GAP)
-                                   for j, t in enumerate(col_labels or [])])
-        self.row_seats = VGroup(*[at_row(theme.small_text(str(p), color=theme.POSITION), i, self.SEAT_GAP)
-                                  for i, p in enumerate(seats or [])])
-        self.col_seats = VGroup(*[at_col(theme.small_text(str(p), color=theme.POSITION), j, self.SEAT_GAP)
-                                  for j, p in enumerate(seats or [])])
+        self.row_labels = VGroup(
+            *[at_row(theme.small_text(t, color=label_color), i, self.WORD_GAP) for i, t in enumerate(row_labels or [])]
+        )
+        self.col_labels = VGroup(
+            *[at_col(theme.small_text(t, color=label_color), j, self.WORD_GAP) for j, t in enumerate(col_labels or [])]
+        )
+        self.row_seats = VGroup(
+            *[
+                at_row(theme.small_text(str(p), color=theme.POSITION), i, self.SEAT_GAP)
+                for i, p in enumerate(seats or [])
+            ]
+        )
+        self.col_seats = VGroup(
+            *[
+                at_col(theme.small_text(str(p), color=theme.POSITION), j, self.SEAT_GAP)
+                for j, p in enumerate(seats or [])
+            ]
+        )
         self.add(self.cells, self.row_labels, self.col_labels, self.row_seats, self.col_seats)
 
     @property

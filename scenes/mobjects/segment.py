@@ -4,6 +4,7 @@
 for a Line and 0.4 ms for a DashedLine here; a scene that re-places a few of them on each of
 3,000 frames spends seconds on it. :func:`place_segment` writes the same points directly.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -3,6 +3,7 @@
 The outputs are :func:`mathcore.shuffle.self_attention` of the word vectors (attention
 without positions), drawn as one grey heat strip per word under its chip.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -31,8 +32,16 @@ class ShuffleDemo(VGroup):
         Slot spacing and strip cell size.
     """
 
-    def __init__(self, words: Sequence[str], x: np.ndarray, *, center: np.ndarray = ORIGIN,
-                 spacing: float = 1.0, cell: float = 0.2, font_size: float = theme.SIZE_SMALL) -> None:
+    def __init__(
+        self,
+        words: Sequence[str],
+        x: np.ndarray,
+        *,
+        center: np.ndarray = ORIGIN,
+        spacing: float = 1.0,
+        cell: float = 0.2,
+        font_size: float = theme.SIZE_SMALL,
+    ) -> None:
         super().__init__()
         self.x = np.asarray(x, dtype=float)
         if len(words) != self.x.shape[0]:
@@ -48,8 +57,15 @@ class ShuffleDemo(VGroup):
         top = self.chips.chips[0].get_bottom()[1] - 0.15
         d = len(values)
         center = np.array([slot[0], top - d * self.cell / 2, 0.0])
-        return HeatMap(np.asarray(values)[:, None], cell=self.cell, vmin=-self.limit, vmax=self.limit,
-                       low_color=theme.BACKGROUND, high_color=theme.TEXT, center=center)
+        return HeatMap(
+            np.asarray(values)[:, None],
+            cell=self.cell,
+            vmin=-self.limit,
+            vmax=self.limit,
+            low_color=theme.BACKGROUND,
+            high_color=theme.TEXT,
+            center=center,
+        )
 
     @property
     def order(self) -> list[int]:
@@ -68,7 +84,11 @@ class ShuffleDemo(VGroup):
     def probe_values(self) -> dict:
         """The strips as drawn (values per slot) and attention recomputed on the shown order."""
         shown = [col.values[:, 0].tolist() for col in self.columns]
-        slot_x = [float(col.cells[0].get_center()[0]) for col in self.columns]    # one cell wide: its x is the strip's
-        return {"order": self.order, "shown": shown, "slot_x": slot_x,
-                "slots": [float(s[0]) for s in self.chips.slots],
-                "recomputed": self_attention(self.x[self.order]).tolist()}
+        slot_x = [float(col.cells[0].get_center()[0]) for col in self.columns]  # one cell wide: its x is the strip's
+        return {
+            "order": self.order,
+            "shown": shown,
+            "slot_x": slot_x,
+            "slots": [float(s[0]) for s in self.chips.slots],
+            "recomputed": self_attention(self.x[self.order]).tolist(),
+        }

@@ -11,6 +11,7 @@ depend on how many frames were drawn before; Manim's animation cache hashes it, 
 
 :meth:`SpinArrow.probe_values` reports the drawn tip, which the tests compare with mathcore.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -29,17 +30,33 @@ class SpinArrow(VGroup):
     length as a share of the arrow's length.
     """
 
-    def __init__(self, v0: Sequence[float], angle: Callable[[], float], *, scale: float = 2.0,
-                 center: np.ndarray = ORIGIN, color: str = theme.TEXT, opacity: float = 1.0,
-                 stroke_width: float = 7, tip_ratio: float = 0.15, live: bool = True) -> None:
+    def __init__(
+        self,
+        v0: Sequence[float],
+        angle: Callable[[], float],
+        *,
+        scale: float = 2.0,
+        center: np.ndarray = ORIGIN,
+        color: str = theme.TEXT,
+        opacity: float = 1.0,
+        stroke_width: float = 7,
+        tip_ratio: float = 0.15,
+        live: bool = True,
+    ) -> None:
         super().__init__()
         self.v0 = np.asarray(v0, dtype=float)
         self.angle = angle
         self.scale_units = float(scale)
         self.center_point = np.array(center, dtype=float)
         end = self.center_point + self.scale_units * np.array([self.v0[0], self.v0[1], 0.0])
-        self.arrow = Arrow(self.center_point, end, buff=0, color=color, stroke_width=stroke_width,
-                           max_tip_length_to_length_ratio=tip_ratio)
+        self.arrow = Arrow(
+            self.center_point,
+            end,
+            buff=0,
+            color=color,
+            stroke_width=stroke_width,
+            max_tip_length_to_length_ratio=tip_ratio,
+        )
         self.arrow.set_opacity(opacity)
         self.add(self.arrow)
         self._base = [(m, m.points.copy()) for m in self.arrow.family_members_with_points()]
@@ -75,12 +92,21 @@ class SpinArrow(VGroup):
 class TurningArrow(SpinArrow):
     """A :class:`SpinArrow` with its own angle tracker ``phi`` (radians), starting at ``angle``."""
 
-    def __init__(self, v0: Sequence[float] = (1.0, 0.0), *, angle: float = 0.0, scale: float = 2.0,
-                 center: np.ndarray = ORIGIN, color: str = theme.TEXT, opacity: float = 1.0,
-                 stroke_width: float = 7) -> None:
+    def __init__(
+        self,
+        v0: Sequence[float] = (1.0, 0.0),
+        *,
+        angle: float = 0.0,
+        scale: float = 2.0,
+        center: np.ndarray = ORIGIN,
+        color: str = theme.TEXT,
+        opacity: float = 1.0,
+        stroke_width: float = 7,
+    ) -> None:
         phi = ValueTracker(float(angle))
-        super().__init__(v0, phi.get_value, scale=scale, center=center, color=color, opacity=opacity,
-                         stroke_width=stroke_width)
+        super().__init__(
+            v0, phi.get_value, scale=scale, center=center, color=color, opacity=opacity, stroke_width=stroke_width
+        )
         self.phi = phi
 
     def set_angle(self, phi: float) -> "TurningArrow":

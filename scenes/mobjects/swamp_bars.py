@@ -5,6 +5,7 @@ word part from p to p + x_j (neutral). The vertical scale adapts so the tallest
 bar always fits, which is exactly what makes the word part vanish once p grows:
 the scale bar marked "1" shrinks with it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -37,9 +38,19 @@ class SwampBars(VGroup):
         Room below the baseline for negative values; the scale shrinks to fit them too.
     """
 
-    def __init__(self, word: Sequence[float], encode: Callable[[float], np.ndarray], *, seat: float = 0.0,
-                 height: float = 3.0, below: float = 0.9, bar_width: float = 0.55, spacing: float = 0.95,
-                 min_span: float = 2.0, center: np.ndarray = ORIGIN) -> None:
+    def __init__(
+        self,
+        word: Sequence[float],
+        encode: Callable[[float], np.ndarray],
+        *,
+        seat: float = 0.0,
+        height: float = 3.0,
+        below: float = 0.9,
+        bar_width: float = 0.55,
+        spacing: float = 0.95,
+        min_span: float = 2.0,
+        center: np.ndarray = ORIGIN,
+    ) -> None:
         super().__init__()
         self.word = np.asarray(word, dtype=float)
         self.encode = encode
@@ -49,16 +60,25 @@ class SwampBars(VGroup):
         d = len(self.word)
         self.xs = [self.base[0] + (j - (d - 1) / 2) * spacing for j in range(d)]
         self.half = bar_width / 2
-        self.axis = Line(self.base + (self.xs[0] - self.base[0] - 0.6) * np.array([1.0, 0, 0]),
-                         self.base + (self.xs[-1] - self.base[0] + 0.6) * np.array([1.0, 0, 0]),
-                         color=theme.MUTED, stroke_width=2)
-        self.seat_parts = VGroup(*[Polygon(*_box(0, 1, 0, 1), stroke_width=0).set_fill(theme.POSITION, 0.85)
-                                   for _ in range(d)])
-        self.word_parts = VGroup(*[Polygon(*_box(0, 1, 0, 1), stroke_width=0).set_fill(theme.TEXT, 0.95)
-                                   for _ in range(d)])
+        self.axis = Line(
+            self.base + (self.xs[0] - self.base[0] - 0.6) * np.array([1.0, 0, 0]),
+            self.base + (self.xs[-1] - self.base[0] + 0.6) * np.array([1.0, 0, 0]),
+            color=theme.MUTED,
+            stroke_width=2,
+        )
+        self.seat_parts = VGroup(
+            *[Polygon(*_box(0, 1, 0, 1), stroke_width=0).set_fill(theme.POSITION, 0.85) for _ in range(d)]
+        )
+        self.word_parts = VGroup(
+            *[Polygon(*_box(0, 1, 0, 1), stroke_width=0).set_fill(theme.TEXT, 0.95) for _ in range(d)]
+        )
         x_left = self.axis.get_start()[0] - 0.25
-        self.scale_bar = Line(np.array([x_left, self.base[1], 0]), np.array([x_left, self.base[1] + 1, 0]),
-                              color=theme.TEXT, stroke_width=5)
+        self.scale_bar = Line(
+            np.array([x_left, self.base[1], 0]),
+            np.array([x_left, self.base[1] + 1, 0]),
+            color=theme.TEXT,
+            stroke_width=5,
+        )
         self.scale_label = theme.small_text("1", color=theme.TEXT)
         self.add(self.axis, self.seat_parts, self.word_parts, self.scale_bar, self.scale_label)
         self.add_updater(lambda m: m._sync())
@@ -86,10 +106,15 @@ class SwampBars(VGroup):
             top = c + self.word[j]
             yc = y0 + c * u
             yt = y0 + top * u
-            self.seat_parts[j].set_points_as_corners([*_box(x - self.half, x + self.half, y0, yc),
-                                                      _box(x - self.half, x + self.half, y0, yc)[0]])
-            self.word_parts[j].set_points_as_corners([*_box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt),
-                                                      _box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt)[0]])
+            self.seat_parts[j].set_points_as_corners(
+                [*_box(x - self.half, x + self.half, y0, yc), _box(x - self.half, x + self.half, y0, yc)[0]]
+            )
+            self.word_parts[j].set_points_as_corners(
+                [
+                    *_box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt),
+                    _box(x - 0.6 * self.half, x + 0.6 * self.half, yc, yt)[0],
+                ]
+            )
         x_left = self.scale_bar.get_start()[0]
         place_segment(self.scale_bar, np.array([x_left, y0, 0]), np.array([x_left, y0 + u, 0]))
         self.scale_label.next_to(self.scale_bar, LEFT, buff=0.1)
@@ -107,8 +132,13 @@ class SwampBars(VGroup):
         return out
 
     def probe_values(self) -> dict:
-        return {"p": self.p, "code": self.code().tolist(), "word": self.word.tolist(),
-                "drawn": self.drawn_totals(), "unit": self.unit()}
+        return {
+            "p": self.p,
+            "code": self.code().tolist(),
+            "word": self.word.tolist(),
+            "drawn": self.drawn_totals(),
+            "unit": self.unit(),
+        }
 
 
 def log_sweep_rate(start: float, end: float) -> Callable[[float], float]:

@@ -11,6 +11,7 @@ The number is a :class:`GlyphNumber` (pre-built glyphs, no LaTeX, no Text rebuil
 per frame, the same slot mobjects all along so a running play never draws a stale
 digit); only the ring is rebuilt, as a cheap Arc.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,8 +42,16 @@ class ThinkTimer(VGroup):
         A small label under the ring (e.g. "想一想").
     """
 
-    def __init__(self, total_frames: int, fps: int, *, radius: float = 0.75, center: np.ndarray = ORIGIN,
-                 caption: str = "想一想", color: str = theme.HIGHLIGHT) -> None:
+    def __init__(
+        self,
+        total_frames: int,
+        fps: int,
+        *,
+        radius: float = 0.75,
+        center: np.ndarray = ORIGIN,
+        caption: str = "想一想",
+        color: str = theme.HIGHLIGHT,
+    ) -> None:
         super().__init__()
         self.total_frames = max(1, int(total_frames))
         self.fps = int(fps)
@@ -52,8 +61,13 @@ class ThinkTimer(VGroup):
         self.frames_left = self.total_frames
         self.track = Circle(radius=radius, color=theme.MUTED, stroke_width=4).move_to(self.center_point)
         self.ring = self._ring(1.0)
-        self.number = GlyphNumber(lambda v: f"{int(round(v))}", seconds_left(self.total_frames, self.fps), max_chars=3,
-                                  font_size=theme.SIZE_TITLE, color=color)
+        self.number = GlyphNumber(
+            lambda v: f"{int(round(v))}",
+            seconds_left(self.total_frames, self.fps),
+            max_chars=3,
+            font_size=theme.SIZE_TITLE,
+            color=color,
+        )
         self.number.move_to(self.center_point)
         self.caption = theme.small_text(caption, color=theme.TEXT)
         self.caption.next_to(self.track, DOWN, buff=0.2)
@@ -61,8 +75,14 @@ class ThinkTimer(VGroup):
 
     def _ring(self, fraction: float) -> Arc:
         angle = -2 * PI * float(np.clip(fraction, 0.0, 1.0))
-        return Arc(radius=self.radius, start_angle=PI / 2, angle=angle if abs(angle) > 1e-4 else -1e-4,
-                   arc_center=self.center_point, color=self.color, stroke_width=8)
+        return Arc(
+            radius=self.radius,
+            start_angle=PI / 2,
+            angle=angle if abs(angle) > 1e-4 else -1e-4,
+            arc_center=self.center_point,
+            color=self.color,
+            stroke_width=8,
+        )
 
     def shown_seconds(self) -> int:
         """The whole seconds drawn now."""
@@ -81,9 +101,12 @@ class ThinkTimer(VGroup):
 
     def follow(self, clock: Callable[[], int], end_frame: int) -> "ThinkTimer":
         """Count down with the scene: ``clock()`` is the frame being drawn, the pause ends at ``end_frame``."""
-        self.add_updater(lambda m, dt: m.set_frames_left(end_frame - 1 - clock()))   # dt: redrawn every frame
+        self.add_updater(lambda m, dt: m.set_frames_left(end_frame - 1 - clock()))  # dt: redrawn every frame
         return self
 
     def probe_values(self) -> dict:
-        return {"frames_left": self.frames_left, "seconds": self.shown_seconds(),
-                "ring_fraction": self.frames_left / self.total_frames}
+        return {
+            "frames_left": self.frames_left,
+            "seconds": self.shown_seconds(),
+            "ring_fraction": self.frames_left / self.total_frames,
+        }

@@ -1,4 +1,5 @@
 """A sentence as a row of word boxes that can be shuffled into a new order."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,9 +17,16 @@ class TokenRow(VGroup):
     the row is shuffled into; :meth:`order` says which word sits in each slot.
     """
 
-    def __init__(self, words: Sequence[str], *, center: np.ndarray = ORIGIN, spacing: float | None = None,
-                 font_size: float = theme.SIZE_BODY, color: str = theme.TEXT,
-                 box_color: str = theme.MUTED) -> None:
+    def __init__(
+        self,
+        words: Sequence[str],
+        *,
+        center: np.ndarray = ORIGIN,
+        spacing: float | None = None,
+        font_size: float = theme.SIZE_BODY,
+        color: str = theme.TEXT,
+        box_color: str = theme.MUTED,
+    ) -> None:
         super().__init__()
         self.words = list(words)
         labels = [theme.body_text(w, color=color, font_size=font_size) for w in self.words]

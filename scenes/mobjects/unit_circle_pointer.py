@@ -1,9 +1,21 @@
 """The unit-circle pointer: a pointer turned by θ whose tip is (cos θ, sin θ)."""
+
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Circle, DashedLine, Dot, Line, ValueTracker,
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    Animation,
+    Arc,
+    Circle,
+    DashedLine,
+    Dot,
+    Line,
+    ValueTracker,
     VGroup,
 )
 
@@ -30,8 +42,14 @@ class UnitCirclePointer(VGroup):
         Starting angle in radians.
     """
 
-    def __init__(self, *, radius: float = 2.0, center: np.ndarray = ORIGIN, angle: float = 0.0,
-                 readout_font_size: float = theme.SIZE_BODY) -> None:
+    def __init__(
+        self,
+        *,
+        radius: float = 2.0,
+        center: np.ndarray = ORIGIN,
+        angle: float = 0.0,
+        readout_font_size: float = theme.SIZE_BODY,
+    ) -> None:
         super().__init__()
         self.radius = float(radius)
         self.center_point = np.array(center, dtype=float)
@@ -53,16 +71,22 @@ class UnitCirclePointer(VGroup):
         self.cos_drop = DashedLine(c, c + r * RIGHT, color=theme.COS, stroke_width=2)
         self.sin_drop = DashedLine(c, c + r * RIGHT, color=theme.SIN, stroke_width=2)
         self.projections = VGroup(self.cos_segment, self.sin_segment, self.cos_drop, self.sin_drop)
-        self.angle_arc = Arc(radius=0.45, start_angle=0, angle=0.001, arc_center=c, color=theme.ANGLE,
-                             stroke_width=4)
-        self.trace = Arc(radius=r, start_angle=0, angle=0.001, arc_center=c, color=theme.HIGHLIGHT,
-                         stroke_width=6)
+        self.angle_arc = Arc(radius=0.45, start_angle=0, angle=0.001, arc_center=c, color=theme.ANGLE, stroke_width=4)
+        self.trace = Arc(radius=r, start_angle=0, angle=0.001, arc_center=c, color=theme.HIGHLIGHT, stroke_width=6)
         self.trace.set_stroke(opacity=0)
         self.pointer = Line(c, c + r * RIGHT, color=theme.TEXT, stroke_width=6)
         self.tip_dot = Dot(c + r * RIGHT, radius=0.09, color=theme.ANGLE)
         self.projections.set_stroke(opacity=0)
-        self.add(self.axes, self.axis_labels, self.circle, self.trace, self.angle_arc, self.projections,
-                 self.pointer, self.tip_dot)
+        self.add(
+            self.axes,
+            self.axis_labels,
+            self.circle,
+            self.trace,
+            self.angle_arc,
+            self.projections,
+            self.pointer,
+            self.tip_dot,
+        )
 
         fs = readout_font_size
         self.angle_readout = LabeledNumber("θ =", 0, decimals=0, suffix="°", color=theme.ANGLE, font_size=fs)
@@ -113,20 +137,32 @@ class UnitCirclePointer(VGroup):
         place_segment(self.pointer, c, tip)
         self.tip_dot.move_to(tip)
         shown = theta % (2 * np.pi)
-        self.angle_arc.become(Arc(radius=0.45, start_angle=0, angle=max(shown, 1e-4), arc_center=c,
-                                  color=theme.ANGLE, stroke_width=4))
+        self.angle_arc.become(
+            Arc(radius=0.45, start_angle=0, angle=max(shown, 1e-4), arc_center=c, color=theme.ANGLE, stroke_width=4)
+        )
         if self.trace_start is not None:
             sweep = theta - self.trace_start
             style = dict(color=theme.HIGHLIGHT, stroke_width=6)
-            self.trace.become(Arc(radius=self.radius, start_angle=self.trace_start,
-                                  angle=sweep if abs(sweep) > 1e-4 else 1e-4, arc_center=c, **style))
+            self.trace.become(
+                Arc(
+                    radius=self.radius,
+                    start_angle=self.trace_start,
+                    angle=sweep if abs(sweep) > 1e-4 else 1e-4,
+                    arc_center=c,
+                    **style,
+                )
+            )
 
     def _sync_projections(self) -> None:
         c, tip = self.center_point, self.tip_point()
         foot_x = np.array([tip[0], c[1], 0.0])
         foot_y = np.array([c[0], tip[1], 0.0])
-        for seg, a, b in ((self.cos_segment, c, foot_x), (self.sin_segment, c, foot_y),
-                          (self.cos_drop, tip, foot_x), (self.sin_drop, tip, foot_y)):
+        for seg, a, b in (
+            (self.cos_segment, c, foot_x),
+            (self.sin_segment, c, foot_y),
+            (self.cos_drop, tip, foot_x),
+            (self.sin_drop, tip, foot_y),
+        ):
             if np.linalg.norm(b - a) < 1e-3:
                 b = a + np.array([1e-3, 0, 0])
             place_segment(seg, a, b)
@@ -142,12 +178,16 @@ class UnitCirclePointer(VGroup):
     def drawn(self) -> dict:
         """Raw points of what is drawn, and the readouts as shown: for label-equals-drawing tests."""
         return {
-            "center": self.pointer.get_start().tolist(), "pointer_point": self.pointer.get_end().tolist(),
+            "center": self.pointer.get_start().tolist(),
+            "pointer_point": self.pointer.get_end().tolist(),
             "circle_radius": self.circle.width / 2,
-            "arc_start": self.angle_arc.get_start().tolist(), "arc_end": self.angle_arc.get_end().tolist(),
-            "cos_end": self.cos_segment.get_end().tolist(), "sin_end": self.sin_segment.get_end().tolist(),
+            "arc_start": self.angle_arc.get_start().tolist(),
+            "arc_end": self.angle_arc.get_end().tolist(),
+            "cos_end": self.cos_segment.get_end().tolist(),
+            "sin_end": self.sin_segment.get_end().tolist(),
             "projections_shown": bool(self.cos_segment.get_stroke_opacity() > 0),
-            "deg_text": self.angle_readout.shown_text(), "cos_text": self.cos_readout.shown_text(),
+            "deg_text": self.angle_readout.shown_text(),
+            "cos_text": self.cos_readout.shown_text(),
             "sin_text": self.sin_readout.shown_text(),
         }
 

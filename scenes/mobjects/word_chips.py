@@ -1,4 +1,5 @@
 """A sentence as a row of word chips that can be shuffled (a permutation moves chips between slots)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -27,8 +28,15 @@ class WordChips(VGroup):
         Text colour (the box is drawn in the same colour, dimmer).
     """
 
-    def __init__(self, words: Sequence[str], *, center: np.ndarray = ORIGIN, spacing: float = 1.5,
-                 font_size: float = theme.SIZE_BODY, color: str = theme.TEXT) -> None:
+    def __init__(
+        self,
+        words: Sequence[str],
+        *,
+        center: np.ndarray = ORIGIN,
+        spacing: float = 1.5,
+        font_size: float = theme.SIZE_BODY,
+        color: str = theme.TEXT,
+    ) -> None:
         super().__init__()
         self.words = list(words)
         n = len(self.words)
@@ -39,8 +47,13 @@ class WordChips(VGroup):
         height = font_size / 48 * 0.9
         for word, slot in zip(self.words, self.slots):
             label = theme.body_text(word, color=color, font_size=font_size)
-            box = RoundedRectangle(corner_radius=0.12, width=max(label.width + 0.3, 0.8 * spacing),
-                                   height=height, stroke_color=color, stroke_width=2)
+            box = RoundedRectangle(
+                corner_radius=0.12,
+                width=max(label.width + 0.3, 0.8 * spacing),
+                height=height,
+                stroke_color=color,
+                stroke_width=2,
+            )
             box.set_fill(theme.BACKGROUND, opacity=1).set_stroke(opacity=0.6)
             chip = VGroup(box, label.move_to(box)).move_to(slot)
             self.chips.add(chip)
@@ -52,11 +65,16 @@ class WordChips(VGroup):
 
     def seat_labels(self, *, start: int = 0, buff: float = 0.2, color: str = theme.POSITION) -> VGroup:
         """Seat numbers under the slots (``start``, ``start + 1`` …)."""
-        return VGroup(*[theme.small_text(str(start + j), color=color).next_to(self.chips[0], DOWN, buff=buff)
-                        .set_x(s[0]) for j, s in enumerate(self.slots)])
+        return VGroup(
+            *[
+                theme.small_text(str(start + j), color=color).next_to(self.chips[0], DOWN, buff=buff).set_x(s[0])
+                for j, s in enumerate(self.slots)
+            ]
+        )
 
-    def shuffle_animations(self, perm: Sequence[int], *, followers: Sequence[VGroup] = (),
-                           path_arc: float = 0.9) -> list[Animation]:
+    def shuffle_animations(
+        self, perm: Sequence[int], *, followers: Sequence[VGroup] = (), path_arc: float = 0.9
+    ) -> list[Animation]:
         """Reorder to ``[words[order[p]] for p in perm]``: slot j receives what stood on slot ``perm[j]``.
 
         ``followers`` are per-slot groups (one entry per slot, e.g. output columns) that move

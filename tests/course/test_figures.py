@@ -1,4 +1,5 @@
 """Computed figures: every {placeholder} is mathcore's value, and no computed number is typed by hand."""
+
 from __future__ import annotations
 
 import re
@@ -9,12 +10,14 @@ import numpy as np
 import pytest
 
 import mathcore
+from coursekit.content.figures import names_in, parse_figure
+from coursekit.core.errors import UserError
+from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
+from coursekit.core.paths import narration_dir
 from mathcore import checks
 from mathcore.toy_words import word_vectors
 from narration import figures
-from coursekit.core.errors import UserError
-from narration.figures import FIGURES, fill, names_in, parse_figure
-from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT, narration_dir
+from narration.figures import FIGURES, fill
 
 LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 NARRATION_FILES = sorted(narration_dir().glob("*.yaml"))
@@ -53,7 +56,9 @@ def _minimal_rope_words():
 def _score_at(a, b, s, t) -> float:
     """Scaled RoPE score of word vector a at seat s and b at seat t, pair by pair (2-D turns)."""
     w = 10000.0 ** (-np.arange(0, 8, 2) / 8)
-    return sum(mathcore.rope_score(a[2 * i:2 * i + 2], b[2 * i:2 * i + 2], s, t, w[i]) for i in range(4)) / np.sqrt(8)
+    return sum(mathcore.rope_score(a[2 * i : 2 * i + 2], b[2 * i : 2 * i + 2], s, t, w[i]) for i in range(4)) / np.sqrt(
+        8
+    )
 
 
 def _same_word_score(gap: int) -> float:
@@ -67,10 +72,17 @@ def _shuffle_gaps() -> tuple[int, int]:
     """Seats between the two words whose score the shuffle changes most, before and after it."""
     x = _minimal_rope_words()
     perm = list(figures.MINIMAL_ROPE_PERM)
-    best = max(((abs(_score_at(x[a], x[b], perm.index(a), perm.index(b)) - _score_at(x[a], x[b], a, b)), a, b)
-                for a in range(6) for b in range(a + 1, 6)))
+    best = max(
+        (
+            (abs(_score_at(x[a], x[b], perm.index(a), perm.index(b)) - _score_at(x[a], x[b], a, b)), a, b)
+            for a in range(6)
+            for b in range(a + 1, 6)
+        )
+    )
     _, a, b = best
     return b - a, abs(perm.index(b) - perm.index(a))
+
+
 # name -> (mathcore's value, how close the written form must be)
 # tolerance: ("abs", t) for fixed decimals, ("rel", t) for scientific notation
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
@@ -79,7 +91,10 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "circle_radius": (1.0, ("abs", 1e-9)),
     "r90_e1": (tuple(mathcore.rotate([1.0, 0.0], np.pi / 2)), ("abs", 0.005)),
     "r90_len": (float(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.pi / 2))), ("abs", 0.005)),
-    "r90_pow4_err": (float(np.abs(np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4) - np.eye(2)).max()), ("rel", 0.05)),
+    "r90_pow4_err": (
+        float(np.abs(np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4) - np.eye(2)).max()),
+        ("rel", 0.05),
+    ),
     "w0_d8": (float(mathcore.frequencies(8)[0]), ("abs", 0.0005)),
     "w1_d8": (float(mathcore.frequencies(8)[1]), ("abs", 0.0005)),
     "w2_d8": (float(mathcore.frequencies(8)[2]), ("abs", 0.0005)),
@@ -96,18 +111,38 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
-    "rope_pair_lead_deg": (float(np.degrees(np.arccos(np.dot(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K)
-                                                      / np.linalg.norm(figures.ROPE_PAIR_Q)
-                                                      / np.linalg.norm(figures.ROPE_PAIR_K)))), ("abs", 0.5)),
+    "rope_pair_lead_deg": (
+        float(
+            np.degrees(
+                np.arccos(
+                    np.dot(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K)
+                    / np.linalg.norm(figures.ROPE_PAIR_Q)
+                    / np.linalg.norm(figures.ROPE_PAIR_K)
+                )
+            )
+        ),
+        ("abs", 0.5),
+    ),
     "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
     "widget_q_turn_deg": (_turn_deg(figures.WIDGET_Q, 2), ("abs", 0.5)),
     "widget_k_turn_deg": (_turn_deg(figures.WIDGET_K, 4), ("abs", 0.5)),
     "widget_gap_deg": (_gap_deg(figures.WIDGET_Q, figures.WIDGET_K, 2, 4), ("abs", 0.5)),
-    "rope_shuffle_change": (max(abs(_score_at(_minimal_rope_words()[a], _minimal_rope_words()[b],
-                                              list(figures.MINIMAL_ROPE_PERM).index(a),
-                                              list(figures.MINIMAL_ROPE_PERM).index(b))
-                                    - _score_at(_minimal_rope_words()[a], _minimal_rope_words()[b], a, b))
-                                for a in range(6) for b in range(6)), ("abs", 0.05)),
+    "rope_shuffle_change": (
+        max(
+            abs(
+                _score_at(
+                    _minimal_rope_words()[a],
+                    _minimal_rope_words()[b],
+                    list(figures.MINIMAL_ROPE_PERM).index(a),
+                    list(figures.MINIMAL_ROPE_PERM).index(b),
+                )
+                - _score_at(_minimal_rope_words()[a], _minimal_rope_words()[b], a, b)
+            )
+            for a in range(6)
+            for b in range(6)
+        ),
+        ("abs", 0.05),
+    ),
     "shuffle_gap_before": (float(_shuffle_gaps()[0]), ("abs", 0.0)),
     "shuffle_gap_after": (float(_shuffle_gaps()[1]), ("abs", 0.0)),
     "same_word_d0": (_same_word_score(0), ("abs", 0.05)),
@@ -134,7 +169,10 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "eps_exp": (-float(round(np.log10(np.finfo(np.float64).eps))), ("abs", 0.0)),
     "assert_err_exp": (-float(round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2]))), ("abs", 0.0)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
-    "assert_err_order": (10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])), ("rel", 1e-9)),
+    "assert_err_order": (
+        10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])),
+        ("rel", 1e-9),
+    ),
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
     "cat5_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 5.0)), ("abs", 0.5)),
     "cat50_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 50.0)), ("abs", 0.5)),
@@ -168,7 +206,8 @@ def _cue_sources():
 def test_every_figure_has_an_expected_value():
     assert set(FIGURES) == set(EXPECTED), (
         f"figures without a check here: {sorted(set(FIGURES) - set(EXPECTED))}; "
-        f"checks without a figure: {sorted(set(EXPECTED) - set(FIGURES))}")
+        f"checks without a figure: {sorted(set(EXPECTED) - set(FIGURES))}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -258,14 +297,14 @@ def test_no_computed_figure_typed_by_hand():
         if "×10" in written or (digits >= 3 and not written.startswith("(")):
             for file, text in raw.items():
                 for m in re.finditer(re.escape(written), text):
-                    before = text[max(0, m.start() - 1):m.start()]
-                    after = text[m.end():m.end() + 1]
+                    before = text[max(0, m.start() - 1) : m.start()]
+                    after = text[m.end() : m.end() + 1]
                     if not (before.isdigit() or after.isdigit()):
                         problems.append(f"{file}: {written!r} typed by hand; use {{{fname}}}")
     # the same errors written the document's way
     for file, text in raw.items():
         for m in re.finditer(r"\d\.\d\s*[×x*]\s*10\s*[\^⁻-]", text):
-            problems.append(f"{file}: scientific notation typed by hand near {text[m.start():m.start() + 16]!r}")
+            problems.append(f"{file}: scientific notation typed by hand near {text[m.start() : m.start() + 16]!r}")
     assert not problems, "\n".join(problems)
 
 

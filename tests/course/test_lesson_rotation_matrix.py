@@ -6,6 +6,7 @@ tests/course/test_scene_<scene_id>.py.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,12 +17,12 @@ import pytest
 import mathcore
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
-from mathcore import checks, rotation_facts as rf
+from mathcore import checks
+from mathcore import rotation_facts as rf
 from mathcore.low_rank import head_dim, head_score_rank
 from mathcore.toy_words import attention_scores, word_vectors
 from narration import figures
 from narration.figures import fill
-
 from tests.support.course_scenes import narration_scene
 from tests.support.scene_probes import bare, one, sci_in, shows_figure
 
@@ -83,7 +84,7 @@ def test_rotation_fidelity_readings(scene_d):
     for s in scene.probes["vector"]:
         assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
     ortho = [s for s in scene.probes["orthogonal"] if s["on_screen"]]
-    assert len(ortho) > 30 and len({round(s["theta"], 6) for s in ortho}) > 10      # shown while θ turns
+    assert len(ortho) > 30 and len({round(s["theta"], 6) for s in ortho}) > 10  # shown while θ turns
     for s in ortho:
         want = np.round(rf.orthogonality_product(s["theta"]), 3) + 0.0
         assert np.array_equal(np.array(s["shown"]), want)
@@ -107,7 +108,7 @@ def test_rotation_fidelity_readings(scene_d):
 def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
     scene = scene_d("rotation_fidelity")
     # "θ 为正：逆时针转": while the drawn angle grows, the drawn tip turns counter-clockwise
-    assert scene.probes["ccw"][0]["shown"] == "θ取正值：逆时针转"                   # Text drops spaces
+    assert scene.probes["ccw"][0]["shown"] == "θ取正值：逆时针转"  # Text drops spaces
     vec = scene.probes["vector"]
     turns = [(a, b) for a, b in zip(vec, vec[1:]) if b["phi"] - a["phi"] > 1e-6]
     assert len(turns) > 30
@@ -141,8 +142,8 @@ def test_assertions_live_rows(scene_d):
     eps = np.finfo(np.float64).eps
     for r, a in zip(rows, want):
         assert r["error"] == a.error and r["bound"] == a.bound and r["passed"] == a.passed
-        assert r["bound"] == 100 * eps                                 # one bound for all: 100 ε
-        near = a.error > a.bound / 2                                   # near its bound: 3 significant digits
+        assert r["bound"] == 100 * eps  # one bound for all: 100 ε
+        near = a.error > a.bound / 2  # near its bound: 3 significant digits
         # typeset as Typst math: m times 10^(e), the digits of fmt_sci
         assert sci_in(r["shown_error"]) == figures.parse_figure(figures.fmt_sci(a.error, 3 if near else 2))
         if not near:
@@ -160,12 +161,15 @@ def test_assertions_live_rows(scene_d):
         assert scene.plan.cue(a.key.lower()).text.startswith(r["shown_key"])
     intro = scene.probes["intro"][0]
     assert intro["eps"] == eps and intro["heads"] == ["断言", "内容", "实测偏差", "约合几个ε", "通过"]
-    for cue in scene.plan.cues:                    # no source document, no "当场重算", no A-codes in the voice
+    for cue in scene.plan.cues:  # no source document, no "当场重算", no A-codes in the voice
         assert "讲义" not in cue.text and "当场" not in cue.text and not re.search(r"A\d", cue.text)
     assert str(checks.BOUND_IN_EPS) in scene.plan.cue("intro").text
     assert f"10 的负 {round(-np.log10(eps))} 次方" in scene.plan.cue("intro").text
-    assert "epsilon = 2.2 times 10^(-16)" in intro["shown_unit"] and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
-    assert "机器精度" in intro["shown_unit"] and "机器精度" in scene.plan.cue("intro").text     # ε is machine epsilon
+    assert (
+        "epsilon = 2.2 times 10^(-16)" in intro["shown_unit"]
+        and "100 epsilon = 2.2 times 10^(-14)" in intro["shown_unit"]
+    )
+    assert "机器精度" in intro["shown_unit"] and "机器精度" in scene.plan.cue("intro").text  # ε is machine epsilon
     assert "舍入单位" not in intro["shown_unit"]
     verdict = scene.probes["verdict"][0]
     assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']} / 5")
@@ -191,13 +195,13 @@ def test_exercise_countdown_reaches_zero_at_cue_end(scene_d, think):
     assert pause == int(round(cue_pause_seconds(think) * fps))
     samples = {s["frame"]: s for s in scene.probes[think]}
     shown = [samples[f]["seconds"] for f in range(speech_end, cue.end_frame)]
-    assert shown[0] == cue_pause_seconds(think)                 # starts at the pause's whole seconds
-    assert shown[-1] == 0                                       # 0 on the cue's last frame
-    assert all(a >= b for a, b in zip(shown, shown[1:]))        # never counts up
-    assert sorted(set(shown)) == list(range(0, shown[0] + 1))   # every whole second shown
+    assert shown[0] == cue_pause_seconds(think)  # starts at the pause's whole seconds
+    assert shown[-1] == 0  # 0 on the cue's last frame
+    assert all(a >= b for a, b in zip(shown, shown[1:]))  # never counts up
+    assert sorted(set(shown)) == list(range(0, shown[0] + 1))  # every whole second shown
     for f in range(speech_end, cue.end_frame):
         left = cue.end_frame - 1 - f
-        assert samples[f]["seconds"] == -(-left // fps)         # ceil of the time left
+        assert samples[f]["seconds"] == -(-left // fps)  # ceil of the time left
         assert samples[f]["on_screen"]
     # during the speech the full pause is shown
     for f in range(cue.start_frame + fps // 2 + 1, speech_end):
@@ -206,8 +210,8 @@ def test_exercise_countdown_reaches_zero_at_cue_end(scene_d, think):
 
 def cue_pause_seconds(think: str) -> int:
     """The cue's ``pause:`` in narration/rotation_matrix.yaml."""
-    from coursekit.core.config import load_config
     from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
 
     course = load_course(load_config(None).lessons)
     (cue,) = [c for c in course.scene("exercises").cues if c.short_id == think]
@@ -236,12 +240,14 @@ def test_exercise_worked_values(scene_d):
     assert ex3["answer"].endswith(figures.value("pe_norm_d512"))
     norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)
     assert np.allclose(ex3["norms"], norms) and np.allclose(norms, np.sqrt(ex3["d"] / 2))
-    assert all(t.endswith(figures.value("pe_norm_d512") + ".00") or t.endswith(figures.fmt_fixed(v))
-               for t, v in zip(ex3["shown"], norms))
+    assert all(
+        t.endswith(figures.value("pe_norm_d512") + ".00") or t.endswith(figures.fmt_fixed(v))
+        for t, v in zip(ex3["shown"], norms)
+    )
     assert f"= {figures.value('pe_norm_d512')}$" in ex3["note"]
     # 16 holds for d = 512 only: the voice says which d, as the screen does
     assert f"以 {ex3['d']} 维为例" in scene.plan.cue("ex3_work").text and f"$d = {ex3['d']}$" in ex3["note"]
-    assert f"{ex3['d']}维时" in ex3["answer"]                                  # Text drops spaces
+    assert f"{ex3['d']}维时" in ex3["answer"]  # Text drops spaces
 
 
 def build(scene_id: str):
@@ -298,8 +304,11 @@ def cmap():
 
 def test_every_subtitle_character_is_in_the_course_font(lesson, cmap):
     missing = {}
-    texts = [(f"{s.id}.{c.short_id}", t) for s, c, t in _cues(lesson)] + [("title", lesson.title)] + \
-        [(s.id, s.title) for s in lesson.scenes]
+    texts = (
+        [(f"{s.id}.{c.short_id}", t) for s, c, t in _cues(lesson)]
+        + [("title", lesson.title)]
+        + [(s.id, s.title) for s in lesson.scenes]
+    )
     for where, text in texts:
         for ch in text:
             if ch.strip() and ord(ch) not in cmap:

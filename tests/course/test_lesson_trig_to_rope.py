@@ -5,6 +5,7 @@ tests/course/test_scene_<scene_id>.py.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +14,6 @@ import pytest
 import mathcore
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from narration import figures
-
 from tests.support.course_scenes import narration_scene
 from tests.support.scene_probes import bare, one
 
@@ -35,12 +35,21 @@ def test_trig_opening_sin30_and_pointer():
     assert len(samples) > 30
     for t in samples:
         assert np.allclose(t["tip"], mathcore.rotate(t["v0"], t["phi"]), atol=TOL)
-    assert max(t["phi"] for t in samples) > 2 * np.pi      # the pointer really turns during the plan
+    assert max(t["phi"] for t in samples) > 2 * np.pi  # the pointer really turns during the plan
 
 
 # the stage of the trig_opening roadmap (1-based row) each content scene of the lesson belongs to
-TRIG_STAGES = {"unit_circle": 1, "angle_addition": 2, "attention_blind": 3, "rope_turns": 4, "rope_invariance": 4,
-               "clock_row": 5, "minimal_rope": 6, "rope_visualisation": 6, "summary_table": 7}
+TRIG_STAGES = {
+    "unit_circle": 1,
+    "angle_addition": 2,
+    "attention_blind": 3,
+    "rope_turns": 4,
+    "rope_invariance": 4,
+    "clock_row": 5,
+    "minimal_rope": 6,
+    "rope_visualisation": 6,
+    "summary_table": 7,
+}
 
 
 def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
@@ -58,7 +67,7 @@ def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
     stages = list(TRIG_STAGES.values())
     assert stages == sorted(stages) and set(stages) == set(range(1, len(items) + 1))
     plan = scene.plan.cue("plan").text
-    assert "画出来" in plan and "一张表" in plan          # the voice names the last two stages too
+    assert "画出来" in plan and "一张表" in plan  # the voice names the last two stages too
 
 
 @pytest.fixture(scope="module")
@@ -80,17 +89,17 @@ def test_attention_outputs_only_permute(scene_b, scene_id):
     assert np.allclose(w, attention_weights(x), atol=TOL) and np.allclose(w.sum(axis=1), 1.0)
     out = np.array(one(scene, "outputs")["values"])
     assert np.allclose(out, mathcore.attention(x, x, x), atol=TOL)
-    assert np.allclose(w @ x, out, atol=TOL)                      # weights · x is the drawn output
+    assert np.allclose(w @ x, out, atol=TOL)  # weights · x is the drawn output
     sh = one(scene, "shuffled")
     assert sh["tokens"] == [words[i] for i in perm] == sh["words"]
     assert np.allclose(sh["x"], x[perm], atol=TOL)
     assert np.allclose(sh["outputs"], mathcore.attention(x[perm], x[perm], x[perm]), atol=TOL)
-    assert sh["drawn"] == [inputs["drawn"][i] for i in perm]        # the same rows, moved
+    assert sh["drawn"] == [inputs["drawn"][i] for i in perm]  # the same rows, moved
     cmp = one(scene, "compare")
     assert np.abs(np.array(cmp["before_then_shuffle"]) - np.array(cmp["shuffle_then_after"])).max() <= 1e-12
     assert cmp["error"] == mathcore.permutation_error(x, perm)
     assert cmp["error_shown"] == figures.fmt_sci(cmp["error"])
-    assert cmp["drawn_old"] == cmp["drawn_new"]                     # colour for colour, row for row
+    assert cmp["drawn_old"] == cmp["drawn_new"]  # colour for colour, row for row
     assert cmp["drawn_new"] == [one(scene, "outputs")["drawn"][i] for i in perm]
 
 

@@ -5,6 +5,7 @@ tests/course/test_scene_<scene_id>.py.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +14,6 @@ import pytest
 import mathcore
 from mathcore.toy_words import word_vectors
 from narration import figures
-
 from tests.support.course_scenes import narration_scene
 from tests.support.scene_probes import bare, first_drawn, one
 
@@ -32,7 +32,7 @@ def blind_bag_disagreements(samples, x) -> list[str]:
     for s in samples:
         for j, (strip, want) in enumerate(zip(s["shown"], s["recomputed"])):
             if abs(s["slot_x"][j] - s["slots"][j]) > 1e-6:
-                continue                              # moving with its word
+                continue  # moving with its word
             if not np.allclose(strip, want, atol=TOL):
                 out.append(f"frame {s['frame']}: slot {j}: the strip is not the output of the word shown there")
     return out
@@ -67,7 +67,7 @@ def test_seat_card_numbers():
     hops = scene.probes["hops"][0]
     assert hops["shown"] == [[str(a), str(b)] for a, b in hops["pairs"]]
     assert all(b - a == 1 for a, b in hops["pairs"])
-    for (start, end), (xa, xb) in zip(hops["hop_ends"], hops["ticks"]):      # each hop goes from its seat to the next
+    for (start, end), (xa, xb) in zip(hops["hop_ends"], hops["ticks"]):  # each hop goes from its seat to the next
         assert start == pytest.approx(xa, abs=0.02) and end == pytest.approx(xb, abs=0.02)
     text = scene.plan.cue("req_steady").text
     assert all(str(s) in text for pair in hops["pairs"] for s in pair)
@@ -77,7 +77,7 @@ def test_seat_card_numbers():
 def test_failing_encodings_values(scene_b):
     scene = scene_b("failing_encodings")
     x_cat, x_dog = word_vectors([scene.WORD, scene.OTHER], scene.D)
-    raw = lambda p: mathcore.raw_index_encoding([p], scene.D)[0]    # noqa: E731
+    raw = lambda p: mathcore.raw_index_encoding([p], scene.D)[0]  # noqa: E731
     bars = [s for s in scene.probes["bars"] if s["on_screen"]]
     assert len(bars) > 100
     for s in bars:
@@ -99,8 +99,8 @@ def test_failing_encodings_values(scene_b):
     assert cat["dist_same_word"] > 1000 * cat["dist_words"]
     assert figures.fmt_dec(cat["dot_word"]) in cat["shown"][0]
     far_dot = float((x_cat + raw(scene.FAR)) @ (x_dog + raw(scene.FAR)))
-    assert f"≈{figures.fmt_dec(far_dot / 1e8, 1)}亿" in cat["shown"][1]            # ≈ 1 亿, not 8 digits
-    assert len(cat["shown"][1].split("≈")[1]) <= 5                                  # a short figure, e.g. "1亿"
+    assert f"≈{figures.fmt_dec(far_dot / 1e8, 1)}亿" in cat["shown"][1]  # ≈ 1 亿, not 8 digits
+    assert len(cat["shown"][1].split("≈")[1]) <= 5  # a short figure, e.g. "1亿"
     assert "@" not in "".join(cat["shown"])
     codes = one(scene, "norm_codes")
     short_n, long_n = figures.NORM_LENGTHS
@@ -109,7 +109,9 @@ def test_failing_encodings_values(scene_b):
     assert codes["shown"] == [figures.value("norm_code_short"), figures.value("norm_code_long")]
     steps = one(scene, "norm_steps")
     assert steps["shown"] == [f"一步{figures.value('norm_step_short')}", f"一步{figures.value('norm_step_long')}"]
-    assert np.allclose(steps["drawn"], [float(figures.value("norm_step_short")), float(figures.value("norm_step_long"))])
+    assert np.allclose(
+        steps["drawn"], [float(figures.value("norm_step_short")), float(figures.value("norm_step_long"))]
+    )
     # seats are counted 个座位 (not 座); the verdicts are led by a drawn cross (the course font has no ✗)
     assert f"第{scene.FAR}个座位" in cat["shown"][1] and f"第{scene.NEAR}个座位的{scene.WORD}" in cat["shown"][2]
     verdicts = scene.probes["verdict"]
@@ -130,10 +132,12 @@ def test_learned_table_rows(scene_b):
     assert flat_c[int(np.argmax(flat_v))] != flat_c[int(np.argmin(flat_v))]
     assert one(scene, "lookups")["lit"] == one(scene, "lookups")["seats"]
     ghost = one(scene, "ghost")
-    assert ghost["seat"] == ghost["rows"] == want.shape[0]          # the first seat with no row
+    assert ghost["seat"] == ghost["rows"] == want.shape[0]  # the first seat with no row
     # the pro and the con, each led by a drawn mark (the course font has no ✗; the tick is drawn to match)
-    assert [(v["kind"], v["text"]) for v in one(scene, "verdicts")["lines"]] == [("tick", "贴合训练数据"),
-                                                                             ("cross", "长度写死了")]
+    assert [(v["kind"], v["text"]) for v in one(scene, "verdicts")["lines"]] == [
+        ("tick", "贴合训练数据"),
+        ("cross", "长度写死了"),
+    ]
     w = mathcore.frequencies(scene.D)
     clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
     for s in clocks:

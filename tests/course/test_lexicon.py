@@ -5,6 +5,7 @@ them); the misreadings fixed stay fixed, and the course's own reading rules live
 The lexicon and the polyphone check themselves: tests/engine/test_lexicon.py, test_readings.py and
 test_lexicon_voices.py.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -23,7 +24,6 @@ LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 
 def _real_cues():
     from coursekit.content.narration import load_course
-
     from narration import figures
 
     try:
@@ -42,20 +42,22 @@ def _real_cues():
 
 def test_real_narration_is_covered_by_the_lexicon():
     lexicon, cues = _real_cues()
-    problems = [f"  {cid}: {', '.join(repr(t) for t in toks)}"
-                for cid, text in cues if (toks := lexicon.uncovered(text))]
+    problems = [
+        f"  {cid}: {', '.join(repr(t) for t in toks)}" for cid, text in cues if (toks := lexicon.uncovered(text))
+    ]
     assert not problems, (
         f"{len(problems)} cue(s) say something the voices cannot read; add each token to `terms:` in "
-        "narration/lexicon.yaml (or write it in Chinese in the cue's `say:`):\n" + "\n".join(problems))
+        "narration/lexicon.yaml (or write it in Chinese in the cue's `say:`):\n" + "\n".join(problems)
+    )
 
 
 def test_real_narration_pins_every_polyphone():
     lexicon, cues = _real_cues()
-    problems = [f"  {ch} in {cid} at {off}: …{ctx}…"
-                for cid, text in cues for ch, off, ctx in lexicon.unpinned(text)]
+    problems = [f"  {ch} in {cid} at {off}: …{ctx}…" for cid, text in cues for ch, off, ctx in lexicon.unpinned(text)]
     assert not problems, (
         f"{len(problems)} polyphonic character(s) are not inside a `readings:` word; add the word with "
-        "its pinyin to `readings:` in narration/lexicon.yaml:\n" + "\n".join(problems))
+        "its pinyin to `readings:` in narration/lexicon.yaml:\n" + "\n".join(problems)
+    )
 
 
 def _real():
@@ -89,7 +91,7 @@ def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
         for cue in scene.cues:
             a = cue_text(cue, lexicon, reads_latin=False)
             b = cue_text(cue, lexicon, reads_latin=True)
-            assert a.written == b.written                      # subtitles keep the written form
+            assert a.written == b.written  # subtitles keep the written form
             assert set(a.bookmarks_spoken) == set(b.bookmarks_spoken)
             assert all(0 <= off <= len(b.spoken) for off in b.bookmarks_spoken.values())
             differ += a.spoken != b.spoken
@@ -113,12 +115,13 @@ def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
     assert not bad, (
         f"{len(bad)} occurrence(s) of multi-reading characters have no known reason for their reading "
         "(pin the word in narration/lexicon.yaml readings, reword the cue, or give the character a rule "
-        "with its reason in the lexicon's rules):\n" + "\n".join("  " + o.line() for o in bad))
+        "with its reason in the lexicon's rules):\n" + "\n".join("  " + o.line() for o in bad)
+    )
 
 
 def test_the_check_covers_every_occurrence_in_both_forms(report):
-    from coursekit.content.narration import load_course
     from coursekit.content.cue_text import cue_text
+    from coursekit.content.narration import load_course
 
     lexicon = Lexicon.load()
     multi = multi_reading()
@@ -146,9 +149,9 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
 
     from pypinyin import Style, lazy_pinyin
 
-    from coursekit.zh.numbers import expand_numbers
-    from coursekit.content.narration import load_course
     from coursekit.content.cue_text import cue_text
+    from coursekit.content.narration import load_course
+    from coursekit.zh.numbers import expand_numbers
 
     lexicon = Lexicon.load()
 
@@ -160,8 +163,11 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
             for run in re.findall(r"[^\W\d_a-zA-Z]+", chunk):
                 han = "".join(ch for ch in run if is_cjk(ch))
                 if han:
-                    out.extend(s.replace("ü", "v") for s in
-                               lazy_pinyin(han, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore"))
+                    out.extend(
+                        s.replace("ü", "v")
+                        for s in lazy_pinyin(han, style=Style.TONE3, neutral_tone_with_five=True, errors="ignore")
+                    )
+
         pos = 0
         for start, word in lexicon.pinned_spans(text):
             free(text[pos:start])
@@ -181,12 +187,12 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
 def test_fixed_misreadings_stay_fixed():
     lexicon = Lexicon.load()
     py = lexicon.pinyin
-    assert py("所有词一起并行地算")[-2:] == ["de5", "suan4"]          # was di4
+    assert py("所有词一起并行地算")[-2:] == ["de5", "suan4"]  # was di4
     assert py("两者一维一维地相加")[-3] == "de5"
     assert py("一行一行地归一化")[4] == "de5"
-    assert py("只有框出的几格")[2] == "kuang4"                          # was kuang1
-    assert py("词义那部分已经")[4] == "fen5"                            # was fen1 (one-character pin)
-    assert py("变多少只看角度差")[-1] == "cha1"                         # the difference, not chà
+    assert py("只有框出的几格")[2] == "kuang4"  # was kuang1
+    assert py("词义那部分已经")[4] == "fen5"  # was fen1 (one-character pin)
+    assert py("变多少只看角度差")[-1] == "cha1"  # the difference, not chà
     assert py("两者转角之差")[2] == "zhuan4"
     assert py("传斯佛么")[2] == "fo2"
     assert py("和近处分不清")[2:4] == ["chu4", "fen1"]

@@ -1,14 +1,17 @@
 """mathcore against every machine-verified claim of the source documents (float64), and its smaller modules
 the scenes draw from (low_rank, shuffle, scores, rotation_facts)."""
+
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mathcore
 import mathcore as mc
+from coursekit.content.figures import parse_figure
 from mathcore import checks
 from mathcore import rotation_facts as rf
 from mathcore.low_rank import head_dim, head_score_matrix, head_score_rank
@@ -17,8 +20,8 @@ from mathcore.shuffle import self_attention, t1_inputs
 from narration import figures
 from tests.support.examples import examples
 
-DOC_STRICT = 1e-15   # where the documents report errors around 1e-16 (A1, A3, A4)
-DOC_LOOSE = 1e-14    # elsewhere
+DOC_STRICT = 1e-15  # where the documents report errors around 1e-16 (A1, A3, A4)
+DOC_LOOSE = 1e-14  # elsewhere
 
 
 def test_a1_orthogonality_and_det_over_360_angles():
@@ -54,7 +57,7 @@ def test_a4_shift_machine_for_all_positions(k):
 def test_a4_row_convention_pitfall_turns_back_by_k():
     d, k = 8, 3
     pe = mc.sinusoidal_pe(np.arange(50), d)
-    back = pe @ mc.shift_matrix(k, d)          # rows times M_k
+    back = pe @ mc.shift_matrix(k, d)  # rows times M_k
     assert np.abs(back[k:] - pe[:-k]).max() <= DOC_LOOSE
     assert np.abs(back[k:] - mc.sinusoidal_pe(np.arange(50) + k, d)[k:]).max() > 0.1
 
@@ -63,10 +66,10 @@ def test_shift_matrix_blocks_are_rotations_by_minus_w_k():
     d, k = 8, 5
     m, w = mc.shift_matrix(k, d), mc.frequencies(d)
     for i in range(d // 2):
-        assert np.array_equal(m[2 * i:2 * i + 2, 2 * i:2 * i + 2], mc.rotation(-w[i] * k))
+        assert np.array_equal(m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2], mc.rotation(-w[i] * k))
     off = m.copy()
     for i in range(d // 2):
-        off[2 * i:2 * i + 2, 2 * i:2 * i + 2] = 0
+        off[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = 0
     assert not off.any()
 
 
@@ -93,7 +96,7 @@ def test_attention_matches_definition_and_mask():
     assert np.allclose(mc.attention(q, k, v), (e / e.sum(1, keepdims=True)) @ v, atol=1e-14)
     causal = np.tril(np.ones((5, 5), dtype=bool))
     out = mc.attention(q, k, v, mask=causal)
-    assert np.allclose(out[0], v[0], atol=1e-14)   # first query sees only itself
+    assert np.allclose(out[0], v[0], atol=1e-14)  # first query sees only itself
 
 
 def test_rope_scores_equal_for_same_distance():
@@ -136,19 +139,24 @@ def test_learned_table_is_deterministic_and_fixed_length():
 
 def test_failing_encodings():
     raw = mc.raw_index_encoding([3, 5000], 4)
-    assert np.all(raw[1] == 5000)               # unbounded: breaks requirement 2
+    assert np.all(raw[1] == 5000)  # unbounded: breaks requirement 2
     a = mc.length_normalised_encoding([2], 4, 1)[0, 0]
     b = mc.length_normalised_encoding([2], 8, 1)[0, 0]
-    assert a != b                                # same seat, different code: breaks requirement 3
+    assert a != b  # same seat, different code: breaks requirement 3
     step4 = np.diff(mc.length_normalised_encoding([0, 1], 4, 1)[:, 0])[0]
     step8 = np.diff(mc.length_normalised_encoding([0, 1], 8, 1)[:, 0])[0]
     assert step4 != step8
 
 
 @settings(deadline=None, max_examples=examples(60))
-@given(d=st.integers(1, 32).map(lambda h: 2 * h), m=st.integers(0, 500), n=st.integers(0, 500),
-       shift=st.integers(-200, 200), seed=st.integers(0, 2**32 - 1),
-       pairing=st.sampled_from(["interleaved", "half"]))
+@given(
+    d=st.integers(1, 32).map(lambda h: 2 * h),
+    m=st.integers(0, 500),
+    n=st.integers(0, 500),
+    shift=st.integers(-200, 200),
+    seed=st.integers(0, 2**32 - 1),
+    pairing=st.sampled_from(["interleaved", "half"]),
+)
 def test_rope_scores_depend_only_on_distance(d, m, n, shift, seed, pairing):
     rng = np.random.default_rng(seed)
     q, k = rng.normal(size=(2, d))
@@ -179,7 +187,7 @@ def test_rotation_preserves_norm_and_rope_preserves_norm(seed, n, theta):
 def test_half_pairing_equals_interleaved_after_reordering():
     rng = np.random.default_rng(5)
     x = rng.normal(size=(4, 8))
-    order = np.array([0, 4, 1, 5, 2, 6, 3, 7])     # half layout -> interleaved layout
+    order = np.array([0, 4, 1, 5, 2, 6, 3, 7])  # half layout -> interleaved layout
     a = mc.rope(x, np.arange(4), pairing="half")[:, order]
     b = mc.rope(x[:, order], np.arange(4), pairing="interleaved")
     assert np.abs(a - b).max() <= DOC_LOOSE
@@ -213,7 +221,7 @@ def test_low_rank():
     m = head_score_matrix(16, 3, seed=1)
     assert m.shape == (16, 16)
     assert head_score_rank(16, 3, seed=1) == 3 == np.linalg.matrix_rank(m)
-    assert head_score_rank(8, 8) == 8                   # full rank when d_k = d_model
+    assert head_score_rank(8, 8) == 8  # full rank when d_k = d_model
 
 
 def test_shuffle_inputs_are_t1():
@@ -254,6 +262,8 @@ def test_rotation_facts_helpers():
         pe = rf.cos_first_pe(np.arange(20), 8)
         assert np.allclose(pe[:10] @ m.T, rf.cos_first_pe(np.arange(10) + k, 8), atol=1e-12)
         for i, wi in enumerate(mathcore.frequencies(8)):
-            assert np.allclose(m[2 * i:2 * i + 2, 2 * i:2 * i + 2], mathcore.rotation(wi * k))
-    assert rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == figures.parse_figure(figures.value("r90_pow4_err")) \
-        or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - figures.parse_figure(figures.value("r90_pow4_err"))) < 1e-17
+            assert np.allclose(m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2], mathcore.rotation(wi * k))
+    assert (
+        rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == parse_figure(figures.value("r90_pow4_err"))
+        or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - parse_figure(figures.value("r90_pow4_err"))) < 1e-17
+    )

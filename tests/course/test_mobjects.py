@@ -1,6 +1,7 @@
 """What the scenes draw with: place_segment draws exactly what put_start_and_end_on draws, for Line and
 DashedLine; the glyph number and the think timer (scenes/mobjects); the quiz's countdown and line breaks, and
 the toy words they show (mathcore.toy_words)."""
+
 import numpy as np
 import pytest
 from manim import DashedLine, Line
@@ -29,7 +30,7 @@ def test_same_points_as_put_start_and_end_on(cls):
 
 def test_toy_words_and_countdown_helpers():
     a, b = word_vectors(["猫", "追", "狗"]), word_vectors(["狗", "追", "猫"])
-    assert np.array_equal(a[[2, 1, 0]], b)                        # a word's vector ignores its seat
+    assert np.array_equal(a[[2, 1, 0]], b)  # a word's vector ignores its seat
     assert np.array_equal(word_vectors(["猫"], seed=0), word_vectors(["猫"], seed=0))
     assert not np.array_equal(word_vectors(["猫"], seed=0), word_vectors(["猫"], seed=1))
     assert np.allclose(attention_weights(a) @ a, mathcore.attention(a, a, a))
@@ -54,17 +55,17 @@ def test_glyph_number_and_timer():
     for v in (-0.0004, 1.23456, -12.5, 0.5):
         n.set_value(v)
         assert n.text == fixed(3)(v) and "−0.000" not in n.text
-        drawn = [m for m in n.slots if np.ptp(m.points, axis=0).max() > 0]      # unused slots: one point
+        drawn = [m for m in n.slots if np.ptp(m.points, axis=0).max() > 0]  # unused slots: one point
         assert len(drawn) == len(n.text.replace(" ", "")) == len(n.glyph_pairs())
-        assert len({len(m.points) > 0 for m in n.slots}) == 1      # every slot keeps points (animations zip them)
+        assert len({len(m.points) > 0 for m in n.slots}) == 1  # every slot keeps points (animations zip them)
     slots = list(n.submobjects)
     n.set_value(-3.25)
-    assert n.submobjects == slots              # same mobjects: a running play keeps drawing the right ones
+    assert n.submobjects == slots  # same mobjects: a running play keeps drawing the right ones
     assert [seconds_left(f, 15) for f in (120, 119, 106, 105, 15, 14, 1, 0, -3)] == [8, 8, 8, 7, 1, 1, 1, 0, 0]
     group = VGroup(n)
     left = n.get_left()[0]
-    group.shift(np.array([1.0, 2.0, 0.0]))                   # moved as part of a group ...
-    n.set_value(123.4)                                       # ... the next string starts there too
+    group.shift(np.array([1.0, 2.0, 0.0]))  # moved as part of a group ...
+    n.set_value(123.4)  # ... the next string starts there too
     assert n.get_left()[0] == pytest.approx(left + 1.0, abs=1e-9)
     t = ThinkTimer(120, 15)
     t.set_frames_left(119)

@@ -5,6 +5,7 @@ The review (``../shared/reviews/content-review-2.md``, next to the checkout) nam
 the constant must equal its headings. REVIEW.md must name each id exactly once as a whole word (L1 is not
 L10), and no other id-like token (``E7``, ``P23``) may appear.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,15 +18,59 @@ REVIEW_ANSWERS = ROOT / "narration" / "REVIEW.md"
 REVIEW = ROOT.parent / "shared" / "reviews" / "content-review-2.md"
 
 FINDING_IDS = (
-    "E1", "E2", "E3",
-    "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-    "K1", "K2", "K3", "K4",
-    "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11",
-    "P12", "P13", "P14", "P15", "P16", "P17", "P18", "P19", "P20", "P21", "P22",
-    "L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12", "L13",
+    "E1",
+    "E2",
+    "E3",
+    "M1",
+    "M2",
+    "M3",
+    "M4",
+    "M5",
+    "M6",
+    "M7",
+    "M8",
+    "K1",
+    "K2",
+    "K3",
+    "K4",
+    "P1",
+    "P2",
+    "P3",
+    "P4",
+    "P5",
+    "P6",
+    "P7",
+    "P8",
+    "P9",
+    "P10",
+    "P11",
+    "P12",
+    "P13",
+    "P14",
+    "P15",
+    "P16",
+    "P17",
+    "P18",
+    "P19",
+    "P20",
+    "P21",
+    "P22",
+    "L1",
+    "L2",
+    "L3",
+    "L4",
+    "L5",
+    "L6",
+    "L7",
+    "L8",
+    "L9",
+    "L10",
+    "L11",
+    "L12",
+    "L13",
 )
 
-HEADING = re.compile(r"^### ([EMKPL]\d+) — ", re.MULTILINE)   # not "### L1 `trig_to_rope`" (its checked-list)
+HEADING = re.compile(r"^### ([EMKPL]\d+) — ", re.MULTILINE)  # not "### L1 `trig_to_rope`" (its checked-list)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 

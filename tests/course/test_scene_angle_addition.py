@@ -3,6 +3,7 @@ vectors stay unit length, and the arcs, turns and product labels equal the drawi
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -11,13 +12,12 @@ import numpy as np
 import pytest
 
 import mathcore
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
 from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
-DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
 
 
 def test_angle_addition_vectors(narrated_scene):
@@ -32,7 +32,7 @@ def test_angle_addition_vectors(narrated_scene):
     assert at_frame(vec, two.bookmarks["second"])["phi"] == pytest.approx(np.radians(25), abs=1e-12)
     end = scene.plan.cue("one_turn").end_frame
     v, g = at_frame(vec, end), at_frame(scene.probes["ghost"], end)
-    assert np.allclose(v["tip"], g["tip"], atol=TOL)              # two turns land where one turn does
+    assert np.allclose(v["tip"], g["tip"], atol=TOL)  # two turns land where one turn does
     assert np.allclose(v["tip"], mathcore.pointer_tip(np.radians(65)), atol=TOL)
 
 
@@ -42,34 +42,73 @@ def angle_addition_disagreements(scene_probes) -> list[str]:
     drawn = {s["frame"]: s for s in scene_probes["drawn"]}
     # "R(90°)(1, 0) = (0, 1)": while the product is on screen the arrow points where its result says
     prod = [dict(s, **drawn[s["frame"]]) for s in scene_probes["product"] if s["on_screen"]]
-    res = lambda s: numbers_in(s["result"])                                  # noqa: E731
-    out += disagreements(prod[-5:], shown=lambda s: True, what="product's x", said=lambda s: res(s)[0],
-                         drawn=lambda s: (s["end"][0] - s["center"][0]) / s["unit_radius"], tol=0.006)
-    out += disagreements(prod[-5:], shown=lambda s: True, what="product's y", said=lambda s: res(s)[1],
-                         drawn=lambda s: (s["end"][1] - s["center"][1]) / s["unit_radius"], tol=0.006)
+    res = lambda s: numbers_in(s["result"])  # noqa: E731
+    out += disagreements(
+        prod[-5:],
+        shown=lambda s: True,
+        what="product's x",
+        said=lambda s: res(s)[0],
+        drawn=lambda s: (s["end"][0] - s["center"][0]) / s["unit_radius"],
+        tol=0.006,
+    )
+    out += disagreements(
+        prod[-5:],
+        shown=lambda s: True,
+        what="product's y",
+        said=lambda s: res(s)[1],
+        drawn=lambda s: (s["end"][1] - s["center"][1]) / s["unit_radius"],
+        tol=0.006,
+    )
     # the length readout against the drawn arrow
     lengths = [dict(s, **drawn[s["frame"]]) for s in scene_probes["length"] if s["on_screen"]]
-    out += disagreements(lengths, shown=lambda s: True, what="length", said=lambda s: numbers_in(s["shown"])[0],
-                         drawn=lambda s: np.linalg.norm(np.subtract(s["end"], s["center"])[:2]) / s["unit_radius"],
-                         tol=0.006)
+    out += disagreements(
+        lengths,
+        shown=lambda s: True,
+        what="length",
+        said=lambda s: numbers_in(s["shown"])[0],
+        drawn=lambda s: np.linalg.norm(np.subtract(s["end"], s["center"])[:2]) / s["unit_radius"],
+        tol=0.006,
+    )
     # "25°" and "40°" against their arcs; the arcs meet; the arrow ends where the second one does
     for s in scene_probes["arcs"]:
         c = drawn[s["frame"]]["center"]
         on1, lab1, on2, lab2 = s["on_screen"]
         if on1 and lab1:
-            out += disagreements([s], shown=lambda _: True, what="first arc", said=lambda _: numbers_in(s["lab1"])[0],
-                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc1"][0]), direction_deg(c, s["arc1"][1])),
-                                 tol=DEG_TOL)
+            out += disagreements(
+                [s],
+                shown=lambda _: True,
+                what="first arc",
+                said=lambda _: numbers_in(s["lab1"])[0],
+                drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc1"][0]), direction_deg(c, s["arc1"][1])),
+                tol=DEG_TOL,
+            )
         if on2 and lab2:
-            out += disagreements([s], shown=lambda _: True, what="second arc", said=lambda _: numbers_in(s["lab2"])[0],
-                                 drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc2"][0]), direction_deg(c, s["arc2"][1])),
-                                 tol=DEG_TOL)
+            out += disagreements(
+                [s],
+                shown=lambda _: True,
+                what="second arc",
+                said=lambda _: numbers_in(s["lab2"])[0],
+                drawn=lambda _: signed_gap_deg(direction_deg(c, s["arc2"][0]), direction_deg(c, s["arc2"][1])),
+                tol=DEG_TOL,
+            )
     # "R(40°) R(25°) = R(65°)": the vector and the ghost both point at 65°
     once = [s for s in scene_probes["once"] if s["on_screen"]]
-    out += disagreements(once, shown=lambda s: True, what="two turns", said=lambda s: 65.0,
-                         drawn=lambda s: direction_deg(s["center"], s["end"]) % 360, tol=DEG_TOL)
-    out += disagreements(once, shown=lambda s: True, what="one turn", said=lambda s: 65.0,
-                         drawn=lambda s: direction_deg(s["center"], s["ghost_end"]) % 360, tol=DEG_TOL)
+    out += disagreements(
+        once,
+        shown=lambda s: True,
+        what="two turns",
+        said=lambda s: 65.0,
+        drawn=lambda s: direction_deg(s["center"], s["end"]) % 360,
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        once,
+        shown=lambda s: True,
+        what="one turn",
+        said=lambda s: 65.0,
+        drawn=lambda s: direction_deg(s["center"], s["ghost_end"]) % 360,
+        tol=DEG_TOL,
+    )
     return out
 
 
@@ -91,7 +130,7 @@ def _turned(p, center, deg):
 @pytest.mark.parametrize("what", ["vector", "arc", "label"])
 def test_angle_addition_check_catches_a_perturbation(what):
     probes = copy.deepcopy(narration_scene("angle_addition").probes)
-    if what == "vector":                      # the arrow turned back while "(0, 1)" is still shown
+    if what == "vector":  # the arrow turned back while "(0, 1)" is still shown
         for s in probes["drawn"]:
             s["end"] = _turned(s["end"], s["center"], -3.0)
     elif what == "arc":

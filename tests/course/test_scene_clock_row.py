@@ -3,6 +3,7 @@ speeds and the table against the hands; clock_row_paper, the same class in lesso
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -11,13 +12,12 @@ import numpy as np
 import pytest
 
 import mathcore
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, numbers_in
 from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
-DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
 
 
 def wrap(a):
@@ -41,7 +41,7 @@ def test_clock_hands_at_p_times_w(narrated_scene, scene_id):
     table = scene.probes["table"][0]
     want = np.degrees(np.mod(np.multiply.outer(table["positions"], w), 2 * np.pi))
     assert table["shown"] == [[f"{int(round(v)) % 360}°" for v in row] for row in want]
-    assert len({tuple(r) for r in table["shown"]}) == len(table["shown"])   # no two positions alike
+    assert len({tuple(r) for r in table["shown"]}) == len(table["shown"])  # no two positions alike
 
 
 # -- clock_row / clock_row_paper: the position counter, the speeds and the table against the hands ---
@@ -56,21 +56,32 @@ def clock_row_disagreements(samples, speeds) -> list[str]:
 
     def wrap(a):
         return (a + 180.0) % 360.0 - 180.0
+
     for i in range(len(speeds)):
         w = speeds[i]
-        out += disagreements(rest, shown=lambda s: s["counter_on_screen"], what=f"clock {i} vs the position shown",
-                             said=lambda s, w=w, i=i: wrap(np.degrees(numbers_in(s["counter_text"])[0] * w) - hand(s, i)),
-                             drawn=lambda s: 0.0, tol=DEG_TOL)
-        out += disagreements(rest, shown=lambda s: s["table_on_screen"] and round(s["p"]) == numbers_in(s["table_labels"][-1])[0],
-                             what=f"table's last row, clock {i}", said=lambda s, i=i: numbers_in(s["table"][-1][i])[0],
-                             drawn=lambda s, i=i: round(hand(s, i)) % 360, tol=0)
+        out += disagreements(
+            rest,
+            shown=lambda s: s["counter_on_screen"],
+            what=f"clock {i} vs the position shown",
+            said=lambda s, w=w, i=i: wrap(np.degrees(numbers_in(s["counter_text"])[0] * w) - hand(s, i)),
+            drawn=lambda s: 0.0,
+            tol=DEG_TOL,
+        )
+        out += disagreements(
+            rest,
+            shown=lambda s: s["table_on_screen"] and round(s["p"]) == numbers_in(s["table_labels"][-1])[0],
+            what=f"table's last row, clock {i}",
+            said=lambda s, i=i: numbers_in(s["table"][-1][i])[0],
+            drawn=lambda s, i=i: round(hand(s, i)) % 360,
+            tol=0,
+        )
     return out
 
 
 def _clock_speeds(scene_id):
     scene = narration_scene(scene_id)
     shown = [s for s in scene.probes["clocks"] if any(s["speeds_on_screen"])]
-    if shown:                                     # the speeds written under the clocks
+    if shown:  # the speeds written under the clocks
         return [numbers_in(t)[0] for t in shown[-1]["speed_texts"]], scene
     return list(scene.probes["clocks"][0]["w"]), scene
 

@@ -3,6 +3,7 @@
 Regenerate after an intended visual change with
 ``.venv/bin/python -m pytest tests/course/test_scene_frames.py --set_test``.
 """
+
 from __future__ import annotations
 
 import cairo
@@ -17,13 +18,13 @@ from scenes.rope_invariance import RopeInvariance
 from scenes.unit_circle import UnitCirclePointer
 
 __module_test__ = "scenes"
-pytestmark = pytest.mark.render      # each test draws its scene's last frame in Cairo (make test-fast leaves it out)
+pytestmark = pytest.mark.render  # each test draws its scene's last frame in Cairo (make test-fast leaves it out)
 # Manim skips graphical tests below cairo 1.18 because *its* control data was made
 # with 1.18. Ours is made on this machine (Debian's cairo 1.16), so compare anyway;
 # regenerate with --set_test if the system cairo changes.
 _fc.MIN_CAIRO_VERSION = min(_fc.MIN_CAIRO_VERSION, cairo.cairo_version())
 FPS = 15
-SECONDS = 2.0      # per cue: with skipped animations only the end state is computed
+SECONDS = 2.0  # per cue: with skipped animations only the end state is computed
 
 
 def _planned(cls, scene_id=None):

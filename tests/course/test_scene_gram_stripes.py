@@ -4,6 +4,7 @@ first chart's range) against the drawing.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -15,7 +16,6 @@ import mathcore
 from mathcore import checks
 from narration import figures
 from scenes import theme
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, length, numbers_in
 from tests.support.scene_probes import shows_figure
@@ -35,10 +35,11 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     scene = scene_d("gram_stripes")
     heat = scene.probes["heat"][0]
     g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(heat["n"]), heat["d"]))
-    assert heat["d"] == 32 and heat["n"] == scene.K_MAX + 1           # row 0 holds every distance the curve shows
+    assert heat["d"] == 32 and heat["n"] == scene.K_MAX + 1  # row 0 holds every distance the curve shows
     assert np.allclose(heat["values"], g, atol=TOL)
     # drawn as one mobject per colour: every cell exactly once, in its own colour
     from collections import Counter
+
     assert heat["drawn"] == dict(Counter(heat["colors"])) and sum(heat["drawn"].values()) == heat["n"] ** 2
     assert abs(heat["drawn_area"] - heat["table_area"]) < 1e-6
     lo, hi = ManimColor(theme.BACKGROUND), ManimColor(theme.SCORE)
@@ -54,15 +55,15 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     drawn = np.array(curve["drawn"])
     assert np.allclose(drawn[:, 1], mathcore.relative_profile(drawn[:, 0], 32), atol=1e-6)
     assert curve["g0_point"][1] == pytest.approx(float(mathcore.relative_profile(0, 32)), abs=1e-6)
-    assert curve["g0_shown"] == f"g(0)={figures.value('g0_d32')}"          # Text drops spaces
+    assert curve["g0_shown"] == f"g(0)={figures.value('g0_d32')}"  # Text drops spaces
     half = scene.probes["half"][0]
     assert half["k"] == mathcore.half_point(32) == 16
     assert half["point"][0] == pytest.approx(16, abs=1e-6)
     assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
     assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
     assert shows_figure(scene.probes["a5"][0]["shown"], "a5_err")
-    assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："   # Text drops spaces
-    assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text        # and the narration
+    assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："  # Text drops spaces
+    assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text  # and the narration
     # the map is labelled with what it is (d and the positions), as the voice says it
     assert heat["caption"] == f"d={heat['d']}，位置0到{heat['n'] - 1}"
     assert f"{heat['d']} 维、位置 0 到 {heat['n'] - 1}" in scene.plan.cue("stripes").text
@@ -109,12 +110,30 @@ def _curve_at(s, k: float) -> float:
 def g0_disagreements(samples) -> list[str]:
     """g(0) as labelled = the drawn dot's value = the drawn curve's value at distance 0."""
     shown = lambda s: s["g0_on_screen"] and s["ticks_on_screen"] and s["curve_on_screen"]  # noqa: E731
-    out = disagreements(samples, shown=shown, said=lambda s: _num(s["g0_shown"]),
-                        drawn=lambda s: _maps(s)[1](s["dot0"][1]), tol=1e-6, what="g(0) label vs its dot")
-    out += disagreements(samples, shown=shown, said=lambda s: 0.0, drawn=lambda s: _maps(s)[0](s["dot0"][0]),
-                         tol=1e-6, what="g(0) dot sits at distance 0")
-    out += disagreements(samples, shown=shown, said=lambda s: _num(s["g0_shown"]), drawn=lambda s: _curve_at(s, 0.0),
-                         tol=1e-6, what="g(0) label vs the curve at 0")
+    out = disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: _num(s["g0_shown"]),
+        drawn=lambda s: _maps(s)[1](s["dot0"][1]),
+        tol=1e-6,
+        what="g(0) label vs its dot",
+    )
+    out += disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: 0.0,
+        drawn=lambda s: _maps(s)[0](s["dot0"][0]),
+        tol=1e-6,
+        what="g(0) dot sits at distance 0",
+    )
+    out += disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: _num(s["g0_shown"]),
+        drawn=lambda s: _curve_at(s, 0.0),
+        tol=1e-6,
+        what="g(0) label vs the curve at 0",
+    )
     return out
 
 
@@ -122,12 +141,30 @@ def half_disagreements(samples) -> list[str]:
     """The half-point label k: the dot is drawn at distance k on the curve; the dashed line is drawn at half
     of the labelled g(0); the curve is at or below it at k and above it at every distance before k."""
     shown = lambda s: s["half_on_screen"] and s["half_line_on_screen"] and s["g0_on_screen"]  # noqa: E731
-    out = disagreements(samples, shown=shown, said=lambda s: _num(s["half_shown"]),
-                        drawn=lambda s: _maps(s)[0](s["dot_half"][0]), tol=1e-6, what="k label vs the dot")
-    out += disagreements(samples, shown=shown, said=lambda s: _curve_at(s, _num(s["half_shown"])),
-                         drawn=lambda s: _maps(s)[1](s["dot_half"][1]), tol=1e-6, what="the dot lies on the curve")
-    out += disagreements(samples, shown=shown, said=lambda s: _num(s["g0_shown"]) / 2,
-                         drawn=lambda s: _maps(s)[1](s["half_line"][0][1]), tol=1e-6, what="half line = g(0)/2")
+    out = disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: _num(s["half_shown"]),
+        drawn=lambda s: _maps(s)[0](s["dot_half"][0]),
+        tol=1e-6,
+        what="k label vs the dot",
+    )
+    out += disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: _curve_at(s, _num(s["half_shown"])),
+        drawn=lambda s: _maps(s)[1](s["dot_half"][1]),
+        tol=1e-6,
+        what="the dot lies on the curve",
+    )
+    out += disagreements(
+        samples,
+        shown=shown,
+        said=lambda s: _num(s["g0_shown"]) / 2,
+        drawn=lambda s: _maps(s)[1](s["half_line"][0][1]),
+        tol=1e-6,
+        what="half line = g(0)/2",
+    )
     for s in samples:
         if not shown(s):
             continue
@@ -143,7 +180,9 @@ def half_disagreements(samples) -> list[str]:
 
 def _row_value(color: str, s) -> float:
     """The value a cell's colour stands for (the map runs linearly from ``low`` at vmin to ``high`` at vmax)."""
-    c, lo, hi = (np.array([int(h[i:i + 2], 16) for i in (1, 3, 5)], dtype=float) for h in (color, s["low"], s["high"]))
+    c, lo, hi = (
+        np.array([int(h[i : i + 2], 16) for i in (1, 3, 5)], dtype=float) for h in (color, s["low"], s["high"])
+    )
     ch = int(np.argmax(np.abs(hi - lo)))
     return s["vmin"] + (c[ch] - lo[ch]) / (hi[ch] - lo[ch]) * (s["vmax"] - s["vmin"])
 
@@ -151,10 +190,22 @@ def _row_value(color: str, s) -> float:
 def row_arrow_disagreements(arrow_samples, profile_samples) -> list[str]:
     """The arrow runs along row 0 (horizontal, not along a diagonal) from the diagonal cell (0, 0) to the cell
     at the curve's last distance; the colours of that row are the values the curve draws at each distance."""
-    out = disagreements(arrow_samples, shown=lambda s: s["on_screen"], said=lambda s: 0.0,
-                        drawn=lambda s: direction_deg(s["start"], s["end"]), tol=1e-6, what="arrow direction (along a row)")
-    out += disagreements(arrow_samples, shown=lambda s: s["on_screen"], said=lambda s: 0.0,
-                         drawn=lambda s: length(s["start"], s["cell_first"]), tol=1e-6, what="arrow starts on the diagonal cell")
+    out = disagreements(
+        arrow_samples,
+        shown=lambda s: s["on_screen"],
+        said=lambda s: 0.0,
+        drawn=lambda s: direction_deg(s["start"], s["end"]),
+        tol=1e-6,
+        what="arrow direction (along a row)",
+    )
+    out += disagreements(
+        arrow_samples,
+        shown=lambda s: s["on_screen"],
+        said=lambda s: 0.0,
+        drawn=lambda s: length(s["start"], s["cell_first"]),
+        tol=1e-6,
+        what="arrow starts on the diagonal cell",
+    )
     for s, p in _arrow_with_full_curve(arrow_samples, profile_samples):
         k_max = max(float(t["text"]) for t in p["x_ticks"])
         cells = length(s["start"], s["end"]) / s["cell_size"]
@@ -163,12 +214,14 @@ def row_arrow_disagreements(arrow_samples, profile_samples) -> list[str]:
         if not length(s["end"], s["cell_last"]) <= 1e-6:
             out.append(f"frame {s['frame']}: the arrow does not end on row 0's last cell")
         xs, ys = _curve_xy(p)
-        step = (s["vmax"] - s["vmin"]) / 235 + 1e-6           # one step of the 8-bit colour channel
+        step = (s["vmax"] - s["vmin"]) / 235 + 1e-6  # one step of the 8-bit colour channel
         for k, color in enumerate(s["row_colors"]):
             drawn = float(np.interp(k, xs, ys))
             if not abs(_row_value(color, s) - drawn) <= step:
-                out.append(f"frame {s['frame']}: cell (0, {k}) stands for {_row_value(color, s):.3f}, "
-                           f"the curve draws {drawn:.3f}")
+                out.append(
+                    f"frame {s['frame']}: cell (0, {k}) stands for {_row_value(color, s):.3f}, "
+                    f"the curve draws {drawn:.3f}"
+                )
     return out
 
 
@@ -180,7 +233,7 @@ def _arrow_with_full_curve(arrow_samples, profile_samples):
         if not (s["on_screen"] and s["heat_on_screen"] and p and p["curve_on_screen"] and p["ticks_on_screen"]):
             continue
         if _curve_xy(p)[0].max() < max(float(t["text"]) for t in p["x_ticks"]) - 1e-9:
-            continue                                   # the curve is still being drawn
+            continue  # the curve is still being drawn
         yield s, p
 
 
@@ -204,31 +257,31 @@ def test_gram_stripes_labels_equal_the_drawing(gram):
     assert _num(last["half_shown"]) == mathcore.half_point(32)
     xs, ys = _curve_xy(last)
     assert np.allclose(ys, mathcore.relative_profile(xs, 32), atol=1e-6)
-    assert gram.plan.cue("decay").text.startswith("沿着一行")            # the words follow the arrow
+    assert gram.plan.cue("decay").text.startswith("沿着一行")  # the words follow the arrow
 
 
 def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     profile = gram.probes["profile"]
-    with_arrow = {x["frame"] for x in gram.probes["row_arrow"] if x["on_screen"]}      # (it leaves for the far view)
+    with_arrow = {x["frame"] for x in gram.probes["row_arrow"] if x["on_screen"]}  # (it leaves for the far view)
     s = copy.deepcopy([p for p in profile if p["half_on_screen"] and p["frame"] in with_arrow][-1])
     assert g0_disagreements([s]) == [] and half_disagreements([s]) == []
     bad = copy.deepcopy(s)
     bad["g0_shown"] = "g(0)=15"
     assert g0_disagreements([bad]) and half_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["dot0"][1] += 0.2                                               # the dot drawn off the curve
+    bad["dot0"][1] += 0.2  # the dot drawn off the curve
     assert g0_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["curve"][0][1] -= 0.3                                           # the curve drawn lower at 0
+    bad["curve"][0][1] -= 0.3  # the curve drawn lower at 0
     assert g0_disagreements([bad])
     bad = copy.deepcopy(s)
     bad["half_shown"] = "k=17"
     assert half_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["dot_half"][0] += 0.2                                           # the dot drawn at another distance
+    bad["dot_half"][0] += 0.2  # the dot drawn at another distance
     assert half_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["half_shown"] = "k=19"                                          # a later crossing, dot moved with it
+    bad["half_shown"] = "k=19"  # a later crossing, dot moved with it
     to_x, _ = _axis_map(s["x_ticks"], 0)
     bad["dot_half"][0] = float(to_x(19.0))
     assert half_disagreements([bad])
@@ -236,15 +289,15 @@ def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     arrow = gram.probes["row_arrow"]
     a = copy.deepcopy([x for x in arrow if x["on_screen"] and x["frame"] == s["frame"]][-1])
     assert row_arrow_disagreements([a], [s]) == []
-    diag = copy.deepcopy(a)                                             # the arrow along the diagonal instead
+    diag = copy.deepcopy(a)  # the arrow along the diagonal instead
     span = np.array(diag["end"]) - np.array(diag["start"])
     diag["end"] = (np.array(diag["start"]) + np.array([span[0], -span[0]])).tolist()
     assert row_arrow_disagreements([diag], [s])
-    short = copy.deepcopy(a)                                            # the arrow stops at 47 (the old table)
+    short = copy.deepcopy(a)  # the arrow stops at 47 (the old table)
     short["end"] = (np.array(short["start"]) + np.array([47 * short["cell_size"], 0.0])).tolist()
     assert row_arrow_disagreements([short], [s])
     recolored = copy.deepcopy(a)
-    recolored["row_colors"][16] = recolored["row_colors"][0]            # cell (0, 16) coloured like g(0)
+    recolored["row_colors"][16] = recolored["row_colors"][0]  # cell (0, 16) coloured like g(0)
     assert row_arrow_disagreements([recolored], [s])
 
 
@@ -262,7 +315,7 @@ def far_disagreements(samples) -> list[str]:
         if not (s["curve_on_screen"] and s["ticks_on_screen"] and s["window_on_screen"] and s["title_on_screen"]):
             continue
         if not _fully_drawn(s):
-            continue                                   # still being drawn
+            continue  # still being drawn
         xs, ys = _curve_xy(s)
         want = mathcore.relative_profile(xs, 32)
         if not np.allclose(ys, want, atol=1e-6):
@@ -295,16 +348,18 @@ def test_gram_stripes_far_view_equals_mathcore(gram):
 
 
 def test_gram_stripes_far_view_check_catches_a_wrong_drawing(gram):
-    s = copy.deepcopy([p for p in gram.probes["far"] if p["curve_on_screen"] and p["window_on_screen"] and _fully_drawn(p)][-1])
+    s = copy.deepcopy(
+        [p for p in gram.probes["far"] if p["curve_on_screen"] and p["window_on_screen"] and _fully_drawn(p)][-1]
+    )
     assert far_disagreements([s]) == []
     bad = copy.deepcopy(s)
-    bad["curve"][300][1] += 0.1                                          # one stretch of the curve drawn too high
+    bad["curve"][300][1] += 0.1  # one stretch of the curve drawn too high
     assert far_disagreements([bad])
     bad = copy.deepcopy(s)
     bad["title"] = "走远些：一直到 2000 步"
     assert far_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["window"][1] += 0.3                                             # the band wider than the first chart
+    bad["window"][1] += 0.3  # the band wider than the first chart
     assert far_disagreements([bad])
     bad = copy.deepcopy(s)
     bad["window_note"] = "← 右图只画到 48"

@@ -4,6 +4,7 @@ B and F sit) against the table.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,7 +17,6 @@ import mathcore
 from mathcore.scores import distance_changed, reorder, score_matrix
 from narration import figures
 from scenes.mobjects.score_grid import format_cell
-
 from tests.support.course_scenes import narration_scene, narration_scene_plan
 from tests.support.drawn import numbers_in
 from tests.support.scene_probes import last_before, plain_typst
@@ -94,15 +94,16 @@ def test_minimal_rope_same_word_shows_distance():
     same = np.repeat(x[[word]], n, axis=0)
     p0, p1 = scene.probes["same_plain"][0], scene.probes["same_roped"][0]
     from scenes.minimal_rope import WORDS
+
     assert p0["rows"] == [WORDS[word]] * n and f"词 {WORDS[word]}" in _cue_text("minimal_rope", "same_word")
     assert p0["shown"] == _fmt(score_matrix(same)) and len({t for row in p0["shown"] for t in row}) == 1
     assert p0["note"].endswith(figures.value("same_word_d0"))
     shown = np.array(p1["shown"])
     assert p1["shown"] == _fmt(score_matrix(same, np.arange(n)))
-    for gap in range(n):       # equal along every diagonal (the table depends only on the distance)
+    for gap in range(n):  # equal along every diagonal (the table depends only on the distance)
         diag = {shown[i, j] for i in range(n) for j in range(n) if abs(i - j) == gap}
         assert len(diag) == 1, (gap, diag)
-    assert len({shown[0, g] for g in range(n)}) == n          # and differs between distances
+    assert len({shown[0, g] for g in range(n)}) == n  # and differs between distances
     for g in (0, 1, 2):
         assert float(shown[0, g].replace("−", "-")) == pytest.approx(float(figures.value(f"same_word_d{g}")))
     text = _cue_text("minimal_rope", "diagonals")
@@ -121,8 +122,8 @@ def test_minimal_rope_shuffle_moves_plain_scores_and_changes_rope_scores():
     seats = np.arange(x.shape[0])
     s = scene.probes["shuffled"][0]
     assert s["perm"] == perm.tolist()
-    assert s["row_labels"] == ["C", "A", "B", "F", "D", "E"]          # the words in their new seats
-    assert s["row_seats"] == ["0", "1", "2", "3", "4", "5"]           # the seats stay
+    assert s["row_labels"] == ["C", "A", "B", "F", "D", "E"]  # the words in their new seats
+    assert s["row_seats"] == ["0", "1", "2", "3", "4", "5"]  # the seats stay
     # without RoPE the table is the old one moved: same numbers in new places
     assert np.allclose(s["plain_values"], reorder(score_matrix(x), perm), atol=TOL)
     assert np.allclose(s["plain_values"], score_matrix(x[perm]), atol=TOL)
@@ -133,8 +134,8 @@ def test_minimal_rope_shuffle_moves_plain_scores_and_changes_rope_scores():
     assert s["roped_shown"] == _fmt(new)
     moved = reorder(score_matrix(x, seats), perm)
     mask = distance_changed(perm)
-    assert np.all(np.abs(new - moved)[mask] > 1e-3)          # differ where the seat offset changed
-    assert np.all(np.abs(new - moved)[~mask] < 1e-12)        # and nowhere else
+    assert np.all(np.abs(new - moved)[mask] > 1e-3)  # differ where the seat offset changed
+    assert np.all(np.abs(new - moved)[~mask] < 1e-12)  # and nowhere else
     # outlined: exactly the cells whose shown number changed
     shown_changed = np.array(_fmt(new)) != np.array(_fmt(moved))
     assert sorted(map(tuple, s["outlined"])) == sorted(map(tuple, np.argwhere(shown_changed).tolist()))
@@ -144,6 +145,7 @@ def test_minimal_rope_shuffle_moves_plain_scores_and_changes_rope_scores():
     a, b = sorted((int(perm[k]), int(perm[l])))
     text = _cue_text("minimal_rope", "shuffle")
     from scenes.minimal_rope import WORDS
+
     assert f"{WORDS[a]} 和 {WORDS[b]}" in text
     assert float(figures.value("rope_shuffle_change")) == pytest.approx(np.abs(new - moved).max(), abs=0.05)
     assert int(figures.value("shuffle_gap_before")) == b - a
@@ -158,7 +160,7 @@ def _seat_of(s, word: str) -> int:
 
 
 def shuffle_note_disagreements(samples) -> list[str]:
-    """"B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
+    """ "B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
     shuffle (the first frame the table is on screen) and now."""
     out = []
     shown = [s for s in samples if s["on_screen"]]
@@ -176,9 +178,13 @@ def shuffle_note_disagreements(samples) -> list[str]:
         drawn_after = abs(_seat_of(s, a) - _seat_of(s, b))
         cell_before = numbers_in(before["cells"][_seat_of(before, a)][_seat_of(before, b)])[0]
         cell_now = numbers_in(s["cells"][_seat_of(s, a)][_seat_of(s, b)])[0]
-        for what, said, drawn, tol in (("gap before", gap_before, drawn_before, 0), ("gap after", gap_after, drawn_after, 0),
-                                       ("score before", old, cell_before, 0), ("score now", new, cell_now, 0),
-                                       ("change", change, abs(cell_now - cell_before), 0.1 + 1e-9)):
+        for what, said, drawn, tol in (
+            ("gap before", gap_before, drawn_before, 0),
+            ("gap after", gap_after, drawn_after, 0),
+            ("score before", old, cell_before, 0),
+            ("score now", new, cell_now, 0),
+            ("change", change, abs(cell_now - cell_before), 0.1 + 1e-9),
+        ):
             if abs(said - drawn) > tol:
                 out.append(f"frame {s['frame']}: {what}: note says {said:g}, drawn {drawn:g}")
     return out

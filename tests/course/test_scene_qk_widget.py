@@ -3,6 +3,7 @@ angles, the labels equal the drawn arrows, and q, k and v are named (v unturned)
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import re
@@ -13,12 +14,24 @@ import pytest
 import mathcore
 from mathcore.scores import angle_between
 from narration import figures
-
 from tests.support.course_scenes import built_scene, narration_scene
 from tests.support.drawn import direction_deg, disagreements, last_number, length, signed_gap_deg
-from tests.support.qk_labels import (ANGLE_TOL, SCORE_TOL, dir_of, forward_rad, pair_in, perturbed, places, probes,
-                                     rope_angle_disagreements, rotated, same_angle_disagreements,
-                                     score_disagreements, turn_off, wavelength_value)
+from tests.support.qk_labels import (
+    ANGLE_TOL,
+    SCORE_TOL,
+    dir_of,
+    forward_rad,
+    pair_in,
+    perturbed,
+    places,
+    probes,
+    rope_angle_disagreements,
+    rotated,
+    same_angle_disagreements,
+    score_disagreements,
+    turn_off,
+    wavelength_value,
+)
 from tests.support.scene_probes import last_before
 
 TOL = 1e-6
@@ -45,14 +58,14 @@ def test_qk_widget_readouts_equal_mathcore():
         assert s["gap_shown"] == f"{gap:.0f}"
         if s["score_on_screen"]:
             assert abs(s["score"] - mathcore.rope_score(q, k, s["i"], s["j"], theta)) <= TOL
-            assert abs(s["score"] - np.cos(np.radians(s["gap"]))) <= TOL      # unit arrows: score = cos(angle)
+            assert abs(s["score"] - np.cos(np.radians(s["gap"]))) <= TOL  # unit arrows: score = cos(angle)
     (i0, j0), (i1, j1) = figures.WIDGET_SEATS
     for cue, (i, j) in (("score", (i0, j0)), ("slide", (i1, j1))):
         s = last_before(scene.probes["widget"], scene.plan.cue(cue).end_frame)
         assert (s["i"], s["j"]) == (i, j)
         assert s["gap_shown"] == figures.value("widget_gap_deg")
-        assert s["score_shown"] == f"{mathcore.rope_score(q, k, i, j, theta):.2f}"       # 2 places on screen
-        assert float(s["score_shown"]) == pytest.approx(float(figures.value("widget_score")))   # the voice says 0.5
+        assert s["score_shown"] == f"{mathcore.rope_score(q, k, i, j, theta):.2f}"  # 2 places on screen
+        assert float(s["score_shown"]) == pytest.approx(float(figures.value("widget_score")))  # the voice says 0.5
     # sliding both seats together never changes the angle or the score
     slide = scene.plan.cue("slide")
     during = [s for s in samples if slide.start_frame <= s["frame"] < slide.end_frame]
@@ -76,7 +89,7 @@ def test_qk_widget_planes_and_clocks_read_the_same_angles():
     for s in clocks:
         wrapped = (np.asarray(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
         assert np.all(np.abs(wrapped) <= TOL)
-        assert s["p"] == seat_at[s["frame"]]          # hands and arrows read the same seat
+        assert s["p"] == seat_at[s["frame"]]  # hands and arrows read the same seat
 
 
 # =============================================================================================
@@ -85,16 +98,23 @@ def test_qk_widget_planes_and_clocks_read_the_same_angles():
 def arrow_label_disagreements(samples: list[dict]) -> list[str]:
     """``长度 = 1`` vs the drawn q; ``q = (1, 0)`` and ``q = (0, 1)`` vs the drawn tip (vector units); and the
     premise that k starts on q: while k is drawn before any seat turns it, it coincides with q."""
-    out = disagreements(samples, shown=lambda s: s["len_on"], said=lambda s: last_number(s["len_text"]),
-                        drawn=lambda s: length(s["q_start"], s["q_end"]) / s["unit"], tol=0.5 + 1e-6,
-                        what="length label vs q")
+    out = disagreements(
+        samples,
+        shown=lambda s: s["len_on"],
+        said=lambda s: last_number(s["len_text"]),
+        drawn=lambda s: length(s["q_start"], s["q_end"]) / s["unit"],
+        tol=0.5 + 1e-6,
+        what="length label vs q",
+    )
     for s in samples:
         tip = (np.asarray(s["q_end"]) - np.asarray(s["q_start"]))[:2] / s["unit"]
         for text, on in zip(s["name_texts"], s["names_on"]):
             if on:
                 said = np.array(pair_in(text))
                 if np.abs(said - tip).max() > 0.005 + 1e-6:
-                    out.append(f"frame {s['frame']}: label says q = {tuple(said)}, drawn tip is {tuple(np.round(tip, 3))}")
+                    out.append(
+                        f"frame {s['frame']}: label says q = {tuple(said)}, drawn tip is {tuple(np.round(tip, 3))}"
+                    )
     return out
 
 
@@ -102,8 +122,10 @@ def k_starts_on_q(samples: list[dict]) -> list[str]:
     out = []
     for s in samples:
         if s["k_on"] and not s.get("turned", False):
-            if abs(signed_gap_deg(dir_of(s, "q"), dir_of(s, "k"))) > 1e-6 or \
-                    abs(length(s["q_start"], s["q_end"]) - length(s["k_start"], s["k_end"])) > 1e-6:
+            if (
+                abs(signed_gap_deg(dir_of(s, "q"), dir_of(s, "k"))) > 1e-6
+                or abs(length(s["q_start"], s["q_end"]) - length(s["k_start"], s["k_end"])) > 1e-6
+            ):
                 out.append(f"frame {s['frame']}: k is drawn apart from q before any seat turns it")
     return out
 
@@ -116,8 +138,9 @@ def widget_turn_disagreements(samples: list[dict], q0: float, k0: float) -> list
         theta = last_number(s["theta_text"]) if s["theta_on"] else None
         seat_w = s["seat1_x"] - s["seat0_x"]
         for who, start, label_on, text, chip_x, chip_on in (
-                ("q", q0, s["readouts_on"][0], s["q_turn_text"], s["q_chip_x"], s["chips_on"][0]),
-                ("k", k0, s["readouts_on"][1], s["k_turn_text"], s["k_chip_x"], s["chips_on"][1])):
+            ("q", q0, s["readouts_on"][0], s["q_turn_text"], s["q_chip_x"], s["chips_on"][0]),
+            ("k", k0, s["readouts_on"][1], s["k_turn_text"], s["k_chip_x"], s["chips_on"][1]),
+        ):
             if not label_on:
                 continue
             said = last_number(text)
@@ -127,8 +150,10 @@ def widget_turn_disagreements(samples: list[dict], q0: float, k0: float) -> list
             if chip_on and theta is not None:
                 seat = (chip_x - s["seat0_x"]) / seat_w
                 if abs(said - seat * theta) > ANGLE_TOL:
-                    out.append(f"frame {s['frame']}: {who} sits at seat {seat:.3f} (θ = {theta:g}°) but the label "
-                               f"says it turned {said:g}°")
+                    out.append(
+                        f"frame {s['frame']}: {who} sits at seat {seat:.3f} (θ = {theta:g}°) but the label "
+                        f"says it turned {said:g}°"
+                    )
     return out
 
 
@@ -179,7 +204,7 @@ def test_widget_labels_equal_the_drawing(widget):
     planes = probes("qk_widget", "planes_drawn")
     assert sum(s["arrows_on"] and all(s["speeds_on"]) for s in planes) > 20
     assert not plane_disagreements(planes)
-    on = lambda s: s["hands_on"] and s["arrows_on"]                                # noqa: E731
+    on = lambda s: s["hands_on"] and s["arrows_on"]  # noqa: E731
     assert sum(on(s) for s in planes) > 20
     assert not same_angle_disagreements(planes, arrows="arrows", hands="hands", on=on)
 
@@ -187,8 +212,8 @@ def test_widget_labels_equal_the_drawing(widget):
 def test_widget_drawing_equals_mathcore(widget):
     arrow, drawn, q0, k0 = widget
     q, k = figures.WIDGET_Q, figures.WIDGET_K
-    assert q0 == pytest.approx(np.degrees(np.arctan2(q[1], q[0])), abs=1e-9)      # q = (1, 0) points right
-    assert k0 == pytest.approx(np.degrees(np.arctan2(k[1], k[0])), abs=1e-9)      # and k starts on it
+    assert q0 == pytest.approx(np.degrees(np.arctan2(q[1], q[0])), abs=1e-9)  # q = (1, 0) points right
+    assert k0 == pytest.approx(np.degrees(np.arctan2(k[1], k[0])), abs=1e-9)  # and k starts on it
     assert length(arrow[0]["q_start"], arrow[0]["q_end"]) / arrow[0]["unit"] == pytest.approx(np.linalg.norm(q))
     theta_deg = figures.THETA_DEG
     scene = built_scene("qk_widget")[0]
@@ -197,12 +222,14 @@ def test_widget_drawing_equals_mathcore(widget):
         s = [x for x in drawn if x["frame"] < scene.plan.cue(cue).end_frame][-1]
         assert last_number(s["q_turn_text"]) == m * theta_deg and last_number(s["k_turn_text"]) == n * theta_deg
         assert last_number(s["gap_text"]) == float(figures.value("widget_gap_deg"))
-        assert last_number(s["score_text"]) == pytest.approx(mathcore.rope_score(q, k, m, n, np.radians(theta_deg)), abs=SCORE_TOL)
+        assert last_number(s["score_text"]) == pytest.approx(
+            mathcore.rope_score(q, k, m, n, np.radians(theta_deg)), abs=SCORE_TOL
+        )
     planes = [s for s in probes("qk_widget", "planes_drawn") if all(s["speeds_on"])]
     w = mathcore.frequencies(scene.PLANE_D)[list(scene.PLANE_INDICES)]
     shown = [last_number(t) for t in planes[-1]["speed_texts"]]
-    assert np.allclose(shown, w, atol=0.5e-4)                                     # ω = 1, 0.1, …, ≈ 0.0001 rad/seat
-    assert all(t.startswith("ω") for t in planes[-1]["speed_texts"])             # a plane's speed is ω (转速), not θ
+    assert np.allclose(shown, w, atol=0.5e-4)  # ω = 1, 0.1, …, ≈ 0.0001 rad/seat
+    assert all(t.startswith("ω") for t in planes[-1]["speed_texts"])  # a plane's speed is ω (转速), not θ
     # one attention head's q and k, as the narration says: PLANE_D dimensions, half as many planes
     said = scene.plan.cue("planes").text
     assert f"{scene.PLANE_D} 维" in said and f"{len(mathcore.frequencies(scene.PLANE_D))} 个平面" in said
@@ -211,41 +238,63 @@ def test_widget_drawing_equals_mathcore(widget):
 
 def test_widget_checks_catch_a_wrong_drawing_or_label(widget):
     arrow, drawn, q0, k0 = widget
-    has_len = lambda s: s["len_on"]                                              # noqa: E731
+    has_len = lambda s: s["len_on"]  # noqa: E731
     assert arrow_label_disagreements(perturbed(arrow, has_len, lambda s: {**s, "len_text": "2"}))
-    assert arrow_label_disagreements(perturbed(arrow, has_len, lambda s: {**s, "q_end": (
-        np.asarray(s["q_start"]) + 1.3 * (np.asarray(s["q_end"]) - np.asarray(s["q_start"]))).tolist()}))
-    named = lambda s: any(s["names_on"])                                        # noqa: E731
+    assert arrow_label_disagreements(
+        perturbed(
+            arrow,
+            has_len,
+            lambda s: {
+                **s,
+                "q_end": (
+                    np.asarray(s["q_start"]) + 1.3 * (np.asarray(s["q_end"]) - np.asarray(s["q_start"]))
+                ).tolist(),
+            },
+        )
+    )
+    named = lambda s: any(s["names_on"])  # noqa: E731
     assert arrow_label_disagreements(perturbed(arrow, named, lambda s: rotated(s, "q", 20.0)))
     assert arrow_label_disagreements(perturbed(arrow, named, lambda s: {**s, "name_texts": ["q=(0,1)", "q=(1,0)"]}))
-    k_shown = lambda s: s["k_on"]                                               # noqa: E731
+    k_shown = lambda s: s["k_on"]  # noqa: E731
     assert k_starts_on_q(perturbed(arrow, k_shown, lambda s: rotated(s, "k", 5.0)))
 
     gap_rows = [{**s, "gap_on": s["readouts_on"][2]} for s in drawn]
-    late = lambda s: s["readouts_on"][2] and s["readouts_on"][3]                 # noqa: E731
+    late = lambda s: s["readouts_on"][2] and s["readouts_on"][3]  # noqa: E731
     assert rope_angle_disagreements(perturbed(gap_rows, late, lambda s: rotated(s, "k", 15.0)))
     assert rope_angle_disagreements(perturbed(gap_rows, late, lambda s: {**s, "gap_text": "90"}))
     assert score_disagreements(perturbed(drawn, late, lambda s: rotated(s, "k", 15.0)), shown="readouts_on")
     assert score_disagreements(perturbed(drawn, late, lambda s: {**s, "score_text": "0.87"}), shown="readouts_on")
-    turning = lambda s: s["readouts_on"][0]                                      # noqa: E731
+    turning = lambda s: s["readouts_on"][0]  # noqa: E731
     assert widget_turn_disagreements(perturbed(drawn, turning, lambda s: rotated(s, "q", 30.0)), q0, k0)
     assert widget_turn_disagreements(perturbed(drawn, turning, lambda s: {**s, "k_turn_text": "90"}), q0, k0)
-    assert widget_turn_disagreements(perturbed(drawn, lambda s: s["readouts_on"][0] and s["chips_on"][0],
-                                               lambda s: {**s, "q_chip_x": s["q_chip_x"] + (s["seat1_x"] - s["seat0_x"])}),
-                                     q0, k0)
+    assert widget_turn_disagreements(
+        perturbed(
+            drawn,
+            lambda s: s["readouts_on"][0] and s["chips_on"][0],
+            lambda s: {**s, "q_chip_x": s["q_chip_x"] + (s["seat1_x"] - s["seat0_x"])},
+        ),
+        q0,
+        k0,
+    )
 
     planes = probes("qk_widget", "planes_drawn")
-    shown = lambda s: s["arrows_on"] and all(s["speeds_on"])                     # noqa: E731
+    shown = lambda s: s["arrows_on"] and all(s["speeds_on"])  # noqa: E731
     assert plane_disagreements(perturbed(planes, shown, lambda s: {**s, "speed_texts": ["θ=1"] * 5}))
-    assert plane_disagreements(perturbed(planes, lambda s: shown(s) and s["counter_on"],
-                                         lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)}))
+    assert plane_disagreements(
+        perturbed(
+            planes,
+            lambda s: shown(s) and s["counter_on"],
+            lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)},
+        )
+    )
 
     def turn_plane(s):
         a, b = np.asarray(s["arrows"][2][0]), np.asarray(s["arrows"][2][1])
         s["arrows"][2][1] = (a + np.array([-(b - a)[1], (b - a)[0], 0.0])).tolist()
         return s
+
     assert plane_disagreements(perturbed(planes, shown, turn_plane))
-    on = lambda s: s["hands_on"] and s["arrows_on"]                                # noqa: E731
+    on = lambda s: s["hands_on"] and s["arrows_on"]  # noqa: E731
     assert same_angle_disagreements(perturbed(planes, on, turn_plane), arrows="arrows", hands="hands", on=on)
 
 
@@ -263,7 +312,7 @@ def test_widget_names_q_k_v_and_keeps_v_unturned():
     said = scene.plan.cue("placement").text
     assert all(name in said for name in ("查询向量 q", "键向量 k", "值向量 v"))
     assert "v 不转" in scene.plan.cue("after_qk").text
-    assert "训练" in scene.plan.cue("slide").text                  # distance-only comes with its length caveat
+    assert "训练" in scene.plan.cue("slide").text  # distance-only comes with its length caveat
 
 
 def test_pair_and_number_readers():

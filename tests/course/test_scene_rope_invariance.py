@@ -4,6 +4,7 @@ the same class in lesson 2, is checked here too.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -13,14 +14,13 @@ import pytest
 
 import mathcore
 from narration import figures
-
 from tests.support.course_scenes import narration_scene, narration_scene_plan, worker_media
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
 from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
-DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
-SCORE_TOL = 0.006         # two-decimal readouts (rounding 0.005) of exact scores
+DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
+SCORE_TOL = 0.006  # two-decimal readouts (rounding 0.005) of exact scores
 ROPE = ("rope_invariance", "rope_gap_only")
 
 
@@ -42,7 +42,7 @@ def test_rope_scores(narrated_scene):
     curve = scene.probes["curve"][0]
     for plane, drawn in zip(curve["planes"], curve["drawn"]):
         q, k = np.zeros(scene.CURVE_D), np.zeros(scene.CURVE_D)
-        q[2 * plane:2 * plane + 2], k[2 * plane:2 * plane + 2] = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
+        q[2 * plane : 2 * plane + 2], k[2 * plane : 2 * plane + 2] = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
         drawn = np.array(drawn)
         assert np.allclose(drawn[:, 0], curve["distances"], atol=TOL)
         assert np.allclose(drawn[:, 1], mathcore.rope_scores(q, k, drawn[:, 0]), atol=TOL)
@@ -74,29 +74,70 @@ def rope_main_disagreements(samples) -> list[str]:
 
     def said(i, k=-1):
         return lambda s: numbers_in(s["lines"][i])[k]
-    out += disagreements(samples, shown=line(0), said=said(0), what="starting lead of k",
-                         drawn=lambda s: _gap(s, "ghost_q_end", "ghost_k_end"), tol=DEG_TOL)
-    out += disagreements(samples, shown=lambda s: s["lines_on_screen"][0] and s["start_arc_on_screen"],
-                         said=said(0), what="starting arc",
-                         drawn=lambda s: signed_gap_deg(direction_deg(s["q_start"], s["start_arc"][0]),
-                                                        direction_deg(s["q_start"], s["start_arc"][1])), tol=DEG_TOL)
-    out += disagreements(samples, shown=line(1), said=said(1), what="q's turn",
-                         drawn=lambda s: _turn(s, "ghost_q_end", "q_end"), tol=DEG_TOL)
-    out += disagreements(samples, shown=line(2), said=said(2), what="k's turn",
-                         drawn=lambda s: _turn(s, "ghost_k_end", "k_end"), tol=DEG_TOL)
-    out += disagreements(samples, shown=line(3), said=said(3), what="k's extra turn",
-                         drawn=lambda s: (_turn(s, "ghost_k_end", "k_end") - _turn(s, "ghost_q_end", "q_end")) % 360,
-                         tol=DEG_TOL)
-    out += disagreements(samples, shown=line(4), said=said(4), what="angle between q and k",
-                         drawn=lambda s: _gap(s), tol=DEG_TOL)
-    out += disagreements(samples, shown=lambda s: s["lines_on_screen"][4] and s["arc_on_screen"], said=said(4),
-                         what="arc between q and k",
-                         drawn=lambda s: signed_gap_deg(direction_deg(s["q_start"], s["arc_start"]),
-                                                        direction_deg(s["q_start"], s["arc_end"])) % 360, tol=DEG_TOL)
-    out += disagreements(samples, shown=lambda s: s["score_on_screen"], said=lambda s: _score(s["score_text"]),
-                         what="score = |q||k| cos(drawn angle)",
-                         drawn=lambda s: np.linalg.norm(s["q"]) * np.linalg.norm(s["k"]) * np.cos(np.radians(_gap(s))),
-                         tol=SCORE_TOL)
+
+    out += disagreements(
+        samples,
+        shown=line(0),
+        said=said(0),
+        what="starting lead of k",
+        drawn=lambda s: _gap(s, "ghost_q_end", "ghost_k_end"),
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["lines_on_screen"][0] and s["start_arc_on_screen"],
+        said=said(0),
+        what="starting arc",
+        drawn=lambda s: signed_gap_deg(
+            direction_deg(s["q_start"], s["start_arc"][0]), direction_deg(s["q_start"], s["start_arc"][1])
+        ),
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=line(1),
+        said=said(1),
+        what="q's turn",
+        drawn=lambda s: _turn(s, "ghost_q_end", "q_end"),
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=line(2),
+        said=said(2),
+        what="k's turn",
+        drawn=lambda s: _turn(s, "ghost_k_end", "k_end"),
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=line(3),
+        said=said(3),
+        what="k's extra turn",
+        drawn=lambda s: (_turn(s, "ghost_k_end", "k_end") - _turn(s, "ghost_q_end", "q_end")) % 360,
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples, shown=line(4), said=said(4), what="angle between q and k", drawn=lambda s: _gap(s), tol=DEG_TOL
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["lines_on_screen"][4] and s["arc_on_screen"],
+        said=said(4),
+        what="arc between q and k",
+        drawn=lambda s: (
+            signed_gap_deg(direction_deg(s["q_start"], s["arc_start"]), direction_deg(s["q_start"], s["arc_end"])) % 360
+        ),
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["score_on_screen"],
+        said=lambda s: _score(s["score_text"]),
+        what="score = |q||k| cos(drawn angle)",
+        drawn=lambda s: np.linalg.norm(s["q"]) * np.linalg.norm(s["k"]) * np.cos(np.radians(_gap(s))),
+        tol=SCORE_TOL,
+    )
     return out
 
 
@@ -109,17 +150,38 @@ def rope_pairs_disagreements(pairs: list[list[dict]], same: list[dict]) -> list[
     line = {s["frame"]: numbers_in(s["text"]) for s in same}
     for samples in pairs:
         final = [s for s in samples if s["frame"] in on]
-        out += disagreements(final, shown=lambda s: True, what="pair angle from its seats",
-                             said=lambda s: (lead + (numbers_in(s["title"])[1] - numbers_in(s["title"])[0]) * theta) % 360,
-                             drawn=_gap, tol=DEG_TOL)
-        out += disagreements(final, shown=lambda s: True, what="summary angle", said=lambda s: line[s["frame"]][1],
-                             drawn=_gap, tol=DEG_TOL)
-        out += disagreements(final, shown=lambda s: s["score_on_screen"], what="pair score vs drawn angle",
-                             said=lambda s: _score(s["score_text"]),
-                             drawn=lambda s: np.linalg.norm(s["q"]) * np.linalg.norm(s["k"]) * np.cos(np.radians(_gap(s))),
-                             tol=SCORE_TOL)
-        out += disagreements(final, shown=lambda s: True, what="summary score", said=lambda s: line[s["frame"]][2],
-                             drawn=lambda s: _score(s["score_text"]), tol=SCORE_TOL)
+        out += disagreements(
+            final,
+            shown=lambda s: True,
+            what="pair angle from its seats",
+            said=lambda s: (lead + (numbers_in(s["title"])[1] - numbers_in(s["title"])[0]) * theta) % 360,
+            drawn=_gap,
+            tol=DEG_TOL,
+        )
+        out += disagreements(
+            final,
+            shown=lambda s: True,
+            what="summary angle",
+            said=lambda s: line[s["frame"]][1],
+            drawn=_gap,
+            tol=DEG_TOL,
+        )
+        out += disagreements(
+            final,
+            shown=lambda s: s["score_on_screen"],
+            what="pair score vs drawn angle",
+            said=lambda s: _score(s["score_text"]),
+            drawn=lambda s: np.linalg.norm(s["q"]) * np.linalg.norm(s["k"]) * np.cos(np.radians(_gap(s))),
+            tol=SCORE_TOL,
+        )
+        out += disagreements(
+            final,
+            shown=lambda s: True,
+            what="summary score",
+            said=lambda s: line[s["frame"]][2],
+            drawn=lambda s: _score(s["score_text"]),
+            tol=SCORE_TOL,
+        )
     return out
 
 
@@ -139,7 +201,7 @@ def test_rope_checks_catch_a_perturbation(what):
             s["k_end"] = _turned(s["k_end"], s["q_start"], 3.0)
         elif what == "q drawn 3° further":
             s["q_end"] = _turned(s["q_end"], s["q_start"], 3.0)
-        elif what == "angle label 90°":                 # the old label "夹角 = (n − m)θ = 90°"
+        elif what == "angle label 90°":  # the old label "夹角 = (n − m)θ = 90°"
             s["lines"][4] = "夹角=(n−m)θ=90°"
         else:
             s["score_text"] = "0.70"
@@ -175,7 +237,7 @@ def test_the_old_rope_angle_label_fails_when_put_back():
 def test_rope_labels_equal_the_drawing(scene_id):
     scene = narration_scene(scene_id)
     main = scene.probes["main"]
-    for i in range(5):      # every label was on screen for a while, with the arcs it speaks of
+    for i in range(5):  # every label was on screen for a while, with the arcs it speaks of
         assert sum(s["lines_on_screen"][i] for s in main) > 20
     assert sum(s["score_on_screen"] and s["arc_on_screen"] for s in main) > 10
     assert rope_main_disagreements(main) == []
@@ -186,5 +248,6 @@ def test_rope_labels_equal_the_drawing(scene_id):
     last = [s for s in main if s["score_on_screen"]][-1]
     assert _score(last["score_text"]) == pytest.approx(
         mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, scene.M, scene.N, np.radians(figures.THETA_DEG)),
-        abs=0.005)
+        abs=0.005,
+    )
     assert numbers_in(last["lines"][4])[-1] == pytest.approx(float(figures.value("rope_pair_gap_deg")))

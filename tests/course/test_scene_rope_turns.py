@@ -3,6 +3,7 @@ and the lengths against the drawing.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,12 +13,11 @@ import pytest
 
 import mathcore
 from narration import figures
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
 
 TOL = 1e-6
-DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
 
 
 def built(scene_id: str):
@@ -56,16 +56,24 @@ def rope_turns_disagreements(samples) -> list[str]:
     word = [s for s in samples if s["word_on_screen"]][-1]
     wx, wy = numbers_in(word["word"])[:2]
     base = float(np.degrees(np.arctan2(wy, wx)))
-    unit = (word["ends"][0][0] - word["starts"][0][0]) / wx        # scene units per vector unit, as drawn
+    unit = (word["ends"][0][0] - word["starts"][0][0]) / wx  # scene units per vector unit, as drawn
     for i in range(len(samples[0]["ends"])):
-        out += disagreements(samples, shown=lambda s, i=i: s["lines_on_screen"][i] and s["on_screen"][i],
-                             said=lambda s, i=i: numbers_in(s["lines"][i])[-1], what=f"seat line {i}",
-                             drawn=lambda s, i=i: signed_gap_deg(base, direction_deg(s["starts"][i], s["ends"][i])) % 360,
-                             tol=DEG_TOL)
-        out += disagreements(samples, shown=lambda s, i=i: s["same_on_screen"] and s["on_screen"][i],
-                             said=lambda s: numbers_in(s["same"])[0], what=f"length of arrow {i}",
-                             drawn=lambda s, i=i: np.linalg.norm(np.subtract(s["ends"][i], s["starts"][i])[:2]) / unit,
-                             tol=0.006)
+        out += disagreements(
+            samples,
+            shown=lambda s, i=i: s["lines_on_screen"][i] and s["on_screen"][i],
+            said=lambda s, i=i: numbers_in(s["lines"][i])[-1],
+            what=f"seat line {i}",
+            drawn=lambda s, i=i: signed_gap_deg(base, direction_deg(s["starts"][i], s["ends"][i])) % 360,
+            tol=DEG_TOL,
+        )
+        out += disagreements(
+            samples,
+            shown=lambda s, i=i: s["same_on_screen"] and s["on_screen"][i],
+            said=lambda s: numbers_in(s["same"])[0],
+            what=f"length of arrow {i}",
+            drawn=lambda s, i=i: np.linalg.norm(np.subtract(s["ends"][i], s["starts"][i])[:2]) / unit,
+            tol=0.006,
+        )
     return out
 
 

@@ -3,6 +3,7 @@ curve with its two sliding words: drawn values against mathcore, labels against 
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,13 +13,12 @@ import pytest
 
 import mathcore
 from narration import figures
-
 from tests.support.course_scenes import narration_scene, narration_scene_plan
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, numbers_in, signed_gap_deg
 from tests.support.scene_probes import last_before, plain_typst
 
 TOL = 1e-6
-DEG_TOL = 0.51            # degree labels are whole degrees (rounding 0.5) of exactly drawn angles
+DEG_TOL = 0.51  # degree labels are whole degrees (rounding 0.5) of exactly drawn angles
 EXACT = 1e-6
 
 
@@ -63,7 +63,7 @@ def test_rope_visualisation_pointer_clocks_and_curve():
         drawn = np.asarray(s["drawn"])
         assert np.allclose(drawn[:, 0], dist, atol=1e-6)
         assert np.allclose(drawn[:, 1], mathcore.rope_scores(q, k, dist, m=s["m"]), atol=1e-6)
-        assert np.allclose(drawn[:, 1], base_curve, atol=1e-6)      # the shape does not move
+        assert np.allclose(drawn[:, 1], base_curve, atol=1e-6)  # the shape does not move
 
 
 # -- rope_visualisation / pointer ------------------------------------------------------------------
@@ -80,20 +80,40 @@ def _chip_seat(s) -> float:
 
 def pointer_disagreements(samples) -> list[str]:
     out = []
-    out += disagreements(samples, shown=lambda s: s["turned_on_screen"] and s["on_screen"], what="转过 label vs arrow",
-                         said=lambda s: numbers_in(s["turned"])[-1], drawn=_turn, tol=DEG_TOL)
-    out += disagreements(samples, shown=lambda s: s["turned_on_screen"] and s["arc_on_screen"], what="转过 label vs arc",
-                         said=lambda s: numbers_in(s["turned"])[-1],
-                         drawn=lambda s: arc_sweep_deg(*s["arc"]) % 360, tol=DEG_TOL)
+    out += disagreements(
+        samples,
+        shown=lambda s: s["turned_on_screen"] and s["on_screen"],
+        what="转过 label vs arrow",
+        said=lambda s: numbers_in(s["turned"])[-1],
+        drawn=_turn,
+        tol=DEG_TOL,
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["turned_on_screen"] and s["arc_on_screen"],
+        what="转过 label vs arc",
+        said=lambda s: numbers_in(s["turned"])[-1],
+        drawn=lambda s: arc_sweep_deg(*s["arc"]) % 360,
+        tol=DEG_TOL,
+    )
     # the step label's θ times the seat the chip is drawn at is the drawn turn
-    out += disagreements(samples, shown=lambda s: s["step_on_screen"] and s["on_screen"], what="seat × θ vs arrow",
-                         said=lambda s: _chip_seat(s) * numbers_in(plain_typst(s["step"]))[-1], drawn=_turn,
-                         tol=EXACT + 1e-4)
+    out += disagreements(
+        samples,
+        shown=lambda s: s["step_on_screen"] and s["on_screen"],
+        what="seat × θ vs arrow",
+        said=lambda s: _chip_seat(s) * numbers_in(plain_typst(s["step"]))[-1],
+        drawn=_turn,
+        tol=EXACT + 1e-4,
+    )
     # the seat counter names the square the chip is drawn in
-    out += disagreements(samples, shown=lambda s: s["counter_on_screen"], what="位置 m label vs chip",
-                         said=lambda s: numbers_in(s["counter"])[-1],
-                         drawn=lambda s: float(s["square_nums"][int(np.argmin([abs(q[0] - s["chip"][0])
-                                                                              for q in s["squares"]]))]), tol=0)
+    out += disagreements(
+        samples,
+        shown=lambda s: s["counter_on_screen"],
+        what="位置 m label vs chip",
+        said=lambda s: numbers_in(s["counter"])[-1],
+        drawn=lambda s: float(s["square_nums"][int(np.argmin([abs(q[0] - s["chip"][0]) for q in s["squares"]]))]),
+        tol=0,
+    )
     return out
 
 
@@ -146,7 +166,7 @@ def clock_disagreements(samples) -> list[str]:
             gap = signed_gap_deg(said % 360, direction_deg(a, b) % 360)
             if abs(gap) > DEG_TOL:
                 out.append(f"frame {s['frame']}: clock {i}: label says {said:g}°, hand drawn {gap:+.2f}° off")
-            if s["counter"] == s["p"]:          # at rest on a whole seat: the label is seat × speed
+            if s["counter"] == s["p"]:  # at rest on a whole seat: the label is seat × speed
                 want = np.degrees(s["counter"] * s["w"][i])
                 if abs(said - want) > DEG_TOL:
                     out.append(f"frame {s['frame']}: clock {i}: label says {said:g}°, p × w is {want:.2f}°")
@@ -184,17 +204,39 @@ def _seat(s, key) -> float:
 def curve_disagreements(samples) -> list[str]:
     out = []
     words = [s for s in samples if s["words_on_screen"]]
-    out += disagreements(words, shown=lambda s: True, what="隔 N 个位置 vs the drawn words",
-                         said=lambda s: numbers_in(s["gap_text"])[-1],
-                         drawn=lambda s: _seat(s, "k_dot") - _seat(s, "q_dot"), tol=EXACT)
-    out += disagreements(words, shown=lambda s: s["m_on_screen"], what="q 在位置 vs the drawn q",
-                         said=lambda s: numbers_in(s["m_text"])[-1], drawn=lambda s: round(_seat(s, "q_dot")), tol=0)
+    out += disagreements(
+        words,
+        shown=lambda s: True,
+        what="隔 N 个位置 vs the drawn words",
+        said=lambda s: numbers_in(s["gap_text"])[-1],
+        drawn=lambda s: _seat(s, "k_dot") - _seat(s, "q_dot"),
+        tol=EXACT,
+    )
+    out += disagreements(
+        words,
+        shown=lambda s: s["m_on_screen"],
+        what="q 在位置 vs the drawn q",
+        said=lambda s: numbers_in(s["m_text"])[-1],
+        drawn=lambda s: round(_seat(s, "q_dot")),
+        tol=0,
+    )
     point = [s for s in words if s["point_on_screen"] and s["on_screen"]]
-    out += disagreements(point, shown=lambda s: True, what="the curve's point sits at the words' gap",
-                         said=lambda s: numbers_in(s["gap_text"])[-1], drawn=lambda s: s["point"][0], tol=EXACT)
-    out += disagreements(point, shown=lambda s: True, what="the point is on the drawn curve",
-                         said=lambda s: s["point"][1],
-                         drawn=lambda s: float(np.interp(s["point"][0], *np.asarray(s["drawn"]).T)), tol=EXACT)
+    out += disagreements(
+        point,
+        shown=lambda s: True,
+        what="the curve's point sits at the words' gap",
+        said=lambda s: numbers_in(s["gap_text"])[-1],
+        drawn=lambda s: s["point"][0],
+        tol=EXACT,
+    )
+    out += disagreements(
+        point,
+        shown=lambda s: True,
+        what="the point is on the drawn curve",
+        said=lambda s: s["point"][1],
+        drawn=lambda s: float(np.interp(s["point"][0], *np.asarray(s["drawn"]).T)),
+        tol=EXACT,
+    )
     return out
 
 
@@ -207,7 +249,8 @@ def test_curve_labels_equal_the_drawing():
     assert curve_disagreements(samples) == []
     s = [s for s in samples if s["point_on_screen"]][-1]
     assert s["point"][1] == pytest.approx(
-        float(mathcore.rope_scores(scene.CURVE_Q, scene.CURVE_K, [scene.GAP])[0]), abs=1e-9)
+        float(mathcore.rope_scores(scene.CURVE_Q, scene.CURVE_K, [scene.GAP])[0]), abs=1e-9
+    )
 
 
 @pytest.mark.parametrize("what", ["k drawn one seat later", "gap label 5", "point off the curve", "q label +1"])

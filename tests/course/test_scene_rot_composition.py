@@ -9,6 +9,7 @@ drawing.
 
 Each check returns its disagreements, so perturbed samples (the curtain moved, a label changed) must give some.
 """
+
 from __future__ import annotations
 
 import copy
@@ -64,7 +65,9 @@ def sweep_disagreements(samples, table: dict) -> list[str]:
             want = values[mask].max() if shown else 0.0
             said = float(s["worst_shown"].rstrip(" ε"))
             if not abs(said - want) <= 0.05 + 1e-9:
-                out.append(f"frame {s['frame']}: the largest error says {said:g} ε, the uncovered cells reach {want:.3f} ε")
+                out.append(
+                    f"frame {s['frame']}: the largest error says {said:g} ε, the uncovered cells reach {want:.3f} ε"
+                )
     return out
 
 
@@ -72,27 +75,29 @@ def test_the_table_is_every_pair_of_angles_in_its_own_colour(scene):
     table = scene.probes["table"][0]
     angles, err = composition_errors()
     assert np.allclose(table["angles"], angles) and np.array_equal(np.degrees(angles).round(), np.arange(0, 360, 5))
-    assert np.array_equal(np.array(angles), checks.ANGLES_360[::5])                   # A3's own angle set
+    assert np.array_equal(np.array(angles), checks.ANGLES_360[::5])  # A3's own angle set
     assert np.allclose(table["values"], err / checks.EPS, atol=0)
     assert len(table["colors"]) == err.size == int(figures.value("a3_pairs"))
     lo, hi = ManimColor(table["low"]), ManimColor(table["high"])
     for v, c in zip(np.ravel(table["values"]), table["colors"]):
         assert c == interpolate_color(lo, hi, float(np.clip(v / table["vmax"], 0, 1))).to_hex()
     from collections import Counter
-    assert table["drawn"] == dict(Counter(table["colors"]))                             # every cell drawn once
-    assert max(np.ravel(table["values"])) <= table["vmax"]                              # nothing clipped
+
+    assert table["drawn"] == dict(Counter(table["colors"]))  # every cell drawn once
+    assert max(np.ravel(table["values"])) <= table["vmax"]  # nothing clipped
 
 
 def test_the_counter_and_the_running_maximum_equal_the_uncovered_cells(scene):
     table = scene.probes["table"][0]
     samples = scene.probes["sweep"]
     live = [s for s in samples if s["on_screen"] and s["curtain_on_screen"]]
-    assert len(live) > 40 and len({s["count_shown"] for s in live}) > 30             # it really counts up
+    assert len(live) > 40 and len({s["count_shown"] for s in live}) > 30  # it really counts up
     assert sweep_disagreements(samples, table) == []
     last = [s for s in samples if s["on_screen"]][-1]
-    assert last["count_shown"] == figures.value("a3_pairs")                            # every pair compared
+    assert last["count_shown"] == figures.value("a3_pairs")  # every pair compared
     assert float(last["worst_shown"].rstrip(" ε")) == pytest.approx(
-        composition_errors()[1].max() / checks.EPS, abs=0.05)
+        composition_errors()[1].max() / checks.EPS, abs=0.05
+    )
 
 
 def test_the_sweep_checks_catch_a_wrong_curtain_or_label(scene):
@@ -101,10 +106,10 @@ def test_the_sweep_checks_catch_a_wrong_curtain_or_label(scene):
     s = copy.deepcopy(mid[len(mid) // 2])
     assert sweep_disagreements([s], table) == []
     bad = copy.deepcopy(s)
-    bad["count_shown"] = str(int(bad["count_shown"]) + 72)                             # one row ahead
+    bad["count_shown"] = str(int(bad["count_shown"]) + 72)  # one row ahead
     assert sweep_disagreements([bad], table)
     bad = copy.deepcopy(s)
-    bad["below"][3] -= table["cell"]                                                   # the curtain a row too low
+    bad["below"][3] -= table["cell"]  # the curtain a row too low
     assert sweep_disagreements([bad], table)
     bad = copy.deepcopy(s)
     bad["worst_shown"] = f"{float(bad['worst_shown'].rstrip(' ε')) + 0.5:.1f} ε"
@@ -116,7 +121,7 @@ def test_recall_a3_and_what_is_new(scene):
     # recall: lesson 1's 25° then 40° = 65°, one line on screen, not animated again
     recall = plan.cue("recall").text
     assert "25°" in recall and "40°" in recall and "65°" in recall
-    assert scene.probes["recall"][0]["shown"] .strip("$ ") == "R(40°) R(25°) = R(65°)"
+    assert scene.probes["recall"][0]["shown"].strip("$ ") == "R(40°) R(25°) = R(65°)"
     # A3 as measured (the full turn included), and the number of pairs the voice gives
     a3 = scene.probes["a3"][0]
     assert a3["error"] == checks.a3_composition() and a3["pairs"] == int(figures.value("a3_pairs"))

@@ -3,13 +3,13 @@ seats, the clock panel and its shared speeds, the plan and the spin.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 import mathcore
 from narration import figures
-
 from tests.support.course_scenes import narration_scene
 from tests.support.scene_probes import wrap
 
@@ -36,7 +36,9 @@ def rot_opening_rope_disagreements(samples, theta: float) -> list[str]:
     for name, code in zip(("q", "k"), last["rule"]):
         seat, turns = (int(x) for x in re.findall(r"\$(\d+)(?: theta)?\$", code))
         if seat != turns or not abs(last[name]["phi"] - seat * theta) <= 1e-9:
-            out.append(f"{name}: the label says seat {seat} (turns {turns}θ), the arrow turned {last[name]['phi']:g} rad")
+            out.append(
+                f"{name}: the label says seat {seat} (turns {turns}θ), the arrow turned {last[name]['phi']:g} rad"
+            )
     return out
 
 
@@ -50,10 +52,10 @@ def test_rot_opening_rope_panel_turns_q_and_k_by_their_seats():
     assert len(samples) > 20
     assert rot_opening_rope_disagreements(samples, theta) == []
     bad = copy.deepcopy(samples)
-    bad[-1]["rule"][0] = bad[-1]["rule"][0].replace("2", "3")          # the label names another seat
+    bad[-1]["rule"][0] = bad[-1]["rule"][0].replace("2", "3")  # the label names another seat
     assert rot_opening_rope_disagreements(bad, theta)
     bad = copy.deepcopy(samples)
-    bad[-1]["k"]["phi"] += theta                                        # k turned one step too far
+    bad[-1]["k"]["phi"] += theta  # k turned one step too far
     assert rot_opening_rope_disagreements(bad, theta)
 
 
@@ -78,8 +80,8 @@ def test_rot_opening_clock_panel_and_shared_speeds():
 
 
 def test_rot_opening_plan_and_spin():
-    from coursekit.core.config import load_config
     from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
 
     scene = build("rot_opening")
     lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")

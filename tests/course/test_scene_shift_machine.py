@@ -4,6 +4,7 @@ against the hands and the counter.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,19 +13,19 @@ import numpy as np
 import pytest
 
 import mathcore
-from mathcore import checks, rotation_facts as rf
+from mathcore import checks
+from mathcore import rotation_facts as rf
 from narration import figures
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, length, numbers_in, signed_gap_deg
 from tests.support.scene_probes import shows_figure
 
 TOL = 1e-6
 D_SHIFT = 8
-W = mathcore.frequencies(D_SHIFT)                       # radians per step of each hand (mathcore, not the scene)
+W = mathcore.frequencies(D_SHIFT)  # radians per step of each hand (mathcore, not the scene)
 W_DEG = np.degrees(W)
 DEG_TOL = 1e-6
-READ_TOL = 0.005 + 1e-9                                 # two-decimal readings of exact values
+READ_TOL = 0.005 + 1e-9  # two-decimal readings of exact values
 
 
 def at_frame(samples, frame):
@@ -55,13 +56,18 @@ def test_shift_machine_numbers(scene_d):
         pe = rf.cos_first_pe([s["n"]], d)[0]
         # (cos, sin) per clock, as the narration lays them out
         assert np.allclose(pe[0::2], np.cos(s["n"] * w)) and np.allclose(pe[1::2], np.sin(s["n"] * w))
-        want = [[figures.fmt_fixed(pe[2 * i], 2).replace("−0.00", "0.00"), figures.fmt_fixed(pe[2 * i + 1], 2).replace("−0.00", "0.00")]
-                for i in range(d // 2)]
+        want = [
+            [
+                figures.fmt_fixed(pe[2 * i], 2).replace("−0.00", "0.00"),
+                figures.fmt_fixed(pe[2 * i + 1], 2).replace("−0.00", "0.00"),
+            ]
+            for i in range(d // 2)
+        ]
         assert s["shown"] == want
     m = scene.probes["matrix"][0]
     machine = rf.cos_first_shift_matrix(m["k"], d)
     p = rf.cos_first_order(d)
-    assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])   # mathcore's own machine
+    assert np.array_equal(machine, mathcore.shift_matrix(m["k"], d)[np.ix_(p, p)])  # mathcore's own machine
     assert m["places"] == 3 and m["shown"] == [[_entry(x, 3) for x in row] for row in machine]
     # three decimals tell the slowest block (0.001 rad per step) from the identity
     assert m["shown"][7][6] == "0.001" and m["shown"][6][7] == "−0.001"
@@ -100,7 +106,7 @@ def test_shift_machine_numbers(scene_d):
     assert figures.value("w3_d8_deg") == f"{np.degrees(w[3]):.2f}"
     periods = scene.probes["periods"][0]
     # the slowest period as the narration says it ("大约 6.1 万"), mathcore's 60611 rounded
-    assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"          # Text drops spaces
+    assert periods["last"] == f"≈{figures.value('wl_slow_512_wan')}万"  # Text drops spaces
     assert f"{figures.value('wl_slow_512_wan')} 万" in scene.plan.cue("pitch").text
     assert float(figures.value("wl_slow_512_wan")) * 1e4 == pytest.approx(mathcore.wavelengths(512)[-1], abs=500)
     assert periods["first"] == f"2π≈{figures.value('wl_fast_512')}"
@@ -127,13 +133,22 @@ def counter_vs_hands(samples) -> list[str]:
     nearest whole n, so a hand may be up to half a step (w_i / 2) away from it."""
     out = []
     for i in range(D_SHIFT // 2):
-        out += disagreements(samples, shown=lambda s: s["n_on_screen"] and s["hands_on_screen"],
-                             said=lambda s, i=i: 0.0,
-                             drawn=lambda s, i=i: signed_gap_deg(W_DEG[i] * _num(s["n_shown"]), _hand_deg(s, i)),
-                             tol=W_DEG[i] / 2 + DEG_TOL, what=f"hand {i} vs the counter n")
-        out += disagreements(samples, shown=lambda s: s["hands_on_screen"], said=lambda s: 0.0,
-                             drawn=lambda s, i=i: length(s["hands"][i]["start"], s["centers"][i]), tol=1e-6,
-                             what=f"hand {i} turns about its own clock's centre")
+        out += disagreements(
+            samples,
+            shown=lambda s: s["n_on_screen"] and s["hands_on_screen"],
+            said=lambda s, i=i: 0.0,
+            drawn=lambda s, i=i: signed_gap_deg(W_DEG[i] * _num(s["n_shown"]), _hand_deg(s, i)),
+            tol=W_DEG[i] / 2 + DEG_TOL,
+            what=f"hand {i} vs the counter n",
+        )
+        out += disagreements(
+            samples,
+            shown=lambda s: s["hands_on_screen"],
+            said=lambda s: 0.0,
+            drawn=lambda s, i=i: length(s["hands"][i]["start"], s["centers"][i]),
+            tol=1e-6,
+            what=f"hand {i} turns about its own clock's centre",
+        )
     return out
 
 
@@ -142,10 +157,14 @@ def readings_vs_hands(samples) -> list[str]:
     out = []
     for i in range(D_SHIFT // 2):
         for j, f in enumerate((np.cos, np.sin)):
-            out += disagreements(samples, shown=lambda s: s["on_screen"],
-                                 said=lambda s, i=i, j=j: float(s["shown"][i][j].replace("−", "-")),
-                                 drawn=lambda s, i=i, f=f: float(f(np.radians(_hand_deg(s, i)))),
-                                 tol=READ_TOL, what=f"hand {i}: {'cos' if j == 0 else 'sin'} reading")
+            out += disagreements(
+                samples,
+                shown=lambda s: s["on_screen"],
+                said=lambda s, i=i, j=j: float(s["shown"][i][j].replace("−", "-")),
+                drawn=lambda s, i=i, f=f: float(f(np.radians(_hand_deg(s, i)))),
+                tol=READ_TOL,
+                what=f"hand {i}: {'cos' if j == 0 else 'sin'} reading",
+            )
     return out
 
 
@@ -157,7 +176,7 @@ def shift():
 def test_shift_machine_counter_and_readings_equal_the_hands(shift):
     hands = shift.probes["hands"]
     assert sum(s["n_on_screen"] for s in hands) > 300
-    assert len({s["n_shown"] for s in hands if s["n_on_screen"]}) >= 6        # n = 0 … 13 goes by
+    assert len({s["n_shown"] for s in hands if s["n_on_screen"]}) >= 6  # n = 0 … 13 goes by
     assert counter_vs_hands(hands) == []
     pairs = [s for s in shift.probes["pairs"] if s["on_screen"]]
     assert len(pairs) > 30
@@ -170,25 +189,53 @@ def extra_arcs_disagreements(samples, matrix: dict) -> list[str]:
     out = []
     places = matrix["places"]
     for i in range(D_SHIFT // 2):
+
         def sweep(s, i=i):
             a = s["arcs"][i]
             return arc_sweep_deg(a["center"], a["start"], a["end"])
-        out += disagreements(samples, shown=lambda s: s["on_screen"] and s["labels_on_screen"],
-                             said=lambda s, i=i: _num(s["shown"][i]), drawn=sweep, tol=0.005 + 1e-6,
-                             what=f"hand {i}: extra-turn label vs its arc")
-        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, i=i: W_DEG[i] * s["k"],
-                             drawn=sweep, tol=1e-6, what=f"hand {i}: arc vs w_i k")
+
+        out += disagreements(
+            samples,
+            shown=lambda s: s["on_screen"] and s["labels_on_screen"],
+            said=lambda s, i=i: _num(s["shown"][i]),
+            drawn=sweep,
+            tol=0.005 + 1e-6,
+            what=f"hand {i}: extra-turn label vs its arc",
+        )
+        out += disagreements(
+            samples,
+            shown=lambda s: s["on_screen"],
+            said=lambda s, i=i: W_DEG[i] * s["k"],
+            drawn=sweep,
+            tol=1e-6,
+            what=f"hand {i}: arc vs w_i k",
+        )
         block = [[float(matrix["shown"][2 * i + r][2 * i + c].replace("−", "-")) for c in (0, 1)] for r in (0, 1)]
-        half = 0.5 * 10.0 ** -places + 1e-9
-        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: b[1][0],
-                             drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))), tol=half,
-                             what=f"block {i}: sin entry vs the arc")
-        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: b[0][0],
-                             drawn=lambda s, i=i: float(np.cos(np.radians(sweep(s, i)))), tol=half,
-                             what=f"block {i}: cos entry vs the arc")
-        out += disagreements(samples, shown=lambda s: s["on_screen"], said=lambda s, b=block: -b[0][1],
-                             drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))), tol=half,
-                             what=f"block {i}: −sin entry vs the arc")
+        half = 0.5 * 10.0**-places + 1e-9
+        out += disagreements(
+            samples,
+            shown=lambda s: s["on_screen"],
+            said=lambda s, b=block: b[1][0],
+            drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))),
+            tol=half,
+            what=f"block {i}: sin entry vs the arc",
+        )
+        out += disagreements(
+            samples,
+            shown=lambda s: s["on_screen"],
+            said=lambda s, b=block: b[0][0],
+            drawn=lambda s, i=i: float(np.cos(np.radians(sweep(s, i)))),
+            tol=half,
+            what=f"block {i}: cos entry vs the arc",
+        )
+        out += disagreements(
+            samples,
+            shown=lambda s: s["on_screen"],
+            said=lambda s, b=block: -b[0][1],
+            drawn=lambda s, i=i: float(np.sin(np.radians(sweep(s, i)))),
+            tol=half,
+            what=f"block {i}: −sin entry vs the arc",
+        )
     return out
 
 
@@ -206,9 +253,12 @@ def backwards_disagreements(first: dict, last: dict, shown: dict) -> list[str]:
     """The backwards beat: the k the screen says (the text "和 k 步之前…", the formula M_k, PE(n − k)) is how
     many steps every drawn hand went back, and how far the counter n went down."""
     out = []
-    said = {"text": numbers_in(shown["text"])[0], "formula M_k": float(shown["formula"].split("M_")[1].split()[0]),
-            "formula n − k": float(shown["formula"].split("n - ")[1].split(")")[0]),
-            "counter": _num(first["n_shown"]) - _num(last["n_shown"])}
+    said = {
+        "text": numbers_in(shown["text"])[0],
+        "formula M_k": float(shown["formula"].split("M_")[1].split()[0]),
+        "formula n − k": float(shown["formula"].split("n - ")[1].split(")")[0]),
+        "counter": _num(first["n_shown"]) - _num(last["n_shown"]),
+    }
     for i in range(D_SHIFT // 2):
         went_back = -signed_gap_deg(_hand_deg(first, i), _hand_deg(last, i)) / W_DEG[i]
         for what, k in said.items():
@@ -228,7 +278,7 @@ def test_shift_machine_backwards_step_equals_the_hands(shift):
     first, last, shown = _backwards(shift)
     assert backwards_disagreements(first, last, shown) == []
     k = shift.probes["backwards"][0]["k"]
-    assert f"{k} 步" in shift.plan.cue("backwards").text            # the narration names the same k
+    assert f"{k} 步" in shift.plan.cue("backwards").text  # the narration names the same k
     # the boxed result is PE(k) M_k = PE(0): the row k steps back from the boxed input row
     rows = shift.probes["back_rows"][0]
     assert rows["input_row"] - rows["output_row"] == k and f"M_{k}" in rows["result"]
@@ -236,13 +286,13 @@ def test_shift_machine_backwards_step_equals_the_hands(shift):
 
 def test_shift_machine_checks_catch_a_wrong_label_or_drawing(shift):
     hands = [s for s in shift.probes["hands"] if s["n_on_screen"]]
-    still = hands[-1]                                                   # the hands rest on a whole n here
+    still = hands[-1]  # the hands rest on a whole n here
     bad = copy.deepcopy(still)
-    bad["n_shown"] = str(int(_num(still["n_shown"])) + 1)               # the label off by one step
+    bad["n_shown"] = str(int(_num(still["n_shown"])) + 1)  # the label off by one step
     assert counter_vs_hands([bad])
     bad = copy.deepcopy(still)
     c, e = np.array(bad["hands"][1]["start"]), np.array(bad["hands"][1]["end"])
-    a = np.radians(10.0)                                                # hand 1 drawn 10° off (w_1 = 5.7°)
+    a = np.radians(10.0)  # hand 1 drawn 10° off (w_1 = 5.7°)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     bad["hands"][1]["end"] = (c + rot @ (e - c)).tolist()
     assert counter_vs_hands([bad])
@@ -253,22 +303,22 @@ def test_shift_machine_checks_catch_a_wrong_label_or_drawing(shift):
 
     extra = copy.deepcopy([s for s in shift.probes["extra"] if s["on_screen"] and s["labels_on_screen"]][-1])
     matrix = shift.probes["matrix"][0]
-    extra["shown"][1] = "+6.73°"                                        # a label one degree off
+    extra["shown"][1] = "+6.73°"  # a label one degree off
     assert extra_arcs_disagreements([extra], matrix)
     extra = copy.deepcopy([s for s in shift.probes["extra"] if s["on_screen"]][-1])
     arc = extra["arcs"][0]
     arc["end"] = (np.array(arc["center"]) + 1.1 * (np.array(arc["end"]) - np.array(arc["center"]))).tolist()
-    arc["end"] = np.add(arc["end"], [0.0, 0.05]).tolist()               # the arc drawn too long
+    arc["end"] = np.add(arc["end"], [0.0, 0.05]).tolist()  # the arc drawn too long
     assert extra_arcs_disagreements([extra], matrix)
     wrong = copy.deepcopy(matrix)
-    wrong["shown"][7][6] = "0.000"                                      # the slow block printed as identity
+    wrong["shown"][7][6] = "0.000"  # the slow block printed as identity
     assert extra_arcs_disagreements([s for s in shift.probes["extra"] if s["on_screen"]][-1:], wrong)
 
     first, last, shown = _backwards(shift)
     assert backwards_disagreements(first, last, {**shown, "text": shown["text"].replace("3", "2", 1)})
     moved = copy.deepcopy(last)
     c, e = np.array(moved["hands"][2]["start"]), np.array(moved["hands"][2]["end"])
-    a = np.radians(W_DEG[2])                                            # hand 2 went back one step less
+    a = np.radians(W_DEG[2])  # hand 2 went back one step less
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     moved["hands"][2]["end"] = (c + rot @ (e - c)).tolist()
     assert backwards_disagreements(first, moved, shown)
@@ -282,7 +332,8 @@ def _boxed_frames(samples):
     for s in samples:
         rest = prev is not None and all(
             np.allclose(h["start"], g["start"], atol=1e-9) and np.allclose(h["end"], g["end"], atol=1e-9)
-            for h, g in zip(s["hands"], prev["hands"]))
+            for h, g in zip(s["hands"], prev["hands"])
+        )
         prev = s
         box = next((s[k] for k in ("box_out", "box_in") if k in s and s[k]["on_screen"]), None)
         if not (rest and box and s["labels_on_screen"]):
@@ -314,8 +365,8 @@ def test_shift_machine_boxed_row_is_where_the_hands_are(shift):
     rows = shift.probes["rows"]
     boxed = list(_boxed_frames(rows))
     back = shift.probes["backwards"][0]["k"]
-    assert sum(n == back for _, _, n in boxed) > 30           # PE(k) boxed, the hands at n = k (pitfall)
-    assert sum(n == 0 for _, _, n in boxed) > 5               # PE(0) boxed once they have gone back k steps
+    assert sum(n == back for _, _, n in boxed) > 30  # PE(k) boxed, the hands at n = k (pitfall)
+    assert sum(n == 0 for _, _, n in boxed) > 5  # PE(0) boxed once they have gone back k steps
     pitfall = shift.plan.cue("pitfall")
     assert any(pitfall.start_frame <= s["frame"] < pitfall.end_frame for s, _, _ in boxed)
     assert boxed_rows_vs_hands(rows) == []
@@ -323,20 +374,20 @@ def test_shift_machine_boxed_row_is_where_the_hands_are(shift):
 
 def test_shift_machine_boxed_row_check_catches_a_mismatch(shift):
     rows = shift.probes["rows"]
-    relabelled = copy.deepcopy(rows)                             # the table's PE(3) row printed as PE(2)
+    relabelled = copy.deepcopy(rows)  # the table's PE(3) row printed as PE(2)
     for s in relabelled:
         for lab in s["labels"]:
             if lab["text"] == "PE(3)":
                 lab["text"] = "PE(2)"
     assert boxed_rows_vs_hands(relabelled)
-    turned = copy.deepcopy(rows)                                 # hand 1 drawn 10° off on every frame
+    turned = copy.deepcopy(rows)  # hand 1 drawn 10° off on every frame
     a = np.radians(10.0)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     for s in turned:
         c, e = np.array(s["hands"][1]["start"]), np.array(s["hands"][1]["end"])
         s["hands"][1]["end"] = (c + rot @ (e - c)).tolist()
     assert boxed_rows_vs_hands(turned)
-    counted = copy.deepcopy(rows)                                # the counter one step ahead
+    counted = copy.deepcopy(rows)  # the counter one step ahead
     for s in counted:
         s["n_shown"] = str(int(_num(s["n_shown"])) + 1)
     assert boxed_rows_vs_hands(counted)

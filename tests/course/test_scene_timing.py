@@ -6,12 +6,13 @@ for -4 frames"). Every scene test builds its scene from a plan voiced by espeak,
 machine running the suite has (``tests.support.course_scenes.built_scene``, once per scene in the run);
 here each build is checked to write exactly the plan's frames and to play every cue in order.
 """
+
 from __future__ import annotations
 
 import pytest
 
-from coursekit.core.config import load_config
 from coursekit.content.narration import load_course
+from coursekit.core.config import load_config
 from tests.support.course_scenes import built_scene, narration_scene_plan
 
 SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
@@ -20,7 +21,7 @@ SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in
 @pytest.mark.parametrize("scene_id", SCENES)
 def test_scene_fits_the_espeak_timing(scene_id):
     plan = narration_scene_plan(scene_id)
-    assert plan.cues[0].audio is not None           # a voiced plan: espeak's timing, not the silent voice's
+    assert plan.cues[0].audio is not None  # a voiced plan: espeak's timing, not the silent voice's
     scene, _ = built_scene(scene_id)
     assert scene.frame == plan.frames
     assert scene._cues_done == [c.id for c in plan.cues]

@@ -3,6 +3,7 @@ against mathcore.pointer_tip, turn by turn on the sweep's bookmarks, and the rea
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -11,13 +12,12 @@ import numpy as np
 import pytest
 
 import mathcore
-
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, numbers_in, signed_gap_deg
 from tests.support.scene_probes import at_frame
 
 TOL = 1e-6
-DEG_TOL = 0.05            # degrees: labels are whole degrees of exactly drawn angles
+DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
 
 
 def test_unit_circle_pointer_tip_and_readout(narrated_scene):
@@ -54,24 +54,64 @@ def unit_circle_disagreements(samples) -> list[str]:
 
     def reading(s, axis):
         return (s["pointer_point"][axis] - s["center"][axis]) / s["circle_radius"]
-    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["deg_text"])[0], what="θ readout",
-                         drawn=lambda s: round(pointer_deg(s)) % 360, tol=0)
-    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0], what="cos readout",
-                         drawn=lambda s: reading(s, 0), tol=0.0051)
-    out += disagreements(on, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0], what="sin readout",
-                         drawn=lambda s: reading(s, 1), tol=0.0051)
+
+    out += disagreements(
+        on,
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["deg_text"])[0],
+        what="θ readout",
+        drawn=lambda s: round(pointer_deg(s)) % 360,
+        tol=0,
+    )
+    out += disagreements(
+        on,
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["cos_text"])[0],
+        what="cos readout",
+        drawn=lambda s: reading(s, 0),
+        tol=0.0051,
+    )
+    out += disagreements(
+        on,
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["sin_text"])[0],
+        what="sin readout",
+        drawn=lambda s: reading(s, 1),
+        tol=0.0051,
+    )
     proj = [s for s in on if s["projections_shown"]]
-    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["cos_text"])[0],
-                         what="cos segment", drawn=lambda s: (s["cos_end"][0] - s["center"][0]) / s["circle_radius"],
-                         tol=0.0051)
-    out += disagreements(proj, shown=lambda s: True, said=lambda s: numbers_in(s["sin_text"])[0],
-                         what="sin segment", drawn=lambda s: (s["sin_end"][1] - s["center"][1]) / s["circle_radius"],
-                         tol=0.0051)
-    out += disagreements([s for s in on if numbers_in(s["deg_text"])[0] > 2], shown=lambda s: True,
-                         said=lambda s: numbers_in(s["deg_text"])[0], what="angle arc",
-                         drawn=lambda s: direction_deg(s["center"], s["arc_end"]) % 360, tol=0.51)
-    out += disagreements(samples, shown=lambda s: s["zero_on_screen"], said=lambda s: 0.0, what="the 0° label",
-                         drawn=lambda s: signed_gap_deg(0.0, pointer_deg(s)), tol=DEG_TOL)
+    out += disagreements(
+        proj,
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["cos_text"])[0],
+        what="cos segment",
+        drawn=lambda s: (s["cos_end"][0] - s["center"][0]) / s["circle_radius"],
+        tol=0.0051,
+    )
+    out += disagreements(
+        proj,
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["sin_text"])[0],
+        what="sin segment",
+        drawn=lambda s: (s["sin_end"][1] - s["center"][1]) / s["circle_radius"],
+        tol=0.0051,
+    )
+    out += disagreements(
+        [s for s in on if numbers_in(s["deg_text"])[0] > 2],
+        shown=lambda s: True,
+        said=lambda s: numbers_in(s["deg_text"])[0],
+        what="angle arc",
+        drawn=lambda s: direction_deg(s["center"], s["arc_end"]) % 360,
+        tol=0.51,
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["zero_on_screen"],
+        said=lambda s: 0.0,
+        what="the 0° label",
+        drawn=lambda s: signed_gap_deg(0.0, pointer_deg(s)),
+        tol=DEG_TOL,
+    )
     return out
 
 
@@ -80,7 +120,7 @@ def test_unit_circle_readouts_equal_the_pointer():
     samples = scene.probes["pointer"]
     on = [s for s in samples if s["readout_on_screen"]]
     assert len(on) > 200 and sum(s["projections_shown"] for s in on) > 100
-    assert len({s["deg_text"] for s in on}) > 90                  # the readouts really move
+    assert len({s["deg_text"] for s in on}) > 90  # the readouts really move
     assert unit_circle_disagreements(samples) == []
     # what they say is mathcore's tip
     for s in on[::7]:

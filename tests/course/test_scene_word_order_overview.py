@@ -4,6 +4,7 @@ arrows: drawn values against mathcore, labels against the drawing.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,12 +15,23 @@ from mathcore.scores import angle_between
 from mathcore.shuffle import self_attention
 from mathcore.toy_words import word_vectors
 from narration import figures
-
 from tests.support.course_scenes import built_scene, narration_scene
 from tests.support.drawn import card_disagreements, direction_deg, last_number, signed_gap_deg
-from tests.support.qk_labels import (ANGLE_TOL, SCORE_TOL, dir_of, forward_rad, pair_in, perturbed, probes,
-                                     rope_angle_disagreements, rotated, same_angle_disagreements,
-                                     score_disagreements, turn_off, wavelength_value)
+from tests.support.qk_labels import (
+    ANGLE_TOL,
+    SCORE_TOL,
+    dir_of,
+    forward_rad,
+    pair_in,
+    perturbed,
+    probes,
+    rope_angle_disagreements,
+    rotated,
+    same_angle_disagreements,
+    score_disagreements,
+    turn_off,
+    wavelength_value,
+)
 from tests.support.scene_probes import bare, first_drawn, wrap
 
 TOL = 1e-6
@@ -34,9 +46,10 @@ def test_overview_opens_with_the_lesson_title_and_the_lessons_sentence():
     """The overview's title is lesson 2's own (not the course's), and the sentence is cut into the same
     chips as everywhere in the lesson (借给 one chip), in the premise and the blind beat alike."""
     scene = build("word_order_overview")
+    from pathlib import Path
+
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
-    from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     cfg = load_config(root / "config.yaml")
@@ -47,7 +60,7 @@ def test_overview_opens_with_the_lesson_title_and_the_lessons_sentence():
     from scenes.seat_number_card import SENTENCE
 
     assert premise["rows"][0] == list(SENTENCE) == list(type(scene).WORDS)
-    assert premise["rows"][1] == [SENTENCE[i] for i in type(scene).SWAP]        # 小红 … 小明
+    assert premise["rows"][1] == [SENTENCE[i] for i in type(scene).SWAP]  # 小红 … 小明
     assert seat_card.probes["idea_seats"][0]["shown"] == [str(i) for i in range(len(SENTENCE))]
 
 
@@ -61,13 +74,13 @@ def test_overview_blind_is_the_short_swap_and_outputs_only_move():
     assert samples and {tuple(s["order"]) for s in samples} <= {tuple(range(len(cls.WORDS))), tuple(cls.SWAP)}
     for s in samples:
         assert np.allclose(s["recomputed"], self_attention(x[s["order"]]), atol=TOL)
-        for j, strip in enumerate(s["shown"]):      # a strip sitting on a slot is that slot's word's output
+        for j, strip in enumerate(s["shown"]):  # a strip sitting on a slot is that slot's word's output
             if abs(s["slot_x"][j] - s["slots"][j]) < 1e-6:
                 assert np.allclose(strip, s["recomputed"][j], atol=TOL), (s["frame"], j)
     end = [s for s in samples if s["frame"] <= scene.plan.cue("blind").end_frame][-1]
     assert end["order"] == list(cls.SWAP)
     assert np.allclose(end["slot_x"], end["slots"], atol=TOL)
-    assert np.allclose(end["shown"], self_attention(x)[list(cls.SWAP)], atol=TOL)   # the same strips, moved
+    assert np.allclose(end["shown"], self_attention(x)[list(cls.SWAP)], atol=TOL)  # the same strips, moved
     assert "小明和小红" in scene.plan.cue("blind").text
 
 
@@ -79,12 +92,13 @@ def test_overview_and_seat_card_merge_x_and_p_into_one_row():
         assert sum(s["on_screen"] and s["merged"] for s in samples) > 5
         assert not card_disagreements(samples)
         end = [s for s in samples if s["frame"] <= scene.plan.cue(cue).end_frame][-1]
-        assert end["merged"]                          # the beat ends on the one row
+        assert end["merged"]  # the beat ends on the one row
         merged = [s for s in samples if s["merged"] and s["on_screen"]]
         swapped = [dict(s, labels=[s["labels"][1], s["labels"][0], *s["labels"][2:]]) for s in merged]
         assert card_disagreements(swapped)
-        lifted = [dict(s, centers=[[c[0], c[1] + 0.5 * (j == 2), c[2]] for j, c in enumerate(s["centers"])])
-                  for s in merged]
+        lifted = [
+            dict(s, centers=[[c[0], c[1] + 0.5 * (j == 2), c[2]] for j, c in enumerate(s["centers"])]) for s in merged
+        ]
         assert card_disagreements(lifted)
         rows = [s for s in samples if not s["merged"] and s["on_screen"]]
         upside_down = [dict(s, x=s["p"], p=s["x"]) for s in rows if s["x"][0][1] > s["p"][0][1] + 1e-6]
@@ -94,8 +108,8 @@ def test_overview_and_seat_card_merge_x_and_p_into_one_row():
 
 def test_overview_failures_from_mathcore():
     f = build("word_order_overview").probes["fail"][0]
-    assert f["raw"] == mathcore.raw_index_encoding([5000], 4)[0].tolist()      # the far seat of failing_encodings
-    assert f["word"] == word_vectors(["小明"], 4)[0][:2].tolist()                # the blind beat's 小明
+    assert f["raw"] == mathcore.raw_index_encoding([5000], 4)[0].tolist()  # the far seat of failing_encodings
+    assert f["word"] == word_vectors(["小明"], 4)[0][:2].tolist()  # the blind beat's 小明
     seat, lengths = figures.NORM_SEAT, figures.NORM_LENGTHS
     assert f["lengths"] == list(lengths)
     for n, code, step in zip(lengths, f["code"], f["step"]):
@@ -103,7 +117,7 @@ def test_overview_failures_from_mathcore():
         e = mathcore.length_normalised_encoding([seat, seat + 1], n, 1)[:, 0]
         assert step == pytest.approx(e[1] - e[0], abs=TOL)
     shown = " ".join(f["shown"])
-    for n in lengths:     # the subtitles' written forms appear on screen
+    for n in lengths:  # the subtitles' written forms appear on screen
         assert bare(f"p = {figures.fmt_dec(mathcore.length_normalised_encoding([seat], n, 1)[0, 0], 3)}") in shown
     assert bare("p = (5000, 5000, …)") in shown
 
@@ -139,10 +153,10 @@ def test_overview_clocks_table_rope_close():
     for s in close:
         assert np.allclose(s["w"], wc)
         for i, a in enumerate(s["arrows"]):
-            assert a["phi"] == pytest.approx(s["p"] * wc[i], abs=TOL)            # the arrow turns by the reading
+            assert a["phi"] == pytest.approx(s["p"] * wc[i], abs=TOL)  # the arrow turns by the reading
             assert np.allclose(a["tip"], mathcore.rotate(a["v0"], s["p"] * wc[i]), atol=TOL)
         assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * wc)) <= TOL)
-        for a, hand in zip(s["arrows"], s["hand_angles"]):                   # q starts where a hand starts
+        for a, hand in zip(s["arrows"], s["hand_angles"]):  # q starts where a hand starts
             assert a["v0"] == [1.0, 0.0] and np.allclose(a["tip"], [np.cos(hand), np.sin(hand)], atol=TOL)
     assert close[-1]["p"] == cls.CLOSE_POSITION
 
@@ -160,11 +174,11 @@ def test_overview_stands_alone():
     assert nxt is not None and nxt.cue.endswith("close")
     clocks = plan.cue("clocks").text
     assert clocks.index("2017") < clocks.index("原论文") and "提出 Transformer" in clocks
-    assert "绝对值" in clocks                                       # |reading| ≤ 1, readings reach −1
+    assert "绝对值" in clocks  # |reading| ≤ 1, readings reach −1
     caption = first_drawn(scene, "原论文（2017）：一排钟")
     assert caption is not None and caption.cue.endswith("clocks")
     rope = plan.cue("rope")
-    assert "训练" in rope.text[rope.text.index("只看两个词隔了几个座位"):]
+    assert "训练" in rope.text[rope.text.index("只看两个词隔了几个座位") :]
     caveat = first_drawn(scene, "超出训练时的长度：效果会打折扣")
     assert caveat is not None and caveat.cue.endswith("rope") and caveat.frame >= rope.bookmarks["caveat"]
 
@@ -176,8 +190,11 @@ def rope_seat_disagreements(samples: list[dict]) -> list[str]:
     if not ref:
         return ["no frame shows the seats (0, 0): no drawn starting directions"]
     q0, k0 = dir_of(ref[0], "q"), dir_of(ref[0], "k")
-    out = [f"frame {s['frame']}: at seats (0, 0) the arrows moved" for s in ref
-           if abs(signed_gap_deg(q0, dir_of(s, "q"))) > 1e-6 or abs(signed_gap_deg(k0, dir_of(s, "k"))) > 1e-6]
+    out = [
+        f"frame {s['frame']}: at seats (0, 0) the arrows moved"
+        for s in ref
+        if abs(signed_gap_deg(q0, dir_of(s, "q"))) > 1e-6 or abs(signed_gap_deg(k0, dir_of(s, "k"))) > 1e-6
+    ]
     for s in samples:
         for text, on in zip(s["seat_texts"], s["seats_on"]):
             if not (on and s["rule_on"]):
@@ -187,11 +204,15 @@ def rope_seat_disagreements(samples: list[dict]) -> list[str]:
             for who, seat, start in (("q", m, q0), ("k", n, k0)):
                 off = turn_off(seat * theta, start, dir_of(s, who))
                 if off > 1e-6:
-                    out.append(f"frame {s['frame']}: caption says {who} turned {seat:g}·{theta:g}°, drawn differs by {off:.3g}°")
+                    out.append(
+                        f"frame {s['frame']}: caption says {who} turned {seat:g}·{theta:g}°, drawn differs by {off:.3g}°"
+                    )
             if s["more_on"]:
                 more = signed_gap_deg(signed_gap_deg(q0, dir_of(s, "q")), signed_gap_deg(k0, dir_of(s, "k")))
                 if abs(signed_gap_deg(more % 360, ((n - m) * theta) % 360)) > 1e-6:
-                    out.append(f"frame {s['frame']}: k turned {more:g}° more than q, not (n − m)θ = {(n - m) * theta:g}°")
+                    out.append(
+                        f"frame {s['frame']}: k turned {more:g}° more than q, not (n − m)θ = {(n - m) * theta:g}°"
+                    )
     return out
 
 
@@ -214,8 +235,10 @@ def rope_lead_disagreements(samples: list[dict]) -> list[str]:
             ahead = signed_gap_deg(dir_of(s, "q"), dir_of(s, "k"))
             off = abs(signed_gap_deg(ahead % 360.0, (lead + more) % 360.0))
             if off > 1e-6:
-                out.append(f"frame {s['frame']}: at seats ({m:g}, {n:g}) k is drawn {ahead:.4g}° ahead of q, "
-                           f"the lead {lead:g}° + (n − m)θ = {more:g}° says {lead + more:g}°")
+                out.append(
+                    f"frame {s['frame']}: at seats ({m:g}, {n:g}) k is drawn {ahead:.4g}° ahead of q, "
+                    f"the lead {lead:g}° + (n − m)θ = {more:g}° says {lead + more:g}°"
+                )
     return out
 
 
@@ -229,7 +252,9 @@ def test_overview_rope_labels_equal_the_drawing():
     assert not rope_seat_disagreements(samples)
     # the 30° lead is on screen before anything turns (seats (0, 0)) and stays while the pairs are shown
     lead_frames = [s for s in samples if s["lead_on"]]
-    at_start = [s for s in lead_frames if any(on and pair_in(t) == (0.0, 0.0) for t, on in zip(s["seat_texts"], s["seats_on"]))]
+    at_start = [
+        s for s in lead_frames if any(on and pair_in(t) == (0.0, 0.0) for t, on in zip(s["seat_texts"], s["seats_on"]))
+    ]
     assert len(at_start) > 10 and sum(s["more_on"] for s in lead_frames) > 30
     assert not rope_lead_disagreements(samples)
 
@@ -240,7 +265,9 @@ def test_overview_rope_drawing_equals_mathcore():
     q, k = np.asarray(figures.ROPE_PAIR_Q), np.asarray(figures.ROPE_PAIR_K)
     start = samples[0]
     assert dir_of(start, "q") == pytest.approx(np.degrees(np.arctan2(q[1], q[0])), abs=1e-6)
-    assert signed_gap_deg(dir_of(start, "q"), dir_of(start, "k")) == pytest.approx(figures.ROPE_PAIR_K_LEAD_DEG, abs=1e-6)
+    assert signed_gap_deg(dir_of(start, "q"), dir_of(start, "k")) == pytest.approx(
+        figures.ROPE_PAIR_K_LEAD_DEG, abs=1e-6
+    )
     seen = set()
     for s in samples:
         for text, on in zip(s["seat_texts"], s["seats_on"]):
@@ -249,7 +276,9 @@ def test_overview_rope_drawing_equals_mathcore():
                 seen.add((int(m), int(n)))
                 want = mathcore.rope_score(q, k, m, n, theta)
                 assert last_number(s["score_text"]) == pytest.approx(want, abs=SCORE_TOL)
-                assert last_number(s["gap_text"]) == pytest.approx(float(figures.value("rope_pair_gap_deg")), abs=ANGLE_TOL)
+                assert last_number(s["gap_text"]) == pytest.approx(
+                    float(figures.value("rope_pair_gap_deg")), abs=ANGLE_TOL
+                )
     assert seen == set(figures.ROPE_PAIRS)
     # the k-ahead-by-30° pair: the angle is 30° + (n − m)θ, not (n − m)θ; the lead on screen is mathcore's angle
     # between q and k, and the narration says the same number
@@ -260,33 +289,45 @@ def test_overview_rope_drawing_equals_mathcore():
     # the directed turn is named as such (夹角 is only the folded readout); q and k are named at first use
     assert {s["more_text"] for s in samples if s["more_on"]} == {"k相对q多转(n−m)θ"}
     assert "查询向量 q" in rope_cue and "键向量 k" in rope_cue
-    assert "训练" in rope_cue                                   # distance-only comes with its length caveat
-    assert float(figures.value("rope_pair_gap_deg")) != pytest.approx((figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]) * figures.THETA_DEG)
+    assert "训练" in rope_cue  # distance-only comes with its length caveat
+    assert float(figures.value("rope_pair_gap_deg")) != pytest.approx(
+        (figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]) * figures.THETA_DEG
+    )
 
 
 def test_overview_rope_checks_catch_a_wrong_drawing_or_label():
     samples = probes("word_order_overview", "rope_drawn")
-    late = lambda s: s["score_on"] and s["gap_on"]                               # noqa: E731
+    late = lambda s: s["score_on"] and s["gap_on"]  # noqa: E731
     k_off = perturbed(samples, late, lambda s: rotated(s, "k", 10.0))
     assert rope_angle_disagreements(k_off) and score_disagreements(k_off) and rope_seat_disagreements(k_off)
     q_off = perturbed(samples, late, lambda s: rotated(s, "q", -10.0))
     assert rope_seat_disagreements(q_off)
-    said_90 = perturbed(samples, late, lambda s: {**s, "gap_text": "90"})          # "the angle is (n − m)θ"
+    said_90 = perturbed(samples, late, lambda s: {**s, "gap_text": "90"})  # "the angle is (n − m)θ"
     assert rope_angle_disagreements(said_90)
-    said_0 = perturbed(samples, late, lambda s: {**s, "score_text": "0.00"})       # cos 90°
+    said_0 = perturbed(samples, late, lambda s: {**s, "score_text": "0.00"})  # cos 90°
     assert score_disagreements(said_0)
-    leading = lambda s: s["lead_on"]                                             # noqa: E731
+    leading = lambda s: s["lead_on"]  # noqa: E731
     assert rope_lead_disagreements(perturbed(samples, leading, lambda s: {**s, "lead_text": "开始：k比q多偏0°"}))
     assert rope_lead_disagreements(perturbed(samples, leading, lambda s: rotated(s, "k", 10.0)))
-    assert rope_lead_disagreements(perturbed(samples, lambda s: s["lead_on"] and not s["score_on"],
-                                             lambda s: rotated(s, "q", 5.0)))     # at (0, 0) too
+    assert rope_lead_disagreements(
+        perturbed(samples, lambda s: s["lead_on"] and not s["score_on"], lambda s: rotated(s, "q", 5.0))
+    )  # at (0, 0) too
 
     def wrong_seats(s):
         s["seat_texts"] = [t.replace("(2,5)", "(2,6)") for t in s["seat_texts"]]
         return s
-    assert rope_seat_disagreements(perturbed(samples, lambda s: any("(2,5)" in t for t in s["seat_texts"]), wrong_seats))
-    longer = perturbed(samples, late, lambda s: {**s, "k_end": (np.asarray(s["k_start"]) + 1.5 * (
-        np.asarray(s["k_end"]) - np.asarray(s["k_start"]))).tolist()})
+
+    assert rope_seat_disagreements(
+        perturbed(samples, lambda s: any("(2,5)" in t for t in s["seat_texts"]), wrong_seats)
+    )
+    longer = perturbed(
+        samples,
+        late,
+        lambda s: {
+            **s,
+            "k_end": (np.asarray(s["k_start"]) + 1.5 * (np.asarray(s["k_end"]) - np.asarray(s["k_start"]))).tolist(),
+        },
+    )
     assert score_disagreements(longer)
 
 
@@ -298,7 +339,9 @@ def seat_from_hands(hands: list, w: np.ndarray, slow: int) -> float:
     return float(forward_rad(direction_deg(*hands[slow])) / w[slow])
 
 
-def clock_counter_disagreements(samples: list[dict], w: np.ndarray, *, slow: int = 1, rounding: str = "round") -> list[str]:
+def clock_counter_disagreements(
+    samples: list[dict], w: np.ndarray, *, slow: int = 1, rounding: str = "round"
+) -> list[str]:
     """The seat counter vs the drawn hands: every hand sits at s·ω (mod 360°) for one seat s, and the counter
     shows s rounded (``round``) or floored (``floor``)."""
     out = []
@@ -326,8 +369,10 @@ def wavelength_disagreements(samples: list[dict], w: np.ndarray) -> list[str]:
                 said, half = wavelength_value(text)
                 turn = 2 * np.pi / w[i]
                 if abs(said - turn) > half + 1e-9:
-                    out.append(f"frame {s['frame']}: clock {i} says one turn per {said:g} seats, the hand turns "
-                               f"once per {turn:.4g}")
+                    out.append(
+                        f"frame {s['frame']}: clock {i} says one turn per {said:g} seats, the hand turns "
+                        f"once per {turn:.4g}"
+                    )
     return out
 
 
@@ -343,22 +388,30 @@ def test_overview_clocks_labels_equal_the_hands():
     assert shown and {s["wavelength_texts"][-1] for s in shown} == {f"一圈≈{figures.value('wl_slow_512_wan')}万个座位"}
     # 座 is not a counter for seats: every one-turn label counts 个座位
     assert all(t.endswith("个座位") for s in samples for t in s["wavelength_texts"])
-    moved = perturbed(samples, lambda s: s["counter_on"], lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)})
+    moved = perturbed(
+        samples,
+        lambda s: s["counter_on"],
+        lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)},
+    )
     assert clock_counter_disagreements(moved, w)
 
     def turn_fast_hand(s):
         a, b = np.asarray(s["hands"][0][0]), np.asarray(s["hands"][0][1])
-        s["hands"][0][1] = (a + np.array([-(b - a)[1], (b - a)[0], 0.0])).tolist()      # +90°
+        s["hands"][0][1] = (a + np.array([-(b - a)[1], (b - a)[0], 0.0])).tolist()  # +90°
         return s
+
     assert clock_counter_disagreements(perturbed(samples, lambda s: s["counter_on"], turn_fast_hand), w)
-    wrong = perturbed(samples, lambda s: any(s["wavelengths_on"]),
-                      lambda s: {**s, "wavelength_texts": ["一圈 7.3 步"] + s["wavelength_texts"][1:]})
+    wrong = perturbed(
+        samples,
+        lambda s: any(s["wavelengths_on"]),
+        lambda s: {**s, "wavelength_texts": ["一圈 7.3 步"] + s["wavelength_texts"][1:]},
+    )
     assert wavelength_disagreements(wrong, w)
 
 
 def test_overview_close_arrows_turn_with_the_hands():
     samples = probes("word_order_overview", "close")
-    on = lambda s: all(s["on_screen"])                                           # noqa: E731
+    on = lambda s: all(s["on_screen"])  # noqa: E731
     assert sum(on(s) for s in samples) > 50
     assert not same_angle_disagreements(samples, arrows="arrow_points", hands="hand_points", on=on)
 
@@ -366,4 +419,7 @@ def test_overview_close_arrows_turn_with_the_hands():
         a, b = np.asarray(s["arrow_points"][0][0]), np.asarray(s["arrow_points"][0][1])
         s["arrow_points"][0][1] = (a + np.array([-(b - a)[1], (b - a)[0], 0.0])).tolist()
         return s
-    assert same_angle_disagreements(perturbed(samples, on, turn_arrow), arrows="arrow_points", hands="hand_points", on=on)
+
+    assert same_angle_disagreements(
+        perturbed(samples, on, turn_arrow), arrows="arrow_points", hands="hand_points", on=on
+    )

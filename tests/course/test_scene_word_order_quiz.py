@@ -3,6 +3,7 @@ are the cue text, the answers use the course's terms.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -22,7 +23,7 @@ def test_quiz_countdown_reaches_zero_at_pause_end(scene_b):
     for n in range(1, 5):
         think = scene.plan.cue(f"q{n}_think")
         pause = round((think.frames - think.speech_frames) / fps)
-        assert pause == 5                                            # the narration's `pause: 5`
+        assert pause == 5  # the narration's `pause: 5`
         samples = {s["frame"]: s for s in scene.probes[f"countdown{n}"] if s["on_screen"]}
         frames = range(think.start_frame + 1, think.end_frame + 1)
         assert set(frames) <= set(samples), "the countdown is drawn on every frame of the pause"
@@ -30,12 +31,12 @@ def test_quiz_countdown_reaches_zero_at_pause_end(scene_b):
             s = samples[f]
             left = think.end_frame - f
             assert s["shown"] == min(pause, -(-left // fps)), f
-            assert s["visible"] == [s["shown"]], f                     # one glyph drawn, the right one
+            assert s["visible"] == [s["shown"]], f  # one glyph drawn, the right one
             assert s["fraction"] == pytest.approx(min(1.0, left / (pause * fps)))
         assert samples[think.end_frame]["shown"] == 0 and samples[think.end_frame]["fraction"] == 0
         assert samples[think.end_frame - 1]["shown"] == 1
         speech_end = think.start_frame + think.speech_frames
-        assert samples[speech_end]["shown"] == pause                 # full count when the silence starts
+        assert samples[speech_end]["shown"] == pause  # full count when the silence starts
         assert {samples[f]["shown"] for f in frames} == set(range(pause + 1))
         # each whole second is shown for exactly one second of the pause
         for k in range(1, pause + 1):
@@ -59,7 +60,7 @@ def test_quiz_questions_are_the_cue_text(scene_b):
     scene = scene_b("word_order_quiz")
     shown = {s["n"]: s["shown"] for s in scene.probes["question"]}
     for n in range(1, 5):
-        text = scene.plan.cue(f"q{n}").text.replace(" ", "")      # Text.text drops spaces
+        text = scene.plan.cue(f"q{n}").text.replace(" ", "")  # Text.text drops spaces
         assert text == f"第{'一二三四'[n - 1]}题：" + shown[n]
     # as wrapped on screen: no line starts with a closing mark (，。？ …)
     from scenes.quiz import NO_LINE_START, wrap_cjk

@@ -5,14 +5,14 @@ few times: DecimalNumber-style readouts build each glyph once and copy it afterw
 Every NarratedScene render in the session is recorded by conftest (the scene tests before this
 file render them all); a scene not rendered yet is dry-run here.
 """
+
 import pytest
 from manim import RIGHT, Dot, Text, tempconfig
 
-from scenes.base import NarratedScene, synthetic_plan
-
-from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_updaters
-from coursekit.core.config import load_config
 from coursekit.content.narration import load_course
+from coursekit.core.config import load_config
+from scenes.base import NarratedScene, synthetic_plan
+from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_updaters
 
 SCENES = sorted(load_course(load_config().lessons).scenes)
 
@@ -43,8 +43,17 @@ class _Redraw(NarratedScene):
 def test_the_recorder_sees_text_built_in_an_updater(tmp_path):
     """The check above would catch a Text rebuilt per frame (the recorder is not blind)."""
     plan = synthetic_plan("redraw", "_Redraw", [("a", 30, 30, {})], fps=15, lead_in=1, gap=0, tail=1)
-    with tempconfig({"dry_run": True, "frame_rate": 15, "pixel_width": 64, "pixel_height": 36,
-                     "media_dir": str(tmp_path), "progress_bar": "none", "verbosity": "ERROR"}):
+    with tempconfig(
+        {
+            "dry_run": True,
+            "frame_rate": 15,
+            "pixel_width": 64,
+            "pixel_height": 36,
+            "media_dir": str(tmp_path),
+            "progress_bar": "none",
+            "verbosity": "ERROR",
+        }
+    ):
         with typesetting_in_updaters() as built:
             _Redraw(plan=plan).render()
     assert sum(built.values()) >= 30

@@ -4,6 +4,7 @@ with the rules of the course's theme.
 Each scene is built once per session (``tests.support.course_scenes.built_scene``), from its real
 narration plan. The check's rules, each on a small scene made to break it: tests/engine/test_viewer_check.py.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,6 @@ import pytest
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from scenes import theme
-
 from tests.support.course_scenes import built_scene
 
 SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
@@ -26,7 +26,7 @@ def test_the_course_has_29_scenes():
 def test_scene_passes_the_viewer_check(scene_id):
     scene, report = built_scene(scene_id)
     assert scene.frame == scene.plan.frames
-    assert scene._cues_done == [c.id for c in scene.plan.cues]          # every cue, in order
+    assert scene._cues_done == [c.id for c in scene.plan.cues]  # every cue, in order
     assert report.steps >= len(scene.plan.cues)
     assert not report.findings, f"{len(report.findings)} findings:\n" + "\n".join(report.lines()[:25])
     for cue in scene.plan.cues:

@@ -7,14 +7,15 @@ The course page is the player's course (tests/support/player_course.py), checked
 question asked inside the video, and with the list of keys open. The studio is ``render.py studio`` on a
 copy of the mini course as conftest's ``made_mini`` made it, without its previews (a Manim build: marked render).
 """
+
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.support.mini_runs import copy_made
 from tests.engine.test_player import V, play_into, quiz_plan
 from tests.support.browser import chromium, served
+from tests.support.mini_runs import copy_made
 from tests.support.studio_process import running_studio
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.browser
 def axe_violations(page) -> list[str]:
     """axe-core's WCAG 2.2 A/AA violations on the page as it is now, one line each (rule, impact, where)."""
     from axe_playwright_python.sync_playwright import Axe
+
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
     out = []
     for v in results.response["violations"]:
@@ -71,6 +73,7 @@ def _course_states(page, manifest):
 def course(tmp_path_factory):
     """The player's course, made once in the run (tests/engine/test_player.py reads the same)."""
     from tests.support.player_course import shared_player_course
+
     return shared_player_course(tmp_path_factory)
 
 
@@ -86,8 +89,9 @@ def browser():
 
 def _open(browser, url, width: str, **options):
     phone = width == "phone"
-    context = browser.new_context(viewport=WIDTHS[width], is_mobile=phone, has_touch=phone,
-                                  device_scale_factor=2 if phone else 1, **options)
+    context = browser.new_context(
+        viewport=WIDTHS[width], is_mobile=phone, has_touch=phone, device_scale_factor=2 if phone else 1, **options
+    )
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(f"{V}.readyState >= 2", timeout=20000)
@@ -132,15 +136,25 @@ def test_the_focus_always_shows(browser, url, course):
     for _ in range(45):
         page.keyboard.press("Tab")
         focus = page.evaluate(FOCUS)
-        if focus[0] != "BODY":                                # past the last control the focus leaves the page
+        if focus[0] != "BODY":  # past the last control the focus leaves the page
             seen.setdefault(focus[0], focus)
     for cls, style, width, visible, apart in seen.values():
         assert visible and style != "none" and width >= 2 and apart, (cls, style, width, apart)
-    for cls in ("ctl play", "ctl cc", "speed", "cap-size", "ctl quiz-switch", "progress", "search", "line",
-                "chapter seek", "reveal"):
+    for cls in (
+        "ctl play",
+        "ctl cc",
+        "speed",
+        "cap-size",
+        "ctl quiz-switch",
+        "progress",
+        "search",
+        "line",
+        "chapter seek",
+        "reveal",
+    ):
         assert cls in seen, (cls, list(seen))
     # in the list of keys too
-    page.locator("h1").click()                               # (not in the search box, where ? is typed)
+    page.locator("h1").click()  # (not in the search box, where ? is typed)
     page.keyboard.press("?")
     assert page.evaluate("document.querySelector('#keys-dialog').open")
     page.keyboard.press("Shift+Tab")
@@ -157,14 +171,14 @@ def test_the_focus_always_shows(browser, url, course):
 @pytest.mark.parametrize("motion", ["reduce", "no-preference"])
 def test_reduced_motion_is_respected(browser, url, course, motion):
     context, page = _open(browser, url, "desktop", reduced_motion=motion)
-    play_into(page, quiz_plan(course[1])[0])                 # a question opens (it would fade in)
+    play_into(page, quiz_plan(course[1])[0])  # a question opens (it would fade in)
     moving = page.evaluate("""() => [...document.querySelectorAll('*')].map(e => { const s = getComputedStyle(e);
         return [e.className || e.tagName, s.transitionDuration, s.animationName, s.scrollBehavior]; })
         .filter(([, t, a, sb]) => t.split(',').some(x => parseFloat(x) > 0) || (a && a !== 'none') || sb === 'smooth')""")
     if motion == "reduce":
         assert moving == []
         assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
-    else:                                                     # the same check sees motion when it is allowed
+    else:  # the same check sees motion when it is allowed
         kinds = {m[0] for m in moving}
         assert "lines" in kinds and "quiz" in kinds and "HTML" in kinds
     context.close()
@@ -184,19 +198,22 @@ def test_axe_finds_nothing_on_the_studio(browser, studio):
     found = {}
     for width in WIDTHS:
         # the studio's CSP forbids string evaluation, which axe's injection needs
-        context = browser.new_context(viewport=WIDTHS[width], bypass_csp=True, is_mobile=width == "phone",
-                                      has_touch=width == "phone")
+        context = browser.new_context(
+            viewport=WIDTHS[width], bypass_csp=True, is_mobile=width == "phone", has_touch=width == "phone"
+        )
         page = context.new_page()
         page.goto(studio)
         page.wait_for_function("() => document.querySelectorAll('main a').length > 0", timeout=60000)
         found[f"index {width}"] = axe_violations(page)
         found[f"index {width} small targets"] = page.evaluate(SMALL_TARGETS)
         page.goto(studio + "scene/count_dots")
-        page.wait_for_function("() => { const v = document.querySelector('video');"
-                               " return v && !v.hidden && v.readyState >= 2; }", timeout=BUILD_S * 1000)
+        page.wait_for_function(
+            "() => { const v = document.querySelector('video'); return v && !v.hidden && v.readyState >= 2; }",
+            timeout=BUILD_S * 1000,
+        )
         page.wait_for_function("() => document.querySelectorAll('.cue-bar').length > 0")
         found[f"scene {width}"] = axe_violations(page)
-        page.locator(".cue-bar").nth(1).click()                # a cue playing: its bar and row lit
+        page.locator(".cue-bar").nth(1).click()  # a cue playing: its bar and row lit
         page.wait_for_function("() => document.querySelector('.cue-bar.on')")
         found[f"scene {width}, a cue on"] = axe_violations(page)
         found[f"scene {width} small targets"] = page.evaluate(SMALL_TARGETS)

@@ -1,9 +1,9 @@
 """Assembly of a tiny synthetic two-scene lesson: durations, chapters, subtitle track, seamless joins."""
+
 import pytest
 
 from coursekit.assemble.lesson_video import chapter_times, chapters_text
 from coursekit.core.media_tools import probe
-
 from tests.support.synthetic import FPS, build_assembled, framemd5
 
 
@@ -45,7 +45,13 @@ def test_joins_are_seamless(assembled):
 
 def test_side_files(assembled):
     plan, _, outdir, files = assembled
-    for name in ("trig_to_rope.srt", "trig_to_rope.vtt", "trig_to_rope.jpg", "trig_to_rope.txt", "trig_to_rope.chapters.txt"):
+    for name in (
+        "trig_to_rope.srt",
+        "trig_to_rope.vtt",
+        "trig_to_rope.jpg",
+        "trig_to_rope.txt",
+        "trig_to_rope.chapters.txt",
+    ):
         assert (outdir / name).exists(), name
     srt = (outdir / "trig_to_rope.srt").read_text(encoding="utf-8")
     assert "指针转起来。" in srt and "角<b>可</b>&加-->。" in srt
@@ -58,7 +64,24 @@ def test_side_files(assembled):
 
 def test_soft_subtitle_track_keeps_tag_like_text_literal(assembled):
     import subprocess
+
     _, _, outdir, _ = assembled
-    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(outdir / "trig_to_rope.mp4"), "-map", "0:s:0",
-                          "-c:s", "text", "-f", "data", "-"], capture_output=True, check=True).stdout.decode("utf-8")
+    out = subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-i",
+            str(outdir / "trig_to_rope.mp4"),
+            "-map",
+            "0:s:0",
+            "-c:s",
+            "text",
+            "-f",
+            "data",
+            "-",
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
     assert "角<b>可</b>&加-->。" in out, out

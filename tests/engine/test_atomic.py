@@ -1,5 +1,6 @@
 """coursekit.core.atomic.replacing: a final file is either the old one or the complete new one, and a
 failed writer (ffmpeg included) leaves no temporary file behind."""
+
 import subprocess
 
 import pytest
@@ -18,7 +19,7 @@ def test_a_finished_block_replaces_the_file(tmp_path):
     with replacing(out) as tmp:
         assert tmp.parent == out.parent and tmp.suffix == ".txt" and tmp != out
         tmp.write_text("new")
-        assert out.read_text() == "old"          # nothing changes before the block ends
+        assert out.read_text() == "old"  # nothing changes before the block ends
     assert out.read_text() == "new" and _left(tmp_path) == ["a.txt"]
 
 
@@ -56,8 +57,21 @@ def test_ffmpeg_failing_leaves_the_old_output_and_no_temporary(tmp_path):
 
 def test_ffmpeg_output_lands_under_the_final_name(tmp_path):
     src = tmp_path / "src.mp4"
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x64:r=10:d=0.5",
-                    "-pix_fmt", "yuv420p", str(src)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-f",
+            "lavfi",
+            "-i",
+            "color=c=red:s=64x64:r=10:d=0.5",
+            "-pix_fmt",
+            "yuv420p",
+            str(src),
+        ],
+        check=True,
+    )
     png = extract_frame(src, 2, tmp_path / "frame.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert _left(tmp_path) == ["frame.png", "src.mp4"]
@@ -71,8 +85,25 @@ def test_extract_frame_is_exactly_the_frame_asked_for(tmp_path):
     from PIL import Image
 
     src = tmp_path / "src.mp4"
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=96x64:r=15:d=3",
-                    "-pix_fmt", "yuv420p", "-c:v", "libx264", "-g", "4", str(src)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc2=s=96x64:r=15:d=3",
+            "-pix_fmt",
+            "yuv420p",
+            "-c:v",
+            "libx264",
+            "-g",
+            "4",
+            str(src),
+        ],
+        check=True,
+    )
 
     def pixels(png):
         with Image.open(png) as im:
@@ -80,8 +111,21 @@ def test_extract_frame_is_exactly_the_frame_asked_for(tmp_path):
 
     wanted = (0, 1, 3, 4, 5, 22, 44)
     select = "+".join(f"eq(n\\,{n})" for n in wanted)
-    subprocess.run(["ffmpeg", "-v", "error", "-i", str(src), "-vf", f"select={select}", "-fps_mode", "passthrough",
-                    str(tmp_path / "ref%d.png")], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-i",
+            str(src),
+            "-vf",
+            f"select={select}",
+            "-fps_mode",
+            "passthrough",
+            str(tmp_path / "ref%d.png"),
+        ],
+        check=True,
+    )
     refs = sorted(tmp_path.glob("ref*.png"), key=lambda p: int(p.stem[3:]))
     assert len(refs) == len(wanted)
     shown = set()
@@ -89,4 +133,4 @@ def test_extract_frame_is_exactly_the_frame_asked_for(tmp_path):
         png = extract_frame(src, n, tmp_path / "frame.png")
         assert pixels(png) == pixels(ref), n
         shown.add(pixels(png))
-    assert len(shown) == 7        # testsrc2 draws a different picture on every frame
+    assert len(shown) == 7  # testsrc2 draws a different picture on every frame

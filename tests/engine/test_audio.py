@@ -1,4 +1,5 @@
 """The common audio format, exact-sample mixing, loudness and atomic writes."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.speech import audio
 from coursekit.core.config import EspeakVoice as EspeakConfig
+from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
 from coursekit.zh.lexicon import Lexicon
 
@@ -35,6 +36,7 @@ def speech(tmp_path_factory) -> Path:
 
 # ---------------------------------------------------------------- mixing
 
+
 def test_mix_places_audio_on_the_exact_sample(tmp_path):
     clip = np.array([1000, 2000, 3000, -4000], dtype=np.int16)
     a = _write(tmp_path / "a.wav", clip)
@@ -43,8 +45,8 @@ def test_mix_places_audio_on_the_exact_sample(tmp_path):
     assert track.frame_rate == SR and track.channels == 1 and track.sample_width == 2
     assert len(x) == round(1.5 * SR)
     s = round(0.123456 * SR)
-    assert list(x[s:s + 4]) == [1000, 2000, 3000, -4000]
-    assert list(x[SR:SR + 4]) == [1000, 2000, 3000, -4000]
+    assert list(x[s : s + 4]) == [1000, 2000, 3000, -4000]
+    assert list(x[SR : SR + 4]) == [1000, 2000, 3000, -4000]
     assert np.count_nonzero(x) == 8
 
 
@@ -63,8 +65,9 @@ def test_mix_refuses_a_clip_past_the_end(tmp_path):
 
 
 def test_mix_conforms_other_formats(tmp_path):
-    stereo = audio._pydub()(data=np.repeat(_tone(0.1, rate=44100), 2).tobytes(), sample_width=2,
-                            frame_rate=44100, channels=2)
+    stereo = audio._pydub()(
+        data=np.repeat(_tone(0.1, rate=44100), 2).tobytes(), sample_width=2, frame_rate=44100, channels=2
+    )
     p = tmp_path / "s.wav"
     stereo.export(str(p), format="wav")
     x = audio.samples(audio.mix_track([(p, 0.0)], 0.2))
@@ -73,13 +76,14 @@ def test_mix_conforms_other_formats(tmp_path):
 
 # ---------------------------------------------------------------- trimming
 
+
 def test_trim_keeps_30_ms_each_side(tmp_path):
     x = np.concatenate([np.zeros(int(0.2 * SR), np.int16), _tone(0.5), np.zeros(int(0.3 * SR), np.int16)])
     seg, shift = audio.normalise_with_shift(_write(tmp_path / "t.wav", x))
     assert audio.duration_of(seg) == pytest.approx(0.56, abs=0.006)
     assert shift == pytest.approx(0.03 - 0.2, abs=0.006)
     y = audio.samples(seg)
-    assert np.abs(y[: int(0.025 * SR)]).max() == 0 and np.abs(y[-int(0.025 * SR):]).max() == 0
+    assert np.abs(y[: int(0.025 * SR)]).max() == 0 and np.abs(y[-int(0.025 * SR) :]).max() == 0
 
 
 def test_trim_pads_audio_that_starts_at_once(tmp_path):
@@ -100,6 +104,7 @@ def test_silence_trims_to_nothing(tmp_path):
 
 
 # ---------------------------------------------------------------- loudness
+
 
 def test_loudness_normalise_speech_hits_target_and_peak(speech):
     track = audio.mix_track([(speech, 0.5)], audio.duration_of(audio.conform(speech)) + 1.0)
@@ -128,6 +133,7 @@ def test_loudness_leaves_short_or_silent_audio_alone():
 
 # ---------------------------------------------------------------- writing
 
+
 def test_write_wav_atomic_leaves_no_temp(tmp_path):
     p = _write(tmp_path / "sub" / "a.wav", _tone(0.1))
     assert p.exists() and sorted(x.name for x in p.parent.iterdir()) == ["a.wav"]
@@ -135,8 +141,12 @@ def test_write_wav_atomic_leaves_no_temp(tmp_path):
 
 def test_encode_aac_atomic(tmp_path, speech):
     out = audio.encode_aac_atomic(audio.conform(speech), tmp_path / "t.m4a")
-    probe = subprocess.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(out)],
-                           capture_output=True, text=True, check=True)
+    probe = subprocess.run(
+        ["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     s = json.loads(probe.stdout)["streams"][0]
     assert s["codec_name"] == "aac" and int(s["sample_rate"]) == 24000 and s["channels"] == 1
     assert sorted(x.name for x in tmp_path.iterdir()) == ["t.m4a"]

@@ -1,4 +1,5 @@
 """The audio cache: hits, rebuilding corrupt entries, concurrent processes, failed syntheses."""
+
 from __future__ import annotations
 
 import json

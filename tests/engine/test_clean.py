@@ -1,6 +1,7 @@
 """`render.py clean` removes only what no current plan or scene refers to, and reports the bytes freed; after
 a full run of the mini course and a studio run it leaves exactly what the output folder's layout
 (coursekit/core/layout.py) says it keeps."""
+
 import json
 import re
 import shutil
@@ -14,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from coursekit.cli.clean import clean
+from coursekit.content.narration import load_course
 from coursekit.core.config import parse_config
 from coursekit.core.layout import ENTRIES, KEPT, REMOVED, STALE, MediaLayout
-from coursekit.content.narration import load_course
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.plan.build import plan_lesson
 from coursekit.plan.model import LessonPlan
@@ -33,17 +34,24 @@ def test_clean_keeps_referenced_and_removes_stale(mini, tmp_path, monkeypatch):
     audio clips, and clean removes only the clips and the Manim folder that nothing refers to."""
     monkeypatch.setenv(COURSE_ENV, str(mini))
     monkeypatch.delenv(NARRATION_ENV, raising=False)
-    monkeypatch.setattr(sys, "path", list(sys.path))      # the course's folder goes first on it: taken back after
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the course's folder goes first on it: taken back after
     out = "clean_media"
     media = mini / out
     cfg = parse_config({"output": out})
     course = load_course(cfg.lessons)
     lexicon = Lexicon.load()
-    plan = plan_lesson(course.lesson("counting"), cfg, 15, make_voice("silent", cfg.voice, lexicon),
-                       AudioCache(tmp_path / "plan_audio"), lexicon)
+    plan = plan_lesson(
+        course.lesson("counting"),
+        cfg,
+        15,
+        make_voice("silent", cfg.voice, lexicon),
+        AudioCache(tmp_path / "plan_audio"),
+        lexicon,
+    )
     (media / "plan" / "15fps").mkdir(parents=True)
     # give two cues an audio file so the plan refers to them
     import dataclasses
+
     s0 = plan.scenes[0]
     cues = [dataclasses.replace(c, audio=f"{out}/cache/audio/{'a' * 63}{i}.wav") for i, c in enumerate(s0.cues[:2])]
     plan = dataclasses.replace(plan, scenes=[dataclasses.replace(s0, cues=cues + s0.cues[2:])] + plan.scenes[1:])
@@ -74,9 +82,13 @@ def _studio_run(course: Path) -> dict:
         port = s.getsockname()[1]
     log = course / "studio.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
-                                 "--port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                env=mini_runs.env())
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course), "--port", str(port)],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=mini_runs.env(),
+        )
 
     def call(path: str, method: str = "GET", headers: dict | None = None) -> dict:
         req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method, headers=headers or {})
@@ -89,8 +101,12 @@ def _studio_run(course: Path) -> dict:
         return rows if all(r["preview"] == "fresh" and r["findings"] is not None for r in rows.values()) else None
 
     try:
-        mini_runs.wait_for(lambda: proc.poll() is not None or re.search(r"studio: http://", log.read_text()),
-                           120, 0.2, "the studio to listen")
+        mini_runs.wait_for(
+            lambda: proc.poll() is not None or re.search(r"studio: http://", log.read_text()),
+            120,
+            0.2,
+            "the studio to listen",
+        )
         assert proc.poll() is None, log.read_text()
         call("/api/scene/count_dots/build", "POST", {"X-Coursekit-Studio": "1"})
         return mini_runs.wait_for(checked, 900, 1.0, "the studio's preview and viewer checks")
@@ -129,7 +145,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     shutil.copytree(made_mini.course, course)
     for args in (("listen", "closing"), ("inspect",)):
         mini_runs.ok(mini_runs.run(course, *args))
-    speech = mini_runs.run(course, "check", "--speech", "--sample", "1")      # exit 1: espeak is flagged
+    speech = mini_runs.run(course, "check", "--speech", "--sample", "1")  # exit 1: espeak is flagged
     assert speech.returncode in (0, 1) and "Traceback" not in speech.stderr, speech.stderr[-2000:]
     _studio_run(course)
 
@@ -142,7 +158,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     exports = {"youtube_chapters", "youtube_subtitles", "bilibili_chapters", "bilibili_subtitles"}
     assert made == {e.name for e in ENTRIES} - {"bench", "temporary"} - exports, "entries the runs did not exercise"
 
-    scenes, lessons = {"count_dots", "closing"}, {"counting"}      # the mini course's
+    scenes, lessons = {"count_dots", "closing"}, {"counting"}  # the mini course's
     plan = LessonPlan.read(layout.lesson_plan("counting", 15))
     clips = {Path(c.audio).stem for s in plan.scenes for c in s.cues if c.audio}
     digests = {c.audio_sha256 for s in plan.scenes for c in s.cues if c.audio_sha256}
@@ -153,7 +169,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
         path, got = layout.found(entry)[0]
         if entry.of in ("scene", "lesson", "plan"):
             copy = media / entry.relative(**{**got, "scene" if entry.of == "scene" else "lesson": "gone_away"})
-        else:                                   # an audio clip, or a transcript, that no plan uses
+        else:  # an audio clip, or a transcript, that no plan uses
             copy = media / entry.relative(**{**got, "key": "f" * 64})
         _copy(path, copy)
         if entry.of == "transcript":
@@ -162,7 +178,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
         stale.append(copy)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    leftover = layout.previews / f".closing.{dead.pid}-1.tmp.mp4"          # a writer killed mid-write
+    leftover = layout.previews / f".closing.{dead.pid}-1.tmp.mp4"  # a writer killed mid-write
     leftover.write_bytes(b"half a video")
     assert layout.entry_of(leftover)[0].name == "temporary" and layout.unlisted() == []
     before = _files(media)
@@ -180,13 +196,21 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
         entry, got = layout.entry_of(media / rel)
         assert entry.clean in (KEPT, STALE), f"{rel}: {entry.path} is {entry.clean}"
         if entry.clean == STALE:
-            current = {"scene": lambda: got["scene"] in scenes, "lesson": lambda: got["lesson"] in lessons,
-                       "plan": lambda: got["lesson"] in lessons, "audio": lambda: got["key"] in clips,
-                       "transcript": lambda: json.loads(data)["audio_sha256"] in digests}[entry.of]()
+            current = {
+                "scene": lambda: got["scene"] in scenes,
+                "lesson": lambda: got["lesson"] in lessons,
+                "plan": lambda: got["lesson"] in lessons,
+                "audio": lambda: got["key"] in clips,
+                "transcript": lambda: json.loads(data)["audio_sha256"] in digests,
+            }[entry.of]()
             assert current, f"{rel}: {entry.path} is {entry.when_cleaned}"
         assert data == before[rel], f"{rel}: changed by clean"
     kept = {rel for rel in before if layout.entry_of(media / rel)[0].clean == KEPT}
     assert kept <= set(after), f"kept entries removed: {sorted(kept - set(after))}"
-    current = {rel for rel in before if layout.entry_of(media / rel)[0].clean == STALE and
-               not rel.startswith(tuple(layout.relative(p).as_posix() for p in stale + [leftover]))}
+    current = {
+        rel
+        for rel in before
+        if layout.entry_of(media / rel)[0].clean == STALE
+        and not rel.startswith(tuple(layout.relative(p).as_posix() for p in stale + [leftover]))
+    }
     assert current <= set(after), f"current files removed: {sorted(current - set(after))}"

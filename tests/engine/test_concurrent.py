@@ -2,6 +2,7 @@
 
 On a copy of the made mini course (conftest's made_mini: its plan made, its voice's work done, Manim's cache of
 its scenes kept), the preview of its short scene; "the first render" is the test holding the scene's lock."""
+
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ from filelock import FileLock
 from tests.support import mini_runs
 from tests.support.mini_runs import copy_made
 
-pytestmark = pytest.mark.render   # every test here renders video with Manim
+pytestmark = pytest.mark.render  # every test here renders video with Manim
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENE = "closing"
@@ -24,9 +25,15 @@ def test_second_render_waits_and_says_so(made_mini, tmp_path):
     media = course / "media"
     lock_path = media / "manim" / f"{SCENE}.lock"
     holder = FileLock(str(lock_path))
-    holder.acquire()                       # "the first render" holds the scene
-    proc = subprocess.Popen([sys.executable, "-u", "render.py", "preview", SCENE, "--course", str(course)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=mini_runs.env())
+    holder.acquire()  # "the first render" holds the scene
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "render.py", "preview", SCENE, "--course", str(course)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=mini_runs.env(),
+    )
     try:
         seen = []
         deadline = time.monotonic() + 120
@@ -37,7 +44,7 @@ def test_second_render_waits_and_says_so(made_mini, tmp_path):
                 break
         assert any(f"waiting for another render of {SCENE}" in l for l in seen), seen
         time.sleep(1.0)
-        assert proc.poll() is None             # still waiting while the lock is held
+        assert proc.poll() is None  # still waiting while the lock is held
         holder.release()
         rest = proc.communicate(timeout=600)[0]
     finally:
@@ -47,7 +54,22 @@ def test_second_render_waits_and_says_so(made_mini, tmp_path):
             proc.communicate()
     assert proc.returncode == 0, rest
     out = media / "preview" / f"{SCENE}.mp4"
-    frames = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                             "stream=nb_read_frames", "-of", "csv=p=0", str(out)], capture_output=True, text=True,
-                            check=True).stdout.strip()
+    frames = subprocess.run(
+        [
+            "ffprobe",
+            "-v",
+            "error",
+            "-count_frames",
+            "-select_streams",
+            "v:0",
+            "-show_entries",
+            "stream=nb_read_frames",
+            "-of",
+            "csv=p=0",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert int(frames) > 0

@@ -1,4 +1,5 @@
 """config.yaml validation: every bad file gives one line naming the key, and exit status 2."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -23,12 +24,18 @@ BAD = [
     ("output_parent", "output: ../elsewhere\n", "output"),
     ("output_abs", "output: /tmp/media\n", "output"),
     ("python_tag", "output: !!python/object/apply:os.system ['true']\n", "not allowed"),
-    ("alias_bomb", "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
-                   "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n",
-     "alias"),
+    (
+        "alias_bomb",
+        "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+        "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n",
+        "alias",
+    ),
     ("not_mapping", "- just\n- a list\n", "mapping"),
-    ("unknown_lesson", "course: {lessons: [trig_to_rope, word_order]}\nlessons: [trig_to_rope, wordorder]\n",
-     "did you mean 'word_order'"),
+    (
+        "unknown_lesson",
+        "course: {lessons: [trig_to_rope, word_order]}\nlessons: [trig_to_rope, wordorder]\n",
+        "did you mean 'word_order'",
+    ),
     ("lesson_twice", "course: {lessons: [a, b]}\nlessons: [a, a]\n", "lists a lesson twice"),
     ("lesson_not_snake_case", "course: {lessons: [Lesson-1]}\n", "must be snake_case"),
     ("course_lesson_twice", "course: {lessons: [a, a]}\n", "lists a lesson twice"),
@@ -52,8 +59,12 @@ def test_bad_config_is_one_line_and_exit_2(tmp_path, capsys, name, text, expect)
 def test_bad_config_via_render_py_has_no_traceback(tmp_path):
     cfg = tmp_path / "config.yaml"
     cfg.write_text("voice:\n  edge:\n    rate: fast\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(ROOT / "render.py"), "check", "--config", str(cfg)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "check", "--config", str(cfg)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().count("\n") == 0
@@ -73,6 +84,7 @@ def test_quality_maps_to_resolution_and_fps_override():
     cfg = load_config(None, **{"video.quality": "low"})
     assert cfg.video.resolution == (854, 480) and cfg.video.frame_rate == 15
     from coursekit.core.config import parse_config
+
     assert parse_config({"video": {"quality": "medium", "fps": 24}}).video.frame_rate == 24
 
 
@@ -82,6 +94,7 @@ def test_output_symlink_leaving_project_is_refused(tmp_path):
         link.symlink_to(tmp_path)
         from coursekit.core.config import parse_config
         from coursekit.core.errors import UserError
+
         with pytest.raises(UserError, match="inside the course"):
             parse_config({"output": link.name})
     finally:
@@ -99,8 +112,9 @@ def test_every_number_in_the_config_has_a_range():
 
 def settings_block(text: str) -> str:
     """The table between the <!-- settings --> markers of docs/settings.md."""
-    assert text.count("<!-- settings -->\n") == 1 and text.count("\n<!-- /settings -->") == 1, \
+    assert text.count("<!-- settings -->\n") == 1 and text.count("\n<!-- /settings -->") == 1, (
         "docs/settings.md needs one <!-- settings --> ... <!-- /settings --> block"
+    )
     return text.split("<!-- settings -->\n", 1)[1].split("\n<!-- /settings -->", 1)[0]
 
 
@@ -121,7 +135,7 @@ def test_a_stale_settings_table_fails(tmp_path):
 
     text = (PROJECT_ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
     table = reference_table()
-    row = table.splitlines()[2]                      # the first key's row
+    row = table.splitlines()[2]  # the first key's row
     changed = text.replace(row, row[: row.rindex("`")] + "x`")
     assert changed != text and settings_block(changed) != table
     dropped = text.replace(row + "\n", "")

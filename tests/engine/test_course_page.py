@@ -7,6 +7,7 @@ The presented frame's time is read with requestVideoFrameCallback (mediaTime), n
 which only echoes what was set. Times on the page are whole milliseconds of the lesson, as in the
 subtitle files: a frame at media time t is inside [start, end) when start <= round(1000 t) < end.
 """
+
 import dataclasses
 import json
 import math
@@ -17,29 +18,33 @@ import numpy as np
 import pytest
 
 import mathcore
-from mathcore.scores import angle_between
 from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.deliver.page import chapters_vtt, questions, render_page, viewer_voice, write_page
 from coursekit.deliver.widgets import course_widgets, widget_html
 from coursekit.subtitles import files as subs
+from mathcore.scores import angle_between
 from narration import figures
-from tests.support.synthetic import FPS, build_course
 from tests.support.browser import chromium, served
+from tests.support.synthetic import FPS, build_course
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / ".tmp"
 SCRIPT = "RoPE <script>alert(1)</script> 转座位。"
-SCRIPTS = ['<script type="application/json" id="page-data">', '<script src="page.js">']   # data, then code
+SCRIPTS = ['<script type="application/json" id="page-data">', '<script src="page.js">']  # data, then code
 #: the page with the widget: its data beside it, the page's data and code, then the widget's kind's code
-WIDGET_SCRIPTS = ['<script type="application/json" class="widget-data" data-kind="rotation_pair" '
-                  'data-for="l-trig_to_rope-w0">', *SCRIPTS, '<script data-widget="rotation_pair">']
+WIDGET_SCRIPTS = [
+    '<script type="application/json" class="widget-data" data-kind="rotation_pair" data-for="l-trig_to_rope-w0">',
+    *SCRIPTS,
+    '<script data-widget="rotation_pair">',
+]
 
 
 # --- the real narration ---------------------------------------------------------------------
 def _role_cues(lesson) -> list[dict]:
-    return [{"id": c.id, "role": c.role, "text": c.text, "start_ms": 0}
-            for s in lesson.scenes for c in s.cues if c.role]
+    return [
+        {"id": c.id, "role": c.role, "text": c.text, "start_ms": 0} for s in lesson.scenes for c in s.cues if c.role
+    ]
 
 
 def test_real_quiz_and_exercise_cues_carry_roles():
@@ -50,7 +55,7 @@ def test_real_quiz_and_exercise_cues_carry_roles():
         scene = lesson.scene(scene_id)
         roles = [c.role for c in scene.cues if c.role]
         assert roles == ["question", "think", "answer"] * n, (lesson_id, roles)
-        assert all(c.pause > 0 for c in scene.cues if c.role == "think")     # the pauses are the thinking
+        assert all(c.pause > 0 for c in scene.cues if c.role == "think")  # the pauses are the thinking
         qs = questions(_role_cues(lesson))
         assert len(qs) == n and all(len(q["answers"]) == 1 for q in qs)
         assert {q["scene"] for q in qs} == {scene_id}
@@ -78,16 +83,20 @@ scenes:
 """
 
 
-@pytest.mark.parametrize("choices, correct, says", [
-    ("[4, 8, 16]", "3", None),
-    ("[会, 不会]", "null", None),
-    ("[只有一个]", "1", "2 to 6 choices"),
-    ("[a, b]", "3", "correct names one of the choices"),
-    ("[[a], b]", "1", "a list of short texts"),
-])
+@pytest.mark.parametrize(
+    "choices, correct, says",
+    [
+        ("[4, 8, 16]", "3", None),
+        ("[会, 不会]", "null", None),
+        ("[只有一个]", "1", "2 to 6 choices"),
+        ("[a, b]", "3", "correct names one of the choices"),
+        ("[[a], b]", "1", "a list of short texts"),
+    ],
+)
 def test_a_question_may_give_choices(tmp_path, choices, correct, says):
     from coursekit.content.narration import load_lesson
     from coursekit.core.errors import UserError
+
     path = tmp_path / "x.yaml"
     path.write_text(QUIZ_YAML.replace("CHOICES", choices).replace("CORRECT", correct), encoding="utf-8")
     if says:
@@ -95,10 +104,16 @@ def test_a_question_may_give_choices(tmp_path, choices, correct, says):
             load_lesson(path)
         return
     q, a = load_lesson(path).scenes[0].cues
-    assert q.choices == tuple(choices.strip("[]").split(", ")) and q.correct == (None if correct == "null" else int(correct))
+    assert q.choices == tuple(choices.strip("[]").split(", ")) and q.correct == (
+        None if correct == "null" else int(correct)
+    )
     assert a.choices == () and a.correct is None
-    path.write_text(QUIZ_YAML.replace("CHOICES", choices).replace("CORRECT", correct)
-                    .replace("role: answer", "role: answer\n        choices: [c, d]"), encoding="utf-8")
+    path.write_text(
+        QUIZ_YAML.replace("CHOICES", choices)
+        .replace("CORRECT", correct)
+        .replace("role: answer", "role: answer\n        choices: [c, d]"),
+        encoding="utf-8",
+    )
     with pytest.raises(UserError, match=r"x.yaml:\d+: choices belong to a cue with role: question"):
         load_lesson(path)
 
@@ -109,6 +124,7 @@ def test_the_plan_keeps_each_characters_time_and_the_manifest_each_events():
     from coursekit.subtitles.rules import squeeze
     from coursekit.subtitles.word_times import page_subtitles
     from tests.support.course_scenes import narration_plans
+
     for plan in narration_plans(15).values():
         for s in plan.scenes:
             for c in s.cues:
@@ -141,18 +157,20 @@ def test_the_widget_names_its_seats_m_and_n_as_the_videos_do():
     text = widget_html(w, "w")
     assert "座位 m" in text and "座位 n" in text and "(n−m)θ" in text and "夹角" in text
     assert "座位 i" not in text and "(j−i)" not in text
-    with pytest.raises(TypeError, match="'i'"):          # the seats are m and n, as in the videos
+    with pytest.raises(TypeError, match="'i'"):  # the seats are m and n, as in the videos
         rotation_pair(theta_deg=30, seats=12, q=(1, 0), k=(1, 0), i=2, j=4)
     with pytest.raises(ValueError, match="m and n must be seats"):
         rotation_pair(theta_deg=30, seats=12, q=(1, 0), k=(1, 0), m=2, n=12)
 
 
 def test_questions_pair_within_a_scene():
-    cues = [{"id": "a.q", "role": "question", "text": "Q1", "start_ms": 0},
-            {"id": "a.t", "role": "think", "text": "想", "start_ms": 1},
-            {"id": "a.x", "role": "answer", "text": "A1", "start_ms": 2},
-            {"id": "b.x", "role": "answer", "text": "stray", "start_ms": 3},        # no question in its scene
-            {"id": "b.q", "role": "question", "text": "Q2", "start_ms": 4}]        # no answer
+    cues = [
+        {"id": "a.q", "role": "question", "text": "Q1", "start_ms": 0},
+        {"id": "a.t", "role": "think", "text": "想", "start_ms": 1},
+        {"id": "a.x", "role": "answer", "text": "A1", "start_ms": 2},
+        {"id": "b.x", "role": "answer", "text": "stray", "start_ms": 3},  # no question in its scene
+        {"id": "b.q", "role": "question", "text": "Q2", "start_ms": 4},
+    ]  # no answer
     qs = questions(cues)
     assert [(q["text"], [a["text"] for a in q["answers"]]) for q in qs] == [("Q1", ["A1"]), ("Q2", [])]
 
@@ -162,7 +180,7 @@ def test_questions_pair_within_a_scene():
 def made(tmp_path_factory):
     plan, manifest, course_dir = build_course(tmp_path_factory.mktemp("course"))
     (real,) = course_widgets(ROOT / "narration")
-    widget = dataclasses.replace(real, lesson=plan.lesson, scene=plan.scenes[1].id)   # the course's, on this lesson
+    widget = dataclasses.replace(real, lesson=plan.lesson, scene=plan.scenes[1].id)  # the course's, on this lesson
     write_page(course_dir, manifest, [widget])
     return plan, manifest, course_dir, widget
 
@@ -171,10 +189,14 @@ def test_manifest_carries_subtitle_events_and_role_cues(made):
     plan, manifest, _, _ = made
     (lesson,) = manifest["lessons"]
     events = subs.lesson_events(plan)
-    assert [(e["start_ms"], e["end_ms"], e["text"]) for e in lesson["subtitles"]] == \
-        [(round(e.start.total_seconds() * 1000), round(e.end.total_seconds() * 1000), e.content) for e in events]
-    assert [(c["id"], c["role"]) for c in lesson["role_cues"]] == \
-        [("beta.ask", "question"), ("beta.think", "think"), ("beta.only", "answer")]
+    assert [(e["start_ms"], e["end_ms"], e["text"]) for e in lesson["subtitles"]] == [
+        (round(e.start.total_seconds() * 1000), round(e.end.total_seconds() * 1000), e.content) for e in events
+    ]
+    assert [(c["id"], c["role"]) for c in lesson["role_cues"]] == [
+        ("beta.ask", "question"),
+        ("beta.think", "think"),
+        ("beta.only", "answer"),
+    ]
     assert lesson["role_cues"][0]["start_ms"] == round((37 + 3) * 1000 / FPS)
 
 
@@ -184,6 +206,7 @@ def vtt_time(ms: int) -> str:
 
 def test_chapters_webvtt_file(made):
     import webvtt
+
     _, manifest, course_dir, _ = made
     chapters = manifest["lessons"][0]["chapters"]
     path = course_dir / "trig_to_rope" / "trig_to_rope.chapters.vtt"
@@ -201,11 +224,27 @@ def test_narration_text_is_escaped_in_the_html(made):
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<i>能</i>" not in page and "<b>可</b>" not in page and "&lt;b&gt;可&lt;/b&gt;&amp;加--&gt;" in page
     assert re.findall(r"<script\b[^>]*>", page) == WIDGET_SCRIPTS
-    hostile = {"title": "</style><script>x()</script>", "font": "a\"</style><script>y()</script>",
-               "lessons": [{**manifest["lessons"][0], "voice": "<img src=x onerror=z()>",
-                            "voice_licence": "\"><script>w()</script>",
-                            "role_cues": [{"id": "beta.ask", "role": "question", "text": "</script><script>q()</script>",
-                                           "start_ms": 0, "end_ms": 10, "choices": ["<!--", "</SCRIPT >"]}]}]}
+    hostile = {
+        "title": "</style><script>x()</script>",
+        "font": 'a"</style><script>y()</script>',
+        "lessons": [
+            {
+                **manifest["lessons"][0],
+                "voice": "<img src=x onerror=z()>",
+                "voice_licence": '"><script>w()</script>',
+                "role_cues": [
+                    {
+                        "id": "beta.ask",
+                        "role": "question",
+                        "text": "</script><script>q()</script>",
+                        "start_ms": 0,
+                        "end_ms": 10,
+                        "choices": ["<!--", "</SCRIPT >"],
+                    }
+                ],
+            }
+        ],
+    }
     html = render_page(hostile)
     assert re.findall(r"<script\b[^>]*>", html) == SCRIPTS and "<img" not in html
     assert html.count("</style>") == 1 and html.count("</script>") == 2
@@ -236,18 +275,20 @@ def page(browser, url):
     pg.goto(url)
     pg.wait_for_function("document.querySelector('video').readyState >= 2", timeout=20000)
     yield pg
-    assert not dialogs, f"a dialog opened: {dialogs}"     # nothing from the narration ran
+    assert not dialogs, f"a dialog opened: {dialogs}"  # nothing from the narration ran
     context.close()
 
 
-ARM = ("() => { window.__frame = new Promise((ok, no) => { const t = setTimeout(() => no('no frame presented'), 8000);"
-       " document.querySelector('video').requestVideoFrameCallback((now, m) => { clearTimeout(t); ok(m.mediaTime); }); }); }")
+ARM = (
+    "() => { window.__frame = new Promise((ok, no) => { const t = setTimeout(() => no('no frame presented'), 8000);"
+    " document.querySelector('video').requestVideoFrameCallback((now, m) => { clearTimeout(t); ok(m.mediaTime); }); }); }"
+)
 
 
 def presented(page) -> float:
     """The mediaTime of the next presented frame (armed with ARM before the action that presents it)."""
     t = page.evaluate("window.__frame")
-    page.wait_for_timeout(60)       # the page's own frame callback ran first; let its DOM update settle
+    page.wait_for_timeout(60)  # the page's own frame callback ran first; let its DOM update settle
     return t
 
 
@@ -271,7 +312,7 @@ def test_seek_highlights_the_line_of_the_presented_frame(page, made):
         page.evaluate(ARM)
         page.evaluate(f"document.querySelector('video').currentTime = {t}")
         mt = presented(page)
-        assert abs(mt * FPS - round(mt * FPS)) < 0.02, mt          # a frame's time, not the seek target
+        assert abs(mt * FPS - round(mt * FPS)) < 0.02, mt  # a frame's time, not the seek target
         expected = containing(events, mt)
         assert current_lines(page) == expected, (t, mt)
         assert page.evaluate("document.querySelector('.lesson').dataset.shownBy") == "frame"
@@ -290,7 +331,7 @@ def test_clicking_a_line_seeks_to_its_first_frame(page, made):
         mt = presented(page)
         frame = round(mt * FPS)
         assert containing(events, mt) == [[events[n]["start_ms"], events[n]["end_ms"]]]
-        assert round((frame - 1) * 1000 / FPS) < events[n]["start_ms"]      # the event's first frame
+        assert round((frame - 1) * 1000 / FPS) < events[n]["start_ms"]  # the event's first frame
         assert current_lines(page) == [[events[n]["start_ms"], events[n]["end_ms"]]]
 
 
@@ -304,10 +345,10 @@ def test_search_filters_the_transcript(page, made):
     assert page.evaluate(visible) == [t for t in texts if "座位" in t] == [SCRIPT]
     assert page.locator(".count").text_content() == "1 条"
     assert page.locator(".lines mark").all_text_contents() == ["座位"]
-    box.fill("<script>")                                    # the narration's tag-like text, found as text
+    box.fill("<script>")  # the narration's tag-like text, found as text
     assert page.evaluate(visible) == [SCRIPT]
     assert page.locator(".lines mark").all_text_contents() == ["<script>"]
-    box.fill("rope")                                        # case does not matter
+    box.fill("rope")  # case does not matter
     assert page.evaluate(visible) == [SCRIPT]
     box.fill("没有这句")
     assert page.evaluate(visible) == [] and page.locator(".count").text_content() == "0 条"
@@ -406,31 +447,31 @@ def _check_widget(state: dict, widget: dict) -> None:
     between = float(np.degrees(angle_between(tq, tk)))
     assert 0.0 <= _deg_text(state["angle"]) <= 180.0
     assert abs(_deg_text(state["angle"]) - between) <= 0.005
-    for tip, v, seat in ((state["q"], q, m), (state["k"], k, n)):     # the arrows drawn
+    for tip, v, seat in ((state["q"], q, m), (state["k"], k, n)):  # the arrows drawn
         x, y = mathcore.rope_2d(v, seat, theta)
-        assert abs(tip[0] - x) < 1e-3 and abs(tip[1] + y) < 1e-3         # SVG's y points down
+        assert abs(tip[0] - x) < 1e-3 and abs(tip[1] + y) < 1e-3  # SVG's y points down
     # the arc drawn between them sweeps the 夹角 (the shorter way, never the long way round)
     if between > 1e-6:
         a, b = np.array(state["arc"]["start"]), np.array(state["arc"]["end"])
         drawn = np.degrees(np.arccos(np.clip(a @ b / np.linalg.norm(a) / np.linalg.norm(b), -1, 1)))
         assert state["arc"]["large"] == 0 and abs(drawn - between) < 0.05
-        assert abs(np.degrees(np.arctan2(-a[1], a[0])) - np.degrees(np.arctan2(tq[1], tq[0]))) < 0.05   # from q
+        assert abs(np.degrees(np.arctan2(-a[1], a[0])) - np.degrees(np.arctan2(tq[1], tq[0]))) < 0.05  # from q
 
 
 @pytest.mark.browser
 def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     _, _, _, widget = made
     state = _widget_state(page)
-    assert (state["m"], state["n"]) == figures.WIDGET_SEATS[0]            # the video's first pair
+    assert (state["m"], state["n"]) == figures.WIDGET_SEATS[0]  # the video's first pair
     _check_widget(state, widget)
     pairs = []
-    page.locator("input[data-var=m]").fill("5")                           # a slider set
+    page.locator("input[data-var=m]").fill("5")  # a slider set
     page.locator("input[data-var=n]").fill("7")
     pairs.append(_widget_state(page))
-    page.locator("input[data-var=n]").focus()                             # keyboard: n 7 -> 4
+    page.locator("input[data-var=n]").focus()  # keyboard: n 7 -> 4
     for _ in range(3):
         page.keyboard.press("ArrowLeft")
-    page.locator(".seat-m button.step[data-step='1']").click()            # buttons: m 5 -> 7
+    page.locator(".seat-m button.step[data-step='1']").click()  # buttons: m 5 -> 7
     page.locator(".seat-m button.step[data-step='1']").click()
     pairs.append(_widget_state(page))
     page.locator("input[data-var=m]").fill("0")
@@ -457,37 +498,50 @@ def test_desktop_layout_and_screenshot(page):
 
     page.locator(".lines .line").nth(1).click()
     page.wait_for_timeout(300)
-    box = lambda sel: page.locator(sel).first.bounding_box()
+
+    def box(sel):
+        return page.locator(sel).first.bounding_box()
+
     video, screen, transcript = box("video"), box(".screen"), box(".transcript")
     controls, progress = box(".controls"), box(".progress")
     assert video["x"] >= 0 and video["x"] + video["width"] <= 1280 and video["y"] >= 0
     assert abs(video["width"] - screen["width"]) < 1 and abs(video["width"] / video["height"] - 16 / 9) < 0.02
-    assert video["width"] >= 700                                              # the video is the page's main thing
+    assert video["width"] >= 700  # the video is the page's main thing
 
     def apart(a, b):
-        return a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or \
-            a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+        return (
+            a["x"] + a["width"] <= b["x"]
+            or b["x"] + b["width"] <= a["x"]
+            or a["y"] + a["height"] <= b["y"]
+            or b["y"] + b["height"] <= a["y"]
+        )
+
     for other in (video, controls, progress):
         assert apart(transcript, other)
-    assert transcript["x"] >= video["x"] + video["width"]                     # beside it, on the right
+    assert transcript["x"] >= video["x"] + video["width"]  # beside it, on the right
     assert progress["y"] >= video["y"] + video["height"] and controls["y"] >= progress["y"] + progress["height"] - 1
     # every control of the bar is inside the video's column (none wraps out under the transcript)
-    right = page.evaluate("Math.max(...[...document.querySelectorAll('.controls > *')].map(e => e.getBoundingClientRect().right))")
+    right = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.controls > *')].map(e => e.getBoundingClientRect().right))"
+    )
     assert right <= video["x"] + video["width"] + 0.5
     SHOTS.mkdir(parents=True, exist_ok=True)
     shot = SHOTS / "course_page_desktop.png"
     page.screenshot(path=str(shot), full_page=True)
     img = np.asarray(Image.open(shot).convert("RGB"), dtype=float)
-    inside = img[int(video["y"]):int(video["y"] + video["height"]), int(video["x"]):int(video["x"] + video["width"])]
-    assert inside.std() > 20                                                  # the test pattern, not black
+    inside = img[
+        int(video["y"]) : int(video["y"] + video["height"]), int(video["x"]) : int(video["x"] + video["width"])
+    ]
+    assert inside.std() > 20  # the test pattern, not black
     assert len(np.unique(inside.reshape(-1, 3)[::97], axis=0)) > 50
 
 
 @pytest.mark.browser
 def test_phone_width(browser, url, made):
     _, manifest, _, _ = made
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.goto(url)
     page.wait_for_function("document.querySelector('video').readyState >= 2", timeout=20000)
@@ -537,16 +591,27 @@ def test_each_lesson_names_its_voice_in_viewer_words(page, made):
     """The page says the voice as a viewer reads it; the manifest keeps the exact line (engineer words)."""
     _, manifest, _, _ = made
     lesson = manifest["lessons"][0]
-    assert lesson["voice"].startswith("silent")                              # the exact line stays in the manifest
+    assert lesson["voice"].startswith("silent")  # the exact line stays in the manifest
     assert page.locator(".lesson .voice").text_content() == "配音：无（这一课没有声音）"
-    html = render_page({"lessons": [{**lesson, "voice": KOKORO,
-                                     "voice_licence": "kokoro: Apache-2.0 (Kokoro-82M weights; speaker jf_gongitsune)"}]})
+    html = render_page(
+        {
+            "lessons": [
+                {
+                    **lesson,
+                    "voice": KOKORO,
+                    "voice_licence": "kokoro: Apache-2.0 (Kokoro-82M weights; speaker jf_gongitsune)",
+                }
+            ]
+        }
+    )
     shown = re.search(r'<p class="voice">(.*?)</p>', html).group(1)
     assert shown == "配音：Kokoro-82M 合成语音（Apache-2.0）"
     for engineer in ("onnxruntime", "int8", "jf_gongitsune", "speed", "v1.0"):
         assert engineer not in shown
-    two = viewer_voice("edge-tts 7.2.3 zh-CN-XiaoxiaoNeural, " + KOKORO,
-                       "edge: Microsoft online service terms (edge-tts); kokoro: Apache-2.0")
+    two = viewer_voice(
+        "edge-tts 7.2.3 zh-CN-XiaoxiaoNeural, " + KOKORO,
+        "edge: Microsoft online service terms (edge-tts); kokoro: Apache-2.0",
+    )
     assert two == "微软在线合成语音、Kokoro-82M 合成语音（Apache-2.0、微软在线服务条款）"
     assert viewer_voice("espeak-ng 1.52 cmn s150 p50", "espeak: GPL-3.0 (espeak-ng)") == "eSpeak NG 合成语音（GPL-3.0）"
     assert viewer_voice(None, None) == "未记录"
@@ -557,7 +622,7 @@ def test_each_lesson_names_its_voice_in_viewer_words(page, made):
 @pytest.mark.browser
 def test_the_file_note_shows_only_when_opened_from_a_file(browser, page, made):
     note = page.locator(".file-note")
-    assert note.count() == 1 and note.is_hidden()                             # served: nothing to say
+    assert note.count() == 1 and note.is_hidden()  # served: nothing to say
     _, _, course_dir, _ = made
     context = browser.new_context()
     local = context.new_page()

@@ -25,6 +25,7 @@ scene planned here (so they are what the local executor delivers for these plans
 clips (content-addressed, checked on use like any audio cache) are copied into the copy's audio cache, so
 planning here synthesises nothing.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,15 +43,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.support.media import video_frame_count
 from tests.support import mini_runs
+from tests.support.media import video_frame_count
 from tests.support.mini_runs import copy_mini_course
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = "media"                                            # the mini course's output folder, in its copy
-A, B = "count_dots", "closing"                           # B, the shorter, is the one that fails twice
+OUT = "media"  # the mini course's output folder, in its copy
+A, B = "count_dots", "closing"  # B, the shorter, is the one that fails twice
 SCENES = [A, B]
-COURSE: Path                                             # the copy (set by the ``mini_root`` fixture)
+COURSE: Path  # the copy (set by the ``mini_root`` fixture)
 
 pytestmark = pytest.mark.render
 
@@ -60,7 +61,7 @@ def _copy_new(src: Path, dst: Path) -> None:
     if not src.is_dir():
         return
     dst.mkdir(parents=True, exist_ok=True)
-    for f in sorted(src.iterdir(), key=lambda f: f.suffix != ".wav"):     # a clip before the json vouching for it
+    for f in sorted(src.iterdir(), key=lambda f: f.suffix != ".wav"):  # a clip before the json vouching for it
         if f.is_file() and not (dst / f.name).exists():
             tmp = dst / f".{f.name}.{os.getpid()}.tmp"
             shutil.copyfile(f, tmp)
@@ -116,8 +117,7 @@ def course(cluster, mini_root):
     _, plans = _plans(local, 15, quiet=True)
     scenes = {s.id: s for plan, _ in plans.values() for s in plan.scenes}
     assert set(SCENES) <= set(scenes) and scenes[B].frames < scenes[A].frames
-    return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()],
-            "scenes": scenes}
+    return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()], "scenes": scenes}
 
 
 def render(cfg, plans, ids=SCENES, **kw):
@@ -142,8 +142,14 @@ def log_rows() -> list[dict]:
 
 def cli(*argv: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
     """``render.py ARGV --course COPY`` (the copy is this process's course root too)."""
-    return subprocess.run([sys.executable, "render.py", *argv, "--course", str(COURSE)], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "render.py", *argv, "--course", str(COURSE)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 def cli_here(monkeypatch, capfd, *argv: str, env: dict | None = None) -> tuple[int, str]:
@@ -156,13 +162,18 @@ def cli_here(monkeypatch, capfd, *argv: str, env: dict | None = None) -> tuple[i
 
 
 def audio_samples(path: Path) -> bytes:
-    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"],
-                          capture_output=True, check=True).stdout
+    return subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"], capture_output=True, check=True
+    ).stdout
 
 
 def framemd5(path: Path) -> list[str]:
-    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return [l.rsplit(",", 1)[1].strip() for l in out.splitlines() if l and not l.startswith("#")]
 
 
@@ -197,13 +208,13 @@ def reference(course, made_mini):
         _, key = scene_cache_key(plan, "low", False, course["local"].course.font)
         assert key and is_fresh(path, key), f"{sid}: the made mini course's video is not of this plan's key"
         assert video_frame_count(path) == plan.frames
-        samples = np.frombuffer(audio_samples(path), dtype=np.int16)   # 24 kHz mono
-        assert len(samples) >= 0.99 * plan.duration * 24000 and np.mean(samples != 0) > 0.2   # narration, not silence
+        samples = np.frombuffer(audio_samples(path), dtype=np.int16)  # 24 kHz mono
+        assert len(samples) >= 0.99 * plan.duration * 24000 and np.mean(samples != 0) > 0.2  # narration, not silence
         ref["bytes"][sid] = path.read_bytes()
         ref["frames"][sid], ref["audio"][sid] = decoded(path)
     rows = [json.loads(l) for l in (made / "logs" / "render-low.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {r["scene"] for r in rows} == set(SCENES) and {r["executor"] for r in rows} == {"local"}
-    assert all(r["reused"] is False for r in rows)                    # rendered there, not reused
+    assert all(r["reused"] is False for r in rows)  # rendered there, not reused
     return {**ref, "rows": rows}
 
 
@@ -233,9 +244,19 @@ def test_dask_without_scheduler_is_one_line(course):
 def test_unreachable_scheduler_is_one_line(course, monkeypatch, capfd):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]                 # closed again: nothing listens there
-    code, err = cli_here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
-                         f"tcp://127.0.0.1:{port}", env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    code, err = cli_here(
+        monkeypatch,
+        capfd,
+        "render",
+        "--scene",
+        A,
+        "--executor",
+        "dask",
+        "--scheduler",
+        f"tcp://127.0.0.1:{port}",
+        env={"COURSEKIT_DASK_TIMEOUT_S": "2"},
+    )
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
@@ -246,10 +267,19 @@ def test_unreachable_scheduler_is_one_line(course, monkeypatch, capfd):
 def test_scheduler_without_workers_is_one_line(course, monkeypatch, capfd):
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
-                      dashboard_address=None) as empty:
-        code, err = cli_here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
-                             empty.scheduler_address, env={"COURSEKIT_DASK_TIMEOUT_S": "2"})
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None) as empty:
+        code, err = cli_here(
+            monkeypatch,
+            capfd,
+            "render",
+            "--scene",
+            A,
+            "--executor",
+            "dask",
+            "--scheduler",
+            empty.scheduler_address,
+            env={"COURSEKIT_DASK_TIMEOUT_S": "2"},
+        )
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
@@ -286,16 +316,21 @@ def test_version_mismatch_is_refused(cluster, course, monkeypatch, capfd):
         lines = err.strip().splitlines()
         assert len(lines) == 1, err
         manim = scene_job.environment()["manim"]
-        assert f"Dask worker {worker} does not match this machine: manim: {manim} here, 0.0.0-other on the worker" \
+        assert (
+            f"Dask worker {worker} does not match this machine: manim: {manim} here, 0.0.0-other on the worker"
             in lines[0]
+        )
         assert not out_path(A).exists() and log_rows() == []
         # the worker's own check, for a worker that joins after the client checked
         s = course["scenes"][A]
         _, key = scene_cache_key(s, "low")
         job = scene_job.make_job(s, "low", key, 1.5, scene_job.environment(), None)
         fut = client.submit(scene_job.run_scene_job, job, workers=[worker], allow_other_workers=False, pure=False)
-        with pytest.raises(scene_job.SceneJobError, match=rf"this worker does not match the client: manim: {manim} here, "
-                                                          rf"0.0.0-other on the worker \(on worker {worker}\)"):
+        with pytest.raises(
+            scene_job.SceneJobError,
+            match=rf"this worker does not match the client: manim: {manim} here, "
+            rf"0.0.0-other on the worker \(on worker {worker}\)",
+        ):
             fut.result(timeout=60)
     finally:
         client.run(unpatch, workers=[worker])
@@ -320,14 +355,14 @@ def _unpatch_libraries() -> None:
 def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeypatch):
     """Workers sharing this machine's disk see an edit made after the run began; the run stops and says
     that this machine changed, not that the worker is wrong."""
-    from coursekit.render import scene_job
     from coursekit.core.errors import UserError
+    from coursekit.render import scene_job
     from coursekit.render.executors.dask_cluster import DaskExecutor
 
     address, client = cluster
     clear_outputs()
-    with DaskExecutor(course["dask"]) as ex:            # versions checked and equal here
-        client.run(_patch_libraries, "0.0.0-edited")    # ... then "the sources change" everywhere
+    with DaskExecutor(course["dask"]) as ex:  # versions checked and equal here
+        client.run(_patch_libraries, "0.0.0-edited")  # ... then "the sources change" everywhere
         _patch_libraries("0.0.0-edited")
         try:
             with pytest.raises(UserError) as err:
@@ -336,9 +371,11 @@ def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeyp
             client.run(_unpatch_libraries)
             _unpatch_libraries()
     manim = scene_job.environment()["manim"]
-    assert str(err.value) == (f"scene '{A}' was refused by its worker because this machine changed during the run "
-                              f"(manim: {manim} at the start, 0.0.0-edited now); scenes already received are kept; "
-                              f"run again")
+    assert str(err.value) == (
+        f"scene '{A}' was refused by its worker because this machine changed during the run "
+        f"(manim: {manim} at the start, 0.0.0-edited now); scenes already received are kept; "
+        f"run again"
+    )
     assert not out_path(A).exists()
 
 
@@ -349,12 +386,12 @@ def test_dask_matches_local_frames_and_samples(course, reference):
     rows = log_rows()
     assert {r["scene"] for r in rows} == set(SCENES)
     assert all(r["executor"] == "dask" and r["reused"] is False for r in rows)
-    assert {frozenset(r) for r in rows} == {frozenset(r) for r in reference["rows"]}   # same log keys
+    assert {frozenset(r) for r in rows} == {frozenset(r) for r in reference["rows"]}  # same log keys
 
 
 def test_unchanged_scene_is_not_sent(course, reference, monkeypatch, capfd):
     """Same scene-cache key as the local path: nothing is sent, and the local executor reuses them too."""
-    if any(not out_path(sid).exists() for sid in SCENES):      # when run on its own
+    if any(not out_path(sid).exists() for sid in SCENES):  # when run on its own
         render(course["dask"], course["plans"])
     shutil.rmtree(COURSE / OUT / "logs", ignore_errors=True)
     sent = counting_jobs(monkeypatch)
@@ -363,11 +400,22 @@ def test_unchanged_scene_is_not_sent(course, reference, monkeypatch, capfd):
     assert [r["reused"] for r in log_rows()] == [True, True]
     render(course["local"], course["plans"])
     assert [r["reused"] for r in log_rows()] == [True, True, True, True]
-    proc = mini_runs.here(monkeypatch, capfd, "render", "--scene", A, "--executor", "dask", "--scheduler",
-                          course["dask"].render.scheduler, "--course", str(COURSE))
+    proc = mini_runs.here(
+        monkeypatch,
+        capfd,
+        "render",
+        "--scene",
+        A,
+        "--executor",
+        "dask",
+        "--scheduler",
+        course["dask"].render.scheduler,
+        "--course",
+        str(COURSE),
+    )
     assert proc.returncode == 0, proc.stderr
     assert f"{A}: unchanged, reused" in proc.stdout
-    assert sent == []                                          # the command sent nothing either
+    assert sent == []  # the command sent nothing either
 
 
 def _manim_children(pid: int) -> list:
@@ -400,7 +448,7 @@ def test_killed_worker_mid_job_still_completes(cluster, course, reference):
     def run():
         try:
             result["paths"] = render(course["dask"], course["plans"])
-        except BaseException as exc:   # noqa: BLE001 - reported by the assertion below
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
             result["error"] = exc
 
     t = threading.Thread(target=run)
@@ -415,11 +463,13 @@ def test_killed_worker_mid_job_still_completes(cluster, course, reference):
             break
         time.sleep(0.1)
     assert victim is not None, f"no worker started Manim for {A}"
-    time.sleep(0.5)                                    # Manim under way (a short scene: it lasts a few s)
+    time.sleep(0.5)  # Manim under way (a short scene: it lasts a few s)
     assert t.is_alive() and _manim_children(victim[1])
     # Manim on the worker runs with the client's malloc settings, not the nanny's, and pinned threads
     env = children[0].environ()
-    assert "MALLOC_TRIM_THRESHOLD_" not in env or env["MALLOC_TRIM_THRESHOLD_"] == os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    assert "MALLOC_TRIM_THRESHOLD_" not in env or env["MALLOC_TRIM_THRESHOLD_"] == os.environ.get(
+        "MALLOC_TRIM_THRESHOLD_"
+    )
     assert env["OMP_NUM_THREADS"] == env["OPENBLAS_NUM_THREADS"] == "1"
     assert "threads=2" in children[0].cmdline()
     os.kill(victim[1], signal.SIGKILL)
@@ -431,7 +481,7 @@ def test_killed_worker_mid_job_still_completes(cluster, course, reference):
     time.sleep(1.0)
     for p in children:
         assert not p.is_running() or p.status() == psutil.STATUS_ZOMBIE
-    client.wait_for_workers(2, timeout=120)            # the nanny restarted it
+    client.wait_for_workers(2, timeout=120)  # the nanny restarted it
 
 
 def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, monkeypatch):
@@ -439,8 +489,8 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     after Manim): it fails, is retried, fails again; the run stops naming B and the worker's error.
     A, received meanwhile, is kept; the next run sends only B (its narration by hash, from a shared store)."""
     from coursekit.core.errors import UserError
-    from coursekit.render.scene_cache import is_fresh
     from coursekit.render.one_scene import scene_cache_key
+    from coursekit.render.scene_cache import is_fresh
 
     def poison(scene, job):
         if scene.id != B:
@@ -471,8 +521,14 @@ def test_job_failing_twice_stops_keeps_received_and_resumes(course, reference, m
     from coursekit.core.config import load_config
 
     shutil.rmtree(COURSE / OUT / "store", ignore_errors=True)
-    cfg = load_config(course["file"], **{"render.executor": "dask", "render.scheduler": course["dask"].render.scheduler,
-                                         "render.shared_store": f"{OUT}/store"})
+    cfg = load_config(
+        course["file"],
+        **{
+            "render.executor": "dask",
+            "render.scheduler": course["dask"].render.scheduler,
+            "render.shared_store": f"{OUT}/store",
+        },
+    )
     jobs: list[dict] = []
     sent = counting_jobs(monkeypatch, lambda scene, job: jobs.append(job) or job)
     render(cfg, course["plans"])
@@ -529,4 +585,4 @@ def test_manim_on_a_worker_runs_in_the_local_environment(cluster, monkeypatch):
     for e in (env, local):
         assert not set(RENDER_ENV_UNSET) & set(e)
         assert {k: e[k] for k in RENDER_ENV} == RENDER_ENV
-    assert set(worker_env) - set(env) <= set(RENDER_ENV_UNSET)      # nothing else of the worker's is dropped
+    assert set(worker_env) - set(env) <= set(RENDER_ENV_UNSET)  # nothing else of the worker's is dropped

@@ -1,6 +1,7 @@
 """The delivered lesson audio: 48 kHz stereo AAC-LC at 128 kb/s or more, -16 LUFS ± 0.5 integrated and
 true peak <= -1 dBTP as ffmpeg's ebur128 measures the final MP4, two identical channels, and the audio
 ending within a frame of the video. Checked on a lesson assembled from real espeak speech."""
+
 from __future__ import annotations
 
 import json
@@ -19,36 +20,76 @@ from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
 from coursekit.zh.lexicon import Lexicon
-
 from tests.support.synthetic import FPS, synthetic_plan
 
 SENTENCES = [
     ["单位圆上有一根指针，它从正右方出发，逆时针转动。", "指针尖端的横坐标是余弦，纵坐标是正弦。"],
-    ["把两个向量各自旋转同一个角度，它们的内积不变。", "所以注意力分数只取决于两个位置的距离。",
-     "这就是旋转位置编码的核心想法。"],
+    [
+        "把两个向量各自旋转同一个角度，它们的内积不变。",
+        "所以注意力分数只取决于两个位置的距离。",
+        "这就是旋转位置编码的核心想法。",
+    ],
 ]
 
 
 def ebur128(path: Path) -> tuple[float, float]:
     """Measured here independently of the engine: ffmpeg's ebur128 on the decoded audio."""
-    err = subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", str(path), "-map", "0:a:0",
-                          "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"],
-                         capture_output=True, text=True, check=True).stderr
-    summary = err[err.rindex("Summary:"):]
+    err = subprocess.run(
+        [
+            "ffmpeg",
+            "-nostdin",
+            "-hide_banner",
+            "-nostats",
+            "-i",
+            str(path),
+            "-map",
+            "0:a:0",
+            "-af",
+            "ebur128=peak=true:framelog=verbose",
+            "-f",
+            "null",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    summary = err[err.rindex("Summary:") :]
     loud = float(re.search(r"I:\s+(\S+) LUFS", summary).group(1))
     peak = float(re.search(r"Peak:\s+(\S+) dBFS", summary).group(1))
     return loud, peak
 
 
 def audio_stream(path: Path) -> dict:
-    out = subprocess.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(path)],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return next(s for s in json.loads(out)["streams"] if s["codec_type"] == "audio")
 
 
 def decoded(path: Path) -> np.ndarray:
-    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "f32le",
-                          "-c:a", "pcm_f32le", "-"], capture_output=True, check=True).stdout
+    raw = subprocess.run(
+        [
+            "ffmpeg",
+            "-nostdin",
+            "-v",
+            "error",
+            "-i",
+            str(path),
+            "-map",
+            "0:a:0",
+            "-f",
+            "f32le",
+            "-c:a",
+            "pcm_f32le",
+            "-",
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
     return np.frombuffer(raw, dtype="<f4").reshape(-1, 2)
 
 
@@ -57,9 +98,30 @@ def still_video(path: Path, frames: int) -> Path:
     is the audio, which the video's picture does not touch. The moving test pattern of
     ``tests.support.synthetic.make_scene_video`` is for the frame checks of the assembly tests and costs
     about 3 s of x264 per scene here; this one, 0.4 s."""
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=0x1e2a38:size=854x480:rate={FPS}",
-                    "-frames:v", str(frames), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-                    "-g", "300", str(path)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            f"color=c=0x1e2a38:size=854x480:rate={FPS}",
+            "-frames:v",
+            str(frames),
+            "-c:v",
+            "libx264",
+            "-preset",
+            "ultrafast",
+            "-pix_fmt",
+            "yuv420p",
+            "-g",
+            "300",
+            str(path),
+        ],
+        check=True,
+    )
     return path
 
 
@@ -75,9 +137,20 @@ def spoken(tmp_path_factory):
             wav = voice.synthesize(text, tmp / f"s{k}c{j}.wav").wav
             speech = math.ceil(audio.duration_of(audio.conform(wav)) * FPS)
             ms = round(frame * 1000 / FPS)
-            cues.append(CuePlan(id=f"s{k}.c{j}", text=text, spoken=text, start_frame=frame, frames=speech + 5,
-                                speech_frames=speech, audio=str(Path(wav).resolve()), audio_sha256=None,
-                                voice="espeak", subtitles=[SubtitleEvent(ms, ms + round(speech * 1000 / FPS), text)]))
+            cues.append(
+                CuePlan(
+                    id=f"s{k}.c{j}",
+                    text=text,
+                    spoken=text,
+                    start_frame=frame,
+                    frames=speech + 5,
+                    speech_frames=speech,
+                    audio=str(Path(wav).resolve()),
+                    audio_sha256=None,
+                    voice="espeak",
+                    subtitles=[SubtitleEvent(ms, ms + round(speech * 1000 / FPS), text)],
+                )
+            )
             frame += speech + 5
         frames = frame + round(0.8 * FPS)
         scenes.append(ScenePlan(f"s{k}", "X", f"第{k + 1}章", ["test"], start, frames, FPS, cues))
@@ -108,14 +181,18 @@ def test_lesson_loudness_measured_on_the_final_file(spoken):
 def test_the_two_channels_are_identical(spoken):
     _, mp4 = spoken
     x = decoded(mp4)
-    assert np.abs(x[:, 0]).max() > 0.3            # really speech, not silence
+    assert np.abs(x[:, 0]).max() > 0.3  # really speech, not silence
     assert np.array_equal(x[:, 0], x[:, 1])
 
 
 def test_audio_ends_with_the_video(spoken):
     plan, mp4 = spoken
-    out = subprocess.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(mp4)],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", str(mp4)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     kinds = {s["codec_type"]: s for s in json.loads(out)["streams"]}
     a_dur, v_dur = float(kinds["audio"]["duration"]), float(kinds["video"]["duration"])
     assert abs(a_dur - v_dur) <= 1 / FPS
@@ -148,6 +225,7 @@ def test_silent_lesson_is_delivered_silent_at_48k_stereo(tmp_path):
 
 
 # ---------------------------------------------------------------- the encoder on its own
+
 
 def _tone(seconds: float, amp: float, freq: float = 440.0) -> np.ndarray:
     t = np.arange(int(round(seconds * 24000))) / 24000
@@ -192,12 +270,12 @@ def test_two_identical_channels_measure_as_one_plus_3_01_lu(tmp_path):
     what the stereo upmix measures; the true peak is the same."""
     rng = np.random.default_rng(3)
     t = np.arange(24000 * 20) / 24000
-    x = 0.3 * np.sin(2 * np.pi * 220 * t) * (np.sin(2 * np.pi * 0.7 * t) > 0)     # bursts, then pauses
+    x = 0.3 * np.sin(2 * np.pi * 220 * t) * (np.sin(2 * np.pi * 0.7 * t) > 0)  # bursts, then pauses
     x += 0.05 * rng.standard_normal(t.size)
     src = tmp_path / "mono.wav"
     src.write_bytes(audio.wav_bytes(audio.from_samples((np.clip(x, -1, 1) * 32767).astype(np.int16))))
     mono_loud, mono_peak = audio.ebur128(src, audio.DELIVERY_RESAMPLE)
     stereo_loud, stereo_peak = audio.ebur128(src, audio.DELIVERY_UPMIX)
-    assert mono_loud > -40          # measured sound, not the silence gate
+    assert mono_loud > -40  # measured sound, not the silence gate
     assert abs(mono_loud + audio.STEREO_GAIN_LU - stereo_loud) <= 0.1
     assert mono_peak == stereo_peak

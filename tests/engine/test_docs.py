@@ -2,6 +2,7 @@
 relative link in README.md and docs/*.md reaches an existing file (and, where it names an anchor, a heading
 of that file), and every docs/*.md is linked from the README. docs/authoring.md is also run: every command
 of its ```sh blocks, in order, in an empty folder, from `coursekit init` to the rendered lesson."""
+
 from __future__ import annotations
 
 import os
@@ -23,7 +24,7 @@ README_MAX_LINES = 200
 _LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 _CODE = re.compile(r"`[^`\n]*`")
-_EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)     # http:, https:, mailto:, file:
+_EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # http:, https:, mailto:, file:
 
 
 def doc_files(root: Path) -> list[Path]:
@@ -83,16 +84,22 @@ def broken_links(root: Path) -> list[str]:
 def unlinked_docs(root: Path) -> list[str]:
     """Every docs/*.md the README does not link to."""
     readme = root / "README.md"
-    linked = {(readme.parent / t.partition("#")[0]).resolve()
-              for t in links(readme.read_text(encoding="utf-8")) if not _EXTERNAL.match(t) and t.partition("#")[0]}
+    linked = {
+        (readme.parent / t.partition("#")[0]).resolve()
+        for t in links(readme.read_text(encoding="utf-8"))
+        if not _EXTERNAL.match(t) and t.partition("#")[0]
+    }
     return [str(p.relative_to(root)) for p in sorted((root / "docs").glob("*.md")) if p.resolve() not in linked]
 
 
 def readme_too_long(root: Path) -> list[str]:
     """A line saying so if README.md has more than README_MAX_LINES lines."""
     n = len((root / "README.md").read_text(encoding="utf-8").splitlines())
-    return [f"README.md has {n} lines (at most {README_MAX_LINES}); move detail to docs/*.md and link it"
-            ] if n > README_MAX_LINES else []
+    return (
+        [f"README.md has {n} lines (at most {README_MAX_LINES}); move detail to docs/*.md and link it"]
+        if n > README_MAX_LINES
+        else []
+    )
 
 
 def test_the_readme_is_at_most_200_lines():
@@ -128,20 +135,24 @@ def test_the_checks_pass_on_an_intact_copy(copy):
 
 def test_a_broken_link_is_found(copy):
     voices = copy / "docs" / "voices.md"
-    voices.write_text(voices.read_text(encoding="utf-8")
-                      + "\nSee [the old notes](notes/missing.md) and [back](../README.md#no-such-heading).\n",
-                      encoding="utf-8")
+    voices.write_text(
+        voices.read_text(encoding="utf-8")
+        + "\nSee [the old notes](notes/missing.md) and [back](../README.md#no-such-heading).\n",
+        encoding="utf-8",
+    )
     assert broken_links(copy) == [
         "docs/voices.md: notes/missing.md: no such file",
-        "docs/voices.md: ../README.md#no-such-heading: no heading #no-such-heading in README.md"]
+        "docs/voices.md: ../README.md#no-such-heading: no heading #no-such-heading in README.md",
+    ]
 
 
 def test_a_link_into_code_or_out_of_the_project_is_not_missed(copy):
     readme = copy / "README.md"
-    readme.write_text(readme.read_text(encoding="utf-8") + "\n`[not a link](nowhere.md)` and [up](../../etc)\n",
-                      encoding="utf-8")
+    readme.write_text(
+        readme.read_text(encoding="utf-8") + "\n`[not a link](nowhere.md)` and [up](../../etc)\n", encoding="utf-8"
+    )
     problems = broken_links(copy)
-    assert not any("nowhere.md" in p for p in problems)      # inside a code span: not a link
+    assert not any("nowhere.md" in p for p in problems)  # inside a code span: not a link
     assert len(problems) == 1 and problems[0].startswith("README.md: ../../etc:")
 
 
@@ -155,8 +166,9 @@ def test_a_long_readme_is_found(copy):
     readme.write_text("line\n" * README_MAX_LINES, encoding="utf-8")
     assert readme_too_long(copy) == []
     readme.write_text("line\n" * (README_MAX_LINES + 1), encoding="utf-8")
-    assert readme_too_long(copy) == [f"README.md has {README_MAX_LINES + 1} lines (at most {README_MAX_LINES}); "
-                                     "move detail to docs/*.md and link it"]
+    assert readme_too_long(copy) == [
+        f"README.md has {README_MAX_LINES + 1} lines (at most {README_MAX_LINES}); move detail to docs/*.md and link it"
+    ]
 
 
 def test_anchors_follow_github():
@@ -168,7 +180,7 @@ def test_anchors_follow_github():
 
 # -- docs/authoring.md, run: every command of its ```sh blocks, in order, in an empty folder ---------------
 _SH = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
-SERVER = "runs until Ctrl-C"        # a command the guide says runs until stopped: started, asked, stopped
+SERVER = "runs until Ctrl-C"  # a command the guide says runs until stopped: started, asked, stopped
 #: the command after which the test names espeak in the new course's config.yaml (its first: init)
 OWN_VOICE_UNTIL = "coursekit init mycourse --title 我的第一门课"
 
@@ -182,15 +194,16 @@ def test_the_guide_commands_are_found():
     cmds = sh_commands((ROOT / "docs" / "authoring.md").read_text(encoding="utf-8"))
     assert cmds[0].startswith("coursekit init mycourse")
     assert any(" preview " in c for c in cmds) and any(c.endswith("course --quality low") for c in cmds)
-    assert OWN_VOICE_UNTIL in cmds          # where the guide's run names espeak for the rest
+    assert OWN_VOICE_UNTIL in cmds  # where the guide's run names espeak for the rest
     assert sh_commands("```sh\na\n\nb  # c\n```\n```yaml\nx: 1\n```\n```sh\nd\n```\n") == ["a", "b  # c", "d"]
 
 
 def _serve_once(cmd: str, cwd: Path, env: dict, paths: tuple[str, ...] = ("",)) -> str:
     """Start a server command, wait for the address it prints, GET it (and ``paths`` under it), stop it
     with Ctrl-C (SIGINT); return the bodies."""
-    proc = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        ["bash", "-c", f"exec {cmd}"], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         deadline, seen = time.monotonic() + 300, []
         while time.monotonic() < deadline:
@@ -231,12 +244,14 @@ def test_every_command_of_the_authoring_guide_runs(tmp_path):
     pages = {}
     for cmd in sh_commands((ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")):
         start = time.monotonic()
-        if SERVER in cmd:      # the studio's list of scenes is its page's JSON
-            pages[cmd] = _serve_once(cmd.split("#")[0].strip(), tmp_path, env,
-                                     ("", "api/scenes") if " studio" in cmd else ("",))
+        if SERVER in cmd:  # the studio's list of scenes is its page's JSON
+            pages[cmd] = _serve_once(
+                cmd.split("#")[0].strip(), tmp_path, env, ("", "api/scenes") if " studio" in cmd else ("",)
+            )
         else:
-            res = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, env=env, capture_output=True, text=True,
-                                 timeout=900)
+            res = subprocess.run(
+                ["bash", "-c", cmd], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
+            )
             assert res.returncode == 0, f"{cmd}: exit {res.returncode}\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
         if cmd == OWN_VOICE_UNTIL:
             config = tmp_path / "mycourse" / "config.yaml"

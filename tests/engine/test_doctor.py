@@ -10,9 +10,9 @@ without the commands' module. Its timing is measured in bench/run.py (phase doct
 Doctor runs as a real `render.py doctor` where the process is what is checked (all passing on this machine, the
 modules a fresh process imports); each missing piece is seen through the command line's entry in this process
 (``in_process``, ``mini_runs.here``): the same checks and lines, without a new Python for each."""
+
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -39,8 +39,14 @@ def _env(**extra: str) -> dict:
 
 
 def doctor_run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "render.py"), "doctor", *args], cwd=ROOT,
-                          capture_output=True, text=True, env=env or _env(), timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "doctor", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env or _env(),
+        timeout=300,
+    )
 
 
 def status(out: str, name: str) -> str | None:
@@ -101,7 +107,7 @@ def test_a_missing_model(tmp_path, monkeypatch, capsys, home):
     assert code == 1, out
     assert status(out, "models") == "FAIL"
     assert "models/kokoro/kokoro-v1.0.int8.onnx (the kokoro voice) is missing" in out and "make setup" in out
-    (tmp_path / "models" / "kokoro").mkdir(parents=True)       # a folder that has the model, but not all of it
+    (tmp_path / "models" / "kokoro").mkdir(parents=True)  # a folder that has the model, but not all of it
     code, out = in_process(capsys)
     assert code == 1 and f"{tmp_path}/models/kokoro/kokoro-v1.0.int8.onnx is missing" in out, out
 
@@ -116,9 +122,10 @@ def test_an_installed_engine_says_where_it_looked_for_the_models(tmp_path, monke
     monkeypatch.setenv(COURSE_ENV, str(course))
     code, out = in_process(capsys, "--course", str(course))
     assert code == 1 and status(out, "models") == "FAIL", out
-    assert (f"kokoro/kokoro-v1.0.int8.onnx (the kokoro voice) is missing: no kokoro/ in models/, "
-            f"{tmp_path}/user-models/") in out
-    assert "(and 1 more)" in out                         # whisper-base, missing too
+    assert (
+        f"kokoro/kokoro-v1.0.int8.onnx (the kokoro voice) is missing: no kokoro/ in models/, {tmp_path}/user-models/"
+    ) in out
+    assert "(and 1 more)" in out  # whisper-base, missing too
     assert "fix: run coursekit models" in out and f"into {tmp_path}/user-models" in out
     (tmp_path / "user-models").symlink_to(ROOT / "models")
     code, out = in_process(capsys, "--course", str(course))
@@ -129,9 +136,12 @@ def test_an_installed_engine_says_where_it_looked_for_the_models(tmp_path, monke
 def test_a_missing_font(tmp_path, monkeypatch, capfd):
     course = copy_mini_course(tmp_path / "mini")
     cfg = course / "config.yaml"
-    cfg.write_text(cfg.read_text(encoding="utf-8").replace("  lessons: [counting]\n",
-                                                          "  lessons: [counting]\n  font: No Such Family\n"),
-                   encoding="utf-8")
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace(
+            "  lessons: [counting]\n", "  lessons: [counting]\n  font: No Such Family\n"
+        ),
+        encoding="utf-8",
+    )
     res = here(monkeypatch, capfd, "doctor", "--course", str(course))
     assert res.returncode == 1, res.stdout + res.stderr
     assert status(res.stdout, "font") == "FAIL"
@@ -147,7 +157,7 @@ def test_no_chromium(tmp_path, monkeypatch, capsys, home):
     assert "Chromium not found" in out and "apt-get install chromium" in out
 
 
-RARE = "\U00020000"    # 𠀀, CJK Extension B: not in Noto Sans CJK SC
+RARE = "\U00020000"  # 𠀀, CJK Extension B: not in Noto Sans CJK SC
 
 
 def test_a_narration_character_the_font_lacks(tmp_path, monkeypatch, capfd):
@@ -167,8 +177,13 @@ def test_preflight_raises_the_doctors_lines():
     """One definition of each check: preflight raises the same line doctor prints."""
     with pytest.raises(UserError) as exc:
         preflight.need_tool("no-such-tool-here", "some-package")
-    assert str(exc.value) == doctor.tool("no-such-tool-here", "some-package").line() == (
-        "no-such-tool-here not found on PATH; install the Debian package some-package: apt-get install some-package")
+    assert (
+        str(exc.value)
+        == doctor.tool("no-such-tool-here", "some-package").line()
+        == (
+            "no-such-tool-here not found on PATH; install the Debian package some-package: apt-get install some-package"
+        )
+    )
     with pytest.raises(UserError, match="font 'No Such Family' not found; install the Debian package fonts-noto-cjk"):
         preflight.need_font("No Such Family")
 
@@ -177,7 +192,9 @@ def test_model_hashes_are_cached_by_size_and_mtime(tmp_path, monkeypatch):
     import hashlib
 
     blob = b"weights" * 1000
-    monkeypatch.setattr(models, "FILES", (models.ModelFile("m/w.bin", (), hashlib.sha256(blob).hexdigest(), len(blob)),))
+    monkeypatch.setattr(
+        models, "FILES", (models.ModelFile("m/w.bin", (), hashlib.sha256(blob).hexdigest(), len(blob)),)
+    )
     monkeypatch.setattr(models.KS, "MANDARIN", {})
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "w.bin").write_bytes(blob)
@@ -187,15 +204,16 @@ def test_model_hashes_are_cached_by_size_and_mtime(tmp_path, monkeypatch):
     assert (tmp_path / models.HASH_CACHE).is_file()
     hashed = []
     monkeypatch.setattr(models, "file_sha256", lambda p: hashed.append(p) or "x")
-    assert models.check_files(tmp_path) == (1, []) and hashed == []      # cached: not read again
-    (tmp_path / "m" / "w.bin").write_bytes(blob[::-1])                      # altered, same size: hashed again
+    assert models.check_files(tmp_path) == (1, []) and hashed == []  # cached: not read again
+    (tmp_path / "m" / "w.bin").write_bytes(blob[::-1])  # altered, same size: hashed again
     good, problems = models.check_files(tmp_path)
     assert good == 0 and hashed and "sha256" in problems[0]
-    (tmp_path / "m" / "w.bin").write_bytes(blob[:10])                       # truncated: fails on its size
+    (tmp_path / "m" / "w.bin").write_bytes(blob[:10])  # truncated: fails on its size
     assert "has 10 bytes, not the pinned" in models.check_files(tmp_path)[1][0]
 
 
 # ---------------------------------------------------------------- what makes it fast, and still true
+
 
 @pytest.fixture()
 def mini(tmp_path, monkeypatch):
@@ -230,7 +248,7 @@ def test_the_course_facts_are_kept_until_what_they_come_from_changes(mini, monke
     assert first.loaded and got[0].status == "ok" and doctor.facts_file().is_file()
     assert got[1]["counting"]["scenes"] == 2 and got[1]["counting"]["cues"] > 0
     again, same = _facts(cfg)
-    assert not again.loaded and same == got                       # kept: the course is not read at all
+    assert not again.loaded and same == got  # kept: the course is not read at all
 
     # a module the figures import changes: read again
     time.sleep(0.01)
@@ -245,8 +263,9 @@ def test_the_course_facts_are_kept_until_what_they_come_from_changes(mini, monke
     assert fourth.loaded
     # a narration edit: read again, and what it says is seen at once
     lesson = mini / "narration" / "counting.yaml"
-    lesson.write_text(lesson.read_text(encoding="utf-8").replace("今天就到这里。", f"今天就到这里{RARE}。"),
-                      encoding="utf-8")
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("今天就到这里。", f"今天就到这里{RARE}。"), encoding="utf-8"
+    )
     fifth, (glyph, lessons, _) = _facts(cfg)
     assert fifth.loaded and glyph.status == doctor.FAIL and "U+20000" in glyph.detail
     assert lessons["counting"]["chars"] == got[1]["counting"]["chars"] + 1
@@ -264,9 +283,9 @@ def test_the_course_facts_read_a_plan_once_and_again_when_it_changes(mini, monke
     real = plan_model.LessonPlan.read
     monkeypatch.setattr(plan_model.LessonPlan, "read", staticmethod(lambda p: reads.append(p) or real(p)))
     _, (_, _, (seconds, source)) = _facts(cfg)
-    assert reads == [plan] and "estimated from the narration" in source        # an unreadable plan: estimated
+    assert reads == [plan] and "estimated from the narration" in source  # an unreadable plan: estimated
     _, (_, _, again) = _facts(cfg)
-    assert reads == [plan] and again == (seconds, source)                       # kept by its size and mtime
+    assert reads == [plan] and again == (seconds, source)  # kept by its size and mtime
     plan.write_text("{ }", encoding="utf-8")
     _facts(cfg)
     assert reads == [plan, plan]
@@ -276,14 +295,17 @@ def test_doctor_imports_neither_the_renderer_nor_onnx(monkeypatch, capfd):
     """The doctor path: no Manim, no onnx/onnxruntime (the kokoro check finds them), not the commands'
     module (renderer, studio, assembler); a course whose facts are kept does not load its figures (and so
     none of its math) nor numpy."""
-    here(monkeypatch, capfd, "doctor")             # the main course's facts kept (saved by doctor in this process)
-    code = ("import sys, runpy; sys.argv = ['render.py', 'doctor']\n"
-            "try:\n    runpy.run_path('render.py', run_name='__main__')\n"
-            "except SystemExit:\n    pass\n"
-            "print('MODULES', sorted(m for m in ('manim', 'onnx', 'onnxruntime', 'coursekit.cli.commands', "
-            "'mathcore', 'numpy') if m in sys.modules))")
-    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=_env(),
-                         timeout=300)
+    here(monkeypatch, capfd, "doctor")  # the main course's facts kept (saved by doctor in this process)
+    code = (
+        "import sys, runpy; sys.argv = ['render.py', 'doctor']\n"
+        "try:\n    runpy.run_path('render.py', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "print('MODULES', sorted(m for m in ('manim', 'onnx', 'onnxruntime', 'coursekit.cli.commands', "
+        "'mathcore', 'numpy') if m in sys.modules))"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=300
+    )
     assert "MODULES []" in res.stdout, res.stdout[-2000:] + res.stderr[-2000:]
 
 
@@ -298,9 +320,10 @@ def test_the_voice_check_builds_no_voice(monkeypatch):
     real = auto.make_voice
     monkeypatch.setattr(auto, "make_voice", lambda name, *a, **k: built.append(name) or real(name, *a, **k))
     from coursekit.speech.voices import edge
+
     monkeypatch.setattr(edge.Edge, "probe", lambda self, t: (False, "DNS error"))
     got = doctor_voices.report(VoiceConfig())
-    assert built == ["edge"], built                  # the online voice, to probe it; no offline one
+    assert built == ["edge"], built  # the online voice, to probe it; no offline one
     _, why = auto.resolve_voice(VoiceConfig(), probe=lambda v, t: (False, "DNS error"))
     assert got["auto"] == why
 
@@ -308,14 +331,17 @@ def test_the_voice_check_builds_no_voice(monkeypatch):
 def test_the_edge_probe_of_a_host_that_does_not_resolve_imports_no_edge_tts():
     """Offline, the probe says 'DNS error' from the standard library's lookup, without importing edge-tts
     or aiohttp (a third of a second); the host it looks up is the one edge-tts speaks to."""
-    code = ("import sys; from coursekit.speech.voices import edge; edge.HOST = 'no-such-host.invalid'; "
-            "print(edge.Edge().probe(1.0), sorted(m for m in ('edge_tts', 'aiohttp') if m in sys.modules))")
+    code = (
+        "import sys; from coursekit.speech.voices import edge; edge.HOST = 'no-such-host.invalid'; "
+        "print(edge.Edge().probe(1.0), sorted(m for m in ('edge_tts', 'aiohttp') if m in sys.modules))"
+    )
     env = {k: v for k, v in _env().items() if not k.lower().endswith("_proxy")}
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     assert res.stdout.strip() == "(False, 'DNS error') []", res.stdout + res.stderr
     from edge_tts import constants
 
     from coursekit.speech.voices import edge
+
     assert constants.BASE_URL.split("/")[0] == edge.HOST
 
 

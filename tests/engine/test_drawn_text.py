@@ -3,9 +3,8 @@
 The glossary and glyph tests trust it, so each kind of text, and each way a text can be on screen only
 briefly or not at all, is shown here on a small scene.
 """
-from __future__ import annotations
 
-from pathlib import Path
+from __future__ import annotations
 
 from manim import DOWN, FadeIn, FadeOut, MarkupText, MathTypst, Paragraph, Succession, Text, VGroup, VMobject
 
@@ -46,8 +45,13 @@ def drawn(construct, frames: int = 30) -> list[DrawnText]:
 
 def test_each_kind_of_text_is_recorded_once_with_its_cue_and_frame():
     def construct(scene, cue):
-        group = VGroup(VGroup(Text("转速 ω")), MarkupText("<b>点积</b> &amp; 夹角"),
-                       Paragraph("第一行", "第二行"), MathTypst("omega_i = 10000^(-2i/d)"), Glyphs("0.87"))
+        group = VGroup(
+            VGroup(Text("转速 ω")),
+            MarkupText("<b>点积</b> &amp; 夹角"),
+            Paragraph("第一行", "第二行"),
+            MathTypst("omega_i = 10000^(-2i/d)"),
+            Glyphs("0.87"),
+        )
         group.arrange(DOWN)
         scene.add(group)
         scene.hold_frames(3)
@@ -55,9 +59,13 @@ def test_each_kind_of_text_is_recorded_once_with_its_cue_and_frame():
 
     texts = drawn(construct)
     assert {(t.kind, t.text) for t in texts} == {
-        ("Text", "转速 ω"), ("MarkupText", "点积 & 夹角"), ("Paragraph", "第一行\n第二行"),
-        ("Typst", "$ omega_i = 10000^(-2i/d) $"), ("glyphs", "0.87")}   # a MathTypst: its source as typeset
-    assert len(texts) == 5                                  # each once, though it was on many frames
+        ("Text", "转速 ω"),
+        ("MarkupText", "点积 & 夹角"),
+        ("Paragraph", "第一行\n第二行"),
+        ("Typst", "$ omega_i = 10000^(-2i/d) $"),
+        ("glyphs", "0.87"),
+    }  # a MathTypst: its source as typeset
+    assert len(texts) == 5  # each once, though it was on many frames
     assert {t.cue for t in texts} == {"dt.a"} and {t.scene for t in texts} == {"dt"}
     assert [t.typst for t in texts].count(True) == 1
 
@@ -72,7 +80,7 @@ def test_a_text_on_screen_only_inside_one_play_is_recorded():
 
 def test_invisible_and_never_added_text_is_not_recorded():
     def construct(scene, cue):
-        Text("从未加入")                                     # built, never added
+        Text("从未加入")  # built, never added
         hidden = Text("透明").set_opacity(0)
         scene.add(hidden)
         scene.hold_frames(5)

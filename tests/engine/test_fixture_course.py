@@ -6,6 +6,7 @@ at 480p15. Checked: the plan quotes its figures, each command runs, the lesson v
 planned frames with audio, subtitles and chapters, the overview scene marked in its narration is
 delivered alone, the page and manifest carry its own title, and nothing was written into the project.
 """
+
 import json
 import os
 import subprocess
@@ -20,8 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def render(course: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION")}
-    return subprocess.run([sys.executable, str(ROOT / "render.py"), *args, "--course", str(course)],
-                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=900)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), *args, "--course", str(course)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
 
 
 def ok(res: subprocess.CompletedProcess) -> str:
@@ -30,8 +37,12 @@ def ok(res: subprocess.CompletedProcess) -> str:
 
 
 def probe(path: Path) -> dict:
-    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-show_streams", "-show_chapters",
-                          "-of", "json", str(path)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-show_streams", "-show_chapters", "-of", "json", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)
 
 
@@ -63,7 +74,7 @@ def test_plan_quotes_the_course_figures(course, made):
     assert cues["count_dots.ask"]["role"] == "question" and cues["count_dots.answer"]["role"] == "answer"
     assert [s["overview"] for s in plan["scenes"]] == [False, True]
     assert all(c["audio"] and not Path(c["audio"]).is_absolute() for c in cues.values())
-    assert all((course / c["audio"]).is_file() for c in cues.values())   # relative to the course
+    assert all((course / c["audio"]).is_file() for c in cues.values())  # relative to the course
 
 
 @pytest.mark.render
@@ -75,7 +86,7 @@ def test_lesson_video_has_every_planned_frame(course, made):
     kinds = sorted(s["codec_type"] for s in info["streams"])
     assert int(video["nb_read_frames"]) == plan["frames"]
     assert (video["width"], video["height"]) == (854, 480)
-    assert {"audio", "subtitle", "video"} <= set(kinds)   # (the chapter list is a data stream)
+    assert {"audio", "subtitle", "video"} <= set(kinds)  # (the chapter list is a data stream)
     assert [c["tags"]["title"] for c in info["chapters"]] == ["数点", "结束"]
 
 
@@ -88,8 +99,12 @@ def test_subtitles_keep_every_character(course, made):
 
 
 def _video_md5(path: Path) -> str:
-    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 @pytest.mark.render

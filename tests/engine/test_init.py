@@ -5,6 +5,7 @@ a folder that exists and is not empty is refused in one line, with nothing writt
 
 The course is written into a temporary folder; the espeak voice narrates it (offline, fast).
 """
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,17 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = ["README.md", "config.yaml", ".gitignore", "narration/figures.py", "narration/first_lesson.yaml",
-         "narration/lexicon.yaml", "scenes/square_area.py", "scenes/welcome.py", "tests/test_square_area.py"]
+FILES = [
+    "README.md",
+    "config.yaml",
+    ".gitignore",
+    "narration/figures.py",
+    "narration/first_lesson.yaml",
+    "narration/lexicon.yaml",
+    "scenes/square_area.py",
+    "scenes/welcome.py",
+    "tests/test_square_area.py",
+]
 
 
 def _env() -> dict:
@@ -26,8 +36,14 @@ def _env() -> dict:
 
 
 def render(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "render.py"), *args], cwd=cwd, capture_output=True,
-                          text=True, env=_env(), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=timeout,
+    )
 
 
 def ok(res: subprocess.CompletedProcess) -> str:
@@ -81,17 +97,39 @@ def test_check_and_plan_pass(course, monkeypatch, capfd):
 def test_one_scene_previews_at_480p15(course, count_frames):
     ok(render("--course", str(course), "preview", "welcome", "--voice", "espeak"))
     mp4 = course / "media" / "preview" / "welcome.mp4"
-    info = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                                      "stream=width,height,r_frame_rate", "-of", "json", str(mp4)],
-                                     capture_output=True, text=True, check=True).stdout)["streams"][0]
+    info = json.loads(
+        subprocess.run(
+            [
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "v:0",
+                "-show_entries",
+                "stream=width,height,r_frame_rate",
+                "-of",
+                "json",
+                str(mp4),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )["streams"][0]
     assert (info["width"], info["height"], info["r_frame_rate"]) == (854, 480, "15/1")
     assert count_frames(mp4) > 15
     assert (course / "media" / "preview" / "welcome.png").stat().st_size > 0
 
 
 def test_the_course_test_file_passes(course):
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=course,
-                         capture_output=True, text=True, env=_env(), timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=600,
+    )
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
     assert "4 passed" in res.stdout
 
@@ -99,14 +137,21 @@ def test_the_course_test_file_passes(course):
 def test_the_course_test_catches_a_label_that_lies(course, tmp_path):
     """The scene's area label edited to say 10: the course's own test fails, naming the frame."""
     import shutil
+
     copy = tmp_path / "edited"
     shutil.copytree(course, copy, ignore=shutil.ignore_patterns("media", "__pycache__"))
     scene = copy / "scenes" / "square_area.py"
     text = scene.read_text(encoding="utf-8")
     assert "f\"面积 {FIGURES.value('area')}\"" in text
     scene.write_text(text.replace("f\"面积 {FIGURES.value('area')}\"", '"面积 10"'), encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=copy,
-                         capture_output=True, text=True, env=_env(), timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=600,
+    )
     assert res.returncode == 1, res.stdout[-3000:]
     assert "the label says 10, the square drawn has area 9" in res.stdout
 
@@ -145,6 +190,7 @@ def test_the_coursekit_command_is_render_py(tmp_path):
     mine = subprocess.run([str(coursekit), "--help"], capture_output=True, text=True, env=_env(), check=True).stdout
     theirs = ok(render("--help"))
     assert mine.replace("usage: coursekit", "usage: render.py") == theirs
-    res = subprocess.run([str(coursekit), "init", str(tmp_path / "c")], capture_output=True, text=True,
-                         env=_env(), cwd=tmp_path)
+    res = subprocess.run(
+        [str(coursekit), "init", str(tmp_path / "c")], capture_output=True, text=True, env=_env(), cwd=tmp_path
+    )
     assert res.returncode == 0 and (tmp_path / "c" / "scenes" / "welcome.py").is_file()

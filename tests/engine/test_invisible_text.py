@@ -6,6 +6,7 @@
 `check` runs on a copy of the mini course: once as the real `render.py check` (the bidi override in a cue, its
 whole stderr), the other times through the command line's entry in this process (``check_here``): the same
 loading and line, without a new Python importing the engine for each of the eleven checks."""
+
 import subprocess
 
 import pytest
@@ -32,8 +33,14 @@ def one_line(res: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("char, name", [(RLO, "U+202E (RIGHT-TO-LEFT OVERRIDE)"), (ZWSP, "U+200B (ZERO WIDTH SPACE)"),
-                                        (BOM, "U+FEFF (ZERO WIDTH NO-BREAK SPACE)")])
+@pytest.mark.parametrize(
+    "char, name",
+    [
+        (RLO, "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        (ZWSP, "U+200B (ZERO WIDTH SPACE)"),
+        (BOM, "U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
+    ],
+)
 def test_a_format_character_in_a_cue_is_refused(mini, char, name, monkeypatch, capfd):
     edit(mini / "narration" / "counting.yaml", "再加一个", f"再加{char}一个")
     res = mini_runs.run(mini, "check") if char == RLO else check_here(mini, monkeypatch, capfd)
@@ -65,7 +72,7 @@ def test_a_character_the_course_declares_is_the_one_exception(mini, monkeypatch,
     assert "U+2060 (WORD JOINER)" in one_line(check_here(mini, monkeypatch, capfd))
     edit(mini / "config.yaml", "  lessons: [counting]", "  lessons: [counting]\n  format_characters: [U+2060]")
     mini_runs.ok(check_here(mini, monkeypatch, capfd))
-    edit(mini / "narration" / "counting.yaml", "再加一个", f"再加{ZWSP}一个")     # declared one only
+    edit(mini / "narration" / "counting.yaml", "再加一个", f"再加{ZWSP}一个")  # declared one only
     assert "counting.yaml:12: invisible format character U+200B" in one_line(check_here(mini, monkeypatch, capfd))
 
 

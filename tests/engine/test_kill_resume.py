@@ -2,6 +2,7 @@
 truncated, and the next run produces the same decoded frames and audio samples as an uninterrupted run.
 On the mini course, `kill -9` during synthesis, during the `course` command's assembly and during
 `subtitles`: the same command again gives byte-identical final outputs and no temporary file."""
+
 import hashlib
 import os
 import shutil
@@ -21,20 +22,28 @@ INJECTED: list[str] = []
 
 
 def framemd5(path: Path) -> list[str]:
-    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return [l.rsplit(",", 1)[1].strip() for l in out.splitlines() if l and not l.startswith("#")]
 
 
 def audio_md5(path: Path) -> str:
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"],
-                         capture_output=True, check=True).stdout
+    raw = subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a:0", "-f", "s16le", "-"], capture_output=True, check=True
+    ).stdout
     return hashlib.md5(raw).hexdigest()
 
 
 def complete(path: Path) -> bool:
-    proc = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+        capture_output=True,
+        text=True,
+    )
     return proc.returncode == 0 and float(proc.stdout.strip() or 0) > 0
 
 
@@ -48,7 +57,7 @@ def _killed_mid_render(course: Path, tmp: Path, sig: signal.Signals, nth: int) -
     ``sig`` to the whole group (render.py and its Manim child)."""
     media = course / "media"
     env, mark = mini_runs.manim_killpoint(course, tmp, nth)
-    proc = mini_runs.start(course, "preview", SCENE, **env)      # its own session: render.py and its Manim child
+    proc = mini_runs.start(course, "preview", SCENE, **env)  # its own session: render.py and its Manim child
     try:
         mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"Manim's animation {nth}")
         assert mark.exists(), proc.communicate()[1][-2000:]
@@ -92,7 +101,7 @@ def test_scene_render_killed_then_resumed_is_identical(made_mini, tmp_path, monk
     for sig, nth in ((signal.SIGKILL, 2), (signal.SIGINT, 3)):
         _forget_scene(media)
         _killed_mid_render(course, tmp_path, sig, nth)
-        assert not final.exists() or complete(final)          # never a truncated final file
+        assert not final.exists() or complete(final)  # never a truncated final file
         res = mini_runs.here(monkeypatch, capfd, "preview", SCENE, "--course", str(course))
         assert res.returncode == 0, (INJECTED[-1:], res.stderr[-1500:])
         assert framemd5(final) == ref_frames
@@ -114,23 +123,35 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
         "import sys; sys.path.insert(0, %r)\n"
         "from pathlib import Path\n"
         "from tests.support.synthetic import build_assembled\n"
-        "build_assembled(Path(sys.argv[1]))\n" % str(ROOT), encoding="utf-8")
+        "build_assembled(Path(sys.argv[1]))\n" % str(ROOT),
+        encoding="utf-8",
+    )
     ref = tmp_path / "ref"
     ref.mkdir()
     build_assembled(ref)
     ref_mp4 = ref / "course" / "trig_to_rope" / "trig_to_rope.mp4"
     ref_frames, ref_audio = framemd5(ref_mp4), audio_md5(ref_mp4)
-    for i, (pattern, temporary) in enumerate(((r"/work/video\.mp4$", "work/.video.*.tmp.mp4"),
-                                              (r"/trig_to_rope\.mp4$", "course/trig_to_rope/.trig_to_rope.*.tmp.mp4"))):
+    for i, (pattern, temporary) in enumerate(
+        (
+            (r"/work/video\.mp4$", "work/.video.*.tmp.mp4"),
+            (r"/trig_to_rope\.mp4$", "course/trig_to_rope/.trig_to_rope.*.tmp.mp4"),
+        )
+    ):
         run = tmp_path / f"run{i}"
         run.mkdir()
         env, mark = mini_runs.killpoint(tmp_path, pattern)
-        proc = subprocess.Popen([sys.executable, str(script), str(run)], cwd=ROOT, start_new_session=True,
-                                env=mini_runs.env(**env), stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, str(script), str(run)],
+            cwd=ROOT,
+            start_new_session=True,
+            env=mini_runs.env(**env),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             mini_runs.wait_for(lambda: mark.exists() or proc.poll() is not None, why=f"assembly to reach {pattern}")
             assert mark.exists(), proc.communicate()[1][-2000:]
-            assert list(run.glob(temporary)), list(run.rglob("*"))        # mid-assembly: its temporary file
+            assert list(run.glob(temporary)), list(run.rglob("*"))  # mid-assembly: its temporary file
             os.killpg(proc.pid, signal.SIGKILL)
             INJECTED.append(f"SIGKILL during assembly, before the rename onto {pattern}")
         finally:
@@ -145,9 +166,9 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
         mp4 = out / "trig_to_rope.mp4"
         assert framemd5(mp4) == ref_frames
         assert audio_md5(mp4) == ref_audio
-        assert (out / "trig_to_rope.vtt").read_bytes() == (ref / "course" / "trig_to_rope" / "trig_to_rope.vtt").read_bytes()
-
-
+        assert (out / "trig_to_rope.vtt").read_bytes() == (
+            ref / "course" / "trig_to_rope" / "trig_to_rope.vtt"
+        ).read_bytes()
 
 
 # -- kill -9 during synthesis, assembly and `subtitles`, on a copy of the mini course (issue 26) -------------
@@ -156,6 +177,7 @@ def test_assembly_killed_then_resumed_is_identical(tmp_path):
 # same command again must give byte-identical final outputs (plans, scene videos and their cache records,
 # subtitle files, the lesson video, the manifest) and leave no temporary file behind: those of the mini course
 # made once without interruption (conftest's made_mini: after its `course`, and after its `subtitles`).
+
 
 @pytest.fixture(scope="module")
 def quiet_mini(made_mini):
@@ -183,6 +205,7 @@ def _killed_at(course: Path, tmp: Path, pattern: str, *args: str) -> list[str]:
 def _copy_media(src: Path, dst: Path, without: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> None:
     def ignore(d, names):
         return [n for n in names if Path(d) == src / "media" and (n in without or only and n not in only)]
+
     shutil.copytree(src / "media", dst / "media", ignore=ignore, dirs_exist_ok=True)
 
 
@@ -190,7 +213,7 @@ def _copy_media(src: Path, dst: Path, without: tuple[str, ...] = (), only: tuple
 def test_synthesis_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
     left = _killed_at(course, tmp_path, r"cache/audio/[0-9a-f]+\.wav$", "course")
-    assert any(p.startswith("cache/audio/") for p in left), left          # killed in the middle of a write
+    assert any(p.startswith("cache/audio/") for p in left), left  # killed in the middle of a write
     # the quiet run's scene cache (the scene videos, their keys, the scene plans they were rendered from)
     # beside what the kill left: the scenes are what synthesis feeds, and their keys cover the plan's audio
     # hashes, so a resumed synthesis that made other audio (or another plan) renders them again and differs
@@ -205,7 +228,7 @@ def test_synthesis_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_p
 @pytest.mark.render
 def test_assembly_of_the_course_command_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_path):
     course = copy_mini_course(tmp_path / "mini")
-    _copy_media(quiet_mini, course, without=("course",))                  # scenes rendered: `course` assembles
+    _copy_media(quiet_mini, course, without=("course",))  # scenes rendered: `course` assembles
     left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "course")
     assert any(p.startswith("course/counting/") for p in left), left
     mini_runs.ok(mini_runs.run(course, "course"))
@@ -224,7 +247,7 @@ def test_subtitles_killed_then_resumed_is_identical(quiet_mini, tmp_path):
     assert mini_runs.finals(course) == mini_runs.finals(quiet_mini)
 
 
-@pytest.mark.render                     # it counts the faults the render tests above inject
+@pytest.mark.render  # it counts the faults the render tests above inject
 def test_report_faults_injected():
     print(f"faults injected: {len(INJECTED)}: {INJECTED}")
     assert len(INJECTED) >= 3

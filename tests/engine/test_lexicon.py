@@ -1,6 +1,7 @@
 """The lexicon: written -> spoken with offset maps, coverage checks, pinned pinyin, numbers.
 
 (The course's narration against its lexicon: tests/course/test_lexicon.py.)"""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,12 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.support.examples import examples
 
 from coursekit.core.errors import UserError
 from coursekit.zh.chars import clauses, is_allowed
 from coursekit.zh.lexicon import Lexicon
 from coursekit.zh.numbers import expand_numbers, integer_to_chinese, number_to_chinese
+from tests.support.examples import examples
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "lexicon_small.yaml"
 
@@ -25,12 +26,13 @@ def small() -> Lexicon:
 
 # ---------------------------------------------------------------- speak and offsets
 
+
 def test_terms_longest_first(small):
     sp = small.speak("RoPE和sinθ和sin")
     assert sp.text == "肉普和正弦西塔和正弦"
-    assert small.speak("RoPE").text == "肉普"          # not 肉 + 皮伊
+    assert small.speak("RoPE").text == "肉普"  # not 肉 + 皮伊
     assert small.speak("Ro PE").text == "肉 皮伊"
-    assert small.speak("rope").text == "rope"           # case-sensitive
+    assert small.speak("rope").text == "rope"  # case-sensitive
 
 
 def test_offsets_map_both_ways(small):
@@ -39,7 +41,7 @@ def test_offsets_map_both_ways(small):
     # unchanged characters map one to one; term edges map exactly
     assert [sp.written_to_spoken(i) for i in (0, 1, 5, 6, 8, 9)] == [0, 1, 3, 4, 6, 7]
     assert [sp.spoken_to_written(j) for j in (0, 1, 3, 4, 6, 7)] == [0, 1, 5, 6, 8, 9]
-    assert sp.written_to_spoken(3) in (1, 2)            # inside a term: inside its replacement
+    assert sp.written_to_spoken(3) in (1, 2)  # inside a term: inside its replacement
     with pytest.raises(IndexError):
         sp.written_to_spoken(10)
 
@@ -50,8 +52,9 @@ def test_barriers_stop_a_term(small):
     assert small.speak("RoPE", barriers=[0, 4]).text == "肉普"
 
 
-_written = st.lists(st.sampled_from(["RoPE", "Ro", "PE", "2π", "sin", "sinθ", "旋", "转", "，", "a", " ", "5"]),
-                    max_size=20).map("".join)
+_written = st.lists(
+    st.sampled_from(["RoPE", "Ro", "PE", "2π", "sin", "sinθ", "旋", "转", "，", "a", " ", "5"]), max_size=20
+).map("".join)
 
 
 @settings(deadline=None, max_examples=examples(200))
@@ -77,10 +80,11 @@ def test_offset_maps_are_monotone_and_round_trip(text):
 
 # ---------------------------------------------------------------- coverage checks
 
+
 def test_uncovered_lists_unreadable_tokens(small):
     assert small.uncovered("RoPE 旋转了 6.28 度，对吗？") == []
     assert small.uncovered("Transformer 的 θ 和 x²") == ["Transformer", "θ", "x²"]
-    assert small.uncovered("sinθ") == []                     # a term covers it
+    assert small.uncovered("sinθ") == []  # a term covers it
 
 
 def test_unpinned_finds_bare_polyphones(small):
@@ -96,6 +100,7 @@ def test_unpinned_offsets_are_written_offsets(small):
 
 
 # ---------------------------------------------------------------- pinyin
+
 
 def test_pinned_readings_override_pypinyin(small):
     from pypinyin import Style, lazy_pinyin
@@ -119,13 +124,32 @@ def test_pinyin_reads_numbers(small):
     assert len(small.pinyin("60611个")) == 9
 
 
-@pytest.mark.parametrize("digits,chinese", [
-    ("0", "零"), ("2", "二"), ("10", "十"), ("11", "十一"), ("20", "二十"), ("100", "一百"),
-    ("101", "一百零一"), ("110", "一百一十"), ("1000", "一千"), ("1001", "一千零一"), ("1010", "一千零一十"),
-    ("10000", "一万"), ("10001", "一万零一"), ("60611", "六万零六百一十一"), ("150000", "十五万"),
-    ("100000000", "一亿"), ("100010000", "一亿零一万"), ("120003000", "一亿二千万三千"), ("120000300", "一亿二千万零三百"),
-    ("512", "五百一十二"), ("007", "零零七"),
-])
+@pytest.mark.parametrize(
+    "digits,chinese",
+    [
+        ("0", "零"),
+        ("2", "二"),
+        ("10", "十"),
+        ("11", "十一"),
+        ("20", "二十"),
+        ("100", "一百"),
+        ("101", "一百零一"),
+        ("110", "一百一十"),
+        ("1000", "一千"),
+        ("1001", "一千零一"),
+        ("1010", "一千零一十"),
+        ("10000", "一万"),
+        ("10001", "一万零一"),
+        ("60611", "六万零六百一十一"),
+        ("150000", "十五万"),
+        ("100000000", "一亿"),
+        ("100010000", "一亿零一万"),
+        ("120003000", "一亿二千万三千"),
+        ("120000300", "一亿二千万零三百"),
+        ("512", "五百一十二"),
+        ("007", "零零七"),
+    ],
+)
 def test_integer_to_chinese(digits, chinese):
     assert integer_to_chinese(digits) == chinese
 
@@ -147,26 +171,31 @@ def test_integer_reading_uses_only_number_characters(n):
 
 # ---------------------------------------------------------------- clauses
 
+
 def test_clauses_cover_the_text():
     text = "指针转一圈，指尖画出一个圆。它是6.28吗？“是的。”好"
     cs = clauses(text)
     assert "".join(text[a:b] for a, b, _ in cs) == text
     assert [k for *_, k in cs] == ["clause", "sentence", "sentence", "sentence", "end"]
-    assert text[cs[2][0]:cs[2][1]] == "它是6.28吗？"
+    assert text[cs[2][0] : cs[2][1]] == "它是6.28吗？"
 
 
 # ---------------------------------------------------------------- loading errors
 
-@pytest.mark.parametrize("body,needle", [
-    ("terms:\n  RoPE: rope\n", "terms.RoPE"),
-    ("readings:\n  旋转: xuan2\n", "one syllable per character"),
-    ("readings:\n  旋转: xuan2 zhuan\n", "tone number"),
-    ("readings:\n  旋转: xaun2 zhuan3\n", "not a reading of 旋"),
-    ("polyphones: [转动]\n", "single Chinese character"),
-    ("term:\n  a: 一\n", "unknown key 'term'"),
-    ("terms: [a]\n", "terms must be a mapping"),
-    ("terms:\n  a: [一]\n", "spoken form must be text"),
-])
+
+@pytest.mark.parametrize(
+    "body,needle",
+    [
+        ("terms:\n  RoPE: rope\n", "terms.RoPE"),
+        ("readings:\n  旋转: xuan2\n", "one syllable per character"),
+        ("readings:\n  旋转: xuan2 zhuan\n", "tone number"),
+        ("readings:\n  旋转: xaun2 zhuan3\n", "not a reading of 旋"),
+        ("polyphones: [转动]\n", "single Chinese character"),
+        ("term:\n  a: 一\n", "unknown key 'term'"),
+        ("terms: [a]\n", "terms must be a mapping"),
+        ("terms:\n  a: [一]\n", "spoken form must be text"),
+    ],
+)
 def test_bad_lexicon_is_one_line_user_error(tmp_path, body, needle):
     p = tmp_path / "lexicon.yaml"
     p.write_text(body, encoding="utf-8")

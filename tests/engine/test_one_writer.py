@@ -10,6 +10,7 @@ done), and beside `course` with one scene (count_dots) in the scene cache as wel
 other scene (closing), holding the plan's lock all along, and assembles the lesson (and, beside `plan`, writes
 the lesson's plan first, from the cached audio, while the reader reads).
 """
+
 import json
 import re
 import threading
@@ -23,10 +24,15 @@ from coursekit.core.locks import course_lock
 from tests.support import mini_runs
 from tests.support.mini_runs import BEYOND_PLAN, copy_made
 
-
 #: the made mini course's outputs left out of the copies the course's run goes on from: closing to render
-BESIDE_COURSE = ("course", "preview", "manim", "scenes/low/closing.mp4", "scenes/low/.closing.mp4.key",
-                 "plan/15fps/scenes/closing.json")
+BESIDE_COURSE = (
+    "course",
+    "preview",
+    "manim",
+    "scenes/low/closing.mp4",
+    "scenes/low/.closing.mp4.key",
+    "plan/15fps/scenes/closing.json",
+)
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +52,12 @@ class Reader(threading.Thread):
         self.bad: list[str] = []
 
     def run(self) -> None:
-        files = [self.media / "plan" / "15fps" / "counting.json", self.media / "course" / "counting" / "counting.srt",
-                 self.media / "course" / "counting" / "counting.vtt", self.media / "course" / "manifest.json"]
+        files = [
+            self.media / "plan" / "15fps" / "counting.json",
+            self.media / "course" / "counting" / "counting.srt",
+            self.media / "course" / "counting" / "counting.vtt",
+            self.media / "course" / "manifest.json",
+        ]
         while not self.stop.is_set():
             for f in files:
                 try:
@@ -70,6 +80,7 @@ class Reader(threading.Thread):
 def _rendering(proc) -> bool:
     """Whether the command runs a Manim process now."""
     import psutil
+
     try:
         return any("manim" in " ".join(c.cmdline()) for c in psutil.Process(proc.pid).children(recursive=True))
     except psutil.Error:
@@ -101,16 +112,21 @@ def _beside_course(course: Path, *second: str) -> tuple[str, str]:
 def test_plan_beside_course_waits_for_it(made_mini, quiet, tmp_path):
     course = copy_made(made_mini.course, tmp_path / "mini", without=BESIDE_COURSE + ("plan/15fps/counting.json",))
     _, said = _beside_course(course, "plan")
-    assert re.search(r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting at "
-                     r"15 fps …", said), said
+    assert re.search(
+        r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting at "
+        r"15 fps …",
+        said,
+    ), said
     assert mini_runs.finals(course) == quiet[0]
 
 
 @pytest.mark.render
 def test_subtitles_beside_course_waits_for_it(made_mini, quiet, tmp_path):
-    course = copy_made(made_mini.course, tmp_path / "mini", without=BESIDE_COURSE)   # with a plan: subtitles needs one
+    course = copy_made(made_mini.course, tmp_path / "mini", without=BESIDE_COURSE)  # with a plan: subtitles needs one
     _, said = _beside_course(course, "subtitles")
-    assert re.search(r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting", said), said
+    assert re.search(r"waiting for render\.py course \(pid \d+\) to finish with the plan of lesson counting", said), (
+        said
+    )
     assert mini_runs.finals(course) == quiet[1]
 
 
@@ -122,8 +138,11 @@ def test_two_previews_of_one_scene(made_mini, quiet, tmp_path):
     outs = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [e[-1500:] for _, e in outs]
     said = "".join(o + e for o, e in outs)
-    assert re.search(r"waiting for render\.py preview \(pid \d+\) to finish with (the plan of lesson counting|"
-                     r"writing media/preview/closing\.mp4)", said), said
+    assert re.search(
+        r"waiting for render\.py preview \(pid \d+\) to finish with (the plan of lesson counting|"
+        r"writing media/preview/closing\.mp4)",
+        said,
+    ), said
     for name, data in quiet[2].items():
         assert (course / "media" / "preview" / name).read_bytes() == data, name
     assert mini_runs.temporaries(course) == []
@@ -135,7 +154,7 @@ def test_a_course_lock_is_waited_for_and_names_its_holder(tmp_path):
 
     def first():
         with course_lock(tmp_path, "plan-15fps-x", "the plan of lesson x"):
-            with course_lock(tmp_path, "plan-15fps-x", "the plan of lesson x"):     # nested in one thread
+            with course_lock(tmp_path, "plan-15fps-x", "the plan of lesson x"):  # nested in one thread
                 holding.set()
                 release.wait(10)
 

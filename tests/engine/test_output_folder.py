@@ -4,6 +4,7 @@ and exit 2 before any work, from every command that writes (issue 26); the file 
 Run on copies of the mini course: `plan` with the output folder a file as the real `render.py` (its whole stderr),
 every other case through the command line's entry in this process (``mini_runs.here``): each command refuses
 before it starts any process, so a Python started and the engine imported again for each would show nothing more."""
+
 import os
 
 import pytest
@@ -31,9 +32,17 @@ def test_output_that_is_a_file(mini, command, monkeypatch, capfd):
     assert (mini / "media").read_bytes() == b"not a folder"
 
 
-@pytest.mark.parametrize("inside, command", [("plan", ("plan",)), ("cache", ("plan",)), ("scenes", ("render",)),
-                                             ("preview", ("preview", "closing")), ("course/counting", ("course",)),
-                                             ("course", ("subtitles",))])
+@pytest.mark.parametrize(
+    "inside, command",
+    [
+        ("plan", ("plan",)),
+        ("cache", ("plan",)),
+        ("scenes", ("render",)),
+        ("preview", ("preview", "closing")),
+        ("course/counting", ("course",)),
+        ("course", ("subtitles",)),
+    ],
+)
 def test_a_folder_under_it_that_is_a_file(mini, inside, command, monkeypatch, capfd):
     path = mini / "media" / inside
     path.parent.mkdir(parents=True, exist_ok=True)

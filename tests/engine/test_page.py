@@ -1,21 +1,37 @@
 """The course page in headless Chromium, served by render.py's Range-capable server on loopback."""
+
 import pytest
 
 from coursekit.assemble.lesson_video import chapter_times
 from coursekit.deliver.page import render_page, write_page
-
 from tests.support import browser
 from tests.support.synthetic import build_assembled
 
 
 def manifest_for(plan) -> dict:
-    return {"lessons": [{"lesson": plan.lesson, "title": plan.title, "duration_s": plan.frames / plan.fps,
-                         "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)]}]}
+    return {
+        "lessons": [
+            {
+                "lesson": plan.lesson,
+                "title": plan.title,
+                "duration_s": plan.frames / plan.fps,
+                "chapters": [{"start_ms": a, "end_ms": b, "title": t} for a, b, t in chapter_times(plan)],
+            }
+        ]
+    }
 
 
 def test_page_escapes_narration_text():
-    m = {"lessons": [{"lesson": "x", "title": "<script>alert(1)</script> & -->", "duration_s": 5,
-                      "chapters": [{"start_ms": 0, "end_ms": 5000, "title": "\"><img src=x onerror=alert(1)>"}]}]}
+    m = {
+        "lessons": [
+            {
+                "lesson": "x",
+                "title": "<script>alert(1)</script> & -->",
+                "duration_s": 5,
+                "chapters": [{"start_ms": 0, "end_ms": 5000, "title": '"><img src=x onerror=alert(1)>'}],
+            }
+        ]
+    }
     page = render_page(m)
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; --&gt;" in page
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
@@ -34,6 +50,7 @@ def served(tmp_path_factory):
 
 def test_server_answers_range_requests(served):
     import urllib.request
+
     _, url = served
     req = urllib.request.Request(url + "trig_to_rope/trig_to_rope.mp4", headers={"Range": "bytes=0-99"})
     with urllib.request.urlopen(req) as resp:
@@ -52,10 +69,16 @@ def test_browser_loads_video_track_and_seeks_by_chapter(served):
         duration = page.evaluate("document.querySelector('video').duration")
         assert abs(duration - plan.frames / plan.fps) < 0.2
         page.evaluate("document.querySelector('video').textTracks[0].mode = 'showing'")
-        page.wait_for_function("document.querySelector('video').textTracks[0].cues && "
-                               "document.querySelector('video').textTracks[0].cues.length > 0", timeout=20000)
+        page.wait_for_function(
+            "document.querySelector('video').textTracks[0].cues && "
+            "document.querySelector('video').textTracks[0].cues.length > 0",
+            timeout=20000,
+        )
         n_cues = page.evaluate("document.querySelector('video').textTracks[0].cues.length")
         assert n_cues == sum(len(c.subtitles) for s in plan.scenes for c in s.cues)
         page.locator("button.chapter").nth(1).click()
-        page.wait_for_function("Math.abs(document.querySelector('video').currentTime - %f) < 0.1"
-                               % (plan.scenes[1].start_frame / plan.fps), timeout=20000)
+        page.wait_for_function(
+            "Math.abs(document.querySelector('video').currentTime - %f) < 0.1"
+            % (plan.scenes[1].start_frame / plan.fps),
+            timeout=20000,
+        )

@@ -6,6 +6,7 @@ keys, the speed menu, what is remembered across a reload, the word highlight, th
 Times are read from the presented frame (requestVideoFrameCallback's mediaTime), as in
 tests/engine/test_course_page.py. Screenshots go to /tmp/player_shots/.
 """
+
 import json
 import math
 from pathlib import Path
@@ -13,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from coursekit.deliver.page import line_words, one_line, questions, render_page
+from tests.support.browser import chromium, served
 from tests.support.player_course import CHOICES, LESSON, TILE_H, TILE_W, TILES_PER_ROW, shared_player_course
 from tests.support.synthetic import FPS
-from tests.support.browser import chromium, served
 
 SHOTS = Path("/tmp/player_shots")
 V = "document.querySelector('video')"
@@ -56,14 +57,16 @@ def page(browser, url):
     context.close()
 
 
-ARM = ("() => { window.__frame = new Promise((ok, no) => { const t = setTimeout(() => no('no frame presented'), 8000);"
-       f" {V}.requestVideoFrameCallback((now, m) => {{ clearTimeout(t); ok(m.mediaTime); }}); }}); }}")
+ARM = (
+    "() => { window.__frame = new Promise((ok, no) => { const t = setTimeout(() => no('no frame presented'), 8000);"
+    f" {V}.requestVideoFrameCallback((now, m) => {{ clearTimeout(t); ok(m.mediaTime); }}); }}); }}"
+)
 
 
 def presented(page) -> float:
     """The mediaTime of the next presented frame (armed with ARM before the action that presents it)."""
     t = page.evaluate("window.__frame")
-    page.wait_for_timeout(60)       # the page's own frame callback ran first; let its DOM update settle
+    page.wait_for_timeout(60)  # the page's own frame callback ran first; let its DOM update settle
     return t
 
 
@@ -103,8 +106,8 @@ def state(page) -> dict:
 def quiz_plan(manifest) -> list[dict]:
     qs = questions(manifest["lessons"][0]["role_cues"])
     for q in qs:
-        q["pause_frame"] = round(q["end_ms"] * FPS / 1000) - 1             # the question cue's last frame
-        q["think_end_frame"] = first_frame_at(q["think_end_ms"])             # the first frame after its pause to think
+        q["pause_frame"] = round(q["end_ms"] * FPS / 1000) - 1  # the question cue's last frame
+        q["think_end_frame"] = first_frame_at(q["think_end_ms"])  # the first frame after its pause to think
     return qs
 
 
@@ -131,11 +134,11 @@ def test_the_video_pauses_at_each_question_and_resumes(page, course):
     s = play_into(page, beta)
     assert s["paused"] and s["by"] == "frame" and frame(s["shown"]) == beta["pause_frame"]
     assert s["quizShown"] and s["question"] == beta["text"] and s["choices"] == [] and not s["answerShown"]
-    assert s["focus"] == "quiz-reveal"                                        # the keyboard is at the question
+    assert s["focus"] == "quiz-reveal"  # the keyboard is at the question
     page.evaluate(ARM)
     page.locator(".quiz-continue").click()
     k = frame(presented(page))
-    assert beta["pause_frame"] < k < beta["think_end_frame"]                  # not answered: the pause to think plays
+    assert beta["pause_frame"] < k < beta["think_end_frame"]  # not answered: the pause to think plays
     assert not state(page)["paused"] and not state(page)["quizShown"]
     page.evaluate(f"{V}.pause()")
 
@@ -184,8 +187,9 @@ def test_the_video_pauses_at_each_question_and_resumes(page, course):
 def test_questions_by_touch_and_the_remembered_off_switch(browser, url, course):
     _, manifest, _ = course
     beta, gamma = quiz_plan(manifest)
-    context, page, errors = open_page(browser, url, viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                      is_mobile=True, has_touch=True)
+    context, page, errors = open_page(
+        browser, url, viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     s = play_into(page, beta)
     assert s["quizShown"] and frame(s["shown"]) == beta["pause_frame"]
     # on a phone the question sits under the video, the frame it paused on left in view
@@ -229,7 +233,7 @@ def test_every_shortcut(page, course):
     plan, manifest, _ = course
     starts = [s.start_frame for s in plan.scenes]
     duration_ms = page.evaluate(f"{V}.duration") * 1000
-    page.locator("h2").first.click()                         # the page has focus, no control does
+    page.locator("h2").first.click()  # the page has focus, no control does
     assert page.evaluate("document.activeElement === document.body")
 
     # k and space: play / pause
@@ -262,9 +266,9 @@ def test_every_shortcut(page, course):
     seek_frame(page, starts[1] + 5)
     assert press(page, "Shift+N") == starts[2]
     assert press(page, "Shift+N") == starts[3]
-    seek_frame(page, starts[3] + 10)                          # under 2 s into delta: back to gamma
+    seek_frame(page, starts[3] + 10)  # under 2 s into delta: back to gamma
     assert press(page, "Shift+P") == starts[2]
-    seek_frame(page, starts[3] + 60)                          # 4 s in: delta's own start
+    seek_frame(page, starts[3] + 60)  # 4 s in: delta's own start
     assert press(page, "Shift+P") == starts[3]
 
     # c: subtitles on / off (remembered); m: mute; f: fullscreen
@@ -283,13 +287,11 @@ def test_every_shortcut(page, course):
     # the button's state is set by the fullscreenchange event, which fires after fullscreenElement is set:
     # waited for (a timeout fails the test), not read at once (which raced it: 'false' in one full run)
     page.wait_for_function("document.fullscreenElement === document.querySelector('.stage')")
-    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'true'",
-                           timeout=5000)
+    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'true'", timeout=5000)
     assert page.locator(".ctl.full").get_attribute("aria-pressed") == "true"
     page.keyboard.press("f")
     page.wait_for_function("document.fullscreenElement === null")
-    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'false'",
-                           timeout=5000)
+    page.wait_for_function("document.querySelector('.ctl.full').getAttribute('aria-pressed') === 'false'", timeout=5000)
 
     # ?: the list of keys, a dialog; Esc closes it
     dialog = page.locator("#keys-dialog")
@@ -297,11 +299,11 @@ def test_every_shortcut(page, course):
     page.keyboard.press("?")
     assert dialog.is_visible() and page.evaluate("document.querySelector('#keys-dialog').open")
     assert dialog.locator("tr").count() == 10 and "Shift + N" in dialog.text_content()
-    page.keyboard.press("k")                                  # keys do nothing to the video under it
+    page.keyboard.press("k")  # keys do nothing to the video under it
     assert state(page)["paused"]
     page.keyboard.press("Escape")
     assert dialog.is_hidden()
-    page.locator(".ctl.keys").click()                          # its button opens it too; 关闭 closes it
+    page.locator(".ctl.keys").click()  # its button opens it too; 关闭 closes it
     assert dialog.is_visible()
     dialog.locator(".keys-close").click()
     assert dialog.is_hidden()
@@ -313,8 +315,12 @@ def test_every_shortcut(page, course):
     page.keyboard.type("kcm5lf")
     assert box.input_value() == "kcm5lf"
     after = state(page)
-    assert (after["paused"], after["muted"], after["cc"], after["shown"]) == \
-        (before["paused"], before["muted"], before["cc"], before["shown"])
+    assert (after["paused"], after["muted"], after["cc"], after["shown"]) == (
+        before["paused"],
+        before["muted"],
+        before["cc"],
+        before["shown"],
+    )
     assert page.evaluate("document.fullscreenElement") is None
     box.fill("")
     # a transcript line has the focus: the keys still work
@@ -332,7 +338,7 @@ def test_the_speed_menu(page):
     for value in ("1.5", "0.5", "2"):
         speed.select_option(value)
         assert state(page)["rate"] == float(value)
-    page.evaluate(f"{V}.playbackRate = 0.75")                  # set elsewhere: the menu follows (on ratechange)
+    page.evaluate(f"{V}.playbackRate = 0.75")  # set elsewhere: the menu follows (on ratechange)
     page.wait_for_function("document.querySelector('.speed').value === '0.75'", timeout=5000)
     # at 2× the video runs twice as fast: media time against the page's clock while it plays (in the last
     # chapter, past the questions, which would pause it)
@@ -351,7 +357,7 @@ def test_the_speed_menu(page):
 @pytest.mark.browser
 def test_position_and_subtitles_are_remembered_across_a_reload(page, course):
     page.get_by_label("字幕大小").select_option("l")
-    page.locator(".ctl.cc").click()                            # subtitles off
+    page.locator(".ctl.cc").click()  # subtitles off
     k = seek_frame(page, 100)
     page.wait_for_timeout(100)
     page.add_init_script("""(() => { const set = Storage.prototype.setItem; window.__writes = [];
@@ -374,12 +380,14 @@ def test_position_and_subtitles_are_remembered_across_a_reload(page, course):
     page.evaluate(f"{V}.pause()")
     writes = page.evaluate("window.__writes")
     gaps = [b[0] - a[0] for a, b in zip(writes, writes[1:])]
-    assert 1 <= len(writes) <= 3 and all(g >= 1900 for g in gaps[:-1]), writes     # the last: written on pause
+    assert 1 <= len(writes) <= 3 and all(g >= 1900 for g in gaps[:-1]), writes  # the last: written on pause
     # 从头看: from the first frame, and nothing remembered for now (armed once the pause's own frame is
     # presented: under load that frame came after the arming, and was taken for 从头看's)
     page.wait_for_function(f"{V}.paused && !{V}.seeking")
-    page.evaluate("() => new Promise(ok => { const t = setTimeout(ok, 500);"
-                  f" {V}.requestVideoFrameCallback(() => {{ clearTimeout(t); ok(); }}); }})")
+    page.evaluate(
+        "() => new Promise(ok => { const t = setTimeout(ok, 500);"
+        f" {V}.requestVideoFrameCallback(() => {{ clearTimeout(t); ok(); }}); }})"
+    )
     page.evaluate(ARM)
     resume.locator(".restart").click()
     assert frame(presented(page)) <= 2
@@ -400,20 +408,25 @@ def test_the_current_word_is_lit_at_three_seeks(page, course):
     assert all("chars" in e for e in events)
     by_text = {one_line(e["text"]): e for e in events}
     # a Chinese character, a Latin word, punctuation kept with the character before it
-    picks = [("RoPE 转座位，q 和 k。", "位，"), ("Transformer 读的是一袋词，座位要另外告诉它。", "Transformer"),
-             ("这一章很长，留出前进和后退的余地。", "后")]
+    picks = [
+        ("RoPE 转座位，q 和 k。", "位，"),
+        ("Transformer 读的是一袋词，座位要另外告诉它。", "Transformer"),
+        ("这一章很长，留出前进和后退的余地。", "后"),
+    ]
     seen = []
     for text, piece in picks:
         e = by_text[text]
         parts = line_words(text, e["chars"])
         at = next(a for p, a in parts if p == piece)
         page.evaluate(ARM)
-        page.evaluate(f"{V}.currentTime = {(first_frame_at(at + 20) + 0.5) / FPS}")   # the first frame after it starts
+        page.evaluate(f"{V}.currentTime = {(first_frame_at(at + 20) + 0.5) / FPS}")  # the first frame after it starts
         mt = presented(page)
         ms = round(mt * 1000)
         assert e["start_ms"] <= ms < e["end_ms"]
         expected = [(p, a) for p, a in parts if a is not None and a <= ms][-1]
-        lit = page.evaluate("[...document.querySelectorAll('.line.current .w.now')].map(w => [w.textContent, +w.dataset.at])")
+        lit = page.evaluate(
+            "[...document.querySelectorAll('.line.current .w.now')].map(w => [w.textContent, +w.dataset.at])"
+        )
         assert lit == [list(expected)], (text, ms, lit)
         assert page.locator(".line.current .x").text_content() == text
         seen.append(expected[0])
@@ -440,6 +453,7 @@ def test_the_current_word_is_lit_at_three_seeks(page, course):
 # --- the seek-bar thumbnails ------------------------------------------------------------------------------
 def _thumbnail_cues(course_dir: Path) -> list[tuple[float, float, tuple[int, ...]]]:
     import webvtt
+
     out = []
     for c in webvtt.read(str(course_dir / LESSON / "thumbnails.vtt")):
         ref = c.text.strip()
@@ -467,7 +481,9 @@ def test_hovering_the_seek_bar_shows_its_thumbnail_and_chapter(page, course):
         assert tip.is_visible() and thumb.is_visible()
         assert thumb.get_attribute("data-xywh") == ",".join(map(str, xywh))
         assert title in tip.text_content()
-        style = thumb.evaluate("e => [getComputedStyle(e).backgroundImage, getComputedStyle(e).backgroundPosition, e.offsetWidth, e.offsetHeight]")
+        style = thumb.evaluate(
+            "e => [getComputedStyle(e).backgroundImage, getComputedStyle(e).backgroundPosition, e.offsetWidth, e.offsetHeight]"
+        )
         assert "thumbnails.jpg" in style[0] and style[1] == f"-{xywh[0]}px -{xywh[1]}px".replace("-0px", "0px")
         assert style[2:] == [TILE_W, TILE_H]
         # the tip stays over the bar, inside the page

@@ -1,4 +1,5 @@
 """Progress of long work off a terminal: one line at each 10% of the weight, with items, audio and time left."""
+
 from coursekit.core.progress import Work
 
 
@@ -12,8 +13,9 @@ class Clock:
 
 def test_a_line_at_every_tenth_of_the_weight_with_the_time_left_from_the_rate():
     clock, said = Clock(), []
-    with Work("synthesis", total_weight=100, items=20, unit="cues", say=said.append, terminal=False,
-              clock=clock) as work:
+    with Work(
+        "synthesis", total_weight=100, items=20, unit="cues", say=said.append, terminal=False, clock=clock
+    ) as work:
         for i in range(20):
             clock.t += 3.0
             work.advance(5, seconds_made=2.5)
@@ -25,12 +27,22 @@ def test_a_line_at_every_tenth_of_the_weight_with_the_time_left_from_the_rate():
 
 def test_one_heavy_item_crossing_several_tenths_is_one_line():
     clock, said = Clock(), []
-    with Work("listening check", total_weight=10, items=3, unit="cues", audio_word="of speech heard",
-              say=said.append, terminal=False, clock=clock) as work:
+    with Work(
+        "listening check",
+        total_weight=10,
+        items=3,
+        unit="cues",
+        audio_word="of speech heard",
+        say=said.append,
+        terminal=False,
+        clock=clock,
+    ) as work:
         clock.t = 8.0
         work.advance(8, seconds_made=30)
         clock.t = 9.0
         work.advance(1)
         work.advance(1)
-    assert said == ["listening check: 1 of 3 cues (80%), 30 s of speech heard, about 0:02 left",
-                    "listening check: 2 of 3 cues (90%), 30 s of speech heard, about 0:01 left"]
+    assert said == [
+        "listening check: 1 of 3 cues (80%), 30 s of speech heard, about 0:02 left",
+        "listening check: 2 of 3 cues (90%), 30 s of speech heard, about 0:01 left",
+    ]

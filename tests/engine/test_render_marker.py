@@ -2,6 +2,7 @@
 renders nothing: a test without the marker gets COURSEKIT_NO_RENDER (conftest), and a scene rendered
 under it raises instead of writing video. These tests prove the guard bites, and that it lets a dry run
 and a marked test through."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Safety: no shell anywhere, full disks give one clear line and leave earlier outputs intact."""
+
 import errno
 import re
 from pathlib import Path
@@ -23,7 +24,9 @@ def test_disk_full_while_writing_the_plan(monkeypatch, capsys):
     cfg_file = ROOT / "tests" / ".tmp" / "diskfull.yaml"
     cfg_file.parent.mkdir(exist_ok=True)
     cfg_file.write_text(f"output: {out}\n", encoding="utf-8")
-    assert main(["plan", "--lesson", "trig_to_rope", "--voice", "silent", "--fps", "15", "--config", str(cfg_file)]) == 0
+    assert (
+        main(["plan", "--lesson", "trig_to_rope", "--voice", "silent", "--fps", "15", "--config", str(cfg_file)]) == 0
+    )
     plan_file = ROOT / out / "plan" / "15fps" / "trig_to_rope.json"
     before = plan_file.read_bytes()
     capsys.readouterr()
@@ -31,14 +34,16 @@ def test_disk_full_while_writing_the_plan(monkeypatch, capsys):
     real_open = open
 
     def full_open(path, mode="r", *a, **k):
-        if "w" in mode and ".tmp" in Path(str(path)).name:     # coursekit.core.atomic's temporary names
+        if "w" in mode and ".tmp" in Path(str(path)).name:  # coursekit.core.atomic's temporary names
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real_open(path, mode, *a, **k)
 
     monkeypatch.setattr("builtins.open", full_open)
     # force a rewrite: a different gap changes the plan
     cfg_file.write_text(f"output: {out}\ntimeline:\n  cue_gap_s: 0.5\n", encoding="utf-8")
-    assert main(["plan", "--lesson", "trig_to_rope", "--voice", "silent", "--fps", "15", "--config", str(cfg_file)]) == 2
+    assert (
+        main(["plan", "--lesson", "trig_to_rope", "--voice", "silent", "--fps", "15", "--config", str(cfg_file)]) == 2
+    )
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "disk is full" in err and "Traceback" not in err
     monkeypatch.setattr("builtins.open", real_open)

@@ -1,5 +1,6 @@
 """Scene-level cache keys: what they cover and when a scene counts as unchanged. The plan is unit_circle's
 with the silent voice: a real plan of the course, without synthesising its lesson's audio."""
+
 import dataclasses
 from pathlib import Path
 
@@ -20,8 +21,13 @@ def rel(paths):
 
 def test_dependencies_are_the_project_modules_imported_transitively():
     deps = rel(dependency_files(MODULE))
-    assert {"scenes/unit_circle.py", "scenes/base.py", "scenes/theme.py",
-            "scenes/mobjects/unit_circle_pointer.py", "mathcore/rotation.py"} <= deps
+    assert {
+        "scenes/unit_circle.py",
+        "scenes/base.py",
+        "scenes/theme.py",
+        "scenes/mobjects/unit_circle_pointer.py",
+        "mathcore/rotation.py",
+    } <= deps
     assert "scenes/angle_addition.py" not in deps
     assert not any(d.startswith(".venv") for d in deps)
 
@@ -54,9 +60,9 @@ def test_fresh_only_with_matching_key_and_output(tmp_path):
     assert not is_fresh(out, "abc")
     remember(out, "abc")
     assert is_fresh(out, "abc") and not is_fresh(out, "abd")
-    out.write_bytes(b"x" * 9)                 # truncated
+    out.write_bytes(b"x" * 9)  # truncated
     assert not is_fresh(out, "abc")
-    out.write_bytes(b"y" * 10)                # same size, different bytes
+    out.write_bytes(b"y" * 10)  # same size, different bytes
     assert not is_fresh(out, "abc")
     out.write_bytes(b"")
     assert not is_fresh(out, "abc")
@@ -65,8 +71,8 @@ def test_fresh_only_with_matching_key_and_output(tmp_path):
 def test_the_scene_key_and_the_worker_check_share_one_fingerprint(monkeypatch):
     """A font file with other contents changes both the scene-cache key and what a Dask worker is
     checked against; its path or mtime alone changes neither."""
-    from coursekit.render import fingerprint, scene_job
     from coursekit.plan.model import ScenePlan
+    from coursekit.render import fingerprint, scene_job
 
     scene = ScenePlan(id="s", cls="S", title="t", source=[], start_frame=0, frames=15, fps=15, cues=[])
     module = Path(__file__)
@@ -86,6 +92,7 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
     run that finished, they are all kept."""
     from coursekit.core.config import load_config
     from coursekit.render import one_scene
+
     plan = narration_scene_plan("unit_circle", voice_name="silent")
     cfg = load_config(None)
     media = tmp_path / "manim" / "unit_circle"
@@ -100,16 +107,17 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
     for d in ("videos", "texts", "Tex"):
         (media / d).mkdir(parents=True)
         (media / d / "half.svg").write_bytes(b"<svg")
-    one_scene.render_silent(cfg, plan, "low", media_dir=media)          # the last run finished: all kept
+    one_scene.render_silent(cfg, plan, "low", media_dir=media)  # the last run finished: all kept
     assert seen[-1] == {"videos", "texts", "Tex", ".render-in-progress"}
     assert not (media / ".render-in-progress").exists()
-    (media / ".render-in-progress").touch()                              # the last run died
+    (media / ".render-in-progress").touch()  # the last run died
     one_scene.render_silent(cfg, plan, "low", media_dir=media)
     assert seen[-1] == {".render-in-progress"}
 
 
 def test_key_changes_with_the_encoder_settings(monkeypatch):
     from coursekit.render import manim_process
+
     plan = narration_scene_plan("unit_circle", voice_name="silent")
     k = scene_key(plan, MODULE, "low")
     assert manim_process.encoder_options("low") == {"threads": "2", "preset": "superfast"}
@@ -118,20 +126,29 @@ def test_key_changes_with_the_encoder_settings(monkeypatch):
     assert scene_key(plan, MODULE, "low") != k
 
 
-@pytest.mark.parametrize("code, output, said", [
-    (-11, "", "crashed (SIGSEGV), most likely out of its 0.25 GB"),
-    (1, "SystemError: <function Command.__call__ at 0x7f> returned NULL without setting an exception",
-     "ran out of its 0.25 GB"),
-    (1, "ImportError: libcairo.so.2: failed to map segment from shared object", "ran out of its 0.25 GB"),
-    (1, "ValueError: a bug in the scene", "failed to render: ValueError: a bug in the scene"),
-])
+@pytest.mark.parametrize(
+    "code, output, said",
+    [
+        (-11, "", "crashed (SIGSEGV), most likely out of its 0.25 GB"),
+        (
+            1,
+            "SystemError: <function Command.__call__ at 0x7f> returned NULL without setting an exception",
+            "ran out of its 0.25 GB",
+        ),
+        (1, "ImportError: libcairo.so.2: failed to map segment from shared object", "ran out of its 0.25 GB"),
+        (1, "ValueError: a bug in the scene", "failed to render: ValueError: a bug in the scene"),
+    ],
+)
 def test_how_a_failed_manim_process_is_reported(tmp_path, monkeypatch, code, output, said):
     """Under its data limit Manim fails in several ways; each memory failure names the setting to raise,
     and anything else is reported as the scene's own error."""
     from coursekit.core.errors import UserError
     from coursekit.render import manim_process
+
     monkeypatch.setattr(manim_process, "run_limited", lambda *a, **k: (code, output, 100 * 2**20, 0.1))
     with pytest.raises(UserError) as err:
-        manim_process.run_manim(narration_scene_plan("unit_circle", voice_name="silent"), MODULE, tmp_path / "p.json", "low", tmp_path, 0.25)
+        manim_process.run_manim(
+            narration_scene_plan("unit_circle", voice_name="silent"), MODULE, tmp_path / "p.json", "low", tmp_path, 0.25
+        )
     assert said in str(err.value)
     assert ("raise render.worker_memory_gb" in str(err.value)) == ("bug" not in output)

@@ -12,6 +12,7 @@ and nothing more, and each of them refuses before it starts a process, so a `ren
 of imports) would show nothing more. The error raised while a scene is built is seen from the real commands:
 Manim's process is where preview meets it.
 """
+
 import json
 import shutil
 import subprocess
@@ -62,8 +63,12 @@ def test_a_missing_bookmark_is_one_line_at_the_cue(without_dots):
     _, res = without_dots
     assert res.returncode == 2
     [line] = errors(res)
-    assert "narration/counting.yaml:9: cue 'count_dots.show' places no bookmark {@dots}, which CountDots " \
-           "waits for (BOOKMARKS at " in line and "scenes/counting.py:17)" in line
+    assert (
+        "narration/counting.yaml:9: cue 'count_dots.show' places no bookmark {@dots}, which CountDots "
+        "waits for (BOOKMARKS at "
+        in line
+        and "scenes/counting.py:18)" in line
+    )
 
 
 def test_a_renamed_cue_is_one_line_for_the_missing_and_one_for_the_extra(mini, monkeypatch, capfd):
@@ -78,8 +83,10 @@ def test_a_renamed_cue_is_one_line_for_the_missing_and_one_for_the_extra(mini, m
 def test_cues_in_another_order_than_the_class_plays_them(mini, monkeypatch, capfd):
     edit(mini / "scenes" / "counting.py", 'CUES = ("show", "ask", "answer")', 'CUES = ("show", "answer", "ask")')
     [line] = errors(check_here(mini, monkeypatch, capfd))
-    assert "counting.yaml:4: scene 'count_dots' narrates its cues in the order show, ask, answer, but CountDots " \
-           "plays them as show, answer, ask" in line
+    assert (
+        "counting.yaml:4: scene 'count_dots' narrates its cues in the order show, ask, answer, but CountDots "
+        "plays them as show, answer, ask" in line
+    )
 
 
 def test_a_class_that_is_missing_or_not_a_narrated_scene(mini, monkeypatch, capfd):
@@ -92,12 +99,14 @@ def test_a_class_that_is_missing_or_not_a_narrated_scene(mini, monkeypatch, capf
 
 
 def test_a_scene_module_that_does_not_load(mini):
-    edit(mini / "scenes" / "counting.py", 'FONT = "Noto Sans CJK SC"', 'FONT = 1 / 0')
+    edit(mini / "scenes" / "counting.py", 'FONT = "Noto Sans CJK SC"', "FONT = 1 / 0")
     res = mini_runs.run(mini, "check")
     assert res.returncode == 2
     lines = errors(res)
-    assert all("scenes/counting.py:11: cannot load the module of scene" in l and "ZeroDivisionError" in l
-               for l in lines) and len(lines) == 2
+    assert (
+        all("scenes/counting.py:12: cannot load the module of scene" in l and "ZeroDivisionError" in l for l in lines)
+        and len(lines) == 2
+    )
 
 
 def test_the_issue_case_on_the_main_course(tmp_path, monkeypatch, capfd):
@@ -108,8 +117,11 @@ def test_the_issue_case_on_the_main_course(tmp_path, monkeypatch, capfd):
     edit(narration / "trig_to_rope.yaml", "转到{@at30}", "转到")
     res = mini_runs.here(monkeypatch, capfd, "check", COURSEKIT_NARRATION=str(narration))
     assert res.returncode == 2
-    assert any("trig_to_rope.yaml:" in l and "cue 'unit_circle.sweep' places no bookmark {@at30}, which "
-               "UnitCirclePointer waits for" in l for l in errors(res)), res.stderr
+    assert any(
+        "trig_to_rope.yaml:" in l
+        and "cue 'unit_circle.sweep' places no bookmark {@at30}, which UnitCirclePointer waits for" in l
+        for l in errors(res)
+    ), res.stderr
 
 
 @pytest.mark.parametrize("command", [("preview", "count_dots"), ("render",), ("course",), ("inspect",)])
@@ -129,14 +141,19 @@ def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(
     (its plan and narration audio made: only the scene is built again)."""
     mini = tmp_path / "mini"
     shutil.copytree(made_mini.course, mini)
-    edit(mini / "scenes" / "counting.py", "self.play(FadeIn(extra), run_time=cue.remaining())",
-         "self.play(FadeIn(extra), run_time=cue.remaining() + 5)")
+    edit(
+        mini / "scenes" / "counting.py",
+        "self.play(FadeIn(extra), run_time=cue.remaining())",
+        "self.play(FadeIn(extra), run_time=cue.remaining() + 5)",
+    )
     for command in (("inspect", "count_dots"), ("preview", "count_dots")):
         res = mini_runs.run(mini, *command)
         assert res.returncode == 2, res.stderr[-2000:]
         [line] = errors(res)
-        assert "scenes/counting.py:24: scene 'count_dots'" in line and "CueOverrunError: beat count_dots.ask " \
-               "overran its cue" in line, line
+        assert (
+            "scenes/counting.py:24: scene 'count_dots'" in line
+            and "CueOverrunError: beat count_dots.ask overran its cue" in line
+        ), line
 
 
 STUDIO_BUILD = """
@@ -155,8 +172,14 @@ print(json.dumps(event))
 def test_the_studio_build_shows_the_same_line(without_dots):
     mini, check = without_dots
     [line] = errors(check)
-    res = subprocess.run([sys.executable, "-c", STUDIO_BUILD, str(mini)], cwd=ROOT, capture_output=True, text=True,
-                         env=mini_runs.env(), timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-c", STUDIO_BUILD, str(mini)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=mini_runs.env(),
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     event = json.loads(res.stdout.strip().splitlines()[-1])
     assert event["type"] == "error" and event["error"] == line.removeprefix("error: ")

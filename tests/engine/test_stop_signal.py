@@ -10,6 +10,7 @@ the signal) without synthesising again, and then renders both scenes. The voice'
 before the first scene job starts (``coursekit.speech.synthesis``: the pool is shut down when synthesis
 ends), so a run that synthesised first would have no other process running at the signal.
 """
+
 import os
 import signal
 
@@ -19,7 +20,7 @@ import pytest
 from tests.support import mini_runs
 from tests.support.mini_runs import BEYOND_PLAN, copy_made
 
-pytestmark = pytest.mark.render   # every test here renders video with Manim
+pytestmark = pytest.mark.render  # every test here renders video with Manim
 
 
 @pytest.fixture(scope="module")
@@ -51,18 +52,20 @@ def test_a_signal_to_course_with_two_jobs_running_stops_everything(made_mini, qu
     `course` after SIGINT would repeat the first."""
     course = copy_made(made_mini.course, tmp_path / "mini", without=BEYOND_PLAN + ("plan/15fps/counting.json",))
     plan = course / "media" / "plan" / "15fps" / "counting.json"
-    assert not plan.exists()                                   # the run writes it
+    assert not plan.exists()  # the run writes it
     proc = mini_runs.start(course, "course", "--jobs", "2")
     started: set[int] = set()
     try:
+
         def two_rendering():
             found = _manims(proc)
             started.update(c.pid for c in psutil.Process(proc.pid).children(recursive=True)) if found else None
             return len(found) >= 2 or proc.poll() is not None
+
         mini_runs.wait_for(two_rendering, why="two scene jobs to render")
         assert proc.poll() is None and len(_manims(proc)) >= 2
-        assert plan.is_file()                                  # a finished output before the signal
-        os.kill(proc.pid, sig)                                 # the command alone, not its group
+        assert plan.is_file()  # a finished output before the signal
+        os.kill(proc.pid, sig)  # the command alone, not its group
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -70,14 +73,16 @@ def test_a_signal_to_course_with_two_jobs_running_stops_everything(made_mini, qu
             proc.communicate()
     lines = [l for l in err.splitlines() if l.strip()]
     assert proc.returncode == 128 + sig, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith(f"stopped by {sig.name}: every render, encoder and voice "
-                                                   "process it started was ended"), err[-2000:]
-    mini_runs.wait_for(lambda: not any(_running(p) for p in started), timeout=30,
-                       why="the stopped command's processes to be gone")
+    assert len(lines) == 1 and lines[0].startswith(
+        f"stopped by {sig.name}: every render, encoder and voice process it started was ended"
+    ), err[-2000:]
+    mini_runs.wait_for(
+        lambda: not any(_running(p) for p in started), timeout=30, why="the stopped command's processes to be gone"
+    )
     assert mini_runs.temporaries(course) == []
     assert plan.read_bytes() == quiet["plan/15fps/counting.json"]
     assert not (course / "media" / "course").exists()
-    for manim in (course / "media" / "manim").iterdir():      # nothing half-made left for Manim to reuse
+    for manim in (course / "media" / "manim").iterdir():  # nothing half-made left for Manim to reuse
         assert not manim.is_dir() or not any(p.is_dir() for p in manim.iterdir()), list(manim.iterdir())
 
     if sig == signal.SIGTERM:

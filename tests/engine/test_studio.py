@@ -8,6 +8,7 @@ frame's media time, from requestVideoFrameCallback); an edit of the narration up
 and the video; a broken edit (bad YAML, an overrun cue, an exception in the scene) shows its one-line
 error and keeps the last good video. Screenshots go to tests/.tmp/studio-*.png.
 """
+
 import hashlib
 import json
 import re
@@ -23,39 +24,43 @@ import pytest
 
 from coursekit.cli.main import main
 from coursekit.core.errors import UserError
-from coursekit.studio.server import (RangeNotSatisfiable, check_bind, host_allowed, is_loopback, own_hosts,
-                                     parse_range)
+from coursekit.studio.server import RangeNotSatisfiable, check_bind, host_allowed, is_loopback, own_hosts, parse_range
 from coursekit.studio.watcher import observe
-from tests.support.mini_runs import copy_made, copy_mini_course
 from tests.support.browser import chromium
+from tests.support.mini_runs import copy_made, copy_mini_course
 from tests.support.studio_process import running_studio, studio_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / ".tmp"
-BUILD_S = 240      # a build on a loaded 2-core machine: plan (espeak) and a Manim render of a 6 s scene
+BUILD_S = 240  # a build on a loaded 2-core machine: plan (espeak) and a Manim render of a 6 s scene
 
 
 # -- the guards, without a server ------------------------------------------------------------------
-@pytest.mark.parametrize("header, size, span", [
-    (None, 1000, None),
-    ("bytes=0-99", 1000, (0, 99)),
-    ("bytes=100-", 1000, (100, 999)),
-    ("bytes=-100", 1000, (900, 999)),
-    ("bytes=-5000", 1000, (0, 999)),            # a suffix longer than the file: all of it
-    ("bytes=990-2000", 1000, (990, 999)),       # a last byte past the end: up to the end
-    ("bytes=999-999", 1000, (999, 999)),
-    ("bytes=0-0", 1, (0, 0)),
-    ("bytes=5-2", 1000, None),                  # malformed: ignored, the whole file
-    ("bytes=0-1,5-9", 1000, None),              # several ranges: the whole file (allowed by RFC 9110)
-    ("items=0-5", 1000, None),                  # another unit: ignored
-    ("bytes=-", 1000, None),
-])
+@pytest.mark.parametrize(
+    "header, size, span",
+    [
+        (None, 1000, None),
+        ("bytes=0-99", 1000, (0, 99)),
+        ("bytes=100-", 1000, (100, 999)),
+        ("bytes=-100", 1000, (900, 999)),
+        ("bytes=-5000", 1000, (0, 999)),  # a suffix longer than the file: all of it
+        ("bytes=990-2000", 1000, (990, 999)),  # a last byte past the end: up to the end
+        ("bytes=999-999", 1000, (999, 999)),
+        ("bytes=0-0", 1, (0, 0)),
+        ("bytes=5-2", 1000, None),  # malformed: ignored, the whole file
+        ("bytes=0-1,5-9", 1000, None),  # several ranges: the whole file (allowed by RFC 9110)
+        ("items=0-5", 1000, None),  # another unit: ignored
+        ("bytes=-", 1000, None),
+    ],
+)
 def test_parse_range(header, size, span):
     assert parse_range(header, size) == span
 
 
-@pytest.mark.parametrize("header, size", [("bytes=1000-", 1000), ("bytes=5000-6000", 1000), ("bytes=-0", 1000),
-                                          ("bytes=0-", 0), ("bytes=-10", 0)])
+@pytest.mark.parametrize(
+    "header, size",
+    [("bytes=1000-", 1000), ("bytes=5000-6000", 1000), ("bytes=-0", 1000), ("bytes=0-", 0), ("bytes=-10", 0)],
+)
 def test_parse_range_unsatisfiable(header, size):
     with pytest.raises(RangeNotSatisfiable):
         parse_range(header, size)
@@ -65,8 +70,16 @@ def test_host_check_accepts_only_the_servers_own_address():
     allowed = own_hosts("127.0.0.1", 8123)
     for ok in ("127.0.0.1:8123", "localhost:8123", "LOCALHOST:8123", "[::1]:8123"):
         assert host_allowed(ok, allowed), ok
-    for bad in (None, "", "127.0.0.1", "127.0.0.1:8124", "evil.example:8123", "evil.example",
-                "127.0.0.1.evil.example:8123", "localhost:8123.evil.example"):
+    for bad in (
+        None,
+        "",
+        "127.0.0.1",
+        "127.0.0.1:8124",
+        "evil.example:8123",
+        "evil.example",
+        "127.0.0.1.evil.example:8123",
+        "localhost:8123.evil.example",
+    ):
         assert not host_allowed(bad, allowed), bad
 
 
@@ -78,15 +91,30 @@ def test_only_loopback_without_public():
         assert not is_loopback(host)
         with pytest.raises(UserError, match="not a loopback address.*--public"):
             check_bind(host, public=False)
-        check_bind(host, public=True)          # asked for
+        check_bind(host, public=True)  # asked for
 
 
 def test_the_command_refuses_a_public_address(tmp_path, capsys):
     course = tmp_path / "mini"
     copy_mini_course(course)
-    res = subprocess.run([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
-                          "--host", "0.0.0.0", "--port", "8199"], cwd=ROOT, capture_output=True, text=True,
-                         env=studio_env(), timeout=120)
+    res = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "render.py"),
+            "studio",
+            "--course",
+            str(course),
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "8199",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=studio_env(),
+        timeout=120,
+    )
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "0.0.0.0 is not a loopback address" in lines[0] and "--public" in lines[0]
@@ -139,6 +167,7 @@ def _later(seconds: float, *steps) -> threading.Thread:
         for step in steps:
             time.sleep(seconds)
             step()
+
     t = threading.Thread(target=run, daemon=True)
     t.start()
     return t
@@ -149,6 +178,7 @@ def test_the_grace_after_a_preview_waits_for_the_page_to_fetch_it():
     the scene to fetch that very video; an older video's fetch does not end the wait, a build asked for
     does, and no page on the scene means no wait."""
     from coursekit.studio.builder import GRACE_S, Builder
+
     assert GRACE_S == 3.0
     builder = Builder(_Shared("count_dots"), None, None, _Checks())
     assert builder.grace_s == GRACE_S
@@ -156,10 +186,14 @@ def test_the_grace_after_a_preview_waits_for_the_page_to_fetch_it():
     t = _later(0.2, lambda: builder.served("count_dots", "v2"))
     assert builder.grace("count_dots", "v2") == "fetched"
     t.join()
-    assert builder.grace("count_dots", "v2") == "fetched"           # fetched before: no second wait
-    t = _later(0.2, lambda: builder.served("count_dots", "v1"), lambda: builder.served("closing", "v3"),
-               lambda: builder.request("closing", "asked"))
-    assert builder.grace("count_dots", "v3") == "next build"        # another video's fetches did not end it
+    assert builder.grace("count_dots", "v2") == "fetched"  # fetched before: no second wait
+    t = _later(
+        0.2,
+        lambda: builder.served("count_dots", "v1"),
+        lambda: builder.served("closing", "v3"),
+        lambda: builder.request("closing", "asked"),
+    )
+    assert builder.grace("count_dots", "v3") == "next build"  # another video's fetches did not end it
     t.join()
     stopping = Builder(_Shared("count_dots"), None, None, _Checks())
     t = _later(0.2, stopping.shared.stopping.set, stopping.wake)
@@ -192,25 +226,25 @@ def _get(url: str, headers: dict | None = None, method: str = "GET") -> tuple[in
         return e.code, dict(e.headers), e.read()
 
 
-@pytest.mark.render                 # the module's studio renders: it starts under this test's environment
+@pytest.mark.render  # the module's studio renders: it starts under this test's environment
 def test_requests_for_another_host_or_site_are_refused(studio):
     port = studio.rsplit(":", 1)[1].strip("/")
     assert _get(studio + "api/scenes")[0] == 200
     assert _get(studio + "api/scenes", {"Host": f"localhost:{port}"})[0] == 200
-    status, _, body = _get(studio + "api/scenes", {"Host": f"attacker.example:{port}"})    # DNS rebinding
+    status, _, body = _get(studio + "api/scenes", {"Host": f"attacker.example:{port}"})  # DNS rebinding
     assert status == 421 and b"Host header" in body
     assert _get(studio + "", {"Host": f"attacker.example:{port}"})[0] == 421
     assert _get(studio + "api/scenes", {"Sec-Fetch-Site": "cross-site"})[0] == 403
     assert _get(studio + "", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})[0] == 200  # a link to it
     build = studio + "api/scene/closing/build"
-    assert _get(build, method="POST")[0] == 403                                             # a form elsewhere
+    assert _get(build, method="POST")[0] == 403  # a form elsewhere
     assert _get(build, {"X-Coursekit-Studio": "1", "Origin": "http://attacker.example"}, "POST")[0] == 403
     assert _get(studio + "api/scene/nope/build", {"X-Coursekit-Studio": "1"}, "POST")[0] == 404
     assert _get(studio + "api/scene/nope")[0] == 404
     assert _get(studio + "audio/closing/nope")[0] == 404
 
 
-@pytest.mark.render                 # the module's studio renders: it starts under this test's environment
+@pytest.mark.render  # the module's studio renders: it starts under this test's environment
 def test_scene_list(studio):
     _, _, body = _get(studio + "api/scenes")
     data = json.loads(body)
@@ -235,9 +269,11 @@ def scene_page(studio, browser):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(studio + "scene/count_dots")
-    page.wait_for_function("() => { const v = document.querySelector('video');"
-                           " return v && !v.hidden && v.readyState >= 2 && v.src.includes('/preview/count_dots.mp4'); }",
-                           timeout=BUILD_S * 1000)
+    page.wait_for_function(
+        "() => { const v = document.querySelector('video');"
+        " return v && !v.hidden && v.readyState >= 2 && v.src.includes('/preview/count_dots.mp4'); }",
+        timeout=BUILD_S * 1000,
+    )
     page.wait_for_function("() => document.querySelectorAll('.cue-bar').length > 0")
     yield page
     assert errors == []
@@ -264,7 +300,7 @@ def test_timeline_has_a_bar_per_cue_at_the_plans_start(course, scene_page):
     for bar, cue in zip(bars, plan["cues"]):
         assert bar["cue"] == cue["id"] and bar["text"] == cue["text"]
         assert bar["start"] == cue["start_frame"] and bar["end"] == cue["start_frame"] + cue["frames"]
-        assert bar["x"] == pytest.approx(cue["start_frame"] / plan["frames"], abs=0.002)      # to scale
+        assert bar["x"] == pytest.approx(cue["start_frame"] / plan["frames"], abs=0.002)  # to scale
         assert bar["w"] == pytest.approx(cue["frames"] / plan["frames"], abs=0.002)
     # the pause of the question cue is drawn as a pause; bookmarks and subtitle events have lanes of their own
     ask = next(c for c in plan["cues"] if c["id"] == "count_dots.ask")
@@ -280,10 +316,14 @@ def test_timeline_has_a_bar_per_cue_at_the_plans_start(course, scene_page):
 def _presented_after(page, action) -> float:
     """The media time of the next frame the video presents after ``action`` (requestVideoFrameCallback)."""
     page.evaluate("() => document.querySelector('video').pause()")
-    page.wait_for_function("() => { const v = document.querySelector('video'); return !v.seeking && v.readyState >= 2; }")
+    page.wait_for_function(
+        "() => { const v = document.querySelector('video'); return !v.seeking && v.readyState >= 2; }"
+    )
     page.wait_for_timeout(300)
-    page.evaluate("() => { window.__presented = new Promise(ok => { document.querySelector('video')"
-                  ".requestVideoFrameCallback((now, meta) => ok(meta.mediaTime)); setTimeout(() => ok(null), 15000); }); }")
+    page.evaluate(
+        "() => { window.__presented = new Promise(ok => { document.querySelector('video')"
+        ".requestVideoFrameCallback((now, meta) => ok(meta.mediaTime)); setTimeout(() => ok(null), 15000); }); }"
+    )
     action()
     t = page.evaluate("() => window.__presented")
     assert t is not None, "no frame was presented (a seek to the frame already shown presents none)"
@@ -300,8 +340,10 @@ def test_clicking_a_cue_presents_its_first_frame(course, scene_page):
         t = _presented_after(page, lambda: page.click(f'.cue-bar[data-cue="{cue["id"]}"]', position={"x": 8, "y": 40}))
         assert round(t * fps) == cue["start_frame"], (cue["id"], t)
         assert abs(t - cue["start_frame"] / fps) < 0.5 / fps
-        page.wait_for_function("f => document.querySelector('#readout').textContent.startsWith('frame ' + f + ' /')",
-                               arg=cue["start_frame"])
+        page.wait_for_function(
+            "f => document.querySelector('#readout').textContent.startsWith('frame ' + f + ' /')",
+            arg=cue["start_frame"],
+        )
         assert cue["text"] in page.locator("#now-text").inner_text()
     # a subtitle event seeks to its first frame; one frame on, then back
     sub = plan["cues"][1]["subtitles"][0]
@@ -322,8 +364,11 @@ def test_playback_rate_and_listen(course, scene_page):
     assert page.evaluate("() => document.querySelector('video').playbackRate") == 0.5
     page.select_option("#rate", "1")
     page.locator('.cue-bar[data-cue="count_dots.show"] .listen').click()
-    page.wait_for_function("() => { const a = document.querySelector('#listen'); return a.src.endsWith('/audio/count_dots/show')"
-                           " && (a.currentTime > 0 || a.ended); }", timeout=20000)
+    page.wait_for_function(
+        "() => { const a = document.querySelector('#listen'); return a.src.endsWith('/audio/count_dots/show')"
+        " && (a.currentTime > 0 || a.ended); }",
+        timeout=20000,
+    )
     assert page.evaluate("() => document.querySelector('video').paused")
     audio = _plan(course)["cues"][0]["audio"]
     status, headers, body = _get(page.url.split("/scene/")[0] + "/audio/count_dots/show")
@@ -358,8 +403,10 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _video_state(page) -> dict:
-    return page.evaluate("() => { const v = document.querySelector('video');"
-                         " return {src: v.src, ready: v.readyState, hidden: v.hidden}; }")
+    return page.evaluate(
+        "() => { const v = document.querySelector('video');"
+        " return {src: v.src, ready: v.readyState, hidden: v.hidden}; }"
+    )
 
 
 @pytest.mark.render
@@ -368,10 +415,16 @@ def test_editing_the_narration_updates_the_page(course, scene_page):
     page = scene_page
     before = _video_state(page)
     _edit(course / "narration" / "counting.yaml", "再加一个，是几个？", "再加一个点，是几个？")
-    page.wait_for_function("() => document.querySelector('.cue-bar[data-cue=\"count_dots.ask\"] .cue-text')"
-                           ".textContent === '再加一个点，是几个？'", timeout=BUILD_S * 1000)
-    page.wait_for_function("src => { const v = document.querySelector('video'); return v.src !== src && v.readyState >= 2; }",
-                           arg=before["src"], timeout=30000)
+    page.wait_for_function(
+        "() => document.querySelector('.cue-bar[data-cue=\"count_dots.ask\"] .cue-text')"
+        ".textContent === '再加一个点，是几个？'",
+        timeout=BUILD_S * 1000,
+    )
+    page.wait_for_function(
+        "src => { const v = document.querySelector('video'); return v.src !== src && v.readyState >= 2; }",
+        arg=before["src"],
+        timeout=30000,
+    )
     assert page.locator("#error").is_hidden()
     plan = _plan(course)
     assert [c["text"] for c in plan["cues"]][1] == "再加一个点，是几个？"
@@ -384,10 +437,18 @@ def test_editing_the_narration_updates_the_page(course, scene_page):
 BAD_EDITS = [
     # (file, old, new, what the error line says)
     ("narration/counting.yaml", "      - id: answer\n", "      - id: answer\n     bad: [\n", r"counting\.yaml:\d+"),
-    ("scenes/counting.py", "self.play(Write(label), run_time=cue.remaining())",
-     "self.play(Write(label), run_time=cue.remaining() + 1.0)", r"overran its cue by \d+ frames"),
-    ("scenes/counting.py", "        with self.cue(\"answer\") as cue:\n",
-     "        with self.cue(\"answer\") as cue:\n            1 / 0\n", r"ZeroDivisionError"),
+    (
+        "scenes/counting.py",
+        "self.play(Write(label), run_time=cue.remaining())",
+        "self.play(Write(label), run_time=cue.remaining() + 1.0)",
+        r"overran its cue by \d+ frames",
+    ),
+    (
+        "scenes/counting.py",
+        '        with self.cue("answer") as cue:\n',
+        '        with self.cue("answer") as cue:\n            1 / 0\n',
+        r"ZeroDivisionError",
+    ),
 ]
 
 
@@ -414,11 +475,13 @@ def test_a_bad_edit_shows_its_error_and_keeps_the_last_good_video(course, scene_
         after = _video_state(page)
         assert after["src"] == before["src"] and after["ready"] >= 2 and not after["hidden"]
         assert hashlib.sha256(mp4.read_bytes()).hexdigest() == kept
-        for cue in ("count_dots.show", "count_dots.answer"):      # the second is where the last test left off
+        for cue in ("count_dots.show", "count_dots.answer"):  # the second is where the last test left off
             t = _presented_after(page, lambda: page.click(f'.cue-bar[data-cue="{cue}"]', position={"x": 8, "y": 40}))
-        starts = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.cue-bar')]"
-                               ".map(b => [b.dataset.cue, +b.dataset.start]))")
-        assert round(t * 15) == starts["count_dots.answer"]       # the old timeline still drives the old video
+        starts = page.evaluate(
+            "() => Object.fromEntries([...document.querySelectorAll('.cue-bar')]"
+            ".map(b => [b.dataset.cue, +b.dataset.start]))"
+        )
+        assert round(t * 15) == starts["count_dots.answer"]  # the old timeline still drives the old video
     finally:
         path.write_text(original, encoding="utf-8")
     page.wait_for_function("() => document.querySelector('#error').hidden", timeout=BUILD_S * 1000)
@@ -462,12 +525,14 @@ def test_the_list_shows_status_and_findings(studio, browser, scene_page):
     page.goto(studio)
     page.wait_for_function("() => document.querySelectorAll('tr[data-scene]').length === 2")
     row = page.locator('tr[data-scene="count_dots"]')
-    page.wait_for_function("() => document.querySelector('tr[data-scene=\"count_dots\"]').textContent.includes('fresh')",
-                           timeout=60000)
-    assert "6." in row.locator("td").nth(3).inner_text()            # planned duration, seconds
+    page.wait_for_function(
+        "() => document.querySelector('tr[data-scene=\"count_dots\"]').textContent.includes('fresh')", timeout=60000
+    )
+    assert "6." in row.locator("td").nth(3).inner_text()  # planned duration, seconds
     # the viewer check runs in the background and its count lands in the list, for both scenes
-    page.wait_for_function("() => document.querySelectorAll('td.findings[data-count]').length === 2",
-                           timeout=BUILD_S * 1000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('td.findings[data-count]').length === 2", timeout=BUILD_S * 1000
+    )
     assert row.locator("td.findings").inner_text() == "0"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "studio-list.png"), full_page=True)

@@ -6,6 +6,7 @@ which the figures compute with but the scene does not import, makes the scene's 
 On a copy of the mini course whose figures import a package of its own (``countmath``), in a child
 process (the studio's work changes the process's course root).
 """
+
 import json
 import subprocess
 import sys
@@ -49,14 +50,22 @@ def mini(tmp_path):
     (course / "countmath").mkdir()
     (course / "countmath" / "__init__.py").write_text("DOTS = 3\n", encoding="utf-8")
     figures = course / "narration" / "figures.py"
-    figures.write_text(figures.read_text(encoding="utf-8").replace("DOTS = 3   # what the scene draws",
-                                                                   "from countmath import DOTS"), encoding="utf-8")
+    figures.write_text(
+        figures.read_text(encoding="utf-8").replace("DOTS = 3   # what the scene draws", "from countmath import DOTS"),
+        encoding="utf-8",
+    )
     return course
 
 
 def test_an_edit_to_the_course_math_makes_the_preview_stale(mini):
-    res = subprocess.run([sys.executable, "-c", STATUS, str(mini)], cwd=ROOT, capture_output=True, text=True,
-                         env=mini_runs.env(), timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-c", STATUS, str(mini)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=mini_runs.env(),
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     assert json.loads(res.stdout.strip().splitlines()[-1]) == ["fresh", "stale"]
 
@@ -80,14 +89,26 @@ print(json.dumps({"plan": [str(p) for p in plan_inputs(lesson)], "deps": [str(p)
 
 
 def test_watch_studio_and_scene_cache_share_one_list(mini):
-    res = subprocess.run([sys.executable, "-c", LISTS, str(mini)], cwd=ROOT, capture_output=True, text=True,
-                         env=mini_runs.env(), timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-c", LISTS, str(mini)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=mini_runs.env(),
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     got = json.loads(res.stdout.strip().splitlines()[-1])
     course = mini.resolve()
     names = {p.replace(str(course) + "/", "") for p in got["plan"]}
-    assert {"narration/counting.yaml", "narration/lexicon.yaml", "narration/figures.py", "config.yaml",
-            "countmath/__init__.py", "scenes/counting.py"} <= names
+    assert {
+        "narration/counting.yaml",
+        "narration/lexicon.yaml",
+        "narration/figures.py",
+        "config.yaml",
+        "countmath/__init__.py",
+        "scenes/counting.py",
+    } <= names
     assert set(got["preview"]) == set(got["plan"]) | set(got["deps"])
     assert got["studio"] == sorted(got["preview"])
     assert str(course / "countmath" / "__init__.py") in got["all"]

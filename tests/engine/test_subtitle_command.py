@@ -2,14 +2,15 @@
 
 The subtitles written from the plan are made by a fresh Python (what it imports is checked); the plan before
 them and the two refusals after run through the command line's entry in this process (``mini_runs.here``)."""
+
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import srt
-import yaml
 import webvtt
+import yaml
 
 from tests.support.mini_runs import here
 
@@ -18,8 +19,11 @@ OUT = "tests/.tmp/subs_media"
 
 
 def run(args, env=None, code=None):
-    prog = code or "import sys; from coursekit.cli.main import main; rc = main(sys.argv[1:]); " \
-                   "print('MANIM_IMPORTED' if 'manim' in sys.modules else 'NO_MANIM'); sys.exit(rc)"
+    prog = (
+        code
+        or "import sys; from coursekit.cli.main import main; rc = main(sys.argv[1:]); "
+        "print('MANIM_IMPORTED' if 'manim' in sys.modules else 'NO_MANIM'); sys.exit(rc)"
+    )
     return subprocess.run([sys.executable, "-c", prog, *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
 
@@ -33,6 +37,7 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path, monkeyp
     assert proc.returncode == 0, proc.stderr
     assert "NO_MANIM" in proc.stdout
     from coursekit.plan.model import LessonPlan
+
     for lesson in ("trig_to_rope", "word_order", "rotation_matrix"):
         d = ROOT / OUT / "course" / lesson
         subs = list(srt.parse((d / f"{lesson}.srt").read_text(encoding="utf-8")))
@@ -47,7 +52,7 @@ def test_subtitles_from_plan_without_manim_and_stale_detection(tmp_path, monkeyp
     shutil.copytree(ROOT / "narration", narr)
     f = narr / "word_order.yaml"
     text = f.read_text(encoding="utf-8")
-    first = text.index('text: "') + len('text: "')          # the lesson's first cue, whatever it says
+    first = text.index('text: "') + len('text: "')  # the lesson's first cue, whatever it says
     f.write_text(text[:first] + "嗯，" + text[first:], encoding="utf-8")
     doc = yaml.safe_load(text)
     cue = f"{doc['scenes'][0]['id']}.{doc['scenes'][0]['cues'][0]['id']}"

@@ -1,4 +1,5 @@
 """Facts about the Chinese subtitles: no character lost, limits met, files that read back."""
+
 from __future__ import annotations
 
 import html
@@ -11,7 +12,6 @@ import srt
 import webvtt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.support.examples import examples
 
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
@@ -30,6 +30,7 @@ from coursekit.subtitles.files import lesson_events, write_srt, write_vtt
 from coursekit.subtitles.lines import wrap_lines
 from coursekit.subtitles.rules import LINGER_MS, START_SYNC_MS, count_chars, squeeze
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS
+from tests.support.examples import examples
 
 LIMITS = SubtitleConfig()
 HAN = re.compile(r"[\u4e00-\u9fa5]+")
@@ -37,7 +38,7 @@ CLOSING = set("。！？!?；;，、：,:）”』」》…—)]")
 OPENING = set("（“『「《([")
 
 jieba.setLogLevel(60)
-_REFERENCE = jieba.Tokenizer()     # an independent tokenizer, same dictionary
+_REFERENCE = jieba.Tokenizer()  # an independent tokenizer, same dictionary
 
 
 def latin_runs(text: str) -> list[tuple[int, int]]:
@@ -81,8 +82,33 @@ def inside_one(span: tuple[int, int], cuts: list[tuple[int, int]]) -> bool:
 
 # --- a strategy for narration-like text ----------------------------------------
 
-WORDS = ["位置", "编码", "旋转", "矩阵", "注意力", "机制", "三角函数", "单位圆", "指针", "我们", "的", "是",
-         "查询", "向量", "角度", "频率", "相对", "距离", "内积", "只", "看", "顺序", "模型", "这个", "一个"]
+WORDS = [
+    "位置",
+    "编码",
+    "旋转",
+    "矩阵",
+    "注意力",
+    "机制",
+    "三角函数",
+    "单位圆",
+    "指针",
+    "我们",
+    "的",
+    "是",
+    "查询",
+    "向量",
+    "角度",
+    "频率",
+    "相对",
+    "距离",
+    "内积",
+    "只",
+    "看",
+    "顺序",
+    "模型",
+    "这个",
+    "一个",
+]
 FORMULAS = ["R(θ)", "10000^(2i/d)", "2π", "(0,3)", "n−m", "M_k", "GPT-2", "q·k", "sin(mθ)", "3.14"]
 
 cjk_char = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5)
@@ -107,13 +133,14 @@ def narration(draw) -> str:
         elif kind < 7:
             core = draw(cjk_char)
         else:
-            core = f" {draw(latin_token)} "     # Latin tokens stand apart, as in real narration
+            core = f" {draw(latin_token)} "  # Latin tokens stand apart, as in real narration
         tail = "".join(draw(st.lists(closing, max_size=1))) if draw(st.integers(0, 3)) == 0 else ""
         parts.append(head + core + tail + draw(blank))
     return "".join(parts)
 
 
 # --- segmentation ----------------------------------------------------------------
+
 
 @settings(deadline=None, max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(narration())
@@ -184,9 +211,9 @@ def test_formula_tokens_stay_whole():
 def test_token_longer_than_a_line_is_an_error_naming_it():
     with pytest.raises(ValueError, match="abcdefghijklmnopq"):
         segment("这个词 abcdefghijklmnopq 太长了")
-    with pytest.raises(UserError):          # shown to the user as one line, not a traceback
+    with pytest.raises(UserError):  # shown to the user as one line, not a traceback
         segment("这个词 abcdefghijklmnopq 太长了")
-    assert segment("abcdefghijklmnop") == ["abcdefghijklmnop"]     # exactly a line is fine
+    assert segment("abcdefghijklmnop") == ["abcdefghijklmnop"]  # exactly a line is fine
 
 
 def test_overlong_chinese_word_is_cut_between_characters_not_lost():
@@ -257,8 +284,9 @@ def test_typical_cue_meets_every_limit_at_4_5_chars_per_second(text):
 
 
 @settings(deadline=None, max_examples=examples(60))
-@given(text=st.sampled_from(TYPICAL), rate=st.floats(3.0, 6.0),
-       clause=st.floats(150, 400), sentence=st.floats(300, 700))
+@given(
+    text=st.sampled_from(TYPICAL), rate=st.floats(3.0, 6.0), clause=st.floats(150, 400), sentence=st.floats(300, 700)
+)
 def test_timing_meets_limits_at_any_speech_rate(text, rate, clause, sentence):
     times = synthetic_times(text, rate, clause_ms=clause, sentence_ms=sentence)
     check_cue(text, times, time_cue(text, times))
@@ -308,8 +336,8 @@ def test_impossible_limits_keep_text_and_lines_and_are_reported():
     text = "这句话说得太快了，每秒二十个字，谁也读不完。"
     times = synthetic_times(text, 20.0, clause_ms=30, sentence_ms=30)
     events = time_cue(text, times, next_start_ms=times[-1][1] + 100)
-    assert squeeze("".join(e.text for e in events)) == squeeze(text)          # characters first
-    assert all(len(wrap_lines(e.text)) <= 2 for e in events)                   # then lines
+    assert squeeze("".join(e.text for e in events)) == squeeze(text)  # characters first
+    assert all(len(wrap_lines(e.text)) <= 2 for e in events)  # then lines
     assert all(b.start_ms - a.end_ms >= LIMITS.min_gap_ms for a, b in zip(events, events[1:]))  # then gaps
     found = violations(events, event_speech_spans(text, events, times))
     assert found and all("characters a second" in v or "lasts" in v for v in found)
@@ -345,32 +373,56 @@ def test_proportional_times_cover_the_span():
 def test_violations_reports_each_limit():
     ev = [SubtitleEvent(0, 500, "一" * 20), SubtitleEvent(520, 9000, "二")]
     found = " | ".join(violations(ev, [(300, 800), (520, 1000)]))
-    for phrase in ["less than 833", "characters a second", "starts at 0", "before the next event",
-                   "more than 7000", "after its speech"]:
+    for phrase in [
+        "less than 833",
+        "characters a second",
+        "starts at 0",
+        "before the next event",
+        "more than 7000",
+        "after its speech",
+    ]:
         assert phrase in found
     assert violations([SubtitleEvent(0, 2000, "一" * 33)], [(0, 2000)])[0].endswith("16 characters")
 
 
 # --- files --------------------------------------------------------------------------
 
+
 def make_plan(texts_per_scene, fps=30):
     scenes, frame = [], 0
     for s, texts in enumerate(texts_per_scene):
         cues, t = [], 300
         for c, text in enumerate(texts):
-            events = [SubtitleEvent(t, t + 1500, "\n".join(wrap_lines(text)))]   # the planner stores wrapped lines
-            cues.append(CuePlan(id=f"s{s}.c{c}", text=text, spoken=text, start_frame=0, frames=60,
-                                speech_frames=45, audio=None, audio_sha256=None, voice="silent",
-                                subtitles=events))
+            events = [SubtitleEvent(t, t + 1500, "\n".join(wrap_lines(text)))]  # the planner stores wrapped lines
+            cues.append(
+                CuePlan(
+                    id=f"s{s}.c{c}",
+                    text=text,
+                    spoken=text,
+                    start_frame=0,
+                    frames=60,
+                    speech_frames=45,
+                    audio=None,
+                    audio_sha256=None,
+                    voice="silent",
+                    subtitles=events,
+                )
+            )
             t += 2000
         frames = 1 + t * fps // 1000
-        scenes.append(ScenePlan(id=f"s{s}", cls="X", title="t", source=[], start_frame=frame,
-                                frames=frames, fps=fps, cues=cues))
+        scenes.append(
+            ScenePlan(id=f"s{s}", cls="X", title="t", source=[], start_frame=frame, frames=frames, fps=fps, cues=cues)
+        )
         frame += frames
     return LessonPlan(lesson="trig_to_rope", title="t", fps=fps, frames=frame, voice="silent", scenes=scenes)
 
 
-NASTY = ["看 <script> 和 </script> 标签", "箭头 A --> B 不是时间", "甲 & 乙 &amp; 丙", "普通的一句字幕，要换行才放得下。"]
+NASTY = [
+    "看 <script> 和 </script> 标签",
+    "箭头 A --> B 不是时间",
+    "甲 & 乙 &amp; 丙",
+    "普通的一句字幕，要换行才放得下。",
+]
 
 
 def expected(plan):
@@ -389,8 +441,9 @@ def test_lesson_events_are_lesson_absolute():
     start2 = plan.scenes[1].start_frame * 1000 / 30
     assert [s.index for s in subs] == [1, 2, 3]
     assert subs[1].start.total_seconds() * 1000 == pytest.approx(round(start2) + 300)
-    assert [(round(s.start.total_seconds() * 1000), round(s.end.total_seconds() * 1000), s.content)
-            for s in subs] == expected(plan)
+    assert [
+        (round(s.start.total_seconds() * 1000), round(s.end.total_seconds() * 1000), s.content) for s in subs
+    ] == expected(plan)
 
 
 def test_srt_round_trip_is_literal(tmp_path):
@@ -398,8 +451,7 @@ def test_srt_round_trip_is_literal(tmp_path):
     path = tmp_path / "lesson.srt"
     write_srt(lesson_events(plan), path)
     back = list(srt.parse(path.read_text(encoding="utf-8")))
-    got = [(b.start // srt.timedelta(milliseconds=1), b.end // srt.timedelta(milliseconds=1), b.content)
-           for b in back]
+    got = [(b.start // srt.timedelta(milliseconds=1), b.end // srt.timedelta(milliseconds=1), b.content) for b in back]
     assert got == expected(plan)
     assert "<script>" in back[0].content and "-->" in back[1].content and "&amp;" in back[2].content
 
@@ -411,11 +463,10 @@ def test_vtt_round_trip_is_literal_and_escaped(tmp_path):
     raw = path.read_text(encoding="utf-8")
     assert raw.startswith("WEBVTT")
     assert "<script>" not in raw and "&lt;script&gt;" in raw and "--&gt;" in raw and "&amp;amp;" in raw
-    for line in raw.splitlines():     # "-->" only on timing lines
+    for line in raw.splitlines():  # "-->" only on timing lines
         assert "-->" not in line or re.fullmatch(r"[\d:.]+ --> [\d:.]+", line), line
     back = webvtt.read(str(path))
-    got = [(c.start_time.in_milliseconds(), c.end_time.in_milliseconds(), html.unescape(c.raw_text))
-           for c in back]
+    got = [(c.start_time.in_milliseconds(), c.end_time.in_milliseconds(), html.unescape(c.raw_text)) for c in back]
     assert got == expected(plan)
 
 
@@ -436,7 +487,7 @@ def test_writes_are_atomic_and_replace(tmp_path):
         path.write_text("old", encoding="utf-8")
         write(lesson_events(plan), path)
         assert "第一句。" in path.read_text(encoding="utf-8")
-    assert sorted(os.listdir(tmp_path)) == ["a.srt", "a.vtt"]      # no temporary files left
+    assert sorted(os.listdir(tmp_path)) == ["a.srt", "a.vtt"]  # no temporary files left
 
 
 def test_a_course_of_2000_events_is_written_whole(tmp_path):
@@ -444,7 +495,7 @@ def test_a_course_of_2000_events_is_written_whole(tmp_path):
     wall-clock limit here failed on a loaded machine, so the figure lives in the benchmark.)"""
     pool = [seg for text in TYPICAL for seg in segment(text)]
     texts = [pool[k % len(pool)] for k in range(2000)]
-    plan = make_plan([texts[i:i + 50] for i in range(0, 2000, 50)])
+    plan = make_plan([texts[i : i + 50] for i in range(0, 2000, 50)])
     subs = lesson_events(plan)
     write_srt(subs, tmp_path / "c.srt")
     write_vtt(subs, tmp_path / "c.vtt")

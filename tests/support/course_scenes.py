@@ -1,6 +1,7 @@
 """The real course's plans and scenes for the tests: plans of the real narration (silent voice: no audio,
 ~4.5 characters a second; or espeak, a real voice's pauses and pace) and each scene built once per process in
 a dry run, from its espeak plan, with the viewer check."""
+
 from __future__ import annotations
 
 import os
@@ -32,7 +33,7 @@ def _course_lessons() -> tuple[str, ...]:
     return tuple(l.id for l in _speech(None)[1].lessons)
 
 
-@lru_cache(maxsize=None)     # keyed by the arguments as passed: the public functions pass them all, always
+@lru_cache(maxsize=None)  # keyed by the arguments as passed: the public functions pass them all, always
 def _speech(voice_name: str | None):
     """(config, course, lexicon, voice, audio cache) for ``voice_name``; None: config and course only."""
     import tempfile
@@ -100,11 +101,11 @@ def built_scene(scene_id: str, fps: int = 15):
     return _built(scene_id, int(fps))
 
 
-@lru_cache(maxsize=None)     # lru_cache keys f(a) and f(a, 15) apart: the public function passes both, always
+@lru_cache(maxsize=None)  # lru_cache keys f(a) and f(a, 15) apart: the public function passes both, always
 def _built(scene_id: str, fps: int):
+    from coursekit.render.registry import scene_class
     from coursekit.render.viewer_check import build_dry_run
     from scenes import theme
-    from coursekit.render.registry import scene_class
 
     plan = narration_scene_plan(scene_id, fps)
     return build_dry_run(scene_class(plan.cls), plan, media_dir=worker_media(), rules=theme.viewer_rules())

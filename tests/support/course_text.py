@@ -10,6 +10,7 @@
 Under pytest-xdist every test that builds a scene of one lesson runs on one worker (tests/conftest.py's
 ``xdist_unit_of``: a unit per lesson), so each scene is built once per run.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -19,6 +20,7 @@ from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from coursekit.render.drawn_text import DrawnText
 from narration.glossary import Place
+
 
 @lru_cache(maxsize=None)
 def course():
@@ -61,12 +63,21 @@ def narration_places() -> list[Place]:
 
 def screen_places(texts: list[DrawnText], lesson: str) -> list[Place]:
     """Drawn strings as places: Typst sources are ``formulas``, everything else ``screen``."""
-    return [Place(f"{lesson} · scene {t.scene} · on screen in {t.cue}, frame {t.frame} ({t.kind})",
-                  "formulas" if t.typst else "screen", lesson, t.scene, t.text) for t in texts]
+    return [
+        Place(
+            f"{lesson} · scene {t.scene} · on screen in {t.cue}, frame {t.frame} ({t.kind})",
+            "formulas" if t.typst else "screen",
+            lesson,
+            t.scene,
+            t.text,
+        )
+        for t in texts
+    ]
 
 
 # -- drawn texts ---------------------------------------------------------------------------------
 def drawn_texts(scene_id: str) -> list[DrawnText]:
     """Every string ``scene_id`` draws (see the module doc); raises if the scene does not build."""
     from tests.support.course_scenes import built_scene
+
     return list(built_scene(scene_id)[0].drawn_texts)

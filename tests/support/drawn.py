@@ -9,6 +9,7 @@ and end, an arc's centre, start and end). These helpers turn them into numbers.
 Each check is a function ``samples -> list of disagreements``, so a test can also feed it perturbed
 samples and see it fail.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-NUMBER = re.compile(r"[−\-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?")   # 60,611 is one number; (1,0.5) two
+NUMBER = re.compile(r"[−\-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?")  # 60,611 is one number; (1,0.5) two
 
 
 def direction_deg(start, end) -> float:
@@ -52,8 +53,15 @@ def last_number(text: str) -> float:
     return found[-1]
 
 
-def disagreements(samples: Iterable[dict], *, shown: Callable[[dict], bool], said: Callable[[dict], float],
-                  drawn: Callable[[dict], float], tol: float, what: str) -> list[str]:
+def disagreements(
+    samples: Iterable[dict],
+    *,
+    shown: Callable[[dict], bool],
+    said: Callable[[dict], float],
+    drawn: Callable[[dict], float],
+    tol: float,
+    what: str,
+) -> list[str]:
     """Frames where a visible label's value and the drawn value differ by more than ``tol``."""
     out = []
     for s in samples:
@@ -86,7 +94,7 @@ def card_disagreements(samples: Iterable[dict]) -> list[str]:
             for j, (xl, pl, xc, pc) in enumerate(zip(s["x_labels"], s["p_labels"], s["x"], s["p"])):
                 if (typst_plain(xl), typst_plain(pl)) != (f"x_{j + 1}", f"p_{j + 1}"):
                     out.append(f"frame {s['frame']}: column {j} says {xl!r} / {pl!r}")
-                if abs(xc[0] - pc[0]) > 1e-6 or xc[1] < pc[1] - 1e-9:      # (they meet as the rows merge)
+                if abs(xc[0] - pc[0]) > 1e-6 or xc[1] < pc[1] - 1e-9:  # (they meet as the rows merge)
                     out.append(f"frame {s['frame']}: column {j}: x is not drawn above its p")
             xs = [c[0] for c in s["x"]]
             if xs != sorted(xs):

@@ -15,6 +15,7 @@ n-th request over all processes (counting from 0) gets ACTION n (the last one re
     error    {"ok": false, ...}       short    a reply claiming more samples than the WAV holds
     noready  (as the first action)    exit at start with a not-ready line
 """
+
 import json
 import math
 import os
@@ -30,7 +31,7 @@ def tone(n_syllables: int, rate: int = RATE) -> bytes:
     n = int(0.2 * n_syllables * rate)
     out = bytearray()
     for i in range(n):
-        env = 0.5 - 0.5 * math.cos(2 * math.pi * i / (0.2 * rate))   # one swell per syllable
+        env = 0.5 - 0.5 * math.cos(2 * math.pi * i / (0.2 * rate))  # one swell per syllable
         out += struct.pack("<h", int(12000 * env * math.sin(2 * math.pi * 220 * i / rate)))
     return bytes(out)
 
@@ -77,9 +78,25 @@ def main() -> int:
             w.setframerate(rate)
             w.writeframes(pcm)
         samples = pos + (1000 if action == "short" else 0)
-        print(json.dumps({"id": req["id"], "ok": True, "path": req["out"], "rate": rate, "samples": samples,
-                          "spans": spans, "peak": 0.37, "rms": 0.1, "nonfinite": 7 if action == "nan" else 0,
-                          "gain": 1.0, "skipped": [], "seconds": 0.01}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "id": req["id"],
+                    "ok": True,
+                    "path": req["out"],
+                    "rate": rate,
+                    "samples": samples,
+                    "spans": spans,
+                    "peak": 0.37,
+                    "rms": 0.1,
+                    "nonfinite": 7 if action == "nan" else 0,
+                    "gain": 1.0,
+                    "skipped": [],
+                    "seconds": 0.01,
+                }
+            ),
+            flush=True,
+        )
     return 0
 
 

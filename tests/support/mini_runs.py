@@ -15,6 +15,7 @@ scenes) for the tests of issue 26: commands side by side, stopped, killed and re
   on PYTHONPATH, so the voices' worker processes have it too), and the file it writes when it gets there:
   a place to kill it that does not depend on timing.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,14 +29,22 @@ ROOT = Path(__file__).resolve().parents[2]
 MINI_COURSE = ROOT / "tests" / "fixtures" / "mini_course"
 _TEMPORARY = re.compile(r"^\..+\.\d+-\d+\.tmp(\.[^.]+)?$")
 
-FINALS = ("plan/15fps/*.json", "plan/15fps/scenes/*.json", "scenes/low/*.mp4", "scenes/low/.*.key",
-          "course/counting/*", "course/manifest.json", "course/index.html")
+FINALS = (
+    "plan/15fps/*.json",
+    "plan/15fps/scenes/*.json",
+    "scenes/low/*.mp4",
+    "scenes/low/.*.key",
+    "course/counting/*",
+    "course/manifest.json",
+    "course/index.html",
+)
 
 
 def copy_mini_course(dst: Path) -> Path:
     """A copy of the second, tiny course (tests/fixtures/mini_course) at ``dst``, without caches or media:
     the tests that run commands on it write into the copy, never into the fixture."""
     import shutil
+
     shutil.copytree(MINI_COURSE, dst, ignore=shutil.ignore_patterns("__pycache__", "media"))
     return dst
 
@@ -50,6 +59,7 @@ def copy_made(made: Path, dst: Path, without: tuple[str, ...] = ()) -> Path:
     for the paths in ``without`` (relative to media/: a folder or a file, at any depth): a course to go on
     from where the quiet commands left it, without running them again."""
     import shutil
+
     media = made / "media"
 
     def ignore(folder: str, names: list[str]) -> list[str]:
@@ -71,14 +81,26 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def run(course: Path, *args: str, timeout: float = 600, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
-                          cwd=ROOT, capture_output=True, text=True, env=env(**extra), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env(**extra),
+        timeout=timeout,
+    )
 
 
 def start(course: Path, *args: str, **extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(**extra),
-                            start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-u", str(ROOT / "render.py"), *args, "--course", str(course)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(**extra),
+        start_new_session=True,
+    )
 
 
 def here(monkeypatch, capfd, *argv: str, **extra: str) -> subprocess.CompletedProcess:
@@ -120,8 +142,11 @@ def finals(course: Path) -> dict[str, bytes]:
 
 def temporaries(course: Path) -> list[str]:
     media = course / "media"
-    return sorted(p.relative_to(media).as_posix() for p in media.rglob("*")
-                  if _TEMPORARY.match(p.name) or p.name == ".render-in-progress" or p.name.endswith(".concat.txt"))
+    return sorted(
+        p.relative_to(media).as_posix()
+        for p in media.rglob("*")
+        if _TEMPORARY.match(p.name) or p.name == ".render-in-progress" or p.name.endswith(".concat.txt")
+    )
 
 
 SITECUSTOMIZE = '''"""Fault injection for the kill tests: stop for ever just before a matching rename."""

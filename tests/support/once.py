@@ -4,6 +4,7 @@ Under xdist the workers share it as pytest-xdist documents for a session fixture
 makes it under a file lock in the run's shared temporary folder, the others wait for the lock and read what
 it made. A make that fails is made only once too: every later test is told why, not made to try again.
 """
+
 from __future__ import annotations
 
 import os

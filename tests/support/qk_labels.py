@@ -2,6 +2,7 @@
 label checks of lesson 2's overview and of the q/k widget (tests/course/test_scene_word_order_overview.py,
 tests/course/test_scene_qk_widget.py). Each check is a function ``samples -> list of disagreements``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,8 +13,8 @@ import numpy as np
 from tests.support.course_scenes import built_scene
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, last_number, length, signed_gap_deg
 
-ANGLE_TOL = 0.5 + 1e-6          # a whole-degree readout
-SCORE_TOL = 0.005 + 1e-6        # a two-place readout
+ANGLE_TOL = 0.5 + 1e-6  # a whole-degree readout
+SCORE_TOL = 0.005 + 1e-6  # a two-place readout
 PAIR = re.compile(r"\(([−\-]?\d+(?:\.\d+)?),([−\-]?\d+(?:\.\d+)?)\)")
 
 
@@ -76,24 +77,41 @@ def perturbed(samples: list[dict], when, change) -> list[dict]:
 # =============================================================================================
 def rope_angle_disagreements(samples: list[dict]) -> list[str]:
     """The ``夹角`` readout vs the angle between the drawn arrows, and vs the arc drawn between them."""
-    out = disagreements(samples, shown=lambda s: s["gap_on"], said=lambda s: last_number(s["gap_text"]),
-                        drawn=drawn_gap, tol=ANGLE_TOL, what="angle readout vs arrows")
-    out += disagreements(samples, shown=lambda s: s["gap_on"] and s["arc_on"] and drawn_gap(s) > 1.0,
-                         said=lambda s: last_number(s["gap_text"]),
-                         drawn=lambda s: abs(arc_sweep_deg(s["arc_center"], s["arc_start"], s["arc_end"])),
-                         tol=ANGLE_TOL, what="angle readout vs arc")
+    out = disagreements(
+        samples,
+        shown=lambda s: s["gap_on"],
+        said=lambda s: last_number(s["gap_text"]),
+        drawn=drawn_gap,
+        tol=ANGLE_TOL,
+        what="angle readout vs arrows",
+    )
+    out += disagreements(
+        samples,
+        shown=lambda s: s["gap_on"] and s["arc_on"] and drawn_gap(s) > 1.0,
+        said=lambda s: last_number(s["gap_text"]),
+        drawn=lambda s: abs(arc_sweep_deg(s["arc_center"], s["arc_start"], s["arc_end"])),
+        tol=ANGLE_TOL,
+        what="angle readout vs arc",
+    )
     return out
 
 
 def score_disagreements(samples: list[dict], *, shown: str = "score_on") -> list[str]:
     """The score readout vs |q||k|·cos(angle) measured from the drawn arrows (lengths in vector units)."""
+
     def drawn(s):
         lq = length(s["q_start"], s["q_end"]) / s["unit"]
         lk = length(s["k_start"], s["k_end"]) / s["unit"]
         return lq * lk * np.cos(np.radians(drawn_gap(s)))
-    return disagreements(samples, shown=lambda s: s[shown] if isinstance(s[shown], bool) else s[shown][3],
-                         said=lambda s: last_number(s["score_text"]), drawn=drawn, tol=SCORE_TOL,
-                         what="score vs |q||k|cos(drawn angle)")
+
+    return disagreements(
+        samples,
+        shown=lambda s: s[shown] if isinstance(s[shown], bool) else s[shown][3],
+        said=lambda s: last_number(s["score_text"]),
+        drawn=drawn,
+        tol=SCORE_TOL,
+        what="score vs |q||k|cos(drawn angle)",
+    )
 
 
 def forward_rad(deg: float) -> float:

@@ -1,6 +1,7 @@
 """Small readers of a built scene's probes and drawn texts, shared by tests/course/'s scene and lesson files: a
 sample at a frame, the one sample of a probe, Text as drawn (no spaces), figures in Typst lines.
 """
+
 from __future__ import annotations
 
 import re

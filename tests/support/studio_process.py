@@ -1,5 +1,6 @@
 """``render.py studio`` on a course copy, for the browser tests: started on a free loopback port, waited for
 until it prints its address, stopped with SIGINT (killed if it does not stop in 30 s)."""
+
 from __future__ import annotations
 
 import os
@@ -31,9 +32,13 @@ def running_studio(course: Path) -> Iterator[str]:
     port = free_port()
     log = course / "studio.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course),
-                                 "--port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                env=studio_env())
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "render.py"), "studio", "--course", str(course), "--port", str(port)],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=studio_env(),
+        )
     try:
         deadline = time.time() + 120
         while not re.search(r"studio: http://127\.0\.0\.1:\d+/", log.read_text()):

@@ -1,4 +1,5 @@
 """Text and Typst built inside updaters: what a per-frame re-typesetting would show."""
+
 from __future__ import annotations
 
 import sys

@@ -8,6 +8,7 @@
 Both yield ``(scene, output path, stats)`` as scenes finish; ``render_scenes`` logs and reports them the
 same way. Assembly always stays on this machine.
 """
+
 from __future__ import annotations
 
 from coursekit.core.config import Config
@@ -22,7 +23,9 @@ def open_executor(cfg: Config, jobs: int | None = None) -> SceneExecutor:
     at least one worker, the same versions on every worker). Use it as a context manager."""
     if cfg.render.executor == "dask":
         if not cfg.render.scheduler:
-            raise UserError("--executor dask needs the scheduler's address: pass --scheduler tcp://HOST:8786 or "
-                            "set render.scheduler in config.yaml (start one with `dask scheduler`)")
+            raise UserError(
+                "--executor dask needs the scheduler's address: pass --scheduler tcp://HOST:8786 or "
+                "set render.scheduler in config.yaml (start one with `dask scheduler`)"
+            )
         return DaskExecutor(cfg)
     return LocalExecutor(cfg, jobs)

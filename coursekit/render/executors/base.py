@@ -1,4 +1,5 @@
 """What every executor does: run scene renders and hand back their outputs."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,8 +27,9 @@ class SceneExecutor:
         """How many scene jobs run at once, and a line saying why when that needs saying."""
         raise NotImplementedError
 
-    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int,
-                guard: Callable[[], None] | None = None) -> Iterator[tuple[ScenePlan, Path, dict]]:
+    def deliver(
+        self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
+    ) -> Iterator[tuple[ScenePlan, Path, dict]]:
         """Render (or reuse) every scene into ``outdir/<scene>.mp4``; yield each as it finishes, with
         its stats (``reused``, ``wall_s``, ``peak_rss_mb`` …; keys starting with ``_`` are not logged).
         ``guard()`` (the run's check that its sources are unchanged) runs before each job starts and

@@ -18,6 +18,7 @@ stops, the scenes already received are kept and the next run resumes from them.
 ``loopback_cluster()`` starts a LocalCluster on this machine for the tests and the benchmark, with the
 settings of ``dask-render.yaml`` beside this file, which docs/cluster.md recommends for render clusters.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -93,9 +94,16 @@ def loopback_cluster(workers: int = 2, threads_per_worker: int = 1, render_setti
             os.environ.update(before)
 
     try:
-        with dask.config.set(settings), LocalCluster(
-                n_workers=workers, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                dashboard_address=None) as cluster:
+        with (
+            dask.config.set(settings),
+            LocalCluster(
+                n_workers=workers,
+                threads_per_worker=threads_per_worker,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            ) as cluster,
+        ):
             restore()
             yield cluster
     finally:
@@ -120,8 +128,10 @@ class DaskExecutor(SceneExecutor):
         self.address = cfg.render.scheduler
         self.store = shared_store(cfg)
         timeout = _timeout()
-        hint = (f"start one with `dask scheduler` on that host and workers with `dask worker {self.address}`, "
-                f"check render.scheduler / --scheduler, or use --executor local")
+        hint = (
+            f"start one with `dask scheduler` on that host and workers with `dask worker {self.address}`, "
+            f"check render.scheduler / --scheduler, or use --executor local"
+        )
         # the client's own connection retries would otherwise log a traceback before we say it in one line
         quiet = [logging.getLogger(n) for n in ("distributed.client", "distributed.comm.tcp", "distributed.core")]
         levels = [l.level for l in quiet]
@@ -130,8 +140,9 @@ class DaskExecutor(SceneExecutor):
         try:
             self.client = Client(self.address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:
-            raise UserError(f"cannot reach the Dask scheduler at {self.address} within {timeout:g} s "
-                            f"({type(exc).__name__}); {hint}") from None
+            raise UserError(
+                f"cannot reach the Dask scheduler at {self.address} within {timeout:g} s ({type(exc).__name__}); {hint}"
+            ) from None
         finally:
             for l, level in zip(quiet, levels):
                 l.setLevel(level)
@@ -139,9 +150,11 @@ class DaskExecutor(SceneExecutor):
             try:
                 self.client.wait_for_workers(1, timeout=timeout)
             except TimeoutError:
-                raise UserError(f"the Dask scheduler at {self.address} has no workers (waited {timeout:g} s); "
-                                f"start some with `dask worker {self.address}` on machines that have the project "
-                                f"installed") from None
+                raise UserError(
+                    f"the Dask scheduler at {self.address} has no workers (waited {timeout:g} s); "
+                    f"start some with `dask worker {self.address}` on machines that have the project "
+                    f"installed"
+                ) from None
             self.env = scene_job.environment(cfg.course.font)
             self._check_workers()
         except BaseException:
@@ -152,16 +165,20 @@ class DaskExecutor(SceneExecutor):
         try:
             theirs = self.client.run(scene_job.environment, self.cfg.course.font)
         except Exception as exc:  # noqa: BLE001 - e.g. the worker cannot import coursekit
-            raise UserError(f"could not read the versions on the Dask workers at {self.address}: "
-                            f"{type(exc).__name__}: {exc}; install the project on every worker and start "
-                            f"`dask worker` from its virtual environment") from None
+            raise UserError(
+                f"could not read the versions on the Dask workers at {self.address}: "
+                f"{type(exc).__name__}: {exc}; install the project on every worker and start "
+                f"`dask worker` from its virtual environment"
+            ) from None
         for addr, env in sorted(theirs.items()):
             diff = scene_job.differences(self.env, env)
             if diff:
                 more = f" (and {len(diff) - 1} more difference{'s' if len(diff) > 2 else ''})" if len(diff) > 1 else ""
-                raise UserError(f"Dask worker {addr} does not match this machine: {diff[0]}{more}; mixing them "
-                                f"would change pixels, so nothing was sent. Install the same project and versions "
-                                f"on every worker, or stop that worker")
+                raise UserError(
+                    f"Dask worker {addr} does not match this machine: {diff[0]}{more}; mixing them "
+                    f"would change pixels, so nothing was sent. Install the same project and versions "
+                    f"on every worker, or stop that worker"
+                )
         self.workers = len(theirs)
 
     def close(self) -> None:
@@ -174,14 +191,17 @@ class DaskExecutor(SceneExecutor):
         note = ""
         if self.cfg.render.jobs:
             note = f"render.jobs / --jobs ({self.cfg.render.jobs}) does not apply to the dask executor; "
-        note += (f"Dask cluster at {self.address}: {self.workers} worker{'s' if self.workers != 1 else ''}, "
-                 f"{threads} thread{'s' if threads != 1 else ''}, versions match this machine")
+        note += (
+            f"Dask cluster at {self.address}: {self.workers} worker{'s' if self.workers != 1 else ''}, "
+            f"{threads} thread{'s' if threads != 1 else ''}, versions match this machine"
+        )
         return max(1, min(threads, n_scenes)), note
 
     # ------------------------------------------------------------ results
 
-    def _accept(self, scene: ScenePlan, meta: dict, key: str, out: Path,
-                guard: Callable[[], None] | None = None) -> None:
+    def _accept(
+        self, scene: ScenePlan, meta: dict, key: str, out: Path, guard: Callable[[], None] | None = None
+    ) -> None:
         """Verify one result and write it to ``out`` atomically, then record its scene-cache key;
         ``guard()`` first (a source edited since the run began: the result is not kept)."""
         if guard is not None:
@@ -190,21 +210,29 @@ class DaskExecutor(SceneExecutor):
         data = meta["mp4"]
         worker = meta.get("worker", "?")
         if len(data) != meta["size"] or hashlib.sha256(data).hexdigest() != meta["sha256"]:
-            raise UserError(f"scene '{scene.id}' arrived damaged from worker {worker} (size or sha256 differ); "
-                            f"run again")
+            raise UserError(
+                f"scene '{scene.id}' arrived damaged from worker {worker} (size or sha256 differ); run again"
+            )
         diff = scene_job.differences(self.env, meta["environment"])
         if diff:
-            raise UserError(f"scene '{scene.id}' was rendered by worker {worker}, which does not match this "
-                            f"machine: {diff[0]}; install the same project and versions on every worker")
+            raise UserError(
+                f"scene '{scene.id}' was rendered by worker {worker}, which does not match this "
+                f"machine: {diff[0]}; install the same project and versions on every worker"
+            )
         clips = sorted({c.audio_sha256 for c in scene.cues if c.audio_sha256})
         if meta["key"] != key or meta["audio_sha256"] != clips:
-            raise UserError(f"scene '{scene.id}' from worker {worker} was made from another plan or narration "
-                            f"than this run's; run again")
+            raise UserError(
+                f"scene '{scene.id}' from worker {worker} was made from another plan or narration "
+                f"than this run's; run again"
+            )
         if meta["frames"] != scene.frames:
-            raise UserError(f"scene '{scene.id}' from worker {worker} has {meta['frames']} frames, the plan "
-                            f"has {scene.frames}")
-        with course_lock(self.cfg.output_dir, names.output(self.cfg.output_dir, out), f"writing {out.name}"), \
-                replacing(out) as tmp:
+            raise UserError(
+                f"scene '{scene.id}' from worker {worker} has {meta['frames']} frames, the plan has {scene.frames}"
+            )
+        with (
+            course_lock(self.cfg.output_dir, names.output(self.cfg.output_dir, out), f"writing {out.name}"),
+            replacing(out) as tmp,
+        ):
             tmp.write_bytes(data)
             info = probe(tmp)
             v = next((s for s in info["streams"] if s["codec_type"] == "video"), None)
@@ -212,53 +240,70 @@ class DaskExecutor(SceneExecutor):
             frames = int(v["nb_frames"]) if v else -1
             duration = float(v["duration"]) if v else -1.0
             if frames != scene.frames or abs(duration - scene.frames / scene.fps) > 0.5 / scene.fps or a is None:
-                raise UserError(f"scene '{scene.id}' from worker {worker} holds {frames} frames "
-                                f"({duration:.3f} s{'' if a else ', no audio'}), the plan has {scene.frames} "
-                                f"({scene.frames / scene.fps:.3f} s); not written")
+                raise UserError(
+                    f"scene '{scene.id}' from worker {worker} holds {frames} frames "
+                    f"({duration:.3f} s{'' if a else ', no audio'}), the plan has {scene.frames} "
+                    f"({scene.frames / scene.fps:.3f} s); not written"
+                )
         remember(out, key)
 
     def _fail(self, scene: ScenePlan, fut) -> UserError:
         if fut.status == "cancelled":
-            return UserError(f"lost the Dask scheduler at {self.address} while scene '{scene.id}' was running; "
-                             f"scenes already received are kept, run again to resume")
+            return UserError(
+                f"lost the Dask scheduler at {self.address} while scene '{scene.id}' was running; "
+                f"scenes already received are kept, run again to resume"
+            )
         exc = fut.exception()
         if type(exc).__name__ == "KilledWorker":
-            return UserError(f"scene '{scene.id}' failed on the cluster: every worker that ran it died "
-                             f"(Dask's distributed.scheduler.allowed-failures was reached); check the workers' "
-                             f"logs and memory, or render it with --executor local")
+            return UserError(
+                f"scene '{scene.id}' failed on the cluster: every worker that ran it died "
+                f"(Dask's distributed.scheduler.allowed-failures was reached); check the workers' "
+                f"logs and memory, or render it with --executor local"
+            )
         text = str(exc) if isinstance(exc, (SceneJobError, UserError)) else f"{type(exc).__name__}: {exc}"
         if "does not match the client" in text:
             changed = scene_job.differences(self.env, scene_job.environment(self.cfg.course.font))
-            if changed:     # not the worker: this machine changed (e.g. a source edited) since the run began
+            if changed:  # not the worker: this machine changed (e.g. a source edited) since the run began
                 what = changed[0].replace(" here, ", " at the start, ").replace(" on the worker", " now")
-                return UserError(f"scene '{scene.id}' was refused by its worker because this machine changed "
-                                 f"during the run ({what}); scenes already received are kept; run again")
+                return UserError(
+                    f"scene '{scene.id}' was refused by its worker because this machine changed "
+                    f"during the run ({what}); scenes already received are kept; run again"
+                )
         return UserError(f"scene '{scene.id}' failed twice on the cluster: {text}")
 
-    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int,
-                guard: Callable[[], None] | None = None) -> Iterator[tuple[ScenePlan, Path, dict]]:
+    def deliver(
+        self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
+    ) -> Iterator[tuple[ScenePlan, Path, dict]]:
         from distributed import as_completed  # Dask: only with the dask executor
 
         futs: dict = {}
         keys: dict[str, str] = {}
         run = uuid.uuid4().hex[:8]
         try:
-            for s in sorted(scenes, key=lambda s: -s.frames):      # longest first: the shortest tail
+            for s in sorted(scenes, key=lambda s: -s.frames):  # longest first: the shortest tail
                 t0 = time.perf_counter()
                 if guard is not None:
                     guard()
                 module, key = scene_cache_key(s, quality, font=self.cfg.course.font)
                 if module is None:
-                    raise UserError(f"scene '{s.id}': no class {s.cls} in scenes/; write it or fix 'class' in "
-                                    f"the narration")
+                    raise UserError(
+                        f"scene '{s.id}': no class {s.cls} in scenes/; write it or fix 'class' in the narration"
+                    )
                 out = outdir / f"{s.id}.mp4"
                 if is_fresh(out, key):
                     yield s, out, self._stats(s, quality, t0, reused=True)
                     continue
-                job = scene_job.make_job(s, quality, key, self.cfg.render.worker_memory_gb, self.env, self.store,
-                                         self.cfg.course.font)
-                fut = self.client.submit(scene_job.run_scene_job, job, key=f"scene-{s.id}-{quality}-{run}",
-                                         pure=False, retries=JOB_RETRIES, priority=s.frames)
+                job = scene_job.make_job(
+                    s, quality, key, self.cfg.render.worker_memory_gb, self.env, self.store, self.cfg.course.font
+                )
+                fut = self.client.submit(
+                    scene_job.run_scene_job,
+                    job,
+                    key=f"scene-{s.id}-{quality}-{run}",
+                    pure=False,
+                    retries=JOB_RETRIES,
+                    priority=s.frames,
+                )
                 futs[fut] = s
                 keys[s.id] = key
             pending = set(futs)
@@ -267,7 +312,7 @@ class DaskExecutor(SceneExecutor):
                 s = futs[fut]
                 if fut.status != "finished":
                     error = self._fail(s, fut)
-                    for other in list(pending):        # results that are already here are kept
+                    for other in list(pending):  # results that are already here are kept
                         if other.status == "finished":
                             pending.discard(other)
                             t0 = time.perf_counter()
@@ -298,6 +343,12 @@ class DaskExecutor(SceneExecutor):
             stats["peak_rss_mb"] = meta["peak_rss_mb"]
             stats.update(manim_s=meta["manim_s"], manim_cpu_s=meta.get("manim_cpu_s", 0.0))
             stats["_worker"] = meta["worker"]
-        stats.update(scene=s.id, quality=quality, fps=s.fps, video_s=round(s.duration, 3), wall_s=round(wall, 3),
-                     time=round(time.time(), 3))
+        stats.update(
+            scene=s.id,
+            quality=quality,
+            fps=s.fps,
+            video_s=round(s.duration, 3),
+            wall_s=round(wall, 3),
+            time=round(time.time(), 3),
+        )
         return stats

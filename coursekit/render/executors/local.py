@@ -1,5 +1,6 @@
 """The default executor: scene renders in a thread pool on this machine, each one a Manim subprocess
 limited to ``render.worker_memory_gb`` (see coursekit.render.one_scene.deliver_scene)."""
+
 from __future__ import annotations
 
 import os
@@ -25,12 +26,12 @@ class LocalExecutor(SceneExecutor):
         workers, why = worker_count(self.cfg, self.jobs)
         return max(1, min(workers, n_scenes)), why
 
-    def deliver(self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int,
-                guard: Callable[[], None] | None = None) -> Iterator[tuple[ScenePlan, Path, dict]]:
+    def deliver(
+        self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
+    ) -> Iterator[tuple[ScenePlan, Path, dict]]:
         pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="scene")
         try:
-            futs = {pool.submit(deliver_timed, self.cfg, s, quality, outdir / f"{s.id}.mp4", guard): s
-                    for s in scenes}
+            futs = {pool.submit(deliver_timed, self.cfg, s, quality, outdir / f"{s.id}.mp4", guard): s for s in scenes}
             for fut in as_completed(futs):
                 path, stats = fut.result()
                 yield futs[fut], path, stats
@@ -48,6 +49,8 @@ def worker_count(cfg: Config, requested: int | None = None) -> tuple[int, str]:
     want = requested or cfg.render.jobs or os.cpu_count() or 1
     fits = max(1, int(psutil.virtual_memory().available / (cfg.render.worker_memory_gb * 2**30)))
     if fits < want:
-        return fits, (f"{fits} parallel renders instead of {want}: {psutil.virtual_memory().available / 2**30:.1f} GB "
-                      f"free holds {fits} × render.worker_memory_gb ({cfg.render.worker_memory_gb:g} GB)")
+        return fits, (
+            f"{fits} parallel renders instead of {want}: {psutil.virtual_memory().available / 2**30:.1f} GB "
+            f"free holds {fits} × render.worker_memory_gb ({cfg.render.worker_memory_gb:g} GB)"
+        )
     return want, ""

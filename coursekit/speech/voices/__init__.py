@@ -6,6 +6,7 @@ backend's class declares itself (``spec``, a ``coursekit.core.voice_registry.Voi
 registered when it is defined. So that every backend is known as soon as any voice module is, importing
 this package imports every module in it: adding a voice is adding its module (docs/voices.md).
 """
+
 import importlib
 import pkgutil
 

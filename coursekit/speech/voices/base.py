@@ -1,5 +1,6 @@
 """The speech interface: a voice renders one spoken string (``_render``); ``Voice.synthesize`` retries it
 and writes the WAV and the timings. A backend's declaration (``spec``, a ``VoiceSpec``) registers it."""
+
 from __future__ import annotations
 
 import contextlib
@@ -28,10 +29,10 @@ class Speech:
     first is always (0, 0.0).
     """
 
-    wav: Path | None          # 24 kHz mono 16-bit WAV, silence trimmed (None for silent)
-    duration: float           # seconds
+    wav: Path | None  # 24 kHz mono 16-bit WAV, silence trimmed (None for silent)
+    duration: float  # seconds
     timings: list[tuple[int, float]]
-    voice: str                # e.g. "espeak-ng 1.51 cmn-latn-pinyin s150 p50"
+    voice: str  # e.g. "espeak-ng 1.51 cmn-latn-pinyin s150 p50"
 
     def time_at(self, offset: int, text_length: int) -> float:
         """Seconds at which the character at ``offset`` is spoken (``coursekit.speech.timing.time_at``
@@ -134,7 +135,7 @@ class Voice(ABC):
                         self._before_retry(attempt)
             else:
                 raise self._gave_up(reasons)
-        if isinstance(sound, (int, float)):            # a voice without audio: its duration
+        if isinstance(sound, (int, float)):  # a voice without audio: its duration
             duration = float(sound)
             return Speech(None, duration, clean_timings(timings, len(spoken), duration), self.describe())
         if out_wav is None:
@@ -166,8 +167,9 @@ class Voice(ABC):
 
     def _gave_up(self, reasons: list[str]) -> Exception:
         """The error once every attempt failed."""
-        return VoiceFailed(f"{self.name} failed {len(reasons)} times ({'; then '.join(reasons)}); "
-                           f"{self._advice(reasons)}")
+        return VoiceFailed(
+            f"{self.name} failed {len(reasons)} times ({'; then '.join(reasons)}); {self._advice(reasons)}"
+        )
 
     def _advice(self, reasons: list[str]) -> str:
         """What to do when it gave up (the end of the ``VoiceFailed`` line)."""

@@ -1,5 +1,6 @@
 """The voice backends there are, from their own declarations (``coursekit.core.voice_registry``): every
 module of this package is imported with it, and each backend's class registers its ``spec``."""
+
 from __future__ import annotations
 
 from coursekit.core import voice_registry
@@ -23,4 +24,3 @@ def voice_class(name: str) -> type[Voice]:
         return voice_registry.impl(name)  # type: ignore[return-value]
     except KeyError:
         raise UserError(voice_registry.unknown(name)) from None
-

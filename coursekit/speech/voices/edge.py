@@ -12,6 +12,7 @@ without importing edge-tts and aiohttp (a third of a second), which is what an o
 ``render.py doctor`` would otherwise pay. With a proxy in the environment (edge-tts honours it) the
 lookup is skipped: only the request through it can tell.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -101,7 +102,7 @@ def unresolved(host: str, timeout: float) -> str | None:
         except (OSError, UnicodeError):
             found.append(False)
 
-    worker = threading.Thread(target=look_up, name="edge-dns", daemon=True)   # getaddrinfo has no timeout
+    worker = threading.Thread(target=look_up, name="edge-dns", daemon=True)  # getaddrinfo has no timeout
     worker.start()
     worker.join(timeout)
     if not found:
@@ -111,6 +112,7 @@ def unresolved(host: str, timeout: float) -> str | None:
 
 def _run(coro_factory: Callable, timeout: float | None):
     """Run an async function to completion from sync code, even inside a running loop."""
+
     async def bounded():
         return await asyncio.wait_for(coro_factory(), timeout)
 
@@ -123,12 +125,28 @@ def _run(coro_factory: Callable, timeout: float | None):
 
 
 class Edge(Voice):
-    spec = VoiceSpec(name="edge", licence="Microsoft online service terms (edge-tts)", reads_latin=True,
-                     parallel="threads", online=True, auto=0, label="edge-tts", needs="the network")
+    spec = VoiceSpec(
+        name="edge",
+        licence="Microsoft online service terms (edge-tts)",
+        reads_latin=True,
+        parallel="threads",
+        online=True,
+        auto=0,
+        label="edge-tts",
+        needs="the network",
+    )
 
-    def __init__(self, cfg: EdgeConfig | None = None, *, boundary: str = "WordBoundary", attempts: int = 5,
-                 backoff_s: float = 0.5, backoff_cap_s: float = 8.0, timeout_s: float | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        cfg: EdgeConfig | None = None,
+        *,
+        boundary: str = "WordBoundary",
+        attempts: int = 5,
+        backoff_s: float = 0.5,
+        backoff_cap_s: float = 8.0,
+        timeout_s: float | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         if boundary not in ("WordBoundary", "SentenceBoundary"):
             raise ValueError("boundary must be 'WordBoundary' or 'SentenceBoundary'")
         self.cfg = cfg or EdgeConfig()
@@ -159,8 +177,16 @@ class Edge(Voice):
 
     def identity(self) -> dict:
         c = self.cfg
-        return {"backend": self.name, "version": self.version(), "voice": c.voice, "rate": c.rate,
-                "pitch": c.pitch, "volume": c.volume, "boundary": self.boundary, "format": audio.FORMAT_ID}
+        return {
+            "backend": self.name,
+            "version": self.version(),
+            "voice": c.voice,
+            "rate": c.rate,
+            "pitch": c.pitch,
+            "volume": c.volume,
+            "boundary": self.boundary,
+            "format": audio.FORMAT_ID,
+        }
 
     # -- one request
 
@@ -168,8 +194,7 @@ class Edge(Voice):
         import edge_tts  # the voice's runtime: only when it speaks
 
         c = self.cfg
-        com = edge_tts.Communicate(spoken, c.voice, rate=c.rate, volume=c.volume, pitch=c.pitch,
-                                   boundary=self.boundary)
+        com = edge_tts.Communicate(spoken, c.voice, rate=c.rate, volume=c.volume, pitch=c.pitch, boundary=self.boundary)
         data = bytearray()
         marks: list[tuple[int, int, str]] = []
         async for chunk in com.stream():
@@ -224,11 +249,13 @@ class Edge(Voice):
         return transient_reason(exc)
 
     def _before_retry(self, attempt: int) -> None:
-        self.sleep(min(self.backoff_cap_s, self.backoff_s * (2 ** attempt)))
+        self.sleep(min(self.backoff_cap_s, self.backoff_s * (2**attempt)))
 
     def _gave_up(self, reasons: list[str]) -> Exception:
-        return EdgeUnavailable(f"edge-tts failed {len(reasons)} times (last: {reasons[-1]}); check the network, "
-                               "or set voice.backend to espeak or auto in config.yaml")
+        return EdgeUnavailable(
+            f"edge-tts failed {len(reasons)} times (last: {reasons[-1]}); check the network, "
+            "or set voice.backend to espeak or auto in config.yaml"
+        )
 
 
 def _decode_mp3(data: bytes):

@@ -6,6 +6,7 @@ readings win) and read by ``cmn-latn-pinyin``, which reads pinyin correctly. The
 synthesised clause by clause; clauses are joined with fixed pauses, and the clause starts
 are the timings.
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,10 +51,14 @@ def espeak_voice_name(configured: str) -> str:
     'cmn+f3' -> 'cmn-latn-pinyin+f3'."""
     base, plus, variant = configured.partition("+")
     if base.lower() not in _MANDARIN:
-        raise UserError(f"config.yaml: voice.espeak.voice '{configured}' is not supported; use 'cmn' "
-                        "(optionally with a variant, like 'cmn+f3')")
+        raise UserError(
+            f"config.yaml: voice.espeak.voice '{configured}' is not supported; use 'cmn' "
+            "(optionally with a variant, like 'cmn+f3')"
+        )
     if variant and not re.fullmatch(r"[A-Za-z0-9_]+", variant):
-        raise UserError(f"config.yaml: voice.espeak.voice '{configured}': bad variant '{variant}'; use one like 'f3' or 'm2'")
+        raise UserError(
+            f"config.yaml: voice.espeak.voice '{configured}': bad variant '{variant}'; use one like 'f3' or 'm2'"
+        )
     return "cmn-latn-pinyin" + (plus + variant if variant else "")
 
 
@@ -61,8 +66,14 @@ class Espeak(Voice):
     # a worker process costs about 2.5 s of CPU to start (Python, the lexicon, pypinyin's dictionaries), a cue
     # about 0.15 s once they are loaded: a pool pays from about 20 cues (the mini course's 4 cues: 6.1 s of
     # CPU in a pool of two, 1.8 s here, measured 2026-12-04 on the 2-core build machine)
-    spec = VoiceSpec(name="espeak", licence="GPL-3.0 (espeak-ng)", parallel="processes", pool_from=20, auto=30,
-                     needs="apt-get install espeak-ng")
+    spec = VoiceSpec(
+        name="espeak",
+        licence="GPL-3.0 (espeak-ng)",
+        parallel="processes",
+        pool_from=20,
+        auto=30,
+        needs="apt-get install espeak-ng",
+    )
 
     def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
         self.cfg = cfg or EspeakConfig()
@@ -97,8 +108,18 @@ class Espeak(Voice):
         }
 
     def _say(self, pinyin: str, wav: Path) -> None:
-        args = [self.exe, "-v", self.voice, "-s", str(self.cfg.speed), "-p", str(self.cfg.pitch),
-                "-w", str(wav), "--stdin"]
+        args = [
+            self.exe,
+            "-v",
+            self.voice,
+            "-s",
+            str(self.cfg.speed),
+            "-p",
+            str(self.cfg.pitch),
+            "-w",
+            str(wav),
+            "--stdin",
+        ]
         try:
             res = subprocess.run(args, input=pinyin, capture_output=True, text=True, timeout=120)
         except FileNotFoundError:

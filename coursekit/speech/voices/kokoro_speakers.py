@@ -11,6 +11,7 @@ Two sources, both Kokoro v1.0 for the same model (Apache-2.0):
 
 Nothing here reads a file at import; nothing is ever downloaded at run time.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,9 +22,9 @@ SDIST_SIZE = 26_215_928
 SDIST_SHA256 = "fbf633262797f8cf46fdac3315cf9cade67dc8b762c0feccf334892772fb9ac4"
 SDIST_VOICES = "kokoro-0.9.4/kokoro.js/voices"
 SDIST_LICENCE = "kokoro-0.9.4/LICENSE"
-LICENCE_FILE = "LICENSE"            # models/kokoro/voices/LICENSE, the package's licence (Apache-2.0)
-VOICES_DIR = "voices"               # under models/kokoro/
-SHAPE = (510, 1, 256)               # per speaker: one style vector per token count 1..510
+LICENCE_FILE = "LICENSE"  # models/kokoro/voices/LICENSE, the package's licence (Apache-2.0)
+VOICES_DIR = "voices"  # under models/kokoro/
+SHAPE = (510, 1, 256)  # per speaker: one style vector per token count 1..510
 
 #: Mandarin speaker -> sha256 of its .bin (zf_: female, zm_: male).
 MANDARIN = {

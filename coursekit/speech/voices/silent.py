@@ -1,4 +1,5 @@
 """The no-audio voice: durations from a reading rate, timings at clause starts."""
+
 from __future__ import annotations
 
 from coursekit.core.config import SilentVoice as SilentConfig
@@ -16,7 +17,7 @@ def syllables(text: str) -> int:
     count = 0
     pos = 0
     for m in NUMBER_RE.finditer(text):
-        count += sum(map(is_cjk, text[pos:m.start()])) + len(number_to_chinese(m.group()))
+        count += sum(map(is_cjk, text[pos : m.start()])) + len(number_to_chinese(m.group()))
         pos = m.end()
     return count + sum(map(is_cjk, text[pos:]))
 
@@ -38,8 +39,12 @@ class Silent(Voice):
         return f"silent {self.cfg.chars_per_second:g} chars/s"
 
     def identity(self) -> dict:
-        return {"backend": self.name, "version": self.version(), "chars_per_second": self.cfg.chars_per_second,
-                "pauses": [CLAUSE_PAUSE_S, SENTENCE_PAUSE_S]}
+        return {
+            "backend": self.name,
+            "version": self.version(),
+            "chars_per_second": self.cfg.chars_per_second,
+            "pauses": [CLAUSE_PAUSE_S, SENTENCE_PAUSE_S],
+        }
 
     def _render(self, spoken: str, attempt: int):
         cps = self.cfg.chars_per_second
@@ -54,5 +59,7 @@ class Silent(Voice):
                 timings.append((start, round(t, 6)))
                 t += n / cps
                 pending = 0.0
-            pending = max(pending, SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0)
+            pending = max(
+                pending, SENTENCE_PAUSE_S if kind == "sentence" else CLAUSE_PAUSE_S if kind == "clause" else 0.0
+            )
         return round(max(t, 1.0 / cps), 6), timings

