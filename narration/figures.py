@@ -17,13 +17,15 @@ from typing import Callable
 import numpy as np
 
 import mathcore
-from coursekit.content.figures import (
+from coursekit.content.figures import (  # the formatters are re-exported: scenes write figures.fmt_dec(...)
     Figures,
     fmt_dec,
+    fmt_fixed,
     fmt_int,
     fmt_order,
     fmt_point,
     fmt_sci,
+    parse_figure,
 )
 from mathcore import checks
 from mathcore.scores import angle_between

@@ -151,7 +151,7 @@ def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(
         assert res.returncode == 2, res.stderr[-2000:]
         [line] = errors(res)
         assert (
-            "scenes/counting.py:24: scene 'count_dots'" in line
+            "scenes/counting.py:25: scene 'count_dots'" in line
             and "CueOverrunError: beat count_dots.ask overran its cue" in line
         ), line
 
