@@ -338,10 +338,11 @@ class RopeInvariance(NarratedScene):
             self.hold_to(cue.bookmark("swap"))
             self.play(FadeIn(marks[3]), FadeIn(keys[1]), run_time=cue.share(0.08))
             self.hold_to(cue.bookmark("others"))
-            per = max(2, cue.frames_remaining() // 4)
+            # the other speeds share what is left of the speech, a frame of it kept for the radian note
+            per = max(1, (cue.frames_remaining() - 1) // (len(chart.curves) - 1))
             for i in range(1, len(chart.curves)):
                 self.play_frames(chart.make_draw_animation(i), FadeIn(chart.legend[i]), frames=per)
-            self.play(FadeIn(radian), run_time=cue.remaining())
+            self.play_frames(FadeIn(radian), frames=max(1, cue.frames_remaining()))
         self.chart, self.radian = chart, radian
 
     def _chart(self):
