@@ -368,13 +368,14 @@ class RopeInvariance(NarratedScene):
             y_label="点积",
             x_length=7.0,
             y_length=3.2,
-            center=np.array([-1.7, 0.35, 0.0]),
+            center=np.array([-1.6, 0.35, 0.0]),
             colors=theme.SERIES_4,
         )
         chart.curves[0].set_stroke(width=6)  # the θ = 30° curve, the pairs' own, stays the one to look at
         for curve in chart.curves[1:]:
             curve.set_stroke(width=3)
-        chart.y_ticks.shift(0.2 * LEFT)  # clear of the first distance label (−12) under them
+        chart.y_ticks.shift(0.1 * LEFT)  # clear of the first distance label (−12) under them
+        chart.x_ticks.shift(0.1 * DOWN)  # the lowest score label (−1) and the first distance (−12) apart
         chart.x_label.next_to(chart.x_ticks, DOWN, buff=0.15)
         chart.legend_heading = theme.small_text("每个位置转", color=theme.TEXT)
         chart.legend_heading.next_to(chart.axes, RIGHT, buff=0.4).align_to(chart.y_label, UP)
