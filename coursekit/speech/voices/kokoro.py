@@ -355,6 +355,10 @@ def speaker_licence(speaker: str) -> str:
     return f"Apache-2.0 (Kokoro-82M weights; speaker {speaker} from {source})" if source else LICENCE
 
 
+#: ``voice.kokoro.speaker``: one of the speakers written once, with their files, in ``kokoro_speakers``
+Speaker = one_of(speakers.SPEAKERS, "a kokoro speaker")
+
+
 class KokoroSettings(VoiceSettings):
     """``voice.kokoro``: the speaker (its speakers are ``kokoro_speakers.SPEAKERS``: eight Mandarin ones, zf_
     female and zm_ male, from the official kokoro package, then five Japanese ones) and the speed.
@@ -362,7 +366,7 @@ class KokoroSettings(VoiceSettings):
     transliterations."""
 
     # the default was chosen by the listening check over the eight Mandarin speakers (docs/voices.md)
-    speaker: one_of(speakers.SPEAKERS, "a kokoro speaker") = "zf_xiaoxiao"
+    speaker: Speaker = "zf_xiaoxiao"
     speed: float = Field(1.0, ge=0.5, le=2.0)
     read_latin: bool = False
 
