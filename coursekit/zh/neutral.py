@@ -107,12 +107,11 @@ def _jieba_bounds(han: str) -> tuple[set[int], dict[int, int]]:
     return bounds, end_of
 
 
-def find(han: str, words: dict[str, LightWord] | None = None) -> list[tuple[int, LightWord]]:
+def find(han: str) -> list[tuple[int, LightWord]]:
     """(start, word) of each table word in ``han`` (a run of Chinese characters) that jieba agrees is a
     word there: leftmost-longest, ending at a jieba boundary, starting at one or inside the jieba word
     it ends (a suffix of it)."""
-    words = table() if words is None else words
-    keys = _index() if words is table() else index(words)
+    words, keys = table(), _index()
     if not han or not any(ch in keys for ch in han):
         return []
     bounds, end_of = _jieba_bounds(han)

@@ -39,6 +39,11 @@ An occurrence is justified by one of:
 Characters in the lexicon's ``polyphones`` list must always be pinned: neither (b) nor (c) is
 enough for them.
 
+Words of two readings, a light (neutral) tone in one sense and a full tone in another (东西 dōngxi
+"thing", dōngxī "east and west"; the ambiguous words of ``coursekit.zh.neutral``'s table), must be
+pinned too: each one found outside a pinned word is reported, as a word (``Report.counts``'s
+``words``), whatever its characters.
+
 Numbers are read out first, as people say them (``coursekit.zh.numbers``). Formulas are spoken the way
 a teacher reads them aloud, through ``terms`` (10000^(−2i/d): 一万的负 d 分之 2i 次方, the fraction read
 denominator first as in class). Measured errors are spoken as an order of magnitude (不到 10⁻¹⁵, 在
