@@ -21,8 +21,9 @@ and, for live widgets, from the course's own ``narration/page.py``; nothing here
   their data); each is placed in its lesson after the chapters, with a button that plays its chapter, its
   kind's script and style inlined once, its data beside it.
 
-Every text from the narration is HTML-escaped; the script (``page.js``) and style (``page.css``) are
-written next to ``index.html``, the widgets' inlined: no network, no CDN.
+Every text from the narration is HTML-escaped; the script (``page.js``, its parts by job in ``static/``
+joined into one file, ``SCRIPT_PARTS``) and style (``page.css``) are written next to ``index.html``, the
+widgets' inlined: no network, no CDN, no build tool.
 """
 
 from __future__ import annotations
@@ -47,7 +48,19 @@ from coursekit.deliver.widgets import (
 from coursekit.zh.chars import is_punct, is_wide
 
 STATIC = Path(__file__).with_name("static")
-ASSETS = ("page.css", "page.js")
+#: the page's script by job (static/page.js names each part's job), in the order they run; the course folder
+#: gets them joined into one page.js (one classic script: it runs from file:// too, where ES modules are refused)
+SCRIPT_PARTS = (
+    "page.js",
+    "page.prefs.js",
+    "page.transcript.js",
+    "page.progress.js",
+    "page.questions.js",
+    "page.controls.js",
+    "page.resume.js",
+    "page.keys.js",
+    "page.start.js",
+)
 #: the page's own interface words, one table (``ui_text.json``), written into the page for page.js too
 UI: dict = json.loads(Path(__file__).with_name("ui_text.json").read_text(encoding="utf-8"))["page"]
 
@@ -482,8 +495,13 @@ def chapters_vtt(chapters: list[dict]) -> str:
     return "WEBVTT\n\n" + "\n".join(cues)
 
 
+def page_script() -> str:
+    """The course folder's page.js: ``SCRIPT_PARTS`` joined in their order, each under a comment naming its file."""
+    return "\n".join(f"/* --- {name} --- */\n" + (STATIC / name).read_text(encoding="utf-8") for name in SCRIPT_PARTS)
+
+
 def write_page(course_dir: Path, manifest: dict, widgets: list[Widget] | None = None) -> Path:
-    """index.html, its script and style, and each lesson's chapters WebVTT. ``widgets`` default to the
+    """index.html, its script (``page_script``) and style, and each lesson's chapters WebVTT. ``widgets`` default to the
     course's own (``course_widgets``: ``narration/page.py`` and ``widgets/``). A lesson whose folder holds ``thumbnails.vtt`` (its seek-bar
     thumbnails, made at assembly) shows them over the progress bar."""
     if widgets is None:
@@ -494,8 +512,8 @@ def write_page(course_dir: Path, manifest: dict, widgets: list[Widget] | None = 
         write_text(course_dir / lid / f"{lid}.chapters.vtt", chapters_vtt(lesson.get("chapters") or []))
         if (course_dir / lid / "thumbnails.vtt").is_file():
             thumbnails[lid] = f"{lid}/thumbnails.vtt"
-    for name in ASSETS:
-        write_text(course_dir / name, (STATIC / name).read_text(encoding="utf-8"))
+    write_text(course_dir / "page.css", (STATIC / "page.css").read_text(encoding="utf-8"))
+    write_text(course_dir / "page.js", page_script())
     return write_text(course_dir / "index.html", render_page(manifest, widgets, thumbnails))
 
 
