@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from coursekit.assemble.lesson_video import chapter_times
-from coursekit.deliver.page import SCRIPT_PARTS, STATIC, page_script, render_page, write_page
+from coursekit.deliver.page import SCRIPT_PARTS, STATIC, page_script, read_template, render_page, write_page
 from tests.support import browser
 from tests.support.synthetic import build_assembled
 
@@ -62,6 +62,16 @@ def test_the_page_script_is_every_part_once_in_order(tmp_path):
     (seeded / "page.extra.js").write_text("/* a new part */\n", encoding="utf-8")
     (seeded / "page.keys.js").unlink()
     assert _unjoined(seeded) == (["page.extra.js"], ["page.keys.js"])
+
+
+def test_the_template_parts_run_from_their_line_to_the_next(tmp_path):
+    path = tmp_path / "page.html"
+    path.write_text(
+        "<!--\nabout the file\n-->\n\n<!-- part: one -->\n  <p>${a}</p>\n<b>x</b>\n\n\n<!-- part: two -->\n<i>$b</i>\n",
+        encoding="utf-8",
+    )
+    parts = read_template(path)
+    assert {name: t.template for name, t in parts.items()} == {"one": "  <p>${a}</p>\n<b>x</b>", "two": "<i>$b</i>"}
 
 
 @pytest.fixture(scope="module")
