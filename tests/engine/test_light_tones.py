@@ -220,9 +220,7 @@ def test_espeak_gets_the_light_tone_and_the_erhua_apart(tmp_path, monkeypatch):
         return real(self, pinyin, wav)
 
     monkeypatch.setattr(espeak_mod.Espeak, "_say", spy)
-    from coursekit.core.config import EspeakVoice
-
-    espeak_mod.Espeak(EspeakVoice(), Lexicon()).synthesize("东西在哪儿。", tmp_path / "a.wav")
+    espeak_mod.Espeak(espeak_mod.EspeakSettings(), Lexicon()).synthesize("东西在哪儿。", tmp_path / "a.wav")
     assert fed == ["dong1 xi5 zai4 na3 er5"]
 
 
