@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from coursekit.zh.turns import CLOCKWISE, COUNTER_CLOCKWISE, TURN_WORDS, said_ways
@@ -128,14 +129,21 @@ class MotionFinding:
 # -- recording -----------------------------------------------------------------------------------
 def heading(mob) -> tuple[Any, Any] | None:
     """``(start, end)`` of a line-like mobject, or None for anything else."""
-    from manim import Line  # Manim: heavy, only when a scene is built
-
+    if not _line_like(type(mob)):
+        return None
     own = getattr(mob, "motion_heading", None)
     if callable(own):
         return own()
-    if isinstance(mob, Line):
-        return mob.get_start(), mob.get_end()
-    return None
+    pts = mob.points  # its own path (an arrow's shaft: the tip goes on in the same direction)
+    return (pts[0], pts[-1]) if len(pts) else (mob.get_start(), mob.get_end())  # a DashedLine: its dashes'
+
+
+@lru_cache(maxsize=None)
+def _line_like(cls: type) -> bool:
+    """A ``Line`` (``Arrow``, ``Vector``, ``DashedLine`` …), or a class with a ``motion_heading()`` method."""
+    from manim import Line  # Manim: heavy, only when a scene is built
+
+    return issubclass(cls, Line) or callable(getattr(cls, "motion_heading", None))
 
 
 def _drawn(mob) -> bool:
@@ -173,7 +181,7 @@ class MotionRecorder:
         original_render = renderer.render
 
         def render(s: Any, time: float, moving_mobjects: Any = None) -> None:
-            self.sample()
+            self.sample(moving_mobjects if moving_mobjects is not None else None)
             original_render(s, time, moving_mobjects)
 
         renderer.render = render  # type: ignore[method-assign]
@@ -188,24 +196,30 @@ class MotionRecorder:
         done = getattr(scene, "_cues_done", [])
         return f"(after {done[-1]})" if done else "(before the first cue)"
 
-    def sample(self) -> None:
-        """Look at every line on screen now and carry each one's turning on."""
+    def sample(self, mobjects: Iterable[Any] | None = None) -> None:
+        """Look at the lines on screen now and carry each one's turning on: every line (after each ``play``),
+        or those among ``mobjects`` (on a drawn frame: what Manim redraws, the rest stands still)."""
         self._sample += 1
+        full = mobjects is None
         frame, cue = int(self.scene.frame), self._cue()
-        for mob in self.scene.get_mobject_family_members():
-            ends = heading(mob)
-            if ends is None:
+        parts: set[int] = set()  # the dashes of a dashed line: the line is followed, not each dash
+        for mob in self.scene.get_mobject_family_members() if full else mobjects:
+            if not _line_like(type(mob)) or id(mob) in parts:
                 continue
-            (x0, y0), (x1, y1) = ends[0][:2], ends[1][:2]
-            if math.hypot(x1 - x0, y1 - y0) < MIN_LENGTH or not _drawn(mob):
-                continue
-            raw = math.degrees(math.atan2(y1 - y0, x1 - x0))
+            if mob.submobjects:
+                parts.update(id(m) for m in mob.get_family()[1:])
             track = self._tracks.get(id(mob))
             if track is not None and track.seen == self._sample:
                 continue  # met twice in one look (a part shared by two groups)
-            if track is None or track.mob is not mob or track.seen != self._sample - 1:
-                if track is not None:
+            ends = heading(mob)
+            (x0, y0), (x1, y1) = ends[0][:2], ends[1][:2]
+            if math.hypot(x1 - x0, y1 - y0) < MIN_LENGTH or not _drawn(mob):
+                if track is not None:  # hidden: a line that comes back starts afresh
                     self._close(track)
+                    del self._tracks[id(mob)]
+                continue
+            raw = math.degrees(math.atan2(y1 - y0, x1 - x0))
+            if track is None or track.mob is not mob:
                 self._tracks[id(mob)] = _Track(mob, raw, frame, raw, cue, 0, self._sample, frame)
                 continue
             step = (raw - track.angle + 180.0) % 360.0 - 180.0
@@ -221,10 +235,11 @@ class MotionRecorder:
                 self._name(mob)
             track.angle += step
             track.frame = frame
-        for key, track in list(self._tracks.items()):
-            if track.seen != self._sample:  # not drawn now: a line that comes back starts afresh
-                self._close(track)
-                del self._tracks[key]
+        if full:
+            for key, track in list(self._tracks.items()):
+                if track.seen != self._sample:  # no longer in the scene
+                    self._close(track)
+                    del self._tracks[key]
 
     def _close(self, track: _Track) -> None:
         if track.way:

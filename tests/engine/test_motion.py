@@ -8,7 +8,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from manim import PI, RIGHT, UP, Arrow, FadeIn, Line, Polygon, Rotate, ValueTracker, VGroup
+from manim import PI, RIGHT, UP, Arrow, DashedLine, FadeIn, Line, Polygon, Rotate, ValueTracker, VGroup
 
 from coursekit.render import motion
 from coursekit.render.narrated_scene import NarratedScene
@@ -97,6 +97,16 @@ def test_no_words_both_ways_or_no_motion_constrain_nothing():
 
     scene = build(still)
     assert scene.turns == [] and findings(scene) == []
+
+
+def test_a_dashed_line_turns_as_one_line_and_a_still_one_not_at_all():
+    def construct(s, cue):
+        dashed, still = DashedLine(np.zeros(3), 2 * RIGHT), Line(np.zeros(3), 2 * UP)
+        s.add(dashed, still)
+        s.play(Rotate(dashed, PI / 3, about_point=np.zeros(3)), run_time=cue.remaining())
+
+    (t,) = build(construct).turns
+    assert t.mobject.startswith("DashedLine") and t.degrees == pytest.approx(60.0)
 
 
 def test_a_turn_back_and_forth_in_one_play_is_two_turns():
