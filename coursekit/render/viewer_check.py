@@ -105,6 +105,7 @@ class Finding:
     rule: str
     message: str
     steps: int = 1  #: how many consecutive checks found it (it persisted)
+    text: str = ""  #: what the text a ``reading_time`` finding is about says (in full)
 
     def line(self) -> str:
         more = f" (for {self.steps} steps)" if self.steps > 1 else ""
@@ -165,9 +166,15 @@ def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
 
 
 def is_text_unit(mob) -> bool:
+    return _text_unit_class(type(mob))
+
+
+@lru_cache(maxsize=None)
+def _text_unit_class(cls: type) -> bool:
+    """Whether objects of ``cls`` are text units (asked for every mobject on every frame: once per class)."""
     from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
 
-    return isinstance(mob, (Text, Typst, Code, DecimalNumber)) or bool(getattr(type(mob), "TEXT_UNIT", False))
+    return issubclass(cls, (Text, Typst, Code, DecimalNumber)) or bool(getattr(cls, "TEXT_UNIT", False))
 
 
 def text_units(mobjects: Iterable[Any]) -> list[Any]:
@@ -743,7 +750,9 @@ class ReadingTime:
     out. It is on screen from the first frame it is drawn (some glyph with points and opacity above 0,
     its box meeting the frame) to the first frame it is not: faded out, removed, moved out of the frame,
     or the scene's end. The screen is sampled on every frame the renderer draws, and as every ``play`` and
-    ``wait`` starts and ends (a frozen wait draws no frame).
+    ``wait`` starts and ends (a frozen wait draws no frame). Whether a box meets the frame is measured as
+    a text appears and at the start and end of each step (a text that leaves the frame during a play
+    is gone from the play's end), as boxing every text on every frame costs a tenth of a dry run.
 
     A text whose content changes is the same text: a unit updated in place (a ticking number, a label
     that ``become``\ s another) keeps its identity, and a unit that takes the place of one that went in
@@ -764,36 +773,45 @@ class ReadingTime:
         self.half_w = float(config.frame_width) / 2
         self.half_h = float(config.frame_height) / 2
         self.open: dict[int, Shown] = {}  # id(unit) -> its stay
+        self._inside: dict[int, tuple[Any, bool]] = {}  # id(unit) -> (unit, its box met the frame when measured)
         self.stays: list[Shown] = []  # every stay that ended, in the order they ended
         self.findings: list[Finding] = []
         renderer = scene.renderer
         original_render = renderer.render
 
         def render(s: Any, time: float, moving_mobjects: Any = None) -> None:
-            self.sample(recount=False)
+            self.sample(boundary=False)
             original_render(s, time, moving_mobjects)
 
         renderer.render = render  # type: ignore[method-assign]
-        scene.step_hooks.append(lambda kind="step": self.sample(recount=True))
+        scene.step_hooks.append(lambda kind="step": self.sample(boundary=True, recount=True))
         if hasattr(scene, "play_hooks"):  # a frozen wait draws no frame: what it holds is seen as it starts
-            scene.play_hooks.append(lambda animations: self.sample(recount=False))
+            scene.play_hooks.append(lambda animations: self.sample(boundary=True))
 
-    def _visible(self) -> list[Any]:
+    def _visible(self, boundary: bool) -> list[Any]:
+        """The text units drawn now whose box meets the frame (measured for a unit first seen, and at the
+        start and end of each step; in between, a unit keeps its last answer)."""
         w, h = self.half_w, self.half_h
         out = []
         for u in text_units(self.scene.mobjects):
             if type(u).__name__ == "VMobjectFromSVGPath":
                 continue  # a glyph pulled out of its formula
-            box = _box(u.get_family())
-            if box is not None and box[0] <= w and box[2] >= -w and box[1] <= h and box[3] >= -h:
+            known = None if boundary else self._inside.get(id(u))
+            if known is not None and known[0] is u:
+                inside = known[1]
+            else:
+                box = _box(u.get_family())
+                inside = box is not None and box[0] <= w and box[2] >= -w and box[1] <= h and box[3] >= -h
+                self._inside[id(u)] = (u, inside)
+            if inside:
                 out.append(u)
         return out
 
-    def sample(self, recount: bool) -> None:
+    def sample(self, boundary: bool, recount: bool = False) -> None:
         """Open a stay for each text that appeared, close the stay of each that went; after a step,
         count again what the open texts show."""
         frame = int(self.scene.frame)
-        visible = self._visible()
+        visible = self._visible(boundary)
         now = {id(u) for u in visible}
         gone = [self.open.pop(k) for k in list(self.open) if k not in now]
         for stay in gone:
@@ -840,6 +858,7 @@ class ReadingTime:
                 "reading_time",
                 f"{type(stay.unit).__name__} {_clip(stay.text)!r} is on screen {shown:.2f} s (frames {stay.start}–"
                 f"{stay.end}), reading its {stay.cells:g} characters takes {need:.2f} s",
+                text=stay.text,
             )
         )
 
