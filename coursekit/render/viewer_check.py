@@ -698,7 +698,7 @@ def reading_cells(unit) -> float:
     a Latin or Greek letter, digit or ASCII mark ½). A Typst formula counts the glyphs it draws (its
     source's visible characters: ``theta`` is one, ``mat(…)`` its entries and brackets), its Chinese
     characters 1 and the rest ½; a ``DecimalNumber`` its glyphs, ½ each."""
-    from manim import DecimalNumber, Typst  # Manim: heavy, only when a scene is built
+    from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
 
     if isinstance(unit, Typst):
         glyphs = len(unit.family_members_with_points())
@@ -706,6 +706,10 @@ def reading_cells(unit) -> float:
         return cjk + 0.5 * max(0, glyphs - cjk)
     if isinstance(unit, DecimalNumber) and not reading_text(unit):
         return 0.5 * len(unit.submobjects)
+    if not isinstance(unit, (Text, Code, DecimalNumber)) and not callable(getattr(unit, "glyph_pairs", None)):
+        parts = _parts(unit)  # a composite unit: its parts, each counted as it is drawn
+        if parts:
+            return sum(reading_cells(p) for p in parts)
     return text_cells(reading_text(unit))
 
 

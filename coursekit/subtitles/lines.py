@@ -9,13 +9,13 @@ brackets or quotes with the text after it (:func:`fit_units` cuts a text into su
 :func:`wrap_lines` breaks one event into at most ``max_lines`` lines of ``max_chars``, balanced.
 
 Formulas stay whole too (:func:`bind_formulas`): Latin tokens joined only by whitespace are one formula
-(``cos α cos β − sin α sin β``, ``2π ≈ 6.28``, ``(cos θ, sin θ)``, ``x + p``), and so are symbols joined by
-、 (``q、k``, ``q、k、v``: each side holds a letter, so the number lists ``1、0.1、0.01`` and ``q 在 0、k 在 3``
-break after 、 as any clause does). No line or event ends inside a formula that fits a line (the rank
-:data:`~coursekit.subtitles.rules.BOUND`). One longer than a line (its glued punctuation counted, as that
-must stay on its line) may break after its operators; the terms between them are kept whole in the same
-way, and only a term longer than a line breaks at its spaces. ``KEEP_FORMULAS_WHOLE`` switches the rule off
-(the tests show that the course's check then fails).
+(``cos α cos β − sin α sin β``, ``2π ≈ 6.28``, ``(cos θ, sin θ)``, ``x + p``), and so are symbols joined by 、
+(``q、k``, ``q、k、v``: each side holds a letter, so a number list ``1、0.1、0.01``, or ``0、k`` where one clause
+ends on a number and the next begins with a symbol, breaks after 、 as any clause does). No line or event ends
+inside a formula that fits a line (the rank :data:`~coursekit.subtitles.rules.BOUND`). One longer than a line
+(its glued punctuation counted, as that must stay on its line) may break after its operators; the terms
+between them are kept whole in the same way, and only a term longer than a line breaks at its spaces.
+``KEEP_FORMULAS_WHOLE`` switches the rule off (the tests show that the course's check then fails).
 
 Inside an event the only whitespace left is a single space where the input had whitespace between
 two Latin-token characters (``"x, y"``); whitespace next to CJK text is dropped (:func:`join_units`).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from manim import DOWN, LEFT, UP, FadeIn, FadeOut, ReplacementTransform, ValueTracker
+from manim import DOWN, LEFT, UP, FadeIn, FadeOut, ReplacementTransform, ValueTracker, VGroup
 
 from coursekit.render.viewer_check import build_dry_run, reading_cells
 from coursekit.zh.chars import text_cells
@@ -35,6 +35,10 @@ def check(construct, frames: int = 75):
 
     plan = synthetic_plan("rt", "Probe", [("a", frames, frames, {})], fps=FPS)
     return build_dry_run(Probe, plan, media_dir=MEDIA, rules=theme.viewer_rules())[1].findings
+
+
+class Labelled(VGroup):
+    TEXT_UNIT = True
 
 
 def reading(findings):
@@ -66,6 +70,8 @@ def test_the_count_of_characters():
     assert reading_cells(theme.formula("R(theta)")) == 2  # R ( θ ): four glyphs, half a character each
     assert reading_cells(theme.formula('"位置" + 1')) == 3  # two Chinese characters, then + and 1
     assert reading_cells(LabeledNumber("θ =", 50, decimals=0, suffix="°")) == 2.5  # θ = 5 0 °
+    # a composite of a Chinese label and a formula: 角度 (2) and θ = 0 (3 glyphs, 1.5)
+    assert reading_cells(Labelled(small("角度"), theme.formula("theta = 0"))) == 3.5
 
 
 def test_eighteen_characters_for_one_second_are_a_finding():
