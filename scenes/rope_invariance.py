@@ -192,7 +192,7 @@ class RopeInvariance(NarratedScene):
                 f"现在：k 相对 q 转过 {_deg(lead)} + {_deg(gain)} = {_deg(lead + gain)}", color=theme.ANGLE
             ),
             theme.body_text(f"两支一起顺时针转回 mθ = {_deg(back)}", color=theme.TEXT),
-            theme.body_text(f"转完：q 回到起点，k 比起点多转 {_deg(gain)}", color=theme.TEXT),
+            theme.body_text(f"转完：q 回到起点，k 离起点 {_deg(gain)}", color=theme.TEXT),
         )
 
     # -- pairs: three pairs three seats apart -----------------------------------------------------------
