@@ -53,6 +53,8 @@ NORM_LENGTHS = (4, 8)  # ... in a 4-word and an 8-word sentence
 RAW_INDEX_WORD = "猫"  # order_entry: the same word with the raw index added ...
 RAW_INDEX_SEATS = (5, 50)  # ... at these two seats ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
+# trig_to_rope (lesson 1) --------------------------------------------------------------
+ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
 
 
 # --- the computations ----------------------------------------------------------------
@@ -156,6 +158,17 @@ def _composition_errors() -> np.ndarray:
     return composition_errors()[1]
 
 
+def rope_swap_score() -> float:
+    """trig_to_rope: the RoPE score of ROPE_PAIR_Q at seat ROPE_SWAP[0] and ROPE_PAIR_K at ROPE_SWAP[1]."""
+    return mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, *ROPE_SWAP, _theta())
+
+
+def rope_swap_gap() -> float:
+    """trig_to_rope: the angle (0 .. π) between q and k turned to the seats ROPE_SWAP."""
+    m, n = ROPE_SWAP
+    return angle_between(mathcore.rope_2d(ROPE_PAIR_Q, m, _theta()), mathcore.rope_2d(ROPE_PAIR_K, n, _theta()))
+
+
 def _circle_radius() -> float:
     tips = mathcore.pointer_tip(np.linspace(0.0, 2 * np.pi, 8))
     return float(np.linalg.norm(tips, axis=-1).max())
@@ -230,6 +243,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     # order_entry: the length of x + raw index at RAW_INDEX_SEATS
     "cat5_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[0])),
     "cat50_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[1])),
+    # trig_to_rope (lesson 1): the first pair's extra turn (n − m)θ, and the pair with its order turned round
+    "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
+    "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
+    "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

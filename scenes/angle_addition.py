@@ -20,12 +20,10 @@ from manim import (
 )
 
 import mathcore
-from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import LabeledNumber, MatrixReadout, TurningArrow
 from scenes.mobjects.matrix_readout import matrix_source
-from scenes.mobjects.sci_figure import sci_line
 
 CENTER = np.array([-3.6, 0.1, 0.0])
 SCALE = 2.0
@@ -179,10 +177,7 @@ class AngleAddition(NarratedScene):
             font_size=30,
         )
         check.move_to(PANEL + 1.3 * DOWN)
-        if self.plan.id == "rot_composition":  # this lesson quotes the sweep over all angle pairs
-            sweep = sci_line("每隔 5° 两两组合：最大偏差 ", figures.value("a3_err"), color=theme.TEXT)
-        else:
-            sweep = theme.small_text("四舍五入到 6 位小数，都是 0", color=theme.MUTED)
+        sweep = theme.small_text("四舍五入到 6 位小数，都是 0", color=theme.MUTED)
         sweep.next_to(check, DOWN, buff=0.2)
         # the 和角公式 is this product's top-left entry (and its bottom-left one), multiplied out
         expansion = (
@@ -209,6 +204,8 @@ class AngleAddition(NarratedScene):
         ident = MatrixReadout(mathcore.rotation(_deg(360)), decimals=6, name="R(360°)")
         ident.move_to(PANEL + 0.2 * DOWN)
         eq_i = theme.formula("= I", font_size=theme.SIZE_FORMULA).next_to(ident, RIGHT, buff=0.2)
+        # 单位矩阵 I, glossed as it is said: the matrix that changes nothing
+        gloss = theme.small_text("单位矩阵 I：什么都不改的矩阵", color=theme.TEXT).next_to(ident, UP, buff=0.3)
         with self.cue("full_circle") as cue:
             self.play(
                 FadeOut(ghost),
@@ -222,7 +219,8 @@ class AngleAddition(NarratedScene):
                 run_time=cue.share(0.15),
             )
             self.play(vec.make_turn_animation(a2 + _deg(360)), FadeIn(ident), run_time=cue.share(0.55))
-            self.play(FadeIn(eq_i), run_time=cue.remaining())
+            self.play(FadeIn(eq_i), run_time=cue.share(0.15))
+            self.play(FadeIn(gloss), run_time=cue.remaining())
 
         # -- takeaway: turns add ------------------------------------------------------------
         with self.cue("takeaway") as cue:

@@ -75,7 +75,7 @@ class AttentionIsBlind(NarratedScene):
     PARAMS = {
         "attention_blind": {
             "words": ("猫", "追", "狗"),
-            "perm": (2, 0, 1),
+            "perm": (2, 1, 0),  # the shuffled row reads 狗 追 猫, as the example cue says
             "pair": ("猫追狗", "狗追猫"),
             "cell": 0.62,
             "question": "谁在前？谁在后？",
@@ -165,7 +165,7 @@ class AttentionIsBlind(NarratedScene):
             out = VGroup(*[theme.small_text(t, color=color) for t in lines]).arrange(DOWN, buff=0.1)
             return out.next_to(m.cells, DOWN, buff=0.22)
 
-        cap_x, cap_s = cap(["x（= q = k = v）"], X), cap(["① 两两点积 q·k"], S, theme.SCORE)
+        cap_x, cap_s = cap(["x（= q = k = v）"], X), cap(["① 分数：q·k ÷ √d"], S, theme.SCORE)
         cap_w, cap_y = cap(["② softmax", "化成权重（和为 1）"], W, theme.SCORE), cap(["③ 按权重加起 v"], Y)
         self.probe("inputs", words=words, x=x.tolist(), drawn=self._drawn(X))
         with self.cue("mechanism") as cue:

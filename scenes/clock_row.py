@@ -1,4 +1,8 @@
-"""一排快慢不同的钟: clock i turns ω_i per position; together they name every position."""
+"""Clocks of different speeds: hand i turns ω_i per step.
+
+``clock_row`` (trig_to_rope) draws RoPE's four planes of d = 8, each hand showing how far k has turned past
+q at a distance n − m; ``clock_row_paper`` (word_order) draws the paper's clocks, whose hands name positions.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +18,8 @@ from scenes.mobjects import ClockRow as ClockRowMob
 class ClockRow(NarratedScene):
     """intro → speeds (fast to slow) → step (p·ω_i) → unique (a table of hand angles) → takeaway.
 
-    ``PARAMS`` picks the encoding by plan id: d = 8 draws all 4 clocks and their speeds (in radians,
-    with 1 弧度 ≈ 57° beside them); the paper's d = 512 draws 5 representative clocks, says so on
+    ``PARAMS`` picks the encoding by plan id: d = 8 draws RoPE's 4 planes and their speeds (in radians,
+    with 1 弧度 ≈ 57° beside them), the counter and the table in distances n − m; the paper's d = 512 draws 5 representative clocks, says so on
     screen, writes the paper's formula, and adds the last position's two readings (sin, cos) under
     the table. Each lesson names a position its own way (位置 in trig_to_rope, 座位 in word_order).
     """
@@ -23,13 +27,17 @@ class ClockRow(NarratedScene):
     SCENE_IDS = ("clock_row", "clock_row_paper")
     CUES = ("intro", "speeds", "step", "unique", "takeaway")
     PARAMS = {
+        # RoPE's planes: a hand is how far k has turned past q in its plane, (n − m)·ω_i, so the row and the
+        # table speak of distances n − m, not of positions
         "clock_row": {
             "d": 8,
             "indices": (0, 1, 2, 3),
-            "note": "d = 8：4 对维度，4 个钟",
+            "note": "d = 8：4 对维度，4 个平面",
+            "name": "平面",
             "unit": "个位置",
-            "row_label": "位置 {p}",
-            "counter": "位置 =",
+            "row_label": "隔 {p} 个",
+            "counter_label": "距离 n − m =",
+            "table_title": "k 多转",
             "show_speeds": True,
             "readings": False,
             "positions": (0, 1, 2, 3, 44),
@@ -70,9 +78,12 @@ class ClockRow(NarratedScene):
             spacing=min(3.0, 12.5 / n),
             center=np.array([0.5 if n > 4 else 0.0, 1.45, 0.0]),
             unit=params["unit"],
+            name=params.get("name", "钟"),
+            counter_label=params.get("counter_label", "位置 p ="),
             label_size=theme.SIZE_SMALL if n <= 4 else 24,
         )
-        row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
+        if "counter" in params:  # the paper's: its label put in place of the default one
+            row.counter.label.become(theme.body_text(params["counter"], color=theme.TEXT).move_to(row.counter.label))
         counter = row.counter.move_to(np.array([0.0, -1.85, 0.0]))
         header = self.header()
         note = theme.body_text(params["note"], color=theme.TEXT).move_to(np.array([0.0, 3.1, 0.0]))
@@ -180,7 +191,9 @@ class ClockRow(NarratedScene):
         top, step = 0.2, 0.44
         table = VGroup()
         table.cells, table.labels, table.readings = [], [], []
-        title = theme.small_text("指针角度", color=theme.ANGLE).move_to(np.array([label_x, top + 0.5, 0.0]))
+        title = theme.small_text(params.get("table_title", "指针角度"), color=theme.ANGLE).move_to(
+            np.array([label_x, top + 0.5, 0.0])
+        )
         table.add(title)
         for r, (p, vals) in enumerate(zip(positions, angles)):
             y = top - r * step

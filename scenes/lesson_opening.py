@@ -1,9 +1,8 @@
-"""A lesson's opening: the title, the question, the plan of the lesson.
+"""trig_to_rope's opening: the title, the question, the plan of the lesson.
 
-Two lessons open with it. ``trig_to_rope`` starts from sin 30° and a turning
-pointer; ``rotation_matrix`` recaps the measured defect (shuffle the words and
-attention does not react, to ``checks.t1_permutation()``) and puts a watch on
-every word.
+It starts from sin 30° and a turning pointer, asks how a model tells which word comes first, and
+lists the lesson's stages (a row for each content scene's stage). Lesson 3 opens with its own scene,
+``scenes/rot_opening.py``.
 """
 
 from __future__ import annotations
@@ -24,21 +23,15 @@ from manim import (
 )
 
 import mathcore
-from mathcore import checks
-from mathcore.shuffle import t1_inputs
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import TurningArrow
-from scenes.mobjects.sci_figure import sci_line
-from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.word_chips import WordChips
-
-_SUPERSCRIPT_BACK = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 
 
 class LessonOpening(NarratedScene):
-    """title → question → plan, with per-lesson pictures chosen by ``PARAMS[plan.id]["kind"]``."""
+    """title → question → plan; ``PARAMS[plan.id]`` holds the texts, ``["kind"]`` picks the pictures."""
 
     SCENE_IDS = ("trig_opening",)
     CUES = ("title", "question", "plan")
@@ -49,28 +42,20 @@ class LessonOpening(NarratedScene):
             "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
             "plan_note": "不推定理，只盯着一根会转的指针",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
-            # rope_invariance share the fourth, minimal_rope and rope_visualisation the sixth)
+            # rope_invariance share the fourth)
             "roadmap": (
                 "单位圆上的指针",
                 "旋转矩阵：角度相加",
                 "注意力看不见顺序",
-                "RoPE：按位置转，只看距离",
-                "一排快慢不同的钟",
-                "动手算一遍，再画出来",
+                "RoPE：按位置转，只看相对位置",
+                "快慢不同的平面",
+                "动手算一遍",
                 "一张表串起全课",
             ),
-        },
-        "rot_opening": {
-            "kind": "rot",
-            "title": "旋转矩阵：给每个词戴一块表",
-            "question": ("知道：有哪些词", "不知道：谁排在谁前面"),
-            "plan_note": "表针指着座位",
-            "roadmap": ("工具：每个词戴一块表", "规矩：结论都让机器验证"),
         },
     }
     SPIN = 2 * np.pi / 5.0  # the plan's pointer: one turn every 5 seconds
     SENTENCE = ("小明", "把", "书", "借给", "小红")
-    T1_WORDS = ("小明", "把", "书", "借", "给", "小红")  # one word per row of the t1 experiment
 
     def construct(self) -> None:
         params = self.PARAMS.get(self.plan.id)
@@ -185,76 +170,3 @@ class LessonOpening(NarratedScene):
             self._play_roadmap(road, cue)
             self.hold_frames(max(0, cue.frames_remaining()))
             hand.remove_updater(spin)
-
-    # -- rotation_matrix ----------------------------------------------------------------
-    def _rot(self) -> None:
-        p = self.params
-        x, perm = t1_inputs()
-        demo = ShuffleDemo(self.T1_WORDS, x, center=np.array([-3.4, 1.2, 0.0]), spacing=1.05)
-        self.watch("demo", demo.probe_values)
-        title = theme.title_text(p["title"]).move_to(np.array([0.0, 2.85, 0.0]))
-        recap = VGroup(
-            theme.body_text("回顾一个缺陷", color=theme.MUTED),
-            theme.body_text("打乱词序：输出只换了位置", color=theme.TEXT),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        recap.move_to(np.array([0.8, 1.0, 0.0]), aligned_edge=LEFT)
-        out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, DOWN, buff=0.15)
-        with self.cue("title") as cue:
-            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.2))
-            self.play(FadeIn(demo.chips, lag_ratio=0.1), FadeIn(recap[0]), run_time=cue.share(0.2))
-            self.play(FadeIn(demo.columns), FadeIn(out_label), run_time=cue.share(0.15))
-            self.play(*demo.shuffle_animations(perm), run_time=cue.share(0.3))
-            self.play(FadeIn(recap[1]), run_time=cue.remaining())
-
-        err = checks.t1_permutation()
-        shown = figures.value("t1_err")
-        self.probe("t1", error=err, shown=shown, parsed=float(figures.parse_figure(shown)))
-        again = demo.recomputed()
-        measured = VGroup(
-            theme.body_text("每个词的输出，前后最多差", color=theme.TEXT),
-            sci_line("", shown, color=theme.HIGHLIGHT, text_size=theme.SIZE_TITLE),
-            theme.small_text("计算机的舍入误差", color=theme.MUTED),
-        )
-        measured.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([0.8, 1.2, 0.0]), aligned_edge=LEFT)
-        knows = VGroup(
-            theme.body_text(p["question"][0], color=theme.TEXT),
-            theme.body_text(p["question"][1], color=theme.HIGHLIGHT),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        knows.next_to(measured, DOWN, buff=0.5).align_to(measured, LEFT)
-        with self.cue("question") as cue:
-            self.play(FadeOut(recap), run_time=cue.share(0.1))
-            self._title_to_header(title, cue)
-            self.play(FadeIn(again), FadeIn(measured[0]), run_time=cue.share(0.15))
-            self.remove(demo.columns)
-            demo.columns = again  # the recomputed strips stand where the moved ones stood
-            self.play(FadeIn(measured[1], scale=1.2), FadeIn(measured[2]), run_time=cue.share(0.2))
-            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(knows[0]), run_time=cue.share(0.12))
-            self.play(FadeIn(knows[1]), run_time=cue.remaining())
-
-        theta = float(np.radians(figures.THETA_DEG))
-        seats = demo.chips.seat_labels()
-        watches = VGroup()
-        hands = []
-        for j, slot in enumerate(demo.chips.slots):
-            c = slot + 0.85 * UP
-            hand = TurningArrow((1.0, 0.0), scale=0.34, center=c, color=theme.ANGLE, stroke_width=4)
-            hand.seat = j
-            hands.append(hand)
-            watches.add(VGroup(Circle(radius=0.38, color=theme.MUTED, stroke_width=2).move_to(c), hand))
-        self.watch(
-            "watches",
-            lambda: {"seats": [h.seat for h in hands], "theta": theta, "hands": [h.probe_values() for h in hands]},
-        )
-        road = self._roadmap(p["roadmap"], left_x=0.6, top_y=0.6, arrows=False)
-        with self.cue("plan") as cue:
-            self.play(FadeOut(VGroup(measured, knows, demo.columns, out_label)), run_time=cue.share(0.12))
-            # the sentence back in its own order before the watches are handed out
-            back = [demo.order.index(j) for j in range(len(demo.order))]
-            for j, src in enumerate(back):  # the (faded) output strips follow their words unseen
-                demo.columns[src].shift(demo.chips.slots[j] - demo.chips.slots[src])
-            demo.columns.submobjects = [demo.columns[src] for src in back]
-            self.play(*demo.chips.shuffle_animations(back), run_time=cue.share(0.15))
-            self.play(FadeIn(seats), FadeIn(watches), run_time=cue.share(0.15))
-            self.play(*[h.make_turn_animation(h.seat * theta) for h in hands], run_time=cue.share(0.25))
-            self._play_roadmap(road, cue)

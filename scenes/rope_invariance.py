@@ -1,16 +1,35 @@
-"""只看相对距离: q turns mθ, k turns nθ, so k gains (n − m)θ on q and the score depends only on n − m.
+"""只看相对位置: q turns mθ, k turns nθ; turning both back by mθ shows the score depends only on n − m.
 
 q and k do not start aligned (k leads by ``figures.ROPE_PAIR_K_LEAD_DEG``, which is not θ), so the
 angle between them is never (n − m)θ itself: RoPE *adds* (n − m)θ to the directed angle from q to k
 (the 夹角 is that angle only while it stays within 0°–180°, as it does for the pairs shown). The
-picture keeps the starting arrows as ghosts with their arc, so the change is visible, and writes the
-identity behind it, R(mθ)ᵀR(nθ) = R((n − m)θ), where the narration says why.
+picture keeps the starting arrows as ghosts with their arc, so the change is visible.
+
+The proof is a motion, not a formula: both arrows turn back by mθ together (clockwise, as the words
+say). A turn keeps lengths and the angle between them, so the score stays; afterwards q is back on its
+ghost and k is left (n − m)θ past its own. Then the order is turned round (k three seats *before* q):
+the same distance scores differently, which is how RoPE tells before from after. The chart puts both on
+a signed distance axis.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arc, Circle, Create, Dot, FadeIn, FadeOut, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arc,
+    Circle,
+    Create,
+    Dot,
+    DoubleArrow,
+    FadeIn,
+    FadeOut,
+    Square,
+    VGroup,
+)
 
 import mathcore
 from narration import figures
@@ -24,37 +43,47 @@ def _deg(x: float) -> str:
 
 
 class RopeInvariance(NarratedScene):
-    """turn_q → turn_k → same_gap → pairs (0,3) (2,5) (10,13) → curve → takeaway.
+    """turn_q → turn_k → same_gap (both turned back by mθ) → pairs (0,3) (2,5) (10,13) → swap (3,0) →
+    curve (θ = 30° first, the pairs' points on it, then three more speeds) → takeaway.
 
-    q, k, θ and the pairs are the very constants the narration quotes (``narration/figures.py``);
-    scores come from :func:`mathcore.rope_score`. Watches record each label's text beside the raw
-    points of what it describes (tests/course/test_scene_rope_invariance.py compares them).
+    q, k, θ, the pairs and the swapped pair are the very constants the narration quotes
+    (``narration/figures.py``); scores come from :func:`mathcore.rope_score`. Watches record each
+    label's text beside the raw points of what it describes (tests/course/test_scene_rope_invariance.py
+    compares them).
     """
 
-    SCENE_IDS = ("rope_invariance", "rope_gap_only")
-    CUES = ("turn_q", "turn_k", "same_gap", "pairs", "curve", "takeaway")
-    BOOKMARKS = {"same_gap": ("identity",)}
-    #: why only n − m counts: turning back by mθ (the transpose), then on by nθ
-    IDENTITY = "R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n-m) theta)"
-    SEAT_WORD = {"rope_invariance": "位置", "rope_gap_only": "座位"}  # as each lesson calls a seat ...
-    SCORE_WORD = {"rope_invariance": "点积", "rope_gap_only": "分数"}  # ... and the score
+    SCENE_IDS = ("rope_invariance",)
+    CUES = ("turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway")
+    BOOKMARKS = {
+        "turn_k": ("gain",),
+        "same_gap": ("back", "after"),
+        "swap": ("angle", "changed"),
+        "curve": ("first", "pairs", "swap", "others"),
+    }
     M, N = 2, 5
-    CURVE_D = 8  # planes of a d = 8 RoPE, speeds mathcore.frequencies(8)
-    CURVE_PLANES = (0, 1, 2)
-    CURVE_MAX = 24
-    STARTS = (0, 2, 10)  # the same distances from these starts land on the same points
-    DISTANCES = (3.0, 10.0, 17.0)
+    CURVE_D = 8  # the other speeds: planes of a d = 8 RoPE, mathcore.frequencies(8)
+    CURVE_PLANES = (0, 1, 2)  # 1, 0.1 and 0.01 radians per position, after the θ = 30° curve
+    CURVE_RANGE = 12  # the distance axis runs from −12 to 12: two turns of θ = 30° each way
+    MARK_RADII = (0.07, 0.14, 0.21)  # the three pairs' marks: a dot and two rings around it
 
     def construct(self) -> None:
+        self.theta = float(np.radians(figures.THETA_DEG))
+        self.header_mob = self.header()
+        self.theta_note = theme.small_text(f"θ = {_deg(figures.THETA_DEG)}", color=theme.ANGLE)
+        self.theta_note.next_to(self.header_mob, DOWN, buff=0.2, aligned_edge=LEFT)
+        self._main()
+        self._pairs()
+        self._swap()
+        self._curve()
+        self._takeaway()
+
+    # -- turn_q, turn_k, same_gap: one pair, turned to its seats, then both turned back by mθ ----------
+    def _main(self) -> None:
         theta_deg, lead = figures.THETA_DEG, figures.ROPE_PAIR_K_LEAD_DEG
-        theta = float(np.radians(theta_deg))
         q, k = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
-        seat = self.SEAT_WORD.get(self.plan.id, "位置")
-        score_word = self.SCORE_WORD.get(self.plan.id, "分数")
         gain = (self.N - self.M) * theta_deg
-        header = self.header()
         c = np.array([-3.6, 0.3, 0.0])
-        main = QKPair(q=q, k=k, theta=theta, scale=1.6, center=c, arc_radius=0.85)
+        main = QKPair(q=q, k=k, theta=self.theta, scale=1.6, center=c, arc_radius=0.85)
         ghosts = VGroup(
             *[
                 SpinArrow(
@@ -73,13 +102,22 @@ class RopeInvariance(NarratedScene):
         )
         aq, ak = (float(np.arctan2(v[1], v[0])) for v in (q, k))
         start_arc = Arc(radius=0.5, start_angle=aq, angle=ak - aq, arc_center=c, color=theme.ANGLE, stroke_width=5)
-        lines = self.info_lines(seat, lead, gain)
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.32).move_to(np.array([2.6, 0.75, 0.0]))
-        main.score.next_to(lines, DOWN, aligned_edge=LEFT, buff=0.4)
-        theta_note = theme.small_text(f"θ = {_deg(theta_deg)}", color=theme.ANGLE)
-        theta_note.next_to(header, DOWN, buff=0.2, aligned_edge=LEFT)
-        identity = theme.formula(self.IDENTITY, color=theme.ANGLE, font_size=40).move_to(np.array([2.3, 3.2, 0.0]))
-        self.watch("identity", lambda: {"on_screen": self.on_screen(identity)})
+        # after the turn back: k's own turn from its ghost, (n − m)θ
+        k_turn_arc = Arc(
+            radius=1.25,
+            start_angle=ak,
+            angle=float(np.radians(gain)),
+            arc_center=c,
+            color=theme.ANGLE,
+            stroke_width=4,
+        )
+        lines = self.info_lines(lead, gain)
+        lines[:5].arrange(DOWN, aligned_edge=LEFT, buff=0.32).move_to(np.array([2.6, 0.75, 0.0]))
+        for new, old in ((lines[5], lines[1]), (lines[6], lines[2])):  # they take the seats' lines' places
+            new.move_to(old, aligned_edge=LEFT)
+        main.score.next_to(lines[:5], DOWN, aligned_edge=LEFT, buff=0.4)
+        rule = theme.body_text("两支一起转，点积不变", color=theme.HIGHLIGHT)
+        rule.move_to(np.array([2.6, 3.1, 0.0]))
         self.watch(
             "main",
             lambda: {
@@ -90,15 +128,19 @@ class RopeInvariance(NarratedScene):
                 "start_arc": [start_arc.get_start().tolist(), start_arc.get_end().tolist()],
                 "start_arc_on_screen": self.on_screen(start_arc),
                 "arc_on_screen": self.on_screen(main.gap_arc),
+                "k_turn_arc": [k_turn_arc.get_start().tolist(), k_turn_arc.get_end().tolist()],
+                "k_turn_arc_on_screen": self.on_screen(k_turn_arc),
                 "lines": [m.text for m in lines],
                 "lines_on_screen": [self.on_screen(m) for m in lines],
                 "score_on_screen": self.on_screen(main.score),
+                "rule": rule.text,
+                "rule_on_screen": self.on_screen(rule),
             },
         )
 
         with self.cue("turn_q") as cue:
             self.play(
-                FadeIn(header),
+                FadeIn(self.header_mob),
                 FadeIn(main.circle),
                 FadeIn(main.q_arrow),
                 FadeIn(main.q_label),
@@ -106,7 +148,7 @@ class RopeInvariance(NarratedScene):
                 FadeIn(main.k_label),
                 Create(start_arc),
                 FadeIn(lines[0]),
-                FadeIn(theta_note),
+                FadeIn(self.theta_note),
                 run_time=cue.share(0.45),
             )
             self.add(ghosts, main)
@@ -114,173 +156,262 @@ class RopeInvariance(NarratedScene):
             self.play(FadeIn(lines[1]), main.m.animate.set_value(self.M), run_time=cue.remaining())
 
         with self.cue("turn_k") as cue:
-            self.play(FadeIn(lines[2]), main.n.animate.set_value(self.N), run_time=cue.remaining())
+            self.play(FadeIn(lines[2]), main.n.animate.set_value(self.N), run_time=cue.until("gain"))
+            self.add(main.gap_arc)
+            self.play(FadeIn(lines[3]), run_time=cue.share(0.15))
+            self.play(Create(main.gap_arc), FadeIn(lines[4]), run_time=cue.remaining())
 
         with self.cue("same_gap") as cue:
-            self.add(main.gap_arc)
-            before = cue.frames_until("identity")
-            self.play_frames(FadeIn(lines[3]), frames=max(1, before // 2))
-            self.play(Create(main.gap_arc), FadeIn(lines[4]), run_time=cue.until("identity"))
-            self.play(FadeIn(identity, shift=0.2 * DOWN), run_time=cue.share(0.15))
-            # the score arrives as it is named ("点积/分数只由这个角决定")
-            said = cue.plan.text.rfind(score_word) / max(1, len(cue.plan.text))
-            self.hold_frames(
-                max(
-                    0, min(cue.start_frame + int(said * cue.plan.speech_frames), cue.speech_end_frame - 30) - self.frame
-                )
-            )
-            self.play_frames(FadeIn(main.score), frames=max(1, min(int(0.6 * self.fps), cue.frames_remaining())))
+            # the score arrives as it is named ("点积只看…"); the seats' lines leave before the turn back
+            self.play_frames(FadeIn(main.score), frames=max(1, min(int(0.6 * self.fps), cue.frames_until("back") - 2)))
+            self.play(FadeOut(lines[1]), FadeOut(lines[2]), run_time=cue.hold_until("back", leave=0.5))
+            self.play(FadeIn(lines[5]), run_time=cue.share(0.06))
+            # both back by mθ together, clockwise, as it is said; the score and the angle between them stay
+            turn = min(int(3.0 * self.fps), cue.frames_until("after") - int(1.2 * self.fps))
+            self.play_frames(main.make_positions_animation(0, self.N - self.M), frames=max(1, turn))
+            self.play(FadeIn(rule), run_time=cue.hold_until("after", leave=0.6))
+            self.play(FadeIn(lines[6]), Create(k_turn_arc), run_time=cue.share(0.12))
             cue.hold()
+            self.probe("turned_back", **main.probe_values(), score_text=main.score.shown_text())
 
-        pairs = VGroup()
-        for j, (m, n) in enumerate(figures.ROPE_PAIRS):
-            pc = np.array([-4.4 + 4.4 * j, 0.4, 0.0])
-            pair = QKPair(q=q, k=k, theta=theta, scale=1.0, center=pc, font_size=theme.SIZE_SMALL)
-            pair.title = theme.body_text(f"m = {m}，n = {n}", color=theme.POSITION).move_to(pc + 2.1 * UP)
-            pair.score.move_to(pc + 1.6 * DOWN)
-            pair.target = (m, n)
-            pairs.add(pair)
-            self.watch(
-                f"pair{j}",
-                lambda pair=pair: {
-                    **pair.probe_values(),
-                    **pair.drawn(),
-                    "title": pair.title.text,
-                    "score_on_screen": self.on_screen(pair.score),
-                },
-            )
-        same = theme.body_text(
-            f"都隔 {self.N - self.M} 个{seat}：夹角都是 {figures.value('rope_pair_gap_deg')}°，"
-            f"{score_word}都是 {figures.value('rope_pair_score')}",
-            color=theme.SCORE,
-        )
-        same.move_to(np.array([0.0, -2.0, 0.0]))
-        self.watch("same", lambda: {"text": same.text, "on_screen": self.on_screen(same)})
-        with self.cue("pairs") as cue:
-            self.play(
-                FadeOut(main),
-                FadeOut(main.gap_arc),
-                FadeOut(main.score),
-                FadeOut(lines),
-                FadeOut(ghosts),
-                FadeOut(start_arc),
-                FadeOut(identity),
-                run_time=cue.share(0.15),
-            )
-            self.play(
-                *[FadeIn(p) for p in pairs],
-                *[FadeIn(p.title) for p in pairs],
-                *[FadeIn(p.score) for p in pairs],
-                run_time=cue.share(0.2),
-            )
-            self.add(*[p.gap_arc for p in pairs])
-            self.play(*[p.make_positions_animation(*p.target) for p in pairs], run_time=cue.share(0.35))
-            self.play(FadeIn(same), run_time=cue.share(0.15))
-            cue.hold()
+        # what leaves when the pairs come
+        self.main_group = VGroup(main, main.gap_arc, main.score, lines[0], *lines[3:], ghosts, start_arc)
+        self.main_group.add(k_turn_arc, rule)
 
-        chart, rings, ring_key = self._chart(q, k, score_word, seat)
-        radian = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
-        radian.next_to(chart.y_label, RIGHT, buff=0.6)
-        with self.cue("curve") as cue:
-            self.play(
-                FadeOut(pairs),
-                FadeOut(same),
-                *[FadeOut(p.title) for p in pairs],
-                *[FadeOut(p.score) for p in pairs],
-                *[FadeOut(p.gap_arc) for p in pairs],
-                FadeOut(theta_note),
-                run_time=cue.share(0.1),
-            )
-            # the empty chart first; each curve is then drawn on its own
-            frame = VGroup(chart.axes, chart.ticks, chart.x_label, chart.y_label)
-            self.play(FadeIn(frame), FadeIn(chart.legend), FadeIn(radian), run_time=cue.share(0.1))
-            self.remove(frame)
-            self.add(chart)
-            self.remove(*chart.curves)
-            for i in range(len(chart.curves)):
-                self.play(chart.make_draw_animation(i), run_time=cue.share(0.12))
-            # one start at a time: each lands on the rings already there
-            for ring_set, key in zip(rings, ring_key):
-                self.play(FadeIn(ring_set), FadeIn(key), run_time=cue.share(0.08))
-            self.probe(
-                "curve",
-                distances=chart.distances.tolist(),
-                planes=list(self.CURVE_PLANES),
-                drawn=[chart.drawn_samples(i).tolist() for i in range(len(chart.curves))],
-                rings=[[r.get_center().tolist() for r in ring_set] for ring_set in rings],
-            )
-            cue.hold()
-
-        with self.cue("takeaway") as cue:
-            line = theme.body_text(f"同一对 q、k：{score_word}只随 n − m 变，与起点无关", color=theme.HIGHLIGHT)
-            line.move_to(np.array([0.0, 3.1, 0.0]))
-            caveat = theme.small_text("超出训练时的长度，效果仍会打折扣", color=theme.TEXT)
-            caveat.next_to(line, DOWN, buff=0.15)
-            self.play(FadeIn(line), FadeOut(radian), run_time=cue.share(0.3))
-            self.play(Create(chart.curves[0].copy().set_stroke(width=8, opacity=0.5)), run_time=cue.share(0.3))
-            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(caveat), run_time=cue.remaining())
-            self.probe("takeaway", line=line.text, caveat=caveat.text)
-
-    def info_lines(self, seat: str, lead: float, gain: float) -> VGroup:
-        """What the labels beside the main pair say (a test puts the old wrong label back through here)."""
+    def info_lines(self, lead: float, gain: float) -> VGroup:
+        """What the labels beside the main pair say (a test puts the old wrong label back through here):
+        0 the start, 1–2 the seats' turns, 3 k's extra turn, 4 the angle now, 5 the turn back, 6 after it."""
         theta_deg = figures.THETA_DEG
+        back = self.M * theta_deg
         return VGroup(
             theme.body_text(f"开始：k 相对 q 转过 {_deg(lead)}", color=theme.ANGLE),
-            theme.body_text(f"q 在{seat} m = {self.M}：转 mθ = {_deg(self.M * theta_deg)}", color=theme.Q),
-            theme.body_text(f"k 在{seat} n = {self.N}：转 nθ = {_deg(self.N * theta_deg)}", color=theme.K),
+            theme.body_text(f"q 在位置 m = {self.M}：转 mθ = {_deg(self.M * theta_deg)}", color=theme.Q),
+            theme.body_text(f"k 在位置 n = {self.N}：转 nθ = {_deg(self.N * theta_deg)}", color=theme.K),
             theme.body_text(f"k 多转了 (n − m)θ = {_deg(gain)}", color=theme.ANGLE),
             theme.body_text(
                 f"现在：k 相对 q 转过 {_deg(lead)} + {_deg(gain)} = {_deg(lead + gain)}", color=theme.ANGLE
             ),
+            theme.body_text(f"两支一起顺时针转回 mθ = {_deg(back)}", color=theme.TEXT),
+            theme.body_text(f"转完：q 回到起点，k 离起点 {_deg(gain)}", color=theme.TEXT),
         )
 
-    def _chart(self, q, k, score_word: str, seat: str):
-        """The score-against-distance chart, and rings where the same distances from other starts land."""
+    # -- pairs: three pairs three seats apart -----------------------------------------------------------
+    def _pair(self, m: int, n: int, x: float) -> QKPair:
+        pc = np.array([x, 0.4, 0.0])
+        q, k = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
+        pair = QKPair(q=q, k=k, theta=self.theta, scale=1.0, center=pc, font_size=theme.SIZE_SMALL)
+        pair.title = theme.body_text(f"m = {m}，n = {n}", color=theme.POSITION).move_to(pc + 2.1 * UP)
+        pair.score.move_to(pc + 1.6 * DOWN)
+        pair.target = (m, n)
+        return pair
+
+    def _watch_pair(self, name: str, pair: QKPair) -> None:
+        self.watch(
+            name,
+            lambda: {
+                **pair.probe_values(),
+                **pair.drawn(),
+                "title": pair.title.text,
+                "score_on_screen": self.on_screen(pair.score),
+            },
+        )
+
+    def _pairs(self) -> None:
+        self.pairs = VGroup(*[self._pair(m, n, -4.4 + 4.4 * j) for j, (m, n) in enumerate(figures.ROPE_PAIRS)])
+        for j, pair in enumerate(self.pairs):
+            self._watch_pair(f"pair{j}", pair)
+        gap = self.pairs[0].target[1] - self.pairs[0].target[0]
+        self.same = theme.body_text(
+            f"都隔 {gap} 个位置：夹角都是 {figures.value('rope_pair_gap_deg')}°，"
+            f"点积都是 {figures.value('rope_pair_score')}",
+            color=theme.SCORE,
+        )
+        self.same.move_to(np.array([0.0, -2.0, 0.0]))
+        self.watch("same", lambda: {"text": self.same.text, "on_screen": self.on_screen(self.same)})
+
+        with self.cue("pairs") as cue:
+            self.play(FadeOut(self.main_group), run_time=cue.share(0.15))
+            self._play_pairs(cue)
+
+    def _play_pairs(self, cue) -> None:
+        pairs = self.pairs
+        self.play(
+            *[FadeIn(p) for p in pairs],
+            *[FadeIn(p.title) for p in pairs],
+            *[FadeIn(p.score) for p in pairs],
+            run_time=cue.share(0.2),
+        )
+        self.add(*[p.gap_arc for p in pairs])
+        self.play(*[p.make_positions_animation(*p.target) for p in pairs], run_time=cue.share(0.35))
+        self.play(FadeIn(self.same), run_time=cue.share(0.15))
+        cue.hold()
+
+    # -- swap: the first pair with its order turned round -------------------------------------------------
+    def _swap(self) -> None:
+        first, swapped = self.pairs[0], self._pair(*figures.ROPE_SWAP, 4.4)
+        self.swapped = swapped
+        self._watch_pair("swapped", swapped)
+        turn = VGroup(DoubleArrow(np.array([-2.4, 0.4, 0.0]), np.array([2.4, 0.4, 0.0]), color=theme.MUTED, buff=0))
+        turn.add(theme.small_text("先后对调", color=theme.TEXT).next_to(turn[0], UP, buff=0.2))
+        # under the arrow's two ends: which pair is which
+        sides = VGroup(
+            theme.small_text("k 在 q 后面", color=theme.TEXT).next_to(turn[0], DOWN, buff=0.2, aligned_edge=LEFT),
+            theme.small_text("k 在 q 前面", color=theme.TEXT).next_to(turn[0], DOWN, buff=0.2, aligned_edge=RIGHT),
+        )
+        (m0, n0), (m1, n1) = first.target, swapped.target
+        before = mathcore.rope_score(first.q, first.k, m0, n0, self.theta)
+        after = mathcore.rope_score(swapped.q, swapped.k, m1, n1, self.theta)
+        compare = theme.body_text(
+            f"先后一换：夹角 {figures.value('rope_pair_gap_deg')}° → {figures.value('rope_swap_gap_deg')}°，"
+            f"点积 {figures.fmt_dec(before)} → {'+' if after > 0 else ''}{figures.fmt_dec(after)}",
+            color=theme.SCORE,
+        )
+        compare.move_to(np.array([0.0, -2.0, 0.0]))
+        self.watch(
+            "swap",
+            lambda: {
+                "sides": [t.text for t in sides],
+                "side_x": [float(t.get_x()) for t in sides],
+                "sides_on_screen": [self.on_screen(t) for t in sides],
+                "compare": compare.text,
+                "compare_on_screen": self.on_screen(compare),
+            },
+        )
+        others = [p for p in self.pairs[1:]]
+        with self.cue("swap") as cue:
+            self.play(
+                *[FadeOut(VGroup(p, p.title, p.score, p.gap_arc)) for p in others],
+                FadeOut(self.same),
+                run_time=cue.share(0.12),
+            )
+            self.play(FadeIn(sides[0]), FadeIn(turn), FadeIn(swapped), FadeIn(swapped.title), run_time=cue.share(0.1))
+            self.add(swapped.gap_arc)
+            # the swapped pair reaches its seats as its angle is named
+            self.play(swapped.make_positions_animation(*swapped.target), FadeIn(sides[1]), run_time=cue.until("angle"))
+            self.play(FadeIn(swapped.score), run_time=cue.share(0.06))
+            self.hold_to(cue.bookmark("changed"))
+            self.play(FadeIn(compare), run_time=cue.share(0.08))
+            cue.hold()
+        self.swap_group = VGroup(first, first.title, first.score, first.gap_arc, swapped, swapped.title)
+        self.swap_group.add(swapped.score, swapped.gap_arc, sides, turn, compare)
+
+    # -- curve: the score against the signed distance n − m -------------------------------------------------
+    def _curve(self) -> None:
+        chart, marks, keys, sides = self._chart()
+        radian = theme.small_text(f"1 弧度 ≈ {figures.value('one_rad_deg')}°", color=theme.ANGLE)
+        radian.next_to(keys, DOWN, buff=0.3, aligned_edge=LEFT)
+        self.probe(
+            "curve",
+            distances=chart.distances.tolist(),
+            speeds=[self.theta] + [float(w) for w in mathcore.frequencies(self.CURVE_D)[list(self.CURVE_PLANES)]],
+            drawn=[chart.drawn_samples(i).tolist() for i in range(len(chart.curves))],
+            legend=[entry[1].text for entry in chart.legend],
+            heading=chart.legend_heading.text,
+        )
+        self.watch(
+            "marks",
+            lambda: {
+                "centers": [[float(v) for v in chart.axes.p2c(m.get_center())] for m in marks],
+                "keys": [k[1].text for k in keys],
+                "on_screen": [self.on_screen(m) for m in marks],
+                "keys_on_screen": [self.on_screen(k) for k in keys],
+                "sides": [t.text for t in sides],
+                "side_x": [float(chart.axes.p2c(t.get_center())[0]) for t in sides],
+                "sides_on_screen": [self.on_screen(t) for t in sides],
+            },
+        )
+        with self.cue("curve") as cue:
+            self.play(FadeOut(self.swap_group), FadeOut(self.theta_note), run_time=cue.share(0.08))
+            frame = VGroup(chart.axes, chart.ticks, chart.x_label, chart.y_label)
+            self.play(FadeIn(frame), FadeIn(sides), run_time=cue.share(0.12))
+            self.remove(frame)
+            self.add(chart)
+            self.remove(*chart.curves)
+            self.hold_to(cue.bookmark("first"))
+            self.play(
+                chart.make_draw_animation(0),
+                FadeIn(chart.legend_heading),
+                FadeIn(chart.legend[0]),
+                run_time=cue.until("pairs"),
+            )
+            self.play(FadeIn(marks[:3]), FadeIn(keys[0]), run_time=cue.share(0.08))
+            self.hold_to(cue.bookmark("swap"))
+            self.play(FadeIn(marks[3]), FadeIn(keys[1]), run_time=cue.share(0.08))
+            self.hold_to(cue.bookmark("others"))
+            # the other speeds share what is left of the speech, a frame of it kept for the radian note
+            per = max(1, (cue.frames_remaining() - 1) // (len(chart.curves) - 1))
+            for i in range(1, len(chart.curves)):
+                self.play_frames(chart.make_draw_animation(i), FadeIn(chart.legend[i]), frames=per)
+            self.play_frames(FadeIn(radian), frames=max(1, cue.frames_remaining()))
+        self.chart, self.radian = chart, radian
+
+    def _chart(self):
+        """The chart (θ = 30° first, then the d = 8 planes' speeds), the marks of the pairs and of the
+        swapped pair, their keys, and the two sides of the distance axis."""
+        q, k = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
         w = mathcore.frequencies(self.CURVE_D)
-        dist = np.linspace(0, self.CURVE_MAX, 241)
-        curves, names = [], []
+        r = self.CURVE_RANGE
+        dist = np.linspace(-r, r, 20 * r + 1)
+        curves = [np.array([mathcore.rope_score(q, k, 0.0, d, self.theta) for d in dist])]
+        names = [f"{_deg(figures.THETA_DEG)}（{figures.fmt_dec(self.theta)} 弧度）"]
         for i in self.CURVE_PLANES:
             qf, kf = np.zeros(self.CURVE_D), np.zeros(self.CURVE_D)
             qf[2 * i : 2 * i + 2], kf[2 * i : 2 * i + 2] = q, k
             curves.append(mathcore.rope_scores(qf, kf, dist))
-            names.append(f"每个{seat}转 {w[i]:g} 弧度")
+            names.append(f"{w[i]:g} 弧度")
         chart = ScoreCurve(
             dist,
             curves,
             names=names,
-            x_range=(0, self.CURVE_MAX, 4),
+            x_range=(-r, r, 3),
             y_range=(-1, 1, 0.5),
-            y_label=score_word,
+            y_label="点积",
             x_length=7.0,
-            y_length=3.4,
-            center=np.array([-1.6, 0.1, 0.0]),
+            y_length=3.2,
+            center=np.array([-1.6, 0.35, 0.0]),
+            colors=theme.SERIES_4,
         )
-        self.curve_chart = chart
-        qf, kf = np.zeros(self.CURVE_D), np.zeros(self.CURVE_D)
-        qf[0:2], kf[0:2] = q, k
-        rings, keys = [], []
-        for j, m0 in enumerate(self.STARTS):
-            radius = 0.07 + 0.07 * j
-            ring_set = VGroup()
-            for dd in self.DISTANCES:
-                s = float(mathcore.rope_scores(qf, kf, [dd], m=m0)[0])
-                p = chart.axes.c2p(dd, s)
-                mark = (
-                    Dot(p, radius=radius, color=theme.POSITION)
-                    if j == 0
-                    else Circle(radius=radius, color=theme.POSITION, stroke_width=3).move_to(p)
-                )
-                ring_set.add(mark)
-            rings.append(ring_set)
-            sample = (
-                Dot(radius=radius, color=theme.POSITION)
-                if j == 0
-                else Circle(radius=radius, color=theme.POSITION, stroke_width=3)
-            )
-            keys.append(
-                VGroup(sample, theme.small_text(f"起点 m = {m0}", color=theme.TEXT).next_to(sample, RIGHT, buff=0.2))
-            )
-        key = VGroup(*keys).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        key.next_to(chart.legend, DOWN, aligned_edge=LEFT, buff=0.45)
-        return chart, rings, keys
+        chart.curves[0].set_stroke(width=6)  # the θ = 30° curve, the pairs' own, stays the one to look at
+        for curve in chart.curves[1:]:
+            curve.set_stroke(width=3)
+        chart.y_ticks.shift(0.1 * LEFT)  # clear of the first distance label (−12) under them
+        chart.x_ticks.shift(0.1 * DOWN)  # the lowest score label (−1) and the first distance (−12) apart
+        chart.x_label.next_to(chart.x_ticks, DOWN, buff=0.15)
+        chart.legend_heading = theme.small_text("每个位置转", color=theme.TEXT)
+        chart.legend_heading.next_to(chart.axes, RIGHT, buff=0.4).align_to(chart.y_label, UP)
+        chart.legend.next_to(chart.legend_heading, DOWN, buff=0.2, aligned_edge=LEFT)
+        sides = VGroup(
+            theme.small_text("k 在前", color=theme.TEXT).move_to(chart.axes.c2p(-3 * r / 4, 1) + 0.45 * UP),
+            theme.small_text("k 在后", color=theme.TEXT).move_to(chart.axes.c2p(3 * r / 4, 1) + 0.45 * UP),
+        )
+        marks = VGroup()
+        for (m, n), radius in zip(figures.ROPE_PAIRS, self.MARK_RADII):
+            p = chart.axes.c2p(n - m, mathcore.rope_score(q, k, m, n, self.theta))
+            mark = Dot(p, radius=radius, color=theme.POSITION) if radius == self.MARK_RADII[0] else None
+            marks.add(mark or Circle(radius=radius, color=theme.POSITION, stroke_width=3).move_to(p))
+        m, n = figures.ROPE_SWAP
+        diamond = Square(0.22, color=theme.POSITION, stroke_width=3).rotate(np.pi / 4)
+        marks.add(diamond.move_to(chart.axes.c2p(n - m, mathcore.rope_score(q, k, m, n, self.theta))))
+        starts = "、".join(str(m) for m, _ in figures.ROPE_PAIRS)
+        gap = figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]
+        three = VGroup(*[Circle(radius=r_, color=theme.POSITION, stroke_width=3) for r_ in self.MARK_RADII[1:]])
+        three.add(Dot(radius=self.MARK_RADII[0], color=theme.POSITION))
+        keys = VGroup(
+            VGroup(three, theme.small_text(f"q 在 {starts}，k 在后 {gap} 个", color=theme.TEXT)),
+            VGroup(diamond.copy(), theme.small_text(f"对调：q 在 {m}，k 在 {n}", color=theme.TEXT)),
+        )
+        for key in keys:
+            key[1].next_to(key[0], RIGHT, buff=0.2)
+        keys.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        keys.next_to(chart.legend, DOWN, buff=0.4, aligned_edge=LEFT)
+        return chart, marks, keys, sides
+
+    # -- takeaway ----------------------------------------------------------------------------------------
+    def _takeaway(self) -> None:
+        chart = self.chart
+        with self.cue("takeaway") as cue:
+            line = theme.body_text("同一对 q、k：点积只随 n − m 变，与起点无关", color=theme.HIGHLIGHT)
+            line.move_to(np.array([0.0, 2.95, 0.0]))
+            self.play(FadeIn(line), FadeOut(self.radian), run_time=cue.share(0.3))
+            self.play(Create(chart.curves[0].copy().set_stroke(width=8, opacity=0.5)), run_time=cue.remaining())
+            self.probe("takeaway", line=line.text)

@@ -1,9 +1,9 @@
-"""缝合：一张表串起全课 — one row per idea, each appearing with its cue, then a three-line recap."""
+"""收尾：一张表串起全课 — one row per idea, each appearing with its cue, then a three-line recap."""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, Rectangle, Rotate, VGroup
+from manim import LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, Rectangle, Rotate, VGroup
 from manim.animation.animation import prepare_animation
 
 from scenes import theme
@@ -29,21 +29,19 @@ class SummaryTable(NarratedScene):
 
     SCENE_IDS = ("summary_table",)
     CUES = ("intro", "sincos", "matrix", "addition", "freqs", "dot", "recap_one", "recap_two", "recap_three", "close")
-    HEADS = ("概念", "课本怎么讲", "这节课的画面", "在大模型里")
+    HEADS = ("概念", "课本怎么讲", "这一课的画面", "在大模型里")
     ROWS = (
         ("sincos", "sin / cos", "初中：边长之比", "pointer", "指针的两个坐标", "位置编码的原料"),
         ("matrix", "旋转矩阵", "课本角落的数表", "turn", "转向量，只改方向", "按位置转 q 和 k"),
         ("addition", "和角公式", "背一长串", "arcs", "转两次 = 转一次", "相对位置能算出来"),
-        ("freqs", "转速 ω", "算周期", "clocks", "快慢不同的一排钟", "每对维度的转速"),
-        ("dot", "点积", "求夹角", "angle", "同一对 q、k：随距离变", "分数带上相对位置"),
+        ("freqs", "转速 ω", "算周期", "clocks", "快慢不同的平面", "每对维度的转速"),
+        ("dot", "点积", "求夹角", "angle", "一对 q、k：随距离变", "分数带上相对位置"),
     )
     RECAPS = (
         ("recap_one", "pointer", "sin、cos 不只是边长之比，更是指针的坐标"),
         ("recap_two", "arcs", "旋转把位置写成角度，位置关系成了减法"),
-        ("recap_three", "angle", "同一对 q、k 的分数，只看隔多远"),
+        ("recap_three", "angle", "同一对 q、k 的分数，只看隔多远、谁在前"),
     )
-    #: said with the third recap, under it: what RoPE does not promise
-    CAVEAT = "超出训练时的长度，效果仍会变差"
 
     def construct(self) -> None:
         header = self.header()
@@ -98,25 +96,12 @@ class SummaryTable(NarratedScene):
             line.move_to(np.array([0.0, 1.9 - 1.25 * k, 0.0]))
             line.align_to(np.array([-5.6, 0.0, 0.0]), LEFT)
             lines.append(line)
-        caveat = theme.small_text(self.CAVEAT, color=theme.TEXT).next_to(lines[-1][2], DOWN, buff=0.15)
-        caveat.align_to(lines[-1][2], LEFT)
         for k, (short, _, _) in enumerate(self.RECAPS):
             with self.cue(short) as cue:
                 if k == 0:
                     self.play(FadeOut(self.table), FadeOut(marker), run_time=cue.share(0.2))
                 self.play(FadeIn(lines[k], shift=0.2 * UP), run_time=min(cue.share(0.35), cue.remaining()))
-                if k == len(self.RECAPS) - 1:  # the caveat arrives when it is said (after the "；")
-                    said = cue.start_frame + int(
-                        round(cue.plan.speech_frames * cue.plan.text.index("；") / max(1, len(cue.plan.text)))
-                    )
-                    self.hold_to(max(self.frame, min(said, cue.speech_end_frame - 2)))
-                    self.play(FadeIn(caveat), run_time=cue.remaining())
-                self.probe(
-                    short,
-                    shown=lines[k][2].text,
-                    caveat=caveat.text if k == len(self.RECAPS) - 1 else None,
-                    caveat_on_screen=self.on_screen(caveat),
-                )
+                self.probe(short, shown=lines[k][2].text)
 
         # -- close: the pointer is in every model's attention -----------------------------------------
         with self.cue("close") as cue:
@@ -124,7 +109,7 @@ class SummaryTable(NarratedScene):
             final.move_to(np.array([0.7, -1.95, 0.0]))
             dial = ICONS["pointer"](size=1.0).next_to(final, LEFT, buff=0.4)
             self.play(
-                *[line.animate.set_color(theme.MUTED) for line in [*lines, caveat]],
+                *[line.animate.set_color(theme.MUTED) for line in lines],
                 FadeIn(final),
                 FadeIn(dial),
                 run_time=cue.share(0.3),

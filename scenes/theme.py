@@ -28,6 +28,7 @@ SIN = "#f27fd0"  # y reading of a pointer (sin)
 GHOST_OPACITY = 0.45
 # several curves of the same kind (scores of different planes): shades of SCORE, never Q/K/POSITION
 SERIES = ("#ff5c8a", "#ffb3c9", "#c2416a")
+SERIES_4 = ("#ff5c8a", "#c2416a", "#ffb3c9", "#ffe4ec")  # four curves (trig_to_rope rope_invariance)
 
 # -- fonts and sizes (Manim font-size units) ---------------------------------
 FONT = "Noto Sans CJK SC"

@@ -64,6 +64,10 @@ class ClockRow(VGroup):
     unit : str
         What one position is called in the labels, with its measure word (个位置, 个座位 …):
         "一圈 ≈6.28 个位置", "每个位置转 1 弧度", "一圈 ≈6.1 万个座位".
+    name : str
+        What each clock is called above it, with its index: "钟 0" (the paper's clocks), "平面 0" (RoPE's planes).
+    counter_label : str
+        The label of the counter under the row ("位置 p =", "距离 n − m =").
     label_size : float
         Font size of the labels under the clocks (smaller where many clocks stand close).
     """
@@ -79,6 +83,8 @@ class ClockRow(VGroup):
         center: np.ndarray = ORIGIN,
         position: float = 0.0,
         unit: str = "个位置",
+        name: str = "钟",
+        counter_label: str = "位置 p =",
         label_size: float = theme.SIZE_SMALL,
     ) -> None:
         super().__init__()
@@ -108,7 +114,7 @@ class ClockRow(VGroup):
                 face.add(Line(c + 0.82 * radius * u, c + radius * u, color=theme.MUTED, stroke_width=2))
             self.faces.add(face)
             self.hands.add(Line(c, c + radius * RIGHT, color=theme.ANGLE, stroke_width=6))
-            self.names.add(theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
+            self.names.add(theme.small_text(f"{name} {i}", color=theme.TEXT).next_to(face, UP, buff=0.15))
         for wl, w, face in zip(self.wavelength, self.w, self.faces):
             self.wavelength_labels.add(
                 TwoLines("一圈", per_turn(wl, unit), font_size=label_size).next_to(face, DOWN, buff=0.15)
@@ -118,7 +124,7 @@ class ClockRow(VGroup):
                     face, DOWN, buff=0.15
                 )
             )
-        self.counter = LabeledNumber("位置 p =", position, decimals=0, color=theme.POSITION)
+        self.counter = LabeledNumber(counter_label, position, decimals=0, color=theme.POSITION)
         self.add(self.faces, self.hands, self.names)
         self.hands.add_updater(lambda m: self._sync())
         self.counter.add_updater(lambda m: m.set_value(float(np.round(self.p))))

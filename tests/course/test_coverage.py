@@ -158,12 +158,16 @@ CORE = {
         ["matrix", "turn_vector", "length_kept", "two_turns", "one_turn", "full_circle", "takeaway"],
         ("trig_to_rope §2", "trig_to_rope §3"),
     ),
-    "clock_row": ("ClockRow", ["intro", "speeds", "step", "unique", "takeaway"], ("trig_to_rope 疑惑点二",)),
+    "clock_row": (
+        "ClockRow",
+        ["intro", "speeds", "step", "unique", "takeaway"],
+        ("trig_to_rope 疑惑点二", "trig_to_rope visualisation"),
+    ),
     "clock_row_paper": ("ClockRow", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
     "rope_invariance": (
         "RopeInvariance",
-        ["turn_q", "turn_k", "same_gap", "pairs", "curve", "takeaway"],
-        ("trig_to_rope §4", "trig_to_rope §5"),
+        ["turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway"],
+        ("trig_to_rope §4", "trig_to_rope §5", "trig_to_rope visualisation"),
     ),
 }
 

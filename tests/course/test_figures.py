@@ -176,6 +176,17 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
     "cat5_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 5.0)), ("abs", 0.5)),
     "cat50_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 50.0)), ("abs", 0.5)),
+    # trig_to_rope rope_invariance: k's extra turn three seats on, and k three seats *before* q (q at 3, k at 0):
+    # the folded angle between the turned arrows and the score
+    "rope_pair_turn_deg": (_turn_deg(figures.ROPE_PAIR_K, 3), ("abs", 0.5)),
+    "rope_swap_gap_deg": (
+        min(
+            _gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0),
+            360 - _gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0),
+        ),
+        ("abs", 0.5),
+    ),
+    "rope_swap_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0, TH), ("abs", 0.005)),
 }
 
 

@@ -47,7 +47,6 @@ TRIG_STAGES = {
     "rope_invariance": 4,
     "clock_row": 5,
     "minimal_rope": 6,
-    "rope_visualisation": 6,
     "summary_table": 7,
 }
 
@@ -67,7 +66,7 @@ def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
     stages = list(TRIG_STAGES.values())
     assert stages == sorted(stages) and set(stages) == set(range(1, len(items) + 1))
     plan = scene.plan.cue("plan").text
-    assert "画出来" in plan and "一张表" in plan  # the voice names the last two stages too
+    assert "动手" in plan and "一张表" in plan  # the voice names the last two stages too
 
 
 @pytest.fixture(scope="module")
