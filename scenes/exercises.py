@@ -132,13 +132,17 @@ class Exercises(NarratedScene):
         turn = f"{gap * figures.THETA_DEG:g} degree"
         steps2 = VGroup(
             theme.typst_text(
-                f"后面：$cos(phi + {turn}) = -sin phi$", color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 4)
+                f"后面：$cos(phi.alt + {turn}) = -sin phi.alt$",
+                color=theme.TEXT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
             ),
             theme.typst_text(
-                f"前面：$cos(phi - {turn}) = sin phi$", color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 4)
+                f"前面：$cos(phi.alt - {turn}) = sin phi.alt$",
+                color=theme.TEXT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
             ),
             theme.typst_text(
-                "一样 $<=> sin phi = 0$：起初对齐，或正好反向",
+                "一样 $<=> sin phi.alt = 0$：起初对齐，或正好反向",
                 color=theme.HIGHLIGHT,
                 font_size=TYPST * (theme.SIZE_SMALL + 4),
             ),
