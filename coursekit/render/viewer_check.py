@@ -19,6 +19,10 @@ looks at those mobjects after each step and reports, with the scene, the cue and
 ``crossfade``
     a text unit fading out while another fades in on top of it in the same ``play``: for the
     whole animation the viewer sees two texts at once (fade the old one out first);
+``reading_time``
+    a text on screen for less time than reading it takes (:class:`ReadingTime`): at least
+    ``min_read_s`` plus one second per ``read_chars_per_second`` characters (0.5 s and 9, the zh-Hans
+    subtitle reading speed);
 ``unused_exception``
     an exception the scene declared (:meth:`NarratedScene.allow`) that never excused anything.
 
@@ -47,14 +51,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coursekit.render import drawn_text
-from coursekit.zh.chars import has_cjk, is_cjk
+from coursekit.render import drawn_text, motion
+from coursekit.zh.chars import has_cjk, is_cjk, text_cells
 
 if TYPE_CHECKING:
     import numpy as np
 
 
-RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade")
+RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade", "reading_time")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
 SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")  # x^2, 10^(-2i/d), x_1 in Typst math
@@ -76,6 +80,8 @@ class ViewerRules:
     overlap_share: float = 0.05  #: overlap above this share of the smaller box is a finding
     min_contrast: float = 4.5  #: WCAG AA, body text
     min_contrast_title: float = 3.0  #: WCAG AA, large text
+    min_read_s: float = 0.5  #: every text stays at least this long …
+    read_chars_per_second: float = 9.0  #: … plus a second per this many characters (zh-Hans subtitles)
 
 
 #: what a course that sets no look of its own is checked against: a dark frame, the bottom 18 % for
@@ -99,6 +105,7 @@ class Finding:
     rule: str
     message: str
     steps: int = 1  #: how many consecutive checks found it (it persisted)
+    text: str = ""  #: what the text a ``reading_time`` finding is about says (in full)
 
     def line(self) -> str:
         more = f" (for {self.steps} steps)" if self.steps > 1 else ""
@@ -159,9 +166,15 @@ def _box(mobs: Iterable[Any]) -> tuple[float, float, float, float] | None:
 
 
 def is_text_unit(mob) -> bool:
+    return _text_unit_class(type(mob))
+
+
+@lru_cache(maxsize=None)
+def _text_unit_class(cls: type) -> bool:
+    """Whether objects of ``cls`` are text units (asked for every mobject on every frame: once per class)."""
     from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
 
-    return isinstance(mob, (Text, Typst, Code, DecimalNumber)) or bool(getattr(type(mob), "TEXT_UNIT", False))
+    return issubclass(cls, (Text, Typst, Code, DecimalNumber)) or bool(getattr(cls, "TEXT_UNIT", False))
 
 
 def text_units(mobjects: Iterable[Any]) -> list[Any]:
@@ -363,6 +376,7 @@ class ViewerCheck:
         scene.step_hooks.append(self.inspect)
         if hasattr(scene, "play_hooks"):
             scene.play_hooks.append(self.before_play)
+        self.reading = ReadingTime(scene, rules)
 
     def before_play(self, animations: tuple) -> None:
         """Note which text units a play fades out (with their boxes now, while they are drawn) and
@@ -437,6 +451,7 @@ class ViewerCheck:
         self._open = now
 
     def finish(self) -> Report:
+        self.findings += self.reading.finish()
         for a in self.scene.viewer_allowances:
             if not a.used:
                 self.findings.append(
@@ -646,6 +661,221 @@ class ViewerCheck:
         return out
 
 
+# -- reading time --------------------------------------------------------------------------------
+def cue_now(scene) -> str:
+    """The cue a finding is reported under: the running beat's id, or where the scene is between beats."""
+    beat = scene._active_beat
+    if beat is not None:
+        return beat.id
+    return f"(after {scene._cues_done[-1]})" if scene._cues_done else "(before the first cue)"
+
+
+def reading_text(unit) -> str:
+    """What a text unit says: a ``Text``'s text, a ``Typst`` source, a ``Code`` listing, the characters of
+    a unit drawn from glyphs (``glyph_pairs``), a composite unit's parts in order."""
+    from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
+
+    if isinstance(unit, Text):
+        return str(unit.text)
+    if isinstance(unit, Typst):
+        return str(unit.typst_code)
+    if isinstance(unit, Code):
+        return str(getattr(unit, "code_string", ""))
+    own = getattr(unit, "glyph_pairs", None)
+    if callable(own):
+        return "".join(ch for ch, g in own() if _drawn(g))
+    if isinstance(unit, DecimalNumber):
+        return "".join(str(getattr(m, "text", "")) for m in unit.submobjects)
+    parts = _parts(unit)
+    if parts:
+        return "".join(reading_text(p) for p in parts)
+    text = getattr(unit, "text", None)
+    return text if isinstance(text, str) else ""
+
+
+def reading_cells(unit) -> float:
+    """The characters reading ``unit`` takes, in full-width cells (``text_cells``: a Chinese character 1,
+    a Latin or Greek letter, digit or ASCII mark ½). A Typst formula counts the glyphs it draws (its
+    source's visible characters: ``theta`` is one, ``mat(…)`` its entries and brackets), its Chinese
+    characters 1 and the rest ½; a ``DecimalNumber`` its glyphs, ½ each."""
+    from manim import Code, DecimalNumber, Text, Typst  # Manim: heavy, only when a scene is built
+
+    if isinstance(unit, Typst):
+        glyphs = len(unit.family_members_with_points())
+        cjk = sum(1 for ch in str(unit.typst_code) if is_cjk(ch))
+        return cjk + 0.5 * max(0, glyphs - cjk)
+    if isinstance(unit, DecimalNumber) and not reading_text(unit):
+        return 0.5 * len(unit.submobjects)
+    if not isinstance(unit, (Text, Code, DecimalNumber)) and not callable(getattr(unit, "glyph_pairs", None)):
+        parts = _parts(unit)  # a composite unit: its parts, each counted as it is drawn
+        if parts:
+            return sum(reading_cells(p) for p in parts)
+    return text_cells(reading_text(unit))
+
+
+def _extent(mob) -> tuple[float, float, float, float] | None:
+    """The box of every point of ``mob``'s family, drawn or not (a text that has just gone still has its
+    points where it was)."""
+    import numpy as np  # numpy: only when a frame is checked
+
+    pts = [m.points for m in mob.get_family() if len(getattr(m, "points", ()))]
+    if not pts:
+        return None
+    p = np.vstack(pts)
+    return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
+
+
+def _meet(a, b) -> bool:
+    return a is not None and b is not None and a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _clip(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+@dataclass
+class Shown:
+    """One text while it is on screen: from ``start`` (the first frame it is visible) to ``end`` (the first
+    frame it is gone)."""
+
+    unit: Any
+    start: int
+    cue: str
+    text: str
+    cells: float
+    end: int | None = None
+
+
+class ReadingTime:
+    r"""The rule ``reading_time``: every text stays on screen long enough to be read.
+
+    A text is one *text unit* (see the module doc: a ``Text``, a Typst formula, a label with its live
+    number, taken whole); a glyph pulled out of its formula is part of a motion, not a text, and is left
+    out. It is on screen from the first frame it is drawn (some glyph with points and opacity above 0,
+    its box meeting the frame) to the first frame it is not: faded out, removed, moved out of the frame,
+    or the scene's end. The screen is sampled on every frame the renderer draws, and as every ``play`` and
+    ``wait`` starts and ends (a frozen wait draws no frame). Whether a box meets the frame is measured as
+    a text appears and at the start and end of each step (a text that leaves the frame during a play
+    is gone from the play's end), as boxing every text on every frame costs a tenth of a dry run.
+
+    A text whose content changes is the same text: a unit updated in place (a ticking number, a label
+    that ``become``\ s another) keeps its identity, and a unit that takes the place of one that went in
+    the same frame with boxes that meet (``ReplacementTransform``, ``remove`` then ``add``, a readout
+    rebuilt every frame) continues it. Its reading needs the most characters it showed (sampled after
+    each step). A text that goes and comes back is read again: each stay is checked.
+
+    It needs ``min_read_s + cells / read_chars_per_second`` seconds, with ``cells`` from
+    :func:`reading_cells`; a stay shorter than that is a finding, reported under the cue and the frame the
+    text appeared in, unless the scene declared it: ``self.allow("reading_time", text, reason=...)``.
+    """
+
+    def __init__(self, scene, rules: ViewerRules) -> None:
+        from manim import config  # Manim: heavy, only when a scene is built
+
+        self.scene = scene
+        self.rules = rules
+        self.half_w = float(config.frame_width) / 2
+        self.half_h = float(config.frame_height) / 2
+        self.open: dict[int, Shown] = {}  # id(unit) -> its stay
+        self._inside: dict[int, tuple[Any, bool]] = {}  # id(unit) -> (unit, its box met the frame when measured)
+        self.stays: list[Shown] = []  # every stay that ended, in the order they ended
+        self.findings: list[Finding] = []
+        renderer = scene.renderer
+        original_render = renderer.render
+
+        def render(s: Any, time: float, moving_mobjects: Any = None) -> None:
+            self.sample(boundary=False)
+            original_render(s, time, moving_mobjects)
+
+        renderer.render = render  # type: ignore[method-assign]
+        scene.step_hooks.append(lambda kind="step": self.sample(boundary=True, recount=True))
+        if hasattr(scene, "play_hooks"):  # a frozen wait draws no frame: what it holds is seen as it starts
+            scene.play_hooks.append(lambda animations: self.sample(boundary=True))
+
+    def _visible(self, boundary: bool) -> list[Any]:
+        """The text units drawn now whose box meets the frame (measured for a unit first seen, and at the
+        start and end of each step; in between, a unit keeps its last answer)."""
+        w, h = self.half_w, self.half_h
+        out = []
+        for u in text_units(self.scene.mobjects):
+            if type(u).__name__ == "VMobjectFromSVGPath":
+                continue  # a glyph pulled out of its formula
+            known = None if boundary else self._inside.get(id(u))
+            if known is not None and known[0] is u:
+                inside = known[1]
+            else:
+                box = _box(u.get_family())
+                inside = box is not None and box[0] <= w and box[2] >= -w and box[1] <= h and box[3] >= -h
+                self._inside[id(u)] = (u, inside)
+            if inside:
+                out.append(u)
+        return out
+
+    def sample(self, boundary: bool, recount: bool = False) -> None:
+        """Open a stay for each text that appeared, close the stay of each that went; after a step,
+        count again what the open texts show."""
+        frame = int(self.scene.frame)
+        visible = self._visible(boundary)
+        now = {id(u) for u in visible}
+        gone = [self.open.pop(k) for k in list(self.open) if k not in now]
+        for stay in gone:
+            stay.end = frame
+        for u in visible:
+            stay = self.open.get(id(u))
+            count = recount
+            if stay is None:
+                box = _extent(u)
+                before = next((g for g in gone if g.end == frame and _meet(_extent(g.unit), box)), None)
+                if before is not None:  # it takes the place of a text that went in this frame
+                    gone.remove(before)
+                    stay = Shown(u, before.start, before.cue, before.text, before.cells)
+                else:
+                    stay = Shown(u, frame, cue_now(self.scene), reading_text(u), reading_cells(u))
+                self.open[id(u)] = stay
+                count = stay.start != frame  # a continued text may show more than the one it continues
+            if count:
+                cells = reading_cells(u)
+                if cells > stay.cells:
+                    stay.cells, stay.text = cells, reading_text(u)
+        for stay in gone:
+            self._close(stay)
+
+    def needed_s(self, cells: float) -> float:
+        return self.rules.min_read_s + cells / self.rules.read_chars_per_second
+
+    def _close(self, stay: Shown) -> None:
+        self.stays.append(stay)
+        fps = float(self.scene.fps)
+        shown = (stay.end - stay.start) / fps
+        need = self.needed_s(stay.cells)
+        if shown >= need - 1e-9 or not stay.cells:
+            return
+        allowance = next((a for a in self.scene.viewer_allowances if a.covers("reading_time", (stay.unit,))), None)
+        if allowance is not None:
+            allowance.used += 1
+            return
+        self.findings.append(
+            Finding(
+                self.scene.plan.id,
+                stay.cue,
+                stay.start,
+                "reading_time",
+                f"{type(stay.unit).__name__} {_clip(stay.text)!r} is on screen {shown:.2f} s (frames {stay.start}–"
+                f"{stay.end}), reading its {stay.cells:g} characters takes {need:.2f} s",
+                text=stay.text,
+            )
+        )
+
+    def finish(self) -> list[Finding]:
+        """Close every stay at the scene's end; the findings, in the order the texts appeared."""
+        end = int(self.scene.frame)
+        for stay in list(self.open.values()):
+            stay.end = end
+            self._close(stay)
+        self.open.clear()
+        return sorted(self.findings, key=lambda f: f.frame)
+
+
 # -- building a scene and checking it ----------------------------------------------------------
 def attach(scene, rules: ViewerRules) -> ViewerCheck:
     """Check ``scene`` after every step from now on; call ``.finish()`` after ``render()``."""
@@ -667,7 +897,8 @@ def build_dry_run(
     preview's 854 px is used rather than a tiny camera (on which long lines would wrap). The camera
     captures nothing and Manim's play cache is off; every mobject still moves as in the video.
     Returns ``(scene, report)``; ``report`` is None without ``rules``. Every string the scene drew is in
-    ``scene.drawn_texts`` (a list of :class:`~coursekit.render.drawn_text.DrawnText`, in the order seen).
+    ``scene.drawn_texts`` (a list of :class:`~coursekit.render.drawn_text.DrawnText`, in the order seen),
+    every turn of a drawn line in ``scene.turns`` (:class:`~coursekit.render.motion.Turn`).
     """
     from manim import tempconfig  # Manim: heavy, only when a scene is built
 
@@ -687,8 +918,10 @@ def build_dry_run(
         scene.renderer.camera.capture_mobjects = lambda *a, **k: None  # nothing here looks at pixels
         check = attach(scene, rules) if rules is not None else None
         texts = drawn_text.attach(scene)
+        turns = motion.attach(scene)
         scene.render()
         scene.drawn_texts = texts.texts
+        scene.turns = turns.finish()
         report = check.finish() if check is not None else None
     return scene, report
 

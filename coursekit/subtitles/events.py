@@ -36,6 +36,7 @@ from typing import Callable, Sequence
 from coursekit.core.config import SubtitleConfig
 from coursekit.subtitles.lines import Unit, fit_units, join_units, min_lines, wrap_lines
 from coursekit.subtitles.rules import (
+    BOUND,
     EVENT_BALANCE,
     EVENT_BREAK_COST,
     LINGER_MS,
@@ -109,6 +110,8 @@ def _plan(units: Sequence[Unit], max_chars: int, max_lines: int, timing: _Timing
                 inner_sentences += 1
                 if timing is None:
                     break  # text only: every sentence starts a new event
+            if j < n and u.rank == BOUND:
+                continue  # no event ends inside a formula
             if min_lines(units[i:j], max_chars) > max_lines:
                 break
             cost = best[i] + 1.0 + EVENT_BALANCE * chars * chars

@@ -8,6 +8,15 @@ run of characters that are not CJK, not whitespace and not CJK punctuation is on
 brackets or quotes with the text after it (:func:`fit_units` cuts a text into such :class:`Unit`\\ s).
 :func:`wrap_lines` breaks one event into at most ``max_lines`` lines of ``max_chars``, balanced.
 
+Formulas stay whole too (:func:`bind_formulas`): Latin tokens joined only by whitespace are one formula
+(``cos α cos β − sin α sin β``, ``2π ≈ 6.28``, ``(cos θ, sin θ)``, ``x + p``), and so are symbols joined by 、
+(``q、k``, ``q、k、v``: each side holds a letter, so a number list ``1、0.1、0.01``, or ``0、k`` where one clause
+ends on a number and the next begins with a symbol, breaks after 、 as any clause does). No line or event ends
+inside a formula that fits a line (the rank :data:`~coursekit.subtitles.rules.BOUND`). One longer than a line
+(its glued punctuation counted, as that must stay on its line) may break after its operators; the terms
+between them are kept whole in the same way, and only a term longer than a line breaks at its spaces.
+``KEEP_FORMULAS_WHOLE`` switches the rule off (the tests show that the course's check then fails).
+
 Inside an event the only whitespace left is a single space where the input had whitespace between
 two Latin-token characters (``"x, y"``); whitespace next to CJK text is dropped (:func:`join_units`).
 """
@@ -19,9 +28,12 @@ from functools import lru_cache
 from typing import Sequence
 
 from coursekit.subtitles.rules import (
+    BOUND,
     INSIDE_WORD,
     LINE_BALANCE,
     LINE_BREAK_COST,
+    OPERATORS,
+    SENTENCE,
     WORD,
     SubtitleTextError,
     count_chars,
@@ -30,7 +42,10 @@ from coursekit.subtitles.rules import (
 from coursekit.zh.chars import CJK_PUNCT, LATIN, SPACE, WIDE, char_class, is_opening, is_punct
 from coursekit.zh.segmenter import tokenizer
 
-__all__ = ["Unit", "fit_units", "join_units", "min_lines", "wrap_lines"]
+__all__ = ["Unit", "bind_formulas", "fit_units", "join_units", "min_lines", "wrap_lines"]
+
+#: the formula rule's switch (:func:`bind_formulas`); only a test turns it off, to show what it prevents
+KEEP_FORMULAS_WHOLE = True
 
 
 # --- jieba, once --------------------------------------------------------------
@@ -182,7 +197,57 @@ def fit_units(text: str, max_chars: int, cjk_by_char: bool = False) -> list[Unit
                     f"more than a line of {max_chars}; rewrite the narration"
                 )
         out.extend(parts)
+    return bind_formulas(text, out, max_chars) if KEEP_FORMULAS_WHOLE else out
+
+
+# --- formulas: runs of tokens no break may fall inside ------------------------
+
+
+def _joined(text: str, a: Unit, b: Unit) -> bool:
+    """Whether the adjacent units ``a`` and ``b`` are parts of one formula or 、-pair."""
+    if not (a.latin and b.latin) or a.rank == SENTENCE or text[a.end : b.start].strip():
+        return False  # a sentence end (``x? y``) is never inside a formula
+    if b.space_before:  # only whitespace between two Latin characters
+        return True
+    return a.text.endswith("、") and any(c.isalpha() for c in a.text[:-1]) and any(c.isalpha() for c in b.text)
+
+
+def bind_formulas(text: str, units: Sequence[Unit], max_chars: int) -> list[Unit]:
+    """``units`` (cut from ``text``) with the breaks inside each formula ranked :data:`BOUND`.
+
+    A formula longer than ``max_chars`` may break after its operators (at the rank of a break between
+    words); the terms between them are kept whole in the same way, and a term longer than a line may
+    break at its spaces too (at the rank of a break inside a word). A break after punctuation (``θ,`` in
+    ``(cos θ, sin θ)``, ``q、``) keeps its own rank when it is allowed."""
+    out = list(units)
+    k = 0
+    while k < len(out):
+        end = k
+        while end + 1 < len(out) and _joined(text, out[end], out[end + 1]):
+            end += 1
+        if end > k:
+            _bind(out, k, end, max_chars, split_at_operators=True)
+        k = end + 1
     return out
+
+
+def _bind(out: list[Unit], first: int, last: int, max_chars: int, split_at_operators: bool) -> None:
+    """Rank the breaks after ``out[first:last]`` (a formula or one of its terms ends at ``out[last]``)."""
+    if sum(u.n for u in out[first : last + 1]) <= max_chars:
+        for i in range(first, last):
+            out[i] = _replace_rank(out[i], BOUND)
+        return
+    if not split_at_operators:
+        for i in range(first, last):
+            out[i] = _replace_rank(out[i], out[i].rank if out[i].rank > WORD else INSIDE_WORD)
+        return
+    start = first
+    for i in range(first, last + 1):
+        if i == last or out[i].text[-1] in OPERATORS:
+            _bind(out, start, i, max_chars, split_at_operators=False)
+            if i < last:
+                out[i] = _replace_rank(out[i], max(out[i].rank, WORD))
+            start = i + 1
 
 
 def join_units(units: Sequence[Unit]) -> str:
@@ -194,13 +259,18 @@ def join_units(units: Sequence[Unit]) -> str:
 
 
 def min_lines(units: Sequence[Unit], max_chars: int) -> int:
-    """Fewest lines the units fit in, greedily (optimal for items kept in order)."""
-    lines, width = 1, 0
-    for u in units:
-        if width and width + u.n > max_chars:
+    """Fewest lines the units fit in, greedily (optimal for items kept in order); a formula's units
+    (:data:`BOUND` breaks) are placed as one block."""
+    lines, width, block = 1, 0, 0
+    for k, u in enumerate(units):
+        block += u.n
+        if u.rank == BOUND and k + 1 < len(units):
+            continue
+        if width and width + block > max_chars:
             lines += 1
             width = 0
-        width += u.n
+        width += block
+        block = 0
     return lines
 
 
@@ -220,6 +290,8 @@ def _best_lines(units: Sequence[Unit], max_chars: int, nlines: int) -> list[list
     dp[0][0] = 0.0
     for line in range(1, nlines + 1):
         for j in range(line, n + 1):
+            if j < n and units[j - 1].rank == BOUND:
+                continue  # no line ends inside a formula
             best, arg = inf, -1
             for i in range(j - 1, line - 2, -1):
                 width = pre[j] - pre[i]

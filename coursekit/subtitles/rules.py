@@ -13,6 +13,10 @@ between events) are :class:`~coursekit.core.config.SubtitleConfig`. Here are the
   break between words, and, last, inside a word too long for a line. The costs below weigh those ranks
   and the balance of lengths when lines (:mod:`coursekit.subtitles.lines`) and events
   (:mod:`coursekit.subtitles.events`) are chosen.
+- Formulas: no break falls inside a formula (Latin tokens joined by spaces: ``cos α cos β − sin α sin β``,
+  ``2π ≈ 6.28``) or inside a pair of symbols joined by 、 (``q、k``): the break after each of its tokens but
+  the last is :data:`BOUND`. A formula longer than a line may break at its spaces: after an operator
+  (``OPERATORS``) at the rank of a break between words, elsewhere at the rank of a break inside a word.
 - Text that cannot fit raises :class:`SubtitleTextError`, both a ``ValueError`` and a one-line
   :class:`~coursekit.core.errors.UserError`.
 
@@ -24,7 +28,16 @@ from __future__ import annotations
 from coursekit.core.errors import UserError
 from coursekit.zh.chars import CJK_PUNCT, CLAUSE_BREAKS, SENTENCE_ENDS, char_class, is_punct
 
-__all__ = ["SubtitleTextError", "START_SYNC_MS", "LINGER_MS", "is_spoken", "squeeze", "count_chars", "rank_after"]
+__all__ = [
+    "SubtitleTextError",
+    "START_SYNC_MS",
+    "LINGER_MS",
+    "OPERATORS",
+    "is_spoken",
+    "squeeze",
+    "count_chars",
+    "rank_after",
+]
 
 
 class SubtitleTextError(UserError, ValueError):
@@ -36,6 +49,7 @@ LINGER_MS = 500  # and may stay up to 500 ms after its speech ends (about 12 fra
 
 
 # ranks of a break point: higher is a better place to break
+BOUND = -2  # inside a formula or a 、-pair that fits a line: no break falls here (no cost: never chosen)
 INSIDE_WORD = -1  # between the characters of a word too long for a line
 WORD = 0  # between two words or tokens
 PUNCT = 1  # after other punctuation (a closing bracket or quote, a dash)
@@ -48,6 +62,9 @@ LINE_BALANCE = 0.25  # cost per character of difference from equal line lengths
 EVENT_BALANCE = 0.005  # cost per squared character of an event (prefers balanced events)
 MERGED_SENTENCE = 3.0  # cost of a sentence end inside a timed event
 SHORT = 20.0  # cost of an event that cannot reach its minimum duration / speed
+
+#: binary operators and relations: a formula too long for a line breaks after one of them by preference
+OPERATORS = frozenset("+−-±=≈≠<>≤≥×·÷/→←↔∝")
 
 
 def is_spoken(ch: str) -> bool:

@@ -105,6 +105,12 @@ def cell_width(ch: str) -> float:
     return 1.0 if is_wide(ch) else 0.5
 
 
+def text_cells(text: str) -> float:
+    """``text``'s width in full-width cells, whitespace left out: a Chinese character or full-width mark
+    is 1, a Latin letter, Greek letter, digit or ASCII mark 0.5 (what reading it takes, as ``cell_width``)."""
+    return sum(cell_width(ch) for ch in text if not ch.isspace())
+
+
 # ---------------------------------------------------------------- clauses of spoken text
 
 

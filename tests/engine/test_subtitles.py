@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from coursekit.core.config import SubtitleConfig
 from coursekit.core.errors import UserError
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan, SubtitleEvent
+from coursekit.subtitles import lines as subtitle_lines
 from coursekit.subtitles.events import (
     SubEvent,
     cue_events,
@@ -31,6 +32,7 @@ from coursekit.subtitles.lines import wrap_lines
 from coursekit.subtitles.rules import LINGER_MS, START_SYNC_MS, count_chars, squeeze
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS
 from tests.support.examples import examples
+from tests.support.formula_units import breaks_inside
 
 LIMITS = SubtitleConfig()
 HAN = re.compile(r"[\u4e00-\u9fa5]+")
@@ -167,6 +169,8 @@ def test_segments_keep_every_character_and_fit(text):
     for s, e in latin_runs(text):
         span = (pos[s], pos[e - 1] + 1)
         assert inside_one(span, cuts) and inside_one(span, line_cuts), text[s:e]
+    # no formula (tokens joined by spaces) or 、-pair is split where the rule forbids it
+    assert breaks_inside(text, [line for seg in segs for line in wrap_lines(seg)]) == [], text
     # no jieba word is split between events (all words here fit a line with their punctuation)
     for m in HAN.finditer(text):
         k = m.start()
@@ -206,6 +210,54 @@ def test_formula_tokens_stay_whole():
     lines = [line for seg in segment(text) for line in wrap_lines(seg)]
     for token in ["1/10000^(2i/d)，", "R(θ)", "(0,3)", "n−m。"]:
         assert any(token in line for line in lines), (token, lines)
+
+
+# the breaks content review 3 found at 16 characters a line (L1), as (text, what a line may not end with)
+REVIEW_L1 = [
+    ("把 R(α)R(β) 乘开，左上角是 cos α cos β − sin α sin β，正好等于 cos(α+β)。", "cos α cos"),
+    ("真实模型里，每个注意力头的 q、k 有几十到一百多维。", "q、"),
+    ("第 0 个钟最快，每走 2π ≈ 6.28 个座位就转一圈。", "2π ≈"),
+    ("两列的点积，两项正好抵消，是零。每列长度的平方是 cos²θ + sin²θ，等于 1。", "cos²θ"),
+]
+
+
+def lines_of(text, max_chars=16):
+    return [line for seg in segment(text, max_chars) for line in wrap_lines(seg, max_chars)]
+
+
+@pytest.mark.parametrize("text, inside", REVIEW_L1)
+def test_formulas_and_pairs_stay_whole(text, inside, monkeypatch):
+    lines = lines_of(text)
+    assert breaks_inside(text, lines) == [] and not any(line.endswith(inside) for line in lines), lines
+    times = synthetic_times(text, 4.5)
+    events = time_cue(text, times)
+    assert breaks_inside(text, [line for e in events for line in wrap_lines(e.text)]) == []
+    # the same text, with the rule switched off, breaks where the review saw it break
+    monkeypatch.setattr(subtitle_lines, "KEEP_FORMULAS_WHOLE", False)
+    off = lines_of(text)
+    assert any(line.endswith(inside) for line in off) and breaks_inside(text, off) != [], off
+
+
+def test_a_formula_longer_than_a_line_breaks_after_an_operator():
+    # 17 characters and the comma glued to it: it cannot fit a line, so it breaks after "−"
+    assert lines_of("左上角是 cos α cos β − sin α sin β，正好等于 cos(α+β)。") == [
+        "左上角是cos α cos β −",
+        "sin α sin β，",
+        "正好等于cos(α+β)。",
+    ]
+    # without an operator it breaks between its tokens, balanced
+    lines = lines_of("论文叫 Attention Is All You Need。")
+    assert lines == ["论文叫Attention", "Is All You Need。"]
+    # a term between operators that fits a line stays whole as well
+    text = "和是 alpha beta gamma + delta epsilon zeta。"
+    assert breaks_inside(text, lines_of(text)) == [] and "alpha beta gamma +" in lines_of(text)
+
+
+def test_what_is_not_a_pair_still_breaks_after_the_enumeration_comma():
+    # 、 between a number and a symbol, or between numbers, is an enumeration: a clause break as before
+    lines = lines_of("q 在 0、k 在 3；q 在 2、k 在 5；q 在 10、k 在 13。")
+    assert lines == ["q在0、k在3；q在2、", "k在5；q在10、k在13。"]
+    assert lines_of("先算转速：1、0.1、0.01、0.001 弧度，乘上位置，就是每个词要转的角度。", 10)[1].endswith("、")
 
 
 def test_token_longer_than_a_line_is_an_error_naming_it():
@@ -268,6 +320,7 @@ def synthetic_times(text, rate, t0=400.0, clause_ms=250.0, sentence_ms=450.0):
 
 def check_cue(text, times, events, next_start=None):
     assert squeeze("".join(e.text for e in events)) == squeeze(text)
+    assert breaks_inside(text, [line for e in events for line in wrap_lines(e.text)]) == []
     spans = event_speech_spans(text, events, times)
     assert violations(events, spans) == []
     if next_start is not None:

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from coursekit.content.narration import Cue
-from coursekit.core.config import KokoroVoice, parse_config
+from coursekit.core.config import parse_config
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import synthesis
 from coursekit.speech.audio_cache import AudioCache, cache_key
@@ -90,7 +90,7 @@ def test_prefetch_writes_exactly_the_missing_entries_with_real_kokoro_workers(tm
     if kk.missing_files():
         pytest.skip("kokoro model not assembled (make setup)")
     lex = Lexicon()
-    voice = kk.Kokoro(KokoroVoice(), lex, warn=lambda s: None)
+    voice = kk.Kokoro(kk.KokoroSettings(), lex, warn=lambda s: None)
     texts = ("向量转动。", "角度不变。", "长度也不变。", "向量转动。")  # one duplicate
     c = course(*texts)
     cache = AudioCache(tmp_path / "cache")
@@ -142,10 +142,9 @@ def test_a_threads_voice_runs_in_threads_within_its_concurrency(tmp_path):
 
 
 def test_edge_runs_in_threads_as_many_as_its_max_concurrency():
-    from coursekit.core.config import EdgeVoice
-    from coursekit.speech.voices.edge import Edge
+    from coursekit.speech.voices.edge import Edge, EdgeSettings
 
-    edge = Edge(EdgeVoice(max_concurrency=3))
+    edge = Edge(EdgeSettings(max_concurrency=3))
     assert edge.spec.parallel == "threads" and edge.concurrency() == 3
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.core.config import KokoroVoice, VoiceConfig
+from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.speech import audio
 from coursekit.speech.voices import auto as auto_mod
@@ -29,7 +29,7 @@ QUIET: list[str] = []
 
 @pytest.fixture(scope="module")
 def voice() -> kk.Kokoro:
-    return kk.Kokoro(KokoroVoice(), PINS, warn=QUIET.append)
+    return kk.Kokoro(kk.KokoroSettings(), PINS, warn=QUIET.append)
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +145,7 @@ def test_latin_is_reported_not_read_unless_configured():
 
 def test_read_latin_sends_latin_runs_to_the_english_g2p():
     pytest.importorskip("phonemizer")
-    v = kk.Kokoro(KokoroVoice(read_latin=True), Lexicon(), warn=QUIET.append)
+    v = kk.Kokoro(kk.KokoroSettings(read_latin=True), Lexicon(), warn=QUIET.append)
     assert v.reads_latin is True
     (group,) = v.phonemes("用 softmax 算。")
     english, _ = kk._english("en-us")("softmax")
@@ -248,19 +248,23 @@ def test_nothing_to_read_is_a_voice_failure():
 
 
 def test_identity_changes_with_what_changes_the_sound():
-    base = kk.Kokoro(KokoroVoice(), PINS).identity()
+    base = kk.Kokoro(kk.KokoroSettings(), PINS).identity()
     assert base["backend"] == "kokoro" and base["readings"] == PINS.readings_digest
     assert base["format"] == audio.FORMAT_ID and len(base["model"]) == 64
-    for changed in (KokoroVoice(speaker="jm_kumo"), KokoroVoice(speed=1.3), KokoroVoice(read_latin=True)):
+    for changed in (
+        kk.KokoroSettings(speaker="jm_kumo"),
+        kk.KokoroSettings(speed=1.3),
+        kk.KokoroSettings(read_latin=True),
+    ):
         assert kk.Kokoro(changed, PINS).identity() != base
-    assert kk.Kokoro(KokoroVoice(), Lexicon()).identity() != base
-    assert kk.Kokoro(KokoroVoice(), PINS).identity() == base
+    assert kk.Kokoro(kk.KokoroSettings(), Lexicon()).identity() != base
+    assert kk.Kokoro(kk.KokoroSettings(), PINS).identity() == base
 
 
 def test_an_unknown_speaker_is_one_line():
     # the config refuses it (test_kokoro_speakers); a voice built around the config is refused too
     with pytest.raises(UserError, match="jf_nobody.*use one of .*zf_xiaobei.*jf_alpha"):
-        kk.Kokoro(KokoroVoice.model_construct(speaker="jf_nobody", speed=1.2, read_latin=False))
+        kk.Kokoro(kk.KokoroSettings.model_construct(speaker="jf_nobody", speed=1.2, read_latin=False))
 
 
 def test_a_missing_model_says_run_make_setup(tmp_path):

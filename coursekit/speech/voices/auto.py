@@ -14,11 +14,18 @@ from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech.voices.base import Voice, VoiceUnavailable
-from coursekit.speech.voices.catalogue import voice_class
 from coursekit.zh.lexicon import Lexicon, default_path
 
 T = TypeVar("T")
 Probe = Callable[[Voice, float], tuple[bool, str]]
+
+
+def voice_class(name: str) -> type[Voice]:
+    """The registered backend called ``name``, or one line listing those there are."""
+    try:
+        return voice_registry.impl(name)  # type: ignore[return-value]
+    except KeyError:
+        raise UserError(voice_registry.unknown(name)) from None
 
 
 def _default_lexicon() -> Lexicon:

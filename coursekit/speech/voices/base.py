@@ -1,5 +1,6 @@
 """The speech interface: a voice renders one spoken string (``_render``); ``Voice.synthesize`` retries it
-and writes the WAV and the timings. A backend's declaration (``spec``, a ``VoiceSpec``) registers it."""
+and writes the WAV and the timings. A backend's declaration (``spec``, a ``VoiceSpec``) registers it, with
+its settings (``VoiceSettings``: its section of config.yaml, ``voice.<name>``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from abc import ABC
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
@@ -18,6 +21,27 @@ from coursekit.speech import audio, timing
 
 if TYPE_CHECKING:
     from coursekit.core.config import VoiceConfig
+
+
+class VoiceSettings(BaseModel):
+    """The base of a voice's settings model (``VoiceSpec.settings``), its section ``voice.<name>`` of
+    config.yaml: unknown keys are refused, the settings cannot change once read. Give every key a default,
+    a range or a check with a message that says what it accepts; docs/settings.md's table is made from
+    them (``description`` replaces the table's "accepts")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def one_of(choices: tuple[str, ...], what: str) -> type:
+    """A text setting that must be one of ``choices`` (a voice's speakers): a bad value is refused with the
+    list ('must be a kokoro speaker: zf_xiaobei, …'), and docs/settings.md lists them."""
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"must be {what}: {', '.join(choices)}")
+        return value
+
+    return Annotated[str, AfterValidator(check), Field(description=" | ".join(choices))]
 
 
 @dataclass(frozen=True)
@@ -80,7 +104,7 @@ class Voice(ABC):
     def from_config(cls, cfg: VoiceConfig, lexicon) -> "Voice":
         """The voice built from its section of the voice config (``voice.<name>``; None if it has none)
         and the lexicon (what ``make_voice`` calls)."""
-        return cls(getattr(cfg, cls.spec.name, None), lexicon)
+        return cls(cfg.section(cls.spec.name), lexicon)
 
     @classmethod
     def available(cls, cfg: VoiceConfig) -> tuple[bool, str]:

@@ -19,16 +19,18 @@ import asyncio
 import concurrent.futures
 import io
 import os
+import re
 import socket
 import threading
 import time
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable
+from typing import Annotated, Callable
 
-from coursekit.core.config import EdgeVoice as EdgeConfig
+from pydantic import AfterValidator, Field, field_validator
+
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Voice, VoiceUnavailable
+from coursekit.speech.voices.base import Voice, VoiceSettings, VoiceUnavailable
 
 TICKS_PER_SECOND = 10_000_000
 #: The host edge-tts speaks to (the host of ``edge_tts.constants.BASE_URL``; a test keeps them equal).
@@ -54,6 +56,43 @@ def edge_version() -> str:
         import edge_tts  # the voice's runtime: only when it speaks
 
         return f"edge-tts {getattr(edge_tts, '__version__', 'unknown')}"
+
+
+def _signed(unit: str, limit: int, what: str):
+    """A validator for edge-tts's signed settings: '+0%', '-10%', '+50Hz' (sign, digits, ``unit``, at
+    most ``limit`` either way)."""
+    pattern = re.compile(rf"^[+-]\d{{1,{len(str(limit))}}}{re.escape(unit)}$")
+
+    def check(v: str) -> str:
+        if not pattern.match(v) or abs(int(v[: -len(unit)])) > limit:
+            raise ValueError(
+                f"must be a signed {what} between -{limit}{unit} and +{limit}{unit}, like '+0{unit}' or '-10{unit}'"
+            )
+        return v
+
+    return AfterValidator(check)
+
+
+Percent = Annotated[str, _signed("%", 100, "percentage")]
+Hertz = Annotated[str, _signed("Hz", 500, "frequency")]
+
+
+class EdgeSettings(VoiceSettings):
+    """``voice.edge``: edge-tts settings, in edge-tts's own formats."""
+
+    voice: str = Field("zh-CN-XiaoxiaoNeural", description="an edge-tts voice name, like zh-CN-XiaoxiaoNeural")
+    rate: Percent = Field("+0%", description="signed percentage, -100% to +100%")
+    pitch: Hertz = Field("+0Hz", description="signed frequency, -500Hz to +500Hz")
+    volume: Percent = Field("+0%", description="signed percentage, -100% to +100%")
+    max_concurrency: int = Field(2, ge=1, le=8)
+    probe_timeout_s: float = Field(3.0, gt=0, le=30)
+
+    @field_validator("voice")
+    @classmethod
+    def _voice(cls, v: str) -> str:
+        if not re.match(r"^[a-z]{2,3}-[A-Z]{2}(-[A-Za-z]+)?-[A-Za-z]+Neural$", v):
+            raise ValueError("must be an edge-tts voice name like 'zh-CN-XiaoxiaoNeural'")
+        return v
 
 
 class EdgeUnavailable(VoiceUnavailable):
@@ -134,11 +173,12 @@ class Edge(Voice):
         auto=0,
         label="edge-tts",
         needs="the network",
+        settings=EdgeSettings,
     )
 
     def __init__(
         self,
-        cfg: EdgeConfig | None = None,
+        cfg: EdgeSettings | None = None,
         *,
         boundary: str = "WordBoundary",
         attempts: int = 5,
@@ -149,7 +189,7 @@ class Edge(Voice):
     ) -> None:
         if boundary not in ("WordBoundary", "SentenceBoundary"):
             raise ValueError("boundary must be 'WordBoundary' or 'SentenceBoundary'")
-        self.cfg = cfg or EdgeConfig()
+        self.cfg = cfg or EdgeSettings()
         self.boundary = boundary
         self.attempts = max(1, attempts)
         self.backoff_s = backoff_s
@@ -159,7 +199,7 @@ class Edge(Voice):
 
     @classmethod
     def from_config(cls, cfg, lexicon) -> "Edge":
-        return cls(cfg.edge)
+        return cls(cfg.section("edge"))
 
     @property
     def probe_timeout_s(self) -> float:

@@ -17,11 +17,12 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-from coursekit.core.config import EspeakVoice as EspeakConfig
+from pydantic import Field
+
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
-from coursekit.speech.voices.base import Voice
+from coursekit.speech.voices.base import Voice, VoiceSettings
 from coursekit.zh.chars import clauses
 from coursekit.zh.lexicon import Lexicon
 
@@ -29,6 +30,15 @@ NOT_FOUND = "espeak-ng not found; install the Debian package espeak-ng: apt-get 
 CLAUSE_PAUSE_S = 0.18
 SENTENCE_PAUSE_S = 0.36
 _MANDARIN = {"cmn", "zh", "zh-cmn", "cmn-latn-pinyin"}
+
+
+class EspeakSettings(VoiceSettings):
+    """``voice.espeak``: espeak-ng settings. speed is espeak's -s value; 235 gives about 4.4 Chinese
+    characters a second (measured over the whole narration, clause pauses included)."""
+
+    voice: str = Field("cmn", description="an espeak-ng voice (espeak-ng --voices)")
+    speed: int = Field(235, ge=80, le=450)
+    pitch: int = Field(50, ge=0, le=99)
 
 
 def espeak_binary() -> str:
@@ -73,10 +83,11 @@ class Espeak(Voice):
         pool_from=20,
         auto=30,
         needs="apt-get install espeak-ng",
+        settings=EspeakSettings,
     )
 
-    def __init__(self, cfg: EspeakConfig | None = None, lexicon: Lexicon | None = None) -> None:
-        self.cfg = cfg or EspeakConfig()
+    def __init__(self, cfg: EspeakSettings | None = None, lexicon: Lexicon | None = None) -> None:
+        self.cfg = cfg or EspeakSettings()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.exe = espeak_binary()
         self.voice = espeak_voice_name(self.cfg.voice)
@@ -134,7 +145,8 @@ class Espeak(Voice):
         pending_pause = 0.0
         with tempfile.TemporaryDirectory(prefix="coursekit-espeak-") as td:
             for k, (start, end, kind) in enumerate(clauses(spoken)):
-                syl = self.lexicon.pinyin(spoken[start:end])
+                # erhua unmerged (na3 er5): cmn-latn-pinyin misreads a merged syllable (nar3 as na55 'er214)
+                syl = self.lexicon.pinyin(spoken[start:end], erhua=False)
                 if syl:
                     wav = Path(td) / f"c{k}.wav"
                     self._say(" ".join(syl), wav)

