@@ -93,7 +93,7 @@ class GramStripes(NarratedScene):
         )
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         lines.move_to(np.array([0.0, 0.95, 0.0])).align_to(np.array([PROOF_X, 0.0, 0.0]), LEFT)
-        turns = VGroup(*lines[1].select("mm"), *lines[1].select("mn"))
+        VGroup(*lines[1].select("mm"), *lines[1].select("mn")).set_color(theme.HIGHLIGHT)  # the turns, M_m
         shifts = VGroup(
             theme.typst_text('$"PE"(m) = M_m "PE"(0)$', color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
             theme.typst_text('$"PE"(n) = M_m "PE"(n - m)$', color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
@@ -116,7 +116,7 @@ class GramStripes(NarratedScene):
             self.play(FadeIn(shifts[0]), run_time=cue.until("second"))
             self.play(FadeIn(shifts[1]), FadeIn(lines[1], shift=0.15 * DOWN), run_time=cue.share(0.15))
             self.hold_frames(max(0, cue.frames_until("together")))
-            self.play(FadeIn(move), turns.animate.set_color(theme.HIGHLIGHT), run_time=cue.share(0.12))
+            self.play(FadeIn(move), run_time=cue.share(0.12))
             self.play(FadeIn(lines[2], shift=0.15 * DOWN), run_time=cue.share(0.12))
             self.play(FadeIn(only), run_time=min(cue.remaining(), cue.share(0.12)))
 
@@ -131,8 +131,7 @@ class GramStripes(NarratedScene):
         self.probe("cosines", shown=cosines.typst_code, view=[m.text for m in view])
         with self.cue("cosines") as cue:
             self.play(FadeIn(cosines, shift=0.15 * DOWN), FadeIn(view), run_time=cue.share(0.3))
-        lhs = VGroup(lines, shifts, move, turns, only)
-        rhs = VGroup(cosines, view)
+        proof_parts = (lines, shifts, move, only, cosines, view)  # each on screen as it was faded in
 
         # -- stripes: the Gram table, stripes parallel to the diagonal --------------------------------
         g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(N_POS), D))
@@ -190,7 +189,7 @@ class GramStripes(NarratedScene):
         with self.cue("stripes") as cue:
             # N_POS² cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
-            self.play_frames(FadeOut(lhs), FadeOut(rhs), frames=max(1, fade // 2))
+            self.play_frames(*[FadeOut(m) for m in proof_parts], frames=max(1, fade // 2))
             self.play_frames(
                 FadeIn(heat),
                 FadeIn(frame),
