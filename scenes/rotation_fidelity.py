@@ -322,7 +322,7 @@ class RotationFidelity(NarratedScene):
         # (Rx)·(Ry) = xᵀ RᵀR y = xᵀ y: the second property from the first, in one line
         derive = theme.formula("(R x) dot (R y) = x^T {{R^T R : rtr}} y = x^T y = x dot y", font_size=40)
         derive.move_to(np.array([PANEL_X, -0.65, 0.0]))
-        rtr = VGroup(*derive.select("rtr"))
+        rtr = VGroup(*derive.select("rtr")).set_color(theme.HIGHLIGHT)  # RᵀR, marked "= I" under it
         rtr_note = theme.typst_text("$= I$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL)
         rtr_note.next_to(rtr, DOWN, buff=0.12)
         wall = theme.body_text(WALL, color=theme.SCORE).move_to(np.array([PANEL_X, -1.75, 0.0]))
@@ -331,7 +331,6 @@ class RotationFidelity(NarratedScene):
             self.play(FadeOut(a2), Create(box), FadeIn(arc), run_time=cue.share(0.15))
             self.play(FadeIn(derive), run_time=cue.share(0.25))
             self.play(
-                rtr.animate.set_color(theme.HIGHLIGHT),
                 FadeIn(rtr_note),
                 theta.animate.set_value(_deg(720 + 250)),
                 run_time=cue.share(0.3),
