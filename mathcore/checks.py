@@ -105,6 +105,23 @@ def a4_row_pitfall(d: int = 8, k: int = 3, n_positions: int = 64) -> float:
     return float(np.abs(pe[k:] @ shift_matrix(k, d) - pe[:-k]).max())
 
 
+def a4_row_bug(d: int = 8, ks: tuple[int, ...] = (1, 3), n_positions: int = 64) -> float:
+    """A4 written with the row/column bug: max over n and k of |PE(n) M_k - PE(n+k)|.
+
+    The same inputs as :func:`a4_shift`, but each position's reading is a *row* multiplied on the left of
+    M_k, and the result is taken for the reading k positions on. That product applies M_k^T = M_{-k}, so it
+    lands k positions back (:func:`a4_row_pitfall`), and the error is of order 1, not of order EPS: the
+    check that fails.
+
+    Examples
+    --------
+    >>> a4_row_bug() > 1e13 * BOUND
+    True
+    """
+    pe = sinusoidal_pe(np.arange(n_positions + max(ks)), d)
+    return float(max(np.abs(pe[:n_positions] @ shift_matrix(k, d) - pe[k : k + n_positions]).max() for k in ks))
+
+
 A5_D, A5_POSITIONS = 8, 20  # the A5 miniature: d and the number of positions
 
 
@@ -156,6 +173,19 @@ class Assertion:
     def error_in_eps(self) -> float:
         """The measured error in units of :data:`EPS`."""
         return self.error / EPS
+
+
+def row_bug_assertion() -> Assertion:
+    """A4 with the row/column bug (:func:`a4_row_bug`), held to the same bound: it fails.
+
+    The source document shows no such row, so ``document_error`` is NaN.
+
+    Examples
+    --------
+    >>> row_bug_assertion().passed
+    False
+    """
+    return Assertion("A4", "PE(n) M_k = PE(n+k), rows on the left (wrong)", a4_row_bug(), float("nan"), BOUND)
 
 
 def lesson_assertions() -> list[Assertion]:

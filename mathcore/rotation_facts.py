@@ -165,6 +165,32 @@ def cos_first_shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[n
     return shift_matrix(k, d, base)[np.ix_(p, p)]
 
 
+def relative_turn(back: float, on: float) -> NDArray[np.float64]:
+    """``R(back)^T R(on)``, multiplied out as written: turn back by ``back``, then on by ``on``.
+
+    It equals ``R(on - back)`` (the transpose is the opposite turn, and turns add), so for seats m, n and one
+    speed θ, ``R(mθ)^T R(nθ) = R((n - m)θ)``.
+
+    Examples
+    --------
+    >>> np.round(relative_turn(np.radians(60), np.radians(150)), 12) + 0.0
+    array([[ 0., -1.],
+           [ 1.,  0.]])
+    """
+    return rotation(back).T @ rotation(on)
+
+
+def relative_turn_error(back: float, on: float) -> float:
+    """``max |R(back)^T R(on) - R(on - back)|``: rounding only.
+
+    Examples
+    --------
+    >>> relative_turn_error(1.0, 2.5) < 1e-15
+    True
+    """
+    return float(np.abs(relative_turn(back, on) - rotation(on - back)).max())
+
+
 def composition_errors(step_deg: float = 5.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``(angles, errors)``: every ``step_deg``-th angle of one turn (radians) and, for each pair
     (a = angles[i], b = angles[j]), ``errors[i, j] = max |R(a) R(b) - R(a + b)|``.

@@ -50,11 +50,18 @@ MINIMAL_ROPE_PERM = (2, 0, 1, 5, 3, 4)
 MINIMAL_ROPE_SAME_WORD = 5  # minimal RoPE: this word (a row of the input) put at every seat
 NORM_SEAT = 2  # the length-normalised encoding: seat 2 ...
 NORM_LENGTHS = (4, 8)  # ... in a 4-word and an 8-word sentence
-RAW_INDEX_WORD = "猫"  # order_entry: the same word with the raw index added ...
-RAW_INDEX_SEATS = (5, 50)  # ... at these two seats ...
+RAW_INDEX_WORD = "猫"  # order_entry: the word with the raw index added ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
 # trig_to_rope (lesson 1) --------------------------------------------------------------
 ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
+
+# --- rotation_matrix (lesson 3) -----------------------------------------------------------
+# through_projections: the same word at seats m and m + LOOP_GAP for each start m; the head (W_Q, W_K and the
+# word) is mathcore.projection.seeded_head(), seed mathcore.projection.SEED. Lesson 1's pairs (0, 3), (2, 5),
+# (10, 13) are among them.
+LOOP_STARTS = (0, 2, 10, 20)
+LOOP_GAP = 3
+BEFORE_AFTER_GAP = 3  # exercises.ex2: k this many seats after q, then as many before (ROPE_PAIR_*, WIDGET_*)
 
 
 # --- the computations ----------------------------------------------------------------
@@ -145,13 +152,6 @@ def _norm_step(length: int) -> float:
     return float(e[1] - e[0])
 
 
-def _raw_index_length(seat: int) -> float:
-    from mathcore.toy_words import word_vectors
-
-    x = word_vectors([RAW_INDEX_WORD], RAW_INDEX_D)[0]
-    return float(np.linalg.norm(x + mathcore.raw_index_encoding([seat], RAW_INDEX_D)[0]))
-
-
 def _composition_errors() -> np.ndarray:
     from mathcore.rotation_facts import composition_errors
 
@@ -167,6 +167,20 @@ def rope_swap_gap() -> float:
     """trig_to_rope: the angle (0 .. π) between q and k turned to the seats ROPE_SWAP."""
     m, n = ROPE_SWAP
     return angle_between(mathcore.rope_2d(ROPE_PAIR_Q, m, _theta()), mathcore.rope_2d(ROPE_PAIR_K, n, _theta()))
+
+
+def loop_table():
+    """through_projections: the three schemes' scores at LOOP_STARTS, distance LOOP_GAP (mathcore.projection)."""
+    from mathcore.projection import start_table
+
+    return start_table(LOOP_STARTS, LOOP_GAP)
+
+
+def before_after_scores(q, k) -> tuple[float, float]:
+    """RoPE scores (θ = THETA_DEG) of q at seat 0 with k BEFORE_AFTER_GAP seats after it, then as many before:
+    q at seat BEFORE_AFTER_GAP, k at seat 0."""
+    g = BEFORE_AFTER_GAP
+    return mathcore.rope_score(q, k, 0, g, _theta()), mathcore.rope_score(q, k, g, 0, _theta())
 
 
 def _circle_radius() -> float:
@@ -240,13 +254,21 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a3_pairs": lambda: fmt_int(_composition_errors().size),
     "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
     "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),
-    # order_entry: the length of x + raw index at RAW_INDEX_SEATS
-    "cat5_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[0])),
-    "cat50_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[1])),
     # trig_to_rope (lesson 1): the first pair's extra turn (n − m)θ, and the pair with its order turned round
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
+    # --- rotation_matrix (lesson 3) ---
+    # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
+    "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),
+    "loop_added_min": lambda: fmt_dec(min(loop_table().added)),
+    "loop_added_max": lambda: fmt_dec(max(loop_table().added)),
+    "loop_rope": lambda: fmt_dec(loop_table().rope[0]),
+    # assertions_live: A4 written with the row/column bug (rows on the left of M_k, taken for k steps on)
+    "row_bug_err": lambda: fmt_dec(checks.a4_row_bug(), 1),
+    # exercises.ex2: lesson 1's pair with k BEFORE_AFTER_GAP seats after q, then before it
+    "pair_after_score": lambda: fmt_dec(before_after_scores(ROPE_PAIR_Q, ROPE_PAIR_K)[0]),
+    "pair_before_score": lambda: fmt_dec(before_after_scores(ROPE_PAIR_Q, ROPE_PAIR_K)[1]),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

@@ -1,10 +1,12 @@
-"""五条断言，机器逐条验算: A1–A5 recomputed by mathcore while the video renders, one table row per cue.
+"""五条结论，机器逐条验算: A1–A5 recomputed by mathcore while the video renders, one table row per cue, then the
+same check run on a wrong version (the row/column bug of shift_machine, ``checks.row_bug_assertion()``) failing
+its bound, and the verdict: all five pass, and a numerical check is not a proof.
 
 ``checks.lesson_assertions()`` is called in ``construct`` (not a cached constant), so every render
 measures the errors again. Every row is held to the same bound, ``checks.BOUND`` = 100 ε (ε = float64's
 machine epsilon, 机器精度), and shows its error both as a number and in units of ε, so pass and fail can be
 read off the row. The errors are typeset as Typst math (a real superscript, not Unicode superscript glyphs).
-The assertions are named 断言一 … 断言五 on screen, as the voice says them. (The source document's own figures,
+The five are named 结论一 … 结论五 on screen, as the voice says them. (The source document's own figures,
 measured on other inputs, are not shown: the viewer has never seen that document.)
 """
 
@@ -30,9 +32,13 @@ CLAIMS = {
     "A5": "Gram 矩阵只依赖相对距离",
 }
 COLS = {"key": -5.95, "claim": -5.05, "error": 1.45, "eps": 3.6, "mark": 5.4}
-NAMES = {"A1": "断言一", "A2": "断言二", "A3": "断言三", "A4": "断言四", "A5": "断言五"}  # as the voice says them
-HEADER_Y = 1.45
-ROW_Y0, ROW_STEP = 0.82, 0.6
+NAMES = {"A1": "结论一", "A2": "结论二", "A3": "结论三", "A4": "结论四", "A5": "结论五"}  # as the voice says them
+BUG_NAME, BUG_CLAIM = "写错", "行向量左乘 $M_k$，当作往前拨"  # the row/column bug, run through the same check
+HEADER_Y = 1.75
+ROW_Y0, ROW_STEP = 1.12, 0.5
+BUG_Y = -1.55  # the wrong version's row, under a rule
+VERDICT_Y = -2.2
+NOT_PROOF = "验算不是证明：推导说明为什么对，验算抓住写错的地方"
 NEAR_BOUND = 0.5  # an error above this share of its bound is shown with 3 significant digits
 
 
@@ -65,18 +71,24 @@ def shown_eps(a: checks.Assertion) -> str:
     return f"≈ {figures.fmt_fixed(v, 1) if round(v, 1) < 10 else figures.fmt_int(v)} ε"
 
 
+def shown_eps_typst(a: checks.Assertion) -> str:
+    """A huge error in units of ε as Typst math, two significant digits: ``approx 7.6 times 10^(15) epsilon``."""
+    return f"approx {typst_sci(figures.fmt_sci(a.error_in_eps))} epsilon"
+
+
 class AssertionsLive(NarratedScene):
     """intro (fixed inputs, ε and the bound, table head) → a1 … a5 (one row each: name, claim, measured error,
-    in ε, mark) → verdict."""
+    in ε, mark) → bug (the row/column bug through the same check: an error of order 1, a cross) → verdict (five
+    pass; a check is not a proof)."""
 
     SCENE_IDS = ("assertions_live",)
-    CUES = ("intro", "a1", "a2", "a3", "a4", "a5", "verdict")
+    CUES = ("intro", "a1", "a2", "a3", "a4", "a5", "bug", "verdict")
 
     def construct(self) -> None:
         results = checks.lesson_assertions()  # measured now, while the video renders
         header = self.header()
         fixed = theme.small_text("输入是固定的随机数：每次算，结果都一样", color=theme.TEXT)
-        fixed.move_to(np.array([0.0, 2.6, 0.0]))
+        fixed.move_to(np.array([0.0, 2.75, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
         unit = theme.typst_text(
             f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
@@ -84,10 +96,10 @@ class AssertionsLive(NarratedScene):
             color=theme.TEXT,
             font_size=TYPST * theme.SIZE_SMALL,
         )
-        unit.move_to(np.array([0.0, 2.1, 0.0]))
+        unit.move_to(np.array([0.0, 2.3, 0.0]))
         heads = VGroup()
         for key, text in (
-            ("key", "断言"),
+            ("key", "结论"),
             ("claim", "内容"),
             ("error", "实测偏差"),
             ("eps", "约合几个 ε"),
@@ -153,20 +165,64 @@ class AssertionsLive(NarratedScene):
                 self.play(Create(mark), run_time=min(cue.remaining(), cue.share(0.25)))
             self.settle(row)
 
-        # -- verdict: all pass ------------------------------------------------------------------------
+        # -- bug: the row/column bug run through the same check: it fails ---------------------------------
+        bug = checks.row_bug_assertion()
+        cut = Line(
+            np.array([-6.6, BUG_Y + 0.33, 0]), np.array([6.6, BUG_Y + 0.33, 0]), color=theme.MUTED, stroke_width=2
+        )
+        bug_row = VGroup(
+            theme.body_text(BUG_NAME, color=theme.SCORE, font_size=theme.SIZE_SMALL + 4).move_to(
+                np.array([COLS["key"], BUG_Y, 0])
+            ),
+            theme.typst_text(BUG_CLAIM, color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL)
+            .move_to(np.array([0.0, BUG_Y, 0]))
+            .align_to(np.array([COLS["claim"], 0, 0]), LEFT),
+            theme.formula(
+                figures.value("row_bug_err"), color=theme.SCORE, font_size=TYPST * (theme.SIZE_SMALL + 2)
+            ).move_to(np.array([COLS["error"], BUG_Y, 0])),
+            theme.formula(shown_eps_typst(bug), color=theme.SCORE, font_size=TYPST * theme.SIZE_SMALL).move_to(
+                np.array([COLS["eps"], BUG_Y, 0])
+            ),
+            check_mark(np.array([COLS["mark"], BUG_Y, 0]), bug.passed),
+        )
+        bug_row[-1].set_color(theme.SCORE)
+        self.probe(
+            "bug",
+            error=bug.error,
+            bound=bug.bound,
+            passed=bug.passed,
+            shown_key=bug_row[0].text,
+            shown_claim=bug_row[1].typst_code,
+            shown_error=bug_row[2].typst_code,
+            shown_eps=bug_row[3].typst_code,
+            mark=bug_row[4].kind,
+            error_in_eps=bug.error_in_eps,
+        )
+        with self.cue("bug") as cue:
+            self.play(FadeOut(focus), Create(cut), FadeIn(bug_row[0]), FadeIn(bug_row[1]), run_time=cue.share(0.25))
+            self.hold_frames(max(0, cue.start_frame + int(0.5 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(bug_row[2], shift=0.15 * LEFT), FadeIn(bug_row[3]), run_time=cue.share(0.2))
+            self.play(Create(bug_row[4]), run_time=min(cue.remaining(), cue.share(0.15)))
+        self.settle(bug_row)
+
+        # -- verdict: all five pass; a check is not a proof ----------------------------------------------------
         passed = sum(a.passed for a in results)
         verdict = sci_line(
             f"{passed} / {len(results)} 通过：偏差都在 ",
             figures.value("assert_err_order"),
             " 上下，只是舍入误差",
             color=theme.HIGHLIGHT,
-            text_size=theme.SIZE_BODY,
+            text_size=theme.SIZE_SMALL + 4,
         )
-        verdict.move_to(np.array([0.0, -2.2, 0.0]))
-        self.probe("verdict", passed=passed, total=len(results), shown=verdict.typst_code)
+        verdict.move_to(np.array([0.0, VERDICT_Y, 0.0]))
+        not_proof = theme.body_text(NOT_PROOF, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        not_proof.move_to(np.array([0.0, VERDICT_Y, 0.0]))
+        self.probe("verdict", passed=passed, total=len(results), shown=verdict.typst_code, not_proof=not_proof.text)
         with self.cue("verdict") as cue:
-            self.play(FadeOut(focus), FadeIn(verdict), run_time=cue.share(0.35))
+            self.play(FadeIn(verdict), run_time=cue.share(0.15))
             self.play(
                 *[Indicate(row[4], color=theme.HIGHLIGHT, scale_factor=1.3) for row in rows],
-                run_time=min(cue.remaining(), cue.share(0.4)),
+                run_time=cue.share(0.2),
             )
+            self.hold_frames(max(0, cue.start_frame + int(0.42 * cue.plan.speech_frames) - self.frame))
+            self.swap(verdict, FadeIn(not_proof), run_time=cue.share(0.12))

@@ -1,5 +1,11 @@
 """练习: three exercises, each posed, a thinking pause with a countdown, then worked with mathcore's numbers.
 
+1. R(mθ)ᵀ R(nθ) = R((n − m)θ): the algebra of lesson 1's picture proof (turn both back by mθ), with the
+   transpose (R(θ)ᵀ = R(−θ), shift_machine) and composition (rot_composition); checked at one of lesson 1's pairs.
+2. k starting φ ahead of q, three seats after q or three before: the scores agree only when sin φ = 0; lesson 1's
+   pair (φ = 20°) and lesson 2's aligned arrows (φ = 0°) from ``figures.before_after_scores``.
+3. |PE(n)| = √(d/2): how much the clock row crowds the word.
+
 The countdown of ``exN_think`` covers the cue's pause (its frames after the speech) and
 reads 0 on the cue's last frame; see :mod:`scenes.mobjects.think_timer`.
 """
@@ -7,15 +13,15 @@ reads 0 on the cue's last frame; see :mod:`scenes.mobjects.think_timer`.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Circle, DashedVMobject, FadeIn, FadeOut, Line, ValueTracker, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, VGroup
 
-from mathcore.rotation_facts import column_facts, identity_error, pe_norms, rotation_power
+from mathcore.rotation_facts import pe_norms, relative_turn, relative_turn_error
+from mathcore.scores import angle_between
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.matrix_readout import MatrixReadout
-from scenes.mobjects.sci_figure import sci_line
-from scenes.mobjects.spin_arrow import SpinArrow
+from scenes.mobjects.sci_figure import typst_sci
 from scenes.mobjects.think_timer import ThinkTimer
 
 TIMER_CENTER = np.array([5.3, 0.4, 0.0])
@@ -23,6 +29,9 @@ TITLE_Y = 2.55
 WORK_X = -0.6
 PLANE_CENTER = np.array([-4.6, -0.5, 0.0])
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
+EX2_LEFT = -6.2  # exercise 2's worked lines and its table start here
+EX2_GRID_Y = -1.0  # the table's head row; its rows go down from here
+EX2_COLS = (1.4, 3.2)  # after, before
 
 
 class Exercises(NarratedScene):
@@ -30,7 +39,8 @@ class Exercises(NarratedScene):
 
     SCENE_IDS = ("exercises",)
     CUES = ("ex1", "ex1_think", "ex1_work", "ex2", "ex2_think", "ex2_work", "ex3", "ex3_think", "ex3_work")
-    EX1_THETA_DEG = figures.THETA_DEG  # the angle the worked numbers are shown for
+    EX1_THETA_DEG = figures.THETA_DEG  # the angle the worked numbers are shown for ...
+    EX1_SEATS = figures.ROPE_PAIRS[1]  # ... and the seats m, n (one of lesson 1's pairs)
     EX3_D = 512
     EX3_POSITIONS = (0, 7, 100, 5000)
 
@@ -38,108 +48,152 @@ class Exercises(NarratedScene):
         header = self.header()
         self.add(header)
 
-        # -- exercise 1: columns of R(θ) ------------------------------------------------------------
-        q1 = self._question("练习一", "验证：R(θ) 的两列互相垂直、长度都是 1；再求行列式。")
-        r_formula = theme.formula("R(theta) = mat(cos theta, -sin theta; sin theta, cos theta)", font_size=40)
-        r_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
+        # -- exercise 1: R(mθ)ᵀ R(nθ) = R((n − m)θ), the algebra behind lesson 1's picture --------------------
+        q1 = self._question("练习一", "证明：$R(m theta)^T R(n theta) = R((n - m) theta)$", typst=True)
+        given = VGroup(
+            theme.typst_text(
+                "已知：$R(theta)^T = R(-theta)$", color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 4)
+            ),
+            theme.typst_text(
+                "拨两下等于拨一下：$R(alpha) R(beta) = R(alpha + beta)$",
+                color=theme.TEXT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        given.move_to(np.array([WORK_X, 1.25, 0.0]))
         with self.cue("ex1") as cue:
-            self.play(FadeIn(q1), run_time=cue.share(0.35))
-            self.play(FadeIn(r_formula), run_time=cue.share(0.35))
+            self.play(FadeIn(q1), run_time=cue.share(0.3))
+            self.play(FadeIn(given), run_time=cue.share(0.3))
         self._think("ex1_think")
 
-        theta = float(np.radians(self.EX1_THETA_DEG))
-        facts = column_facts(theta)
+        theta = float(np.radians(figures.THETA_DEG))
+        m, n = self.EX1_SEATS
+        product = relative_turn(m * theta, n * theta)
+        err = relative_turn_error(m * theta, n * theta)
         steps1 = VGroup(
-            theme.formula('"两列点积": cos theta dot (-sin theta) + sin theta dot cos theta = 0', font_size=40),
-            theme.formula('"每列长度"^2: cos^2 theta + sin^2 theta = 1', font_size=40),
+            theme.formula("R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n - m) theta)", font_size=38),
             theme.formula(
-                "det R = cos theta dot cos theta - (-sin theta) dot sin theta = cos^2 theta + sin^2 theta = 1",
-                font_size=40,
+                "(R(m theta) q) dot (R(n theta) k) = q^T R(m theta)^T R(n theta) k = q^T R((n - m) theta) k",
+                font_size=38,
             ),
+            theme.typst_text("只看 $n - m$", color=theme.HIGHLIGHT, font_size=TYPST * (theme.SIZE_SMALL + 4)),
         )
-        steps1.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([WORK_X, -0.1, 0.0]))
+        steps1.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([WORK_X, 0.55, 0.0]))
         check1 = VGroup(
-            theme.small_text(
-                f"θ = {self.EX1_THETA_DEG:g}° 实算：点积 {figures.fmt_fixed(facts['dot'], 6)}，"
-                f"det R = {figures.fmt_fixed(facts['det'], 6)}",
-                color=theme.HIGHLIGHT,
+            theme.typst_text(
+                f"实算：$m = {m}$，$n = {n}$，$theta = {self.EX1_THETA_DEG:g} degree$",
+                color=theme.TEXT,
+                font_size=TYPST * theme.SIZE_SMALL,
             ),
-            theme.small_text(
-                f"两列长度²：{figures.fmt_fixed(facts['len0_sq'], 6)} 和 {figures.fmt_fixed(facts['len1_sq'], 6)}",
+            MatrixReadout(
+                product,
+                decimals=2,
+                name=f"R({m * self.EX1_THETA_DEG:g} degree)^T R({n * self.EX1_THETA_DEG:g} degree)",
+                font_size=32,
+            ),
+            theme.typst_text(
+                f"$= R({(n - m) * self.EX1_THETA_DEG:g} degree)$，偏差 ${typst_sci(figures.fmt_sci(err))}$",
                 color=theme.HIGHLIGHT,
+                font_size=TYPST * theme.SIZE_SMALL,
             ),
         )
-        check1.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        check1[1:].arrange(RIGHT, buff=0.3)
+        check1[0].next_to(check1[1:], UP, buff=0.2).align_to(check1[1:], LEFT)
         check1.next_to(steps1, DOWN, buff=0.3).align_to(steps1, LEFT)
-        self.probe("ex1", theta=theta, shown="".join(t.text for t in check1), **facts)
+        self.probe(
+            "ex1",
+            m=m,
+            n=n,
+            theta=theta,
+            product=product.tolist(),
+            error=err,
+            shown_matrix=check1[1].shown,
+            shown=[check1[0].typst_code, check1[1].source, check1[2].typst_code],
+            steps=[t.typst_code for t in steps1[:2]],
+        )
         with self.cue("ex1_work") as cue:
-            self.play(
-                FadeOut(self.timer),
-                r_formula.animate.move_to(np.array([WORK_X, 1.45, 0.0])).scale(0.85),
-                run_time=cue.share(0.1),
-            )
-            for step in steps1:
-                self.play(FadeIn(step, shift=0.15 * RIGHT), run_time=cue.share(0.22))
+            self.play(FadeOut(self.timer), FadeOut(given), run_time=cue.share(0.1))
+            self.play(FadeIn(steps1[0], shift=0.15 * RIGHT), run_time=cue.share(0.25))
+            self.play(FadeIn(steps1[1], shift=0.15 * RIGHT), FadeIn(steps1[2]), run_time=cue.share(0.3))
             self.play(FadeIn(check1), run_time=min(cue.remaining(), cue.share(0.15)))
-        self.settle(steps1)
+        self.settle(steps1, check1)
 
-        # -- exercise 2: four quarter turns ----------------------------------------------------------------
-        q2 = self._question("练习二", "同一个向量连转四次 90°，结果是什么？")
-        ask2 = theme.formula("R(90°)^4 v = ?", font_size=44).move_to(np.array([WORK_X, 1.2, 0.0]))
+        # -- exercise 2: k after q or before it: when do the two scores agree? -----------------------------
+        q2 = self._question("练习二", "k 起初比 q 多偏一个角 φ，θ = 30°")
+        ask2 = theme.body_text("k 在 q 后面 3 个位置、前面 3 个位置：分数什么时候一样？", color=theme.TEXT)
+        ask2.move_to(np.array([0.0, 1.6, 0.0]))
         with self.cue("ex2") as cue:
-            self.play(FadeOut(q1), FadeOut(r_formula), FadeOut(steps1), FadeOut(check1), run_time=cue.share(0.15))
+            self.play(FadeOut(q1), FadeOut(steps1), FadeOut(check1), run_time=cue.share(0.15))
             self.play(FadeIn(q2), run_time=cue.share(0.3))
             self.play(FadeIn(ask2), run_time=cue.share(0.3))
         self._think("ex2_think")
 
-        quarter = float(np.radians(90.0))
-        turns = ValueTracker(0.0)
-        plane = VGroup(
-            Line(PLANE_CENTER + 1.6 * LEFT, PLANE_CENTER + 1.6 * RIGHT, color=theme.MUTED, stroke_width=2),
-            Line(PLANE_CENTER + 1.6 * DOWN, PLANE_CENTER + 1.6 * UP, color=theme.MUTED, stroke_width=2),
-            DashedVMobject(Circle(radius=1.25, color=theme.MUTED, stroke_width=2).move_to(PLANE_CENTER), num_dashes=36),
-        )
-        ghost = SpinArrow(
-            (1.0, 0.0),
-            lambda: 0.0,
-            scale=1.25,
-            center=PLANE_CENTER,
-            color=theme.TEXT,
-            opacity=theme.GHOST_OPACITY,
-            live=False,
-        )
-        vec = SpinArrow((1.0, 0.0), turns.get_value, scale=1.25, center=PLANE_CENTER, color=theme.HIGHLIGHT)
-        self.watch("ex2_vector", lambda: {**vec.probe_values(), "on_screen": self.on_screen(vec)})
-        power = rotation_power(quarter, 4)
-        err = identity_error(power)
+        gap = figures.BEFORE_AFTER_GAP
+        turn = f"{gap * figures.THETA_DEG:g} degree"
         steps2 = VGroup(
-            theme.formula("90° times 4 = 360°", font_size=38),
-            theme.formula("R(90°)^4 = R(360°) = I", font_size=38),
-            MatrixReadout(power, decimals=2, name='R(90°)^4 "实算"', font_size=34),
-            sci_line("和单位矩阵的偏差：", figures.fmt_sci(err), "（舍入误差）", color=theme.HIGHLIGHT),
+            theme.typst_text(
+                f"后面：$cos(phi.alt + {turn}) = -sin phi.alt$",
+                color=theme.TEXT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
+            ),
+            theme.typst_text(
+                f"前面：$cos(phi.alt - {turn}) = sin phi.alt$",
+                color=theme.TEXT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
+            ),
+            theme.typst_text(
+                "一样 $<=> sin phi.alt = 0$：起初对齐，或正好反向",
+                color=theme.HIGHLIGHT,
+                font_size=TYPST * (theme.SIZE_SMALL + 4),
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        steps2.move_to(np.array([0.0, 0.4, 0.0])).align_to(np.array([EX2_LEFT, 0.0, 0.0]), LEFT)
+        pairs = (
+            ("第一课那一对（φ = 20°）", figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K),
+            ("第二课的对齐箭头（φ = 0°）", figures.WIDGET_Q, figures.WIDGET_K),
         )
-        steps2.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([1.3, -0.45, 0.0]))
+        scores = [figures.before_after_scores(q, k) for _, q, k in pairs]
+        heads2 = VGroup(theme.small_text("后面", color=theme.MUTED), theme.small_text("前面", color=theme.MUTED))
+        grid = VGroup()
+        for (name, _, _), (after, before) in zip(pairs, scores):
+            grid.add(
+                VGroup(
+                    theme.small_text(name, color=theme.TEXT),
+                    theme.small_text(figures.fmt_fixed(after + 0.0), color=theme.SCORE),
+                    theme.small_text(figures.fmt_fixed(before + 0.0), color=theme.SCORE),
+                )
+            )
+        for r, row in enumerate(grid):
+            y = EX2_GRID_Y - 0.55 * (r + 1)
+            row[0].move_to(np.array([0.0, y, 0.0])).align_to(np.array([EX2_LEFT, 0.0, 0.0]), LEFT)
+            row[1].move_to(np.array([EX2_COLS[0], y, 0.0]))
+            row[2].move_to(np.array([EX2_COLS[1], y, 0.0]))
+        for h, x in zip(heads2, EX2_COLS):
+            h.move_to(np.array([x, EX2_GRID_Y, 0.0]))
         self.probe(
-            "ex2", power=power.tolist(), error=err, shown_error=steps2[3].typst_code, shown_matrix=steps2[2].shown
+            "ex2",
+            gap=gap,
+            phis=[float(np.degrees(angle_between(q, k))) for _, q, k in pairs],
+            scores=[list(s) for s in scores],
+            shown=[[m.text for m in row] for row in grid],
+            steps=[t.typst_code for t in steps2],
         )
         with self.cue("ex2_work") as cue:
-            self.play(
-                FadeOut(self.timer), FadeOut(ask2), FadeIn(plane), FadeIn(ghost), FadeIn(vec), run_time=cue.share(0.12)
-            )
-            for j in range(4):
-                anims = [FadeIn(steps2[0])] if j == 0 else []
-                self.play(*anims, turns.animate.set_value((j + 1) * quarter), run_time=cue.share(0.1))
-            self.play(FadeIn(steps2[1]), run_time=cue.share(0.15))
+            self.play(FadeOut(self.timer), FadeOut(ask2), run_time=cue.share(0.08))
+            self.play(FadeIn(steps2[0]), run_time=cue.share(0.12))
+            self.play(FadeIn(steps2[1]), run_time=cue.share(0.12))
             self.play(FadeIn(steps2[2]), run_time=cue.share(0.15))
-            self.play(FadeIn(steps2[3]), run_time=min(cue.remaining(), cue.share(0.12)))
-        self.settle(steps2)
+            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(heads2), FadeIn(grid[1]), run_time=cue.share(0.12))
+            self.play(FadeIn(grid[0]), run_time=min(cue.remaining(), cue.share(0.12)))
+        self.settle(steps2, heads2, grid)
 
         # -- exercise 3: |PE(n)| = sqrt(d/2) ------------------------------------------------------------------
         q3 = self._question("练习三", '$|"PE"(n)|$ 总是 $sqrt(d slash 2)$。加上它，会挤掉多少内容信息？', typst=True)
         norm_formula = theme.formula('|"PE"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2', font_size=40)
         norm_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex3") as cue:
-            self.play(*[FadeOut(m) for m in (q2, plane, ghost, vec, steps2)], run_time=cue.share(0.12))
+            self.play(*[FadeOut(m) for m in (q2, steps2, heads2, grid)], run_time=cue.share(0.12))
             self.play(FadeIn(q3), run_time=cue.share(0.3))
             self.play(FadeIn(norm_formula), run_time=cue.share(0.3))
         self._think("ex3_think")

@@ -1,13 +1,16 @@
-"""条纹与衰减: PE(m)·PE(n) = Σ cos(ω_i (n − m)), the Gram stripes, g(k) read along a row, and an honest limit.
+"""条纹与衰减: PE(m)·PE(n) depends only on n − m, proved with the move "两支一起转，点积不变" and the shift machine
+(PE(m)·PE(n) = (M_m PE(0))·(M_m PE(n − m)) = PE(0)·PE(n − m)), then seen as Σ cos(ω_i (n − m)); the Gram
+stripes; the dot product g(k) = PE(0)·PE(k) read along a row, its first halving and its fall far out.
 
-The length-extrapolation experiment of document 000 §5 is told qualitatively (seen positions all right, unseen
-ones mostly wrong, better after a wider training window): the document does not say which task it was, so its
-percentages would carry no information for a viewer. The picture is a schematic and says so.
+What these stripes do once W_Q and W_K stand between the readings and the score, and the limit of "exact in
+math" against "learned by a model" (document 000 §5's extrapolation lesson), are the next scene's
+(scenes/through_projections.py).
 
 Label equals drawing: the watches ``profile`` (the curve's raw points, the axes' tick labels with
-their positions, the g(0) dot and label, the half-point dot, line and label), ``row_arrow`` (the
-arrow's raw ends, row 0's first and last cells and their colours) and ``far`` (the g(k) out to 1000: its
-curve, tick labels and the band marking the first chart's range) are read by tests/course/test_scene_gram_stripes.py.
+their positions, the distance-0 dot and label, the half-point dot, line and label), ``row_arrow`` (the
+arrow's raw ends, row 0's first and last cells and their colours) and ``far`` (the dot product out to 1000: its
+curve, tick labels and the band marking the first chart's range) are read by tests/course/test_scene_gram_stripes.py;
+the probe ``proof`` (the three lines of the proof as typeset) by the same file.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
-    Line,
     Rectangle,
     VGroup,
 )
@@ -37,6 +39,9 @@ from scenes.base import NarratedScene, run_time_for_frames
 from scenes.mobjects import HeatMap, ScoreCurve
 from scenes.mobjects.sci_figure import sci_line
 
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
+MOVE = "两支一起转，点积不变"  # the move named in rotation_fidelity.inner
+DISTANCE = "距离 n − m"  # the charts' x axis (k is the key vector elsewhere)
 D = 32
 K_MAX = 64  # the curve runs over distances 0 … K_MAX ...
 N_POS = K_MAX + 1  # ... which is exactly the arrow along row 0 of the table
@@ -46,6 +51,10 @@ FADE_FRAMES = 8  # the heat map fades in and out this fast
 CURVE_CENTER = np.array([3.0, 0.1, 0.0])
 K_FAR = 1000  # the "几百步以后" view: g(k) out to this distance, where the heat map stood
 FAR_CENTER = np.array([-3.45, 0.0, 0.0])
+# where the charts' axes sit (their labels go under the ticks, so a longer label does not move them)
+CURVE_AXES = np.array([2.55, -0.09, 0.0])
+FAR_AXES = np.array([-4.0, -0.14, 0.0])
+PROOF_X = -5.6  # the proof's lines start here
 
 
 def drawn_top_row(heat: VGroup) -> dict:
@@ -63,27 +72,66 @@ def drawn_top_row(heat: VGroup) -> dict:
 
 
 class GramStripes(NarratedScene):
-    """dot → stripes (HeatMap of G, A5) → decay (g(k) along row 0, g(0)) → half (k = half_point; then, at the
-    bookmark far, g(k) out to K_FAR in the heat map's place) → extrapolation → honest (the cited experiment's 32% → 79%, attributed) → gap."""
+    """dot (the proof with M_m, line by line at the bookmarks second and together) → cosines (the sum of cosines,
+    the second view) → stripes (HeatMap of G, A5) → decay (the dot product along row 0, distance 0) → half
+    (first halving; then, at the bookmark far, the dot product out to K_FAR in the heat map's place)."""
 
     SCENE_IDS = ("gram_stripes",)
-    CUES = ("dot", "stripes", "decay", "half", "extrapolation", "honest", "gap")
-    BOOKMARKS = {"half": ("far",)}
+    CUES = ("dot", "cosines", "stripes", "decay", "half")
+    BOOKMARKS = {"dot": ("second", "together"), "half": ("far",)}
     K_MAX = K_MAX
     K_FAR = K_FAR
 
     def construct(self) -> None:
         header = self.header()
 
-        # -- dot: the dot product depends only on n − m -------------------------------------------
-        lhs = theme.formula('"PE"(m) dot "PE"(n)', font_size=44)
-        rhs = theme.formula("= sum_i cos(omega_i (n - m))", font_size=44)
-        VGroup(lhs, rhs).arrange(RIGHT, buff=0.25).move_to(np.array([0.0, 1.3, 0.0]))
-        only = theme.body_text("只跟距离 n − m 有关", color=theme.HIGHLIGHT).move_to(np.array([0.0, 0.1, 0.0]))
+        # -- dot: the proof, with the shift machine and the move "两支一起转，点积不变" -----------------------
+        lines = VGroup(
+            theme.formula('"PE"(m) dot "PE"(n)', font_size=42),
+            theme.formula('= ({{M_m : mm}} "PE"(0)) dot ({{M_m : mn}} "PE"(n - m))', font_size=42),
+            theme.formula('= "PE"(0) dot "PE"(n - m)', font_size=42),
+        )
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        lines.move_to(np.array([0.0, 0.95, 0.0])).align_to(np.array([PROOF_X, 0.0, 0.0]), LEFT)
+        VGroup(*lines[1].select("mm"), *lines[1].select("mn")).set_color(theme.HIGHLIGHT)  # the turns, M_m
+        shifts = VGroup(
+            theme.typst_text('$"PE"(m) = M_m "PE"(0)$', color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text('$"PE"(n) = M_m "PE"(n - m)$', color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+        )
+        shifts.arrange(RIGHT, buff=0.9).move_to(np.array([0.0, 2.45, 0.0]))
+        move = theme.body_text(MOVE, color=theme.SCORE, font_size=theme.SIZE_SMALL + 4)
+        move.next_to(lines[1], RIGHT, buff=0.4)
+        only = theme.body_text("只跟距离 n − m 有关", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        only.next_to(lines[2], RIGHT, buff=0.6)
+        self.probe(
+            "proof",
+            lines=[m.typst_code for m in lines],
+            shifts=[m.typst_code for m in shifts],
+            move=move.text,
+            only=only.text,
+        )
         with self.cue("dot") as cue:
-            self.play(FadeIn(header), FadeIn(lhs), run_time=cue.share(0.25))
-            self.play(FadeIn(rhs, shift=0.2 * RIGHT), run_time=cue.share(0.3))
-            self.play(FadeIn(only), run_time=cue.remaining())
+            self.play(FadeIn(header), FadeIn(lines[0]), run_time=cue.share(0.12))
+            self.hold_frames(max(0, cue.frames_until("second") - int(0.7 * self.fps) - 1))
+            self.play(FadeIn(shifts[0]), run_time=cue.until("second"))
+            self.play(FadeIn(shifts[1]), FadeIn(lines[1], shift=0.15 * DOWN), run_time=cue.share(0.15))
+            self.hold_frames(max(0, cue.frames_until("together")))
+            self.play(FadeIn(move), run_time=cue.share(0.12))
+            self.play(FadeIn(lines[2], shift=0.15 * DOWN), run_time=cue.share(0.12))
+            self.play(FadeIn(only), run_time=min(cue.remaining(), cue.share(0.12)))
+
+        # -- cosines: the second view, a sum of cosines ------------------------------------------------
+        cosines = theme.formula("= sum_i cos(omega_i (n - m))", font_size=42)
+        cosines.next_to(lines, DOWN, buff=0.3).align_to(lines, LEFT)
+        view = VGroup(
+            theme.small_text("第二种看法：", color=theme.TEXT),
+            theme.small_text("每根指针转过的角，余弦相加", color=theme.TEXT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        view.next_to(cosines, RIGHT, buff=0.6)
+        self.probe("cosines", shown=cosines.typst_code, view=[m.text for m in view])
+        with self.cue("cosines") as cue:
+            self.play(FadeIn(cosines, shift=0.15 * DOWN), FadeIn(view), run_time=cue.share(0.3))
+        proof_parts = (lines, shifts, move, only, cosines, view)  # each on screen as it was faded in
 
         # -- stripes: the Gram table, stripes parallel to the diagonal --------------------------------
         g = mathcore.gram(mathcore.sinusoidal_pe(np.arange(N_POS), D))
@@ -141,10 +189,8 @@ class GramStripes(NarratedScene):
         with self.cue("stripes") as cue:
             # N_POS² cells: a short fade (each faded frame redraws all of them), then the rest of the share still
             fade = min(FADE_FRAMES, max(1, int(0.3 * cue.plan.speech_frames)))
+            self.play_frames(*[FadeOut(m) for m in proof_parts], frames=max(1, fade // 2))
             self.play_frames(
-                FadeOut(lhs),
-                FadeOut(rhs),
-                FadeOut(only),
                 FadeIn(heat),
                 FadeIn(frame),
                 FadeIn(axis_labels),
@@ -169,10 +215,12 @@ class GramStripes(NarratedScene):
             x_length=5.2,
             y_length=3.0,
             center=CURVE_CENTER,
-            x_label="距离 k",
-            y_label="点积 g(k)",
+            x_label=DISTANCE,
+            y_label="点积",
             colors=[theme.SCORE],
         )
+        curve.x_label.next_to(curve.x_ticks, DOWN, buff=0.12).align_to(curve.axes, RIGHT)
+        curve.shift(CURVE_AXES - curve.axes.get_center())
         curve.y_label.next_to(curve.y_ticks[-1], UP, buff=0.2)
         along = Arrow(
             table.cell(0, 0).get_center(),
@@ -204,7 +252,7 @@ class GramStripes(NarratedScene):
         )
         g0 = float(prof[0])
         dot0 = Dot(curve.axes.c2p(0, g0), radius=0.08, color=theme.HIGHLIGHT)
-        g0_label = theme.small_text(f"g(0) = {figures.fmt_dec(g0)}", color=theme.HIGHLIGHT).next_to(
+        g0_label = theme.small_text(f"距离 0：{figures.fmt_dec(g0)}", color=theme.HIGHLIGHT).next_to(
             dot0, RIGHT, buff=0.25
         )
         self.curve = curve
@@ -217,7 +265,9 @@ class GramStripes(NarratedScene):
             curve.axes.c2p(k_half, 0), curve.axes.c2p(k_half, g_half), color=theme.HIGHLIGHT, stroke_width=3
         )
         dot_half = Dot(curve.axes.c2p(k_half, g_half), radius=0.08, color=theme.HIGHLIGHT)
-        half_label = theme.small_text(f"k = {k_half}", color=theme.HIGHLIGHT).next_to(dot_half, DOWN + LEFT, buff=0.12)
+        half_label = theme.small_text(f"距离 {k_half}", color=theme.HIGHLIGHT).next_to(
+            dot_half, DOWN + RIGHT, buff=0.12
+        )
         half_note = theme.small_text("一半", color=theme.MUTED).next_to(half_line, RIGHT, buff=0.1)
 
         def ticks(group):
@@ -279,12 +329,13 @@ class GramStripes(NarratedScene):
             x_length=4.7,
             y_length=3.0,
             center=FAR_CENTER,
-            x_label="距离 k",
-            y_label="点积 g(k)",
+            x_label=DISTANCE,
+            y_label="点积",
             colors=[theme.SCORE],
         )
         far.curves[0].set_stroke(width=2)
         far.x_label.next_to(far.x_ticks, DOWN, buff=0.12)
+        far.shift(FAR_AXES - far.axes.get_center())
         far.y_label.next_to(far.y_ticks[-1], UP, buff=0.2).align_to(far.y_ticks[-1], LEFT)
         far_title = theme.small_text(f"走远些：一直到 {self.K_FAR} 步", color=theme.TEXT)
         far_title.next_to(far.y_label, UP, buff=0.25).align_to(far.y_label, LEFT)
@@ -336,108 +387,3 @@ class GramStripes(NarratedScene):
         self.probe(
             "half", k=k_half, point=list(curve.axes.p2c(dot_half.get_center())), shown=half_label.text, half_of=g0 / 2
         )
-
-        # -- extrapolation: exact in math, not necessarily used by a learner ------------------------------
-        math_side = VGroup(
-            theme.body_text("数学", color=theme.TEXT),
-            theme.small_text("旋转结构对任何位置都精确成立", color=theme.HIGHLIGHT),
-        )
-        learn_side = VGroup(
-            theme.body_text("模型", color=theme.TEXT), theme.small_text("不一定真能用上它", color=theme.TEXT)
-        )
-        for grp in (math_side, learn_side):
-            grp.arrange(DOWN, buff=0.25)
-        VGroup(math_side, learn_side).arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.7, 0.0]))
-        with self.cue("extrapolation") as cue:
-            fade = min(FADE_FRAMES, max(1, int(0.2 * cue.plan.speech_frames)))
-            self.play_frames(
-                *[
-                    FadeOut(m)
-                    for m in (
-                        far_parts,
-                        far.curves[0],
-                        curve.axes,
-                        curve.ticks,
-                        curve.x_label,
-                        curve.y_label,
-                        curve.curves[0],
-                        dot0,
-                        g0_label,
-                        half_line,
-                        drop,
-                        dot_half,
-                        half_label,
-                        half_note,
-                        fast_slow,
-                    )
-                ],
-                frames=fade,
-            )
-            self.play(FadeIn(math_side), run_time=cue.share(0.3))
-            self.play(FadeIn(learn_side), run_time=cue.remaining())
-
-        # -- honest: the experiment told qualitatively, as a schematic of positions ------------------------------
-        axis_y, x0, x1, seen_to, wide_to = 0.2, -5.6, 5.6, -1.4, 2.0
-        line = Arrow(
-            np.array([x0, axis_y, 0.0]),
-            np.array([x1 + 0.4, axis_y, 0.0]),
-            buff=0,
-            color=theme.MUTED,
-            stroke_width=3,
-            max_tip_length_to_length_ratio=0.03,
-        )
-        pos_label = theme.small_text("位置 →", color=theme.TEXT).next_to(line, RIGHT, buff=0.1).shift(0.45 * DOWN)
-        pos_label.align_to(line, RIGHT)
-        band = Rectangle(width=seen_to - x0, height=0.5, stroke_width=0, fill_color=theme.POSITION, fill_opacity=0.35)
-        band.move_to(np.array([(x0 + seen_to) / 2, axis_y, 0.0]))
-        wide = Rectangle(width=wide_to - x0, height=0.5, stroke_width=0, fill_color=theme.POSITION, fill_opacity=0.35)
-        wide.move_to(np.array([(x0 + wide_to) / 2, axis_y, 0.0]))
-        seen = VGroup(
-            theme.small_text("训练时见过的位置", color=theme.POSITION),
-            theme.body_text("全部答对", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4),
-        )
-        seen.arrange(DOWN, buff=0.5).move_to(np.array([(x0 + seen_to) / 2, axis_y - 0.05, 0.0]))
-        seen[0].next_to(band, UP, buff=0.2)
-        seen[1].next_to(band, DOWN, buff=0.25)
-        unseen = VGroup(
-            theme.small_text("没见过的位置", color=theme.TEXT),
-            theme.body_text("大多出错", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
-        )
-        unseen[0].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y + 0.45, 0.0]))
-        unseen[1].move_to(np.array([(wide_to + x1) / 2 - 0.3, axis_y - 0.55, 0.0]))
-        widened = VGroup(
-            theme.small_text("把训练窗口扩大以后", color=theme.POSITION),
-            theme.body_text("窗口外：好了不少", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4),
-        )
-        # under "没见过的位置", right of the widened window (it ends at wide_to), where "大多出错" was
-        widened.arrange(DOWN, buff=0.2).move_to(np.array([(wide_to + x1) / 2 - 0.5, axis_y - 1.3, 0.0]))
-        source = theme.small_text("一个长度外推实验（示意图）", color=theme.MUTED).move_to(np.array([0.0, 2.3, 0.0]))
-        self.probe(
-            "honest",
-            source=source.text,
-            seen=[m.text for m in seen],
-            unseen=[m.text for m in unseen],
-            widened=[m.text for m in widened],
-        )
-        with self.cue("honest") as cue:
-            self.swap(
-                [math_side, learn_side], FadeIn(source), Create(line), FadeIn(pos_label), run_time=cue.share(0.15)
-            )
-            self.play(FadeIn(band), FadeIn(seen), run_time=cue.share(0.2))
-            self.play(FadeIn(unseen), run_time=cue.share(0.2))
-            self.hold_frames(max(0, cue.start_frame + int(0.62 * cue.plan.speech_frames) - self.frame))
-            self.swap(unseen[1], FadeIn(widened), band.animate.become(wide), run_time=cue.share(0.25))
-        schematic = VGroup(line, pos_label, band, seen, unseen[0], widened)
-        self.settle(schematic)
-
-        # -- gap: math holds vs the model learns it ---------------------------------------------------------
-        left = theme.body_text("数学上成立", color=theme.HIGHLIGHT)
-        right = theme.body_text("模型真的学会", color=theme.TEXT)
-        VGroup(left, right).arrange(RIGHT, buff=3.2).move_to(np.array([0.0, 0.9, 0.0]))
-        wall = Line(np.array([0.0, 1.7, 0.0]), np.array([0.0, 0.1, 0.0]), color=theme.MUTED, stroke_width=8)
-        why = theme.small_text("中间的坎：容量会不会诱使它死记硬背", color=theme.TEXT).move_to(
-            np.array([0.0, -0.5, 0.0])
-        )
-        with self.cue("gap") as cue:
-            self.swap([schematic, source], FadeIn(left), FadeIn(right), run_time=cue.share(0.3))
-            self.play(Create(wall), FadeIn(why), run_time=cue.share(0.35))

@@ -20,13 +20,17 @@ from mathcore.low_rank import head_dim, head_score_rank
 from scenes import theme
 from scenes.base import NarratedScene
 
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 D_MODEL, HEADS = 512, 8
 RECAP = (
     ("第一课", "sin、cos 是指针的坐标；RoPE 按位置转 q、k"),
     ("第二课", "位置要写进向量；原论文把一排钟的读数加到 x 上"),
     ("第三课", "旋转不改长度和点积；两次旋转，角度相加"),
 )
-ROOT = "往后挪一步总是同一种变化；读数的点积、同一对 q、k 的分数，都只看距离"
+ROOT = (  # Typst markup: W_Q, W_K with real subscripts
+    "那排钟：读数的点积只看距离，过了 $W_Q$、$W_K$ 就保不住",
+    "RoPE：最后才转，分数只看距离",
+)
 
 
 class NextStep(NarratedScene):
@@ -51,8 +55,11 @@ class NextStep(NarratedScene):
                 )
             )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.55).move_to(np.array([0.0, 1.0, 0.0]))
-        root = theme.body_text(ROOT, color=theme.HIGHLIGHT).next_to(rows, DOWN, buff=0.75)
-        self.probe("recap", rows=[[m.text for m in r] for r in rows], root=root.text)
+        root = VGroup(
+            *[theme.typst_text(line, color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_BODY) for line in ROOT]
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        root.next_to(rows, DOWN, buff=0.6)
+        self.probe("recap", rows=[[m.text for m in r] for r in rows], root=[m.typst_code for m in root])
         with self.cue("recap") as cue:
             self.play(FadeIn(header), run_time=cue.share(0.05))
             self.play(FadeIn(rows[0], shift=0.2 * RIGHT), run_time=cue.share(0.15))

@@ -53,7 +53,7 @@ class RotComposition(NarratedScene):
         )
         old.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-4.0, 1.6, 0.0]), aligned_edge=LEFT)
         now = VGroup(
-            theme.body_text("现在：所有角度两两组合", color=theme.HIGHLIGHT),
+            theme.body_text(f"现在：每隔 {self.STEP_DEG:g}° 两两组合", color=theme.HIGHLIGHT),
             theme.formula("R(beta) R(alpha) = R(alpha + beta) ?", font_size=38),
             theme.typst_text(
                 "$alpha, beta = 0°, 5°, 10°, ..., 355°$", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL

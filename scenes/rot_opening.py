@@ -49,8 +49,14 @@ class RotOpening(NarratedScene):
     D = 8  # the clock panel: the d = 8 row of the first lesson
     CLOCK_TO = 3  # its hands go from position 0 to this one
     SEATS = (2, 4)  # RoPE panel: q at position m, k at position n (θ = figures.THETA_DEG)
-    ROADMAP = ("旋转矩阵的两条保真性质", "拨两下，等于拨一下", "把所有指针一起往前拨", "点积里的条纹")
-    RULE = "规矩：每个结论，都让机器验证"
+    ROADMAP = (
+        "旋转矩阵的两条保真性质",
+        "拨两下，等于拨一下",
+        "把所有指针一起往前拨",
+        "点积里的条纹",
+        "回到打分：条纹走得到分数里吗",
+    )
+    RULE = "每个结论：先推出来，再让机器算一遍"
     SPIN = 2 * np.pi / 6.0  # the plan's hand: one turn every 6 seconds
     TITLE = "旋转矩阵：把那排钟往前拨"  # the lesson's title (narration/rotation_matrix.yaml)
 
@@ -186,7 +192,7 @@ class RotOpening(NarratedScene):
             *[theme.body_text(f"{i + 1}. {t}", color=theme.TEXT) for i, t in enumerate(self.ROADMAP)],
             theme.body_text(self.RULE, color=theme.HIGHLIGHT),
         )
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.38)
+        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         rows[-1].shift(0.2 * DOWN)
         rows.move_to(np.array([-2.1, 2.05, 0.0]), aligned_edge=LEFT + UP)
         self.probe("roadmap", shown=[r.text for r in rows])

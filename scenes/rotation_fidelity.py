@@ -53,6 +53,9 @@ F_SHAPE = np.array(
 )
 
 
+WALL = "两支一起转，点积不变"  # the move: lesson 1's distance-only proof, the Gram stripes, RoPE after W_Q, W_K
+
+
 def _deg(x: float) -> float:
     return float(np.radians(x))
 
@@ -300,7 +303,7 @@ class RotationFidelity(NarratedScene):
             self.play(FadeIn(a2), run_time=cue.remaining())
         self.probe("a2", shown=a2.typst_code, error=checks.a2_preservation())
 
-        # -- inner: the load-bearing wall: the angle between them is kept -----------------------
+        # -- inner: the move the course's proofs use: turn both together, the dot product stays -------
         def gap_arc():
             ax = np.arctan2(*turned_points([self.X], th())[0][::-1])
             ay = np.arctan2(*turned_points([self.Y], th())[0][::-1])
@@ -319,16 +322,15 @@ class RotationFidelity(NarratedScene):
         # (Rx)·(Ry) = xᵀ RᵀR y = xᵀ y: the second property from the first, in one line
         derive = theme.formula("(R x) dot (R y) = x^T {{R^T R : rtr}} y = x^T y = x dot y", font_size=40)
         derive.move_to(np.array([PANEL_X, -0.65, 0.0]))
-        rtr = VGroup(*derive.select("rtr"))
+        rtr = VGroup(*derive.select("rtr")).set_color(theme.HIGHLIGHT)  # RᵀR, marked "= I" under it
         rtr_note = theme.typst_text("$= I$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL)
         rtr_note.next_to(rtr, DOWN, buff=0.12)
-        wall = theme.body_text("点积不变：这节课的承重墙", color=theme.SCORE).move_to(np.array([PANEL_X, -1.75, 0.0]))
+        wall = theme.body_text(WALL, color=theme.SCORE).move_to(np.array([PANEL_X, -1.75, 0.0]))
         self.probe("derive", shown=derive.typst_code, wall=wall.text)
         with self.cue("inner") as cue:
             self.play(FadeOut(a2), Create(box), FadeIn(arc), run_time=cue.share(0.15))
             self.play(FadeIn(derive), run_time=cue.share(0.25))
             self.play(
-                rtr.animate.set_color(theme.HIGHLIGHT),
                 FadeIn(rtr_note),
                 theta.animate.set_value(_deg(720 + 250)),
                 run_time=cue.share(0.3),

@@ -298,7 +298,7 @@ class ShiftMachine(NarratedScene):
             self.play(FadeIn(req, lag_ratio=0.3), run_time=cue.share(0.35))
 
         # -- no_learning: every hand turns a little more, all at once --------------------------------
-        no_learn = theme.body_text("直接写出来，不用学", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        no_learn = theme.body_text("现成就有，处处成立", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
         no_learn.next_to(np.array([SIDE_LEFT, -0.7, 0.0]), RIGHT, buff=0)
         # the extra turn w_i k of each hand: an arc inside its face, its size in degrees under it (the slow
         # hands' arcs are true to size, so almost invisible: the numbers say how little they turn)
@@ -423,9 +423,7 @@ class ShiftMachine(NarratedScene):
         err = figures.fmt_sci(checks.a4_row_pitfall())
         back = VGroup(
             theme.formula(f'"PE"(n) M_{self.K_BACK} = "PE"(n - {self.K_BACK})', font_size=40, color=theme.HIGHLIGHT),
-            sci_line(
-                f"和 {self.K_BACK} 步之前的读数相比：最大差 ", err, "（舍入误差）", text_size=theme.SIZE_SMALL + 2
-            ),
+            sci_line(f"和 {self.K_BACK} 步之前的读数相比：最大差 ", err, text_size=theme.SIZE_SMALL + 2),
         )
         back.arrange(DOWN, buff=0.2).move_to(np.array([-1.6, -1.95, 0.0]))  # under the table, clear of the result
         start = self.K_BACK  # the hands rest on the boxed row PE(K_BACK) ...
@@ -473,7 +471,7 @@ class ShiftMachine(NarratedScene):
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        lesson = theme.body_text("按行还是按列？让机器验一遍", color=theme.HIGHLIGHT).move_to(
+        lesson = theme.body_text("按行还是按列？纸上易漏，一算就抓到", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         with self.cue("lesson") as cue:

@@ -1,8 +1,10 @@
-"""词序从哪里进来: attention ignores order; two direct ways in; the raw index swamps the word; we need a turn.
+"""词序从哪里进来: a one-sentence recall of lesson 1 (with its condition) and of lesson 2's raw index; the two
+direct ways in plus RoPE's third (change the score itself); we need a signal that turns without growing.
 
-Scores and weights come from :mod:`mathcore.toy_words` (over mathcore's softmax),
-the raw index from :func:`mathcore.raw_index_encoding`, the turning arrow's tip
-from :func:`mathcore.rotate` (via :class:`TurningArrow`).
+Lesson 1 derives order-blindness (attention_blind) and lesson 2 shows the raw index failing (failing_encodings):
+this scene recalls each in a sentence and a small picture, and re-derives neither. The raw index's bars come
+from :func:`mathcore.raw_index_encoding`, the turning arrow's tip from :func:`mathcore.rotate` (via
+:class:`TurningArrow`).
 """
 
 from __future__ import annotations
@@ -19,128 +21,97 @@ from manim import (
     DashedVMobject,
     FadeIn,
     FadeOut,
-    GrowArrow,
-    ReplacementTransform,
     RoundedRectangle,
     Square,
     VGroup,
 )
 
 import mathcore
-from mathcore.toy_words import attention_scores, attention_weights, norm, word_vectors
+from mathcore.toy_words import norm, word_vectors
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import HeatMap, TurningArrow
+from scenes.mobjects import TurningArrow
 from scenes.mobjects.readout import LabeledNumber
 from scenes.mobjects.swamp_bars import SwampBars, log_sweep_rate
-from scenes.mobjects.token_row import TokenRow
 
-
-def vec_text(values, places: int = 2) -> str:
-    return "(" + ", ".join(figures.fmt_dec(v, places) for v in values) + ")"
+TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
+CONDITION = ("每个词都能看到整句话", "又不加位置信息")  # lesson 1's condition, as the recall says it
 
 
 class WhereOrderEnters(NarratedScene):
-    """defect (a reminder of the first lesson: dot products, softmax, weighted sum) → example (狗咬人 and 人咬狗:
-    one bag of words) → two_doors (data /
-    structure; Transformers take the first) → raw_index (0, 1, 2 … 100000 swamps the vector) → raw_pollute
-    (猫 at 5 and 50: length 10 → 100, the word part stays 1.2) → need (turn, never stretch)."""
+    """recall (lesson 1 in a sentence, with its condition) → two_doors (data / structure) → third_door (change the
+    score: RoPE; this lesson takes the first) → raw_index (lesson 2's raw index in a sentence: the bars sweep to
+    100000) → need (turn, never stretch)."""
 
     SCENE_IDS = ("order_entry",)
-    CUES = ("defect", "example", "two_doors", "raw_index", "raw_pollute", "need")
-    WORDS = ("狗", "咬", "人")
+    CUES = ("recall", "two_doors", "third_door", "raw_index", "need")
+    WORDS = ("猫", "追", "狗")  # the recurrent chain's boxes (lesson 1's sentence)
     D = figures.RAW_INDEX_D
-    CELL = 0.9
     BIG = 100000
-    CAT, SEATS = figures.RAW_INDEX_WORD, figures.RAW_INDEX_SEATS  # the narration quotes their lengths
+    CAT = figures.RAW_INDEX_WORD
 
     def construct(self) -> None:
-        x = word_vectors(self.WORDS, self.D)
         header = self.header()
 
-        # -- defect: pairwise dot products, then softmax row by row (a reminder of the first lesson) ----
-        row = TokenRow(self.WORDS, center=np.array([0.0, 2.75, 0.0]))
-        S = HeatMap(
-            attention_scores(x),
-            cell=self.CELL,
-            center=np.array([-2.6, 0.2, 0.0]),
-            row_labels=list(self.WORDS),
-            col_labels=list(self.WORDS),
-        )
-        W = HeatMap(
-            attention_weights(x),
-            cell=self.CELL,
-            vmin=0.0,
-            vmax=1.0,
-            center=np.array([-2.6, 0.2, 0.0]),
-            row_labels=list(self.WORDS),
-            col_labels=list(self.WORDS),
-        )
-        steps = VGroup(
-            theme.body_text("① 两两算点积", color=theme.SCORE),
-            theme.body_text("② softmax：每行和为 1", color=theme.SCORE),
-            theme.body_text("③ 按权重加起 v", color=theme.TEXT),
-        )
-        steps.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 0.95, 0.0])).align_to(
-            np.array([0.9, 0, 0]), LEFT
-        )
-        sums = VGroup(
-            *[theme.small_text("和 = 1", color=theme.TEXT).next_to(W.cell(i, 2), RIGHT, buff=0.25) for i in range(3)]
-        )
-        blind = theme.body_text("没有一步看次序（第一课）", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.75, 0.0]))
-        blind.align_to(steps, LEFT)
-        with self.cue("defect") as cue:
-            self.play(FadeIn(header), FadeIn(row), run_time=cue.share(0.15))
-            self.play(FadeIn(S), FadeIn(steps[0]), run_time=cue.share(0.25))
-            self.probe("scores", values=S.values.tolist(), want=attention_scores(x).tolist())
-            self.play(ReplacementTransform(S, W), FadeIn(steps[1]), FadeIn(sums), run_time=cue.share(0.25))
-            self.probe(
-                "weights",
-                values=W.values.tolist(),
-                row_sums=W.values.sum(axis=1).tolist(),
-                drawn=[[W.cell(i, j).get_fill_color().to_hex() for j in range(3)] for i in range(3)],
-            )
-            self.play(FadeIn(steps[2]), run_time=cue.share(0.2))
-            self.play(FadeIn(blind), run_time=cue.remaining())
+        # -- recall: lesson 1 in one sentence, with its condition ------------------------------------
+        tag = theme.small_text("第一课", color=theme.HIGHLIGHT)
+        cond = VGroup(*[theme.body_text(t, color=theme.TEXT) for t in CONDITION]).arrange(DOWN, buff=0.25)
+        then = theme.body_text("注意力就分不出谁先谁后", color=theme.HIGHLIGHT)
+        arrow = Arrow(UP, DOWN, color=theme.MUTED, stroke_width=4, max_tip_length_to_length_ratio=0.25)
+        VGroup(cond, arrow, then).arrange(DOWN, buff=0.3).move_to(np.array([0.0, 0.55, 0.0]))
+        tag.next_to(cond, UP, buff=0.35)
+        self.probe("recall", condition=[m.text for m in cond], then=then.text)
+        with self.cue("recall") as cue:
+            self.play(FadeIn(header), FadeIn(tag), FadeIn(cond), run_time=cue.share(0.3))
+            self.play(Create(arrow), run_time=cue.share(0.2))
+            self.play(FadeIn(then, shift=0.15 * DOWN), run_time=cue.share(0.2))
 
-        # -- example: 狗咬人 and 人咬狗 are one bag of words to it (two sentences, no "=") -----------------
-        pair = VGroup(theme.title_text("狗咬人"), theme.title_text("人咬狗"))
-        pair.arrange(RIGHT, buff=2.2).move_to(np.array([0.0, 0.9, 0.0]))
-        same = theme.body_text("在它眼里：同一袋词，分不出谁咬谁", color=theme.HIGHLIGHT).move_to(
-            np.array([0.0, -0.4, 0.0])
-        )
-        self.probe("example", pair=[m.text for m in pair], same=same.text)
-        with self.cue("example") as cue:
-            self.play(FadeOut(VGroup(row, W, steps, sums, blind)), run_time=cue.share(0.2))
-            self.play(FadeIn(pair[0]), FadeIn(pair[1]), run_time=cue.share(0.3))
-            self.play(FadeIn(same), run_time=cue.remaining())
-
-        # -- two_doors: add position to the data, or queue the computation (dropped) --------------
+        # -- two_doors, third_door: data, structure (dropped), the score itself (RoPE) ----------------------
         doors = VGroup(
             *[
-                RoundedRectangle(width=5.9, height=4.2, corner_radius=0.2, color=theme.MUTED, stroke_width=3)
-                for _ in range(2)
+                RoundedRectangle(width=4.25, height=4.3, corner_radius=0.2, color=theme.MUTED, stroke_width=3)
+                for _ in range(3)
             ]
         )
-        doors.arrange(RIGHT, buff=0.6).move_to(np.array([0.0, 0.25, 0.0]))
+        doors.arrange(RIGHT, buff=0.28).move_to(np.array([0.0, 0.3, 0.0]))
         names = VGroup(
-            theme.body_text("路一：数据这边", color=theme.TEXT).move_to(doors[0].get_top() + 0.5 * DOWN),
-            theme.body_text("路二：结构这边", color=theme.TEXT).move_to(doors[1].get_top() + 0.5 * DOWN),
+            *[
+                VGroup(theme.body_text(a, color=theme.TEXT), theme.small_text(b, color=theme.TEXT))
+                .arrange(DOWN, buff=0.12)
+                .move_to(door.get_top() + 0.7 * DOWN)
+                for (a, b), door in zip((("路一", "数据这边"), ("路二", "结构这边"), ("路三", "打分这边")), doors)
+            ]
         )
         plus = VGroup(
-            theme.title_text("x + p", color=theme.TEXT), theme.small_text("给每个词的向量加上位置", color=theme.TEXT)
+            theme.title_text("x + p", color=theme.TEXT),
+            VGroup(
+                theme.small_text("给每个词的向量", color=theme.TEXT), theme.small_text("加上位置", color=theme.TEXT)
+            ).arrange(DOWN, buff=0.1),
         )
         plus[0][2].set_color(theme.POSITION)
-        plus.arrange(DOWN, buff=0.35).move_to(doors[0].get_center() + 0.2 * DOWN)
-        chain = self._chain(doors[1].get_center() + 0.1 * UP)
-        chain_note = theme.small_text("循环网络：按次序排队算", color=theme.TEXT).next_to(chain, DOWN, buff=0.35)
-        dropped = theme.small_text("主流 Transformer 不走这条路", color=theme.TEXT).move_to(
-            doors[1].get_bottom() + 0.45 * UP
+        plus.arrange(DOWN, buff=0.3).move_to(doors[0].get_center() + 0.15 * DOWN)
+        chain = self._chain(doors[1].get_center() + 0.05 * UP)
+        chain_note = theme.small_text("循环网络：按次序排队", color=theme.TEXT).next_to(chain, DOWN, buff=0.3)
+        turn_qk = VGroup(
+            theme.typst_text("RoPE：转 $q$、$k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
+            VGroup(
+                theme.small_text("数据不动，", color=theme.TEXT), theme.small_text("改打分本身", color=theme.TEXT)
+            ).arrange(DOWN, buff=0.1),
         )
-        taken = theme.small_text("这一课走这条", color=theme.HIGHLIGHT).move_to(doors[0].get_bottom() + 0.45 * UP)
+        turn_qk.arrange(DOWN, buff=0.3).move_to(doors[2].get_center() + 0.15 * DOWN)
+        dropped = theme.small_text("主流 Transformer 不走", color=theme.TEXT).move_to(doors[1].get_bottom() + 0.42 * UP)
+        before = theme.small_text("前两课走这条", color=theme.TEXT).move_to(doors[2].get_bottom() + 0.42 * UP)
+        taken = theme.small_text("这一课走这条", color=theme.HIGHLIGHT).move_to(doors[0].get_bottom() + 0.42 * UP)
+        self.probe(
+            "doors",
+            names=[[m.text for m in n] for n in names],
+            taken=taken.text,
+            third=[turn_qk[0].typst_code, *[m.text for m in turn_qk[1]]],
+            before=before.text,
+        )
         with self.cue("two_doors") as cue:
-            self.play(FadeOut(pair), FadeOut(same), Create(doors), FadeIn(names), run_time=cue.share(0.15))
+            self.swap(VGroup(tag, cond, arrow, then), Create(doors[:2]), FadeIn(names[:2]), run_time=cue.share(0.15))
             self.play(FadeIn(plus), run_time=cue.share(0.25))
             self.play(FadeIn(chain, lag_ratio=0.2), FadeIn(chain_note), run_time=cue.share(0.3))
             # the second way is set aside, not hidden: its words stay readable (muted grey, not faded)
@@ -149,10 +120,13 @@ class WhereOrderEnters(NarratedScene):
                 chain[2].animate.set_opacity(0.6),
                 doors[1].animate.set_stroke(opacity=0.6),
                 FadeIn(dropped),
-                doors[0].animate.set_stroke(theme.HIGHLIGHT, width=5),
-                FadeIn(taken),
                 run_time=cue.remaining(),
             )
+        with self.cue("third_door") as cue:
+            self.play(Create(doors[2]), FadeIn(names[2]), run_time=cue.share(0.2))
+            self.play(FadeIn(turn_qk), FadeIn(before), run_time=cue.share(0.3))
+            self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
+            self.play(doors[0].animate.set_stroke(theme.HIGHLIGHT, width=5), FadeIn(taken), run_time=cue.remaining())
 
         # -- raw_index: add the index 0, 1, 2 …; no upper bound ----------------------------------
         x_cat = word_vectors([self.CAT], self.D)[0]
@@ -172,12 +146,12 @@ class WhereOrderEnters(NarratedScene):
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(
             theme.body_text("没有上限：向量被撑爆", color=theme.HIGHLIGHT),
-            theme.small_text("词义部分已经小到看不见", color=theme.TEXT),
+            theme.small_text("越往后，词义占的比重越小", color=theme.TEXT),
         )
         burst.arrange(DOWN, buff=0.2).move_to(np.array([-3.4, -1.3, 0.0]))
         with self.cue("raw_index") as cue:
             self.play(
-                FadeOut(VGroup(doors, names, plus, chain, chain_note, dropped, taken)),
+                FadeOut(VGroup(doors, names, plus, chain, chain_note, dropped, taken, turn_qk, before)),
                 FadeIn(idea),
                 run_time=cue.share(0.15),
             )
@@ -196,42 +170,6 @@ class WhereOrderEnters(NarratedScene):
             )
             self.probe("seat_big", p=bars.p, shown=seat.shown_text())
 
-        # -- raw_pollute: the same 猫 at seat 5 and at seat 50 -------------------------------------
-        word_len = theme.body_text(f"{self.CAT}的词义向量：长度 {figures.fmt_dec(norm(x_cat))}", color=theme.TEXT)
-        word_len.move_to(np.array([0.0, 2.3, 0.0]))
-        cards = VGroup()
-        for p in self.SEATS:
-            v = x_cat + raw(p)
-            card = VGroup(
-                theme.body_text(f"第 {p} 个位置的{self.CAT}", color=theme.TEXT),
-                theme.small_text(vec_text(v), color=theme.POSITION),
-                theme.body_text(f"长度 {figures.fmt_dec(norm(v))}", color=theme.HIGHLIGHT),
-            )
-            card.arrange(DOWN, buff=0.25)
-            cards.add(card)
-        cards.arrange(RIGHT, buff=1.6).move_to(np.array([0.0, 0.6, 0.0]))
-        grows = Arrow(cards[0][2].get_right(), cards[1][2].get_left(), buff=0.25, color=theme.HIGHLIGHT, stroke_width=5)
-        meant = theme.body_text("座位号越大，词义在向量里占的比重越小", color=theme.HIGHLIGHT).move_to(
-            np.array([0.0, -1.2, 0.0])
-        )
-        with self.cue("raw_pollute") as cue:
-            seat.clear_updaters()
-            self.play(FadeOut(VGroup(bars, seat, idea, burst, legend)), run_time=cue.share(0.12))
-            self.play(FadeIn(word_len), run_time=cue.share(0.15))
-            self.play(FadeIn(cards[0]), run_time=cue.share(0.2))
-            self.play(FadeIn(cards[1]), GrowArrow(grows), run_time=cue.share(0.25))
-            self.play(FadeIn(meant), run_time=cue.remaining())
-            self.probe(
-                "pollute",
-                seats=list(self.SEATS),
-                shown=[[m.text for m in c] for c in cards],
-                want=[(x_cat + raw(p)).tolist() for p in self.SEATS],
-                norms=[norm(x_cat + raw(p)) for p in self.SEATS],
-                word=word_len.text,
-                word_norm=norm(x_cat),
-                meant=meant.text,
-            )
-
         # -- need: a signal that turns but never stretches ------------------------------------------
         turn = TurningArrow((1.0, 0.0), scale=1.9, center=np.array([-2.6, 0.3, 0.0]), color=theme.TEXT)
         track = DashedVMobject(Circle(radius=1.9, color=theme.MUTED, stroke_width=2), num_dashes=48).move_to(
@@ -248,8 +186,9 @@ class WhereOrderEnters(NarratedScene):
         ).arrange(DOWN, buff=0.4)
         want.move_to(np.array([2.7, 0.2, 0.0]))
         with self.cue("need") as cue:
+            seat.clear_updaters()
             self.swap(
-                VGroup(word_len, cards, grows, meant),
+                VGroup(bars, seat, idea, burst, legend),
                 FadeIn(track),
                 FadeIn(turn),
                 FadeIn(length),

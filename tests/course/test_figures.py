@@ -15,7 +15,6 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 from coursekit.core.paths import narration_dir
 from mathcore import checks
-from mathcore.toy_words import word_vectors
 from narration import figures
 from narration.figures import FIGURES, fill
 
@@ -81,6 +80,45 @@ def _shuffle_gaps() -> tuple[int, int]:
     )
     _, a, b = best
     return b - a, abs(perm.index(b) - perm.index(a))
+
+
+def _loop_head():
+    """W_Q, W_K (8 × 32, normal over √32) and the word x (32 normal entries), drawn from default_rng(0) in turn."""
+    rng = np.random.default_rng(0)
+    wq = rng.normal(size=(8, 32)) / np.sqrt(32)
+    wk = rng.normal(size=(8, 32)) / np.sqrt(32)
+    return wq, wk, rng.normal(size=32)
+
+
+def _pe32(p: int) -> np.ndarray:
+    """PE(p) for d = 32, written out: (sin, cos) of p · 10000^(−2i/32) for each pair."""
+    a = p * 10000.0 ** (-np.arange(0, 32, 2) / 32)
+    return np.ravel(np.column_stack([np.sin(a), np.cos(a)]))
+
+
+def _loop_added() -> list[float]:
+    wq, wk, x = _loop_head()
+    return [float((wq @ (x + _pe32(m))) @ (wk @ (x + _pe32(m + 3)))) for m in (0, 2, 10, 20)]
+
+
+def _loop_rope() -> float:
+    """RoPE after the projections at distance 3, through the identity q · R((n − m)ω) k, pair by pair."""
+    wq, wk, x = _loop_head()
+    q, k = wq @ x, wk @ x
+    w = 10000.0 ** (-np.arange(0, 8, 2) / 8)
+    return float(sum(q[2 * i : 2 * i + 2] @ mathcore.rotation(3 * w[i]) @ k[2 * i : 2 * i + 2] for i in range(4)))
+
+
+def _row_bug() -> np.ndarray:
+    """PE(n) M_k − PE(n + k) for rows on the left (d = 8, k = 1 and 3, n < 64): rows turn back, PE(n − k)."""
+    out = []
+    for k in (1, 3):
+        for n in range(64):
+            a = lambda p: p * 10000.0 ** (-np.arange(0, 8, 2) / 8)  # noqa: E731
+            back = np.ravel(np.column_stack([np.sin(a(n - k)), np.cos(a(n - k))]))
+            on = np.ravel(np.column_stack([np.sin(a(n + k)), np.cos(a(n + k))]))
+            out.append(back - on)
+    return np.array(out)
 
 
 # name -> (mathcore's value, how close the written form must be)
@@ -174,8 +212,6 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
         ("rel", 1e-9),
     ),
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
-    "cat5_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 5.0)), ("abs", 0.5)),
-    "cat50_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 50.0)), ("abs", 0.5)),
     # trig_to_rope rope_invariance: k's extra turn three seats on, and k three seats *before* q (q at 3, k at 0):
     # the folded angle between the turned arrows and the score
     "rope_pair_turn_deg": (_turn_deg(figures.ROPE_PAIR_K, 3), ("abs", 0.5)),
@@ -187,6 +223,16 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
         ("abs", 0.5),
     ),
     "rope_swap_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0, TH), ("abs", 0.005)),
+    # --- rotation_matrix (lesson 3) ---
+    # through_projections, recomputed here from the seed: distance 3, starts 0, 2, 10, 20
+    "loop_reading_dot": (float(np.cos(3 * 10000.0 ** (-np.arange(0, 32, 2) / 32)).sum()), ("abs", 0.005)),
+    "loop_added_min": (min(_loop_added()), ("abs", 0.005)),
+    "loop_added_max": (max(_loop_added()), ("abs", 0.005)),
+    "loop_rope": (_loop_rope(), ("abs", 0.005)),
+    # A4 with rows on the left: the fastest clock turned back 1 step instead of on, at its worst position
+    "row_bug_err": (float(np.abs(_row_bug()).max()), ("abs", 0.05)),
+    "pair_after_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
+    "pair_before_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0, TH), ("abs", 0.005)),
 }
 
 

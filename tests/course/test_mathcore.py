@@ -267,3 +267,74 @@ def test_rotation_facts_helpers():
         rf.identity_error(rf.rotation_power(np.pi / 2, 4)) == parse_figure(figures.value("r90_pow4_err"))
         or abs(rf.identity_error(rf.rotation_power(np.pi / 2, 4)) - parse_figure(figures.value("r90_pow4_err"))) < 1e-17
     )
+
+
+# -- closing the loop: the clock row through W_Q, W_K, against RoPE after them (mathcore.projection) --------
+def test_projection_docstring_examples():
+    import doctest
+
+    from mathcore import projection
+
+    result = doctest.testmod(projection)
+    assert result.attempted >= 8 and result.failed == 0
+
+
+def test_the_readings_dot_product_depends_only_on_the_distance_and_the_projected_one_does_not():
+    from mathcore import projection as pj
+
+    h = pj.seeded_head()
+    for gap in (1, 3, 7):
+        starts = (0, 2, 10, 20, 37)
+        reads = [pj.reading_dot(m, m + gap) for m in starts]
+        assert np.ptp(reads) < 1e-12 and reads[0] == pytest.approx(float(mc.relative_profile(gap, 32)))
+        # through W_Q and W_K: with the word, and with the readings alone (x = 0), the start matters
+        assert np.ptp([pj.additive_score(h, m, m + gap) for m in starts]) > 0.1
+        assert np.ptp([pj.additive_score(h, m, m + gap, word=np.zeros(32)) for m in starts]) > 0.1
+        # RoPE turns after the projections: only the distance is left
+        assert np.ptp([pj.rope_score_after(h, m, m + gap) for m in starts]) < 1e-12
+
+
+def test_the_scores_are_the_formulas_written_out():
+    from mathcore import projection as pj
+
+    h = pj.seeded_head()
+    a = h.wq.T @ h.wk  # the head's score form W_Qᵀ W_K (32 × 32)
+    for m, n in ((0, 3), (10, 13), (5, 2)):
+        u, v = h.x + mc.sinusoidal_pe([m], 32)[0], h.x + mc.sinusoidal_pe([n], 32)[0]
+        assert pj.additive_score(h, m, n) == pytest.approx(float(u @ a @ v), abs=1e-12)
+        q, k = h.wq @ h.x, h.wk @ h.x
+        w = mc.frequencies(8)
+        blocks = sum(q[2 * i : 2 * i + 2] @ mc.rotation((n - m) * w[i]) @ k[2 * i : 2 * i + 2] for i in range(4))
+        assert pj.rope_score_after(h, m, n) == pytest.approx(float(blocks), abs=1e-12)
+
+
+def test_turning_before_the_projections_loses_the_distance_again():
+    """The seeded failing case: RoPE's turn moved before W_Q and W_K (turn x, then project) depends on the start,
+    so the check that the RoPE row is flat would catch an implementation that turned in the wrong place."""
+    from mathcore import projection as pj
+
+    h = pj.seeded_head()
+    wrong = [
+        float((h.wq @ mc.rope(h.x[None, :], [m])[0]) @ (h.wk @ mc.rope(h.x[None, :], [m + 3])[0])) for m in (0, 2, 10)
+    ]
+    assert np.ptp(wrong) > 0.1
+    t = pj.start_table()
+    assert t.spread("rope") < 1e-12 < 0.1 < t.spread("added")
+
+
+def test_the_row_bug_fails_its_bound():
+    bug = checks.row_bug_assertion()
+    assert not bug.passed and bug.bound == checks.BOUND
+    assert bug.error == checks.a4_row_bug() > 1.0  # of order 1: the fastest clock turned back, not on
+    # the same inputs with the columns the right way round pass, and rows turn back by k (the pitfall)
+    assert checks.a4_shift() <= checks.BOUND and checks.a4_row_pitfall() <= checks.BOUND
+
+
+def test_the_reviews_pure_position_scores_are_reproduced():
+    """narration/DISCREPANCIES.md ("Closing the loop"): the third review's −0.84, −0.37, −0.80, +0.86 are the readings
+    alone (x = 0) through the same seed's W_Q, W_K; the video shows the score with the word."""
+    from mathcore import projection as pj
+
+    h = pj.seeded_head()
+    pure = [pj.additive_score(h, m, m + 3, word=np.zeros(32)) for m in (0, 2, 10, 20)]
+    assert np.round(pure, 2).tolist() == [-0.84, -0.37, -0.8, 0.86]

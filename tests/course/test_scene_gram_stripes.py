@@ -1,6 +1,7 @@
-"""gram_stripes (rotation_matrix, class GramStripes): the heat map and the profile against mathcore; the g(0) and
-half-point labels, the arrow along row 0 and the far view (g(k) out to 1000, its title, the band marking the
-first chart's range) against the drawing.
+"""gram_stripes (rotation_matrix, class GramStripes): the proof of the stripes (the shift machine and the move
+"两支一起转，点积不变") as typeset and as true for the scene's d; the heat map and the profile against mathcore; the
+distance-0 and half-point labels, the arrow along row 0 and the far view (the dot product out to 1000, its title,
+the band marking the first chart's range) against the drawing.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
@@ -8,6 +9,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ from narration import figures
 from scenes import theme
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import direction_deg, disagreements, length, numbers_in
-from tests.support.scene_probes import shows_figure
+from tests.support.scene_probes import one, shows_figure
 
 TOL = 1e-6
 
@@ -55,25 +57,50 @@ def test_gram_stripes_heat_map_and_profile(scene_d):
     drawn = np.array(curve["drawn"])
     assert np.allclose(drawn[:, 1], mathcore.relative_profile(drawn[:, 0], 32), atol=1e-6)
     assert curve["g0_point"][1] == pytest.approx(float(mathcore.relative_profile(0, 32)), abs=1e-6)
-    assert curve["g0_shown"] == f"g(0)={figures.value('g0_d32')}"  # Text drops spaces
+    assert curve["g0_shown"] == f"距离0：{figures.value('g0_d32')}"  # Text drops spaces
     half = scene.probes["half"][0]
     assert half["k"] == mathcore.half_point(32) == 16
     assert half["point"][0] == pytest.approx(16, abs=1e-6)
     assert half["point"][1] == pytest.approx(float(mathcore.relative_profile(16, 32)), abs=1e-6)
-    assert half["point"][1] <= half["half_of"] and half["shown"] == f"k={figures.value('half_k_d32')}"
+    assert half["point"][1] <= half["half_of"] and half["shown"] == f"距离{figures.value('half_k_d32')}"
     assert shows_figure(scene.probes["a5"][0]["shown"], "a5_err")
     assert scene.probes["a5"][0]["setup"] == f"另测d={checks.A5_D}、{checks.A5_POSITIONS}个位置："  # Text drops spaces
     assert f"{checks.A5_D} 维、{checks.A5_POSITIONS} 个位置" in scene.plan.cue("stripes").text  # and the narration
     # the map is labelled with what it is (d and the positions), as the voice says it
     assert heat["caption"] == f"d={heat['d']}，位置0到{heat['n'] - 1}"
     assert f"{heat['d']} 维、位置 0 到 {heat['n'] - 1}" in scene.plan.cue("stripes").text
-    # the extrapolation experiment: told qualitatively, marked as a schematic, no source document, no %
-    honest = scene.probes["honest"][0]
-    assert "示意" in honest["source"] and "讲义" not in honest["source"]
-    assert honest["seen"][1] == "全部答对" and honest["unseen"][1] == "大多出错" and "好了不少" in honest["widened"][1]
-    for cue in ("extrapolation", "honest", "gap"):
-        text = scene.plan.cue(cue).text
-        assert "%" not in text and "讲义" not in text and "学习器" not in text
+    # the distance axis is "距离 n − m" (k is the key vector elsewhere), on both charts
+    prof = [p for p in scene.probes["profile"] if p["ticks_on_screen"]][-1]
+    assert all(t["text"].replace("−", "").isdigit() for t in prof["x_ticks"])
+    for cue in scene.plan.cues:  # the extrapolation beat moved to through_projections; no unnamed experiment
+        assert "%" not in cue.text and "实验" not in cue.text
+
+
+def test_gram_stripes_proof_uses_the_move_and_the_shift_machine(scene_d):
+    """PE(m)·PE(n) = (M_m PE(0))·(M_m PE(n − m)) = PE(0)·PE(n − m): typeset line by line, and true for d = 32."""
+    scene = scene_d("gram_stripes")
+    proof = one(scene, "proof")
+    lines = [plain(code) for code in proof["lines"]]
+    assert lines == ["PE(m)·PE(n)", "=(M_mPE(0))·(M_mPE(n-m))", "=PE(0)·PE(n-m)"]
+    assert [plain(c) for c in proof["shifts"]] == ["PE(m)=M_mPE(0)", "PE(n)=M_mPE(n-m)"]
+    assert proof["move"] == "两支一起转，点积不变"  # the move named in rotation_fidelity.inner, as drawn there
+    assert "两支一起转，点积不变" in scene.plan.cue("dot").text and "往前拨 m 步" in scene.plan.cue("dot").text
+    cos = one(scene, "cosines")
+    assert plain(cos["shown"]) == "=sum_icos(omega_i(n-m))" and "第二种看法" in cos["view"][0]
+    # each step holds for the scene's d = 32 (sin, cos pairs: M_m = mathcore.shift_matrix(m, 32))
+    pe = lambda p: mathcore.sinusoidal_pe([p], 32)[0]  # noqa: E731
+    for m, n in ((0, 3), (5, 21), (40, 12)):
+        mm = mathcore.shift_matrix(m, 32)
+        assert np.allclose(mm @ pe(0), pe(m), atol=1e-12) and np.allclose(mm @ pe(n - m), pe(n), atol=1e-12)
+        assert np.allclose(mm.T @ mm, np.eye(32), atol=1e-12)  # a rotation: the move applies
+        assert pe(m) @ pe(n) == pytest.approx(pe(0) @ pe(n - m), abs=1e-12)
+        assert pe(m) @ pe(n) == pytest.approx(float(mathcore.relative_profile(n - m, 32)), abs=1e-12)
+
+
+def plain(code: str) -> str:
+    """A Typst formula's source without spaces, quotes and the {{… : label}} groups' markup, · for dot."""
+    code = re.sub(r'manimgrp\("\w+", (.*?)\)(?= )', r"\1", code)  # a {{… : label}} group as Typst gets it
+    return code.replace("$", "").replace('"', "").replace(" dot ", "·").replace(" ", "")
 
 
 def _num(text: str) -> float:
@@ -266,7 +293,7 @@ def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     s = copy.deepcopy([p for p in profile if p["half_on_screen"] and p["frame"] in with_arrow][-1])
     assert g0_disagreements([s]) == [] and half_disagreements([s]) == []
     bad = copy.deepcopy(s)
-    bad["g0_shown"] = "g(0)=15"
+    bad["g0_shown"] = "距离0：15"
     assert g0_disagreements([bad]) and half_disagreements([bad])
     bad = copy.deepcopy(s)
     bad["dot0"][1] += 0.2  # the dot drawn off the curve
@@ -275,13 +302,13 @@ def test_gram_stripes_checks_catch_a_wrong_label_or_drawing(gram):
     bad["curve"][0][1] -= 0.3  # the curve drawn lower at 0
     assert g0_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["half_shown"] = "k=17"
+    bad["half_shown"] = "距离17"
     assert half_disagreements([bad])
     bad = copy.deepcopy(s)
     bad["dot_half"][0] += 0.2  # the dot drawn at another distance
     assert half_disagreements([bad])
     bad = copy.deepcopy(s)
-    bad["half_shown"] = "k=19"  # a later crossing, dot moved with it
+    bad["half_shown"] = "距离19"  # a later crossing, dot moved with it
     to_x, _ = _axis_map(s["x_ticks"], 0)
     bad["dot_half"][0] = float(to_x(19.0))
     assert half_disagreements([bad])
