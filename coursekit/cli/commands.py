@@ -24,16 +24,17 @@ from coursekit.core.config import QUALITIES, Config, load_config
 from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
+from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
 from coursekit.deliver.export import export_course
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.deliver.serve import serve
-from coursekit.plan.build import make_plans, plan_path
+from coursekit.plan.build import make_plans
 from coursekit.plan.model import LessonPlan
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import open_executor
-from coursekit.render.one_scene import preview_scene
+from coursekit.render.one_scene import deliver_scene
 from coursekit.render.registry import find_scene_module, scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
@@ -130,7 +131,11 @@ def _plans(cfg: Config, fps: int, lesson: str | None = None, quiet: bool = False
     with outputs.plan_locks(cfg, fps, lessons, console.print):
         voice, cache, lexicon = _speech_stack(cfg, quiet)
         plans, _ = falling_back(
-            cfg.voice, voice, lexicon, lambda v: make_plans(course, cfg, fps, v, cache, lexicon, lessons), console.print
+            cfg.voice,
+            voice,
+            lexicon,
+            lambda v: make_plans(course, cfg, MediaLayout.of(cfg), fps, v, cache, lexicon, lessons),
+            console.print,
         )
         return course, plans
 
@@ -155,7 +160,7 @@ def cmd_list(cfg: Config, args: argparse.Namespace) -> int:
     for col in ("lesson", "scene", "class", "cues", "duration"):
         table.add_column(col)
     for lesson in course.lessons:
-        path = plan_path(cfg, lesson.id, fps)
+        path = MediaLayout.of(cfg).lesson_plan(lesson.id, fps)
         plan = LessonPlan.read(path) if path.exists() else None
         for s in lesson.scenes:
             dur = "—"
@@ -173,7 +178,7 @@ def cmd_subtitles(cfg: Config, args: argparse.Namespace) -> int:
     course = _course(cfg)
     outputs.prepare(cfg, "subtitles", [MediaLayout.of(cfg).lesson_dir(l) for l in _lessons(course, args.lesson)])
     t0 = time.perf_counter()
-    written = write_course_subtitles(cfg, course, _lessons(course, args.lesson))
+    written = write_course_subtitles(cfg, MediaLayout.of(cfg), course, _lessons(course, args.lesson))
     for path in written:
         console.print(f"wrote {path.relative_to(cfg.output_dir.parent)}")
     console.print(f"subtitles written in {time.perf_counter() - t0:.2f} s")
@@ -206,7 +211,11 @@ def cmd_preview(cfg: Config, args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         require_fit(_course(cfg), [scene.id])
         _, plans = _plans(cfg, QUALITIES["low"][2], lesson.id)
-        mp4, png = preview_scene(cfg, plans[lesson.id][0], scene.id)
+        layout = MediaLayout.of(cfg)
+        mp4 = layout.preview_video(scene.id)
+        with course_lock(cfg.output_dir, names.output(cfg.output_dir, mp4), f"writing {shown(mp4)}"):
+            deliver_scene(cfg, layout, plans[lesson.id][0].scene(scene.id), "low", mp4, subtitles=True)
+            png = extract_frame(mp4, plans[lesson.id][0].scene(scene.id).frames - 1, layout.preview_frame(scene.id))
         console.print(f"preview {scene.id} in {time.perf_counter() - t0:.1f} s\n  video: {mp4}\n  last frame: {png}")
 
     once()
@@ -249,7 +258,7 @@ def _executor(cfg: Config):
     """Where scene jobs run (render.executor / --executor), opened before planning so that a missing or
     unreachable Dask scheduler, or a worker with other versions, is reported before any work."""
 
-    return open_executor(cfg)
+    return open_executor(cfg, MediaLayout.of(cfg))
 
 
 def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
@@ -269,7 +278,12 @@ def cmd_render(cfg: Config, args: argparse.Namespace) -> int:
     with _executor(cfg) as executor, outputs.plan_locks(cfg, fps, [l.id for l in course.lessons], console.print):
         _, plans = _plans(cfg, fps)
         results = render_scenes(
-            cfg, [plans[l][0] for l in lesson_ids], scene_ids, executor=executor, guard=sources.check
+            cfg,
+            MediaLayout.of(cfg),
+            [plans[l][0] for l in lesson_ids],
+            scene_ids,
+            executor=executor,
+            guard=sources.check,
         )
     for path in results:
         console.print(f"rendered {path.relative_to(cfg.output_dir.parent)}")
@@ -292,10 +306,12 @@ def cmd_course(cfg: Config, args: argparse.Namespace) -> int:
     with _executor(cfg) as executor, outputs.plan_locks(cfg, fps, [l.id for l in course.lessons], console.print):
         course, plans = _plans(cfg, fps)
         lesson_plans = [plans[l.id][0] for l in course.lessons]
-        render_scenes(cfg, lesson_plans, None, only_existing=True, executor=executor, guard=sources.check)
+        render_scenes(
+            cfg, MediaLayout.of(cfg), lesson_plans, None, only_existing=True, executor=executor, guard=sources.check
+        )
         sources.check()
         with outputs.course_files_lock(cfg, console.print):
-            made = assemble_course(cfg, course, lesson_plans, sources=sources.record())
+            made = assemble_course(cfg, MediaLayout.of(cfg), course, lesson_plans, sources=sources.record())
             course_dir = MediaLayout.of(cfg).course
             made.append(write_page(course_dir, read_manifest(course_dir)))
     console.print(
@@ -349,6 +365,6 @@ def cmd_doctor(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_clean(cfg: Config, args: argparse.Namespace) -> int:
-    n, freed = clean(cfg, _course(cfg))
+    n, freed = clean(MediaLayout.of(cfg), _course(cfg))
     console.print(f"removed {n} stale cache items, freed {freed / 1e6:.1f} MB")
     return 0

@@ -196,7 +196,7 @@ class Builder:
             cfg.voice,
             voice,
             lexicon,
-            lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
+            lambda v: make_plans(course, cfg, self.shared.layout, FPS, v, cache, lexicon, [lesson_id]),
             lambda line: self.shared.say(f"studio: {line}"),
         )
         if used is not voice:
@@ -223,7 +223,7 @@ class Builder:
             scene = self.plan(cfg, course, lesson.id).scene(scene_id)
             planned = time.perf_counter()
             out = shared.preview_path(scene_id)
-            deliver_scene(cfg, scene, QUALITY, out, subtitles=True)
+            deliver_scene(cfg, shared.layout, scene, QUALITY, out, subtitles=True)
             made = read_json(key_path(out)) or {}
             if made.get("key"):  # the key just used: the page's next look needs no second parse
                 self.fresh.remember(scene, made["key"])

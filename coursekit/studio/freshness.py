@@ -18,7 +18,6 @@ from pathlib import Path
 from coursekit.core.atomic import write_text
 from coursekit.core.paths import course_root, narration_dir, source_packages
 from coursekit.core.sources import plan_inputs
-from coursekit.plan.build import plan_path
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
 from coursekit.render.fingerprint import render_environment
 from coursekit.render.one_scene import scene_cache_key
@@ -108,7 +107,7 @@ class Freshness:
     def plan_current(self, lesson_id: str) -> bool:
         """Whether the lesson's plan file was made from its ``plan_inputs`` as they are now (by the
         studio's record; for a plan the studio did not make, by modification time)."""
-        path = plan_path(self.shared.cfg, lesson_id, FPS)
+        path = self.shared.layout.lesson_plan(lesson_id, FPS)
         if not path.exists():
             return False
         record = read_json(self.shared.layout.studio_plan_record(lesson_id))

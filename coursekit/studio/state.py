@@ -22,7 +22,6 @@ from coursekit.core.config import QUALITIES, Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root
-from coursekit.plan.build import plan_path
 from coursekit.plan.model import LessonPlan
 
 QUALITY = "low"  #: what ``render.py preview`` renders: 480p15
@@ -128,7 +127,7 @@ class Shared:
 
     def lesson_plan(self, lesson_id: str) -> LessonPlan | None:
         """The lesson's 15 fps plan file, read again only when it changed."""
-        path = plan_path(self.cfg, lesson_id, FPS)
+        path = self.layout.lesson_plan(lesson_id, FPS)
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:

@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from coursekit.core.layout import MediaLayout
 from tests.support import mini_runs
 from tests.support.media import video_frame_count
 from tests.support.mini_runs import copy_mini_course
@@ -123,7 +124,7 @@ def course(cluster, mini_root):
 def render(cfg, plans, ids=SCENES, **kw):
     from coursekit.render.batch import render_scenes
 
-    return render_scenes(cfg, plans, ids, **kw)
+    return render_scenes(cfg, MediaLayout(cfg.output_dir), plans, ids, **kw)
 
 
 def out_path(sid: str) -> Path:
@@ -361,7 +362,7 @@ def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeyp
 
     address, client = cluster
     clear_outputs()
-    with DaskExecutor(course["dask"]) as ex:  # versions checked and equal here
+    with DaskExecutor(course["dask"], MediaLayout(COURSE / OUT)) as ex:  # versions checked and equal here
         client.run(_patch_libraries, "0.0.0-edited")  # ... then "the sources change" everywhere
         _patch_libraries("0.0.0-edited")
         try:
