@@ -109,13 +109,14 @@ def cluster(mini_root):
 def course(cluster, mini_root):
     """Configs for both executors (the mini course's own config.yaml: espeak, low quality, output media/)
     and the espeak plan of its lesson."""
-    from coursekit.cli.commands import _plans
     from coursekit.core.config import load_config
+    from coursekit.project.project import Project
 
     cfg_file = mini_root / "config.yaml"
-    local = load_config(cfg_file)
+    project = Project.open(None, cfg_file, say=lambda line: None)
+    local = project.config
     dask = load_config(cfg_file, **{"render.executor": "dask", "render.scheduler": cluster[0]})
-    _, plans = _plans(local, 15, quiet=True)
+    plans = project.plans(15)
     scenes = {s.id: s for plan, _ in plans.values() for s in plan.scenes}
     assert set(SCENES) <= set(scenes) and scenes[B].frames < scenes[A].frames
     return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()], "scenes": scenes}
