@@ -183,15 +183,7 @@ def cmd_studio(project: Project, args: argparse.Namespace) -> int:
     def say(line: str) -> None:  # plain lines: rich would take an address in brackets for markup
         print(line, flush=True)
 
-    server = make_studio(
-        lambda: project.reload().config,
-        args.host,
-        args.port,
-        public=args.public,
-        config_file=project.config_file,
-        say=say,
-    )
-    run_studio(server, say)
+    run_studio(make_studio(project, args.host, args.port, public=args.public, say=say), say)
     return 0
 
 
