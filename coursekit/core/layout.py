@@ -167,7 +167,7 @@ class MediaLayout:
 
     @classmethod
     def of(cls, cfg) -> MediaLayout:
-        """The layout of a config's output folder (``cfg.output_dir``); ``coursekit.project.Project``
+        """The layout of a config's output folder (``cfg.output_dir``); ``coursekit.project.base.ProjectBase``
         makes the one a command or the studio uses."""
         return cls(cfg.output_dir)
 
