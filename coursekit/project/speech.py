@@ -3,7 +3,7 @@
 ``Speech.load(cfg, cache_root, lexicon)`` readies the three for one use. The voice is kept between uses
 (its model stays loaded, a worker process is started again only when it is used): it is resolved again
 (``resolve_voice``: for ``auto``, edge-tts probed) only when the voice's config changes, and built again
-by name (no second probe) when only the lexicon's file changes. ``fall_back`` replaces an online voice
+by name (no second probe) when only the lexicon says something else. ``fall_back`` replaces an online voice
 that gave up mid-way by the offline one ``auto`` would choose, and says so; the voice kept is then that
 one.
 """
@@ -18,14 +18,7 @@ from coursekit.core.config import VoiceConfig
 from coursekit.speech.audio_cache import AudioCache
 from coursekit.speech.voices.auto import make_voice, offline_voice, resolve_voice
 from coursekit.speech.voices.base import Voice
-from coursekit.zh.lexicon import Lexicon, default_path
-
-
-def _file_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return b""
+from coursekit.zh.lexicon import Lexicon
 
 
 class Speech:
@@ -38,18 +31,16 @@ class Speech:
         self.cache: AudioCache | None = None
         self.lexicon: Lexicon | None = None
         self._voice_cfg: str | None = None  # the voice config the voice was resolved for, as JSON
-        self._lexicon_file: bytes | None = None  # the lexicon file it was built with
 
     def load(self, cfg: VoiceConfig, cache_root: Path, lexicon: Lexicon) -> Speech:
         """The voice for ``cfg`` and ``lexicon`` (module docstring), the audio cache in ``cache_root``."""
         voice_cfg = json.dumps(cfg.model_dump(mode="json"), sort_keys=True)
-        lexicon_file = _file_bytes(default_path())
         if self.voice is None or voice_cfg != self._voice_cfg:
             self.voice, reason = resolve_voice(cfg, lexicon)
             self.say(reason)
-        elif lexicon_file != self._lexicon_file:  # the same voice with another lexicon: no second probe
+        elif lexicon != self.lexicon:  # the same voice with another lexicon (its terms, readings): no second probe
             self.voice = make_voice(self.voice.name, cfg, lexicon)
-        self._voice_cfg, self._lexicon_file = voice_cfg, lexicon_file
+        self._voice_cfg = voice_cfg
         if self.cache is None or self.cache.root != Path(cache_root):
             self.cache = AudioCache(cache_root)
         self.lexicon = lexicon
