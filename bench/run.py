@@ -263,13 +263,14 @@ def phase_doctor() -> dict:
 
 def phase_preview() -> dict:
     from coursekit.core.config import load_config
-    from coursekit.plan.build import plan_path
+    from coursekit.core.layout import MediaLayout
     from coursekit.plan.model import LessonPlan
 
     out = workspace("preview", "low")
     run(["plan"], out)
     cfg = load_config(out / "config.yaml")
-    scenes = [s for lesson in cfg.lessons for s in LessonPlan.read(plan_path(cfg, lesson, 15)).scenes]
+    layout = MediaLayout(out)  # the workspace's config.yaml writes into it
+    scenes = [s for lesson in cfg.lessons for s in LessonPlan.read(layout.lesson_plan(lesson, 15)).scenes]
     longest = max(scenes, key=lambda s: s.duration)
     walls = []
     for _ in range(3):

@@ -1,5 +1,6 @@
 """coursekit: an engine that turns a course (narration, scenes, figures) into narrated lesson videos.
 
-It knows nothing of any particular course. Its packages run one way, each importing only the ones
-below it: cli > deliver > assemble > render > plan > speech > content > core (tests/engine/test_layers.py).
+It knows nothing of any particular course. Its packages import one way, each only from those below it:
+the order is the import-linter contract in pyproject.toml (``[tool.importlinter]``), which
+tests/engine/test_layers.py checks.
 """

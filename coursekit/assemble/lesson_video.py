@@ -104,15 +104,15 @@ def assemble_lesson(
     plan: LessonPlan,
     scene_videos: list[Path],
     outdir: Path,
-    work: Path | None = None,
+    work: Path,
     thumbnails: bool = True,
 ) -> list[Path]:
-    """The lesson's video and its side files in ``outdir``; with ``thumbnails``, the seek-bar thumbnails
-    (``coursekit.assemble.thumbnails``: a sprite and its WebVTT track) made from the finished video."""
+    """The lesson's video and its side files in ``outdir``, its intermediate files in ``work``; with
+    ``thumbnails``, the seek-bar thumbnails (``coursekit.assemble.thumbnails``: a sprite and its WebVTT
+    track) made from the finished video."""
 
     lid = plan.lesson
     outdir.mkdir(parents=True, exist_ok=True)
-    work = work or MediaLayout.of(cfg).lesson_work(lid, plan.fps)
     work.mkdir(parents=True, exist_ok=True)
     video = concat_video(scene_videos, work / "video.mp4")
     # the lesson's one narration track, 48 kHz stereo AAC, muxed below with its stream copied
@@ -245,13 +245,14 @@ def _quiz_of(course: Course, cue_id: str) -> dict:
     return {"choices": list(cue.choices), "correct": cue.correct}
 
 
-def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], sources: dict | None = None) -> list[Path]:
-    """Assemble every lesson whose scenes are all rendered; write the manifest (which the course page
-    is made from, see coursekit.deliver.page). ``sources`` is the run's record of the sources it was
-    made from (``RunSources.record()``: their digest), kept in the manifest."""
+def assemble_course(
+    cfg: Config, layout: MediaLayout, course: Course, plans: list[LessonPlan], sources: dict | None = None
+) -> list[Path]:
+    """Assemble every lesson whose scenes are all rendered in ``layout``; write the manifest (which the
+    course page is made from, see coursekit.deliver.page). ``sources`` is the run's record of the sources
+    it was made from (``RunSources.record()``: their digest), kept in the manifest."""
 
     quality = cfg.video.quality
-    layout = MediaLayout.of(cfg)
     outputs: list[Path] = []
     manifest = {
         "title": cfg.course.title,
@@ -273,7 +274,9 @@ def assemble_course(cfg: Config, course: Course, plans: list[LessonPlan], source
     def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
         plan, videos = item
         stopping.check()  # a stopping command starts no further lesson
-        files = assemble_lesson(cfg, plan, videos, layout.lesson_dir(plan.lesson))
+        files = assemble_lesson(
+            cfg, plan, videos, layout.lesson_dir(plan.lesson), layout.lesson_work(plan.lesson, plan.fps)
+        )
         for scene, video in zip(plan.scenes, videos):
             if scene.overview:  # the narration marks it: delivered alone as well
                 work = layout.lesson_work(plan.lesson, plan.fps)

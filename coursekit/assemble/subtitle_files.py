@@ -20,7 +20,6 @@ from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import mux_subtitles
-from coursekit.plan.build import plan_path
 from coursekit.plan.model import LessonPlan
 from coursekit.subtitles import files as subs
 from coursekit.zh.lexicon import Lexicon
@@ -52,11 +51,11 @@ def stale_cues(course: Course, plan: LessonPlan, lexicon: Lexicon | None = None)
     return stale
 
 
-def find_plan(cfg: Config, lesson_id: str) -> Path:
-    preferred = plan_path(cfg, lesson_id, cfg.video.frame_rate)
+def find_plan(cfg: Config, layout: MediaLayout, lesson_id: str) -> Path:
+    """The lesson's plan at the config's frame rate, else at the highest other one there is."""
+    preferred = layout.lesson_plan(lesson_id, cfg.video.frame_rate)
     if preferred.exists():
         return preferred
-    layout = MediaLayout.of(cfg)
     others = layout.lesson_plans(lesson_id)
     if others:
         return others[-1]
@@ -65,7 +64,7 @@ def find_plan(cfg: Config, lesson_id: str) -> Path:
     )
 
 
-def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -> list[Path]:
+def write_course_subtitles(cfg: Config, layout: MediaLayout, course: Course, lesson_ids: list[str]) -> list[Path]:
     """Write each lesson's SRT/VTT from its plan, then put the new track into each lesson video.
 
     It reads the plans and writes the course's delivered files, so it holds each plan's course lock and
@@ -73,18 +72,16 @@ def write_course_subtitles(cfg: Config, course: Course, lesson_ids: list[str]) -
     them, and says so). Every lesson is checked (its audio not stale) before any file is written; the
     videos are re-muxed side by side, up to two ffmpegs per core (each is a stream copy, about half a
     second of CPU), each as soon as its lesson's files are written."""
-    paths = [find_plan(cfg, lid) for lid in lesson_ids]
+    paths = [find_plan(cfg, layout, lid) for lid in lesson_ids]
     with ExitStack() as held:
         for lid, path in sorted(zip(lesson_ids, paths)):
-            fps = MediaLayout.of(cfg).plan_fps(path)
-            held.enter_context(
-                course_lock(cfg.output_dir, names.plan(lid, fps), f"the plan of lesson {lid} at {fps} fps")
-            )
-        held.enter_context(course_lock(cfg.output_dir, names.course(), "the course's delivered files"))
-        return _write(cfg, course, lesson_ids, [find_plan(cfg, lid) for lid in lesson_ids])
+            fps = layout.plan_fps(path)
+            held.enter_context(course_lock(layout.root, names.plan(lid, fps), f"the plan of lesson {lid} at {fps} fps"))
+        held.enter_context(course_lock(layout.root, names.course(), "the course's delivered files"))
+        return _write(cfg, layout, course, lesson_ids, [find_plan(cfg, layout, lid) for lid in lesson_ids])
 
 
-def _write(cfg: Config, course: Course, lesson_ids: list[str], paths: list[Path]) -> list[Path]:
+def _write(cfg: Config, layout: MediaLayout, course: Course, lesson_ids: list[str], paths: list[Path]) -> list[Path]:
     lexicon = Lexicon.load(check_readings=False)  # subtitles never turn text into pinyin
     plans = [LessonPlan.read(p) for p in paths]
     for lid, plan in zip(lesson_ids, plans):
@@ -94,7 +91,6 @@ def _write(cfg: Config, course: Course, lesson_ids: list[str], paths: list[Path]
             raise UserError(
                 f"lesson '{lid}': the audio is stale for {shown}; run: python render.py plan --lesson {lid}"
             )
-    layout = MediaLayout.of(cfg)
     written: list[Path] = []
 
     def remux(video: Path, vtt: Path) -> Path:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from coursekit.content.narration import Course
 from coursekit.core.atomic import process_running
-from coursekit.core.config import Config
 from coursekit.core.layout import BY_NAME, ENTRIES, REMOVED, STALE, MediaLayout
 from coursekit.plan.model import LessonPlan
 
@@ -36,9 +35,8 @@ def _transcript_audio(path: Path) -> str | None:
         return None
 
 
-def stale_paths(cfg: Config, course: Course) -> list[Path]:
-    """What clean removes, by the layout's entries (module docstring)."""
-    layout = MediaLayout.of(cfg)
+def stale_paths(layout: MediaLayout, course: Course) -> list[Path]:
+    """What clean removes from ``layout``, by its entries (module docstring)."""
     temporary = BY_NAME["temporary"]
 
     def is_temporary(path: Path) -> bool:
@@ -89,9 +87,9 @@ def stale_paths(cfg: Config, course: Course) -> list[Path]:
     return [p for p in out if not gone.intersection(p.parents) and (p.exists() or p.is_symlink())]
 
 
-def clean(cfg: Config, course: Course) -> tuple[int, int]:
+def clean(layout: MediaLayout, course: Course) -> tuple[int, int]:
     """Delete what ``stale_paths`` finds; return (items removed, bytes freed)."""
-    paths = stale_paths(cfg, course)
+    paths = stale_paths(layout, course)
     freed = 0
     for p in paths:
         freed += _size(p)

@@ -47,9 +47,9 @@ from coursekit.content.narration import load_course
 from coursekit.core.atomic import write_text
 from coursekit.core.config import DEFAULT_FONT, Config, VoiceConfig
 from coursekit.core.errors import UserError
-from coursekit.core.layout import MediaLayout
-from coursekit.core.paths import ENGINE_ROOT, course_packages, course_root, narration_dir, shown
+from coursekit.core.paths import ENGINE_ROOT, course_packages, narration_dir, shown
 from coursekit.plan.model import LessonPlan
+from coursekit.project.base import ProjectBase
 from coursekit.speech import models
 from coursekit.speech.voices.espeak import espeak_voice_name
 from coursekit.zh.lexicon import Lexicon
@@ -180,13 +180,13 @@ def pyav() -> Check:
     return Check("pyav", OK, f"PyAV {ver} with libx264 (Manim's encoder)")
 
 
-def glyphs(cfg: Config, font_found: bool = True, facts: CourseFacts | None = None) -> Check:
+def glyphs(cfg: Config, font_found: bool, facts: CourseFacts) -> Check:
     """Every character of every title and cue (both kinds of voice) has a glyph in the course font; the
     outcome is kept in the course's facts (:class:`CourseFacts`) until a file it comes from changes."""
     family = cfg.course.font
     if not font_found:
         return Check("glyphs", SKIP, f"not checked: the font '{family}' is missing")
-    return (facts or CourseFacts(cfg)).glyphs(family)
+    return facts.glyphs(family)
 
 
 def _glyph_check(cfg: Config, course) -> Check:
@@ -366,13 +366,12 @@ def voices(cfg: VoiceConfig) -> list[Check]:
 # ---------------------------------------------------------------- disk space
 
 
-def planned_seconds(cfg: Config, facts: CourseFacts | None = None) -> tuple[float, str]:
+def planned_seconds(project: ProjectBase, facts: CourseFacts) -> tuple[float, str]:
     """The course's video length and where it comes from: each lesson's plan (at the config's frame
     rate, else at any other: the length hardly differs) where one exists, else an estimate from its
     narration (the silent voice's reading rate, plus the timeline's pauses)."""
-    facts = facts or CourseFacts(cfg)
+    cfg, layout = project.config, project.layout
     fps = cfg.video.frame_rate
-    layout = MediaLayout.of(cfg)
     total, planned, read = 0.0, 0, 0
     t = cfg.timeline
     for lesson_id, counts in facts.lessons().items():
@@ -408,17 +407,17 @@ def _free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def disk(cfg: Config, facts: CourseFacts | None = None) -> Check:
+def disk(project: ProjectBase, facts: CourseFacts) -> Check:
     """Free space where the output goes against the estimate for the whole course at its quality."""
-    seconds, source = planned_seconds(cfg, facts)
-    q = cfg.video.quality
+    seconds, source = planned_seconds(project, facts)
+    q = project.config.video.quality
     need = disk_needed(q, seconds)
-    free = _free_bytes(cfg.output_dir)
+    free = _free_bytes(project.layout.root)
     what = (
         f"the course at {q} ({seconds / 60:.0f} min of video, from {source}) needs about "
         f"{need / 1e9:.1f} GB ({BYTES_PER_VIDEO_S[q] / 1e3:.0f} kB per second of video, measured)"
     )
-    where = f"{free / 1e9:.1f} GB free for {shown(cfg.output_dir)}/"
+    where = f"{free / 1e9:.1f} GB free for {shown(project.layout.root)}/"
     if free < need * DISK_MARGIN:
         return Check(
             "disk",
@@ -463,7 +462,7 @@ def _digest(*parts) -> str:
 TEXT_PACKAGES = ("content", "zh", "core")
 
 
-def course_sources() -> list[Path]:
+def course_sources(root: Path) -> list[Path]:
     """The files the course's texts are made from, as far as is known before they are read: the narration
     folder (lessons, lexicon, figures.py), the config and the engine's Python that makes a cue's texts
     (:data:`TEXT_PACKAGES`). What figures.py imports from the course's own Python is added once it is
@@ -471,14 +470,13 @@ def course_sources() -> list[Path]:
     found = {p for p in narration_dir().rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     for package in TEXT_PACKAGES:
         found.update((ENGINE_ROOT / "coursekit" / package).rglob("*.py"))
-    found.add(course_root() / "config.yaml")
+    found.add(root / "config.yaml")
     return sorted(found)
 
 
-def _course_modules() -> set[Path]:
+def _course_modules(root: Path) -> set[Path]:
     """The files of the modules imported from the course's own Python (figures.py and what it imports:
-    its packages and the modules at its top; not a venv inside the course folder)."""
-    root = course_root()
+    its packages and the modules at its top; not a venv inside the course folder), ``root`` the course's."""
     packages = [p.resolve() for p in course_packages(root)]
     out = set()
     for module in list(sys.modules.values()):
@@ -500,9 +498,9 @@ class CourseFacts:
     the font's character map takes about a second); any change loads it again. A narration error is
     never kept: it is raised every time."""
 
-    def __init__(self, cfg: Config) -> None:
-        self.cfg = cfg
-        self.root = str(course_root())
+    def __init__(self, project: ProjectBase) -> None:
+        self.cfg = cfg = project.config
+        self.root = str(project.root)
         self.key = _digest(
             FACTS_FORMAT,
             self.root,
@@ -511,7 +509,7 @@ class CourseFacts:
             list(cfg.lessons),
             sorted(cfg.course.allowed_format),
         )
-        self.sources = course_sources()
+        self.sources = course_sources(project.root)
         self._stamp = _stats(self.sources)  # before anything is read
         self._lock = threading.RLock()
         self._course = None
@@ -596,7 +594,9 @@ class CourseFacts:
             return
         if self.loaded:  # what its figures imported from the course's Python, now known
             known = set(self.sources)
-            self._record["sources"] = self._stamp + _stats(sorted(p for p in _course_modules() if p not in known))
+            self._record["sources"] = self._stamp + _stats(
+                sorted(p for p in _course_modules(Path(self.root)) if p not in known)
+            )
         courses = self._read_file()
         courses.pop(self.root, None)
         courses[self.root] = self._record
@@ -627,17 +627,18 @@ def _guarded(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
     return got if isinstance(got, list) else [got]
 
 
-def run_checks(cfg: Config) -> list[Check]:
+def run_checks(project: ProjectBase) -> list[Check]:
     """Every check, run at once, in a fixed order. Most wait on a program (ffmpeg, fc-list, espeak-ng,
     Chromium), PyAV's child process, Typst (which compiles without holding the interpreter) or edge-tts's
     answer, so threads run them side by side; the glyph and disk checks share one read of the course
     (:class:`CourseFacts`)."""
+    cfg = project.config
     with ThreadPoolExecutor(max_workers=12) as pool:
         slow = {
             "voices": pool.submit(_guarded, "voice", lambda: voices(cfg.voice)),
             "pyav": pool.submit(_guarded, "pyav", pyav),
         }
-        facts_ready = pool.submit(CourseFacts, cfg)
+        facts_ready = pool.submit(CourseFacts, project)
         fast = {
             name: pool.submit(_guarded, name, fn)
             for name, fn in (
@@ -649,7 +650,7 @@ def run_checks(cfg: Config) -> list[Check]:
                 ("chromium", chromium),
             )
         }
-        fast["disk"] = pool.submit(_guarded, "disk", lambda: disk(cfg, facts_ready.result()))
+        fast["disk"] = pool.submit(_guarded, "disk", lambda: disk(project, facts_ready.result()))
         font_found = not fast["font"].result()[0].failed
         glyph = _guarded("glyphs", lambda: glyphs(cfg, font_found, facts_ready.result()))
         order = [fast["ffmpeg"], slow["pyav"], fast["font"]]
@@ -671,15 +672,15 @@ _MARK = {
 }
 
 
-def command(cfg: Config, args=None) -> int:
+def command(project: ProjectBase, args=None) -> int:
     """``render.py doctor`` (``commands.cmd_doctor`` is the same): the checks, printed to the terminal."""
-    return run(cfg, Console(highlight=False, soft_wrap=True).print)
+    return run(project, Console(highlight=False, soft_wrap=True).print)
 
 
-def run(cfg: Config, say: Callable[[str], None]) -> int:
+def run(project: ProjectBase, say: Callable[[str], None]) -> int:
     """Run every check, print one line each (a failing one with its fix) and a summary; 1 if any failed."""
     t0 = time.perf_counter()
-    checks = run_checks(cfg)
+    checks = run_checks(project)
     width = max(len(c.name) for c in checks)
     for c in checks:
         fix = f" [bold]— fix:[/bold] {escape(c.fix)}" if c.fix and c.status in (FAIL, WARN) else ""

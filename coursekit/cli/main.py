@@ -5,8 +5,10 @@ mistakes found by one check, one line each). SIGTERM and SIGINT stop the command
 started, then it prints one line and exits 143 or 130 (coursekit.core.stopping).
 Heavy imports (manim, pydub) happen inside the commands that need them, so
 `plan`, `list` and `subtitles` never import Manim (`check` loads the scene classes, to compare them
-with the narration). `doctor` and `models` do not import the commands' module at all (it imports the
-renderer, the studio and the assembler): the health check runs in about a second.
+with the narration). Every command but `init` and `models` opens the course as one ``Project``
+(``coursekit.project``) and hands it to its function. `doctor` opens what a project holds alone
+(``ProjectBase``) and does not import the commands' module or the pipeline's stages at all: the health
+check runs in about a second.
 """
 
 from __future__ import annotations
@@ -15,17 +17,18 @@ import argparse
 import errno
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.cli import init_course
 from coursekit.core import voice_registry
 from coursekit.core.atomic import sweep_stale
-from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES, Config, load_config
+from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES
 from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import clean_help
-from coursekit.core.paths import use_course
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
 from coursekit.deliver.export import PLATFORMS as EXPORT_PLATFORMS
+from coursekit.project.base import ProjectBase
 from coursekit.speech import (
     models,
     voices,  # noqa: F401 - every backend module: each registers its voice
@@ -246,15 +249,15 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _config(args: argparse.Namespace) -> Config:
-    overrides = {
+def _overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The config keys the command line sets (None: not given)."""
+    return {
         "voice.backend": getattr(args, "voice", None),
         "video.quality": getattr(args, "quality", None),
         "render.jobs": getattr(args, "jobs", None),
         "render.executor": getattr(args, "executor", None),
         "render.scheduler": getattr(args, "scheduler", None),
     }
-    return load_config(args.config, **overrides)
 
 
 def _course_folder(folder: Path) -> Path:
@@ -293,20 +296,22 @@ def _os_error_line(exc: OSError) -> str | None:
     return None
 
 
-def _command(name: str):
-    """The function that runs command ``name`` (``commands.cmd_<name>``); doctor's without importing
-    the commands' module, which imports the renderer, the studio and the assembler."""
+def _command(name: str) -> tuple[Callable[..., int | None], type[ProjectBase]]:
+    """The function that runs command ``name`` (``commands.cmd_<name>``) and the kind of project it runs
+    on (``commands.Project``, with the pipeline's stages); doctor's on what a project holds alone
+    (``ProjectBase``), without importing the commands' module, which imports the renderer, the studio
+    and the assembler, or the stages'."""
     if name == "doctor":
         from coursekit.cli import doctor  # its checks import fontTools and the voices' readiness: only for doctor
 
-        return doctor.command
+        return doctor.command, ProjectBase
     from coursekit.cli import commands  # the commands' module, once one of them runs: doctor loads no renderer
 
-    return getattr(commands, f"cmd_{name}")
+    return getattr(commands, f"cmd_{name}"), commands.Project
 
 
 def main(argv: list[str] | None = None) -> int:
-    cfg = None
+    project = None
     with handling_stops():
         try:
             args = build_parser().parse_args(argv)
@@ -314,12 +319,10 @@ def main(argv: list[str] | None = None) -> int:
                 return init_course.run(args.folder, args.title)
             if args.cmd == "models":  # the engine's models, for every course: no course to load
                 return models.put_in_place(args.dest, print)
-            args.course = args.course or args.course_before
-            if args.course is not None:
-                use_course(_course_folder(args.course))
-            cfg = _config(args)
-
-            return _command(args.cmd)(cfg, args) or 0
+            folder = args.course or args.course_before
+            run, kind = _command(args.cmd)
+            project = kind.open(folder and _course_folder(folder), args.config, _overrides(args))
+            return run(project, args) or 0
         except UserErrors as exc:
             for line in exc.lines:
                 print(f"error: {line}", file=sys.stderr)
@@ -334,9 +337,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {line}", file=sys.stderr)
             return UserError.exit_code
         except Stopped as exc:
-            if cfg is not None and cfg.output_dir.is_dir():
+            if project is not None and project.layout.root.is_dir():
                 time.sleep(0.2)  # the killed processes' temporary files: theirs to remove, now ours
-                sweep_stale(cfg.output_dir)
+                sweep_stale(project.layout.root)
             print(exit_line(exc), file=sys.stderr)
             return exc.exit_code
         except KeyboardInterrupt:

@@ -1,7 +1,7 @@
 """The output folder (``output`` in config.yaml, default ``media/``): every path under it, named once.
 
-``MediaLayout(root)`` (or ``MediaLayout.of(cfg)``) gives each path a name: a folder is a property
-(``layout.previews``), a file a method (``layout.preview_video(scene)``). Every module that writes or
+``MediaLayout(root)`` gives each path a name: a folder is a property (``layout.previews``), a file a
+method (``layout.preview_video(scene)``), each entry one line of the class. Every module that writes or
 reads under the output folder asks the layout; none joins a folder name onto the output folder itself
 (``tests/engine/test_layout.py`` scans the engine's sources for that).
 
@@ -119,15 +119,18 @@ TOP_FOLDERS: tuple[str, ...] = tuple(
 
 
 class _EntryPath:
-    """The layout's attribute for one entry of ENTRIES, under the entry's name: a path for an entry without
+    """The layout's attribute for one entry of ENTRIES, named as the entry (``preview_video = _EntryPath()``
+    in ``MediaLayout``; a name that is no entry fails when the class is made): a path for an entry without
     varying parts (``layout.manifest``), else a call that takes them innermost first, the file's own name
     before the folders it is in (``layout.scene_video("intro", "high")`` for
     ``scenes/<quality>/<scene>.mp4``), or by name (``layout.lesson_plan(lesson="x", fps=15)``)."""
 
-    def __init__(self, entry: Entry) -> None:
-        self.entry = entry
-        self.fields = tuple(reversed(_FIELD.findall(entry.path)))
-        self.__doc__ = f"``{entry.path}``: {entry.what}"
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name not in BY_NAME:
+            raise TypeError(f"{owner.__name__}.{name}: no entry of that name in layout.toml")
+        self.entry = BY_NAME[name]
+        self.fields = tuple(reversed(_FIELD.findall(self.entry.path)))
+        self.__doc__ = f"``{self.entry.path}``: {self.entry.what}"
 
     def __get__(self, layout: MediaLayout | None, owner: type) -> Any:
         if layout is None:
@@ -154,16 +157,18 @@ class _Folder:
 
 
 class MediaLayout:
-    """Every path under one output folder (module docstring). Each entry of ENTRIES is an attribute of
-    the same name (``_EntryPath``: ``layout.manifest``, ``layout.scene_video(scene, quality)``); the
-    methods below name the folders that hold them and what is found inside."""
+    """Every path under one output folder (module docstring). Each entry of ENTRIES but the temporary file
+    (named by ``coursekit.core.atomic`` wherever it is written) is one line below, an attribute of the
+    entry's name (``_EntryPath``: ``layout.manifest``, ``layout.scene_video(scene, quality)``); the
+    ``_Folder`` attributes and the methods name the folders that hold them and what is found inside."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
 
     @classmethod
     def of(cls, cfg) -> MediaLayout:
-        """The layout of a config's output folder (``cfg.output_dir``)."""
+        """The layout of a config's output folder (``cfg.output_dir``); ``coursekit.project.base.ProjectBase``
+        makes the one a command or the studio uses."""
         return cls(cfg.output_dir)
 
     def __repr__(self) -> str:
@@ -177,6 +182,8 @@ class MediaLayout:
 
     # -- plans ----------------------------------------------------------------------------------
     plans = _Folder("plan")
+    lesson_plan = _EntryPath()
+    scene_plan = _EntryPath()
 
     def plan_folder(self, fps: int) -> Path:
         return self.plans / f"{fps}fps"
@@ -192,15 +199,24 @@ class MediaLayout:
     # -- caches ---------------------------------------------------------------------------------
     cache = _Folder("cache")
     audio_cache = _Folder("cache/audio", "The audio cache (``coursekit.speech.audio_cache.AudioCache``).")
+    audio_clip = _EntryPath()
+    audio_record = _EntryPath()
+    audio_locks = _EntryPath()
     transcripts = _Folder("cache/transcripts", "The listening check's transcripts (``speech.listening``).")
+    transcript = _EntryPath()
 
     # -- rendering ------------------------------------------------------------------------------
     scenes = _Folder("scenes")
+    scene_video = _EntryPath()
+    scene_video_key = _EntryPath()
 
     def scene_videos(self, quality: str) -> Path:
         return self.scenes / quality
 
     manim = _Folder("manim")
+    manim_dir = _EntryPath()
+    manim_lock = _EntryPath()
+    work = _EntryPath()
 
     def scene_work(self, fps: int) -> Path:
         """Each scene's narration track and soft subtitles at ``fps``, before the mux."""
@@ -211,9 +227,14 @@ class MediaLayout:
         return self.scene_work(fps) / lesson
 
     logs = _Folder("logs")
+    render_log = _EntryPath()
 
     # -- the delivered course -------------------------------------------------------------------
     course = _Folder("course", "The delivered course: what ``render.py serve`` serves.")
+    lesson_dir = _EntryPath()
+    manifest = _EntryPath()
+    page = _EntryPath()
+    page_asset = _EntryPath()
 
     def lesson_file(self, lesson: str, suffix: str) -> Path:
         """``course/<lesson>/<lesson><suffix>``: ``.mp4``, ``.srt``, ``.vtt``, ``.jpg`` (poster), ``.txt``
@@ -234,13 +255,30 @@ class MediaLayout:
 
     # -- exports for the video platforms (``coursekit.deliver.export``) ------------------------------
     exports = _Folder("export")
+    youtube_chapters = _EntryPath()
+    youtube_subtitles = _EntryPath()
+    bilibili_subtitles = _EntryPath()
+    bilibili_chapters = _EntryPath()
 
     # -- previews, the viewer check, the studio -------------------------------------------------
     previews = _Folder("preview")
+    preview_video = _EntryPath()
+    preview_key = _EntryPath()
+    preview_frame = _EntryPath()
+    preview_narration = _EntryPath()
+    inspect = _EntryPath()
     studio = _Folder("studio")
+    studio_preview_record = _EntryPath()
+    studio_findings = _EntryPath()
+    studio_plan_record = _EntryPath()
+    studio_keys = _EntryPath()
+    studio_check = _EntryPath()
 
     # -- locks, benchmarks ----------------------------------------------------------------------
     locks = _Folder("locks", "The course locks (``coursekit.core.locks.course_lock``).")
+    course_lock = _EntryPath()
+    course_lock_note = _EntryPath()
+    bench = _EntryPath()
 
     # -- what is there --------------------------------------------------------------------------
     def relative(self, path: Path) -> PurePosixPath:
@@ -306,8 +344,3 @@ def clean_help() -> str:
         out += ["", f"removed unless {CURRENT[of]}:"] + lines(entries)
     out += ["", "kept:"] + lines(e for e in ENTRIES if e.clean == KEPT)
     return "\n".join(out)
-
-
-for _entry in ENTRIES:  # a temporary file is named by atomic.py, wherever it is written
-    if not _entry.path.startswith(_ANYWHERE):
-        setattr(MediaLayout, _entry.name, _EntryPath(_entry))

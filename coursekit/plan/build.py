@@ -132,15 +132,19 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
     )
 
 
-def plan_path(cfg: Config, lesson_id: str, fps: int) -> Path:
-    return MediaLayout.of(cfg).lesson_plan(lesson_id, fps)
-
-
 def make_plans(
-    course: Course, cfg: Config, fps: int, voice, cache, lexicon, lessons: list[str] | None = None
+    course: Course,
+    cfg: Config,
+    layout: MediaLayout,
+    fps: int,
+    voice,
+    cache,
+    lexicon,
+    lessons: list[str] | None = None,
 ) -> dict[str, tuple[LessonPlan, Path]]:
-    """Plan the lessons, then close the voice (a worker process is not needed while scenes render;
-    the voice restarts it if it is used again)."""
+    """Plan the lessons into ``layout``'s ``lesson_plan`` files, then close the voice (a worker process is
+    not needed while scenes render; the voice restarts it if it is used again). The locks and the voice's
+    fallback are the caller's: ``coursekit.project.Project.plans``."""
 
     out = {}
     try:
@@ -149,7 +153,7 @@ def make_plans(
             if lessons and lesson.id not in lessons:
                 continue
             plan = plan_lesson(lesson, cfg, fps, voice, cache, lexicon)
-            path = plan_path(cfg, lesson.id, fps)
+            path = layout.lesson_plan(lesson.id, fps)
             text = plan.to_json()
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 write_text(path, text)

@@ -13,9 +13,9 @@ from coursekit.render.executors import open_executor
 from coursekit.render.registry import find_scene_module
 
 
-def _log_render(cfg: Config, quality: str, row: dict) -> None:
+def _log_render(layout: MediaLayout, quality: str, row: dict) -> None:
     """Append one JSON line per scene to media/logs/render-<quality>.jsonl (what bench/run.py reads)."""
-    path = MediaLayout.of(cfg).render_log(quality)
+    path = layout.render_log(quality)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
@@ -23,6 +23,7 @@ def _log_render(cfg: Config, quality: str, row: dict) -> None:
 
 def render_scenes(
     cfg: Config,
+    layout: MediaLayout,
     plans: list[LessonPlan],
     scene_ids: list[str] | None,
     jobs: int | None = None,
@@ -50,12 +51,12 @@ def render_scenes(
     if skipped:
         print(f"not yet drawn (no scene class), skipped: {', '.join(skipped)}")
     own = executor is None
-    ex = open_executor(cfg, jobs) if own else executor
+    ex = open_executor(cfg, layout, jobs) if own else executor
     try:
         workers, why = ex.slots(len(todo))
         if why:
             print(why)
-        outdir = MediaLayout.of(cfg).scene_videos(quality)
+        outdir = layout.scene_videos(quality)
         done: list[Path] = []
         with Progress(
             TextColumn("{task.description}"),
@@ -70,7 +71,7 @@ def render_scenes(
             for s, path, stats in ex.deliver(todo, quality, outdir, workers, guard):
                 done.append(path)
                 row = {k: v for k, v in stats.items() if not k.startswith("_")}
-                _log_render(cfg, quality, {**row, "jobs": workers, "executor": ex.name})
+                _log_render(layout, quality, {**row, "jobs": workers, "executor": ex.name})
                 on = f" on {stats['_worker']}" if stats.get("_worker") else ""
                 if stats.get("reused"):
                     progress.console.print(f"  {s.id}: unchanged, reused")

@@ -17,9 +17,9 @@ from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names, waiting_lock
-from coursekit.core.media_tools import extract_frame, mux
+from coursekit.core.media_tools import mux
 from coursekit.core.paths import shown
-from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
+from coursekit.plan.model import ScenePlan, scene_plan_to_json
 from coursekit.render.manim_process import run_manim
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
@@ -27,8 +27,8 @@ from coursekit.render.soundtrack import write_scene_narration
 from coursekit.subtitles.files import write_vtt
 
 
-def _write_scene_plan(cfg: Config, scene: ScenePlan) -> Path:
-    path = MediaLayout.of(cfg).scene_plan(scene.id, scene.fps)
+def _write_scene_plan(layout: MediaLayout, scene: ScenePlan) -> Path:
+    path = layout.scene_plan(scene.id, scene.fps)
     text = scene_plan_to_json(scene)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         write_text(path, text)
@@ -45,6 +45,7 @@ def _forget_manim_cache(media_dir: Path) -> None:
 
 def render_silent(
     cfg: Config,
+    layout: MediaLayout,
     scene: ScenePlan,
     quality: str,
     use_cache: bool = True,
@@ -68,14 +69,13 @@ def render_silent(
         raise UserError(
             f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration"
         )
-    layout = MediaLayout.of(cfg)
     lock = layout.manim_lock(scene.id) if media_dir is None else f"{media_dir}.lock"
     media_dir = media_dir or layout.manim_dir(scene.id)
     media_dir.mkdir(parents=True, exist_ok=True)
     with waiting_lock(lock, f"another render of {scene.id}"):
         # the plan file is written under the lock: two renders of one scene from different plans
         # (another voice, another narration) must not read each other's
-        plan_file = _write_scene_plan(cfg, scene)
+        plan_file = _write_scene_plan(layout, scene)
         marker = media_dir / ".render-in-progress"
         if marker.exists():
             _forget_manim_cache(media_dir)
@@ -136,6 +136,7 @@ def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[
 
 def deliver_scene(
     cfg: Config,
+    layout: MediaLayout,
     scene: ScenePlan,
     quality: str,
     out: Path,
@@ -153,7 +154,7 @@ def deliver_scene(
     is left as it was, so a scene cached under a key is always made from the sources of that key.
     """
     stopping.check()
-    with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}"):
+    with course_lock(layout.root, names.output(layout.root, out), f"writing {shown(out)}"):
         if guard is not None:
             guard()
         module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
@@ -162,9 +163,9 @@ def deliver_scene(
             stats["reused"] = reused
         if reused:
             return out
-        work = MediaLayout.of(cfg).scene_work(scene.fps)
+        work = layout.scene_work(scene.fps)
         video, audio = render_while_mixing(
-            scene, work / f"{scene.id}.m4a", lambda: render_silent(cfg, scene, quality, stats=stats)
+            scene, work / f"{scene.id}.m4a", lambda: render_silent(cfg, layout, scene, quality, stats=stats)
         )
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
         with replacing(out) as tmp:
@@ -175,24 +176,13 @@ def deliver_scene(
         return out
 
 
-def preview_scene(cfg: Config, plan: LessonPlan, scene_id: str) -> tuple[Path, Path]:
-    """The scene's 480p15 preview and the PNG of its last frame, both under the preview's lock."""
-    scene = plan.scene(scene_id)
-    layout = MediaLayout.of(cfg)
-    out = layout.preview_video(scene_id)
-    with course_lock(cfg.output_dir, names.output(cfg.output_dir, out), f"writing {shown(out)}"):
-        deliver_scene(cfg, scene, "low", out, subtitles=True)
-        png = extract_frame(out, scene.frames - 1, layout.preview_frame(scene_id))
-    return out, png
-
-
 def deliver_timed(
-    cfg: Config, s: ScenePlan, quality: str, out: Path, guard: Callable[[], None] | None = None
+    cfg: Config, layout: MediaLayout, s: ScenePlan, quality: str, out: Path, guard: Callable[[], None] | None = None
 ) -> tuple[Path, dict]:
     """``deliver_scene`` with its wall time and the row the render log keeps."""
     stats: dict = {}
     t0 = time.perf_counter()
-    path = deliver_scene(cfg, s, quality, out, stats=stats, guard=guard)
+    path = deliver_scene(cfg, layout, s, quality, out, stats=stats, guard=guard)
     stats.update(
         scene=s.id,
         quality=quality,

@@ -1,8 +1,9 @@
 """The studio's builder: the thread that plans a scene's lesson and renders the scene's 480p15 preview.
 
-One scene at a time, in the order asked, exactly as ``render.py preview`` does: the lesson is planned at
-15 fps under its plan's course lock (the audio cache makes an unchanged cue free; the voice stays loaded
-between builds), then ``deliver_scene`` renders and muxes the preview. A failure (broken YAML, an overrun
+One scene at a time, in the order asked, through the project as ``render.py preview`` does
+(``coursekit.project.Project``): the config and the course are read again, the lesson is planned at the
+preview's frame rate under its plan's course lock (the audio cache makes an unchanged cue free; the voice
+stays loaded between builds), then the preview is rendered and muxed. A failure (broken YAML, an overrun
 cue, an exception in the scene) is kept as one line and the last good preview stays. While it builds, the
 background (``coursekit.studio.checks``) waits, and a build that starts kills a running viewer check.
 
@@ -13,6 +14,7 @@ was made from.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -22,36 +24,28 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from coursekit.content.narration import Course
 from coursekit.core.atomic import write_text
-from coursekit.core.config import Config
 from coursekit.core.errors import UserError
-from coursekit.core.layout import MediaLayout
-from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages
-from coursekit.plan.build import make_plans
-from coursekit.plan.model import LessonPlan, scene_plan_to_json
-from coursekit.render.one_scene import deliver_scene
+from coursekit.project.base import PREVIEW
 from coursekit.render.scene_cache import key_path
 from coursekit.render.scene_contract import require_fit
-from coursekit.speech.audio_cache import AudioCache
-from coursekit.speech.voices.auto import falling_back, make_voice, resolve_voice
 from coursekit.studio.checks import Checks
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, one_line, preview_version, read_json, sha
+from coursekit.studio.state import Shared, one_line, preview_version, read_json
 from coursekit.studio.status import Status
-from coursekit.zh.lexicon import Lexicon, default_path
 
 #: after a new preview, the page that shows the scene fetches it before anything else runs: at most this
 #: long, and not at all when no page shows the scene or a page has already fetched that very video
 GRACE_S = 3.0
 
 
-def _forget_course_modules() -> None:
+def _forget_course_modules(root: Path) -> None:
     """Drop the course's own modules (figures, math) from this process, so the next plan reads their
-    edited source. Scene code never runs here (Manim and the viewer check run it in child processes)."""
-    roots = [str(p.resolve()) + os.sep for p in course_packages()]
+    edited source (``root``: the course's). Scene code never runs here (Manim and the viewer check run it
+    in child processes)."""
+    roots = [str(p.resolve()) + os.sep for p in course_packages(root)]
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
         if f and any(str(Path(f).resolve()).startswith(r) for r in roots):
@@ -72,10 +66,6 @@ class Builder:
         self._cv = threading.Condition(shared.lock)
         self._queue: list[tuple[str, str]] = []  # builds asked for: (scene, why)
         self._building: str | None = None
-        self._voice = None
-        self._voice_sig: str | None = None
-        self._voice_name: str | None = None
-        self._voice_cfg: str | None = None
         self._served: set[tuple[str, str]] = set()  # (scene, video version) a page has fetched
 
     def request(self, scene_id: str, why: str) -> None:
@@ -156,7 +146,7 @@ class Builder:
     def _warm_up(self) -> None:
         """Resolve the voice and load its model now, so the first edit does not wait for either."""
         try:
-            voice, _, _ = self._speech(self.shared.cfg)
+            voice = self.shared.project.speech().voice
             if voice.spec.parallel == "processes":  # it runs here: loading it now is worth it
                 with tempfile.TemporaryDirectory() as tmp:
                     voice.synthesize("一。", Path(tmp) / "warm.wav")
@@ -164,48 +154,12 @@ class Builder:
             self.shared.say(f"studio: the voice did not warm up ({one_line(exc)})")
 
     # -- a build --------------------------------------------------------------------------------
-    def _speech(self, cfg: Config):
-        """The voice (resolved once per voice config, rebuilt when the lexicon changes), the audio cache
-        and the lexicon."""
-        lexicon = Lexicon.load()
-        voice_cfg = json.dumps(cfg.voice.model_dump(mode="json"), sort_keys=True)
-        sig = sha(voice_cfg, file_bytes(default_path()))
-        if self._voice is None or sig != self._voice_sig:
-            if self._voice_name is None or voice_cfg != self._voice_cfg:
-                voice, reason = resolve_voice(cfg.voice, lexicon)
-                self.shared.say(f"studio: {reason}")
-            else:  # same voice, another lexicon: no second probe of edge-tts
-                voice = make_voice(self._voice_name, cfg.voice, lexicon)
-            self._voice, self._voice_sig, self._voice_name, self._voice_cfg = voice, sig, voice.name, voice_cfg
-        return self._voice, AudioCache(MediaLayout.of(cfg).audio_cache), lexicon
-
-    def plan(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
-        """Plan the lesson at 15 fps under its plan's course lock, as ``render.py preview`` does."""
-        with course_lock(
-            cfg.output_dir,
-            names.plan(lesson_id, FPS),
-            f"the plan of lesson {lesson_id} at {FPS} fps",
-            lambda line: self.shared.say(f"studio: {line}"),
-        ):
-            return self._plan_locked(cfg, course, lesson_id)
-
-    def _plan_locked(self, cfg: Config, course: Course, lesson_id: str) -> LessonPlan:
-        voice, cache, lexicon = self._speech(cfg)
-        inputs = self.fresh.plan_inputs(lesson_id)
-        plans, used = falling_back(
-            cfg.voice,
-            voice,
-            lexicon,
-            lambda v: make_plans(course, cfg, FPS, v, cache, lexicon, [lesson_id]),
-            lambda line: self.shared.say(f"studio: {line}"),
-        )
-        if used is not voice:
-            self._voice, self._voice_name = used, used.name
-        plan, path = plans[lesson_id]
-        write_text(
-            self.shared.layout.studio_plan_record(lesson_id),
-            json.dumps({"inputs": inputs, "plan_sha256": sha(path.read_bytes())}, sort_keys=True) + "\n",
-        )
+    def plan(self, lesson_id: str):
+        """Plan the lesson at the preview's frame rate (``Project.plans``: under its plan's course lock, the
+        voice kept between builds) and record what it was made from (``Freshness.plan_made``)."""
+        inputs = self.fresh.plan_inputs(lesson_id)  # before it is planned: an edit meanwhile makes it stale
+        plan, _ = self.shared.project.plans(PREVIEW.fps, [lesson_id])[lesson_id]
+        self.fresh.plan_made(lesson_id, inputs, plan)
         return plan
 
     def build(self, scene_id: str, why: str) -> tuple[dict, Callable[[], None] | None]:
@@ -215,15 +169,13 @@ class Builder:
         t0 = time.perf_counter()
         shared.publish({"type": "building", "scene": scene_id, "why": why})
         try:
-            _forget_course_modules()
-            cfg, course = shared.reload()
+            _forget_course_modules(shared.project.root)
+            course = shared.reload().course
             course.scene(scene_id)
             require_fit(course, [scene_id])  # the same lines `render.py check` prints
-            lesson = course.lesson_of(scene_id)
-            scene = self.plan(cfg, course, lesson.id).scene(scene_id)
+            scene = self.plan(course.lesson_of(scene_id).id).scene(scene_id)
             planned = time.perf_counter()
-            out = shared.preview_path(scene_id)
-            deliver_scene(cfg, scene, QUALITY, out, subtitles=True)
+            out, _ = shared.project.preview(scene, last_frame=False)  # the last frame after the page has it
             made = read_json(key_path(out)) or {}
             if made.get("key"):  # the key just used: the page's next look needs no second parse
                 self.fresh.remember(scene, made["key"])
@@ -236,7 +188,7 @@ class Builder:
                         "sha256": made.get("sha256"),
                         "seconds": seconds,
                         "made": time.time(),
-                        "plan": json.loads(scene_plan_to_json(scene)),
+                        "plan": dataclasses.asdict(scene),
                     },
                     ensure_ascii=False,
                     sort_keys=True,
@@ -258,7 +210,7 @@ class Builder:
 
         def last_frame() -> None:  # the .png `render.py preview` leaves, made after the page has its video
             try:
-                extract_frame(out, scene.frames - 1, out.with_suffix(".png"))
+                extract_frame(out, scene.frames - 1, shared.layout.preview_frame(scene_id))
             except (UserError, RuntimeError) as exc:  # ffmpeg's failure: the preview itself is fine
                 self.shared.say(f"studio: {scene_id}: no last frame ({one_line(exc)})")
 

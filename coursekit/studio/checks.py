@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
-from coursekit.core.paths import course_root
 from coursekit.plan.model import scene_plan_from_json, scene_plan_to_json
 from coursekit.render.manim_process import manim_env
 from coursekit.render.registry import scene_class
@@ -133,7 +132,7 @@ class Checks:
             self._proc = proc = subprocess.Popen(
                 args,
                 env=env,
-                cwd=course_root(),
+                cwd=shared.project.root,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 start_new_session=True,

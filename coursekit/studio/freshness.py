@@ -16,14 +16,14 @@ import json
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
-from coursekit.core.paths import course_root, narration_dir, source_packages
+from coursekit.core.paths import narration_dir, source_packages
 from coursekit.core.sources import plan_inputs
-from coursekit.plan.build import plan_path
-from coursekit.plan.model import ScenePlan, scene_plan_to_json
+from coursekit.plan.model import LessonPlan, ScenePlan, scene_plan_to_json
+from coursekit.project.base import PREVIEW
 from coursekit.render.fingerprint import render_environment
 from coursekit.render.one_scene import scene_cache_key
 from coursekit.render.scene_cache import is_fresh, key_path
-from coursekit.studio.state import FPS, QUALITY, Shared, file_bytes, read_json, sha
+from coursekit.studio.state import Shared, file_bytes, read_json, sha
 
 
 class Freshness:
@@ -48,7 +48,7 @@ class Freshness:
         files: list[Path] = []
         for pkg in source_packages():
             files += pkg.rglob("*.py")
-        files += course_root().glob("*.py")
+        files += shared.project.root.glob("*.py")
         h = hashlib.sha256()
         for f in sorted(set(files)):
             try:
@@ -79,7 +79,7 @@ class Freshness:
         memo = self._keys.get(scene.id)
         if memo and memo[0] == sig:
             return memo[1]
-        _, key = scene_cache_key(scene, QUALITY, True, self.shared.cfg.course.font)
+        _, key = scene_cache_key(scene, PREVIEW.quality, True, self.shared.cfg.course.font)
         self._keys[scene.id] = [sig, key]
         self._keys_dirty = True
         return key
@@ -105,10 +105,18 @@ class Freshness:
         """A digest of the lesson's ``plan_inputs`` as they are now."""
         return sha(*(f"{f}\0".encode() + file_bytes(f) for f in self._plan_files(lesson_id)))
 
+    def plan_made(self, lesson_id: str, inputs: str, plan: LessonPlan) -> None:
+        """Record that the studio made ``plan`` from ``inputs`` (``plan_inputs`` as they were before it
+        was planned): ``plan_current`` reads the record."""
+        write_text(
+            self.shared.layout.studio_plan_record(lesson_id),
+            json.dumps({"inputs": inputs, "plan_sha256": sha(plan.to_json())}, sort_keys=True) + "\n",
+        )
+
     def plan_current(self, lesson_id: str) -> bool:
         """Whether the lesson's plan file was made from its ``plan_inputs`` as they are now (by the
         studio's record; for a plan the studio did not make, by modification time)."""
-        path = plan_path(self.shared.cfg, lesson_id, FPS)
+        path = self.shared.layout.lesson_plan(lesson_id, PREVIEW.fps)
         if not path.exists():
             return False
         record = read_json(self.shared.layout.studio_plan_record(lesson_id))

@@ -32,8 +32,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.project.project import Project
 from coursekit.studio.watcher import observe
 from coursekit.studio.work import Work
 
@@ -365,20 +365,19 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_studio(
-    load_cfg: Callable[[], Config],
+    project: Project,
     host: str = "127.0.0.1",
     port: int = 8100,
     *,
     public: bool = False,
-    config_file: Path | None = None,
     say: Callable[[str], None] = print,
     background_checks: bool = True,
 ) -> StudioServer:
-    """The studio's server (not yet serving) and its work (not yet started), bound to ``host:port``
-    after ``check_bind``."""
+    """The studio's server (not yet serving) and its work on ``project`` (not yet started), bound to
+    ``host:port`` after ``check_bind``."""
     check_bind(host, public)
     hub = Hub()
-    work = Work(load_cfg, hub.publish, hub.open_scenes, config_file, say, background_checks)
+    work = Work(project, hub.publish, hub.open_scenes, say, background_checks)
     try:
         return StudioServer((host.strip("[]"), port), work, hub)
     except OSError as exc:

@@ -1,4 +1,5 @@
-"""What every part of the studio's work reads: the config, the course, the lessons' plans, the generation
+"""What every part of the studio's work reads: the project (``coursekit.project``: the config, the layout,
+the course, the voice), the course as its narration says now, the lessons' preview plans, the generation
 (bumped by every edit and build) and the events the threads meet at; and the small helpers they share.
 
 The parts (``coursekit.studio.work`` puts them together):
@@ -18,15 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.content.narration import Course, load_course
-from coursekit.core.config import QUALITIES, Config
+from coursekit.core.config import Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
-from coursekit.core.paths import course_root
-from coursekit.plan.build import plan_path
 from coursekit.plan.model import LessonPlan
-
-QUALITY = "low"  #: what ``render.py preview`` renders: 480p15
-FPS = QUALITIES[QUALITY][2]
+from coursekit.project.base import PREVIEW
+from coursekit.project.project import Project
 
 
 def one_line(exc: BaseException) -> str:
@@ -69,21 +67,20 @@ def file_bytes(path: Path) -> bytes:
 
 class Shared:
     """The studio's state that every part reads. ``publish(event)`` tells open pages what happened;
-    ``open_scenes()`` names the scenes a page shows (their edits are rebuilt)."""
+    ``open_scenes()`` names the scenes a page shows (their edits are rebuilt); the project's lines go to
+    ``say``, after "studio: "."""
 
     def __init__(
         self,
-        load_cfg: Callable[[], Config],
+        project: Project,
         publish: Callable[[dict], None],
         open_scenes: Callable[[], set[str]],
-        config_file: Path | None = None,
         say: Callable[[str], None] = print,
     ) -> None:
-        self.load_cfg = load_cfg
-        self.cfg = load_cfg()
+        self.project = project
+        project.say = lambda line: say(f"studio: {line}")
         self.publish = publish
         self.open_scenes = open_scenes
-        self.config_file = (config_file or course_root() / "config.yaml").resolve()
         self.say = say
         self.lock = threading.RLock()
         self.generation = 0  # bumped by every edit and build
@@ -97,8 +94,17 @@ class Shared:
 
     # -- where things are -----------------------------------------------------------------------
     @property
+    def cfg(self) -> Config:
+        """The config as the last build read it."""
+        return self.project.config
+
+    @property
+    def config_file(self) -> Path:
+        return self.project.config_file
+
+    @property
     def layout(self) -> MediaLayout:
-        return MediaLayout.of(self.cfg)
+        return self.project.layout
 
     def preview_path(self, scene_id: str) -> Path:
         return self.layout.preview_video(scene_id)
@@ -112,23 +118,22 @@ class Shared:
     def course(self) -> Course | None:
         """The course as the narration says now; after a broken edit, the last one that loaded."""
         try:
-            course = load_course(self.cfg.lessons)
+            course = load_course(self.cfg.lessons, allowed_format=self.cfg.course.allowed_format)
         except UserError as exc:
             self.course_error = one_line(exc)
             return self._course
         self._course, self.course_error = course, None
         return course
 
-    def reload(self) -> tuple[Config, Course]:
-        """The config and the course read again, for a build; a broken one raises."""
-        self.cfg = cfg = self.load_cfg()
-        course = load_course(cfg.lessons)
+    def reload(self) -> Project:
+        """The project with its config and course read again, for a build; a broken one raises."""
+        course = self.project.reload().course
         self._course, self.course_error = course, None
-        return cfg, course
+        return self.project
 
     def lesson_plan(self, lesson_id: str) -> LessonPlan | None:
-        """The lesson's 15 fps plan file, read again only when it changed."""
-        path = plan_path(self.cfg, lesson_id, FPS)
+        """The lesson's preview plan file (``PREVIEW``'s frame rate), read again only when it changed."""
+        path = self.layout.lesson_plan(lesson_id, PREVIEW.fps)
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:

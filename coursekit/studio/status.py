@@ -18,12 +18,13 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from coursekit.core.paths import course_root, inside
+from coursekit.core.paths import inside
 from coursekit.plan.model import ScenePlan, scene_plan_from_json
+from coursekit.project.base import PREVIEW
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import key_path
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import FPS, Shared, preview_version, read_json
+from coursekit.studio.state import Shared, preview_version, read_json
 
 
 class Status:
@@ -201,7 +202,7 @@ class Status:
             "lesson_title": lesson.title,
             "cls": narrated.cls,
             "course_error": shared.course_error,
-            "fps": FPS,
+            "fps": PREVIEW.fps,
             "video": f"/preview/{scene_id}.mp4?v={preview_version(sha)}" if sha else None,
             "made": record.get("made") if record.get("sha256") == sha else None,
             "seconds": record.get("seconds") if record.get("sha256") == sha else None,
@@ -246,5 +247,6 @@ class Status:
             return None
         if not cue.audio:
             return None
-        path = (course_root() / cue.audio).resolve()
-        return path if path.is_file() and inside(path, course_root()) else None
+        root = self.shared.project.root
+        path = (root / cue.audio).resolve()
+        return path if path.is_file() and inside(path, root) else None

@@ -1,8 +1,9 @@
 """The studio's work (``render.py studio``): its parts put together, their two threads, and the edits the
 file watcher reports. The HTTP side is ``coursekit.studio.server``.
 
-The parts share one :class:`~coursekit.studio.state.Shared` (the config, the course, the plans, the
-generation every edit and build bumps, the events the threads meet at):
+The parts share one :class:`~coursekit.studio.state.Shared` (the project, which holds the config, the
+layout, the course and the voice and conducts a build; the plans, the generation every edit and build
+bumps, the events the threads meet at):
 
 - :class:`~coursekit.studio.freshness.Freshness`: scene-cache keys, and whether a plan and a preview are
   current;
@@ -24,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.content.narration import Course
-from coursekit.core.config import Config
 from coursekit.core.sources import preview_inputs
+from coursekit.project.project import Project
 from coursekit.render.registry import find_scene_module
 from coursekit.studio.builder import Builder
 from coursekit.studio.checks import Checks
@@ -37,19 +38,19 @@ DEBOUNCE_S = 0.3  #: editors write a file in several events; build once after th
 
 
 class Work:
-    """The studio's state and its two worker threads. ``publish(event)`` tells open pages what happened;
-    ``open_scenes()`` names the scenes a page shows (their edits are rebuilt)."""
+    """The studio's state and its two worker threads, on ``project`` (its config is read again before
+    every build). ``publish(event)`` tells open pages what happened; ``open_scenes()`` names the scenes a
+    page shows (their edits are rebuilt)."""
 
     def __init__(
         self,
-        load_cfg: Callable[[], Config],
+        project: Project,
         publish: Callable[[dict], None],
         open_scenes: Callable[[], set[str]],
-        config_file: Path | None = None,
         say: Callable[[str], None] = print,
         background_checks: bool = True,
     ) -> None:
-        self.shared = Shared(load_cfg, publish, open_scenes, config_file, say)
+        self.shared = Shared(project, publish, open_scenes, say)
         self.fresh = Freshness(self.shared)
         self.status = Status(self.shared, self.fresh, busy=self._busy)
         self.checks = Checks(self.shared, self.fresh, self.status, enabled=background_checks)

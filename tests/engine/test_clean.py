@@ -65,7 +65,7 @@ def test_clean_keeps_referenced_and_removes_stale(mini, tmp_path, monkeypatch):
     (media / "manim" / "count_dots").mkdir(parents=True)
     (media / "manim" / "gone_scene").mkdir(parents=True)
     (media / "manim" / "gone_scene" / "v.mp4").write_bytes(b"y" * 5000)
-    n, freed = clean(cfg, course)
+    n, freed = clean(MediaLayout(media), course)
     assert all(f.exists() for f in keep)
     assert not any(f.exists() for f in stale)
     assert (media / "manim" / "count_dots").exists() and not (media / "manim" / "gone_scene").exists()

@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from coursekit.core.layout import MediaLayout
 from tests.support import mini_runs
 from tests.support.media import video_frame_count
 from tests.support.mini_runs import copy_mini_course
@@ -108,13 +109,14 @@ def cluster(mini_root):
 def course(cluster, mini_root):
     """Configs for both executors (the mini course's own config.yaml: espeak, low quality, output media/)
     and the espeak plan of its lesson."""
-    from coursekit.cli.commands import _plans
     from coursekit.core.config import load_config
+    from coursekit.project.project import Project
 
     cfg_file = mini_root / "config.yaml"
-    local = load_config(cfg_file)
+    project = Project.open(None, cfg_file, say=lambda line: None)
+    local = project.config
     dask = load_config(cfg_file, **{"render.executor": "dask", "render.scheduler": cluster[0]})
-    _, plans = _plans(local, 15, quiet=True)
+    plans = project.plans(15)
     scenes = {s.id: s for plan, _ in plans.values() for s in plan.scenes}
     assert set(SCENES) <= set(scenes) and scenes[B].frames < scenes[A].frames
     return {"file": cfg_file, "local": local, "dask": dask, "plans": [p for p, _ in plans.values()], "scenes": scenes}
@@ -123,7 +125,7 @@ def course(cluster, mini_root):
 def render(cfg, plans, ids=SCENES, **kw):
     from coursekit.render.batch import render_scenes
 
-    return render_scenes(cfg, plans, ids, **kw)
+    return render_scenes(cfg, MediaLayout(cfg.output_dir), plans, ids, **kw)
 
 
 def out_path(sid: str) -> Path:
@@ -361,7 +363,7 @@ def test_change_on_this_machine_during_the_run_is_named(cluster, course, monkeyp
 
     address, client = cluster
     clear_outputs()
-    with DaskExecutor(course["dask"]) as ex:  # versions checked and equal here
+    with DaskExecutor(course["dask"], MediaLayout(COURSE / OUT)) as ex:  # versions checked and equal here
         client.run(_patch_libraries, "0.0.0-edited")  # ... then "the sources change" everywhere
         _patch_libraries("0.0.0-edited")
         try:

@@ -23,9 +23,10 @@ import pytest
 from coursekit.cli import doctor, preflight
 from coursekit.cli.main import main
 from coursekit.content.glyphs import font_cmap
-from coursekit.core.config import DEFAULT_FONT, load_config
+from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+from coursekit.project.project import Project
 from coursekit.speech import models
 from tests.support.mini_runs import copy_mini_course, here
 
@@ -235,59 +236,58 @@ def mini(tmp_path, monkeypatch):
     sys.modules.pop("mini_numbers", None)
 
 
-def _facts(cfg):
-    facts = doctor.CourseFacts(cfg)
-    got = doctor.glyphs(cfg, True, facts), facts.lessons(), doctor.planned_seconds(cfg, facts)
+def _facts(project):
+    facts = doctor.CourseFacts(project)
+    got = doctor.glyphs(project.config, True, facts), facts.lessons(), doctor.planned_seconds(project, facts)
     facts.save()
     return facts, got
 
 
 def test_the_course_facts_are_kept_until_what_they_come_from_changes(mini, monkeypatch):
-    cfg = load_config(None)
-    first, got = _facts(cfg)
+    project = Project.open()
+    first, got = _facts(project)
     assert first.loaded and got[0].status == "ok" and doctor.facts_file().is_file()
     assert got[1]["counting"]["scenes"] == 2 and got[1]["counting"]["cues"] > 0
-    again, same = _facts(cfg)
+    again, same = _facts(project)
     assert not again.loaded and same == got  # kept: the course is not read at all
 
     # a module the figures import changes: read again
     time.sleep(0.01)
     (mini / "mini_numbers" / "__init__.py").write_text("DOTS = 4\n", encoding="utf-8")
-    third, _ = _facts(cfg)
+    third, _ = _facts(project)
     assert third.loaded
     # the font's files change (fontconfig picks another file): the glyph check runs again
     faces = doctor.font_files(DEFAULT_FONT)
     with monkeypatch.context() as m:
         m.setattr(doctor, "font_files", lambda family: [(faces[0][0], 99)])
-        fourth, _ = _facts(cfg)
+        fourth, _ = _facts(project)
     assert fourth.loaded
     # a narration edit: read again, and what it says is seen at once
     lesson = mini / "narration" / "counting.yaml"
     lesson.write_text(
         lesson.read_text(encoding="utf-8").replace("今天就到这里。", f"今天就到这里{RARE}。"), encoding="utf-8"
     )
-    fifth, (glyph, lessons, _) = _facts(cfg)
+    fifth, (glyph, lessons, _) = _facts(project)
     assert fifth.loaded and glyph.status == doctor.FAIL and "U+20000" in glyph.detail
     assert lessons["counting"]["chars"] == got[1]["counting"]["chars"] + 1
 
 
 def test_the_course_facts_read_a_plan_once_and_again_when_it_changes(mini, monkeypatch):
-    cfg = load_config(None)
-    from coursekit.core.layout import MediaLayout
+    project = Project.open()
     from coursekit.plan import model as plan_model
 
-    plan = MediaLayout.of(cfg).lesson_plan("counting", cfg.video.frame_rate)
+    plan = project.layout.lesson_plan("counting", project.config.video.frame_rate)
     plan.parent.mkdir(parents=True)
     plan.write_text("{}", encoding="utf-8")
     reads = []
     real = plan_model.LessonPlan.read
     monkeypatch.setattr(plan_model.LessonPlan, "read", staticmethod(lambda p: reads.append(p) or real(p)))
-    _, (_, _, (seconds, source)) = _facts(cfg)
+    _, (_, _, (seconds, source)) = _facts(project)
     assert reads == [plan] and "estimated from the narration" in source  # an unreadable plan: estimated
-    _, (_, _, again) = _facts(cfg)
+    _, (_, _, again) = _facts(project)
     assert reads == [plan] and again == (seconds, source)  # kept by its size and mtime
     plan.write_text("{ }", encoding="utf-8")
-    _facts(cfg)
+    _facts(project)
     assert reads == [plan, plan]
 
 

@@ -281,6 +281,7 @@ def delivered(tmp_path_factory):
     import os
 
     from coursekit.assemble.lesson_video import assemble_course
+    from coursekit.core.layout import MediaLayout
 
     root = tmp_path_factory.mktemp("export")
     plan = _plan()
@@ -291,7 +292,7 @@ def delivered(tmp_path_factory):
     before = os.environ.get(COURSE_ENV)
     os.environ[COURSE_ENV] = str(root)
     try:
-        assemble_course(parse_config({"video": {"quality": "low"}}), Course(), [plan])
+        assemble_course(parse_config({"video": {"quality": "low"}}), MediaLayout(root / "media"), Course(), [plan])
     finally:
         if before is None:
             os.environ.pop(COURSE_ENV, None)

@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.core.layout import BY_NAME, ENTRIES, KEPT, STALE, TOP_FOLDERS, MediaLayout, clean_help, reference_table
+from coursekit.core.layout import (
+    BY_NAME,
+    ENTRIES,
+    KEPT,
+    STALE,
+    TOP_FOLDERS,
+    MediaLayout,
+    _EntryPath,
+    clean_help,
+    reference_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "coursekit"
@@ -141,6 +151,28 @@ def test_every_path_the_layout_makes_is_its_entry(tmp_path):
         assert lay.entry_of(path) is not None, path
     assert lay.plan_fps(lay.lesson_plan("counting", 24)) == 24
     assert lay.entry_of(lay.scene_video("closing", "low"))[1] == {"quality": "low", "scene": "closing"}
+
+
+def _entry_lines(cls) -> set[str]:
+    """The names of the entries ``cls`` has a line for (``name = _EntryPath()``)."""
+    return {name for name, value in vars(cls).items() if isinstance(value, _EntryPath)}
+
+
+#: every entry the layout makes a path for: all but the temporary file, which is named wherever it is written
+NAMED = {e.name for e in ENTRIES if not e.path.startswith("**/")}
+
+
+def test_every_entry_is_one_line_of_the_layout():
+    assert _entry_lines(MediaLayout) == NAMED
+    assert {e.name for e in ENTRIES} - NAMED == {"temporary"}
+
+
+def test_an_entry_without_its_line_or_a_line_without_its_entry_is_found():
+    partial = type("Partial", (), {k: v for k, v in vars(MediaLayout).items() if k != "preview_video"})
+    assert NAMED - _entry_lines(partial) == {"preview_video"}
+    with pytest.raises((TypeError, RuntimeError)) as got:  # Python 3.11 wraps __set_name__'s error
+        type("Misspelt", (), {"preview_vid": _EntryPath()})
+    assert "Misspelt.preview_vid: no entry of that name" in str(got.value.__cause__ or got.value)
 
 
 def test_a_file_no_entry_names_is_found(tmp_path):

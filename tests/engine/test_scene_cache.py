@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from coursekit.core.config import DEFAULT_FONT
+from coursekit.core.layout import MediaLayout
 from coursekit.render import scene_cache
 from coursekit.render.scene_cache import dependency_files, is_fresh, remember, scene_key
 from tests.support.course_scenes import narration_scene_plan
@@ -103,15 +104,16 @@ def test_a_killed_render_leaves_nothing_manim_would_reuse(tmp_path, monkeypatch)
         return media_dir / "x.mp4"
 
     monkeypatch.setattr(one_scene, "run_manim", fake_manim)
-    monkeypatch.setattr(one_scene, "_write_scene_plan", lambda cfg, scene: tmp_path / "plan.json")
+    monkeypatch.setattr(one_scene, "_write_scene_plan", lambda layout, scene: tmp_path / "plan.json")
     for d in ("videos", "texts", "Tex"):
         (media / d).mkdir(parents=True)
         (media / d / "half.svg").write_bytes(b"<svg")
-    one_scene.render_silent(cfg, plan, "low", media_dir=media)  # the last run finished: all kept
+    layout = MediaLayout(tmp_path / "media")
+    one_scene.render_silent(cfg, layout, plan, "low", media_dir=media)  # the last run finished: all kept
     assert seen[-1] == {"videos", "texts", "Tex", ".render-in-progress"}
     assert not (media / ".render-in-progress").exists()
     (media / ".render-in-progress").touch()  # the last run died
-    one_scene.render_silent(cfg, plan, "low", media_dir=media)
+    one_scene.render_silent(cfg, layout, plan, "low", media_dir=media)
     assert seen[-1] == {".render-in-progress"}
 
 

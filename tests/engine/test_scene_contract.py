@@ -159,11 +159,9 @@ def test_an_error_while_the_scene_is_built_is_one_line_from_inspect_and_preview(
 STUDIO_BUILD = """
 import json, sys
 from pathlib import Path
-from coursekit.core.paths import use_course
-use_course(Path(sys.argv[1]))
-from coursekit.core.config import load_config
+from coursekit.project.project import Project
 from coursekit.studio.work import Work
-work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
+work = Work(Project.open(Path(sys.argv[1])), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
 event, _ = work.builder.build("count_dots", "test")
 print(json.dumps(event))
 """

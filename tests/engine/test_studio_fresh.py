@@ -22,15 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 STATUS = """
 import json, sys
 from pathlib import Path
-from coursekit.core.paths import use_course
 course_dir = Path(sys.argv[1])
-use_course(course_dir)
-from coursekit.core.config import load_config
+from coursekit.project.project import Project
 from coursekit.studio.work import Work
 from coursekit.render.scene_cache import remember
-work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
+work = Work(Project.open(course_dir), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
 course = work.course()
-scene = work.builder.plan(work.shared.cfg, course, "counting").scene("count_dots")
+scene = work.builder.plan("counting").scene("count_dots")
 mp4 = work.preview_path("count_dots")                 # a preview made from this plan and code
 mp4.parent.mkdir(parents=True, exist_ok=True)
 mp4.write_bytes(b"a preview")
@@ -73,14 +71,12 @@ def test_an_edit_to_the_course_math_makes_the_preview_stale(mini):
 LISTS = """
 import json, sys
 from pathlib import Path
-from coursekit.core.paths import use_course
 course_dir = Path(sys.argv[1])
-use_course(course_dir)
 from coursekit.core.sources import dependency_files, plan_inputs, preview_inputs
 from coursekit.studio.work import Work
-from coursekit.core.config import load_config
+from coursekit.project.project import Project
 lesson, module = course_dir / "narration" / "counting.yaml", course_dir / "scenes" / "counting.py"
-work = Work(lambda: load_config(None), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
+work = Work(Project.open(course_dir), lambda e: None, lambda: set(), background_checks=False, say=lambda l: None)
 watched = work.watched_paths()
 print(json.dumps({"plan": [str(p) for p in plan_inputs(lesson)], "deps": [str(p) for p in dependency_files(module)],
                   "preview": [str(p) for p in preview_inputs(module, lesson)],

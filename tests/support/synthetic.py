@@ -115,6 +115,7 @@ def build_course(tmp: Path) -> tuple[LessonPlan, dict, Path]:
 
     from coursekit.assemble.lesson_video import assemble_course
     from coursekit.content.narration import Course
+    from coursekit.core.layout import MediaLayout
     from coursekit.core.paths import COURSE_ENV
 
     plan = synthetic_plan()
@@ -126,7 +127,7 @@ def build_course(tmp: Path) -> tuple[LessonPlan, dict, Path]:
     os.environ[COURSE_ENV] = str(tmp)
     try:
         cfg = parse_config({"video": {"quality": "low"}})
-        assemble_course(cfg, Course(), [plan])
+        assemble_course(cfg, MediaLayout(tmp / "media"), Course(), [plan])
     finally:
         if before is None:
             os.environ.pop(COURSE_ENV, None)

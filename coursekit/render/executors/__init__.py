@@ -13,19 +13,21 @@ from __future__ import annotations
 
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
 from coursekit.render.executors.base import SceneExecutor
 from coursekit.render.executors.dask_cluster import DaskExecutor
 from coursekit.render.executors.local import LocalExecutor
 
 
-def open_executor(cfg: Config, jobs: int | None = None) -> SceneExecutor:
+def open_executor(cfg: Config, layout: MediaLayout, jobs: int | None = None) -> SceneExecutor:
     """The executor ``cfg.render.executor`` names, connected and checked (for dask: reachable scheduler,
-    at least one worker, the same versions on every worker). Use it as a context manager."""
+    at least one worker, the same versions on every worker), delivering under ``layout``. Use it as a
+    context manager."""
     if cfg.render.executor == "dask":
         if not cfg.render.scheduler:
             raise UserError(
                 "--executor dask needs the scheduler's address: pass --scheduler tcp://HOST:8786 or "
                 "set render.scheduler in config.yaml (start one with `dask scheduler`)"
             )
-        return DaskExecutor(cfg)
-    return LocalExecutor(cfg, jobs)
+        return DaskExecutor(cfg, layout)
+    return LocalExecutor(cfg, layout, jobs)

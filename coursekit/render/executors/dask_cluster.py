@@ -36,6 +36,7 @@ import yaml
 from coursekit.core.atomic import replacing
 from coursekit.core.config import Config
 from coursekit.core.errors import UserError
+from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import probe
 from coursekit.core.paths import course_root
@@ -121,10 +122,11 @@ def shared_store(cfg: Config) -> Path | None:
 class DaskExecutor(SceneExecutor):
     name = "dask"
 
-    def __init__(self, cfg: Config) -> None:
+    def __init__(self, cfg: Config, layout: MediaLayout) -> None:
         from distributed import Client  # Dask: only with the dask executor
 
         self.cfg = cfg
+        self.layout = layout
         self.address = cfg.render.scheduler
         self.store = shared_store(cfg)
         timeout = _timeout()
@@ -230,7 +232,7 @@ class DaskExecutor(SceneExecutor):
                 f"scene '{scene.id}' from worker {worker} has {meta['frames']} frames, the plan has {scene.frames}"
             )
         with (
-            course_lock(self.cfg.output_dir, names.output(self.cfg.output_dir, out), f"writing {out.name}"),
+            course_lock(self.layout.root, names.output(self.layout.root, out), f"writing {out.name}"),
             replacing(out) as tmp,
         ):
             tmp.write_bytes(data)

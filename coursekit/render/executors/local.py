@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from coursekit.core.config import Config
+from coursekit.core.layout import MediaLayout
 from coursekit.plan.model import ScenePlan
 from coursekit.render.executors.base import SceneExecutor
 from coursekit.render.one_scene import deliver_timed
@@ -18,8 +19,9 @@ from coursekit.render.one_scene import deliver_timed
 class LocalExecutor(SceneExecutor):
     name = "local"
 
-    def __init__(self, cfg: Config, jobs: int | None = None) -> None:
+    def __init__(self, cfg: Config, layout: MediaLayout, jobs: int | None = None) -> None:
         self.cfg = cfg
+        self.layout = layout
         self.jobs = jobs
 
     def slots(self, n_scenes: int) -> tuple[int, str]:
@@ -31,7 +33,10 @@ class LocalExecutor(SceneExecutor):
     ) -> Iterator[tuple[ScenePlan, Path, dict]]:
         pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="scene")
         try:
-            futs = {pool.submit(deliver_timed, self.cfg, s, quality, outdir / f"{s.id}.mp4", guard): s for s in scenes}
+            futs = {
+                pool.submit(deliver_timed, self.cfg, self.layout, s, quality, outdir / f"{s.id}.mp4", guard): s
+                for s in scenes
+            }
             for fut in as_completed(futs):
                 path, stats = fut.result()
                 yield futs[fut], path, stats
