@@ -54,6 +54,15 @@ RAW_INDEX_WORD = "猫"  # order_entry: the same word with the raw index added ..
 RAW_INDEX_SEATS = (5, 50)  # ... at these two seats ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
 
+# --- word_order (lesson 2) ----------------------------------------------------------------
+WIDGET_SWAP = tuple(reversed(WIDGET_SEATS[0]))  # qk_widget.order: q and k trade seats (q at 4, k at 2)
+ROPE_PAIR_BEFORE = tuple(reversed(ROPE_PAIRS[0]))  # lesson 1's pair with k three seats *before* q (m = 3, n = 0)
+FIXED_DIVISOR = 10000  # failing_encodings.takeaway: the seat divided by a fixed large number
+CONTEXT_D, CONTEXT_PLANE = 128, 63  # qk_widget.longer: the slowest plane of one 128-dimension head ...
+CONTEXT_TRAIN = 4096  # ... the farthest distance seen in training ...
+CONTEXT_FAR = 32768  # ... a distance beyond it ...
+CONTEXT_BASE = 100000.0  # ... and the formula's 10000 made larger, so the plane turns slower
+
 
 # --- the computations ----------------------------------------------------------------
 def _theta() -> float:
@@ -68,6 +77,11 @@ def rope_pair_scores() -> list[float]:
 def widget_scores() -> list[float]:
     """The q/k widget's scores at WIDGET_SEATS (equal: the gap is the same)."""
     return [mathcore.rope_score(WIDGET_Q, WIDGET_K, i, j, _theta()) for i, j in WIDGET_SEATS]
+
+
+def context_angle(distance: float, base: float = 10000.0) -> float:
+    """qk_widget.longer: how far (radians) the slowest plane of a CONTEXT_D head turns over ``distance`` seats."""
+    return float(distance * mathcore.frequencies(CONTEXT_D, base)[CONTEXT_PLANE])
 
 
 def minimal_rope_scores(x: np.ndarray) -> np.ndarray:
@@ -230,6 +244,11 @@ FIGURES: dict[str, Callable[[], str]] = {
     # order_entry: the length of x + raw index at RAW_INDEX_SEATS
     "cat5_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[0])),
     "cat50_len": lambda: fmt_int(_raw_index_length(RAW_INDEX_SEATS[1])),
+    # --- word_order (lesson 2) ---
+    # qk_widget.order: lesson 1's pair with k three seats before q (written without its sign: "+0.34")
+    "rope_pair_before_score": lambda: fmt_dec(
+        mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, *ROPE_PAIR_BEFORE, _theta())
+    ),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

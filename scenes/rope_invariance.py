@@ -31,7 +31,7 @@ class RopeInvariance(NarratedScene):
     points of what it describes (tests/course/test_scene_rope_invariance.py compares them).
     """
 
-    SCENE_IDS = ("rope_invariance", "rope_gap_only")
+    SCENE_IDS = ("rope_invariance",)
     CUES = ("turn_q", "turn_k", "same_gap", "pairs", "curve", "takeaway")
     BOOKMARKS = {"same_gap": ("identity",)}
     #: why only n − m counts: turning back by mθ (the transpose), then on by nθ

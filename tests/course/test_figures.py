@@ -176,6 +176,15 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
     "cat5_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 5.0)), ("abs", 0.5)),
     "cat50_len": (float(np.linalg.norm(word_vectors(["猫"], 4)[0] + 50.0)), ("abs", 0.5)),
+    # word_order qk_widget.order: k three seats before q turns back 90°, so the pair's 20° lead becomes −70°
+    "rope_pair_before_score": (
+        float(
+            np.linalg.norm(figures.ROPE_PAIR_Q)
+            * np.linalg.norm(figures.ROPE_PAIR_K)
+            * np.cos(np.radians(figures.ROPE_PAIR_K_LEAD_DEG - 3 * 30.0))
+        ),
+        ("abs", 0.005),
+    ),
 }
 
 

@@ -21,7 +21,7 @@ from tests.support.scene_probes import at_frame
 TOL = 1e-6
 DEG_TOL = 0.05  # degrees: labels are whole degrees of exactly drawn angles
 SCORE_TOL = 0.006  # two-decimal readouts (rounding 0.005) of exact scores
-ROPE = ("rope_invariance", "rope_gap_only")
+ROPE = ("rope_invariance",)
 
 
 def test_rope_scores(narrated_scene):

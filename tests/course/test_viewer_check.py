@@ -18,8 +18,8 @@ SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in
 
 
 # -- the course ----------------------------------------------------------------------------------
-def test_the_course_has_29_scenes():
-    assert len(SCENES) == 29
+def test_the_course_has_28_scenes():
+    assert len(SCENES) == 28
 
 
 @pytest.mark.parametrize("scene_id", SCENES)
