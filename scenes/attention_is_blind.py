@@ -346,7 +346,9 @@ class BlindBagReminder(NarratedScene):
         )
         self.watch("demo", demo.probe_values)
         out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, LEFT, buff=0.4)
-        condition = theme.small_text(self.CONDITION, color=theme.TEXT).move_to(np.array([0.0, 3.2, 0.0]))
+        condition = theme.small_text(self.CONDITION, color=theme.TEXT).move_to(
+            np.array([0.0, 0.0, 0.0])
+        )  # under the strips
         term = theme.title_text("置换等变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.9, 0.0]))
         meaning = theme.body_text("打乱输入，输出只跟着换位置", color=theme.TEXT).next_to(term, DOWN, buff=0.3)
         with self.cue("recall") as cue:

@@ -110,7 +110,7 @@ class OverviewReel(NarratedScene):
         steps = VGroup(
             *[theme.body_text(t, color=theme.TEXT, font_size=theme.SIZE_SMALL) for t in ("点积", "softmax", "加权求和")]
         ).arrange(RIGHT, buff=0.9)
-        steps.move_to(np.array([0.0, 2.45, 0.0]))
+        steps.move_to(np.array([0.0, 2.2, 0.0]))  # room above for the softmax gloss, under the caption
         links = VGroup(
             *[
                 Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
