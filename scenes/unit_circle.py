@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromPoint, SurroundingRectangle, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    Arc,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowFromPoint,
+    Succession,
+    SurroundingRectangle,
+    VGroup,
+)
 
 from scenes import theme
 from scenes.base import NarratedScene
 
 
 class UnitCirclePointer(NarratedScene):
-    """hook → pointer → readout → sweep (30°, 90°, 180°) → circle → takeaway."""
+    """hook → pointer → readout (50°, then from 0° the way a positive θ turns) → sweep (30°, 90°, 180°) → circle →
+    takeaway."""
 
     SCENE_IDS = ("unit_circle",)
     CUES = ("hook", "pointer", "readout", "sweep", "circle", "takeaway")
@@ -18,6 +33,8 @@ class UnitCirclePointer(NarratedScene):
     SWEEP_STOPS = (("at30", 30.0), ("at90", 90.0), ("at180", 180.0))
     TURN_SECONDS = 0.9
     READOUT_DEG = 50.0  # where the pointer shows its two readings first
+    HINT_RADIUS = 1.25  # the arrow of a positive turn: between the angle arc and the circle
+    HINT_DEG = 75.0
 
     def construct(self) -> None:
         from scenes.mobjects.unit_circle_pointer import UnitCirclePointer as Pointer
@@ -68,18 +85,33 @@ class UnitCirclePointer(NarratedScene):
             theme.body_text("θ 为正：逆时针转", color=theme.ANGLE),
         ).arrange(DOWN, aligned_edge=LEFT)
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
+        # which way a positive θ turns: an arrow drawn counter-clockwise from due right
+        positive = Arc(
+            radius=self.HINT_RADIUS,
+            start_angle=0.0,
+            angle=np.radians(self.HINT_DEG),
+            arc_center=dial.center_point,
+            color=theme.ANGLE,
+            stroke_width=5,
+        ).add_tip(tip_length=0.22, tip_width=0.22)
+        head = positive.pop_tips()[0]  # drawn once the arc has grown (Create would draw it last, half the time)
         with self.cue("readout") as cue:
-            # turn to an angle first, so the two readings have a length to show
+            # the readings first (a fading mobject's updater waits: faded in while turning, they would show 0°),
+            # then a turn, so the two readings have a length to show
+            self.play(FadeOut(zero), FadeOut(radius_note), FadeIn(readout), run_time=cue.share(0.08))
+            self.play(dial.make_turn_animation(np.radians(self.READOUT_DEG)), run_time=cue.share(0.22))
+            self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.2))
+            self.play(FadeIn(rule[1]), run_time=cue.share(0.12))
+            # "angles start from due right": the pointer starts again at 0°. It fades out and back in rather
+            # than turning back, which would be a clockwise turn under "逆时针" (tests/course/test_motion_words.py)
+            self.play(*self._shown(dial, 0.0), run_time=cue.share(0.05))
+            dial.set_angle(0.0)
+            self.play(*self._shown(dial, 1.0), run_time=cue.share(0.05))
             self.play(
-                FadeOut(zero),
-                FadeOut(radius_note),
-                FadeIn(readout),
-                dial.make_turn_animation(np.radians(self.READOUT_DEG)),
-                run_time=cue.share(0.3),
+                FadeIn(rule[2]),
+                Succession(Create(positive, run_time=0.7), FadeIn(head, run_time=0.3)),
+                run_time=cue.remaining(),
             )
-            self.play(dial.make_projections_animation(), FadeIn(rule[0]), run_time=cue.share(0.25))
-            self.play(FadeIn(rule[1]), run_time=cue.share(0.2))
-            self.play(FadeIn(rule[2]), dial.make_turn_animation(0.0), run_time=cue.remaining())
 
         # -- sweep: 30°, 90°, 180°, each turn starting on its bookmark ----------------
         with self.cue("sweep") as cue:
@@ -88,7 +120,8 @@ class UnitCirclePointer(NarratedScene):
                 nxt = [cue.bookmark(n) for n, _ in self.SWEEP_STOPS if cue.bookmark(n) > self.frame]
                 limit = (nxt[0] if nxt else cue.speech_end_frame) - self.frame
                 frames = max(1, min(limit, int(round(self.TURN_SECONDS * self.fps))))
-                self.play_frames(dial.make_turn_animation(np.radians(degrees)), frames=frames)
+                leave = [FadeOut(positive), FadeOut(head)] if head in self.mobjects else []  # the pointer shows it now
+                self.play_frames(dial.make_turn_animation(np.radians(degrees)), *leave, frames=frames)
 
         # -- circle: a full turn; the tip draws the circle -------------------------
         with self.cue("circle") as cue:
@@ -108,3 +141,12 @@ class UnitCirclePointer(NarratedScene):
             box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)
             self.swap([every, rule], FadeIn(line), Create(box), run_time=cue.share(0.4))
             self.play(dial.make_turn_animation(np.radians(180.0 + 360.0 + 45.0)), run_time=cue.remaining())
+
+    @staticmethod
+    def _shown(dial, opacity: float) -> list[Animation]:
+        """The pointer, its tip and its two readings faded to ``opacity`` (the dial's updater keeps placing them)."""
+        return [
+            dial.pointer.animate.set_stroke(opacity=opacity),
+            dial.tip_dot.animate.set_opacity(opacity),
+            dial.projections.animate.set_stroke(opacity=opacity),
+        ]

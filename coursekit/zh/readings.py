@@ -39,6 +39,11 @@ An occurrence is justified by one of:
 Characters in the lexicon's ``polyphones`` list must always be pinned: neither (b) nor (c) is
 enough for them.
 
+Words of two readings, a light (neutral) tone in one sense and a full tone in another (东西 dōngxi
+"thing", dōngxī "east and west"; the ambiguous words of ``coursekit.zh.neutral``'s table), must be
+pinned too: each one found outside a pinned word is reported, as a word (``Report.counts``'s
+``words``), whatever its characters.
+
 Numbers are read out first, as people say them (``coursekit.zh.numbers``). Formulas are spoken the way
 a teacher reads them aloud, through ``terms`` (10000^(−2i/d): 一万的负 d 分之 2i 次方, the fraction read
 denominator first as in class). Measured errors are spoken as an order of magnitude (不到 10⁻¹⁵, 在
@@ -184,6 +189,23 @@ def check_text(
         syl = unit.syllables[k]
         kind, why = _judge(ch, p, text, unit, syl, witness, lexicon, phrases, rules)
         out.append(Occurrence(lesson, cue, form, ch, p, _context(text, p), syl, kind, why))
+    for p, lw in lexicon.light_words(text):
+        if lw.ambiguous:
+            given = " ".join(at[q][0].syllables[at[q][1]] for q in range(p, p + len(lw.word)) if q in at)
+            out.append(
+                Occurrence(
+                    lesson,
+                    cue,
+                    form,
+                    lw.word,
+                    p,
+                    _context(text, p),
+                    given,
+                    None,
+                    f"{lw.word} has two readings, {' '.join(lw.syllables)} and {' '.join(lw.full)} "
+                    "(a light tone or a full one, two senses); pin the course's in readings",
+                )
+            )
     return out
 
 
@@ -291,7 +313,7 @@ def _judge(ch, p, text, unit: ReadingUnit, syl, witness, lexicon: Lexicon, phras
     not_here = rule.judge(Place(text, p, witness))
     if not_here:
         return None, f"rule '{rule.name}' does not apply: {not_here}; pin the word in readings"
-    if syl not in rule.readings:
+    if not any(same_reading(ch, r, syl) for r in rule.readings):
         return None, (
             f"rule '{rule.name}' says {'/'.join(sorted(rule.readings))} ({rule.why}), "
             f"but pypinyin gives {syl}; pin the word in readings"
@@ -308,7 +330,9 @@ class Report:
         return [o for o in self.occurrences if o.kind is None]
 
     def counts(self, form: str | None = None) -> dict:
-        occ = [o for o in self.occurrences if form is None or o.form == form]
+        """Counts over the occurrences of multi-reading characters (``words``: the unpinned ambiguous
+        words of the light-tone table, each also a failure)."""
+        occ = [o for o in self.occurrences if (form is None or o.form == form) and len(o.char) == 1]
         kinds = Counter(o.kind or "unjustified" for o in occ)
         rules = Counter(o.why for o in occ if o.kind == "c")
         return {
@@ -319,6 +343,7 @@ class Report:
             "c": kinds["c"],
             "unjustified": kinds["unjustified"],
             "rules": dict(rules.most_common()),
+            "words": sum(1 for o in self.occurrences if (form is None or o.form == form) and len(o.char) > 1),
         }
 
     def summary(self) -> str:
@@ -328,6 +353,7 @@ class Report:
             lines.append(
                 f"{form} form: {c['characters']} multi-reading characters, {c['occurrences']} occurrences: "
                 f"(a) pinned {c['a']}, (b) phrase {c['b']}, (c) rule {c['c']}, unjustified {c['unjustified']}"
+                + (f"; {c['words']} unpinned word(s) of two readings" if c["words"] else "")
             )
         c = self.counts()
         lines.append(f"both forms: {c['characters']} characters, {c['occurrences']} occurrences")

@@ -148,6 +148,59 @@ def test_the_widget_takes_theta_and_seats_from_the_course_figures():
     assert w.data["theta_deg"] == figures.THETA_DEG and w.data["seats"] * figures.THETA_DEG == 360
     assert (w.data["m"], w.data["n"]) == figures.WIDGET_SEATS[0]
     assert w.data["q"] == list(figures.WIDGET_Q) and w.data["k"] == list(figures.WIDGET_K)
+    assert w.data["lead_deg"] == figures.ROPE_PAIR_K_LEAD_DEG and w.data["lead_text"] == figures.value(
+        "rope_pair_lead_deg"
+    )
+    assert w.data["lead_on"] is False  # it starts as the video beside it: both arrows pointing right
+
+
+def _lesson_one(m: int, n: int) -> tuple[str, str]:
+    """Lesson 1's pair (k starting ROPE_PAIR_K_LEAD_DEG ahead of q, |q||k| = 1) with q on seat m, k on seat n:
+    the angle between them and the score, as the figures write them, by mathcore."""
+    theta = np.radians(figures.THETA_DEG)
+    tq, tk = mathcore.rope_2d(figures.ROPE_PAIR_Q, m, theta), mathcore.rope_2d(figures.ROPE_PAIR_K, n, theta)
+    angle = figures.fmt_dec(np.degrees(angle_between(tq, tk)))
+    return angle, figures.fmt_dec(mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, m, n, theta))
+
+
+GAP = figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]  # lesson 1's pairs: k this many seats after q
+
+
+def test_the_widgets_tables_are_mathcores_and_its_note_lesson_ones():
+    """Every number the widget shows is in its data, computed by mathcore for every seat pair and both starts
+    of k (as given; led by the figures' lead), written by the figures' formatter; its note quotes lesson 1's
+    before and after (110°, −0.34 and 70°, 0.34, from lesson 1's own pair)."""
+    (w,) = course_widgets(ROOT / "narration")
+    d, theta = w.data, np.radians(figures.THETA_DEG)
+    seats = d["seats"]
+    k_led = mathcore.rotate(figures.WIDGET_K, np.radians(figures.ROPE_PAIR_K_LEAD_DEG))
+    assert [s["k"] for s in d["states"]] == [list(figures.WIDGET_K), [float(c) for c in k_led]]
+    for state, k in zip(d["states"], (figures.WIDGET_K, k_led)):
+        for m in range(seats):
+            assert np.allclose(state["q_at"][m], mathcore.rope_2d(figures.WIDGET_Q, m, theta), atol=1e-15)
+            assert np.allclose(state["k_at"][m], mathcore.rope_2d(k, m, theta), atol=1e-15)
+            for n in range(seats):
+                score = mathcore.rope_score(figures.WIDGET_Q, k, m, n, theta)
+                angle = np.degrees(
+                    angle_between(mathcore.rope_2d(figures.WIDGET_Q, m, theta), mathcore.rope_2d(k, n, theta))
+                )
+                assert state["score"][m][n] == score and state["score_text"][m][n] == figures.fmt_dec(score)
+                assert state["angle_text"][m][n] == figures.fmt_dec(angle)
+    assert d["turn_text"] == [figures.fmt_dec(s * figures.THETA_DEG) for s in range(seats)]
+    assert d["gap_text"][seats - 1 + GAP] == figures.fmt_dec(GAP * figures.THETA_DEG)
+    led = d["states"][1]
+    after, before = _lesson_one(0, GAP), _lesson_one(GAP, 0)
+    assert after == (figures.value("rope_pair_gap_deg"), figures.value("rope_pair_score")) != before
+    assert (led["angle_text"][0][GAP], led["score_text"][0][GAP]) == after
+    assert (led["angle_text"][GAP][0], led["score_text"][GAP][0]) == before
+    note = d["note"]
+    for said in (
+        f"{after[0]}°，分数 {after[1]}",
+        f"{before[0]}°，分数 {before[1]}",
+        f"多偏 {figures.value('rope_pair_lead_deg')}°",
+    ):
+        assert said in note, (said, note)
+    assert not re.search(r"[{}]", note)
 
 
 def test_the_widget_names_its_seats_m_and_n_as_the_videos_do():
@@ -433,14 +486,17 @@ def _deg_text(text: str) -> float:
     return float(text[:-1].replace("−", "-"))
 
 
-def _check_widget(state: dict, widget: dict) -> None:
+def _check_widget(state: dict, widget: dict, k_start=None) -> None:
+    """The widget as drawn and read against mathcore; ``k_start``: where k starts (default: the data's k,
+    along q, so the score is cos((n − m)θ))."""
     m, n = state["m"], state["n"]
     theta = np.radians(figures.THETA_DEG)
-    q, k = widget.data["q"], widget.data["k"]
+    q, k = widget.data["q"], widget.data["k"] if k_start is None else k_start
     expected = mathcore.rope_score(q, k, m, n, theta)
     assert state["theta"] == figures.THETA_DEG
-    assert abs(state["score"] - expected) < 1e-12 and abs(expected - math.cos((n - m) * theta)) < 1e-12
-    assert abs(float(state["shown"].replace("−", "-")) - expected) <= 5e-4
+    assert abs(state["score"] - expected) < 1e-12
+    assert k_start is not None or abs(expected - math.cos((n - m) * theta)) < 1e-12
+    assert state["shown"] == figures.fmt_dec(expected)  # written as the narration writes its scores
     # k's turn relative to q: (n − m)θ, signed; the 夹角: mathcore's angle between the turned arrows, in [0°, 180°]
     assert state["turn"] == f"{(n - m) * figures.THETA_DEG:g}°".replace("-", "−")
     tq, tk = mathcore.rope_2d(q, m, theta), mathcore.rope_2d(k, n, theta)
@@ -488,6 +544,104 @@ def test_widget_score_equals_mathcore_for_three_seat_pairs(page, made):
     assert (by_seats[(5, 2)]["turn"], by_seats[(5, 2)]["angle"]) == ("−90°", "90°")
     assert (by_seats[(0, 11)]["turn"], by_seats[(0, 11)]["angle"]) == ("330°", "30°")
     assert (by_seats[(7, 4)]["turn"], by_seats[(7, 4)]["angle"]) == ("−90°", "90°")
+
+
+def _set_lead(page, on: bool) -> None:
+    switch = page.locator(".widget .lead-switch")
+    if (switch.get_attribute("aria-pressed") == "true") != on:
+        switch.click()
+    assert switch.get_attribute("aria-pressed") == str(on).lower()
+
+
+def _reads(page, m: int, n: int) -> tuple[str, str]:
+    """The widget's angle (without its °) and score as shown, with q on seat m and k on seat n."""
+    page.locator(".widget input[data-var=m]").fill(str(m))
+    page.locator(".widget input[data-var=n]").fill(str(n))
+    state = _widget_state(page)
+    return state["angle"].removesuffix("°"), state["shown"]
+
+
+def _check_before_after(page) -> None:
+    """With k started ahead: k GAP seats after q reads lesson 1's angle and score, GAP seats before reads
+    lesson 1's other pair (mathcore on lesson 1's own q and k), and the two differ; with the switch off,
+    both orders read the same, the aligned unit pair's (mathcore)."""
+    _set_lead(page, True)
+    after, before = _reads(page, 0, GAP), _reads(page, GAP, 0)
+    assert after == _lesson_one(0, GAP) and before == _lesson_one(GAP, 0) and after != before, (after, before)
+    _set_lead(page, False)
+    theta = np.radians(figures.THETA_DEG)
+    tq, tk = mathcore.rope_2d(figures.WIDGET_Q, 0, theta), mathcore.rope_2d(figures.WIDGET_K, GAP, theta)
+    aligned = (
+        figures.fmt_dec(np.degrees(angle_between(tq, tk))),
+        figures.fmt_dec(mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 0, GAP, theta)),
+    )
+    assert [_reads(page, 0, GAP), _reads(page, GAP, 0)] == [aligned, aligned]
+
+
+@pytest.mark.browser
+def test_widget_tells_before_from_after_when_k_starts_ahead(page, made):
+    """The payoff of lesson 1's pair: k three seats after q and three seats before score differently once k
+    starts ahead (110°, −0.34 and 70°, 0.34), alike when both start pointing right. The switch works by
+    keyboard; the arrows and the arc drawn with k ahead are mathcore's; the rule under the score says so."""
+    _, _, _, widget = made
+    switch = page.locator(".widget .lead-switch")
+    assert switch.is_visible() and switch.get_attribute("aria-pressed") == "false"
+    assert switch.text_content() == f"k 起初多偏 {figures.value('rope_pair_lead_deg')}°"
+    assert page.locator(".widget .widget-note").text_content() == widget.data["note"]
+    _check_before_after(page)
+    switch.focus()
+    page.keyboard.press("Space")
+    assert switch.get_attribute("aria-pressed") == "true"
+    k_led = mathcore.rotate(figures.WIDGET_K, np.radians(figures.ROPE_PAIR_K_LEAD_DEG))
+    for m, n in ((0, GAP), (GAP, 0), (5, 2), (0, 11)):
+        page.locator(".widget input[data-var=m]").fill(str(m))
+        page.locator(".widget input[data-var=n]").fill(str(n))
+        _check_widget(_widget_state(page), widget, k_start=k_led)
+    rule = page.locator(".widget .score-rule:visible")
+    assert rule.count() == 1 and rule.text_content() == f" = cos({figures.value('rope_pair_lead_deg')}° + (n−m)θ)"
+    switch.focus()
+    page.keyboard.press("Enter")
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert page.locator(".widget .score-rule:visible").text_content() == " = cos((n−m)θ)"
+
+
+@pytest.mark.parametrize("seed", ["lead never applied", "lead always applied"])
+@pytest.mark.browser
+def test_the_before_after_check_fails_on_a_widget_that_ignores_its_switch(browser, made, tmp_path, seed):
+    """Seeded: the widget's second start of k replaced by its first (the lead never applied), or its first
+    by its second (always applied): the before/after check fails."""
+    _, manifest, _, widget = made
+    aligned, led = widget.data["states"]
+    states = [aligned, aligned] if seed == "lead never applied" else [led, led]
+    write_page(tmp_path, manifest, [dataclasses.replace(widget, data={**widget.data, "states": states})])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    assert _widget_state(page)["shown"]  # the widget runs: the check fails on what it reads
+    with pytest.raises(AssertionError) as failed:
+        _check_before_after(page)
+    expected = "after == _lesson_one" if seed == "lead never applied" else "[aligned, aligned]"
+    assert expected in str(failed.traceback[-1].statement), failed.traceback[-1].statement
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_widget_passes_axe_in_both_states(browser, url, width):
+    """axe-core's WCAG 2.2 A/AA rules on the page with the widget, its switch off and on, at a desktop's width
+    and a phone's: 0 violations."""
+    from tests.engine.test_accessibility import TAGS, axe_violations
+
+    assert "wcag22aa" in TAGS
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("document.querySelector('video').readyState >= 1", timeout=20000)
+    page.locator(".widget").scroll_into_view_if_needed()
+    assert axe_violations(page) == []
+    _set_lead(page, True)
+    assert axe_violations(page) == []
+    context.close()
 
 
 @pytest.mark.browser

@@ -1,9 +1,11 @@
 """The course page in headless Chromium, served by render.py's Range-capable server on loopback."""
 
+import shutil
+
 import pytest
 
 from coursekit.assemble.lesson_video import chapter_times
-from coursekit.deliver.page import render_page, write_page
+from coursekit.deliver.page import SCRIPT_PARTS, STATIC, page_script, read_template, render_page, write_page
 from tests.support import browser
 from tests.support.synthetic import build_assembled
 
@@ -35,6 +37,41 @@ def test_page_escapes_narration_text():
     page = render_page(m)
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; --&gt;" in page
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def _unjoined(static) -> tuple[list[str], list[str]]:
+    """(the page's script files in ``static`` that SCRIPT_PARTS leaves out, the parts it names that are missing)"""
+    files = {p.name for p in static.glob("page*.js")}
+    return sorted(files - set(SCRIPT_PARTS)), sorted(set(SCRIPT_PARTS) - files)
+
+
+def test_the_page_script_is_every_part_once_in_order(tmp_path):
+    """The course folder's page.js is each part of static/ once, in SCRIPT_PARTS' order, each whole; a part
+    left out of the list, or listed and missing, is found."""
+    assert _unjoined(STATIC) == ([], [])
+    joined = page_script()
+    at = [joined.index(f"/* --- {name} --- */\n") for name in SCRIPT_PARTS]
+    assert at == sorted(at) and at[0] == 0
+    for name, start, end in zip(SCRIPT_PARTS, at, at[1:] + [len(joined)]):
+        assert joined[start:end].split("\n", 1)[1].rstrip("\n") == (STATIC / name).read_text(encoding="utf-8").rstrip(
+            "\n"
+        )
+    assert SCRIPT_PARTS[0] == "page.js" and SCRIPT_PARTS[-1] == "page.start.js"  # the core first, the start last
+    seeded = tmp_path / "static"
+    shutil.copytree(STATIC, seeded)
+    (seeded / "page.extra.js").write_text("/* a new part */\n", encoding="utf-8")
+    (seeded / "page.keys.js").unlink()
+    assert _unjoined(seeded) == (["page.extra.js"], ["page.keys.js"])
+
+
+def test_the_template_parts_run_from_their_line_to_the_next(tmp_path):
+    path = tmp_path / "page.html"
+    path.write_text(
+        "<!--\nabout the file\n-->\n\n<!-- part: one -->\n  <p>${a}</p>\n<b>x</b>\n\n\n<!-- part: two -->\n<i>$b</i>\n",
+        encoding="utf-8",
+    )
+    parts = read_template(path)
+    assert {name: t.template for name, t in parts.items()} == {"one": "  <p>${a}</p>\n<b>x</b>", "two": "<i>$b</i>"}
 
 
 @pytest.fixture(scope="module")

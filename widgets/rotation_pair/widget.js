@@ -1,27 +1,22 @@
 /* This course's q/k widget (narration/page.py places it in word_order, beside qk_widget): q on seat m,
    k on seat n, each turned by its seat times θ: the arrows, each turn, k's turn relative to q ((n − m)θ,
-   signed), the angle between them (folded into [0°, 180°], the arc), the score q·k. Its data: theta_deg,
-   seats, q, k (2-D), m, n (the seats it starts on), from narration/figures.py. Plain ES5. */
+   signed), the angle between them (folded into [0°, 180°], the arc), the score q·k. A switch starts k
+   further round (lesson 1's pair: k ahead of q), so that k after q and k before q score differently; the
+   note says why. Every number it shows and every arrow it draws is in its data, computed by narration/page.py
+   with mathcore and written with the figures' formatters: this script looks them up and draws. Plain ES5. */
 coursekit.widget("rotation_pair", function (el, data) {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
-  var thetaDeg = Number(data.theta_deg);
-  var theta = thetaDeg * Math.PI / 180;
-  var q = data.q.map(Number), k = data.k.map(Number);
+  var seats = Number(data.seats);
   var inputs = { m: el.querySelector('input[data-var="m"]'), n: el.querySelector('input[data-var="n"]') };
   var seatsG = el.querySelector(".seats");
   var arc = el.querySelector(".arc");
-  var seats = Number(data.seats);
+  var leadSwitch = el.querySelector(".lead-switch");
+  var note = el.querySelector(".widget-note");
+  var lead = Boolean(data.lead_on) && data.states.length > 1;
 
   function each(root, selector, fn) {
     Array.prototype.forEach.call(root.querySelectorAll(selector), fn);
-  }
-  /* x to `places` decimals, trailing zeros dropped, a minus sign (U+2212) for a negative */
-  function number(x, places) {
-    var v = Math.round(x * Math.pow(10, places)) / Math.pow(10, places);
-    if (v === 0) { v = 0; }
-    var s = Math.abs(v).toFixed(places).replace(/\.?0+$/, "");
-    return (v < 0 ? "\u2212" : "") + s;
   }
 
   /* the seats from the data: each slider's range and starting seat, θ in the rule */
@@ -35,24 +30,21 @@ coursekit.widget("rotation_pair", function (el, data) {
     if (text) { parent.replaceChild(document.createTextNode(text), slot); } else { parent.removeChild(slot); }
     parent.normalize();
   }
-  settle(el.querySelector(".widget-rule .theta"), number(thetaDeg, 2));
-  /* the score is cos((n − m)θ) only for unit arrows that start aligned: otherwise the label says q·k alone */
-  var unitAligned = [q, k].every(function (v) { return Math.abs(Math.sqrt(v[0] * v[0] + v[1] * v[1]) - 1) < 1e-12; }) &&
-    Math.abs(Math.atan2(q[1], q[0]) - Math.atan2(k[1], k[0])) < 1e-12;
-  var scoreRule = el.querySelector(".score-rule");
-  settle(scoreRule, unitAligned ? scoreRule.textContent : "");
+  settle(el.querySelector(".widget-rule .theta"), data.theta_text);
+  each(el, ".lead-deg", function (slot) { settle(slot, data.lead_text || ""); });
+  if (data.states.length > 1) {
+    leadSwitch.hidden = false;
+    if (data.note) { note.textContent = data.note; note.hidden = false; }
+  }
 
-  for (var s = 0; s < seats; s++) {
+  data.dial.forEach(function (at) {
     var dot = document.createElementNS(SVG, "circle");
-    dot.setAttribute("cx", Math.cos(s * theta).toFixed(4));
-    dot.setAttribute("cy", (-Math.sin(s * theta)).toFixed(4));
+    dot.setAttribute("cx", at[0].toFixed(4));
+    dot.setAttribute("cy", (-at[1]).toFixed(4));
     dot.setAttribute("r", "0.03");
     seatsG.appendChild(dot);
-  }
+  });
 
-  function turn(v, a) {
-    return [v[0] * Math.cos(a) - v[1] * Math.sin(a), v[0] * Math.sin(a) + v[1] * Math.cos(a)];
-  }
   function drawArrow(g, v) {
     var x = v[0], y = -v[1], len = Math.sqrt(x * x + y * y);
     var line = g.querySelector("line"), head = g.querySelector("polygon");
@@ -85,8 +77,8 @@ coursekit.widget("rotation_pair", function (el, data) {
 
   function update() {
     var m = Number(inputs.m.value), n = Number(inputs.n.value);
-    var qt = turn(q, m * theta), kt = turn(k, n * theta);
-    var score = qt[0] * kt[0] + qt[1] * kt[1];
+    var state = data.states[lead ? 1 : 0];
+    var qt = state.q_at[m], kt = state.k_at[n];
     var from = Math.atan2(qt[1], qt[0]), between = shortest(from, Math.atan2(kt[1], kt[0]));
     Array.prototype.forEach.call(seatsG.childNodes, function (dot, s) {
       dot.setAttribute("class", (s === m ? "at-m" : "") + (s === n ? " at-n" : ""));
@@ -95,17 +87,18 @@ coursekit.widget("rotation_pair", function (el, data) {
     drawArrow(el.querySelector(".arrow-q"), qt);
     drawArrow(el.querySelector(".arrow-k"), kt);
     drawArc(from, between);                   // the angle between them: from q to k the shorter way
+    leadSwitch.setAttribute("aria-pressed", String(lead));
+    el.querySelector(".rule-aligned").hidden = !data.rule || lead;
+    el.querySelector(".rule-lead").hidden = !data.rule || !lead;
     el.querySelector(".seat-m output").textContent = String(m);
     el.querySelector(".seat-n output").textContent = String(n);
-    el.querySelector(".q-turn").textContent = number(m * thetaDeg, 2) + "°";
-    el.querySelector(".k-turn").textContent = number(n * thetaDeg, 2) + "°";
-    el.querySelector(".turn").textContent = number((n - m) * thetaDeg, 2) + "°";
-    var angleEl = el.querySelector(".angle");
-    angleEl.textContent = number(Math.abs(between) * 180 / Math.PI, 2) + "°";
-    angleEl.dataset.value = String(Math.abs(between) * 180 / Math.PI);
+    el.querySelector(".q-turn").textContent = data.turn_text[m] + "°";
+    el.querySelector(".k-turn").textContent = data.turn_text[n] + "°";
+    el.querySelector(".turn").textContent = data.gap_text[n - m + seats - 1] + "°";
+    el.querySelector(".angle").textContent = state.angle_text[m][n] + "°";
     var scoreEl = el.querySelector(".score");
-    scoreEl.textContent = number(score, 3);
-    scoreEl.dataset.value = String(score);
+    scoreEl.textContent = state.score_text[m][n];
+    scoreEl.dataset.value = String(state.score[m][n]);
   }
 
   each(el, "input.seat-input", function (input) { input.addEventListener("input", update); });
@@ -116,6 +109,10 @@ coursekit.widget("rotation_pair", function (el, data) {
       input.value = String(v);
       update();
     });
+  });
+  leadSwitch.addEventListener("click", function () {
+    lead = !lead;
+    update();
   });
   update();
 });

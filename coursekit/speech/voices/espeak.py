@@ -145,7 +145,8 @@ class Espeak(Voice):
         pending_pause = 0.0
         with tempfile.TemporaryDirectory(prefix="coursekit-espeak-") as td:
             for k, (start, end, kind) in enumerate(clauses(spoken)):
-                syl = self.lexicon.pinyin(spoken[start:end])
+                # erhua unmerged (na3 er5): cmn-latn-pinyin misreads a merged syllable (nar3 as na55 'er214)
+                syl = self.lexicon.pinyin(spoken[start:end], erhua=False)
                 if syl:
                     wav = Path(td) / f"c{k}.wav"
                     self._say(" ".join(syl), wav)

@@ -69,7 +69,7 @@ from coursekit.speech.voices import kokoro_speakers as speakers
 from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, one_of, warn_on_stderr
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
 from coursekit.zh.chars import clauses, is_allowed
-from coursekit.zh.lexicon import Lexicon
+from coursekit.zh.lexicon import Lexicon, erhua_positions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -537,6 +537,7 @@ class Kokoro(Voice):
             if (len(tok) > 1 or (tok.isascii() and tok.isalpha()) or not is_allowed(tok)) and tok not in unread:
                 unread.append(tok)
         syllable_at = {p: syl for u in units for p, syl in zip(u.positions, u.syllables)}
+        erhua = erhua_positions(expanded, units)  # the erhua suffix: er5, a toneless ɚ joined to the syllable before
         word_starts = set()
         pos = 0
         for word in _jieba().lcut(expanded, HMM=True):
@@ -551,7 +552,7 @@ class Kokoro(Voice):
                     if syllable_at[i] not in unread:
                         unread.append(syllable_at[i])
                     continue
-                items.append((where[i], ps, i in word_starts))
+                items.append((where[i], ps, i in word_starts and i not in erhua))
             elif ch in _INNER:
                 items.append((None, _INNER[ch], False))
         return items
