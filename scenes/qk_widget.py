@@ -763,6 +763,9 @@ class QKWidget(NarratedScene):
             self.play_frames(FadeIn(unseen), frames=max(1, int(0.25 * cue.frames_until("base"))))
             self.hold_to(max(self.frame, cue.bookmark("base")))
             self.swap([base], FadeIn(base_new), run_time=cue.share(0.1))
-            self.play(dial.log_base.animate.set_value(float(np.log10(figures.CONTEXT_BASE))), run_time=cue.share(0.25))
+            self.play(
+                dial.log_base.animate.set_value(float(np.log10(figures.CONTEXT_BASE))),
+                run_time=min(cue.share(0.25), 0.7 * cue.remaining()),
+            )
             self.swap([unseen], FadeIn(back), run_time=min(cue.share(0.12), cue.remaining()))
             cue.hold()

@@ -130,7 +130,7 @@ def test_failing_encodings_values(scene_b):
         ("tick", "满足第一、三条"),
         ("tick", "满足第一、二条"),
     ]
-    for cue, met in (("raw_cat", "第一条和第三条都满足"), ("norm_step", "前两条它都满足")):
+    for cue, met in (("raw_cat", "满足第一条和第三条"), ("norm_step", "前两条它都满足")):
         assert met in scene.plan.cue(cue).text
     # a fixed large divisor: small only up to it, one step of 1/divisor
     fixed = one(scene, "fixed")
