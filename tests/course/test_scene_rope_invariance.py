@@ -1,6 +1,5 @@
 """rope_invariance (trig_to_rope, class RopeInvariance): q and k as mathcore.rope_2d turns them, the three seat
-pairs' equal scores, the score curve, and the angle and score labels against the drawn arrows; rope_gap_only,
-the same class in lesson 2, is checked here too.
+pairs' equal scores, the score curve, and the angle and score labels against the drawn arrows.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
