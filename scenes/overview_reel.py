@@ -125,7 +125,7 @@ class OverviewReel(NarratedScene):
         # strip under it; 小明 and 小红 swap places, and their strips travel along unchanged
         x = word_vectors(self.WORDS, self.WORD_D)
         demo = ShuffleDemo(
-            self.WORDS, x, center=np.array([0.0, 1.1, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
+            self.WORDS, x, center=np.array([0.0, 0.85, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
         )
         self.watch("blind", demo.probe_values)
         same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
