@@ -63,6 +63,14 @@ LOOP_STARTS = (0, 2, 10, 20)
 LOOP_GAP = 3
 BEFORE_AFTER_GAP = 3  # exercises.ex2: k this many seats after q, then as many before (ROPE_PAIR_*, WIDGET_*)
 
+# --- word_order (lesson 2) ----------------------------------------------------------------
+WIDGET_SWAP = tuple(reversed(WIDGET_SEATS[0]))  # qk_widget.order: q and k trade seats (q at 4, k at 2)
+FIXED_DIVISOR = 10000  # failing_encodings.takeaway: the seat divided by a fixed large number
+CONTEXT_D, CONTEXT_PLANE = 128, 63  # qk_widget.longer: the slowest plane of one 128-dimension head ...
+CONTEXT_TRAIN = 4096  # ... the farthest distance seen in training ...
+CONTEXT_FAR = 32768  # ... a distance beyond it ...
+CONTEXT_BASE = 100000.0  # ... and the formula's 10000 made larger, so the plane turns slower
+
 
 # --- the computations ----------------------------------------------------------------
 def _theta() -> float:
@@ -77,6 +85,11 @@ def rope_pair_scores() -> list[float]:
 def widget_scores() -> list[float]:
     """The q/k widget's scores at WIDGET_SEATS (equal: the gap is the same)."""
     return [mathcore.rope_score(WIDGET_Q, WIDGET_K, i, j, _theta()) for i, j in WIDGET_SEATS]
+
+
+def context_angle(distance: float, base: float = 10000.0) -> float:
+    """qk_widget.longer: how far (radians) the slowest plane of a CONTEXT_D head turns over ``distance`` seats."""
+    return float(distance * mathcore.frequencies(CONTEXT_D, base)[CONTEXT_PLANE])
 
 
 def minimal_rope_scores(x: np.ndarray) -> np.ndarray:
@@ -266,9 +279,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     "loop_rope": lambda: fmt_dec(loop_table().rope[0]),
     # assertions_live: A4 written with the row/column bug (rows on the left of M_k, taken for k steps on)
     "row_bug_err": lambda: fmt_dec(checks.a4_row_bug(), 1),
-    # exercises.ex2: lesson 1's pair with k BEFORE_AFTER_GAP seats after q, then before it
-    "pair_after_score": lambda: fmt_dec(before_after_scores(ROPE_PAIR_Q, ROPE_PAIR_K)[0]),
-    "pair_before_score": lambda: fmt_dec(before_after_scores(ROPE_PAIR_Q, ROPE_PAIR_K)[1]),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

@@ -315,11 +315,12 @@ class AttentionIsBlind(NarratedScene):
 
 
 class BlindBagReminder(NarratedScene):
-    """recall (the shuffle, recomputed: 置换等变) → bag (two opposite sentences, one bag) → takeaway.
+    """recall (the condition; the shuffle, recomputed: 置换等变) → bag (two opposite sentences, one bag) →
+    takeaway (the cause is that every step treats all words alike, not speed; causal masks give a rough hint).
 
-    word_order only recalls the demonstration trig_to_rope's ``attention_blind`` makes in full: the
-    lending sentence's words over their attention outputs (:class:`ShuffleDemo`), shuffled, then
-    recomputed on the new order (the same strips), and the name of the property on screen.
+    word_order only recalls the demonstration trig_to_rope's ``attention_blind`` makes in full, with another
+    sentence (this lesson's lending sentence): its words over their attention outputs (:class:`ShuffleDemo`),
+    shuffled, then recomputed on the new order (the same strips), and the name of the property on screen.
     """
 
     SCENE_IDS = ("blind_bag",)
@@ -328,6 +329,14 @@ class BlindBagReminder(NarratedScene):
     WORDS = ("小明", "把", "书", "借给", "小红")
     PERM = (2, 4, 3, 0, 1)
     PAIR = ("小明把书借给小红", "小红把书借给小明")
+    CONDITION = "前提：每个词都能看到整句话，又不加位置信息"
+    #: the takeaway's lines, each shown when the voice reaches it (a share of the cue's speech)
+    TAKEAWAY = (
+        ("一起算：让它快", theme.TEXT, 0.0),
+        ("每一步对所有词一视同仁 → 次序进不来", theme.TEXT, 0.08),
+        ("只准看前文的模型（GPT-2、LLaMA）：只能粗略猜出位置", theme.TEXT, 0.3),
+        ("所以先后得另外告诉它", theme.HIGHLIGHT, 0.78),
+    )
 
     def construct(self) -> None:
         header = self.header()
@@ -337,11 +346,15 @@ class BlindBagReminder(NarratedScene):
         )
         self.watch("demo", demo.probe_values)
         out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, LEFT, buff=0.4)
+        condition = theme.small_text(self.CONDITION, color=theme.TEXT).move_to(
+            np.array([0.0, 0.0, 0.0])
+        )  # under the strips
         term = theme.title_text("置换等变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.9, 0.0]))
         meaning = theme.body_text("打乱输入，输出只跟着换位置", color=theme.TEXT).next_to(term, DOWN, buff=0.3)
         with self.cue("recall") as cue:
             self.play(
                 FadeIn(header),
+                FadeIn(condition),
                 FadeIn(demo.chips, lag_ratio=0.1),
                 FadeIn(demo.columns),
                 FadeIn(out_label),
@@ -359,7 +372,8 @@ class BlindBagReminder(NarratedScene):
                 perm=list(self.PERM),
                 term=term.text,
                 meaning=meaning.text,
-                on_screen=[self.on_screen(m) for m in (term, meaning)],
+                condition=condition.text,
+                on_screen=[self.on_screen(m) for m in (term, meaning, condition)],
             )
 
         with self.cue("bag") as cue:
@@ -371,10 +385,12 @@ class BlindBagReminder(NarratedScene):
             )
             bag_of_words(self.PAIR, self.WORDS, cue, self)
 
-        first = theme.body_text("每一步对所有词一视同仁 → 次序进不来", color=theme.TEXT)
-        second = theme.body_text("好处：快　代价：先后得另外告诉它", color=theme.HIGHLIGHT)
-        line = VGroup(first, second).arrange(DOWN, buff=0.35).move_to(np.array([0.0, 0.3, 0.0]))
+        lines = VGroup(*[theme.body_text(t, color=c) for t, c, _ in self.TAKEAWAY])
+        lines.arrange(DOWN, buff=0.4).move_to(np.array([0.0, 0.4, 0.0]))
         with self.cue("takeaway") as cue:
-            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.25))
-            self.play(FadeIn(line[0]), run_time=cue.share(0.3))
-            self.play(FadeIn(line[1], shift=0.2 * UP), run_time=cue.remaining())
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.08))
+            for line, (_, _, at) in zip(lines, self.TAKEAWAY):
+                self.hold_to(max(self.frame, cue.start_frame + int(at * cue.plan.speech_frames)))
+                self.play(FadeIn(line, shift=0.15 * UP), run_time=min(cue.share(0.1), cue.remaining()))
+            cue.hold()
+            self.probe("takeaway", lines=[line.text for line in lines])

@@ -1,4 +1,5 @@
-"""两个行不通的写法: the raw seat number (too big) and seat ÷ length (unsteady).
+"""两个行不通的写法: the raw seat number (too big) and seat ÷ length (unsteady), each checked against the three
+requirements; and, in one line, the seat ÷ a fixed large number (bounded only up to it, its step too small).
 
 The word vectors come from :func:`mathcore.toy_words.word_vectors`, the codes from
 :func:`mathcore.raw_index_encoding` and :func:`mathcore.length_normalised_encoding`,
@@ -83,7 +84,9 @@ class FailingEncodings(NarratedScene):
         )
         seat.move_to(np.array([3.7, 2.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
-        small = theme.small_text("词向量里的数：大多在 ±1 附近", color=theme.TEXT).next_to(word_label, DOWN, buff=0.3)
+        small = theme.small_text("词向量里的数：大多在 −1 到 1 之间", color=theme.TEXT).next_to(
+            word_label, DOWN, buff=0.3
+        )
         small.align_to(rows, LEFT)
         p_far = theme.body_text(f"p = {vec_text(raw(self.FAR))}", color=theme.POSITION).move_to(
             rows[1], aligned_edge=LEFT
@@ -131,7 +134,8 @@ class FailingEncodings(NarratedScene):
             g.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         block.arrange(DOWN, aligned_edge=LEFT, buff=0.6).move_to(np.array([0.0, 0.55, 0.0]))
         rule2 = MarkedLine("cross", theme.body_text("违反第二条：数值要小", color=theme.HIGHLIGHT))
-        rule2.move_to(np.array([0.0, -2.05, 0.0]))
+        pass2 = MarkedLine("tick", theme.body_text("满足第一、三条", color=theme.TEXT))
+        VGroup(pass2, rule2).arrange(RIGHT, buff=0.9).move_to(np.array([0.0, -2.05, 0.0]))
         with self.cue("raw_cat") as cue:
             seat.clear_updaters()
             self.play(
@@ -146,8 +150,9 @@ class FailingEncodings(NarratedScene):
             self.play(FadeIn(dots[1], shift=0.15 * DOWN), run_time=cue.share(0.14))
             self.play(FadeIn(dists[0]), run_time=cue.share(0.2))
             self.play(FadeIn(dists[1]), run_time=cue.share(0.2))
-            self.play(FadeIn(rule2, scale=1.1), run_time=cue.remaining())
+            self.play(FadeIn(pass2), FadeIn(rule2, scale=1.1), run_time=cue.remaining())
             self.probe("verdict", **rule2.probe_values())
+            self.probe("passes", **pass2.probe_values())
             self.probe(
                 "raw_cat",
                 shown=[m.text for m in (*dots, *dists)],
@@ -165,7 +170,7 @@ class FailingEncodings(NarratedScene):
         long = self._number_line(long_n, y=-1.0, name=f"{long_n} 个词的句子")
         inside = theme.small_text("所有的数都落在 0 和 1 之间", color=theme.TEXT).move_to(np.array([0.0, 2.35, 0.0]))
         with self.cue("norm") as cue:
-            self.play(FadeOut(block), FadeOut(rule2), FadeOut(title1), run_time=cue.share(0.15))
+            self.play(FadeOut(block), FadeOut(pass2), FadeOut(rule2), FadeOut(title1), run_time=cue.share(0.15))
             self.play(
                 FadeIn(title2), Create(short.axis), FadeIn(short.ends), FadeIn(short.name), run_time=cue.share(0.3)
             )
@@ -228,14 +233,16 @@ class FailingEncodings(NarratedScene):
         step_l = theme.small_text(f"一步 {figures.value('norm_step_long')}", color=theme.POSITION).next_to(
             b_l, DOWN, buff=0.08
         )
-        rule3 = MarkedLine("cross", theme.body_text("违反第三条：挪一个座位的变化随句长而变", color=theme.HIGHLIGHT))
-        rule3.move_to(np.array([0.0, -2.25, 0.0]))
+        rule3 = MarkedLine("cross", theme.body_text("违反第三条：一步随句长而变", color=theme.HIGHLIGHT))
+        pass3 = MarkedLine("tick", theme.body_text("满足第一、二条", color=theme.TEXT))
+        VGroup(pass3, rule3).arrange(RIGHT, buff=0.9).move_to(np.array([0.0, -2.25, 0.0]))
         with self.cue("norm_step") as cue:
             self.play(FadeOut(inside), FadeOut(code_s), FadeOut(code_l), run_time=cue.share(0.1))
             self.play(FadeIn(b_s), FadeIn(step_s), run_time=cue.share(0.25))
             self.play(FadeIn(b_l), FadeIn(step_l), run_time=cue.share(0.25))
-            self.play(FadeIn(rule3, scale=1.1), run_time=cue.remaining())
+            self.play(FadeIn(pass3), FadeIn(rule3, scale=1.1), run_time=cue.remaining())
             self.probe("verdict", **rule3.probe_values())
+            self.probe("passes", **pass3.probe_values())
             self.probe(
                 "norm_steps",
                 shown=[step_s.text, step_l.text],
@@ -245,19 +252,32 @@ class FailingEncodings(NarratedScene):
                 ],
             )
 
-        # -- takeaway: one too big, one unsteady ---------------------------------------------------
+        # -- takeaway: one too big, one unsteady; a fixed large divisor: small only up to it, its step tiny ------
+        n = figures.FIXED_DIVISOR
+        fixed_step = float(np.diff(mathcore.length_normalised_encoding([0, 1], n, 1)[:, 0])[0])
         verdicts = VGroup(
             theme.body_text("座位号直接加：太大，没有上限", color=theme.TEXT),
             theme.body_text("除以句子长度：不稳，一步会变", color=theme.TEXT),
+            theme.body_text(f"除以固定的 {figures.fmt_int(n)}：", color=theme.TEXT),
         )
-        verdicts.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 1.2, 0.0]))
+        verdicts.arrange(DOWN, aligned_edge=LEFT, buff=0.4).move_to(np.array([0.0, 1.75, 0.0]))
+        fixed = VGroup(
+            theme.small_text(f"座位过了 {figures.fmt_int(n)}，数就超过 1", color=theme.TEXT),
+            theme.small_text(f"一步只有 {figures.fmt_dec(fixed_step, 4)}：邻座几乎分不清", color=theme.TEXT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fixed.next_to(verdicts[2], DOWN, buff=0.2).align_to(verdicts, LEFT).shift(0.5 * RIGHT)
         want = theme.title_text("要的是：有界，每一步都是同一种变化", color=theme.HIGHLIGHT).move_to(
-            np.array([0.0, -0.7, 0.0])
+            np.array([0.0, -1.3, 0.0])
         )
         with self.cue("takeaway") as cue:
-            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.2))
-            self.play(FadeIn(verdicts, lag_ratio=0.5), run_time=cue.share(0.35))
-            self.play(FadeIn(want, shift=0.2 * UP), run_time=cue.remaining())
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.1))
+            self.play(FadeIn(verdicts[:2], lag_ratio=0.5), run_time=cue.share(0.15))
+            self.hold_to(max(self.frame, cue.start_frame + int(0.12 * cue.plan.speech_frames)))
+            self.play(FadeIn(verdicts[2]), FadeIn(fixed), run_time=cue.share(0.15))
+            self.hold_to(max(self.frame, cue.start_frame + int(0.62 * cue.plan.speech_frames)))
+            self.play(FadeIn(want, shift=0.2 * UP), run_time=min(cue.share(0.12), cue.remaining()))
+            cue.hold()
+            self.probe("fixed", divisor=n, step=fixed_step, shown=[verdicts[2].text, *(t.text for t in fixed)])
 
     # -- helpers ------------------------------------------------------------------------------
     def _unit(self) -> float:

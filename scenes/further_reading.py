@@ -1,4 +1,4 @@
-"""想深入可以看: the reading list, one entry per cue."""
+"""延伸阅读: the reading list, one entry per cue."""
 
 from __future__ import annotations
 

@@ -34,7 +34,8 @@ from scenes.mobjects.token_row import TokenRow
 
 class LearnedTable(NarratedScene):
     """table (rows by seat up to the maximum length) → train (seats looked up, trained with the model) →
-    users (BERT, GPT-2) → tradeoff (the seat past the end has no row) → paper_choice (tried both, a tie; chose
+    users (BERT, GPT-2) → tradeoff (the three requirements: the first two by training, the third nobody
+    promises; the seat past the end has no row) → paper_choice (tried both, a tie; chose
     the clocks, which read any seat; unseen lengths go badly all the same)."""
 
     SCENE_IDS = ("learned_table",)
@@ -152,9 +153,15 @@ class LearnedTable(NarratedScene):
 
         # -- tradeoff: fits the data; the length is fixed, seat MAX_LEN has no row -----------------
         # both marks drawn (the course font has no ✗), so the tick and the cross match
+        three = VGroup(
+            theme.small_text("拿三条要求来检验：", color=theme.MUTED),
+            theme.body_text("第一、二条：靠训练", color=theme.TEXT),
+            theme.body_text("第三条：没人保证", color=theme.TEXT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         good = MarkedLine("tick", theme.body_text("贴合训练数据", color=theme.TEXT))
-        bad = MarkedLine("cross", theme.body_text("长度写死了", color=theme.HIGHLIGHT))
-        pros = VGroup(good, bad).arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([panel_x, 1.3, 0.0]))
+        bad = MarkedLine("cross", theme.body_text("行数有上限：长度写死了", color=theme.HIGHLIGHT))
+        pros = VGroup(three, good, bad).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        pros.move_to(np.array([panel_x, 1.2, 0.0]))
         ghost = DashedVMobject(
             Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT, stroke_width=2), num_dashes=30
         )
@@ -163,10 +170,13 @@ class LearnedTable(NarratedScene):
         ghost_seat.align_to(table.labels[0], RIGHT)
         missing = theme.small_text("没有这一行", color=theme.HIGHLIGHT).next_to(ghost, RIGHT, buff=0.3)
         with self.cue("tradeoff") as cue:
-            self.swap([names, term], FadeIn(good), run_time=cue.share(0.3))
-            self.play(FadeIn(bad), run_time=cue.share(0.25))
+            self.swap([names, term], FadeIn(three, lag_ratio=0.4), run_time=cue.share(0.3))
+            self.hold_to(max(self.frame, cue.start_frame + int(0.4 * cue.plan.speech_frames)))
+            self.play(FadeIn(good), run_time=cue.share(0.1))
+            self.hold_to(max(self.frame, cue.start_frame + int(0.6 * cue.plan.speech_frames)))
+            self.play(FadeIn(bad), run_time=cue.share(0.1))
             self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.remaining())
-            self.probe("verdicts", lines=[good.probe_values(), bad.probe_values()])
+            self.probe("verdicts", lines=[good.probe_values(), bad.probe_values()], three=[t.text for t in three])
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
 
         # -- paper_choice: the paper tried both (a tie) and chose the clocks, which read any seat, hoping for
@@ -188,7 +198,7 @@ class LearnedTable(NarratedScene):
             np.array([panel_x, -0.9, 0.0])
         )
         with self.cue("paper_choice") as cue:
-            self.play(FadeOut(pros), FadeIn(both), run_time=cue.share(0.12))
+            self.swap([pros], FadeIn(both), run_time=cue.share(0.12))
             self.probe("paper_line", text=both.text)
             self.hold_to(max(self.frame, cue.bookmark("pick")))
             span = cue.frames_until("but")

@@ -55,7 +55,7 @@ class OverviewReel(NarratedScene):
 
     SCENE_IDS = ("word_order_overview",)
     CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
-    BOOKMARKS = {"rope": ("lead", "turn", "only", "caveat")}
+    BOOKMARKS = {"rope": ("lead", "turn", "only")}
     LESSON_TITLE = "从座位号到 RoPE"  # the lesson's title (narration/word_order.yaml)
     WORDS = ("小明", "把", "书", "借给", "小红")  # the premise's sentence, cut as everywhere in the lesson
     SWAP = (4, 1, 2, 3, 0)  # 小明 ↔ 小红: the premise's second sentence
@@ -110,28 +110,31 @@ class OverviewReel(NarratedScene):
         steps = VGroup(
             *[theme.body_text(t, color=theme.TEXT, font_size=theme.SIZE_SMALL) for t in ("点积", "softmax", "加权求和")]
         ).arrange(RIGHT, buff=0.9)
-        steps.move_to(np.array([0.0, 2.45, 0.0]))
+        steps.move_to(np.array([0.0, 2.2, 0.0]))  # room above for the softmax gloss, under the caption
         links = VGroup(
             *[
                 Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
                 for s, t in zip(steps[:-1], steps[1:])
             ]
         )
-        none = theme.small_text("没有一步用到次序", color=theme.MUTED).next_to(steps, DOWN, buff=0.15)
+        none = theme.small_text("每个词都看整句话、不加位置信息：没有一步用到次序", color=theme.TEXT).next_to(
+            steps, DOWN, buff=0.15
+        )
+        gloss = theme.small_text("把分数化成和为 1 的权重", color=theme.MUTED).next_to(steps[1], UP, buff=0.12)
         # the short version (blind_bag shows the whole experiment): the premise's sentence, each word's output
         # strip under it; 小明 and 小红 swap places, and their strips travel along unchanged
         x = word_vectors(self.WORDS, self.WORD_D)
         demo = ShuffleDemo(
-            self.WORDS, x, center=np.array([0.0, 1.1, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
+            self.WORDS, x, center=np.array([0.0, 0.85, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
         )
         self.watch("blind", demo.probe_values)
         same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
-        self.play(FadeIn(steps, lag_ratio=0.3), Create(links), run_time=cue.share(0.2))
+        self.play(FadeIn(steps, lag_ratio=0.3), Create(links), FadeIn(gloss), run_time=cue.share(0.2))
         self.play(FadeIn(none), FadeIn(demo), run_time=cue.share(0.15))
         self._at(cue, 0.6)
         self.play(*demo.shuffle_animations(self.SWAP), run_time=cue.share(0.2))
         self.play(FadeIn(same), run_time=cue.remaining())
-        self.blind_group = VGroup(steps, links, none, demo.chips, demo.columns, same)
+        self.blind_group = VGroup(steps, links, gloss, none, demo.chips, demo.columns, same)
 
     def _seat(self, cue) -> None:
         self._swap_caption("seat", cue, self.blind_group)
@@ -295,7 +298,7 @@ class OverviewReel(NarratedScene):
         self.table_group = VGroup(heat, gap, side)
 
     def _rope(self, cue) -> None:
-        """q and k start 30° apart (k ahead, said and shown); seats (m, n) turn them by mθ and nθ. k turns
+        """q and k start 20° apart (k ahead, said and shown); seats (m, n) turn them by mθ and nθ. k turns
         (n − m)θ more, so for this pair the angle (the arc and its live readout) and the score depend on n − m only."""
         self._swap_caption("rope", cue, self.table_group)
         theta = float(np.radians(figures.THETA_DEG))
@@ -332,10 +335,8 @@ class OverviewReel(NarratedScene):
             (2.35, 1.6, 0.85) + (0.1,) * len(seats) + (-0.65, -1.4),
         ):
             mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
-        names = theme.small_text("q：查询向量　k：键向量　分数 = q·k", color=theme.TEXT)
+        names = theme.small_text("q：查询向量　k：键向量　分数来自 q·k", color=theme.TEXT)
         names.move_to(np.array([-0.6, 2.86, 0.0]), aligned_edge=LEFT)
-        caveat = theme.small_text("超出训练时的长度：效果会打折扣", color=theme.TEXT)
-        caveat.move_to(np.array([-0.6, -2.05, 0.0]), aligned_edge=LEFT)
         self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
         self.watch(
             "rope_drawn",
@@ -364,7 +365,7 @@ class OverviewReel(NarratedScene):
             },
         )
         gap_num.update()
-        # seats (0, 0): nothing turned yet, k is ahead by the pair's own 30°; the rule, then the lead are said
+        # seats (0, 0): nothing turned yet, k is ahead by the pair's own lead (20°); the rule, then the lead are said
         self.play(
             FadeIn(pair.circle),
             FadeIn(pair.q_arrow),
@@ -393,18 +394,16 @@ class OverviewReel(NarratedScene):
         self.play_frames(FadeIn(seats[1]), FadeIn(info[3]), FadeIn(pair.score), frames=max(1, int(0.25 * span)))
         self.hold_to(max(self.frame, cue.bookmark("only")))
         self.play(FadeIn(info[4]), run_time=cue.share(0.08))
-        span = cue.frames_until("caveat")
+        span = cue.frames_remaining()
         for i in (2, 3):  # each pair's caption is read at rest before the next turn
             self.play_frames(
                 pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]), frames=max(1, int(0.28 * span))
             )
             self.play_frames(FadeIn(seats[i]), frames=max(1, int(0.1 * span)))
             self.hold_frames(int(0.1 * span))
-        self.hold_to(max(self.frame, cue.bookmark("caveat")))
-        self.play(FadeIn(caveat), run_time=min(cue.share(0.1), cue.remaining()))
         cue.hold()
         gap_num.clear_updaters()
-        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names, caveat)
+        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names)
 
     def _close(self, cue) -> None:
         self._swap_caption("close", cue, self.rope_group)
@@ -456,7 +455,7 @@ class OverviewReel(NarratedScene):
             ]
         )
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
-        nxt = theme.small_text("完整的课里：一节一节展开，最后四道小题", color=theme.MUTED).move_to(
+        nxt = theme.small_text("接下来：一节一节展开，最后四道小题", color=theme.MUTED).move_to(
             np.array([0.0, -2.2, 0.0])
         )
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))

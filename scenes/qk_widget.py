@@ -1,4 +1,6 @@
-"""RoPE：转动 q 和 k — the q/k widget: seats turn the arrows, the score reads only the gap."""
+"""RoPE：算出 q、k 之后再转 — why RoPE turns q and k after the projections, the q/k widget (seats turn the
+arrows, the score reads only the gap, and aligned arrows cannot tell before from after), the planes of one
+head, RoPE against the three requirements, and why a longer context needs slower planes."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow, LabeledNumber, QKPair, SpinArrow
 from scenes.mobjects.colored_text import colored, rich
+from scenes.mobjects.marks import MarkedLine
+from scenes.mobjects.seen_angles import SeenAngleDial
 
 CENTER = np.array([-3.7, 0.25, 0.0])
 SCALE = 1.8
@@ -37,6 +41,7 @@ PANEL_X = 0.9  # left edge of the readouts
 STRIP_Y = -1.75
 SEAT_W = 0.5
 K_THIN = 0.45  # share of k's stroke while it lies exactly on q (so q shows around it)
+SCORE_PLACES = len(figures.value("widget_score").partition(".")[2])  # the score readout's decimals
 
 
 def _box(text: str, color: str = theme.TEXT) -> VGroup:
@@ -52,6 +57,10 @@ def _speed_text(w: float) -> str:
     1.15e-4 → ``ω ≈ 0.0001``). θ stays the one speed of the 2-D widget."""
     shown = figures.fmt_dec(w, 4)
     return f"ω {'=' if abs(float(shown) - w) < 1e-12 else '≈'} {shown}"
+
+
+OLD_CHAIN = (("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE))
+NEW_CHAIN = (("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.HIGHLIGHT), ("打分", theme.SCORE))
 
 
 def _chain(*parts: tuple[str, str]) -> VGroup:
@@ -74,21 +83,118 @@ def _chain(*parts: tuple[str, str]) -> VGroup:
 
 
 class QKWidget(NarratedScene):
-    """placement → after_qk → arrow → rule → angle → score → slide → planes → same_clocks.
+    """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → arrow → rule →
+    angle → score → slide → order (the seats swapped: aligned arrows score both orders alike) → planes →
+    same_clocks → ticks (the three requirements) → longer (the slowest plane, seen and unseen angles).
 
     q and k are ``figures.WIDGET_Q/K``, θ is ``figures.THETA_DEG``, the seats are
-    ``figures.WIDGET_SEATS``. Turned arrows come from :func:`mathcore.rope_2d`, the
+    ``figures.WIDGET_SEATS`` and ``figures.WIDGET_SWAP``. Turned arrows come from :func:`mathcore.rope_2d`, the
     angle between them from :func:`mathcore.scores.angle_between`, the score from
-    :func:`mathcore.rope_score`.
+    :func:`mathcore.rope_score`; the slowest plane's angles from :func:`narration.figures.context_angle`.
     """
 
     SCENE_IDS = ("qk_widget",)
-    CUES = ("placement", "after_qk", "arrow", "rule", "angle", "score", "slide", "planes", "same_clocks")
-    BOOKMARKS = {"placement": ("moved",), "slide": ("caveat",)}
+    CUES = (
+        "placement",
+        "after_qk",
+        "why",
+        "arrow",
+        "rule",
+        "angle",
+        "score",
+        "slide",
+        "order",
+        "planes",
+        "same_clocks",
+        "ticks",
+        "longer",
+    )
+    BOOKMARKS = {"placement": ("moved",), "why": ("rope",), "order": ("why", "real"), "longer": ("far", "base")}
     N_SEATS = 10
     PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
     PLANE_INDICES = (0, 16, 32, 48, 63)
-    PLANE_SEATS = (8.0, 14.0)  # the seat the small planes reach in `planes`, then in `same_clocks`
+    PLANE_SEATS = (8.0, 14.0, 20.0)  # the seat the small planes reach in `planes`, `same_clocks`, `ticks`
+
+    def _why(self, old: VGroup, old_name, new: VGroup, v_note) -> None:
+        """The added position goes through the matrices that make q and k, mixed with the word, so the same
+        distance scores differently from another start; RoPE turns q and k after them (lesson 3 has the numbers)."""
+        matrices = rich("乘 $W_Q$、$W_K$", font_size=theme.SIZE_SMALL)
+        matrices.move_to(np.array([old[1][1].get_x(), old[0].get_top()[1] + 0.32, 0.0]))  # over its arrow
+        mixed = MarkedLine(
+            "cross",
+            theme.small_text("位置跟词义一起乘矩阵：同样隔 3 个座位，换个起点，分数就变", color=theme.TEXT),
+        ).move_to(np.array([0.3, 0.45, 0.0]))
+        kept = MarkedLine(
+            "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看隔了几个座位", color=theme.HIGHLIGHT)
+        ).move_to(np.array([0.3, -1.95, 0.0]))  # where "v 不转" was: it leaves as RoPE's chain lights up
+        with self.cue("why") as cue:
+            self.play(
+                *[box.animate.set_color(c) for box, (_, c) in zip(old[0], OLD_CHAIN)],
+                old_name.animate.set_color(theme.TEXT),
+                *[box.animate.set_color(theme.MUTED) for box in new[0]],
+                run_time=cue.share(0.12),
+            )
+            self.play(FadeIn(matrices, shift=0.1 * DOWN), run_time=cue.share(0.15))
+            self.play(FadeIn(mixed), run_time=cue.share(0.15))
+            self.hold_to(max(self.frame, cue.bookmark("rope")))
+            self.play(
+                *[box.animate.set_color(c) for box, (_, c) in zip(new[0], NEW_CHAIN)],
+                *[box.animate.set_color(theme.MUTED) for box in old[0]],
+                old_name.animate.set_color(theme.MUTED),
+                FadeOut(v_note),
+                run_time=cue.share(0.12),
+            )
+            self.play(FadeIn(kept), run_time=min(cue.share(0.12), cue.remaining()))
+            cue.hold()
+            self.probe(
+                "why",
+                matrices=matrices.typst_code,
+                texts=[mixed.text.text, kept.text.text],
+                kinds=[mixed.mark.kind, kept.mark.kind],
+                at=[self.on_screen(mixed), self.on_screen(kept)],
+            )
+        self.why_group = VGroup(matrices, mixed, kept)
+
+    def _order(self, pair: QKPair, readouts: VGroup, only, rules: VGroup) -> VGroup:
+        """q and k trade seats (``figures.WIDGET_SWAP``): the angle and the score stay, because the arrows start
+        on each other; lesson 1's pair, which starts apart, scores the two orders differently (its figures)."""
+        m, n = figures.WIDGET_SWAP
+        same = theme.body_text("先后对调：夹角、分数都不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        same.move_to(only, aligned_edge=LEFT)
+        aligned = theme.small_text("起初重合：领先、落后都一样", color=theme.TEXT)
+        aligned.move_to(CENTER + np.array([0.0, -2.05, 0.0]))  # under the dial: the seat strip is right
+        a, b = figures.ROPE_PAIRS[0]
+        real = VGroup(
+            theme.small_text("上一课那一对：起初就不重合", color=theme.TEXT),
+            theme.small_text(f"k 在 q 后面 {b - a} 个座位：分数 {figures.value('rope_pair_score')}", color=theme.SCORE),
+            theme.small_text(
+                f"k 在 q 前面 {b - a} 个座位：分数 +{figures.value('rope_swap_score')}", color=theme.SCORE
+            ),
+        )
+        real.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([PANEL_X, 2.35, 0.0]), aligned_edge=LEFT)
+        turns = VGroup(readouts[0], readouts[1])  # q 转, k 转: their place goes to lesson 1's pair
+        with self.cue("order") as cue:
+            self.play(FadeOut(only), run_time=cue.share(0.06))
+            self.play_frames(
+                pair.make_positions_animation(float(m), float(n)), frames=max(1, int(0.7 * cue.frames_until("why")))
+            )
+            self.play(FadeIn(same), run_time=min(cue.share(0.08), cue.until("why")))
+            self.hold_to(max(self.frame, cue.bookmark("why")))
+            self.play(FadeIn(aligned), run_time=cue.share(0.08))
+            self.hold_to(max(self.frame, cue.bookmark("real")))
+            for mob in turns:
+                mob.clear_updaters()
+            self.swap([rules, turns], FadeIn(real, lag_ratio=0.3), run_time=cue.share(0.15))
+            cue.hold()
+            self.probe(
+                "order",
+                seats=[float(pair.m.get_value()), float(pair.n.get_value())],
+                same=same.text,
+                aligned=aligned.text,
+                real=[t.text for t in real],
+                on_screen=[self.on_screen(t) for t in (same, aligned, *real)],
+            )
+        return VGroup(same, aligned, real)
 
     def construct(self) -> None:
         theta = float(np.radians(figures.THETA_DEG))
@@ -96,28 +202,26 @@ class QKWidget(NarratedScene):
         header = self.header()
 
         # -- placement: the first two methods add a position vector to x ----------------
-        old = _chain(
-            ("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE)
-        )
-        new = _chain(
-            ("x", theme.TEXT), ("q, k, v", theme.TEXT), ("按座位转 q、k", theme.HIGHLIGHT), ("打分", theme.SCORE)
-        )
+        old = _chain(*OLD_CHAIN)
+        new = _chain(*NEW_CHAIN)
         old_name = theme.body_text("前两种", color=theme.TEXT)
         new_name = theme.body_text("RoPE", color=theme.HIGHLIGHT)
-        for chain, name, y in ((old, old_name, 1.5), (new, new_name, -1.0)):
+        for chain, name, y in ((old, old_name, 1.25), (new, new_name, -1.2)):
             chain.move_to(np.array([0.8, y, 0.0]))
             name.next_to(chain, LEFT, buff=0.4)
-        # what q, k and v are (their first use in this lesson): q·k scores, the scores weigh the v's
-        legend = rich(
-            colored("q", theme.Q)
-            + " 查询向量　"
-            + colored("k", theme.K)
-            + " 键向量　v 值向量："
-            + colored("q·k 打分", theme.SCORE)
-            + "，按分数把 v 加起来",
-            font_size=theme.SIZE_SMALL,
-        )
-        legend.move_to(np.array([0.0, 2.75, 0.0]))
+        # what q, k and v are (their first use in this lesson): q·k is the score (÷√d in real models), the
+        # weights softmax makes of the scores weigh the v's
+        legend = VGroup(
+            rich(
+                colored("q", theme.Q) + " 查询向量　" + colored("k", theme.K) + " 键向量　v 值向量",
+                font_size=theme.SIZE_SMALL,
+            ),
+            rich(
+                colored("分数 = q·k", theme.SCORE) + "（真实模型还要除以 √d），按 softmax 后的权重把 v 加起来",
+                font_size=theme.SIZE_SMALL,
+            ),
+        ).arrange(DOWN, buff=0.14)
+        legend.move_to(np.array([0.0, 2.8, 0.0]))
         with self.cue("placement") as cue:
             self.play(FadeIn(header), FadeIn(old_name), FadeIn(old[0][0]), run_time=cue.share(0.12))
             for k in range(1, 4):
@@ -149,7 +253,10 @@ class QKWidget(NarratedScene):
                 run_time=cue.share(0.3),
             )
             self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.remaining())
-            self.probe("placement", legend=legend.typst_code, v_note=v_note.text)
+            self.probe("placement", legend=" ".join(line.typst_code for line in legend), v_note=v_note.text)
+
+        # -- why: a position added to x passes through W_Q, W_K (with the word) before the score; RoPE turns after --
+        self._why(old, old_name, new, v_note)
 
         # -- arrow: q = (1, 0) on a plane, turned 90° keeps its length --------------------
         pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
@@ -181,12 +288,12 @@ class QKWidget(NarratedScene):
         )
         with self.cue("arrow") as cue:
             self.play(
+                FadeOut(self.why_group),
                 FadeOut(old),
                 FadeOut(new),
                 FadeOut(old_name),
                 FadeOut(new_name),
                 FadeOut(legend),
-                FadeOut(v_note),
                 run_time=cue.share(0.12),
             )
             self.play(
@@ -295,7 +402,7 @@ class QKWidget(NarratedScene):
         score = LabeledNumber(
             "分数 cos(夹角) =",
             pair.current_score(),
-            decimals=2,
+            decimals=SCORE_PLACES,  # as the figure is written and said: 0.5, not 0.50
             color=theme.SCORE,
             label_color=theme.SCORE,
             font_size=fs,
@@ -384,11 +491,10 @@ class QKWidget(NarratedScene):
             self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
             only = theme.body_text("同一对 q、k：分数只看距离", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
             only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
-            self.play(FadeIn(only), run_time=cue.share(0.15))
-            caveat = theme.small_text("超出训练时的长度：效果会打折扣", color=theme.TEXT)
-            caveat.move_to(CENTER + np.array([0.0, -2.2, 0.0]))  # under the dial: the seat strip is right
-            self.hold_to(max(self.frame, cue.bookmark("caveat")))
-            self.play(FadeIn(caveat), run_time=cue.remaining())
+            self.play(FadeIn(only), run_time=cue.remaining())
+
+        # -- order: q and k trade seats; aligned arrows score both orders alike; lesson 1's pair does not ---------
+        order_notes = self._order(pair, readouts, only, rules)
 
         # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
@@ -480,11 +586,12 @@ class QKWidget(NarratedScene):
             q_chip,
             k_chip,
             readouts,
-            only,
-            caveat,
+            order_notes,
         )
         with self.cue("planes") as cue:
-            self.play(FadeOut(widget), run_time=cue.share(0.15))
+            # what is still on screen of the widget (the order beat took some of it away)
+            parts = set(widget.get_family())
+            self.play(FadeOut(VGroup(*[m for m in self.mobjects if m in parts])), run_time=cue.share(0.15))
             for mob in (q_chip, k_chip, *readouts):
                 mob.clear_updaters()
             self.play(
@@ -551,3 +658,114 @@ class QKWidget(NarratedScene):
                 clocks.make_step_animation(self.PLANE_SEATS[1]),
                 run_time=cue.remaining(),
             )
+
+        # -- ticks: RoPE against the three requirements, while the planes turn on (the arrows keep their length) --
+        ticks = self._ticks(notes, seat, clocks)
+
+        # -- longer: the slowest plane reaches, in training, only a small range of angles ------------------
+        gone = VGroup(planes, plane_arrows, clocks.faces, clocks.hands, row_names, counter, ticks)
+        self._longer(gone)
+
+    def _ticks(self, notes: VGroup, seat: ValueTracker, clocks: ClockRow) -> VGroup:
+        lines = VGroup(
+            *[
+                MarkedLine("tick", theme.small_text(t, color=theme.TEXT))
+                for t in (
+                    "第一条：座位不同，转的角度不同",
+                    "第二条：旋转不改变长短",
+                    "第三条：挪一个座位，总是同一次转动",
+                )
+            ]
+        )
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.14).move_to(np.array([-6.2, -1.75, 0.0]), aligned_edge=LEFT)
+        users = VGroup(
+            *[
+                theme.body_text(t, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+                for t in ("LLaMA 这类大模型", "都用它")
+            ]
+        ).arrange(DOWN, buff=0.12)
+        users.move_to(np.array([4.8, -1.85, 0.0]))
+        with self.cue("ticks") as cue:
+            self.play(FadeOut(notes), run_time=cue.share(0.08))
+            for k, line in enumerate(lines):
+                self.play(FadeIn(line, shift=0.15 * RIGHT), run_time=cue.share(0.12))
+                if k < len(lines) - 1:
+                    self.hold_to(max(self.frame, cue.start_frame + int((0.3, 0.55)[k] * cue.plan.speech_frames)))
+            self.play(
+                seat.animate.set_value(self.PLANE_SEATS[2]),
+                clocks.make_step_animation(self.PLANE_SEATS[2]),
+                run_time=cue.share(0.12),
+            )
+            self.play(FadeIn(users), run_time=min(cue.share(0.1), cue.remaining()))
+            cue.hold()
+            self.probe("ticks", lines=[line.probe_values() for line in lines], users="".join(t.text for t in users))
+        return VGroup(lines, users)
+
+    def _longer(self, gone: VGroup) -> None:
+        """The slowest plane of one head: training's distances turn it through a small sector; a farther pair
+        lands outside it; the formula's 10000 made larger turns it slower, back inside (figures.CONTEXT_*)."""
+        seen = figures.context_angle(figures.CONTEXT_TRAIN)
+        dial = SeenAngleDial(figures.context_angle, seen=seen, radius=1.8, center=np.array([-4.4, 0.0, 0.0]))
+        title = theme.small_text(
+            f"一个头 {figures.CONTEXT_D} 维里最慢的平面（平面 {figures.CONTEXT_PLANE}）", color=theme.TEXT
+        ).move_to(np.array([0.0, 2.95, 0.0]))
+        seen_label = theme.small_text("训练时转到过的角度", color=theme.ANGLE)
+        seen_label.move_to(dial.center_point + 2.45 * np.array([np.cos(seen / 2), np.sin(seen / 2), 0.0]))
+        seen_label.shift((seen_label.width / 2 - 0.2) * RIGHT)
+        distance = LabeledNumber(
+            "距离 n − m =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION, group_with_commas=False
+        )
+        turned = LabeledNumber("转过", 0, decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE)
+        base = theme.body_text(f"公式里的 {figures.fmt_int(1e4)}", color=theme.TEXT)
+        base_new = theme.body_text(
+            f"{figures.fmt_int(1e4)} 改成 {figures.fmt_int(figures.CONTEXT_BASE)}", color=theme.HIGHLIGHT
+        )
+        panel = VGroup(distance, turned, base).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+        panel.move_to(np.array([1.9, 0.7, 0.0]), aligned_edge=LEFT)
+        base_new.move_to(base, aligned_edge=LEFT)
+        distance.add_updater(lambda m: m.set_value(round(dial.distance.get_value())))
+        turned.add_updater(lambda m: m.set_value(np.degrees(dial.angle()) % 360.0))
+        unseen = theme.body_text("没见过的角度", color=theme.HIGHLIGHT).move_to(
+            np.array([1.9, -1.2, 0.0]), aligned_edge=LEFT
+        )
+        back = VGroup(
+            *[theme.body_text(t, color=theme.HIGHLIGHT) for t in ("平面转得更慢：", "回到见过的范围")]
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        back.move_to(unseen.get_left(), aligned_edge=UP + LEFT).shift(0.25 * UP)
+        self.watch(
+            "longer",
+            lambda: {
+                **dial.drawn(),
+                "on_screen": self.on_screen(dial.arrow),
+                "distance_text": distance.shown_text(),
+                "distance_on": self.on_screen(distance),
+                "turned_text": turned.shown_text(),
+                "turned_on": self.on_screen(turned),
+                "base_texts": [base.text, base_new.text],
+                "base_on": [self.on_screen(base), self.on_screen(base_new)],
+            },
+        )
+        with self.cue("longer") as cue:
+            self.play(FadeOut(gone), run_time=cue.share(0.08))
+            distance.update()
+            turned.update()
+            self.play(FadeIn(title), FadeIn(dial), FadeIn(panel), run_time=cue.share(0.1))
+            self.play_frames(
+                dial.distance.animate.set_value(float(figures.CONTEXT_TRAIN)),
+                FadeIn(seen_label),
+                frames=max(1, int(0.8 * cue.frames_until("far"))),
+            )
+            self.hold_to(max(self.frame, cue.bookmark("far")))
+            self.play_frames(
+                dial.distance.animate.set_value(float(figures.CONTEXT_FAR)),
+                frames=max(1, int(0.6 * cue.frames_until("base"))),
+            )
+            self.play_frames(FadeIn(unseen), frames=max(1, int(0.25 * cue.frames_until("base"))))
+            self.hold_to(max(self.frame, cue.bookmark("base")))
+            self.swap([base], FadeIn(base_new), run_time=cue.share(0.1))
+            self.play(
+                dial.log_base.animate.set_value(float(np.log10(figures.CONTEXT_BASE))),
+                run_time=min(cue.share(0.25), 0.7 * cue.remaining()),
+            )
+            self.swap([unseen], FadeIn(back), run_time=min(cue.share(0.12), cue.remaining()))
+            cue.hold()

@@ -1,4 +1,4 @@
-"""检验一下: four questions, each read, then a visible thinking pause, then the answer.
+"""小测验：四道题: four questions, each read, then a visible thinking pause, then the answer.
 
 The question on screen is the cue's own text (from the plan), the pause length is
 the plan's (the ``pause:`` of each ``qN_think`` cue), and a :class:`Countdown`
@@ -59,9 +59,14 @@ class Quiz(NarratedScene):
     CUES = ("intro",) + tuple(f"q{n}{s}" for n in range(1, 5) for s in ("", "_think", "_answer"))
     #: the key points shown under each question (the narration says them in full)
     ANSWERS = {
-        1: ("不变：每个词的输出只是跟着换了位置", "点积、softmax、加权求和都不看次序", "注意力看到的只是一袋词"),
+        1: (
+            "不变：每个词的输出只是跟着换了位置",
+            "点积、softmax、加权求和都不看次序",
+            "每个词都看整句话时，注意力看到的只是一袋词",
+        ),
         2: (
-            "座位号能到几千几万，词向量的数大多在 ±1 附近",
+            "座位号能到几千几万",
+            "词向量里的数大多在 −1 到 1 之间",
             "一加上去，点积被位置占满，词义不起作用",
             "同一个词换个座位，就像变了个词",
         ),
@@ -73,8 +78,8 @@ class Quiz(NarratedScene):
         4: (
             "RoPE 不动词向量，按座位转：q 转 mθ，k 转 nθ",
             "k 相对 q 多转 (n − m)θ：分数只看隔了几个座位",
+            "等 q、k 算好了才转：这一条不会被矩阵打乱",
             "值向量 v 不转：取走的内容不带位置",
-            "超出训练时的长度，效果会打折扣",
         ),
     }
     LEFT_X = -6.3
@@ -90,8 +95,8 @@ class Quiz(NarratedScene):
         pause_s = int(round((think.frames - think.speech_frames) / self.fps))
 
         # -- intro -------------------------------------------------------------------------
-        title = theme.title_text("检验一下", color=theme.TEXT).move_to(np.array([0.0, 1.0, 0.0]))
-        sub = theme.body_text(f"四道题：每题先停 {pause_s} 秒，自己想一想", color=theme.MUTED)
+        title = theme.title_text(self.plan.title, color=theme.TEXT).move_to(np.array([0.0, 1.0, 0.0]))
+        sub = theme.body_text(f"每题先停 {pause_s} 秒，自己想一想", color=theme.MUTED)
         sub.next_to(title, DOWN, buff=0.5)
         with self.cue("intro") as cue:
             self.play(FadeIn(header), FadeIn(title, shift=0.2 * UP), run_time=cue.share(0.4))

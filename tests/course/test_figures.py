@@ -231,8 +231,6 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "loop_rope": (_loop_rope(), ("abs", 0.005)),
     # A4 with rows on the left: the fastest clock turned back 1 step instead of on, at its worst position
     "row_bug_err": (float(np.abs(_row_bug()).max()), ("abs", 0.05)),
-    "pair_after_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
-    "pair_before_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0, TH), ("abs", 0.005)),
 }
 
 

@@ -288,8 +288,8 @@ def test_exercise_worked_values(scene_d):
         same = abs(mathcore.rope_score(q, k, 0, 3, th) - mathcore.rope_score(q, k, 3, 0, th)) < 1e-9
         assert same == (abs(np.sin(phi)) < 1e-9)
     work = scene.plan.cue("ex2_work").text
-    assert figures.value("pair_after_score") in work and figures.value("pair_before_score") in work
-    assert figures.value("pair_after_score") == figures.fmt_dec(a1) and "sin φ 等于 0" in work
+    assert figures.value("rope_pair_score") in work and figures.value("rope_swap_score") in work
+    assert figures.value("rope_pair_score") == figures.fmt_dec(a1) and "sin φ 等于 0" in work
     ex3 = scene.probes["ex3"][0]
     assert ex3["answer"].endswith(figures.value("pe_norm_d512"))
     norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)

@@ -1,7 +1,7 @@
 """Lesson 2 (word_order), the scenes with one or two checks each: blind_bag, seat_card, failing_encodings,
-learned_table, further_reading; and across the lesson: the paper named at its first mention, and "distance only"
-always said with the length caveat. The lesson's other scenes have files of their own,
-tests/course/test_scene_<scene_id>.py.
+learned_table, further_reading; and across the lesson: the paper named at its first mention, blindness to order
+always said with its condition, and the long-context caveat explained once. The lesson's other scenes have files
+of their own, tests/course/test_scene_<scene_id>.py.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
@@ -15,7 +15,7 @@ import mathcore
 from mathcore.toy_words import word_vectors
 from narration import figures
 from tests.support.course_scenes import narration_scene
-from tests.support.scene_probes import bare, first_drawn, one
+from tests.support.scene_probes import bare, one
 
 TOL = 1e-6
 
@@ -52,6 +52,13 @@ def test_blind_bag_recalls_the_shuffle(scene_b):
     recall = one(scene, "recall")
     assert recall["term"] == "置换等变" and recall["perm"] == perm
     assert "置换等变" in scene.plan.cue("recall").text
+    # a reminder with another sentence, its condition on screen and in the voice
+    assert scene.plan.cue("recall").text.startswith("换一句话") and all(recall["on_screen"])
+    assert "整句话" in recall["condition"] and "不加位置信息" in recall["condition"]
+    # the takeaway says the cause (each step treats all words alike), not speed, and the causal mask's hint
+    lines = one(scene, "takeaway")["lines"]
+    assert any("一视同仁" in t for t in lines) and any("只准看前文" in t for t in lines)
+    assert not any("代价" in t for t in lines)
     bad = [dict(s, shown=[s["shown"][1], s["shown"][0], *s["shown"][2:]]) for s in samples]
     assert blind_bag_disagreements(bad, x)
 
@@ -71,6 +78,7 @@ def test_seat_card_numbers():
         assert start == pytest.approx(xa, abs=0.02) and end == pytest.approx(xb, abs=0.02)
     text = scene.plan.cue("req_steady").text
     assert all(str(s) in text for pair in hops["pairs"] for s in pair)
+    assert "座位号从 0 数起：第一个词坐 0 号" in scene.plan.cue("idea").text  # the chips start at 0
 
 
 # -- FailingEncodings ------------------------------------------------------------------------------
@@ -117,6 +125,23 @@ def test_failing_encodings_values(scene_b):
     verdicts = scene.probes["verdict"]
     assert [v["text"].split("：")[0] for v in verdicts] == ["违反第二条", "违反第三条"]
     assert all(v["kind"] == "cross" and v["mark_left_of_text"] and "✗" not in v["text"] for v in verdicts)
+    # each candidate against all three: the requirements it meets, ticked beside the one it breaks
+    assert [(v["kind"], v["text"]) for v in scene.probes["passes"]] == [
+        ("tick", "满足第一、三条"),
+        ("tick", "满足第一、二条"),
+    ]
+    for cue, met in (("raw_cat", "满足第一条和第三条"), ("norm_step", "前两条它都满足")):
+        assert met in scene.plan.cue(cue).text
+    # a fixed large divisor: small only up to it, one step of 1/divisor
+    fixed = one(scene, "fixed")
+    n = figures.FIXED_DIVISOR
+    step = float(np.diff(mathcore.length_normalised_encoding([0, 1], n, 1)[:, 0])[0])
+    assert fixed["divisor"] == n and fixed["step"] == pytest.approx(step) == pytest.approx(1 / n)
+    assert fixed["shown"][0] == f"除以固定的{n}：" and f"座位过了{n}，" in fixed["shown"][1]
+    assert f"一步只有{figures.fmt_dec(step, 4)}" in fixed["shown"][2]
+    assert mathcore.length_normalised_encoding([2 * n], n, 1)[0, 0] > 1  # past it, no longer small
+    said = scene.plan.cue("takeaway").text
+    assert f"比如 {n}" in said and "万分之一" in said
 
 
 # -- LearnedTable ----------------------------------------------------------------------------------
@@ -134,10 +159,14 @@ def test_learned_table_rows(scene_b):
     ghost = one(scene, "ghost")
     assert ghost["seat"] == ghost["rows"] == want.shape[0]  # the first seat with no row
     # the pro and the con, each led by a drawn mark (the course font has no ✗; the tick is drawn to match)
-    assert [(v["kind"], v["text"]) for v in one(scene, "verdicts")["lines"]] == [
+    verdicts = one(scene, "verdicts")
+    assert [(v["kind"], v["text"]) for v in verdicts["lines"]] == [
         ("tick", "贴合训练数据"),
-        ("cross", "长度写死了"),
+        ("cross", "行数有上限：长度写死了"),
     ]
+    # the three requirements, as for every candidate: the first two by training, the third nobody promises
+    assert verdicts["three"][1:] == ["第一、二条：靠训练", "第三条：没人保证"]
+    assert "第一、二条靠训练，第三条没人保证" in scene.plan.cue("tradeoff").text
     w = mathcore.frequencies(scene.D)
     clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
     for s in clocks:
@@ -177,21 +206,67 @@ def test_word_order_names_the_paper_at_its_first_mention():
     assert "2017" in first.text and "Transformer" in first.text, first.where
 
 
-def test_word_order_distance_only_always_comes_with_the_length_caveat():
-    """Wherever lesson 2 says that the score only depends on the distance, the same scene says that beyond
-    the training length it works less well (the caveat is drawn too, where the scene draws the claim)."""
-    from tests.support.course_text import narration_places
+EXPLAINED_AT = "word_order · cue qk_widget.longer"  # where lesson 2 explains the long-context caveat
 
-    claims = ("只看两个词隔", "只由距离决定", "只看距离", "只看隔了几个座位", "只由两个座位的距离")
-    by_scene: dict[str, list[str]] = {}
-    for p in narration_places():
-        if p.lesson == "word_order" and p.channel == "subtitles" and p.scene:
-            by_scene.setdefault(p.scene, []).append(p.text)
-    claiming = sorted(s for s, texts in by_scene.items() if any(c in t for t in texts for c in claims))
-    assert {"word_order_overview", "qk_widget", "word_order_quiz"} <= set(claiming)
-    for s in claiming:
-        assert any("训练" in t and ("长度" in t or "长" in t) for t in by_scene[s]), s
-    widget = build("qk_widget")
-    slide = widget.plan.cue("slide")
-    drawn = first_drawn(widget, "超出训练时的长度：效果会打折扣")
-    assert drawn is not None and drawn.cue.endswith("slide") and drawn.frame >= slide.bookmarks["caveat"]
+
+def caveat_problems(places, drawn: list[tuple[str, str]]) -> list[str]:
+    """Where lesson 2 recites the long-context caveat bare ("效果会打折扣"), heard, read or drawn, and whether it
+    explains it (the slow planes reach angles training never showed) exactly once, at qk_widget.longer."""
+    out = [f"{p.where}: the bare caveat {p.text!r}" for p in places if "打折扣" in p.text]
+    out += [f"scene {scene} draws the bare caveat {text!r}" for scene, text in drawn if "打折扣" in text]
+    explained = [p.where for p in places if p.channel == "subtitles" and "没见过的角度" in p.text]
+    if explained != [EXPLAINED_AT]:
+        out.append(f"the caveat is explained at {explained}, not once at {EXPLAINED_AT}")
+    return out
+
+
+def test_word_order_explains_the_long_context_caveat_once():
+    """Lesson 2 explains once, at the RoPE planes (qk_widget.longer, with the base 10000), why a longer context
+    goes worse (the slow planes reach angles training never showed) and what is done (a larger 10000); no bare
+    "效果会打折扣" anywhere in the lesson, heard, read or drawn."""
+    from narration.glossary import Place
+    from tests.support.course_text import drawn_texts, narration_places, scenes_of
+
+    places = [p for p in narration_places() if p.lesson == "word_order"]
+    drawn = [(t.scene, t.text) for sid in scenes_of("word_order") for t in drawn_texts(sid)]
+    assert caveat_problems(places, drawn) == []
+    longer = build("qk_widget").plan.cue("longer").text
+    assert "训练" in longer and "10000 改大" in longer and "慢的平面" in longer
+    # seeded: the old bare line back in a cue, or on screen, or the explanation said twice
+    bare_line = Place(
+        "word_order · cue qk_widget.slide",
+        "subtitles",
+        "word_order",
+        "qk_widget",
+        "不过超出训练时的长度，效果会打折扣。",
+    )
+    assert caveat_problems([*places, bare_line], drawn)
+    assert caveat_problems(places, [*drawn, ("qk_widget", "超出训练时的长度：效果会打折扣")])
+    twice = Place("word_order · cue word_order_overview.rope", "subtitles", "word_order", "x", "就会出现没见过的角度")
+    assert caveat_problems([*places, twice], drawn)
+
+
+#: the cues where lesson 2 says attention cannot see the order: each says when (every word sees the whole
+#: sentence, no position added)
+BLIND_CUES = (
+    ("word_order_overview", "blind"),
+    ("blind_bag", "recall"),
+    ("word_order_quiz", "q1"),
+    ("word_order_quiz", "q1_answer"),
+)
+
+
+def missing_condition(texts: dict[str, str]) -> list[str]:
+    return [where for where, text in texts.items() if "整句话" not in text]
+
+
+def test_word_order_states_blindness_with_its_condition():
+    """Wherever lesson 2 says attention cannot see the order, it says when: every word sees the whole sentence
+    and no position is added (the overview, the reminder and the quiz's first question and answer); the
+    reminder adds the causal mask's rough hint and no longer blames speed."""
+    texts = {f"{sid}.{cue}": build(sid).plan.cue(cue).text for sid, cue in BLIND_CUES}
+    assert missing_condition(texts) == []
+    assert missing_condition({**texts, "blind_bag.recall": "把词的次序打乱，结果一点没变。"}) == ["blind_bag.recall"]
+    assert "不加位置信息" in texts["blind_bag.recall"] and "不加位置信息" in texts["word_order_overview.blind"]
+    takeaway = build("blind_bag").plan.cue("takeaway").text  # causal masks: a rough hint, no more
+    assert "只准看前文" in takeaway and "粗糙" in takeaway and "好处是快" not in takeaway

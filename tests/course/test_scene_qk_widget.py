@@ -1,5 +1,7 @@
-"""qk_widget (word_order, class QKWidget): the q/k widget: readouts equal mathcore, planes and clocks read the same
-angles, the labels equal the drawn arrows, and q, k and v are named (v unturned).
+"""qk_widget (word_order, class QKWidget): why RoPE turns after the projections (the claim checked with numbers);
+the q/k widget: readouts equal mathcore, the labels equal the drawn arrows, the swapped seats score alike while
+lesson 1's pair does not; planes and clocks read the same angles; RoPE's three ticks (the arrows keep their
+length); the slowest plane's dial (seen and unseen angles, a larger base) against mathcore; q, k and v named.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
 """
@@ -15,7 +17,7 @@ import mathcore
 from mathcore.scores import angle_between
 from narration import figures
 from tests.support.course_scenes import built_scene, narration_scene
-from tests.support.drawn import direction_deg, disagreements, last_number, length, signed_gap_deg
+from tests.support.drawn import direction_deg, disagreements, last_number, length, numbers_in, signed_gap_deg
 from tests.support.qk_labels import (
     ANGLE_TOL,
     SCORE_TOL,
@@ -32,9 +34,11 @@ from tests.support.qk_labels import (
     turn_off,
     wavelength_value,
 )
-from tests.support.scene_probes import last_before
+from tests.support.scene_probes import first_drawn, last_before
 
 TOL = 1e-6
+#: the widget's score readout has the places of its figure (0.5): half a unit of the last one
+WIDGET_SCORE_TOL = 0.5 * 10.0 ** -places(figures.value("widget_score")) + 1e-6
 
 
 def built(scene_id: str):
@@ -64,8 +68,8 @@ def test_qk_widget_readouts_equal_mathcore():
         s = last_before(scene.probes["widget"], scene.plan.cue(cue).end_frame)
         assert (s["i"], s["j"]) == (i, j)
         assert s["gap_shown"] == figures.value("widget_gap_deg")
-        assert s["score_shown"] == f"{mathcore.rope_score(q, k, i, j, theta):.2f}"  # 2 places on screen
-        assert float(s["score_shown"]) == pytest.approx(float(figures.value("widget_score")))  # the voice says 0.5
+        assert s["score_shown"] == figures.value("widget_score")  # as written and said: 0.5, not 0.50
+        assert float(s["score_shown"]) == pytest.approx(mathcore.rope_score(q, k, i, j, theta))
     # sliding both seats together never changes the angle or the score
     slide = scene.plan.cue("slide")
     during = [s for s in samples if slide.start_frame <= s["frame"] < slide.end_frame]
@@ -198,7 +202,7 @@ def test_widget_labels_equal_the_drawing(widget):
     assert not k_starts_on_q([s for s in arrow if s["frame"] <= rule_end])
     assert sum(s["readouts_on"][2] for s in drawn) > 100 and sum(s["readouts_on"][3] for s in drawn) > 50
     assert not rope_angle_disagreements([{**s, "gap_on": s["readouts_on"][2]} for s in drawn])
-    assert not score_disagreements(drawn, shown="readouts_on")
+    assert not score_disagreements(drawn, shown="readouts_on", tol=WIDGET_SCORE_TOL)
     assert sum(s["readouts_on"][0] and s["chips_on"][0] and s["theta_on"] for s in drawn) > 100
     assert not widget_turn_disagreements(drawn, q0, k0)
     planes = probes("qk_widget", "planes_drawn")
@@ -262,8 +266,12 @@ def test_widget_checks_catch_a_wrong_drawing_or_label(widget):
     late = lambda s: s["readouts_on"][2] and s["readouts_on"][3]  # noqa: E731
     assert rope_angle_disagreements(perturbed(gap_rows, late, lambda s: rotated(s, "k", 15.0)))
     assert rope_angle_disagreements(perturbed(gap_rows, late, lambda s: {**s, "gap_text": "90"}))
-    assert score_disagreements(perturbed(drawn, late, lambda s: rotated(s, "k", 15.0)), shown="readouts_on")
-    assert score_disagreements(perturbed(drawn, late, lambda s: {**s, "score_text": "0.87"}), shown="readouts_on")
+    assert score_disagreements(
+        perturbed(drawn, late, lambda s: rotated(s, "k", 15.0)), shown="readouts_on", tol=WIDGET_SCORE_TOL
+    )
+    assert score_disagreements(
+        perturbed(drawn, late, lambda s: {**s, "score_text": "0.87"}), shown="readouts_on", tol=WIDGET_SCORE_TOL
+    )
     turning = lambda s: s["readouts_on"][0]  # noqa: E731
     assert widget_turn_disagreements(perturbed(drawn, turning, lambda s: rotated(s, "q", 30.0)), q0, k0)
     assert widget_turn_disagreements(perturbed(drawn, turning, lambda s: {**s, "k_turn_text": "90"}), q0, k0)
@@ -312,7 +320,9 @@ def test_widget_names_q_k_v_and_keeps_v_unturned():
     said = scene.plan.cue("placement").text
     assert all(name in said for name in ("查询向量 q", "键向量 k", "值向量 v"))
     assert "v 不转" in scene.plan.cue("after_qk").text
-    assert "训练" in scene.plan.cue("slide").text  # distance-only comes with its length caveat
+    # the score as lesson 1 defined it: q·k, ÷√d in real models, softmax's weights; the widget leaves √d out
+    assert "√d" in legend and "softmax" in legend
+    assert "√d" in said and "softmax 之后的权重" in said and "省掉了除以 √d" in scene.plan.cue("score").text
 
 
 def test_pair_and_number_readers():
@@ -321,3 +331,221 @@ def test_pair_and_number_readers():
     assert wavelength_value("一圈 ≈6.28 座") == (6.28, 0.005)
     assert wavelength_value("一圈约 6.1 万座") == (61000.0, 500.0)
     assert turn_off(210.0, 0.0, -150.0) == pytest.approx(0.0)
+
+
+# =============================================================================================
+# why: a position added to x goes through the matrices that make q and k; RoPE turns q and k after them
+# =============================================================================================
+def projected_scores(rope_after: bool, starts=(0, 2, 10, 20), gap: int = 3, d: int = 32, seed: int = 0):
+    """The score of one word at seat ``s`` against the same word at ``s + gap``, for each start ``s``: the
+    word plus the clock row's reading through fixed random W_Q, W_K (8 × d), or (``rope_after``) the word
+    alone through them, then turned by RoPE at the two seats."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=d)
+    wq, wk = rng.normal(size=(8, d)), rng.normal(size=(8, d))
+    out = []
+    for s in starts:
+        if rope_after:
+            q, k = mathcore.rope(np.stack([wq @ x, wk @ x]), np.array([s, s + gap]))
+        else:
+            pe = mathcore.sinusoidal_pe([s, s + gap], d)
+            q, k = wq @ (x + pe[0]), wk @ (x + pe[1])
+        out.append(float(q @ k))
+    return out
+
+
+def test_why_the_claim_holds_with_numbers():
+    """What qk_widget.why says: through W_Q and W_K, x + the clock row's reading scores the same distance
+    differently from different starts (the readings' own dot product does not: it depends on the distance
+    only); RoPE after the projections gives the same score from every start."""
+    pe = mathcore.sinusoidal_pe(np.arange(24), 32)
+    readings = [float(pe[s] @ pe[s + 3]) for s in (0, 2, 10, 20)]
+    assert max(readings) - min(readings) < 1e-9
+    added = projected_scores(rope_after=False)
+    assert max(added) - min(added) > 1.0
+    turned = projected_scores(rope_after=True)
+    assert max(turned) - min(turned) < 1e-9
+
+
+def test_why_is_drawn_as_said():
+    scene = built_scene("qk_widget")[0]
+    why = scene.probes["why"][0]
+    assert "W_Q" in why["matrices"] and "W_K" in why["matrices"]
+    assert why["kinds"] == ["cross", "tick"] and all(why["at"])
+    cue = scene.plan.cue("why")
+    assert "算 q、k 的矩阵" in cue.text and "第三课" in cue.text and "只看隔了几个座位" in cue.text
+    mixed, kept = (first_drawn(scene, t) for t in why["texts"])
+    assert mixed.cue.endswith("why") and mixed.frame < cue.bookmarks["rope"] <= kept.frame  # each with its words
+
+
+# =============================================================================================
+# order: q and k trade seats; aligned arrows score both orders alike, lesson 1's pair does not
+# =============================================================================================
+def order_disagreements(order: dict, at_swap: dict) -> list[str]:
+    """The swapped seats are figures.WIDGET_SWAP and score what the first seats scored (on screen too); lesson
+    1's pair, k behind and ahead of q by the pair's distance, scores what mathcore says, and differently."""
+    out = []
+    theta = np.radians(figures.THETA_DEG)
+    q, k = figures.WIDGET_Q, figures.WIDGET_K
+    if tuple(order["seats"]) != tuple(float(v) for v in figures.WIDGET_SWAP):
+        out.append(f"the seats end at {order['seats']}, not {figures.WIDGET_SWAP}")
+    first = mathcore.rope_score(q, k, *figures.WIDGET_SEATS[0], theta)
+    swapped = mathcore.rope_score(q, k, *order["seats"], theta)
+    if abs(first - swapped) > 1e-9:
+        out.append(f"q at {order['seats'][0]:g}, k at {order['seats'][1]:g} score {swapped:.3f}, not {first:.3f}")
+    if at_swap["score_shown"] != figures.value("widget_score") or abs(float(at_swap["score_shown"]) - swapped) > 0.05:
+        out.append(f"after the swap the screen says {at_swap['score_shown']}, mathcore {swapped:.3f}")
+    a, b = figures.ROPE_PAIRS[0]
+    for text, where, (m, n) in zip(order["real"][1:], ("后面", "前面"), ((a, b), (b, a))):
+        gap, said = numbers_in(text)[0], numbers_in(text)[-1]
+        want = mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, m, n, theta)
+        if where not in text or gap != abs(n - m) or abs(said - want) > 0.005:
+            out.append(f"{text!r}: k {where} {abs(n - m)} seats scores {want:+.3f}")
+    return out
+
+
+def test_order_scores_both_orders_alike_and_lesson_ones_pair_does_not():
+    scene = built_scene("qk_widget")[0]
+    cue = scene.plan.cue("order")
+    order = scene.probes["order"][0]
+    at_swap = last_before(scene.probes["widget"], cue.bookmarks["why"])
+    assert all(order["on_screen"])
+    assert order_disagreements(order, at_swap) == []
+    assert figures.ROPE_SWAP == (figures.ROPE_PAIRS[0][1], figures.ROPE_PAIRS[0][0])
+    before = mathcore.rope_score(
+        figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, *figures.ROPE_SWAP, np.radians(figures.THETA_DEG)
+    )
+    assert before > 0 > figures.rope_pair_scores()[0]  # before and after differ, in sign even
+    # the narration says the screen's numbers, and why the widget cannot tell the orders apart
+    said = cue.text
+    assert f"{figures.value('rope_pair_score')}" in said and f"+{figures.value('rope_swap_score')}" in said
+    assert "起初叠在一起" in said and "起初并不重合" in said
+    aligned = first_drawn(scene, order["aligned"])
+    real = first_drawn(scene, order["real"][0])
+    assert cue.bookmarks["why"] <= aligned.frame < cue.bookmarks["real"] <= real.frame
+
+
+def test_order_check_catches_a_wrong_seat_or_score():
+    scene = built_scene("qk_widget")[0]
+    order = scene.probes["order"][0]
+    at_swap = last_before(scene.probes["widget"], scene.plan.cue("order").bookmarks["why"])
+    assert order_disagreements({**order, "seats": [4.0, 3.0]}, at_swap)
+    assert order_disagreements(order, {**at_swap, "score_shown": "0.87"})
+    swapped_lines = [order["real"][0], order["real"][2].replace("前面", "后面"), order["real"][1]]
+    assert order_disagreements({**order, "real": swapped_lines}, at_swap)
+    assert order_disagreements({**order, "real": [t.replace("0.34", "0.5") for t in order["real"]]}, at_swap)
+
+
+# =============================================================================================
+# ticks: RoPE meets the three requirements; the planes turn on and their arrows keep their length
+# =============================================================================================
+def length_disagreements(samples: list[dict], unit: float) -> list[str]:
+    out = []
+    for s in samples:
+        for i, (a, b) in enumerate(s["arrows"]):
+            if abs(length(a, b) - unit) > 1e-6:
+                out.append(f"frame {s['frame']}: plane {i}'s arrow is {length(a, b):.4f} long, not {unit}")
+    return out
+
+
+def test_ticks_rope_meets_the_three_requirements():
+    scene = built_scene("qk_widget")[0]
+    ticks = scene.probes["ticks"][0]
+    assert [line["kind"] for line in ticks["lines"]] == ["tick"] * 3
+    assert [line["text"][:3] for line in ticks["lines"]] == ["第一条", "第二条", "第三条"]
+    assert all(line["mark_left_of_text"] for line in ticks["lines"]) and "LLaMA" in ticks["users"]
+    cue = scene.plan.cue("ticks")
+    during = [
+        s
+        for s in probes("qk_widget", "planes_drawn")
+        if cue.start_frame <= s["frame"] < cue.end_frame and s["arrows_on"]
+    ]
+    assert len({tuple(map(tuple, s["arrows"][0])) for s in during}) > 5  # they turn while the ticks are read
+    assert length_disagreements(during, 0.7) == []  # requirement 2, drawn: a turn changes no length
+    stretched = perturbed(
+        during, lambda s: True, lambda s: {**s, "arrows": [[a, [b[0] * 1.1, b[1], b[2]]] for a, b in s["arrows"]]}
+    )
+    assert length_disagreements(stretched, 0.7)
+    assert "第一条" in cue.text and "第二条" in cue.text and "第三条" in cue.text and "LLaMA" in cue.text
+
+
+# =============================================================================================
+# longer: the slowest plane of one head, its angles seen in training, a farther pair, a larger base
+# =============================================================================================
+def dial_disagreements(samples: list[dict]) -> list[str]:
+    """The dial's arrow turned distance·ω(base) (figures.context_angle, mathcore's speeds), its length the
+    radius; the sector from 0 to the training distance's angle; the readouts as drawn."""
+    out = []
+    seen = np.degrees(figures.context_angle(figures.CONTEXT_TRAIN))
+    for s in samples:
+        if not s["on_screen"]:
+            continue
+        want = np.degrees(figures.context_angle(s["distance"], s["base"]))
+        drawn = direction_deg(*s["arrow"])
+        if abs(signed_gap_deg(want % 360, drawn % 360)) > 1e-6 or abs(length(*s["arrow"]) - s["radius"]) > 1e-6:
+            out.append(f"frame {s['frame']}: the arrow points at {drawn:.3f}°, distance·ω says {want % 360:.3f}°")
+        lo, hi = s["sector_deg"]
+        if abs(lo) > 1e-6 or abs(hi - seen) > 1e-6:
+            out.append(f"frame {s['frame']}: the sector spans {lo:.3f}°…{hi:.3f}°, training reached {seen:.3f}°")
+        if s["distance_on"] and last_number(s["distance_text"]) != round(s["distance"]):
+            out.append(f"frame {s['frame']}: the readout says {s['distance_text']}, distance {s['distance']:.1f}")
+        if s["turned_on"] and abs(signed_gap_deg(last_number(s["turned_text"]), drawn % 360)) > 0.5 + 1e-6:
+            out.append(f"frame {s['frame']}: the readout says {s['turned_text']}, the arrow {drawn % 360:.2f}°")
+        (old, new), (old_on, new_on) = s["base_texts"], s["base_on"]
+        if old_on and (numbers_in(old) != [1e4] or abs(s["base"] - 1e4) > 1e-6):
+            out.append(f"frame {s['frame']}: {old!r} while the base is {s['base']:g}")
+        if new_on and (
+            numbers_in(new) != [1e4, figures.CONTEXT_BASE]
+            or not 1e4 - 1e-6 <= s["base"] <= numbers_in(new)[-1] * (1 + 1e-9)
+        ):
+            out.append(f"frame {s['frame']}: {new!r} while the base is {s['base']:g}")
+    return out
+
+
+def test_longer_the_dial_equals_mathcore():
+    scene = built_scene("qk_widget")[0]
+    cue = scene.plan.cue("longer")
+    samples = probes("qk_widget", "longer")
+    shown = [s for s in samples if s["on_screen"]]
+    assert len(shown) > 50 and sum(s["distance_on"] and s["turned_on"] for s in shown) > 50
+    assert dial_disagreements(samples) == []
+    # the slowest plane of one head, as mathcore's speeds have it
+    w = mathcore.frequencies(figures.CONTEXT_D)
+    assert figures.CONTEXT_PLANE == len(w) - 1
+    seen = figures.context_angle(figures.CONTEXT_TRAIN)
+    assert seen == pytest.approx(figures.CONTEXT_TRAIN * w[-1]) and seen < np.pi / 4  # a small range of angles
+    # training's distance sweeps the sector; the far pair lands outside it; the larger base brings it back
+    at_far = last_before(samples, cue.bookmarks["far"])
+    assert at_far["distance"] == figures.CONTEXT_TRAIN and at_far["base"] == pytest.approx(1e4)
+    at_base = last_before(samples, cue.bookmarks["base"])
+    assert at_base["distance"] == figures.CONTEXT_FAR and at_base["base"] == pytest.approx(1e4)
+    assert not 0 <= figures.context_angle(figures.CONTEXT_FAR) <= seen
+    end = last_before(samples, cue.end_frame)
+    assert end["base"] == pytest.approx(figures.CONTEXT_BASE)
+    assert 0 <= figures.context_angle(figures.CONTEXT_FAR, figures.CONTEXT_BASE) <= seen
+    assert end["base_on"] == [False, True] and "10000 改大" in cue.text and "没见过的角度" in cue.text
+
+
+def test_longer_check_catches_a_wrong_drawing_or_label():
+    samples = probes("qk_widget", "longer")
+    on = lambda s: s["on_screen"]  # noqa: E731
+
+    def turn(s, deg):
+        a, b = np.asarray(s["arrow"][0]), np.asarray(s["arrow"][1])
+        c, si = np.cos(np.radians(deg)), np.sin(np.radians(deg))
+        d = b - a
+        s["arrow"][1] = (a + np.array([c * d[0] - si * d[1], si * d[0] + c * d[1], 0.0])).tolist()
+        return s
+
+    assert dial_disagreements(perturbed(samples, on, lambda s: turn(s, 5.0)))
+    assert dial_disagreements(perturbed(samples, on, lambda s: {**s, "sector_deg": [0.0, 45.0]}))
+    assert dial_disagreements(
+        perturbed(samples, lambda s: s["distance_on"], lambda s: {**s, "distance_text": "距离n−m=1"})
+    )
+    assert dial_disagreements(perturbed(samples, lambda s: s["turned_on"], lambda s: {**s, "turned_text": "转过90°"}))
+    assert dial_disagreements(
+        perturbed(
+            samples, lambda s: s["base_on"][1], lambda s: {**s, "base_texts": [s["base_texts"][0], "10000改成50000"]}
+        )
+    )
+    assert dial_disagreements(perturbed(samples, lambda s: s["base_on"][0], lambda s: {**s, "base": 2e4}))

@@ -96,8 +96,9 @@ def rope_angle_disagreements(samples: list[dict]) -> list[str]:
     return out
 
 
-def score_disagreements(samples: list[dict], *, shown: str = "score_on") -> list[str]:
-    """The score readout vs |q||k|·cos(angle) measured from the drawn arrows (lengths in vector units)."""
+def score_disagreements(samples: list[dict], *, shown: str = "score_on", tol: float = SCORE_TOL) -> list[str]:
+    """The score readout vs |q||k|·cos(angle) measured from the drawn arrows (lengths in vector units), within
+    ``tol`` (half a unit of the readout's last place)."""
 
     def drawn(s):
         lq = length(s["q_start"], s["q_end"]) / s["unit"]
@@ -109,7 +110,7 @@ def score_disagreements(samples: list[dict], *, shown: str = "score_on") -> list
         shown=lambda s: s[shown] if isinstance(s[shown], bool) else s[shown][3],
         said=lambda s: last_number(s["score_text"]),
         drawn=drawn,
-        tol=SCORE_TOL,
+        tol=tol,
         what="score vs |q||k|cos(drawn angle)",
     )
 
