@@ -1,4 +1,4 @@
-"""排第几，就转几步: one word's q at seats 0–3 turns by seat·θ and keeps its length (k turns the same way)."""
+"""位置是几，就转几步: one word's q at seats 0–3 turns by seat·θ and keeps its length (k turns the same way)."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ class RopeTurnsBySeat(NarratedScene):
         # -- rule: seat m turns by m·θ ------------------------------------------------
         with self.cue("rule") as cue:
             rule = rich(
-                "第 " + colored("$m$", theme.POSITION) + " 个位置的 q → 转 " + colored("$m$ 个 $theta$", theme.ANGLE),
+                "位置 " + colored("$m$", theme.POSITION) + " 上的 q → 转 " + colored("$m$ 个 $theta$", theme.ANGLE),
                 font_size=theme.SIZE_BODY,
             )
             rule.move_to(np.array([PANEL_X, 2.6, 0.0]))
