@@ -311,7 +311,7 @@ class MinimalRope(NarratedScene):
                 ),
                 rich(
                     f"{format_cell(moved_roped[k_a, k_b])} → {format_cell(shuffled_roped[k_a, k_b])}，变了约 "
-                    + figures.fmt_fixed(figures.minimal_rope_shuffle_change(), 1),
+                    + figures.value("rope_shuffle_change"),  # written as the subtitle writes it
                     font_size=theme.SIZE_SMALL,
                 ),
             )

@@ -160,7 +160,7 @@ def _seat_of(s, word: str) -> int:
 
 
 def shuffle_note_disagreements(samples) -> list[str]:
-    """ "B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1.0" against the rows and cells drawn before the
+    """ "B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1" against the rows and cells drawn before the
     shuffle (the first frame the table is on screen) and now."""
     out = []
     shown = [s for s in samples if s["on_screen"]]
@@ -198,6 +198,8 @@ def test_shuffle_note_equals_the_table():
     _, _, before, after = figures.minimal_rope_shuffle_pair()
     s = [s for s in samples if s["note_on_screen"]][-1]
     assert numbers_in(plain_typst(s["note"][0])) == [before, after]
+    # the change is written as the subtitle writes it ("约 1", not "约 1.0")
+    assert plain_typst(s["note"][1]).endswith("约 " + figures.value("rope_shuffle_change"))
 
 
 @pytest.mark.parametrize("what", ["gap label", "old score", "B drawn in another row"])

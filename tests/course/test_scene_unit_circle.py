@@ -147,3 +147,25 @@ def test_unit_circle_check_catches_a_perturbation(what):
         else:
             s["deg_text"] = str(int(numbers_in(s["deg_text"])[0]) + 1)
     assert unit_circle_disagreements(samples)
+
+
+# -- unit_circle / sweep: the subtitle writes the 30° point as the readouts show it (L3) ----------------------
+def sweep_point_mismatch(subtitle: str, sample: dict) -> list[str]:
+    """The point "(cos, sin)" the subtitle names, against the readouts' text while the pointer rests at 30°:
+    the same digits, the same number of places."""
+    shown = f"({plain_number(sample['cos_text'])}, {plain_number(sample['sin_text'])})"
+    return [] if shown in subtitle else [f"the subtitle does not write the point as the readouts do: {shown}"]
+
+
+def plain_number(text: str) -> str:
+    return text.split("=")[-1].strip()
+
+
+def test_the_sweep_subtitle_writes_the_point_as_the_readouts_do():
+    scene = narration_scene("unit_circle")
+    sweep = scene.plan.cue("sweep")
+    at30 = at_frame(scene.probes["pointer"], sweep.bookmarks["at90"] - 1)
+    assert at30["theta"] == pytest.approx(np.radians(30), abs=1e-12) and at30["readout_on_screen"]
+    assert sweep_point_mismatch(sweep.text, at30) == []
+    # seeded: the subtitle as it was, "(0.87, 0.5)" beside a readout of 0.50
+    assert sweep_point_mismatch(sweep.text.replace("0.50", "0.5"), at30)
