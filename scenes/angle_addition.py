@@ -63,6 +63,8 @@ class AngleAddition(NarratedScene):
                 "center": vec.arrow.get_start().tolist(),
                 "end": vec.arrow.get_end().tolist(),
                 "unit_radius": unit.width / 2,
+                "phi": float(vec.phi.get_value()),
+                "on_screen": self.on_screen(vec),
             },
         )
 
@@ -146,14 +148,17 @@ class AngleAddition(NarratedScene):
             },
         )
         with self.cue("two_turns") as cue:
-            # the old readings leave first: the product and R(40°) R(25°) take the same place
+            # the old readings leave first: the product and R(40°) R(25°) take the same place. The vector starts
+            # again at 0°: it fades out and back in rather than turning back 90°, a turn no word speaks of
+            # (as unit_circle's readout does)
             self.swap(
-                [product, label90, length, only],
+                [product, label90, length, only, vec],
                 FadeIn(two),
                 FadeIn(first_note),
-                vec.make_turn_animation(0.0),
-                run_time=cue.share(0.2),
+                run_time=cue.share(0.15),
             )
+            vec.set_angle(0.0)
+            self.play(FadeIn(vec), run_time=cue.share(0.05))
             self.play(vec.make_turn_animation(a1), Create(arc1), FadeIn(lab1), run_time=cue.until("second"))
             self.play(vec.make_turn_animation(a2), Create(arc2), FadeIn(lab2), run_time=min(cue.remaining(), 1.2))
 

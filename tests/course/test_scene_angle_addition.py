@@ -36,6 +36,32 @@ def test_angle_addition_vectors(narrated_scene):
     assert np.allclose(v["tip"], mathcore.pointer_tip(np.radians(65)), atol=TOL)
 
 
+# -- angle_addition / two_turns: the vector starts again at 0° without a turn back (P5) ---------------------
+def backward_turns(samples, start: int, end: int) -> list[str]:
+    """Frames in [start, end) where the vector, drawn in this frame and the one before, has turned back (its angle
+    went down): no word of two_turns speaks of a clockwise turn."""
+    out, prev = [], None
+    for s in sorted((s for s in samples if start <= s["frame"] < end), key=lambda s: s["frame"]):
+        if prev is not None and s["on_screen"] and prev["on_screen"] and s["phi"] < prev["phi"] - 1e-9:
+            out.append(f"frame {s['frame']}: the vector turns back {np.degrees(prev['phi'] - s['phi']):.1f}°")
+        prev = s
+    return out
+
+
+def test_the_vector_starts_again_at_zero_without_turning_back():
+    scene = narration_scene("angle_addition")
+    two = scene.plan.cue("two_turns")
+    samples = scene.probes["drawn"]
+    assert at_frame(samples, two.start_frame - 1)["phi"] == pytest.approx(np.radians(90), abs=1e-12)
+    assert at_frame(samples, two.bookmarks["second"])["phi"] == pytest.approx(np.radians(25), abs=1e-12)
+    assert backward_turns(samples, two.start_frame, two.end_frame) == []
+    # seeded: the vector kept on screen while it goes back from 90° to 0°, as it was drawn before
+    seeded = copy.deepcopy(samples)
+    for s in seeded:
+        s["on_screen"] = True
+    assert backward_turns(seeded, two.start_frame, two.end_frame)
+
+
 # -- angle_addition / rot_composition: arcs, turns and the product -----------------------------
 def angle_addition_disagreements(scene_probes) -> list[str]:
     out = []
