@@ -307,6 +307,8 @@ class RopeInvariance(NarratedScene):
             drawn=[chart.drawn_samples(i).tolist() for i in range(len(chart.curves))],
             legend=[entry[1].text for entry in chart.legend],
             heading=chart.legend_heading.text,
+            colors=[c.get_stroke_color().to_hex() for c in chart.curves],
+            swatches=[entry[0].get_stroke_color().to_hex() for entry in chart.legend],
         )
         self.watch(
             "marks",
@@ -369,7 +371,7 @@ class RopeInvariance(NarratedScene):
             x_length=7.0,
             y_length=3.2,
             center=np.array([-1.6, 0.35, 0.0]),
-            colors=theme.SERIES_4,
+            colors=theme.SPEEDS_4,
         )
         chart.curves[0].set_stroke(width=6)  # the θ = 30° curve, the pairs' own, stays the one to look at
         for curve in chart.curves[1:]:

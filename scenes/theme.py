@@ -29,6 +29,12 @@ GHOST_OPACITY = 0.45
 # several curves of the same kind (scores of different planes): shades of SCORE, never Q/K/POSITION
 SERIES = ("#ff5c8a", "#ffb3c9", "#c2416a")
 SERIES_4 = ("#ff5c8a", "#c2416a", "#ffb3c9", "#ffe4ec")  # four curves (trig_to_rope rope_invariance)
+# one q, k pair's score at four turning speeds (trig_to_rope rope_invariance's chart), told apart by hue: SCORE
+# (θ = 30°, the pairs' own speed), then a periwinkle (the fast, wavy curve), a yellow-green (kept for the smooth
+# curve high above the POSITION-green marks) and a near-white. The hues sit in the gaps between the palette's
+# meanings (Q's blue and HIGHLIGHT's purple; ANGLE's yellow and POSITION's green), so no curve borrows a colour
+# that means something else; they mean "another speed" and nothing else in the course.
+SPEEDS_4 = (SCORE, "#9d9dff", "#94e64c", "#e8e8ee")
 
 # -- fonts and sizes (Manim font-size units) ---------------------------------
 FONT = "Noto Sans CJK SC"

@@ -8,6 +8,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 
 from __future__ import annotations
 
+import colorsys
 import copy
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 
 import mathcore
 from narration import figures
+from scenes import theme
 from tests.support.course_scenes import narration_scene, narration_scene_plan, worker_media
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, numbers_in, signed_gap_deg
 from tests.support.scene_probes import at_frame
@@ -454,6 +456,77 @@ def test_the_curve_check_catches_a_perturbation(what):
         for s in marks:
             s["sides"] = s["sides"][::-1]
     assert curve_disagreements(curve, marks)
+
+
+# -- the curves' colours: four hues a viewer tells apart, none borrowed from another meaning --------------------
+MIN_HUE_GAP = 40.0  # degrees of hue between two curves
+# ... and between a curve and a colour that means something else: the palette's eight meanings leave gaps of 42° to
+# 94° around the hue circle, so a new hue can keep 25° from all of them (SPEEDS_4's periwinkle sits 29° from Q's blue
+# and from HIGHLIGHT's purple, and lighter than both)
+MIN_MEANING_GAP = 25.0
+MEANINGS = {
+    "Q": theme.Q,
+    "K": theme.K,
+    "POSITION": theme.POSITION,
+    "ANGLE": theme.ANGLE,
+    "HIGHLIGHT": theme.HIGHLIGHT,
+    "COS": theme.COS,
+    "SIN": theme.SIN,
+    "SCORE": theme.SCORE,
+}
+
+
+def _hue_sat(color: str) -> tuple[float, float]:
+    r, g, b = (int(color.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    h, s, _ = colorsys.rgb_to_hsv(r, g, b)
+    return 360.0 * h, s
+
+
+def _hue_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def curve_colour_clashes(curve: dict) -> list[str]:
+    """The θ = 30° curve is drawn in SCORE (the pairs' own score); each other curve has a hue at least MIN_HUE_GAP
+    from every other curve's and MIN_MEANING_GAP from every colour that means something else (at most one may be near-white,
+    without hue); each legend swatch has its curve's colour."""
+    out = []
+    colors = [c.upper() for c in curve["colors"]]
+    if colors[0] != theme.SCORE.upper():
+        out.append(f"the θ = 30° curve is {colors[0]}, not SCORE {theme.SCORE}")
+    if [c.upper() for c in curve["swatches"]] != colors:
+        out.append(f"legend swatches {curve['swatches']} are not the curves' colours {colors}")
+    grey = [c for c in colors if _hue_sat(c)[1] < 0.2]
+    if len(grey) > 1:
+        out.append(f"more than one curve without hue: {grey}")
+    hued = [(i, c) for i, c in enumerate(colors) if _hue_sat(c)[1] >= 0.2]
+    for j, (i, c) in enumerate(hued):
+        for i2, c2 in hued[j + 1 :]:
+            if _hue_gap(_hue_sat(c)[0], _hue_sat(c2)[0]) < MIN_HUE_GAP:
+                out.append(f"curves {i} ({c}) and {i2} ({c2}) are hard to tell apart")
+        if i == 0:
+            continue
+        for name, m in MEANINGS.items():
+            if _hue_gap(_hue_sat(c)[0], _hue_sat(m)[0]) < MIN_MEANING_GAP:
+                out.append(f"curve {i} ({c}) looks like {name} ({m}), which means something else")
+    return out
+
+
+def test_the_curves_are_four_hues_that_mean_only_speed():
+    assert curve_colour_clashes(scene().probes["curve"][0]) == []
+
+
+@pytest.mark.parametrize("what", ["the old pinks", "q's blue", "swatch"])
+def test_the_curve_colour_check_catches_a_perturbation(what):
+    curve = copy.deepcopy(scene().probes["curve"][0])
+    if what == "the old pinks":  # the four shades of SCORE the fourth review could not tell apart (P7)
+        curve["colors"] = curve["swatches"] = list(theme.SERIES_4)
+    elif what == "q's blue":
+        curve["colors"][2] = curve["swatches"][2] = theme.Q
+    else:
+        curve["swatches"][1] = theme.SCORE
+    assert curve_colour_clashes(curve)
 
 
 # -- every label of the scene ------------------------------------------------------------------------------
