@@ -55,9 +55,9 @@ from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
 from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir as course_narration_dir
+from coursekit.core.paths import plain_name
 from coursekit.core.safeyaml import load_lined, read_text
 
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 CLASS_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 BOOKMARK_RE = re.compile(r"\{@([a-z][a-z0-9_]*)\}")
 FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -164,9 +164,7 @@ def _text(v: str, field: str) -> str:
 
 
 def _snake(v: str, field: str) -> str:
-    if not ID_RE.match(v):
-        raise ValueError(f"{field} '{v}' must be snake_case (a-z, 0-9, _), starting with a letter")
-    return v
+    return plain_name(v, field, snake_case=True)  # scene and lesson ids name files: media/scenes/<id>.mp4
 
 
 def _checked(check, field: str) -> AfterValidator:

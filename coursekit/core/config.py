@@ -16,7 +16,7 @@ from pydantic.fields import FieldInfo
 from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
 from coursekit.core.invisible import code_point, parse_code_point, refuse_format_characters
-from coursekit.core.paths import course_root, inside
+from coursekit.core.paths import course_root, inside, plain_name
 from coursekit.core.safeyaml import load_file, read_text
 
 DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk, installed by `make setup`
@@ -212,8 +212,7 @@ class CourseConfig(_Strict):
     @classmethod
     def _ids(cls, v: tuple[str, ...]) -> tuple[str, ...]:
         for lesson in v:
-            if not re.match(r"^[a-z][a-z0-9_]*$", lesson):
-                raise ValueError(f"lesson id '{lesson}' must be snake_case (a-z, 0-9, _), starting with a letter")
+            plain_name(lesson, "lesson id", snake_case=True)  # narration/<id>.yaml, media/course/<id>/
         if len(set(v)) != len(v):
             raise ValueError("lists a lesson twice")
         return v

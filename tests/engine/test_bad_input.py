@@ -257,6 +257,18 @@ REAL_COMMAND = {
 }
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file (its bytes) and folder under ``folder`` but those in an output folder (``media/``) and
+    Python's caches: what a refused command must leave as it was."""
+    out: dict[str, bytes] = {}
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder)
+        if "media" in rel.parts or "__pycache__" in rel.parts:
+            continue
+        out[rel.as_posix()] = p.read_bytes() if p.is_file() and not p.is_symlink() else b"/"
+    return out
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     name, argv, setup, expect = case
@@ -264,6 +276,7 @@ def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     extra: list[str] = []
     if setup is not None:
         more_env, extra = setup(tmp_path)
+    before = tree(tmp_path)
     if name in REAL_COMMAND:
         proc = subprocess.run(
             [sys.executable, str(ROOT / "render.py"), *argv, *extra],
@@ -281,6 +294,8 @@ def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     assert "Traceback" not in err
     assert len(err.splitlines()) == 1, err
     assert expect in err, err
+    after = tree(tmp_path)  # nothing new or changed outside the output folder (issue 41)
+    assert {k for k in after if after[k] != before.get(k)} == set(), sorted(set(after) - set(before))
 
 
 def test_count_of_bad_inputs_tried():
