@@ -93,6 +93,11 @@ def _hungry_scene(tmp: Path) -> list[str]:
     return ["--course", str(course), "--config", str(cfg_with(tmp, "render:\n  worker_memory_gb: 0.25\n"))]
 
 
+def _init(title: str):
+    """A case's setup: ``init`` of a new folder with ``title``."""
+    return lambda t: ({}, ["init", str(t / "new"), "--title", title])
+
+
 def cfg_with(tmp: Path, text: str) -> Path:
     p = tmp / "config.yaml"
     p.write_text(text, encoding="utf-8")
@@ -187,6 +192,9 @@ CASES = [
         narration(GOOD_LESSON.replace("text: 屏幕上有", "text: 屏幕上有{no_such_figure}", 1)),
         "no_such_figure",
     ),
+    ("init_title_control", [], _init("我的\x07课"), "the title holds control character U+0007"),
+    ("init_title_bidi", [], _init("我的\u202e课"), "invisible format character U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("init_title_line_break", [], _init("我的\n课"), "the title holds control character U+000A"),
     ("jobs_zero", ["render", "--jobs", "0"], None, "must be from 1 to 256, not 0"),
     ("jobs_huge", ["course", "--jobs", "100000"], None, "must be from 1 to 256, not 100000"),
     ("fps_zero", ["plan", "--fps", "0", "--voice", "silent"], None, "--fps: must be from 1 to 120, not 0"),
@@ -248,6 +256,7 @@ REAL_COMMAND = {
     "output_outside",  # the config
     "narration_malformed",  # the narration's YAML
     "narration_unknown_figure",  # the narration against the course's figures (their module loaded)
+    "init_title_bidi",  # init
     "unknown_scene",  # a name looked up in the course, after the render's preflight
     "no_ffmpeg",
     "no_espeak",
