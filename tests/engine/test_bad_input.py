@@ -93,6 +93,13 @@ def _hungry_scene(tmp: Path) -> list[str]:
     return ["--course", str(course), "--config", str(cfg_with(tmp, "render:\n  worker_memory_gb: 0.25\n"))]
 
 
+def _no_config(tmp: Path) -> tuple[dict, list[str]]:
+    """The copy without its config.yaml: a folder that is not a course's (issue 41)."""
+    course = mini(tmp)
+    (course / "config.yaml").unlink()
+    return {}, ["--course", str(course)]
+
+
 def _init(title: str):
     """A case's setup: ``init`` of a new folder with ``title``."""
     return lambda t: ({}, ["init", str(t / "new"), "--title", title])
@@ -192,6 +199,12 @@ CASES = [
         narration(GOOD_LESSON.replace("text: 屏幕上有", "text: 屏幕上有{no_such_figure}", 1)),
         "no_such_figure",
     ),
+    (
+        "course_without_config",
+        ["check"],
+        _no_config,
+        "no config.yaml in it, so no lessons to make",
+    ),
     ("init_title_control", [], _init("我的\x07课"), "the title holds control character U+0007"),
     ("init_title_bidi", [], _init("我的\u202e课"), "invisible format character U+202E (RIGHT-TO-LEFT OVERRIDE)"),
     ("init_title_line_break", [], _init("我的\n课"), "the title holds control character U+000A"),
@@ -256,6 +269,7 @@ REAL_COMMAND = {
     "output_outside",  # the config
     "narration_malformed",  # the narration's YAML
     "narration_unknown_figure",  # the narration against the course's figures (their module loaded)
+    "course_without_config",  # a --course folder that holds no course
     "init_title_bidi",  # init
     "unknown_scene",  # a name looked up in the course, after the render's preflight
     "no_ffmpeg",
