@@ -80,6 +80,7 @@ class ProjectBase:
         self.layout = MediaLayout.of(self.config)  #: the output folder's paths (``coursekit.core.layout``)
         self._course: Course | None = None
         self._lexicon: Lexicon | None = None
+        self._validated: set[str] = set()  #: the parts of the validation pass checked since (``Project.validate``)
         return self
 
     @property

@@ -100,6 +100,22 @@ def _no_config(tmp: Path) -> tuple[dict, list[str]]:
     return {}, ["--course", str(course)]
 
 
+def _unlisted_lesson_reusing_a_scene_id(tmp: Path) -> tuple[dict, list[str]]:
+    """A second lesson of the course, left out of ``lessons:`` (the lessons made), that uses the first's scene
+    id count_dots: both scenes' files would be media/scenes/<quality>/count_dots.mp4 (issue 41)."""
+    course = mini(tmp)
+    cfg = course / "config.yaml"
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace(
+            "  lessons: [counting]", "  lessons: [counting, extra]\nlessons: [counting]"
+        ),
+        encoding="utf-8",
+    )
+    extra = GOOD_LESSON.replace("lesson: counting", "lesson: extra").replace("id: closing", "id: extra_closing")
+    (course / "narration" / "extra.yaml").write_text(extra, encoding="utf-8")
+    return {}, ["--course", str(course)]
+
+
 def _init(title: str):
     """A case's setup: ``init`` of a new folder with ``title``."""
     return lambda t: ({}, ["init", str(t / "new"), "--title", title])
@@ -198,6 +214,53 @@ CASES = [
         ["check"],
         narration(GOOD_LESSON.replace("text: 屏幕上有", "text: 屏幕上有{no_such_figure}", 1)),
         "no_such_figure",
+    ),
+    # issue 41: narration that check let through, to fail later (at synthesis, in the subtitles, in plan)
+    (
+        "cue_punctuation_only",
+        ["check"],
+        narration(GOOD_LESSON.replace("text: 今天就到这里。", "text: 。！……", 1)),
+        "counting.yaml:25: cue text “。！……” has nothing to read aloud",
+    ),
+    (
+        "placeholder_nested",
+        ["check"],
+        narration(GOOD_LESSON.replace("{dot_count}个点", "{{dot_count}}个点", 1)),
+        "counting.yaml:10: cue text has a '{' that is part of no placeholder",
+    ),
+    (
+        "placeholder_unterminated",
+        ["check"],
+        narration(GOOD_LESSON.replace("{dot_count}个点", "{dot_count个点", 1)),
+        "counting.yaml:10: cue text has a '{' that is part of no placeholder",
+    ),
+    (
+        "placeholder_stray_close",
+        ["check"],
+        narration(GOOD_LESSON.replace("今天就到这里。", "今天}就到这里。", 1)),
+        "counting.yaml:25: cue text has a '}' that is part of no placeholder",
+    ),
+    (
+        "unknown_figure_in_say",
+        ["plan", "--voice", "silent"],
+        narration(
+            GOOD_LESSON.replace("text: 今天就到这里。", "text: 今天就到这里。\n        say: 今天{no_such}到这里。")
+        ),
+        "counting.yaml:24: cue 'closing.bye' say: unknown figure 'no_such'",
+    ),
+    (
+        "unknown_figure_in_say_check",
+        ["check"],
+        narration(
+            GOOD_LESSON.replace("text: 今天就到这里。", "text: 今天就到这里。\n        say: 今天{no_such}到这里。")
+        ),
+        "counting.yaml:24: cue 'closing.bye' say: unknown figure 'no_such'",
+    ),
+    (
+        "scene_id_reused_by_an_unlisted_lesson",
+        ["check"],
+        _unlisted_lesson_reusing_a_scene_id,
+        "extra.yaml:4: scene id 'count_dots' is already used in counting.yaml",
     ),
     (
         "course_without_config",

@@ -53,10 +53,10 @@ def test_the_same_files_undamaged_are_taken(tmp_path):
     assert kk.verify_files(folder, "zf_xiaobei") == {n: pinned[n] for n in (kk.MODEL_FILE, kk.VOCAB_FILE)}
 
 
-def test_plan_refuses_the_damaged_voice_before_any_work(tmp_path, monkeypatch, capfd):
+def test_check_and_plan_refuse_the_damaged_voice_before_any_work(tmp_path, monkeypatch, capfd):
     course = mini_runs.copy_mini_course(tmp_path / "mini")
     damaged_copy(course / "models" / "kokoro", kk.VOCAB_FILE)
-    for argv in (["plan", "--voice", "kokoro"], ["plan", "--voice", "auto"]):
+    for argv in (["check", "--voice", "kokoro"], ["plan", "--voice", "kokoro"], ["plan", "--voice", "auto"]):
         res = mini_runs.here(monkeypatch, capfd, *argv, "--course", str(course))
         assert res.returncode == 2, (argv, res.stderr[-2000:])
         (line,) = res.stderr.strip().splitlines()

@@ -13,13 +13,18 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from coursekit.core.errors import UserError
+from coursekit.core.paths import COURSE_ENV
 from coursekit.deliver.manifest import checked, read_manifest, read_subtitles
 from tests.engine.test_export import LESSON, _export, delivered  # noqa: F401 - the delivered course, a fixture
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_what_assembly_writes_is_of_the_schema(delivered):  # noqa: F811
@@ -110,6 +115,30 @@ def test_a_delivered_srt_that_is_not_utf8_is_one_line(delivered, tmp_path, monke
     assert not (course / "media" / "export").exists()
     with pytest.raises(UserError, match="is not UTF-8"):
         read_subtitles(path)
+
+
+def test_serve_refuses_a_delivered_vtt_that_is_not_utf8(delivered, tmp_path):  # noqa: F811
+    """As a real process: before, it served the course (and so ran until the timeout)."""
+    import os
+    import socket
+
+    with socket.socket() as s:  # a free port: the refusal comes before the server binds it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root, _, _ = delivered
+    course = _damaged(root, tmp_path, lambda d: None)
+    _not_utf8(course, "vtt")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "serve", "--port", str(port)],
+        cwd=ROOT,
+        env={**os.environ, COURSE_ENV: str(course)},
+        capture_output=True,
+        text=True,
+        timeout=60,  # before: it served the course (until this timeout)
+    )
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    (line,) = proc.stderr.strip().splitlines()
+    assert f"media/course/{LESSON}/{LESSON}.vtt: byte " in line and "not WebVTT subtitles" in line
 
 
 def test_the_readers_give_the_events_of_the_delivered_files(delivered):  # noqa: F811
