@@ -29,8 +29,9 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
 from coursekit.deliver.export import export_course
-from coursekit.deliver.page import read_manifest, write_page
+from coursekit.deliver.page import page_for
 from coursekit.deliver.serve import serve
+from coursekit.deliver.widgets import course_widgets
 from coursekit.plan.build import make_plans
 from coursekit.plan.model import LessonPlan, ScenePlan
 from coursekit.project import outputs, validation
@@ -200,11 +201,12 @@ class Project(ProjectBase):
 
     def assemble(self, plans: list[LessonPlan], sources: dict | None = None) -> list[Path]:
         """The lesson videos of ``plans`` whose scenes are all rendered, the manifest (recording ``sources``)
-        and the course page, under the course files' lock."""
+        and the course page, under the course files' lock: the delivery changes as one unit, the manifest
+        last, once every lesson and the page are made (``assemble_course``)."""
+        widgets = course_widgets()  # read before anything is made (validate("course") checked them)
         with outputs.course_files_lock(self.layout, self.say):
-            made = assemble_course(self.config, self.layout, self.course, plans, sources)
-            made.append(write_page(self.layout.course, read_manifest(self.layout.course)))
-        return made
+            page = page_for(self.layout.course, widgets)
+            return assemble_course(self.config, self.layout, self.course, plans, sources, page=page)
 
     def deliver(self, sources) -> list[Path]:
         """Plan, render and assemble the whole course from one version of its ``sources`` (``RunSources``):
