@@ -3,10 +3,12 @@ chapters, a soft subtitle track, side files, a poster, seek-bar thumbnails, and 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata as md
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -245,15 +247,31 @@ def _quiz_of(course: Course, cue_id: str) -> dict:
     return {"choices": list(cue.choices), "correct": cue.correct}
 
 
+def _staging(layout: MediaLayout, plan: LessonPlan) -> Path:
+    """Where a lesson's delivered files are made before they are put in place: its work folder's delivery/."""
+    return layout.lesson_work(plan.lesson, plan.fps) / "delivery"
+
+
 def assemble_course(
-    cfg: Config, layout: MediaLayout, course: Course, plans: list[LessonPlan], sources: dict | None = None
+    cfg: Config,
+    layout: MediaLayout,
+    course: Course,
+    plans: list[LessonPlan],
+    sources: dict | None = None,
+    page: Callable[[dict], dict[Path, str]] | None = None,
 ) -> list[Path]:
     """Assemble every lesson whose scenes are all rendered in ``layout``; write the manifest (which the
     course page is made from, see coursekit.deliver.page). ``sources`` is the run's record of the sources
-    it was made from (``RunSources.record()``: their digest), kept in the manifest."""
+    it was made from (``RunSources.record()``: their digest), kept in the manifest. ``page``: the course
+    page's files made from the manifest (``coursekit.deliver.page.page_files``; it may refuse the manifest),
+    written with it.
+
+    The delivery changes as one unit: each lesson is made beside it first (``_staging``, in its work
+    folder), and only when every lesson is made and the page is made from the new manifest are they put in
+    place: the lessons' files renamed into their folders, then the page's files, the manifest last. A run
+    that fails or is stopped before then leaves every delivered file as it was."""
 
     quality = cfg.video.quality
-    outputs: list[Path] = []
     manifest = {
         "title": cfg.course.title,
         "font": cfg.course.font,
@@ -274,25 +292,35 @@ def assemble_course(
     def one_lesson(item: tuple[LessonPlan, list[Path]]) -> list[Path]:
         plan, videos = item
         stopping.check()  # a stopping command starts no further lesson
-        files = assemble_lesson(
-            cfg, plan, videos, layout.lesson_dir(plan.lesson), layout.lesson_work(plan.lesson, plan.fps)
-        )
+        stage = _staging(layout, plan)
+        files = assemble_lesson(cfg, plan, videos, stage, layout.lesson_work(plan.lesson, plan.fps))
         for scene, video in zip(plan.scenes, videos):
             if scene.overview:  # the narration marks it: delivered alone as well
                 work = layout.lesson_work(plan.lesson, plan.fps)
                 audio, _, _ = write_delivered_scene_narration(scene, work / "overview.m4a")
-                files.append(
-                    mux(video, audio, layout.overview_video(plan.lesson))
-                )  # the scene's picture, delivered sound
+                files.append(mux(video, audio, stage / layout.overview_video(plan.lesson).name))
         return files
 
     # Lessons side by side, one per core: each is ffmpeg processes (the delivered audio's measuring and
     # encoding, single-threaded, is most of it) and writes only into its own folders.
     with ThreadPoolExecutor(max_workers=max(1, min(len(ready), os.cpu_count() or 1))) as pool:
         done = list(pool.map(one_lesson, ready))
+    moves: dict[Path, Path] = {}  # each made file -> its place in the delivered course
     for (plan, _), files in zip(ready, done):
-        outputs += files
-        manifest["lessons"].append(manifest_lesson(cfg, course, plan, files))
+        stage = _staging(layout, plan)
+        final = [layout.lesson_dir(plan.lesson) / f.relative_to(stage) for f in files]
+        moves.update(zip(files, final))
+        manifest["lessons"].append(manifest_lesson(cfg, course, plan, final))
+    page_texts = page(manifest) if page is not None else {}
+    stopping.check()  # stopped now: nothing delivered has changed
+    for made, final in moves.items():
+        final.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(made, final)
+    for plan, _ in ready:
+        with contextlib.suppress(OSError):
+            _staging(layout, plan).rmdir()
+    outputs = list(moves.values())
+    outputs += [write_text(path, text) for path, text in page_texts.items()]
     man = layout.manifest
     man.parent.mkdir(parents=True, exist_ok=True)
     write_text(man, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")

@@ -17,7 +17,6 @@ from coursekit.cli.clean import clean
 from coursekit.cli.watch import watch_and_rerun
 from coursekit.core.errors import UserError
 from coursekit.core.sources import RunSources
-from coursekit.deliver.serve import serve
 from coursekit.plan.model import LessonPlan
 from coursekit.project.project import Project
 from coursekit.speech import listening
@@ -171,7 +170,7 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
 
 
 def cmd_serve(project: Project, args: argparse.Namespace) -> int:
-    serve(project.layout.course, args.port)
+    project.serve(args.port)
     return 0
 
 

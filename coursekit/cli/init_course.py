@@ -13,7 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from coursekit.content.glyphs import GLYPH_FIX, font_cmap, missing_glyphs
+from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
+from coursekit.core.invisible import unseen
 from coursekit.core.paths import writable_folder
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "scaffold" / "course"
@@ -34,12 +37,29 @@ def target_name(template: Path) -> Path:
     return template.with_name(RENAMED.get(name, name))
 
 
-def _check_title(title: str) -> str:
+def check_title(title: str) -> str:
+    """The title as ``init`` writes it, if the course's own ``check`` would take it: one line of at most
+    200 characters, no character a viewer cannot see (``unseen``: a control or format character, the
+    config's own check of ``course.title``), and, when the font can be read here, every character drawn by
+    the course font (the glyph check of ``check``, ``coursekit.content.glyphs``). Else one line."""
     title = title.strip()
     if not title:
         raise UserError("init --title: the title is empty; give the course's title, like --title 我的第一门课")
-    if len(title) > 200 or any(ch in title for ch in "\r\n\t"):
+    problem = unseen(title)
+    if problem:
+        raise UserError(
+            f"init --title: the title holds {problem}, which a viewer cannot see and check would refuse; "
+            "type the title again without it"
+        )
+    if len(title) > 200:
         raise UserError("init --title: the title must be one line of at most 200 characters")
+    try:
+        cmap = font_cmap(DEFAULT_FONT)
+    except UserError:  # no font here: doctor and check say so; the title is still the user's
+        return title
+    missing = missing_glyphs([("init --title", title)], cmap)
+    if missing:
+        raise UserError(f"{missing[0].line(DEFAULT_FONT)}; check would refuse it; {GLYPH_FIX}")
     return title
 
 
@@ -53,7 +73,7 @@ def init_course(folder: Path, title: str = DEFAULT_TITLE) -> list[Path]:
     """Write a new course into ``folder`` (made if missing; refused if it holds anything); return the
     files written, relative to it."""
     folder = Path(folder)
-    title = _check_title(title)
+    title = check_title(title)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"init: {folder} is a file, not a folder; give a new folder's name")
     if folder.is_dir() and any(folder.iterdir()):

@@ -119,7 +119,18 @@ class Figures:
                 f"unknown figure '{name}' in the narration; {hint}; add it to {self.source} or fix the name"
             )
         if name not in self._values:
-            self._values[name] = self.table[name]()
+            try:
+                value = self.table[name]()
+            except Exception as exc:  # noqa: BLE001 - the course's code: one line naming the figure
+                raise UserError(
+                    f"figure '{name}' of {self.source} failed: {type(exc).__name__}: {exc}; fix its function"
+                ) from None
+            if not isinstance(value, str):
+                raise UserError(
+                    f"figure '{name}' of {self.source} gave {type(value).__name__}, not the written form; "
+                    "return text, like fmt_dec(x)"
+                )
+            self._values[name] = value
         return self._values[name]
 
     def fill(self, text: str) -> str:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,17 +50,15 @@ from pydantic import (
 )
 
 from coursekit.content.figures import NO_FIGURES, CourseFigures, Figures
+from coursekit.content.wording import BOOKMARK_RE, FIGURE_RE, placeholders, spoken, text_field
 from coursekit.core.config import declared_format_characters
 from coursekit.core.errors import UserError
 from coursekit.core.invisible import refuse_format_characters
 from coursekit.core.paths import narration_dir as course_narration_dir
+from coursekit.core.paths import plain_name, shown
 from coursekit.core.safeyaml import load_lined, read_text
 
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 CLASS_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
-BOOKMARK_RE = re.compile(r"\{@([a-z][a-z0-9_]*)\}")
-FIGURE_RE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-MAX_CUE_CHARS = 400
 ROLES = ("question", "answer", "think")
 
 
@@ -148,29 +145,12 @@ def unknown(kind: str, name: str, known: list[str]) -> str:
     return f"unknown {kind} '{name}'; {hint}"
 
 
-def _text(v: str, field: str) -> str:
-    """A title, cue text or spoken form: not empty, no control characters, at most MAX_CUE_CHARS."""
-    if not v.strip():
-        raise ValueError(f"{field} is empty; write the sentence or remove the cue")
-    for ch in v:
-        cat = unicodedata.category(ch)
-        if cat == "Cs":
-            raise ValueError(f"{field} contains an unpaired surrogate; retype that character")
-        if cat == "Cc" and ch not in "\n":
-            raise ValueError(f"{field} contains control character U+{ord(ch):04X}; delete it")
-    if len(v) > MAX_CUE_CHARS:
-        raise ValueError(f"{field} has {len(v)} characters, more than {MAX_CUE_CHARS}; split it into several cues")
-    return " ".join(v.split()) if "\n" in v else v.strip()
-
-
 def _snake(v: str, field: str) -> str:
-    if not ID_RE.match(v):
-        raise ValueError(f"{field} '{v}' must be snake_case (a-z, 0-9, _), starting with a letter")
-    return v
+    return plain_name(v, field, snake_case=True)  # scene and lesson ids name files: media/scenes/<id>.mp4
 
 
 def _checked(check, field: str) -> AfterValidator:
-    """A field validated by ``check(value, field)`` (``_text`` or ``_snake``)."""
+    """A field validated by ``check(value, field)`` (``text_field`` or ``_snake``)."""
     return AfterValidator(lambda v: check(v, field))
 
 
@@ -203,7 +183,10 @@ class CueSchema(_Schema):
     @field_validator("text", "say")
     @classmethod
     def _words(cls, v: str | None, info: ValidationInfo) -> str | None:
-        return None if v is None else _text(v, f"cue {info.field_name}")
+        if v is None:
+            return None
+        field = f"cue {info.field_name}"
+        return spoken(placeholders(text_field(v, field), field), field)
 
     @field_validator("pause", mode="before")
     @classmethod
@@ -232,7 +215,7 @@ class CueSchema(_Schema):
             raise ValueError("choices must be a list of short texts, like [会, 不会]")
         if not 2 <= len(v) <= 6:
             raise ValueError(f"a question has 2 to 6 choices, not {len(v)}")
-        return [_text(str(c), "a choice") for c in v]  # a number (4, 0.5) is the text it is written as
+        return [text_field(str(c), "a choice") for c in v]  # a number (4, 0.5) is the text it is written as
 
     @model_validator(mode="after")
     def _quiz(self) -> "CueSchema":
@@ -248,7 +231,7 @@ class SceneSchema(_Schema):
 
     id: Annotated[str, _checked(_snake, "scene id")]
     cls: str = Field(alias="class")
-    title: Annotated[str, _checked(_text, "the scene title")]
+    title: Annotated[str, _checked(text_field, "the scene title")]
     source: list[str]
     cues: Annotated[list[CueSchema], _some("the scene has no cues; add at least one")]
     overview: bool = False
@@ -272,7 +255,7 @@ class LessonSchema(_Schema):
     """A narration file: ``lesson``, ``title`` and its ``scenes``."""
 
     lesson: Annotated[str, _checked(_snake, "lesson id")]
-    title: Annotated[str, _checked(_text, "the lesson title")]
+    title: Annotated[str, _checked(text_field, "the lesson title")]
     scenes: Annotated[list[SceneSchema], _some("the lesson has no scenes")]
 
 
@@ -384,8 +367,26 @@ def load_course(
         for s in lesson.scenes:
             if s.id in seen:
                 raise UserError(
-                    f"{path}:{s.line}: scene id '{s.id}' is already used in {seen[s.id].name}; scene ids are unique across the course"
+                    f"{shown(path)}:{s.line}: scene id '{s.id}' is already used in {seen[s.id].name}; scene ids "
+                    "are unique across the course (its files are named by its id alone)"
                 )
             seen[s.id] = path
         course.lessons.append(lesson)
     return course
+
+
+def figure_problems(course: Course) -> list[str]:
+    """One line per figure a cue's text or spoken form names that its course cannot give (unknown to the
+    course's figures.py, or failing there): ``narration/<lesson>.yaml:<line>: cue '<id>' <field>: …``. The
+    plan fills them; this says where they are before it starts."""
+    lines = []
+    for lesson in course.lessons:
+        for scene in lesson.scenes:
+            for cue in scene.cues:
+                for key, words in (("text", cue.text), ("say", cue.say)):
+                    for name in dict.fromkeys(FIGURE_RE.findall(words or "")):
+                        try:
+                            cue.figures.value(name)
+                        except UserError as exc:
+                            lines.append(f"{shown(lesson.path)}:{cue.line}: cue '{cue.id}' {key}: {exc}")
+    return lines

@@ -15,8 +15,8 @@ from pydantic.fields import FieldInfo
 
 from coursekit.core import voice_registry
 from coursekit.core.errors import UserError
-from coursekit.core.invisible import code_point, parse_code_point, refuse_format_characters
-from coursekit.core.paths import course_root, inside
+from coursekit.core.invisible import code_point, parse_code_point, refuse_format_characters, unseen
+from coursekit.core.paths import course_root, inside, plain_name
 from coursekit.core.safeyaml import load_file, read_text
 
 DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk, installed by `make setup`
@@ -190,6 +190,22 @@ class CourseConfig(_Strict):
         "listener knows them from the context",
     )
 
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        problem = unseen(v, format_characters=False)  # a format character: _seen, once the declared ones are read
+        if problem:
+            raise ValueError(f"holds {problem}, which a viewer cannot see; delete it")
+        return v
+
+    @model_validator(mode="after")
+    def _seen(self) -> "CourseConfig":
+        # a format character written as a YAML escape ("\u202e"), which the file's own check cannot see
+        problem = unseen(self.title, self.allowed_format)
+        if problem:
+            raise ValueError(f"title holds {problem}, which a viewer cannot see; delete it")
+        return self
+
     @field_validator("listening_words")
     @classmethod
     def _words(cls, v: tuple[str, ...]) -> tuple[str, ...]:
@@ -212,8 +228,7 @@ class CourseConfig(_Strict):
     @classmethod
     def _ids(cls, v: tuple[str, ...]) -> tuple[str, ...]:
         for lesson in v:
-            if not re.match(r"^[a-z][a-z0-9_]*$", lesson):
-                raise ValueError(f"lesson id '{lesson}' must be snake_case (a-z, 0-9, _), starting with a letter")
+            plain_name(lesson, "lesson id", snake_case=True)  # narration/<id>.yaml, media/course/<id>/
         if len(set(v)) != len(v):
             raise ValueError("lists a lesson twice")
         return v
@@ -349,10 +364,26 @@ def load_config(path: Path | None = None, **overrides: object) -> Config:
         shown = str(Path(path).resolve().relative_to(course_root()))
     except ValueError:
         shown = str(path)
-    cfg = parse_config(data, shown)
     if Path(path).exists():  # a title or a lesson id with an invisible character: one line, file:line
+        declared = _declared_in(data)
+        if declared is not None:  # else the schema names the bad declaration first
+            refuse_format_characters(read_text(Path(path)), shown, declared)
+    cfg = parse_config(data, shown)
+    if Path(path).exists():
         refuse_format_characters(read_text(Path(path)), shown, cfg.course.allowed_format)
     return cfg
+
+
+def _declared_in(data: object) -> frozenset[str] | None:
+    """The format characters raw config data declares (``course.format_characters``), or None if they cannot
+    be read: the file's own check runs before the schema's (which refuses one written as a YAML escape)."""
+    course = data.get("course") if isinstance(data, dict) else None
+    if not isinstance(course, dict):  # none: the course's own section is taken (``_course_section``)
+        return None
+    try:
+        return frozenset(parse_code_point(c) for c in course.get("format_characters") or ())
+    except (TypeError, ValueError):
+        return None
 
 
 def declared_format_characters() -> frozenset[str]:

@@ -7,6 +7,11 @@ The narration, the lexicon and the config refuse them (``refuse_format_character
 A byte-order mark that opens a file is an encoding mark, not text, and is allowed. The one other
 exception is a character the course declares on purpose in its config (``course.format_characters``,
 such as U+2060 WORD JOINER for a no-break), given as ``U+XXXX``.
+
+``unseen(text)`` names the first character of a one-line text (a title) that a viewer cannot see: a format
+character, a control character (a line break too) or an unpaired surrogate. ``render.py init`` refuses a
+title with one, and the config refuses one in ``course.title`` (its format characters are the file's, found
+by ``refuse_format_characters`` with their line): a title ``init`` writes is one ``check`` accepts.
 """
 
 from __future__ import annotations
@@ -40,6 +45,24 @@ def parse_code_point(text: str) -> str:
             "only invisible format characters need declaring"
         )
     return ch
+
+
+def unseen(text: str, allowed: Iterable[str] = (), format_characters: bool = True) -> str | None:
+    """The first character of ``text`` a viewer cannot see, in words (``"control character U+0007"``,
+    ``"invisible format character U+202E (RIGHT-TO-LEFT OVERRIDE)"``), or None: a control character
+    (category Cc, line breaks and tabs included), an unpaired surrogate (Cs) and, unless
+    ``format_characters`` is False (the caller checks them elsewhere), a format character (Cf) that
+    ``allowed`` does not hold."""
+    ok = set(allowed)
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if kind == "Cc":
+            return f"control character {code_point(ch)}"
+        if kind == "Cs":
+            return f"an unpaired surrogate {code_point(ch)}"
+        if kind == "Cf" and format_characters and ch not in ok:
+            return f"invisible format character {code_point(ch)} ({unicodedata.name(ch, 'unnamed')})"
+    return None
 
 
 def format_characters(text: str, allowed: Iterable[str] = ()) -> list[tuple[int, str]]:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from coursekit.core.paths import plain_name
+
 KEPT = "kept"  #: clean never touches it
 REMOVED = "removed"  #: clean removes it
 STALE = "stale"  #: clean removes it when what it belongs to (``Entry.of``) is not current
@@ -139,10 +141,19 @@ class _EntryPath:
             return layout.root / self.entry.relative()
 
         def path(*values: Any, **named: Any) -> Path:
-            return layout.root / self.entry.relative(**dict(zip(self.fields, values)), **named)
+            fields = {**dict(zip(self.fields, values)), **named}
+            return layout.root / self.entry.relative(**{k: _part(k, v) for k, v in fields.items()})
 
         path.__doc__ = self.__doc__
         return path
+
+
+def _part(field: str, value: Any) -> str:
+    """A varying part of a path as the layout fills it: a plain name (``plain_name``), so that no id read
+    from data (a lesson id of the delivered manifest, a scene id) can climb out of the output folder."""
+    return plain_name(
+        str(value), field if field != "name" else "name", "it comes from the course's files; fix it there"
+    )
 
 
 class _Folder:
@@ -186,11 +197,11 @@ class MediaLayout:
     scene_plan = _EntryPath()
 
     def plan_folder(self, fps: int) -> Path:
-        return self.plans / f"{fps}fps"
+        return self.plans / f"{_part('fps', fps)}fps"
 
     def lesson_plans(self, lesson: str) -> list[Path]:
         """The lesson's plans at every frame rate, sorted."""
-        return sorted(self.root.glob(BY_NAME["lesson_plan"].relative(lesson=lesson, fps="*")))
+        return sorted(self.root.glob(BY_NAME["lesson_plan"].relative(lesson=_part("lesson", lesson), fps="*")))
 
     def plan_fps(self, plan_file: Path) -> int:
         """The frame rate of a lesson plan (``lesson_plan``), from its path."""
@@ -211,7 +222,7 @@ class MediaLayout:
     scene_video_key = _EntryPath()
 
     def scene_videos(self, quality: str) -> Path:
-        return self.scenes / quality
+        return self.scenes / _part("quality", quality)
 
     manim = _Folder("manim")
     manim_dir = _EntryPath()
@@ -220,11 +231,11 @@ class MediaLayout:
 
     def scene_work(self, fps: int) -> Path:
         """Each scene's narration track and soft subtitles at ``fps``, before the mux."""
-        return self.work / f"{fps}fps"
+        return self.work / f"{_part('fps', fps)}fps"
 
     def lesson_work(self, lesson: str, fps: int) -> Path:
         """A lesson's joined video, narration, chapters and poster frame, before assembly."""
-        return self.scene_work(fps) / lesson
+        return self.scene_work(fps) / _part("lesson", lesson)
 
     logs = _Folder("logs")
     render_log = _EntryPath()
@@ -240,7 +251,7 @@ class MediaLayout:
         """``course/<lesson>/<lesson><suffix>``: ``.mp4``, ``.srt``, ``.vtt``, ``.jpg`` (poster), ``.txt``
         (transcript), ``.chapters.txt``, ``.chapters.vtt``, ``.burned.mp4``; beside them the seek-bar
         thumbnails, ``thumbnails.jpg`` and ``thumbnails.vtt`` (``coursekit.assemble.thumbnails``)."""
-        return self.lesson_dir(lesson) / f"{lesson}{suffix}"
+        return self.lesson_dir(lesson) / _part("file", f"{lesson}{suffix}")
 
     def lesson_video(self, lesson: str) -> Path:
         return self.lesson_file(lesson, ".mp4")

@@ -9,11 +9,19 @@ unless ``render.py --course DIR`` names another; the choice travels in the envir
 ``COURSEKIT_NARRATION`` points at another narration folder of the same course (tests, drafts).
 Every path built from user input is checked to stay inside the course root, and a folder a command
 writes into is checked to be one (``writable_folder``).
+
+Every name read from data that becomes part of a path (a lesson or scene id, a widget kind, a lesson id
+of the delivered manifest, a name in the config) is a *plain name*, checked by one helper, ``plain_name``:
+letters, digits, ``_``, ``-`` and ``.``, not starting with a dot, so it is one part of a path and never
+climbs out of the folder it is joined onto (``../``, ``/``, ``.``). The output folder's layout checks each
+part it fills (``coursekit.core.layout``), so no writer can be handed one that is not; ``snake_case=True``
+asks for an id's stricter form (``ID_RE``: a-z, 0-9 and ``_``, starting with a letter).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -22,6 +30,32 @@ from coursekit.core.errors import UserError
 ENGINE_ROOT = Path(__file__).resolve().parents[2]
 COURSE_ENV = "COURSEKIT_COURSE"
 NARRATION_ENV = "COURSEKIT_NARRATION"
+
+
+#: a plain name: one part of a path, which never names a folder above or beside it
+PLAIN_NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}")
+#: an id (lesson, scene, cue, widget kind): snake_case, starting with a letter
+ID_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class NotAPlainName(UserError, ValueError):
+    """A name that would not stay one part of a path (``plain_name``): a ``UserError``, and a ``ValueError``
+    so that a pydantic validator that calls ``plain_name`` reports it at its place in the file."""
+
+
+def plain_name(name: object, what: str, fix: str = "", snake_case: bool = False) -> str:
+    """``name`` if it is a plain name (module docstring; with ``snake_case``, an id), else one line
+    (``NotAPlainName``): ``what`` names it for the user (``"lesson id"``), ``fix`` says how to mend it."""
+    pattern = ID_RE if snake_case else PLAIN_NAME_RE
+    if isinstance(name, str) and pattern.fullmatch(name) and len(name) <= 200:
+        return name
+    form = (
+        "snake_case (a-z, 0-9 and _, starting with a letter)"
+        if snake_case
+        else "a plain name (letters, digits, _, - and ., not starting with a dot)"
+    )
+    shown = repr(name) if not isinstance(name, str) or len(name) <= 60 else repr(name[:60] + "…")
+    raise NotAPlainName(f"{what} {shown} must be {form}: it names a file or folder" + (f"; {fix}" if fix else ""))
 
 
 def course_root() -> Path:

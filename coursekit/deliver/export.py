@@ -36,6 +36,7 @@ import srt
 from coursekit.core.atomic import write_text
 from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import MediaLayout
+from coursekit.deliver.manifest import read_manifest, read_subtitles, read_text
 
 PLATFORMS = ("youtube", "bilibili")
 
@@ -281,7 +282,7 @@ def check_srt(text: str, duration_s: float | None = None) -> list[Problem]:
     ends and no earlier than the one before ends (and ends within ``duration_s`` when given), and has text."""
     try:
         subs = list(srt.parse(text, ignore_errors=False))
-    except srt.SRTParseError as exc:
+    except (srt.SRTParseError, ValueError, OverflowError) as exc:
         return [Problem("format", "", f"not SubRip: {str(exc).splitlines()[0]}")]
     if not subs:
         return [Problem("format", "", "no subtitle")]
@@ -301,12 +302,6 @@ def check_srt(text: str, duration_s: float | None = None) -> list[Problem]:
     return problems
 
 
-def _srt_events(text: str) -> list[tuple[int, int, str]]:
-    return [
-        (round(s.start.total_seconds() * 1000), round(s.end.total_seconds() * 1000), s.content) for s in srt.parse(text)
-    ]
-
-
 # --- the command -------------------------------------------------------------------------------------------
 _FIX = {
     "count": "give the lesson more scenes (each scene is a chapter) in {narration}, then run render.py course",
@@ -321,40 +316,15 @@ _FIX = {
 
 
 def _delivered(layout: MediaLayout) -> dict:
-    path = layout.manifest
+    """The delivered manifest (``coursekit.deliver.manifest``: its schema checked, a damaged one one line),
+    as JSON data."""
     fix = "run: python render.py course (it delivers the course and writes its manifest)"
-    if not path.is_file():
+    if not layout.manifest.is_file():
         raise UserError(f"export: no delivered course in {layout.course} (no manifest.json); {fix}")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        lessons = manifest["lessons"]
-        if not isinstance(lessons, list):
-            raise TypeError
-    except (ValueError, KeyError, TypeError):
-        raise UserError(f"export: {path} cannot be read as the course's manifest; {fix}") from None
-    if not lessons:
-        raise UserError(f"export: the delivered course ({path}) has no lesson; {fix}")
-    for k, lesson in enumerate(lessons, 1):
-        kinds = {"lesson": str, "duration_s": (int, float), "chapters": list, "subtitles": list}
-        wrong = [
-            key for key, kind in kinds.items() if not isinstance(lesson, dict) or not isinstance(lesson.get(key), kind)
-        ]
-        if not wrong:
-            wrong += ["chapters"] if not all(_fields(c, start_ms=int, title=str) for c in lesson["chapters"]) else []
-            wrong += (
-                ["subtitles"]
-                if not all(_fields(e, start_ms=int, end_ms=int, text=str) for e in lesson["subtitles"])
-                else []
-            )
-        if wrong:
-            raise UserError(f"export: {path}: lesson {k} has no valid {', '.join(wrong)}; {fix}")
+    manifest = read_manifest(layout.manifest).model_dump()
+    if not manifest["lessons"]:
+        raise UserError(f"export: the delivered course ({layout.manifest}) has no lesson; {fix}")
     return manifest
-
-
-def _fields(row: object, **kinds: type) -> bool:
-    return isinstance(row, dict) and all(
-        isinstance(row.get(key), kind) and not isinstance(row.get(key), bool) for key, kind in kinds.items()
-    )
 
 
 def _lesson_line(platform: str, lesson: dict, file: str, problem: Problem) -> str:
@@ -372,10 +342,10 @@ def _youtube(layout: MediaLayout, lesson: dict) -> tuple[dict[Path, str], list[s
     srt_file = layout.lesson_subtitles(lid, "srt")
     if not srt_file.is_file():
         return {}, [f"export youtube: lesson {lid}: no {srt_file.name} in {srt_file.parent}; run render.py course"]
-    subtitles = srt_file.read_text(encoding="utf-8")
+    subtitles = read_text(srt_file, "SubRip subtitles")
     errors = [_lesson_line("youtube", lesson, "chapters", p) for p in check_youtube_chapters(chapters, duration)[:1]]
     errors += [_lesson_line("youtube", lesson, srt_file.name, p) for p in check_srt(subtitles, duration)[:1]]
-    if not errors and _srt_events(subtitles) != [
+    if not errors and read_subtitles(srt_file) != [
         (int(e["start_ms"]), int(e["end_ms"]), str(e["text"])) for e in lesson.get("subtitles") or []
     ]:
         errors.append(

@@ -30,14 +30,14 @@ inlined: no network, no CDN, no build tool.
 from __future__ import annotations
 
 import html
-import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from string import Template
 
 from coursekit.core.atomic import write_text
-from coursekit.core.errors import UserError
+from coursekit.core.paths import plain_name
+from coursekit.deliver import manifest as manifest_schema
 from coursekit.deliver.page_text import UI, line_words, one_line, questions, ui, viewer_voice
 from coursekit.deliver.widgets import (
     Widget,
@@ -99,10 +99,7 @@ def _css_string(text: str) -> str:
 
 
 def _lesson_dir(lesson: dict) -> str:
-    lid = str(lesson["lesson"])
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", lid):
-        raise UserError(f"manifest: lesson id {lid!r} is not snake_case; remake the course with render.py course")
-    return lid
+    return plain_name(lesson["lesson"], "manifest: lesson id", manifest_schema.FIX, snake_case=True)
 
 
 def _clock(ms: int) -> str:
@@ -277,22 +274,47 @@ def page_script() -> str:
     return "\n".join(f"/* --- {name} --- */\n" + (STATIC / name).read_text(encoding="utf-8") for name in SCRIPT_PARTS)
 
 
-def write_page(course_dir: Path, manifest: dict, widgets: list[Widget] | None = None) -> Path:
-    """index.html, its script (``page_script``) and style, and each lesson's chapters WebVTT. ``widgets`` default to the
-    course's own (``course_widgets``: ``narration/page.py`` and ``widgets/``). A lesson whose folder holds ``thumbnails.vtt`` (its seek-bar
-    thumbnails, made at assembly) shows them over the progress bar."""
+def page_files(course_dir: Path, manifest: dict, widgets: list[Widget] | None = None) -> dict[Path, str]:
+    """Every file of the page, by path, with its text, made before any is written: index.html, its script
+    (``page_script``) and style, and each lesson's chapters WebVTT. ``widgets`` default to the course's own
+    (``course_widgets``: ``narration/page.py`` and ``widgets/``). A lesson whose folder holds ``thumbnails.vtt``
+    (its seek-bar thumbnails, made at assembly), or whose manifest entry lists it, shows them over the progress
+    bar."""
     if widgets is None:
         widgets = course_widgets()
     thumbnails = {}
+    files: dict[Path, str] = {}
     for lesson in manifest.get("lessons") or []:
         lid = _lesson_dir(lesson)
-        write_text(course_dir / lid / f"{lid}.chapters.vtt", chapters_vtt(lesson.get("chapters") or []))
-        if (course_dir / lid / "thumbnails.vtt").is_file():
+        files[course_dir / lid / f"{lid}.chapters.vtt"] = chapters_vtt(lesson.get("chapters") or [])
+        listed = any(str(f).endswith(f"{lid}/thumbnails.vtt") for f in lesson.get("files") or [])
+        if listed or (course_dir / lid / "thumbnails.vtt").is_file():
             thumbnails[lid] = f"{lid}/thumbnails.vtt"
-    write_text(course_dir / "page.css", (STATIC / "page.css").read_text(encoding="utf-8"))
-    write_text(course_dir / "page.js", page_script())
-    return write_text(course_dir / "index.html", render_page(manifest, widgets, thumbnails))
+    files[course_dir / "page.css"] = (STATIC / "page.css").read_text(encoding="utf-8")
+    files[course_dir / "page.js"] = page_script()
+    files[course_dir / "index.html"] = render_page(manifest, widgets, thumbnails)
+    return files
+
+
+def page_for(course_dir: Path, widgets: list[Widget] | None = None) -> Callable[[dict], dict[Path, str]]:
+    """What assembly makes the page with (``assemble_course``'s ``page``): the new manifest checked against
+    its schema (``coursekit.deliver.manifest``: what readers will take from disk), then the page's files
+    made from it (``page_files``), before anything delivered changes."""
+
+    def make(manifest: dict) -> dict[Path, str]:
+        manifest_schema.checked(manifest, "the manifest assembly made")
+        return page_files(course_dir, manifest, widgets)
+
+    return make
+
+
+def write_page(course_dir: Path, manifest: dict, widgets: list[Widget] | None = None) -> Path:
+    """The page's files (``page_files``), each written under a temporary name and renamed; returns index.html."""
+    for path, text in page_files(course_dir, manifest, widgets).items():
+        write_text(path, text)
+    return course_dir / "index.html"
 
 
 def read_manifest(course_dir: Path) -> dict:
-    return json.loads((course_dir / "manifest.json").read_text(encoding="utf-8"))
+    """The delivered manifest of ``course_dir``, its schema checked (``coursekit.deliver.manifest``), as JSON data."""
+    return manifest_schema.read_manifest(course_dir / "manifest.json").model_dump()

@@ -41,14 +41,14 @@ from pathlib import Path
 
 from coursekit.core.errors import UserError
 from coursekit.core.modules import load_by_path
-from coursekit.core.paths import course_root, narration_dir, shown
+from coursekit.core.paths import ID_RE, NotAPlainName, course_root, narration_dir, plain_name, shown
 
 FOLDER = "widgets"
 MARKUP, SCRIPT, STYLE = "widget.html", "widget.js", "widget.css"
 #: what the engine fills in a kind's markup
 PLACEHOLDERS = ("uid", "title", "seek")
 KEYS = ("kind", "lesson", "scene", "title", "data")
-_KIND = re.compile(r"[a-z][a-z0-9_]*")
+_KIND = ID_RE  # a kind is an id (plain_name, snake_case)
 _PLACE = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 #: the markup's first element (after blanks and comments) carries id="{{uid}}"
 _OUTER = re.compile(r"\s*(?:<!--.*?-->\s*)*<[A-Za-z][^>]*\sid=\"\{\{uid\}\}\"", re.S)
@@ -99,11 +99,13 @@ def _read(path: Path, what: str) -> str:
 
 def load_kind(kinds: Path, name: object, where: str) -> WidgetKind:
     """The kind ``name`` from the folder of kinds ``kinds`` (``where`` names the entry that asked for it)."""
-    if not isinstance(name, str) or not _KIND.fullmatch(name):
+    try:
+        plain_name(name, "a widget kind", snake_case=True)  # it names its folder: widgets/<kind>/
+    except NotAPlainName:
         raise UserError(
             f"{where}: kind {name!r} is not a folder name in snake_case; name the folder "
             f"{shown(kinds)}/<kind>/ that holds its {MARKUP} and {SCRIPT}"
-        )
+        ) from None
     folder = kinds / name
     if not folder.is_dir():
         known = (

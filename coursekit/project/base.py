@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from coursekit.content.narration import Course, load_course
 from coursekit.core.config import QUALITIES, Config, load_config
+from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root, use_course
 from coursekit.zh.lexicon import Lexicon
@@ -63,8 +64,13 @@ class ProjectBase:
     ):
         """The course in ``course_dir`` (default: the course this process makes, ``course_root()``), made
         the course of this process and every process it starts; its config read from ``config_file``
-        (default: the course's ``config.yaml``) with ``overrides`` (``{"voice.backend": "espeak"}``; a
-        None value is no override)."""
+        (default: the course's ``config.yaml``, which a ``course_dir`` must hold: one line if it does not) with
+        ``overrides`` (``{"voice.backend": "espeak"}``; a None value is no override)."""
+        if course_dir is not None and config_file is None and not (Path(course_dir) / "config.yaml").is_file():
+            raise UserError(
+                f"--course {course_dir}: no config.yaml in it, so no lessons to make; give the folder that holds "
+                "the course's config.yaml and narration/ (render.py init DIR writes a new course)"
+            )
         root = use_course(course_dir) if course_dir is not None else course_root()
         return cls(root, config_file, overrides, say)
 
@@ -74,6 +80,7 @@ class ProjectBase:
         self.layout = MediaLayout.of(self.config)  #: the output folder's paths (``coursekit.core.layout``)
         self._course: Course | None = None
         self._lexicon: Lexicon | None = None
+        self._validated: set[str] = set()  #: the parts of the validation pass checked since (``Project.validate``)
         return self
 
     @property

@@ -29,16 +29,18 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
 from coursekit.deliver.export import export_course
-from coursekit.deliver.page import read_manifest, write_page
+from coursekit.deliver.page import page_for
+from coursekit.deliver.serve import serve
+from coursekit.deliver.widgets import course_widgets
 from coursekit.plan.build import make_plans
 from coursekit.plan.model import LessonPlan, ScenePlan
-from coursekit.project import outputs
+from coursekit.project import outputs, validation
 from coursekit.project.base import PREVIEW, ProjectBase
 from coursekit.project.speech import Speech
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
 from coursekit.render.one_scene import deliver_scene
-from coursekit.render.registry import find_scene_module, scene_class
+from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
 from coursekit.render.viewer_check import Report, check_scene
@@ -59,14 +61,22 @@ class Project(ProjectBase):
         return self._speech.load(self.config.voice, self.layout.audio_cache, self.lexicon)
 
     def prepare(self, command: str, also: tuple[Path, ...] | list[Path] = ()) -> None:
-        """Check the folders ``command`` writes and sweep what killed runs left (``outputs.prepare``)."""
+        """Check the folders ``command`` writes and sweep what killed runs left (``outputs.prepare``), then
+        everything else it needs that can be checked before its first expensive step (``validate``)."""
         outputs.prepare(self.layout, self.config.output, command, also)
+        self.validate(command)
+
+    def validate(self, command: str) -> None:
+        """The validation pass of ``command`` (``coursekit.project.validation``): each part once until the
+        project is read again (``reload``). A problem is one line, before any work."""
+        validation.validate(self, command, self._validated)
 
     # -- plans --------------------------------------------------------------------------------------
     def plans(self, fps: int, lessons: list[str] | None = None) -> dict[str, tuple[LessonPlan, Path]]:
         """Plan ``lessons`` (default: every lesson) at ``fps``, holding their plans' course locks while
         they are written: each lesson's plan and its file. With voice ``auto``, if the online voice gives
         up mid-way (after its retries), every plan is made again with the offline voice, and that is said."""
+        self.validate("plan")
         course, cfg = self.course, self.config
         lessons = lessons or self.lessons()
         with outputs.plan_locks(self.layout, fps, lessons, self.say):
@@ -81,14 +91,16 @@ class Project(ProjectBase):
 
     # -- checks ---------------------------------------------------------------------------------------
     def check(self) -> None:
-        """What a render needs, without one: every character of the subtitles and titles has a glyph in
-        the course font (``coursekit.content.glyphs``; else one line per character and place: the player
-        would draw it from another font), and every scene fits the class that draws it (``scene_contract``)."""
+        """What a render needs, without one: the validation pass of ``check`` (``coursekit.project.validation``:
+        the narration and its figures, the lexicon, every scene against the class that draws it, the page's
+        widgets, the voice's model files), and every character of the subtitles and titles has a glyph in the
+        course font (``coursekit.content.glyphs``; else one line per character and place: the player would
+        draw it from another font)."""
+        self.validate("check")
         font = self.config.course.font
         missing = missing_glyphs(course_texts(self.config.course.title, self.course, self.lexicon), font_cmap(font))
         if missing:
             raise UserErrors([f"{m.line(font)}; {GLYPH_FIX}" for m in missing])
-        require_fit(self.course)
 
     def listening_check(self, lessons: list[str], sample: int | None = None):
         """The listening check of ``lessons`` (``coursekit.speech.listening``): each cue's audio of a fixed
@@ -189,20 +201,21 @@ class Project(ProjectBase):
 
     def assemble(self, plans: list[LessonPlan], sources: dict | None = None) -> list[Path]:
         """The lesson videos of ``plans`` whose scenes are all rendered, the manifest (recording ``sources``)
-        and the course page, under the course files' lock."""
+        and the course page, under the course files' lock: the delivery changes as one unit, the manifest
+        last, once every lesson and the page are made (``assemble_course``)."""
+        widgets = course_widgets()  # read before anything is made (validate("course") checked them)
         with outputs.course_files_lock(self.layout, self.say):
-            made = assemble_course(self.config, self.layout, self.course, plans, sources)
-            made.append(write_page(self.layout.course, read_manifest(self.layout.course)))
-        return made
+            page = page_for(self.layout.course, widgets)
+            return assemble_course(self.config, self.layout, self.course, plans, sources, page=page)
 
     def deliver(self, sources) -> list[Path]:
         """Plan, render and assemble the whole course from one version of its ``sources`` (``RunSources``):
         every scene job checks them (an edit saved meanwhile stops the run with one line, the finished
         scenes kept) and the manifest records their digest. The plans' locks are held for the whole run.
         A scene whose class is not written yet is skipped, and so is its lesson's video."""
-        course = self.course
-        # every drawn scene fits its class, checked (and its module imported) now, not after the last render
-        require_fit(course, [s.id for s in course.scenes.values() if find_scene_module(s.cls) is not None])
+        # every drawn scene fits its class (its module imported) and the page's widgets are read, now: not
+        # after the last render (``coursekit.project.validation``)
+        self.validate("course")
         with self._delivering() as (executor, plans):
             lesson_plans = [plans[l][0] for l in self.lessons()]
             render_scenes(
@@ -215,6 +228,11 @@ class Project(ProjectBase):
         """Each lesson's (or ``lesson``'s) SRT and VTT written again from its plan, without rendering, and
         put into its delivered video (``write_course_subtitles``: it holds the locks it needs)."""
         return write_course_subtitles(self.config, self.layout, self.course, self.lessons(lesson))
+
+    def serve(self, port: int) -> None:
+        """Serve the delivered course (``coursekit.deliver.serve``) once it is checked (``validate``)."""
+        self.validate("serve")
+        serve(self.layout.course, port)
 
     def export(self, platform: str, lesson: str | None = None) -> list[Path]:
         """The platform's files for each delivered lesson (``coursekit.deliver.export``), from the delivered

@@ -290,6 +290,55 @@ def _check_root(root: Path, names: list[str] | None) -> tuple[int, list[str]]:
     return good, problems
 
 
+_VERIFIED: dict[tuple[str, int, int], str] = {}  #: (path, size, mtime) -> sha256 hashed in this process
+
+
+def verify(model_dir: Path, model: str, files: list[str] | tuple[str, ...], fix: str) -> dict[str, str]:
+    """The sha256 of each of ``files`` (names inside the folder of ``model``, ``vocab.json``) in
+    ``model_dir``, which a voice is about to load, checked against the pinned size and sha256; a file
+    missing, of another size or with other bytes (one byte changed) is one line naming it and ``fix``
+    (``UserError``).
+
+    Kept cheap, as every plan builds its voice: a file of the wrong size fails unhashed; a file whose size
+    and mtime the models folder's ``.sha256-cache.json`` records (``render.py doctor`` and ``make setup``
+    write it), or that this process hashed at that size and mtime, is not hashed again; any other is hashed
+    once (the kokoro model: about 0.3 s) and the cache updated."""
+    model_dir = Path(model_dir)
+    root = model_dir.parent
+    table = {f.dest: (f.sha256, f.size) for f in FILES if f.model == model}
+    cache = _read_cache(root)
+    fresh = dict(cache)
+    got: dict[str, str] = {}
+    for file in files:
+        name = f"{model}/{file}"  # as the cache and check_files name it
+        want, size = table[name]
+        path = model_dir / file
+        try:
+            st = path.stat()
+        except OSError:
+            raise UserError(f"{where(path)} is missing; {fix}") from None
+        if size is not None and st.st_size != size:
+            raise UserError(f"{where(path)} has {st.st_size} bytes, not the pinned {size}: it is damaged; {fix}")
+        key = [st.st_size, st.st_mtime_ns]
+        hit = cache.get(name)
+        sha = _VERIFIED.get((str(path), *key)) or (
+            hit[2] if isinstance(hit, list) and len(hit) == 3 and hit[:2] == key else file_sha256(path)
+        )
+        _VERIFIED[(str(path), *key)] = sha
+        fresh[name] = [*key, sha]
+        if sha != want:
+            raise UserError(
+                f"{where(path)}: sha256 {sha[:12]}… is not the pinned {want[:12]}…: the file is damaged; {fix}"
+            )
+        got[file] = sha
+    if fresh != cache and root.is_dir():
+        try:
+            write_text(root / HASH_CACHE, json.dumps(fresh, indent=1, sort_keys=True))
+        except OSError:
+            pass  # a read-only folder: hashed again by the next process
+    return got
+
+
 # ---------------------------------------------------------------- assembling them
 
 

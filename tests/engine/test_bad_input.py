@@ -93,6 +93,34 @@ def _hungry_scene(tmp: Path) -> list[str]:
     return ["--course", str(course), "--config", str(cfg_with(tmp, "render:\n  worker_memory_gb: 0.25\n"))]
 
 
+def _no_config(tmp: Path) -> tuple[dict, list[str]]:
+    """The copy without its config.yaml: a folder that is not a course's (issue 41)."""
+    course = mini(tmp)
+    (course / "config.yaml").unlink()
+    return {}, ["--course", str(course)]
+
+
+def _unlisted_lesson_reusing_a_scene_id(tmp: Path) -> tuple[dict, list[str]]:
+    """A second lesson of the course, left out of ``lessons:`` (the lessons made), that uses the first's scene
+    id count_dots: both scenes' files would be media/scenes/<quality>/count_dots.mp4 (issue 41)."""
+    course = mini(tmp)
+    cfg = course / "config.yaml"
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace(
+            "  lessons: [counting]", "  lessons: [counting, extra]\nlessons: [counting]"
+        ),
+        encoding="utf-8",
+    )
+    extra = GOOD_LESSON.replace("lesson: counting", "lesson: extra").replace("id: closing", "id: extra_closing")
+    (course / "narration" / "extra.yaml").write_text(extra, encoding="utf-8")
+    return {}, ["--course", str(course)]
+
+
+def _init(title: str):
+    """A case's setup: ``init`` of a new folder with ``title``."""
+    return lambda t: ({}, ["init", str(t / "new"), "--title", title])
+
+
 def cfg_with(tmp: Path, text: str) -> Path:
     p = tmp / "config.yaml"
     p.write_text(text, encoding="utf-8")
@@ -187,6 +215,62 @@ CASES = [
         narration(GOOD_LESSON.replace("text: 屏幕上有", "text: 屏幕上有{no_such_figure}", 1)),
         "no_such_figure",
     ),
+    # issue 41: narration that check let through, to fail later (at synthesis, in the subtitles, in plan)
+    (
+        "cue_punctuation_only",
+        ["check"],
+        narration(GOOD_LESSON.replace("text: 今天就到这里。", "text: 。！……", 1)),
+        "counting.yaml:25: cue text “。！……” has nothing to read aloud",
+    ),
+    (
+        "placeholder_nested",
+        ["check"],
+        narration(GOOD_LESSON.replace("{dot_count}个点", "{{dot_count}}个点", 1)),
+        "counting.yaml:10: cue text has a '{' that is part of no placeholder",
+    ),
+    (
+        "placeholder_unterminated",
+        ["check"],
+        narration(GOOD_LESSON.replace("{dot_count}个点", "{dot_count个点", 1)),
+        "counting.yaml:10: cue text has a '{' that is part of no placeholder",
+    ),
+    (
+        "placeholder_stray_close",
+        ["check"],
+        narration(GOOD_LESSON.replace("今天就到这里。", "今天}就到这里。", 1)),
+        "counting.yaml:25: cue text has a '}' that is part of no placeholder",
+    ),
+    (
+        "unknown_figure_in_say",
+        ["plan", "--voice", "silent"],
+        narration(
+            GOOD_LESSON.replace("text: 今天就到这里。", "text: 今天就到这里。\n        say: 今天{no_such}到这里。")
+        ),
+        "counting.yaml:24: cue 'closing.bye' say: unknown figure 'no_such'",
+    ),
+    (
+        "unknown_figure_in_say_check",
+        ["check"],
+        narration(
+            GOOD_LESSON.replace("text: 今天就到这里。", "text: 今天就到这里。\n        say: 今天{no_such}到这里。")
+        ),
+        "counting.yaml:24: cue 'closing.bye' say: unknown figure 'no_such'",
+    ),
+    (
+        "scene_id_reused_by_an_unlisted_lesson",
+        ["check"],
+        _unlisted_lesson_reusing_a_scene_id,
+        "extra.yaml:4: scene id 'count_dots' is already used in counting.yaml",
+    ),
+    (
+        "course_without_config",
+        ["check"],
+        _no_config,
+        "no config.yaml in it, so no lessons to make",
+    ),
+    ("init_title_control", [], _init("我的\x07课"), "the title holds control character U+0007"),
+    ("init_title_bidi", [], _init("我的\u202e课"), "invisible format character U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("init_title_line_break", [], _init("我的\n课"), "the title holds control character U+000A"),
     ("jobs_zero", ["render", "--jobs", "0"], None, "must be from 1 to 256, not 0"),
     ("jobs_huge", ["course", "--jobs", "100000"], None, "must be from 1 to 256, not 100000"),
     ("fps_zero", ["plan", "--fps", "0", "--voice", "silent"], None, "--fps: must be from 1 to 120, not 0"),
@@ -248,6 +332,8 @@ REAL_COMMAND = {
     "output_outside",  # the config
     "narration_malformed",  # the narration's YAML
     "narration_unknown_figure",  # the narration against the course's figures (their module loaded)
+    "course_without_config",  # a --course folder that holds no course
+    "init_title_bidi",  # init
     "unknown_scene",  # a name looked up in the course, after the render's preflight
     "no_ffmpeg",
     "no_espeak",
@@ -257,6 +343,18 @@ REAL_COMMAND = {
 }
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file (its bytes) and folder under ``folder`` but those in an output folder (``media/``) and
+    Python's caches: what a refused command must leave as it was."""
+    out: dict[str, bytes] = {}
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder)
+        if "media" in rel.parts or "__pycache__" in rel.parts:
+            continue
+        out[rel.as_posix()] = p.read_bytes() if p.is_file() and not p.is_symlink() else b"/"
+    return out
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     name, argv, setup, expect = case
@@ -264,6 +362,7 @@ def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     extra: list[str] = []
     if setup is not None:
         more_env, extra = setup(tmp_path)
+    before = tree(tmp_path)
     if name in REAL_COMMAND:
         proc = subprocess.run(
             [sys.executable, str(ROOT / "render.py"), *argv, *extra],
@@ -281,6 +380,8 @@ def test_bad_input_one_line_exit_2(tmp_path, case, monkeypatch, capfd):
     assert "Traceback" not in err
     assert len(err.splitlines()) == 1, err
     assert expect in err, err
+    after = tree(tmp_path)  # nothing new or changed outside the output folder (issue 41)
+    assert {k for k in after if after[k] != before.get(k)} == set(), sorted(set(after) - set(before))
 
 
 def test_count_of_bad_inputs_tried():

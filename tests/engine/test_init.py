@@ -194,3 +194,51 @@ def test_the_coursekit_command_is_render_py(tmp_path):
         [str(coursekit), "init", str(tmp_path / "c")], capture_output=True, text=True, env=_env(), cwd=tmp_path
     )
     assert res.returncode == 0 and (tmp_path / "c" / "scenes" / "welcome.py").is_file()
+
+
+# --- the title: init takes what check takes (issue 41) ---------------------------------------------------
+def test_a_title_check_would_refuse_is_refused_by_init_with_nothing_written(tmp_path):
+    """A control character or a bidi override in the title: before, init wrote the course and its own
+    check refused it afterwards."""
+    for n, title in enumerate(["我的\x07课", "我的\u202e课", "我的\u200b课", "我的\n课"]):
+        res = render("init", str(tmp_path / f"c{n}"), "--title", title)
+        assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+        (line,) = res.stderr.strip().splitlines()
+        assert line.startswith("error: init --title: the title holds ") and "U+" in line
+        assert not (tmp_path / f"c{n}").exists()
+
+
+def test_check_refuses_a_config_title_with_a_character_no_one_sees():
+    from coursekit.core.config import parse_config
+    from coursekit.core.errors import UserError
+
+    for title in ("我的\x07课", "我的\tit"):
+        with pytest.raises(UserError, match=r"course\.title.*control character U\+00"):
+            parse_config({"course": {"title": title, "lessons": ["a"]}})
+
+
+def test_a_title_init_takes_is_one_the_courses_config_takes():
+    """For any title: init refuses it in one line, or the config.yaml it writes loads (``load_config``, what
+    ``check`` reads first: its format characters, then the schema) with that title."""
+    import tempfile
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from coursekit.cli.init_course import init_course
+    from coursekit.core.config import load_config
+    from coursekit.core.errors import UserError
+    from tests.support.examples import examples
+
+    @settings(deadline=None, max_examples=examples(120), suppress_health_check=[HealthCheck.too_slow])
+    @given(st.text(st.characters(codec="utf-8"), max_size=12) | st.sampled_from(["我的课", "课 \u2060一", "a\u00adb"]))
+    def one(title):
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                init_course(Path(tmp) / "c", title)
+            except UserError as exc:
+                assert "\n" not in str(exc) and not (Path(tmp) / "c").exists()
+                return
+            assert load_config(Path(tmp) / "c" / "config.yaml").course.title == title.strip()
+
+    one()

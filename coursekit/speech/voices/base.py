@@ -112,6 +112,11 @@ class Voice(ABC):
         ``auto`` asks it before building the voice. Never installs anything."""
         return True, ""
 
+    @classmethod
+    def check_files(cls, cfg: VoiceConfig) -> None:
+        """The files the voice loads (a model's), checked as building it checks them, without building it
+        (``render.py check``): a missing or damaged one is one line. Default: it loads none."""
+
     def version(self) -> str:
         return self.name
 

