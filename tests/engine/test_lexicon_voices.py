@@ -11,8 +11,6 @@ from coursekit.core.errors import UserError
 from coursekit.zh.lexicon import PINYIN_RULES, Lexicon
 from coursekit.zh.numbers import expand_numbers, year_to_chinese
 
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
-
 DATA = {
     "terms": {
         "RoPE": {"latin": "RoPE", "chinese": "肉普"},
@@ -126,9 +124,10 @@ def test_year_digits():
 
 def _real():
     from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
     from coursekit.core.paths import narration_dir
 
-    return load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml")
+    return load_course(load_config().lessons), Lexicon.load(narration_dir() / "lexicon.yaml")
 
 
 def test_stale_cues_judges_a_plan_by_its_kind_of_voice(monkeypatch):
