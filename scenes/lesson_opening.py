@@ -31,14 +31,14 @@ from scenes.mobjects.word_chips import WordChips
 
 
 class LessonOpening(NarratedScene):
-    """title → question → plan; ``PARAMS[plan.id]`` holds the texts, ``["kind"]`` picks the pictures."""
+    """title (the lesson's, from the plan) → question → plan; ``PARAMS[plan.id]`` holds the texts, ``["kind"]``
+    picks the pictures."""
 
     SCENE_IDS = ("trig_opening",)
     CUES = ("title", "question", "plan")
     PARAMS = {
         "trig_opening": {
             "kind": "trig",
-            "title": "从三角函数到 RoPE",
             "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
             "plan_note": "不推定理，只盯着一根会转的指针",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
@@ -121,7 +121,8 @@ class LessonOpening(NarratedScene):
         sin30 = float(mathcore.pointer_tip(np.radians(30.0))[1])
         shown = figures.value("sin30")
         self.probe("sin30", value=sin30, shown=shown)
-        title = theme.title_text(p["title"]).move_to(np.array([0.0, 1.7, 0.0]))
+        title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 1.7, 0.0]))
+        self.probe("title", shown=title.text)
         fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, 0.5, 0.0]))
         tags = VGroup(*[theme.small_text(t, color=theme.MUTED) for t in ("查表", "解三角形")]).arrange(RIGHT, buff=0.8)
         tags.move_to(np.array([0.0, -0.45, 0.0]))

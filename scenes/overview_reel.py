@@ -56,7 +56,6 @@ class OverviewReel(NarratedScene):
     SCENE_IDS = ("word_order_overview",)
     CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
     BOOKMARKS = {"rope": ("lead", "turn", "only")}
-    LESSON_TITLE = "从座位号到 RoPE"  # the lesson's title (narration/word_order.yaml)
     WORDS = ("小明", "把", "书", "借给", "小红")  # the premise's sentence, cut as everywhere in the lesson
     SWAP = (4, 1, 2, 3, 0)  # 小明 ↔ 小红: the premise's second sentence
     WORD_D = 4  # the toy word vectors' size, as in blind_bag
@@ -88,7 +87,7 @@ class OverviewReel(NarratedScene):
 
     # -- the beats ----------------------------------------------------------------------
     def _premise(self, cue) -> None:
-        title = theme.title_text(self.LESSON_TITLE).move_to(np.array([0.0, 2.7, 0.0]))
+        title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 2.7, 0.0]))
         a = WordChips(self.WORDS, center=np.array([0.0, 1.2, 0.0]), spacing=1.55)
         b = WordChips([self.WORDS[i] for i in self.SWAP], center=np.array([0.0, 0.0, 0.0]), spacing=1.55)
         self.probe("premise", title=title.text, rows=[list(a.words), list(b.words)])

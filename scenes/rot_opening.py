@@ -58,11 +58,11 @@ class RotOpening(NarratedScene):
     )
     RULE = "每个结论：先推出来，再让机器算一遍"
     SPIN = 2 * np.pi / 6.0  # the plan's hand: one turn every 6 seconds
-    TITLE = "旋转矩阵：把那排钟往前拨"  # the lesson's title (narration/rotation_matrix.yaml)
 
     def construct(self) -> None:
         theta = float(np.radians(figures.THETA_DEG))
-        title = theme.title_text(self.TITLE)
+        title = theme.title_text(self.plan.lesson_title)  # the lesson's, as its narration names it
+        self.probe("title", shown=title.text)
         title.move_to(np.array([0.0, 2.8, 0.0]))
 
         # -- the RoPE panel: q (seat m) and k (seat n) turned by mθ and nθ ----------------------------
