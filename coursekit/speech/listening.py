@@ -56,7 +56,7 @@ from coursekit.content.narration import Course
 from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.core.progress import Work
+from coursekit.core.progress import Progress
 from coursekit.speech import models, synthesis
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
 from coursekit.zh.numbers import expand_numbers
@@ -399,7 +399,7 @@ class Recogniser:
         idx = sorted(todo.values(), key=lambda i: -Path(wavs[i]).stat().st_size)  # longest first: a short tail
         done: dict[str, Transcript] = {}
         sizes = {i: Path(wavs[i]).stat().st_size for i in idx}  # the time left by bytes of audio
-        work = Work(
+        work = Progress(
             "listening check",
             total_weight=sum(sizes.values()),
             items=len(idx),

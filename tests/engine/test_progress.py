@@ -1,6 +1,6 @@
 """Progress of long work off a terminal: one line at each 10% of the weight, with items, audio and time left."""
 
-from coursekit.core.progress import Work
+from coursekit.core.progress import Progress
 
 
 class Clock:
@@ -13,7 +13,7 @@ class Clock:
 
 def test_a_line_at_every_tenth_of_the_weight_with_the_time_left_from_the_rate():
     clock, said = Clock(), []
-    with Work(
+    with Progress(
         "synthesis", total_weight=100, items=20, unit="cues", say=said.append, terminal=False, clock=clock
     ) as work:
         for i in range(20):
@@ -27,7 +27,7 @@ def test_a_line_at_every_tenth_of_the_weight_with_the_time_left_from_the_rate():
 
 def test_one_heavy_item_crossing_several_tenths_is_one_line():
     clock, said = Clock(), []
-    with Work(
+    with Progress(
         "listening check",
         total_weight=10,
         items=3,
