@@ -27,7 +27,7 @@ from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.project.project import Project
-from coursekit.speech import models
+from coursekit.speech import model_files as models
 from tests.support.mini_runs import copy_mini_course, here
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Where the engine finds its offline models (coursekit/speech/models.py): the course folder's models/,
+"""Where the engine finds its offline models (coursekit/speech/model_files.py): the course folder's models/,
 then the engine checkout's, then the user's folder ($COURSEKIT_MODELS, else the user cache's
 coursekit/models), each model from the first that holds it; the kokoro voice and the listening check ask
 the same lookup; kokoro's readiness is its files at their pinned sizes and its libraries found, not
@@ -14,7 +14,8 @@ import pytest
 from coursekit.cli.main import main
 from coursekit.core.errors import UserError
 from coursekit.core.paths import COURSE_ENV
-from coursekit.speech import listening, models
+from coursekit.speech import listening
+from coursekit.speech import model_files as models
 from coursekit.speech.voices import kokoro as kk
 from tests.support.mini_runs import copy_mini_course
 
