@@ -159,11 +159,11 @@ CORE = {
         ("trig_to_rope §2", "trig_to_rope §3"),
     ),
     "clock_row": (
-        "ClockRow",
+        "ClockSpeeds",
         ["intro", "speeds", "step", "unique", "takeaway"],
         ("trig_to_rope 疑惑点二", "trig_to_rope visualisation"),
     ),
-    "clock_row_paper": ("ClockRow", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
+    "clock_row_paper": ("ClockSpeeds", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
     "rope_invariance": (
         "RopeInvariance",
         ["turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway"],

@@ -146,7 +146,7 @@ def test_registry_finds_core_scenes():
     for name, module in [
         ("UnitCirclePointer", "unit_circle"),
         ("AngleAddition", "angle_addition"),
-        ("ClockRow", "clock_row"),
+        ("ClockSpeeds", "clock_row"),
         ("RopeInvariance", "rope_invariance"),
     ]:
         cls = scene_class(name)
