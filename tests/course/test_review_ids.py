@@ -1,84 +1,68 @@
-"""narration/REVIEW.md answers every finding of the second content review exactly once.
+"""narration/REVIEW.md answers every finding of each content review exactly once, in that review's section.
 
-The review (``../shared/reviews/content-review-2.md``, next to the checkout) names each finding in a heading
-``### ID — title``. A clean clone may not have it, so the ids are also kept here; where the review exists,
-the constant must equal its headings. REVIEW.md must name each id exactly once as a whole word (L1 is not
-L10), and no other id-like token (``E7``, ``P23``) may appear.
+Each review (``../shared/reviews/content-review-N.md``, next to the checkout) names its findings in headings:
+``### M1 — title`` in the second review, ``### M1. title`` in the third. A clean clone may not have the reviews, so
+the ids are also kept here; where a review exists, its constant must equal its headings. A section of REVIEW.md
+(``## The second review …``, ``## The third review …``) must name each of its review's ids exactly once as a whole
+word (L1 is not L10), in the review's order, one line each, and no other id-like token (``E7``, ``P23``). The third
+review also left two coverage decisions (§0's measured equivariance figure, §5's 32% → 79%), answered on lines
+of their own.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 REVIEW_ANSWERS = ROOT / "narration" / "REVIEW.md"
-REVIEW = ROOT.parent / "shared" / "reviews" / "content-review-2.md"
+REVIEWS_DIR = ROOT.parent / "shared" / "reviews"
 
-FINDING_IDS = (
-    "E1",
-    "E2",
-    "E3",
-    "M1",
-    "M2",
-    "M3",
-    "M4",
-    "M5",
-    "M6",
-    "M7",
-    "M8",
-    "K1",
-    "K2",
-    "K3",
-    "K4",
-    "P1",
-    "P2",
-    "P3",
-    "P4",
-    "P5",
-    "P6",
-    "P7",
-    "P8",
-    "P9",
-    "P10",
-    "P11",
-    "P12",
-    "P13",
-    "P14",
-    "P15",
-    "P16",
-    "P17",
-    "P18",
-    "P19",
-    "P20",
-    "P21",
-    "P22",
-    "L1",
-    "L2",
-    "L3",
-    "L4",
-    "L5",
-    "L6",
-    "L7",
-    "L8",
-    "L9",
-    "L10",
-    "L11",
-    "L12",
-    "L13",
+
+def _ids(spec: str) -> tuple[str, ...]:
+    """'M1-8 K1-5' -> ('M1', …, 'M8', 'K1', …, 'K5')."""
+    out = []
+    for part in spec.split():
+        letter, lo, hi = re.fullmatch(r"([EMKPL])(\d+)-(\d+)", part).groups()
+        out += [f"{letter}{i}" for i in range(int(lo), int(hi) + 1)]
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Review:
+    name: str  #: the section heading of REVIEW.md starts "## The <name> review"
+    file: str  #: in shared/reviews/
+    ids: tuple[str, ...]
+    heading: re.Pattern  #: a finding's heading in the review
+    coverage: tuple[str, ...] = ()  #: decisions answered on lines of their own ("- **coverage §0** — …")
+
+
+# the second review's checked-list headings "### L1 `trig_to_rope`" are not findings, hence the " — "
+SECOND = Review(
+    "second", "content-review-2.md", _ids("E1-3 M1-8 K1-4 P1-22 L1-13"), re.compile(r"^### ([EMKPL]\d+) — ", re.M)
 )
-
-HEADING = re.compile(r"^### ([EMKPL]\d+) — ", re.MULTILINE)  # not "### L1 `trig_to_rope`" (its checked-list)
+THIRD = Review(
+    "third",
+    "content-review-3.md",
+    _ids("M1-8 K1-5 P1-13 L1-8"),
+    re.compile(r"^### ([EMKPL]\d+)\. ", re.M),
+    coverage=("coverage §0", "coverage §5"),
+)
+REVIEWS = (SECOND, THIRD)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
-def review_heading_ids(text: str) -> list[str]:
-    return HEADING.findall(text)
+def section(text: str, review: Review) -> str:
+    """The part of REVIEW.md under ``## The <name> review``, up to the next ``## `` heading."""
+    m = re.search(rf"^## The {review.name} review\b.*?(?=^## |\Z)", text, re.M | re.S)
+    assert m, f"REVIEW.md has no section '## The {review.name} review'"
+    return m.group(0)
 
 
-def id_problems(text: str, ids=FINDING_IDS) -> list[str]:
+def id_problems(text: str, ids: tuple[str, ...]) -> list[str]:
     """What is wrong with the answers ``text``: an id missing or named more than once, an unknown id."""
     out = []
     for fid in ids:
@@ -87,42 +71,62 @@ def id_problems(text: str, ids=FINDING_IDS) -> list[str]:
             out.append(f"{fid}: missing")
         elif n > 1:
             out.append(f"{fid}: named {n} times, once expected")
-    known = set(ids)
-    for other in sorted(set(ID_LIKE.findall(text)) - known):
+    for other in sorted(set(ID_LIKE.findall(text)) - set(ids)):
         out.append(f"{other}: not a finding of the review")
     return out
 
 
-def test_the_constant_is_the_reviews_list_of_findings():
-    assert len(FINDING_IDS) == 50 and len(set(FINDING_IDS)) == 50
-    if not REVIEW.exists():
-        pytest.skip(f"{REVIEW} is not here (a clean clone): the kept list is checked against the answers only")
-    assert tuple(review_heading_ids(REVIEW.read_text(encoding="utf-8"))) == FINDING_IDS
+@pytest.mark.parametrize("review", REVIEWS, ids=lambda r: r.name)
+def test_the_constant_is_the_reviews_list_of_findings(review):
+    assert len(set(review.ids)) == len(review.ids)
+    path = REVIEWS_DIR / review.file
+    if not path.exists():
+        pytest.skip(f"{review.file} is not here (a clean clone): the kept list is checked against the answers only")
+    assert tuple(review.heading.findall(path.read_text(encoding="utf-8"))) == review.ids
 
 
-def test_review_md_answers_every_finding_exactly_once():
-    text = REVIEW_ANSWERS.read_text(encoding="utf-8")
-    assert id_problems(text) == []
-    # one line per finding, in the review's order
+@pytest.mark.parametrize("review", REVIEWS, ids=lambda r: r.name)
+def test_review_md_answers_every_finding_exactly_once(review):
+    text = section(REVIEW_ANSWERS.read_text(encoding="utf-8"), review)
+    assert id_problems(text, review.ids) == []
+    # one line per finding, in the review's order, then the coverage decisions
     lines = re.findall(r"^- \*\*([EMKPL]\d+)\*\* — \S", text, re.MULTILINE)
-    assert tuple(lines) == FINDING_IDS
+    assert tuple(lines) == review.ids
+    for decision in review.coverage:
+        assert len(re.findall(rf"^- \*\*{re.escape(decision)}\*\* — \S", text, re.MULTILINE)) == 1, decision
+
+
+def test_the_sections_are_kept_apart():
+    """An id answered in one review's section does not count for the other's."""
+    text = REVIEW_ANSWERS.read_text(encoding="utf-8")
+    third = section(text, THIRD)
+    assert "- **P13** —" in third and "- **P13** —" in section(text, SECOND)
+    without = text.replace(third, "## The third review\n")
+    assert id_problems(section(without, THIRD), THIRD.ids)[0] == "M1: missing"
 
 
 def test_a_duplicated_a_missing_and_an_unknown_id_are_reported(tmp_path):
-    text = REVIEW_ANSWERS.read_text(encoding="utf-8")
+    text = section(REVIEW_ANSWERS.read_text(encoding="utf-8"), SECOND)
     assert "- **L1** —" in text and "- **P9** —" in text
 
-    doubled = tmp_path / "doubled.md"
-    doubled.write_text(text + "\n- **L1** — once more\n", encoding="utf-8")
-    assert id_problems(doubled.read_text(encoding="utf-8")) == ["L1: named 2 times, once expected"]
+    doubled = text + "\n- **L1** — once more\n"
+    assert id_problems(doubled, SECOND.ids) == ["L1: named 2 times, once expected"]
 
-    missing = tmp_path / "missing.md"
-    missing.write_text(re.sub(r"^- \*\*P9\*\* — .*\n", "", text, flags=re.MULTILINE), encoding="utf-8")
-    assert id_problems(missing.read_text(encoding="utf-8")) == ["P9: missing"]
+    missing = re.sub(r"^- \*\*P9\*\* — .*\n", "", text, flags=re.MULTILINE)
+    assert id_problems(missing, SECOND.ids) == ["P9: missing"]
 
     # L10 does not count as L1: with L1's line gone, L1 is missing even though L10 … L13 remain
     no_l1 = re.sub(r"^- \*\*L1\*\* — .*\n", "", text, flags=re.MULTILINE)
-    assert id_problems(no_l1) == ["L1: missing"]
+    assert id_problems(no_l1, SECOND.ids) == ["L1: missing"]
 
     unknown = text + "\n- **P23** — not in the review\n"
-    assert id_problems(unknown) == ["P23: not a finding of the review"]
+    assert id_problems(unknown, SECOND.ids) == ["P23: not a finding of the review"]
+
+
+def test_a_missing_coverage_decision_is_reported():
+    text = section(REVIEW_ANSWERS.read_text(encoding="utf-8"), THIRD)
+    gone = re.sub(r"^- \*\*coverage §5\*\* — .*\n", "", text, flags=re.MULTILINE)
+    assert gone != text
+    with pytest.raises(AssertionError, match="coverage §5"):
+        for decision in THIRD.coverage:
+            assert len(re.findall(rf"^- \*\*{re.escape(decision)}\*\* — \S", gone, re.MULTILINE)) == 1, decision
