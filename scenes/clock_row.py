@@ -1,7 +1,9 @@
 """Clocks of different speeds: hand i turns ω_i per step.
 
-``clock_row`` (trig_to_rope) draws RoPE's four planes of d = 8, each hand showing how far k has turned past
-q at a distance n − m; ``clock_row_paper`` (word_order) draws the paper's clocks, whose hands name positions.
+One class, :class:`ClockSpeeds`, draws two scenes (its ``PARAMS`` by scene id), and the module is named for the
+first: ``clock_row`` (trig_to_rope) draws RoPE's four planes of d = 8, each hand showing how far k has turned
+past q at a distance n − m; ``clock_row_paper`` (word_order) draws the paper's clocks, whose hands name
+positions.
 """
 
 from __future__ import annotations

@@ -189,6 +189,43 @@ def test_core_bookmarks(course):
     assert course.scene("rot_composition").cls == "RotComposition"
 
 
+def module_naming(stem: str, source: str) -> str | None:
+    """What is wrong with the name of a scene module (``stem``, its text ``source``), or None: a module that
+    draws one scene is named for its scene id; one that draws several names each in its docstring (``id``)."""
+    import ast
+
+    tree = ast.parse(source)
+    ids = [
+        elt.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "SCENE_IDS" for t in node.targets)
+        for elt in getattr(node.value, "elts", [])
+    ]
+    doc = ast.get_docstring(tree) or ""
+    if len(ids) == 1 and stem != ids[0]:
+        return f"scenes/{stem}.py draws only {ids[0]}: name it scenes/{ids[0]}.py"
+    missing = [i for i in ids if f"``{i}``" not in doc] if len(ids) > 1 else []
+    if missing:
+        return f"scenes/{stem}.py draws {ids}: say so in its docstring (``{missing[0]}`` is not named)"
+    return None
+
+
+def test_a_scene_module_is_named_for_its_scene():
+    scenes = Path(__file__).resolve().parents[2] / "scenes"
+    bad = [module_naming(p.stem, p.read_text(encoding="utf-8")) for p in sorted(scenes.glob("*.py"))]
+    assert [b for b in bad if b] == []
+    # the seeded cases: a module named for its class, and a two-scene module whose docstring names one
+    one = 'class Opening:\n    SCENE_IDS = ("trig_opening",)\n'
+    assert module_naming("trig_opening", one) is None
+    assert (
+        module_naming("lesson_opening", one)
+        == "scenes/lesson_opening.py draws only trig_opening: name it scenes/trig_opening.py"
+    )
+    two = '"""Draws ``a``."""\nclass A:\n    SCENE_IDS = ("a",)\nclass B:\n    SCENE_IDS = ("b",)\n'
+    assert module_naming("ab", two).endswith("(``b`` is not named)")
+    assert module_naming("ab", two.replace("``a``", "``a`` and ``b``")) is None
+
+
 def test_scenes_sharing_a_class_share_cue_ids(course):
     by_class: dict[str, list] = {}
     for scene in course.scenes.values():

@@ -54,7 +54,7 @@ TRIG_STAGES = {
 def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
-    from scenes.lesson_opening import LessonOpening
+    from scenes.trig_opening import LessonOpening
 
     scene = build("trig_opening")
     shown = scene.probes["roadmap"][0]["shown"]
