@@ -358,3 +358,40 @@ def test_the_long_module_list_check_finds_a_missing_entry():
     assert "coursekit/cli/doctor.py" in _listed_long_modules(text)
     dropped = "\n".join(line for line in text.splitlines() if "`coursekit/cli/doctor.py`" not in line)
     assert "coursekit/cli/doctor.py" not in _listed_long_modules(dropped)
+
+
+#: the pipeline's conductors: planning under the voice, and choosing the voice; only coursekit/project/ calls them
+CONDUCTORS = ("make_plans", "falling_back", "resolve_voice")
+
+
+def conductor_calls(path: str, source: str) -> list[str]:
+    """Each call of a conductor in ``source`` (a file at ``path`` of the repository), as ``path:line name``,
+    unless the file is in coursekit/project/."""
+    import ast
+
+    if path.startswith("coursekit/project/"):
+        return []
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in CONDUCTORS:
+                found.append(f"{path}:{node.lineno} {name}")
+    return found
+
+
+def test_only_the_project_conducts_the_pipeline():
+    """The command line, the studio, the benches and the course call ``Project``, never the planner or the
+    voice choice by hand (the tests under tests/ call them to test them)."""
+    files = [
+        ROOT / "render.py",
+        *(p for d in ("coursekit", "bench", "scripts", "scenes") for p in (ROOT / d).rglob("*.py")),
+    ]
+    found = [c for f in files for c in conductor_calls(f.relative_to(ROOT).as_posix(), f.read_text(encoding="utf-8"))]
+    assert found == []
+    # the seeded cases: the command line planning by hand, the studio choosing its voice; the project may
+    hand = "from coursekit.plan.build import make_plans\n\ndef run(p):\n    return make_plans(p.course, p.config)\n"
+    assert conductor_calls("coursekit/cli/commands.py", hand) == ["coursekit/cli/commands.py:4 make_plans"]
+    chosen = "def voice(cfg):\n    return auto.resolve_voice(cfg.voice)[0]\n"
+    assert conductor_calls("coursekit/studio/builder.py", chosen) == ["coursekit/studio/builder.py:2 resolve_voice"]
+    assert conductor_calls("coursekit/project/project.py", hand) == []
