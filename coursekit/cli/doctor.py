@@ -66,7 +66,7 @@ ENCODERS = {
 #: ffmpeg filters the engine runs (coursekit/speech/audio.py, coursekit/assemble/lesson_video.py).
 FILTERS = ("aformat", "aresample", "volume", "pan", "alimiter", "ebur128", "subtitles")
 FFMPEG_FIX = "install Debian's ffmpeg, whose build has them all: apt-get install ffmpeg"
-#: Chromium as the page tests find it (tests/engine/test_page.py): on PATH, else this file.
+#: Chromium as the page tests find it (tests/engine/deliver/test_page.py): on PATH, else this file.
 CHROMIUM_FALLBACK = Path("/usr/bin/chromium")
 
 #: Bytes written per second of video at each quality, for a render from scratch: Manim's partial

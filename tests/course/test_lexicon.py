@@ -2,7 +2,7 @@
 pinned and read for a known reason, in both spoken forms (Chinese, and Latin letters for the voices that read
 them); the misreadings fixed stay fixed, and the course's own reading rules live in its lexicon.
 
-The lexicon and the polyphone check themselves: tests/engine/test_lexicon.py, test_readings.py and
+The lexicon and the polyphone check themselves: tests/engine/zh/test_lexicon.py, test_readings.py and
 test_lexicon_voices.py.
 """
 

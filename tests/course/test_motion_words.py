@@ -4,7 +4,7 @@ the other way (coursekit.render.motion, rule ``turn``), in every scene of the co
 Each scene is built once per run from its real narration plan (``tests.support.course_scenes.built_scene``), with
 the motion recorder following every line and arrow on every drawn frame. A cue that says a direction while
 nothing turns states a rule (R(θ) beside a static matrix) and is fine; a cue that says both ways constrains
-nothing. The rule and the recorder on small seeded scenes: tests/engine/test_motion.py.
+nothing. The rule and the recorder on small seeded scenes: tests/engine/render/test_motion.py.
 """
 
 from __future__ import annotations

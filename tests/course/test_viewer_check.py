@@ -2,7 +2,7 @@
 with the rules of the course's theme.
 
 Each scene is built once per session (``tests.support.course_scenes.built_scene``), from its real
-narration plan. The check's rules, each on a small scene made to break it: tests/engine/test_viewer_check.py.
+narration plan. The check's rules, each on a small scene made to break it: tests/engine/render/test_viewer_check.py.
 """
 
 from __future__ import annotations
