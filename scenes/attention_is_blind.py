@@ -1,8 +1,9 @@
 """注意力看不见顺序: shuffling the words only shuffles the outputs.
 
-``attention_blind`` (trig_to_rope) is the course's one full demonstration: where q, k and v come from,
-the three steps, the shuffle and the measured gap. ``blind_bag`` (word_order) only recalls it: the
-words shuffled with their outputs, the name 置换等变, and the bag of words.
+This module draws two scenes, each with its class, so it is named for neither scene id: ``attention_blind``
+(trig_to_rope, :class:`AttentionIsBlind`) is the course's one full demonstration: where q, k and v come from,
+the three steps, the shuffle and the measured gap. ``blind_bag`` (word_order, :class:`BlindBagReminder`) only
+recalls it: the words shuffled with their outputs, the name 置换等变, and the bag of words.
 
 The word vectors come from :func:`mathcore.toy_words.word_vectors` (same word, same
 vector), the scores, weights and outputs from mathcore, and the measured gap

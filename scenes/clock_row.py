@@ -1,7 +1,9 @@
 """Clocks of different speeds: hand i turns ω_i per step.
 
-``clock_row`` (trig_to_rope) draws RoPE's four planes of d = 8, each hand showing how far k has turned past
-q at a distance n − m; ``clock_row_paper`` (word_order) draws the paper's clocks, whose hands name positions.
+One class, :class:`ClockSpeeds`, draws two scenes (its ``PARAMS`` by scene id), and the module is named for the
+first: ``clock_row`` (trig_to_rope) draws RoPE's four planes of d = 8, each hand showing how far k has turned
+past q at a distance n − m; ``clock_row_paper`` (word_order) draws the paper's clocks, whose hands name
+positions.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from manim import DOWN, LEFT, RIGHT, Arrow, Create, FadeIn, Line, SurroundingRec
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow as ClockRowMob
+from scenes.mobjects import ClockRow
 
 
-class ClockRow(NarratedScene):
+class ClockSpeeds(NarratedScene):
     """intro → speeds (fast to slow) → step (p·ω_i) → unique (a table of hand angles) → takeaway.
 
     ``PARAMS`` picks the encoding by plan id: d = 8 draws RoPE's 4 planes and their speeds (in radians,
@@ -66,12 +68,12 @@ class ClockRow(NarratedScene):
     def construct(self) -> None:
         params = self.PARAMS.get(self.plan.id)
         if params is None:
-            raise KeyError(f"ClockRow has no parameters for scene {self.plan.id!r} (known: {sorted(self.PARAMS)})")
+            raise KeyError(f"ClockSpeeds has no parameters for scene {self.plan.id!r} (known: {sorted(self.PARAMS)})")
         # 44: the fastest clock is back near 0°, the next one is not
         self.TABLE_POSITIONS = params["positions"]
         n = len(params["indices"])
         # more clocks: closer together, and the row shifted right to leave room for the table's labels
-        row = ClockRowMob(
+        row = ClockRow(
             d=params["d"],
             indices=params["indices"],
             radius=0.62,
@@ -181,7 +183,7 @@ class ClockRow(NarratedScene):
             line.move_to(np.array([0.0, 3.1, 0.0]))
             self.play(FadeIn(line), run_time=cue.share(0.3))
 
-    def _table(self, row: ClockRowMob, params: dict) -> VGroup:
+    def _table(self, row: ClockRow, params: dict) -> VGroup:
         """Hand angles in whole degrees: one row per position, one column per clock; where
         ``params["readings"]``, two more rows: the last position's sin and cos readings."""
         positions = self.TABLE_POSITIONS

@@ -30,8 +30,7 @@ from manim import (
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow as ClockRowMob
-from scenes.mobjects import SpinArrow, TurningArrow
+from scenes.mobjects import ClockRow, SpinArrow, TurningArrow
 from scenes.mobjects.glyph_number import GlyphNumber
 
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
@@ -58,11 +57,11 @@ class RotOpening(NarratedScene):
     )
     RULE = "每个结论：先推出来，再让机器算一遍"
     SPIN = 2 * np.pi / 6.0  # the plan's hand: one turn every 6 seconds
-    TITLE = "旋转矩阵：把那排钟往前拨"  # the lesson's title (narration/rotation_matrix.yaml)
 
     def construct(self) -> None:
         theta = float(np.radians(figures.THETA_DEG))
-        title = theme.title_text(self.TITLE)
+        title = theme.title_text(self.plan.lesson_title)  # the lesson's, as its narration names it
+        self.probe("title", shown=title.text)
         title.move_to(np.array([0.0, 2.8, 0.0]))
 
         # -- the RoPE panel: q (seat m) and k (seat n) turned by mθ and nθ ----------------------------
@@ -101,7 +100,7 @@ class RotOpening(NarratedScene):
         )
 
         # -- the clock panel: four clocks, the counter n, x + PE(n) -----------------------------------------
-        row = ClockRowMob(d=self.D, radius=0.48, spacing=1.3, center=np.array([RIGHT_X, 0.3, 0.0]))
+        row = ClockRow(d=self.D, radius=0.48, spacing=1.3, center=np.array([RIGHT_X, 0.3, 0.0]))
         n_label = theme.body_text("n =", color=theme.POSITION, font_size=theme.SIZE_SMALL + 4)
         n_num = GlyphNumber(
             lambda v: f"{round(v):d}", 0, max_chars=2, font_size=theme.SIZE_SMALL + 4, color=theme.POSITION

@@ -38,7 +38,7 @@ from mathcore.rotation_facts import cos_first_pe, cos_first_shift_matrix
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow as ClockRowMob
+from scenes.mobjects import ClockRow
 from scenes.mobjects.glyph_number import GlyphNumber, fixed
 from scenes.mobjects.sci_figure import sci_line
 
@@ -87,7 +87,7 @@ class ShiftMachine(NarratedScene):
 
     def construct(self) -> None:
         header = self.header()
-        row = ClockRowMob(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
+        row = ClockRow(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
         self.row = row
         n_of = lambda: row.p  # noqa: E731
         # the clocks are called 钟 0 … 钟 3, their hands 指针 (the course's glossary)

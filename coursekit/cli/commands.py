@@ -124,7 +124,8 @@ def cmd_preview(project: Project, args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(project: Project, args: argparse.Namespace) -> int:
-    """The viewer check (coursekit.render.viewer_check) of scenes, on the preview's plan (480p15 timing)."""
+    """The viewer check (coursekit.render.viewer_check) and the motion check (coursekit.render.motion) of
+    scenes, on the preview's plan (480p15 timing)."""
     project.prepare("inspect")
     preflight.for_render(project.config.course.font)
     found = 0

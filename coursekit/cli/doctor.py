@@ -8,7 +8,7 @@ The checks: ffmpeg and ffprobe with the encoders and filters the engine runs (:d
 :data:`FILTERS`); PyAV with libx264 (Manim's encoder); the course font (fontconfig) and its glyphs for
 every text a viewer reads (``coursekit.content.glyphs``, as ``render.py check``); Typst (a two-line
 document in the course font); the models' files against their pinned sizes and sha256
-(``coursekit.speech.models``); espeak-ng and its pinyin voice; Chromium and Playwright (the page
+(``coursekit.speech.model_files``); espeak-ng and its pinyin voice; Chromium and Playwright (the page
 tests); edge-tts (one probe of at most a second: unreachable is a warning unless the config asks for
 edge); the voice ``auto`` would choose and why (``coursekit.speech.voices.auto``); and the free disk
 space against an estimate for the course at its quality (:func:`disk_needed`).
@@ -50,7 +50,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT, course_packages, narration_dir, shown
 from coursekit.plan.model import LessonPlan
 from coursekit.project.base import ProjectBase
-from coursekit.speech import models
+from coursekit.speech import model_files as models
 from coursekit.speech.voices.espeak import espeak_voice_name
 from coursekit.zh.lexicon import Lexicon
 
@@ -66,7 +66,7 @@ ENCODERS = {
 #: ffmpeg filters the engine runs (coursekit/speech/audio.py, coursekit/assemble/lesson_video.py).
 FILTERS = ("aformat", "aresample", "volume", "pan", "alimiter", "ebur128", "subtitles")
 FFMPEG_FIX = "install Debian's ffmpeg, whose build has them all: apt-get install ffmpeg"
-#: Chromium as the page tests find it (tests/engine/test_page.py): on PATH, else this file.
+#: Chromium as the page tests find it (tests/engine/deliver/test_page.py): on PATH, else this file.
 CHROMIUM_FALLBACK = Path("/usr/bin/chromium")
 
 #: Bytes written per second of video at each quality, for a render from scratch: Manim's partial
@@ -235,7 +235,7 @@ def typst_check(family: str) -> Check:
 
 def model_files() -> Check:
     """The models are the pinned files (size, then sha256 cached by size and mtime), each where the engine
-    finds it (``coursekit.speech.models``: the course's models/, the checkout's, the user's)."""
+    finds it (``coursekit.speech.model_files``: the course's models/, the checkout's, the user's)."""
     good, problems = models.check_files()
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -437,7 +437,7 @@ FACTS_KEPT = 16  #: how many courses' facts the cache file keeps (the most recen
 
 def facts_file() -> Path:
     """Where doctor keeps what it read of each course between runs: the user cache's doctor.json
-    (``coursekit.speech.models.user_cache``)."""
+    (``coursekit.speech.model_files.user_cache``)."""
     return models.user_cache() / "doctor.json"
 
 

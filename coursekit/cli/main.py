@@ -30,7 +30,9 @@ from coursekit.core.stopping import Stopped, exit_line, handling_stops
 from coursekit.deliver.export import PLATFORMS as EXPORT_PLATFORMS
 from coursekit.project.base import ProjectBase
 from coursekit.speech import (
-    models,
+    model_files as models,
+)
+from coursekit.speech import (
     voices,  # noqa: F401 - every backend module: each registers its voice
 )
 

@@ -396,7 +396,7 @@ def declared_format_characters() -> frozenset[str]:
 
 def reference(model: type[BaseModel] = None, prefix: str = "") -> list[tuple[str, str, str]]:
     """Every setting as (dotted key, what it accepts, default): the table in docs/settings.md,
-    kept equal to this by tests/engine/test_config.py. Numbers say their range, choices list themselves."""
+    kept equal to this by tests/engine/core/test_config.py. Numbers say their range, choices list themselves."""
 
     model = model or Config
     rows: list[tuple[str, str, str]] = []

@@ -3,7 +3,7 @@
 ``MediaLayout(root)`` gives each path a name: a folder is a property (``layout.previews``), a file a
 method (``layout.preview_video(scene)``), each entry one line of the class. Every module that writes or
 reads under the output folder asks the layout; none joins a folder name onto the output folder itself
-(``tests/engine/test_layout.py`` scans the engine's sources for that).
+(``tests/engine/core/test_layout.py`` scans the engine's sources for that).
 
 ``ENTRIES`` lists everything that can be found there, one line each, with what ``render.py clean`` does
 with it (``KEPT``, ``REMOVED``, or ``STALE``: removed when the lesson, scene or audio it belongs to is no

@@ -1,6 +1,6 @@
 """Progress of long work (synthesis, the listening check): a rich bar on a terminal, else a line every 10%.
 
-    with Work("synthesis", total_weight=sum(len(t) for t in texts), items=len(texts), unit="cues") as work:
+    with Progress("synthesis", total_weight=sum(len(t) for t in texts), items=len(texts), unit="cues") as work:
         for text in texts:
             seconds = speak(text)
             work.advance(len(text), seconds_made=seconds)
@@ -22,7 +22,7 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-class Work:
+class Progress:
     """One long task's progress. ``say`` receives the plain lines off a terminal (default: print)."""
 
     def __init__(
@@ -75,23 +75,17 @@ class Work:
 
     # -- the work
 
-    def __enter__(self) -> "Work":
+    def __enter__(self) -> "Progress":
         if self._terminal:
-            from rich.progress import (  # rich: only on a terminal
-                BarColumn,
-                Progress,
-                TaskProgressColumn,
-                TextColumn,
-                TimeRemainingColumn,
-            )
+            from rich import progress as bar  # rich: only on a terminal
 
-            self._bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TaskProgressColumn(),
-                TextColumn("{task.fields[items]}"),
-                TextColumn("{task.fields[audio]}"),
-                TimeRemainingColumn(),
+            self._bar = bar.Progress(
+                bar.TextColumn("{task.description}"),
+                bar.BarColumn(),
+                bar.TaskProgressColumn(),
+                bar.TextColumn("{task.fields[items]}"),
+                bar.TextColumn("{task.fields[audio]}"),
+                bar.TimeRemainingColumn(),
                 transient=False,
             )
             self._bar.start()

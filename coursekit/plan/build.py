@@ -115,7 +115,16 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
         frames = frame + tail
         scenes.append(
             ScenePlan(
-                scene.id, scene.cls, scene.title, list(scene.source), lesson_frame, frames, fps, cues, scene.overview
+                scene.id,
+                scene.cls,
+                scene.title,
+                list(scene.source),
+                lesson_frame,
+                frames,
+                fps,
+                cues,
+                scene.overview,
+                lesson.title,
             )
         )
         lesson_frame += frames

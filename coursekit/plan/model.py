@@ -56,6 +56,7 @@ class ScenePlan:
     fps: int
     cues: list[CuePlan]
     overview: bool = False  # also delivered alone as <lesson>/overview.mp4
+    lesson_title: str = ""  # the title of its lesson, for a scene that shows it (an opening)
 
     def cue(self, short_or_full_id: str) -> CuePlan:
         full = short_or_full_id if "." in short_or_full_id else f"{self.id}.{short_or_full_id}"

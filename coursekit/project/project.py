@@ -37,13 +37,14 @@ from coursekit.plan.model import LessonPlan, ScenePlan
 from coursekit.project import outputs, validation
 from coursekit.project.base import PREVIEW, ProjectBase
 from coursekit.project.speech import Speech
+from coursekit.render import motion
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
 from coursekit.render.one_scene import deliver_scene
 from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
-from coursekit.render.viewer_check import Report, check_scene
+from coursekit.render.viewer_check import Finding, Report, build_dry_run
 from coursekit.speech import listening
 from coursekit.speech.voices.base import VoiceUnavailable
 
@@ -123,8 +124,9 @@ class Project(ProjectBase):
         return report, recogniser
 
     def inspect(self, scene_ids: list[str] | None = None) -> Iterator[tuple[str, Report]]:
-        """The viewer check (``coursekit.render.viewer_check``) of the scenes named (default: every scene)
-        on their lessons' preview plans (``PREVIEW``'s timing), each scene's report as it is made."""
+        """The viewer check (``coursekit.render.viewer_check``) and the motion check (``coursekit.render.motion``,
+        plain Mandarin's turn words) of the scenes named (default: every scene) on their lessons' preview plans
+        (``PREVIEW``'s timing), each scene's report as it is made, from one dry run."""
         course = self.course
         wanted = [course.scene(s) for s in scene_ids] if scene_ids else list(course.scenes.values())
         require_fit(course, [s.id for s in wanted])
@@ -136,7 +138,9 @@ class Project(ProjectBase):
             plan = plans[lesson].scene(scene.id)
             with building(scene.id, plan.cls):
                 cls = scene_class(plan.cls)
-                report = check_scene(cls, plan, cls.viewer_rules(), media_dir=self.layout.inspect)
+                built, report = build_dry_run(cls, plan, media_dir=self.layout.inspect, rules=cls.viewer_rules())
+            turns = motion.check_scene(built)  # what turns against its cue's words (rule turn)
+            report.findings += [Finding(f.scene, f.cue, f.frame, f.rule, f.message) for f in turns]
             yield scene.id, report
 
     # -- previews ---------------------------------------------------------------------------------------

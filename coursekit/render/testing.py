@@ -20,12 +20,14 @@ def synthetic_plan(
     gap: int = 0,
     tail: int = 0,
     title: str = "",
+    lesson_title: str = "",
 ) -> ScenePlan:
     """A plan without audio, for tests and silent previews.
 
     ``cues`` holds ``(short_id, frames, speech_frames, bookmarks)`` with bookmark
     frames relative to the *cue* start; cues follow each other with ``gap``
     frames between them, after ``lead_in`` frames, and ``tail`` frames close the scene.
+    ``title`` and ``lesson_title`` default to the scene id.
     """
     out: list[CuePlan] = []
     frame = lead_in
@@ -48,7 +50,15 @@ def synthetic_plan(
         )
         frame += frames
     return ScenePlan(
-        id=scene_id, cls=cls, title=title or scene_id, source=[], start_frame=0, frames=frame + tail, fps=fps, cues=out
+        id=scene_id,
+        cls=cls,
+        title=title or scene_id,
+        source=[],
+        start_frame=0,
+        frames=frame + tail,
+        fps=fps,
+        cues=out,
+        lesson_title=lesson_title or scene_id,
     )
 
 

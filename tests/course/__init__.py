@@ -8,5 +8,6 @@ run from its real narration plan (silent-voice timing, a dry run without pixels:
 a label's text as drawn and the raw points of the geometry it describes. A label check is a function
 ``samples -> list of disagreements``: the real scene gives none, and perturbed samples (the drawing moved, or
 the label's value changed) give some. Frames and layout are checked for every scene by test_viewer_check.py.
-Under ``--dist loadfile`` the files that build scenes run on one worker together (conftest's ``xdist_unit_of``).
+Under ``--dist loadfile`` the files that build scenes run on one worker together
+(``tests.support.xdist_units.xdist_unit_of``).
 """

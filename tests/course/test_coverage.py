@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.content.narration import load_course
+from tests.support.course_text import course as the_course
+from tests.support.course_text import lesson_ids
 
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 README = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "README.md"
 
 # README item text (its first words) -> the section key used in `source`, e.g. "trig_to_rope §0".
@@ -84,7 +84,7 @@ def test_committed_checklist_matches_the_seeds_readme(sections):
 
 @pytest.fixture(scope="module")
 def course():
-    return load_course(LESSONS)
+    return the_course()[1]
 
 
 def test_item_mapping_examples():
@@ -106,7 +106,7 @@ def test_item_mapping_examples():
 
 
 def test_checklist_is_parsed(sections):
-    assert set(sections) == set(LESSONS)
+    assert set(sections) == set(lesson_ids())
     assert sections["trig_to_rope"][:2] == ["§0", "§1"]
     assert "疑惑点二" in sections["trig_to_rope"] and "缝合" in sections["trig_to_rope"]
     assert sections["word_order"][0] == "overview" and "检验一下" in sections["word_order"]
@@ -159,11 +159,11 @@ CORE = {
         ("trig_to_rope §2", "trig_to_rope §3"),
     ),
     "clock_row": (
-        "ClockRow",
+        "ClockSpeeds",
         ["intro", "speeds", "step", "unique", "takeaway"],
         ("trig_to_rope 疑惑点二", "trig_to_rope visualisation"),
     ),
-    "clock_row_paper": ("ClockRow", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
+    "clock_row_paper": ("ClockSpeeds", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
     "rope_invariance": (
         "RopeInvariance",
         ["turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway"],
@@ -187,6 +187,43 @@ def test_core_bookmarks(course):
     assert course.scene("angle_addition").cues[3].bookmarks == ["second"]
     # rot_composition (lesson 3) no longer replays angle_addition: its own class RotComposition, no bookmarks
     assert course.scene("rot_composition").cls == "RotComposition"
+
+
+def module_naming(stem: str, source: str) -> str | None:
+    """What is wrong with the name of a scene module (``stem``, its text ``source``), or None: a module that
+    draws one scene is named for its scene id; one that draws several names each in its docstring (``id``)."""
+    import ast
+
+    tree = ast.parse(source)
+    ids = [
+        elt.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "SCENE_IDS" for t in node.targets)
+        for elt in getattr(node.value, "elts", [])
+    ]
+    doc = ast.get_docstring(tree) or ""
+    if len(ids) == 1 and stem != ids[0]:
+        return f"scenes/{stem}.py draws only {ids[0]}: name it scenes/{ids[0]}.py"
+    missing = [i for i in ids if f"``{i}``" not in doc] if len(ids) > 1 else []
+    if missing:
+        return f"scenes/{stem}.py draws {ids}: say so in its docstring (``{missing[0]}`` is not named)"
+    return None
+
+
+def test_a_scene_module_is_named_for_its_scene():
+    scenes = Path(__file__).resolve().parents[2] / "scenes"
+    bad = [module_naming(p.stem, p.read_text(encoding="utf-8")) for p in sorted(scenes.glob("*.py"))]
+    assert [b for b in bad if b] == []
+    # the seeded cases: a module named for its class, and a two-scene module whose docstring names one
+    one = 'class Opening:\n    SCENE_IDS = ("trig_opening",)\n'
+    assert module_naming("trig_opening", one) is None
+    assert (
+        module_naming("lesson_opening", one)
+        == "scenes/lesson_opening.py draws only trig_opening: name it scenes/trig_opening.py"
+    )
+    two = '"""Draws ``a``."""\nclass A:\n    SCENE_IDS = ("a",)\nclass B:\n    SCENE_IDS = ("b",)\n'
+    assert module_naming("ab", two).endswith("(``b`` is not named)")
+    assert module_naming("ab", two.replace("``a``", "``a`` and ``b``")) is None
 
 
 def test_scenes_sharing_a_class_share_cue_ids(course):
@@ -225,13 +262,17 @@ def test_exercises_pause_before_the_worked_answer(course):
 # lesson 3's by three more on 2026-12-05 (issue 39): the scene through_projections, the stripes' proof, the
 # check seen failing and two exercises that build added about 750 characters net; word_order by one more: the
 # re-run of lesson 1 went (about 540 characters), and why RoPE turns after W_Q and W_K, before/after, RoPE's three
-# ticks and the long-context caveat explained came in
-@pytest.mark.parametrize(
-    "lesson,low,high", [("trig_to_rope", 7.5, 13), ("word_order", 8, 15), ("rotation_matrix", 7, 15)]
-)
-def test_lesson_length_in_minutes(course, lesson, low, high):
+# ticks and the long-context caveat explained came in. A lesson not listed is held to LESSON_MINUTES_DEFAULT.
+LESSON_MINUTES = {"trig_to_rope": (7.5, 13), "word_order": (8, 15), "rotation_matrix": (7, 15)}
+LESSON_MINUTES_DEFAULT = (5, 15)
+
+
+@pytest.mark.parametrize("lesson", lesson_ids())
+def test_lesson_length_in_minutes(course, lesson):
     from coursekit.content.narration import BOOKMARK_RE
     from narration.figures import fill
+
+    low, high = LESSON_MINUTES.get(lesson, LESSON_MINUTES_DEFAULT)
 
     chars = sum(
         len(re.sub(r"\s", "", BOOKMARK_RE.sub("", fill(c.say or c.text))))

@@ -18,7 +18,6 @@ from mathcore import checks
 from narration import figures
 from narration.figures import FIGURES, fill
 
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
 NARRATION_FILES = sorted(narration_dir().glob("*.yaml"))
 
 
@@ -245,9 +244,9 @@ def _close(got, want, tol) -> bool:
 
 
 def _cue_sources():
-    from coursekit.content.narration import load_course
+    from tests.support.course_text import course as the_course
 
-    course = load_course(LESSONS)
+    course = the_course()[1]
     for lesson in course.lessons:
         for scene in lesson.scenes:
             for cue in scene.cues:

@@ -54,13 +54,14 @@ TRIG_STAGES = {
 def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
     from coursekit.content.narration import load_course
     from coursekit.core.config import load_config
-    from scenes.lesson_opening import LessonOpening
+    from scenes.trig_opening import LessonOpening
 
     scene = build("trig_opening")
     shown = scene.probes["roadmap"][0]["shown"]
     items = LessonOpening.PARAMS["trig_opening"]["roadmap"]
     assert shown == [bare(f"{i + 1}  {t}") for i, t in enumerate(items)]
     lesson = next(l for l in load_course(load_config().lessons).lessons if l.id == "trig_to_rope")
+    assert scene.probes["title"][0]["shown"] == bare(lesson.title)  # the lesson's title, from its plan
     content = [s.id for s in lesson.scenes if s.id != "trig_opening"]
     assert content == list(TRIG_STAGES), "a scene was added, removed or moved: give it its roadmap row"
     stages = list(TRIG_STAGES.values())

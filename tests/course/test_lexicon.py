@@ -2,7 +2,7 @@
 pinned and read for a known reason, in both spoken forms (Chinese, and Latin letters for the voices that read
 them); the misreadings fixed stay fixed, and the course's own reading rules live in its lexicon.
 
-The lexicon and the polyphone check themselves: tests/engine/test_lexicon.py, test_readings.py and
+The lexicon and the polyphone check themselves: tests/engine/zh/test_lexicon.py, test_readings.py and
 test_lexicon_voices.py.
 """
 
@@ -18,16 +18,14 @@ from coursekit.zh.chars import is_cjk
 from coursekit.zh.lexicon import Lexicon
 from coursekit.zh.reading_rules import RULES
 from coursekit.zh.readings import multi_reading
-
-LESSONS = ("trig_to_rope", "word_order", "rotation_matrix")
+from tests.support.course_text import course as the_course
 
 
 def _real_cues():
-    from coursekit.content.narration import load_course
     from narration import figures
 
     try:
-        course = load_course(LESSONS)
+        course = the_course()[1]
         lexicon = Lexicon.load(narration_dir() / "lexicon.yaml")
     except UserError as exc:
         pytest.fail(f"the real narration or lexicon does not load yet: {exc}")
@@ -61,10 +59,9 @@ def test_real_narration_pins_every_polyphone():
 
 
 def _real():
-    from coursekit.content.narration import load_course
     from coursekit.core.paths import narration_dir
 
-    return load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml")
+    return the_course()[1], Lexicon.load(narration_dir() / "lexicon.yaml")
 
 
 def test_real_narration_is_covered_for_both_kinds_of_voice():
@@ -104,10 +101,9 @@ def test_real_cue_text_keeps_subtitles_and_bookmarks_for_both_kinds_of_voice():
 
 @pytest.fixture(scope="module")
 def report():
-    from coursekit.content.narration import load_course
     from coursekit.core.paths import narration_dir
 
-    return check_course(load_course(LESSONS), Lexicon.load(narration_dir() / "lexicon.yaml"))
+    return check_course(the_course()[1], Lexicon.load(narration_dir() / "lexicon.yaml"))
 
 
 def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
@@ -121,13 +117,12 @@ def test_every_polyphone_of_the_narration_is_read_for_a_reason(report):
 
 def test_the_check_covers_every_occurrence_in_both_forms(report):
     from coursekit.content.cue_text import cue_text
-    from coursekit.content.narration import load_course
 
     lexicon = Lexicon.load()
     multi = multi_reading()
     assert len(multi) > 8000
     expected = {"chinese": 0, "latin": 0}
-    for lesson in load_course(LESSONS).lessons:
+    for lesson in the_course()[1].lessons:
         for scene in lesson.scenes:
             for cue in scene.cues:
                 for form, latin in (("chinese", False), ("latin", True)):
@@ -151,7 +146,6 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
     from pypinyin import Style, lazy_pinyin
 
     from coursekit.content.cue_text import cue_text
-    from coursekit.content.narration import load_course
     from coursekit.zh.numbers import expand_numbers
 
     lexicon = Lexicon.load()
@@ -178,7 +172,7 @@ def test_the_pinyin_is_the_one_the_check_reads(report):
         return out
 
     lightened = 0
-    for lesson in load_course(LESSONS).lessons:
+    for lesson in the_course()[1].lessons:
         for scene in lesson.scenes:
             for cue in scene.cues:
                 for latin in (False, True):

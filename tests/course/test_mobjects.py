@@ -38,7 +38,7 @@ def test_toy_words_and_countdown_helpers():
     with pytest.raises(ValueError):
         word_vectors(["猫"], d=0)
     from scenes.mobjects.countdown import Countdown
-    from scenes.quiz import wrap_cjk
+    from scenes.word_order_quiz import wrap_cjk
 
     assert [Countdown.whole_seconds_left(n, 15) for n in (75, 61, 60, 16, 15, 1, 0, -3)] == [5, 5, 4, 2, 1, 1, 0, 0]
     assert wrap_cjk("一二三，四五六七", 5) == ["一二三，", "四五六七"]

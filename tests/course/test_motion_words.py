@@ -4,7 +4,7 @@ the other way (coursekit.render.motion, rule ``turn``), in every scene of the co
 Each scene is built once per run from its real narration plan (``tests.support.course_scenes.built_scene``), with
 the motion recorder following every line and arrow on every drawn frame. A cue that says a direction while
 nothing turns states a rule (R(θ) beside a static matrix) and is fine; a cue that says both ways constrains
-nothing. The rule and the recorder on small seeded scenes: tests/engine/test_motion.py.
+nothing. The rule and the recorder on small seeded scenes: tests/engine/render/test_motion.py.
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from typing import NamedTuple
 
 import pytest
 
-from coursekit.content.narration import load_course
-from coursekit.core.config import load_config
 from coursekit.render import motion
 from coursekit.render.motion import CLOCKWISE, COUNTER_CLOCKWISE
 from tests.support.course_scenes import narration_scene
+from tests.support.course_text import course, scene_ids
 
-SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
+SCENES = scene_ids()  # every scene of the course, in order (config.yaml's lessons, their narration)
 
 #: the course's own words for a way of turning, beside plain Mandarin's 逆时针/顺时针 (the engine's
 #: ``motion.TURN_WORDS``). They name a direction only through the course's convention: θ > 0 turns
@@ -76,7 +75,7 @@ def test_motion_agrees_with_the_words(scene_id):
 
 
 def test_known_mismatches_name_real_cues_once():
-    cues = {c.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes for c in s.cues}
+    cues = {c.id for s in course()[1].scenes.values() for c in s.cues}
     named = [f"{k.scene}.{k.cue}" for k in KNOWN_MISMATCHES]
     assert len(named) == len(set(named)) and set(named) <= cues
     assert all(k.reason.strip() for k in KNOWN_MISMATCHES)

@@ -1,4 +1,4 @@
-"""clock_row (trig_to_rope, class ClockRow): each hand at p·ω_i (mathcore.frequencies), the position counter, the
+"""clock_row (trig_to_rope, class ClockSpeeds): each hand at p·ω_i (mathcore.frequencies), the position counter, the
 speeds and the table against the hands; clock_row_paper, the same class in lesson 2, is checked here too.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.

@@ -13,7 +13,7 @@ from manim.utils.testing.frames_comparison import frames_comparison
 
 from scenes.angle_addition import AngleAddition
 from scenes.base import preview_plan
-from scenes.clock_row import ClockRow
+from scenes.clock_row import ClockSpeeds
 from scenes.rope_invariance import RopeInvariance
 from scenes.unit_circle import UnitCirclePointer
 
@@ -44,14 +44,14 @@ def test_angle_addition(scene):
     AngleAddition.construct(scene)
 
 
-@frames_comparison(base_scene=_planned(ClockRow, "clock_row"), **_CFG)
+@frames_comparison(base_scene=_planned(ClockSpeeds, "clock_row"), **_CFG)
 def test_clock_row(scene):
-    ClockRow.construct(scene)
+    ClockSpeeds.construct(scene)
 
 
-@frames_comparison(base_scene=_planned(ClockRow, "clock_row_paper"), **_CFG)
+@frames_comparison(base_scene=_planned(ClockSpeeds, "clock_row_paper"), **_CFG)
 def test_clock_row_paper(scene):
-    ClockRow.construct(scene)
+    ClockSpeeds.construct(scene)
 
 
 @frames_comparison(base_scene=_planned(RopeInvariance), **_CFG)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit.content.narration import load_course
-from coursekit.core.config import load_config
 from tests.support.course_scenes import built_scene, narration_scene_plan
+from tests.support.course_text import scene_ids
 
-SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
+SCENES = scene_ids()  # every scene of the course, in order (config.yaml's lessons, their narration)
 
 
 @pytest.mark.parametrize("scene_id", SCENES)

@@ -57,7 +57,7 @@ def test_overview_opens_with_the_lesson_title_and_the_lessons_sentence():
     premise = scene.probes["premise"][0]
     assert premise["title"] == bare(lesson.title) != bare(cfg.course.title)
     seat_card = build("seat_card")
-    from scenes.seat_number_card import SENTENCE
+    from scenes.seat_card import SENTENCE
 
     assert premise["rows"][0] == list(SENTENCE) == list(type(scene).WORDS)
     assert premise["rows"][1] == [SENTENCE[i] for i in type(scene).SWAP]  # 小红 … 小明

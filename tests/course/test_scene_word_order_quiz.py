@@ -68,7 +68,7 @@ def test_quiz_questions_are_the_cue_text(scene_b):
         text = scene.plan.cue(f"q{n}").text.replace(" ", "")  # Text.text drops spaces
         assert text == f"第{'一二三四'[n - 1]}题：" + shown[n]
     # as wrapped on screen: no line starts with a closing mark (，。？ …)
-    from scenes.quiz import NO_LINE_START, wrap_cjk
+    from scenes.word_order_quiz import NO_LINE_START, wrap_cjk
 
     for n in range(1, 5):
         question = scene.plan.cue(f"q{n}").text.split("：", 1)[1]

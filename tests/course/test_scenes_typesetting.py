@@ -9,12 +9,11 @@ file render them all); a scene not rendered yet is dry-run here.
 import pytest
 from manim import RIGHT, Dot, Text, tempconfig
 
-from coursekit.content.narration import load_course
-from coursekit.core.config import load_config
 from scenes.base import NarratedScene, synthetic_plan
+from tests.support.course_text import scene_ids
 from tests.support.typesetting import TYPESET_IN_UPDATERS, typesetting_in_updaters
 
-SCENES = sorted(load_course(load_config().lessons).scenes)
+SCENES = sorted(scene_ids())  # every scene of the course
 
 
 @pytest.mark.parametrize("scene_id", SCENES)

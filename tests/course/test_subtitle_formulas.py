@@ -62,7 +62,7 @@ def test_the_check_fails_on_a_hand_made_break():
 
 def test_the_check_fails_on_the_course_with_the_rule_switched_off(monkeypatch):
     """The breaker without the rule breaks the course's text inside formulas (16 characters a line; the
-    sentences review 3 quoted: tests/engine/test_subtitles.py), both cutting text alone (``segment``) and cutting events timed from speech (``time_cue``, 4.5
+    sentences review 3 quoted: tests/engine/subtitles/test_subtitles.py), both cutting text alone (``segment``) and cutting events timed from speech (``time_cue``, 4.5
     characters a second)."""
     max_chars = LIMITS.max_chars_per_line
 

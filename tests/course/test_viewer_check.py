@@ -2,7 +2,7 @@
 with the rules of the course's theme.
 
 Each scene is built once per session (``tests.support.course_scenes.built_scene``), from its real
-narration plan. The check's rules, each on a small scene made to break it: tests/engine/test_viewer_check.py.
+narration plan. The check's rules, each on a small scene made to break it: tests/engine/render/test_viewer_check.py.
 """
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from collections import Counter
 
 import pytest
 
-from coursekit.content.narration import load_course
-from coursekit.core.config import load_config
 from scenes import theme
 from tests.support.course_scenes import built_scene
+from tests.support.course_text import lesson_ids, scene_ids
 
-SCENES = [s.id for lesson in load_course(load_config().lessons).lessons for s in lesson.scenes]
+SCENES = scene_ids()  # every scene of the course, in order (config.yaml's lessons, their narration)
 
 #: The findings of the rule ``reading_time`` (a text on screen for less than 0.5 s + 1 s per 9 characters) that
 #: the course has now, each (scene, cue, what the text says), as the check reports them on the scenes' espeak
@@ -38,8 +37,14 @@ def reading_time_mismatch(scene_id: str, findings, known=READING_TIME_KNOWN) -> 
 
 
 # -- the course ----------------------------------------------------------------------------------
-def test_the_course_has_28_scenes():
-    assert len(SCENES) == 28
+def test_every_lesson_file_is_in_the_course():
+    """The course tests run over config.yaml's lessons (``scene_ids``): a lesson's narration file that the
+    config does not list would be neither made nor checked."""
+    from coursekit.core.paths import narration_dir
+    from coursekit.core.safeyaml import load_file
+
+    files = {p.stem for p in narration_dir().glob("*.yaml") if isinstance(d := load_file(p), dict) and "lesson" in d}
+    assert files == set(lesson_ids()) and SCENES
 
 
 @pytest.mark.parametrize("scene_id", SCENES)

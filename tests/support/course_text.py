@@ -7,7 +7,7 @@
   (``scene.drawn_texts`` from ``coursekit.render.viewer_check.build_dry_run``, through
   ``tests.support.course_scenes.built_scene``, so a scene another test of this process built is not built again).
 
-Under pytest-xdist every test that builds a scene of one lesson runs on one worker (tests/conftest.py's
+Under pytest-xdist every test that builds a scene of one lesson runs on one worker (tests/support/xdist_units.py:
 ``xdist_unit_of``: a unit per lesson), so each scene is built once per run.
 """
 

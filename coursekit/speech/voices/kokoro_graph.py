@@ -17,7 +17,7 @@ with two synthesis processes on two cores that memory traffic cost a fifth of th
 
 Every product (x - x_zero)(w - w_zero) is unchanged, and the uint8 x int8 GEMM sums them in int32
 exactly on CPUs with VNNI (``vpdpbusd`` does not saturate), so the audio is bit-for-bit the same
-(tests/engine/test_kokoro_graph.py) and about a third cheaper. Without VNNI onnxruntime's uint8 x int8
+(tests/engine/speech/test_kokoro_graph.py) and about a third cheaper. Without VNNI onnxruntime's uint8 x int8
 kernel uses ``vpmaddubsw``, which saturates in int16, so the graph is left as it is there.
 """
 

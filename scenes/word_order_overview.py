@@ -1,0 +1,468 @@
+"""两分钟看全貌: the whole word_order argument, one compact picture per cue.
+
+Published on its own as overview.mp4, so every beat names itself (a caption at the
+top) and nothing refers to other videos. Every number drawn comes from mathcore
+or narration/figures.py: the short shuffle swaps 小明 and 小红 of the premise (the toy word vectors of
+``mathcore.toy_words``, as in the lesson's own blind_bag, which shows the whole experiment), the
+failures use ``raw_index_encoding`` / ``length_normalised_encoding``, the clocks
+``frequencies(512)``, the table ``learned_table``, the arrows ``rope_score``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    Dot,
+    FadeIn,
+    FadeOut,
+    RoundedRectangle,
+    SurroundingRectangle,
+    VGroup,
+)
+
+import mathcore
+from mathcore.scores import angle_between
+from mathcore.toy_words import word_vectors
+from narration import figures
+from scenes import theme
+from scenes.base import NarratedScene
+from scenes.mobjects import ClockRow, HeatMap, LabeledNumber, QKPair, TurningArrow
+from scenes.mobjects.clock_row import TwoLines
+from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatCard
+from scenes.mobjects.shuffle_demo import ShuffleDemo
+from scenes.mobjects.word_chips import WordChips
+
+CAPTIONS = {
+    "blind": "注意力看不见顺序",
+    "seat": "把座位号写进向量：x + p",
+    "rules": "p 要满足三条",
+    "fail": "两个行不通的写法",
+    "clocks": "原论文（2017）：一排钟",
+    "table": "另一条路：查表",
+    "rope": "RoPE：按座位转动 q 和 k",
+    "close": "角度和那排钟同一个公式",
+}
+
+
+class OverviewReel(NarratedScene):
+    """premise → blind → seat → rules → fail → clocks → table → rope → close."""
+
+    SCENE_IDS = ("word_order_overview",)
+    CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
+    BOOKMARKS = {"rope": ("lead", "turn", "only")}
+    WORDS = ("小明", "把", "书", "借给", "小红")  # the premise's sentence, cut as everywhere in the lesson
+    SWAP = (4, 1, 2, 3, 0)  # 小明 ↔ 小红: the premise's second sentence
+    WORD_D = 4  # the toy word vectors' size, as in blind_bag
+    RAW_SEAT = 5000  # a far seat, written raw (as in failing_encodings)
+    CLOCK_INDICES = (0, 64, 128, 192, 255)  # 5 of the 256 clocks of d = 512
+    CLOCK_STEPS = (1, 2, 3)
+    TABLE_ROWS = (0, 1, 2, 3, 4, 5)
+    TABLE_LEN, TABLE_D = 512, 8
+    CLOSE_D, CLOSE_POSITION = 8, 3
+    CLOSE_Q = (1.0, 0.0)  # the q arrows of `close` start where the hands start, so both point the same way
+
+    def construct(self) -> None:
+        self.caption = None
+        for short in self.CUES:
+            with self.cue(short) as cue:
+                getattr(self, f"_{short}")(cue)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _swap_caption(self, short: str, cue, *extra) -> None:
+        """Fade out what is on screen (``extra``) and the old caption, then bring in this beat's caption."""
+        new = theme.body_text(CAPTIONS[short], color=theme.HIGHLIGHT).move_to(np.array([0.0, 3.35, 0.0]))
+        old = [self.caption] if self.caption is not None else []
+        self.swap([*old, *extra], FadeIn(new, shift=0.2 * DOWN), run_time=cue.share(0.1))
+        self.caption = new
+
+    def _at(self, cue, fraction: float) -> None:
+        """Hold until ``fraction`` of the cue's speech (never backwards)."""
+        self.hold_to(max(self.frame, cue.start_frame + int(fraction * cue.plan.speech_frames)))
+
+    # -- the beats ----------------------------------------------------------------------
+    def _premise(self, cue) -> None:
+        title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 2.7, 0.0]))
+        a = WordChips(self.WORDS, center=np.array([0.0, 1.2, 0.0]), spacing=1.55)
+        b = WordChips([self.WORDS[i] for i in self.SWAP], center=np.array([0.0, 0.0, 0.0]), spacing=1.55)
+        self.probe("premise", title=title.text, rows=[list(a.words), list(b.words)])
+        marks = VGroup(
+            *[SurroundingRectangle(row.chips[i], color=theme.HIGHLIGHT, buff=0.05) for row in (a, b) for i in (0, 4)]
+        )
+        ask = theme.body_text("Transformer 知道每个词排第几吗？", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -1.5, 0.0])
+        )
+        self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.15))
+        self.play(FadeIn(a), FadeIn(b), run_time=cue.share(0.2))
+        self.play(Create(marks), run_time=cue.share(0.15))
+        self._at(cue, 0.62)
+        self.play(FadeIn(ask, shift=0.2 * UP), run_time=cue.remaining())
+        self.premise_group = VGroup(title, a, b, marks, ask)
+
+    def _blind(self, cue) -> None:
+        self._swap_caption("blind", cue, self.premise_group)
+        steps = VGroup(
+            *[theme.body_text(t, color=theme.TEXT, font_size=theme.SIZE_SMALL) for t in ("点积", "softmax", "加权求和")]
+        ).arrange(RIGHT, buff=0.9)
+        steps.move_to(np.array([0.0, 2.2, 0.0]))  # room above for the softmax gloss, under the caption
+        links = VGroup(
+            *[
+                Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
+                for s, t in zip(steps[:-1], steps[1:])
+            ]
+        )
+        none = theme.small_text("每个词都看整句话、不加位置信息：没有一步用到次序", color=theme.TEXT).next_to(
+            steps, DOWN, buff=0.15
+        )
+        gloss = theme.small_text("把分数化成和为 1 的权重", color=theme.MUTED).next_to(steps[1], UP, buff=0.12)
+        # the short version (blind_bag shows the whole experiment): the premise's sentence, each word's output
+        # strip under it; 小明 and 小红 swap places, and their strips travel along unchanged
+        x = word_vectors(self.WORDS, self.WORD_D)
+        demo = ShuffleDemo(
+            self.WORDS, x, center=np.array([0.0, 0.85, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
+        )
+        self.watch("blind", demo.probe_values)
+        same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
+        self.play(FadeIn(steps, lag_ratio=0.3), Create(links), FadeIn(gloss), run_time=cue.share(0.2))
+        self.play(FadeIn(none), FadeIn(demo), run_time=cue.share(0.15))
+        self._at(cue, 0.6)
+        self.play(*demo.shuffle_animations(self.SWAP), run_time=cue.share(0.2))
+        self.play(FadeIn(same), run_time=cue.remaining())
+        self.blind_group = VGroup(steps, links, gloss, none, demo.chips, demo.columns, same)
+
+    def _seat(self, cue) -> None:
+        self._swap_caption("seat", cue, self.blind_group)
+        card = SeatCard(d=4, cell=0.85, center=np.array([-1.3, 0.6, 0.0]), font_size=theme.SIZE_SMALL + 4)
+        attn = VGroup(
+            RoundedRectangle(corner_radius=0.15, width=2.1, height=1.0, stroke_color=theme.MUTED),
+            theme.body_text("注意力", color=theme.TEXT, font_size=theme.SIZE_SMALL + 4),
+        )
+        attn[1].move_to(attn[0])
+        attn.move_to(np.array([4.6, 0.6, 0.0]))
+        self.watch(
+            "seat",
+            lambda: {
+                **card.probe_values(),
+                "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells),
+            },
+        )
+        self.play(FadeIn(card.x_cells), FadeIn(card.row_labels[0]), FadeIn(attn), run_time=cue.share(0.15))
+        self.play(
+            FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), FadeIn(card.row_labels[1]), run_time=cue.share(0.15)
+        )
+        self.play(card.make_add_animation(), Create(card.frame), FadeIn(card.title), run_time=cue.share(0.25))
+        # the sum is one row of numbers: the two rows merge (as in the lesson's seat card)
+        self.play(*card.merge_animations(), run_time=cue.share(0.15))
+        self.remove(*card.settle_merge())
+        feed = Arrow(card.merged_frame.get_right(), attn.get_left(), buff=0.15, color=theme.MUTED, stroke_width=4)
+        self.play(Create(feed), run_time=cue.remaining())
+        self.card_group = VGroup(card, card.title, attn, feed)
+
+    def _rules(self, cue) -> None:
+        self._swap_caption("rules", cue, self.card_group)
+        reqs = RequirementList(THREE_REQUIREMENTS).move_to(np.array([0.0, 0.4, 0.0]))
+        for i, row in enumerate(reqs.items):
+            row[0].set_color(theme.TEXT)
+            self._at(cue, (0.1, 0.3, 0.46)[i])
+            self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=cue.share(0.12))
+        self.rules_group = reqs
+
+    def _fail(self, cue) -> None:
+        self._swap_caption("fail", cue, self.rules_group)
+        raw = mathcore.raw_index_encoding([self.RAW_SEAT], 4)[0]
+        word = word_vectors(self.WORDS[:1], self.WORD_D)[0][:2]  # 小明, as in the blind beat
+        seat, (short, long) = figures.NORM_SEAT, figures.NORM_LENGTHS
+        code = [float(mathcore.length_normalised_encoding([seat], n, 1)[0, 0]) for n in (short, long)]
+        step = [
+            float(np.diff(mathcore.length_normalised_encoding([seat, seat + 1], n, 1)[:, 0])[0]) for n in (short, long)
+        ]
+        fmt = figures.fmt_dec
+        left = (
+            VGroup(
+                theme.body_text("① 直接写座位号", color=theme.TEXT),
+                theme.small_text(f"词向量 x = ({fmt(word[0])}, {fmt(word[1])}, …)", color=theme.TEXT),
+                theme.small_text(f"座位 {self.RAW_SEAT}：p = ({fmt(raw[0])}, {fmt(raw[1])}, …)", color=theme.POSITION),
+                theme.body_text("数太大，盖住词义", color=theme.HIGHLIGHT),
+            )
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+            .move_to(np.array([-6.3, 2.0, 0.0]), aligned_edge=UP + LEFT)
+        )
+        right = (
+            VGroup(
+                theme.body_text("② 除以句子长度", color=theme.TEXT),
+                theme.small_text(f"座位 {seat}，{short} 个词：p = {fmt(code[0], 3)}", color=theme.POSITION),
+                theme.small_text(f"座位 {seat}，{long} 个词：p = {fmt(code[1], 3)}", color=theme.POSITION),
+                theme.small_text(f"挪一个座位：+{fmt(step[0], 3)} 或 +{fmt(step[1], 3)}", color=theme.POSITION),
+                theme.body_text("同一个座位，读数不同", color=theme.HIGHLIGHT),
+            )
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+            .move_to(np.array([0.9, 2.0, 0.0]), aligned_edge=UP + LEFT)
+        )
+        self.probe(
+            "fail",
+            raw=raw.tolist(),
+            word=word.tolist(),
+            seat=seat,
+            lengths=[short, long],
+            code=code,
+            step=step,
+            shown=[m.text for m in (*left, *right)],
+        )
+        self.play(FadeIn(left[:3], lag_ratio=0.3), run_time=cue.share(0.2))
+        self.play(FadeIn(left[3]), run_time=cue.share(0.1))
+        self._at(cue, 0.45)
+        self.play(FadeIn(right[:3], lag_ratio=0.3), run_time=cue.share(0.2))
+        self.play(FadeIn(right[3:], lag_ratio=0.4), run_time=cue.remaining())
+        self.fail_group = VGroup(left, right)
+
+    def _clocks(self, cue) -> None:
+        self._swap_caption("clocks", cue, self.fail_group)
+        row = ClockRow(
+            d=512, indices=self.CLOCK_INDICES, radius=0.6, spacing=2.7, center=np.array([0.0, 1.25, 0.0]), unit="个座位"
+        )
+        # the slowest clock's turn as the lesson says it (约 6.1 万), not five digits
+        slow = row.wavelength_labels[-1]
+        slow_wan = TwoLines("一圈", f"≈{figures.value('wl_slow_512_wan')} 万个座位").move_to(slow)
+        row.wavelength_labels.remove(slow)
+        row.wavelength_labels.add(slow_wan)
+        self.watch("clocks", lambda: {**row.probe_values(), "on_screen": self.on_screen(row)})
+        # the seat counter says 座位号 like the rest of the lesson (the row's own says 位置 p)
+        counter = LabeledNumber("座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION)
+        counter.move_to(np.array([0.0, -1.0, 0.0]))
+        counter.add_updater(lambda m: m.set_value(float(np.round(row.p))))
+        self.watch(
+            "clocks_drawn",
+            lambda: {
+                "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in row.hands],
+                "hands_on": self.on_screen(row.hands),
+                "counter_text": counter.shown_text(),
+                "counter_on": self.on_screen(counter),
+                "wavelength_texts": [t.text for t in row.wavelength_labels],
+                "wavelengths_on": [self.on_screen(t) for t in row.wavelength_labels],
+            },
+        )
+        note = theme.small_text("256 个钟，这里画 5 个；读数都在 −1 到 1 之间", color=theme.TEXT)
+        note.move_to(np.array([0.0, 2.78, 0.0]))
+        fast_slow = theme.body_text("快钟分清近处，慢钟分清远处", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -1.85, 0.0])
+        )
+        self.play(FadeIn(row), FadeIn(note), run_time=cue.share(0.15))
+        self.play(FadeIn(row.wavelength_labels), FadeIn(counter), run_time=cue.share(0.12))
+        for p in self.CLOCK_STEPS:
+            self.play(row.make_step_animation(p), run_time=cue.share(0.12))
+        self._at(cue, 0.72)
+        self.play(FadeIn(fast_slow), run_time=cue.remaining())
+        self.clock_group = VGroup(row, row.wavelength_labels, counter, note, fast_slow)
+        self.clock_row = row
+
+    def _table(self, cue) -> None:
+        self._swap_caption("table", cue, self.clock_group)
+        table = mathcore.learned_table(self.TABLE_LEN, self.TABLE_D)
+        rows = list(self.TABLE_ROWS) + [self.TABLE_LEN - 1]
+        values = table[rows]
+        lim = float(np.abs(table).max())
+        heat = HeatMap(
+            values,
+            cell=0.48,
+            vmin=-lim,
+            vmax=lim,
+            low_color=theme.BACKGROUND,
+            high_color=theme.POSITION,
+            center=np.array([-2.2, 0.55, 0.0]),
+            row_labels=[f"座位 {r}" for r in rows],
+        )
+        below = heat.cell(len(rows) - 2, 0).get_bottom() + 0.175 * DOWN  # the middle of the gap opened below
+        gap = VGroup(*[Dot(below + dy * UP, radius=0.035, color=theme.MUTED) for dy in (-0.11, 0.0, 0.11)])
+        heat.cells[-self.TABLE_D :].shift(0.35 * DOWN)
+        heat.labels[-1].shift(0.35 * DOWN)
+        self.probe("table", rows=rows, values=values.tolist(), drawn=heat.values.tolist())
+        side = VGroup(
+            theme.body_text("每个座位一行数", color=theme.TEXT),
+            theme.body_text("跟模型一起训练", color=theme.TEXT),
+            theme.body_text("BERT、GPT-2", color=theme.TEXT),
+            theme.body_text("行数固定：长度写死", color=theme.HIGHLIGHT),
+        )
+        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
+        self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
+        self.play(FadeIn(side[1]), run_time=cue.share(0.12))
+        self._at(cue, 0.45)
+        self.play(FadeIn(side[2]), run_time=cue.share(0.12))
+        self._at(cue, 0.7)
+        self.play(FadeIn(side[3]), run_time=cue.remaining())
+        self.table_group = VGroup(heat, gap, side)
+
+    def _rope(self, cue) -> None:
+        """q and k start 20° apart (k ahead, said and shown); seats (m, n) turn them by mθ and nθ. k turns
+        (n − m)θ more, so for this pair the angle (the arc and its live readout) and the score depend on n − m only."""
+        self._swap_caption("rope", cue, self.table_group)
+        theta = float(np.radians(figures.THETA_DEG))
+        fs = theme.SIZE_SMALL + 4
+        pair = QKPair(
+            q=figures.ROPE_PAIR_Q,
+            k=figures.ROPE_PAIR_K,
+            theta=theta,
+            scale=1.35,
+            center=np.array([-3.7, 0.55, 0.0]),
+            font_size=fs,
+        )
+
+        def gap() -> float:
+            return float(np.degrees(angle_between(pair.turned_q(), pair.turned_k())))
+
+        gap_num = LabeledNumber(
+            "夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE, font_size=fs
+        )
+        gap_num.add_updater(lambda m: m.set_value(gap()))
+        readouts = VGroup(gap_num, pair.score).arrange(RIGHT, buff=0.7).move_to(np.array([-3.7, -1.75, 0.0]))
+        lead_deg = figures.value("rope_pair_lead_deg")
+        info = VGroup(
+            theme.body_text("不碰词向量，转 q 和 k", color=theme.TEXT),
+            theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
+            theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
+            theme.body_text("k 相对 q 多转 (n − m)θ", color=theme.ANGLE),
+            theme.body_text("同一对 q、k：分数只看距离", color=theme.SCORE),
+        )
+        seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
+        seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
+        for mob, y in zip(
+            (info[0], info[1], info[2], *seats, info[3], info[4]),
+            (2.35, 1.6, 0.85) + (0.1,) * len(seats) + (-0.65, -1.4),
+        ):
+            mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
+        names = theme.small_text("q：查询向量　k：键向量　分数来自 q·k", color=theme.TEXT)
+        names.move_to(np.array([-0.6, 2.86, 0.0]), aligned_edge=LEFT)
+        self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
+        self.watch(
+            "rope_drawn",
+            lambda: {
+                "q_start": pair.q_arrow.get_start().tolist(),
+                "q_end": pair.q_arrow.get_end().tolist(),
+                "k_start": pair.k_arrow.get_start().tolist(),
+                "k_end": pair.k_arrow.get_end().tolist(),
+                "arc_center": pair.gap_arc.get_arc_center().tolist(),
+                "arc_start": pair.gap_arc.get_start().tolist(),
+                "arc_end": pair.gap_arc.get_end().tolist(),
+                "arc_on": self.on_screen(pair.gap_arc),
+                "unit": pair.scale_units,
+                "gap_text": gap_num.shown_text(),
+                "gap_on": self.on_screen(gap_num),
+                "score_text": pair.score.shown_text(),
+                "score_on": self.on_screen(pair.score),
+                "seat_texts": [c.text for c in seats],
+                "seats_on": [self.on_screen(c) for c in seats],
+                "rule_text": info[1].text,
+                "rule_on": self.on_screen(info[1]),
+                "lead_text": info[2].text,
+                "lead_on": self.on_screen(info[2]),
+                "more_text": info[3].text,
+                "more_on": self.on_screen(info[3]),
+            },
+        )
+        gap_num.update()
+        # seats (0, 0): nothing turned yet, k is ahead by the pair's own lead (20°); the rule, then the lead are said
+        self.play(
+            FadeIn(pair.circle),
+            FadeIn(pair.q_arrow),
+            FadeIn(pair.k_arrow),
+            FadeIn(pair.q_label),
+            FadeIn(pair.k_label),
+            FadeIn(pair.gap_arc),
+            FadeIn(gap_num),
+            FadeIn(seats[0]),
+            FadeIn(info[0]),
+            FadeIn(names),
+            run_time=cue.share(0.1),
+        )
+        self.add(pair, pair.gap_arc)
+        self._at(cue, 0.2)
+        self.play(FadeIn(info[1]), run_time=cue.share(0.06))
+        self.hold_to(max(self.frame, cue.bookmark("lead")))
+        self.play(FadeIn(info[2]), run_time=cue.share(0.06))
+        self.hold_to(max(self.frame, cue.bookmark("turn")))
+        # k turns (n − m)θ more than q: to (0, 3), then "same pair: only the distance", shown at (2, 5) and (10, 13)
+        span = cue.frames_until("only")
+        self.play_frames(
+            pair.make_positions_animation(*seat_pairs[1]), FadeOut(seats[0]), frames=max(1, int(0.65 * span))
+        )
+        pair.score.update()
+        self.play_frames(FadeIn(seats[1]), FadeIn(info[3]), FadeIn(pair.score), frames=max(1, int(0.25 * span)))
+        self.hold_to(max(self.frame, cue.bookmark("only")))
+        self.play(FadeIn(info[4]), run_time=cue.share(0.08))
+        span = cue.frames_remaining()
+        for i in (2, 3):  # each pair's caption is read at rest before the next turn
+            self.play_frames(
+                pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]), frames=max(1, int(0.28 * span))
+            )
+            self.play_frames(FadeIn(seats[i]), frames=max(1, int(0.1 * span)))
+            self.hold_frames(int(0.1 * span))
+        cue.hold()
+        gap_num.clear_updaters()
+        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names)
+
+    def _close(self, cue) -> None:
+        self._swap_caption("close", cue, self.rope_group)
+        row = ClockRow(d=self.CLOSE_D, radius=0.5, spacing=2.3, center=np.array([0.9, 1.75, 0.0]))
+        row.remove(row.names)
+        arrows, ghosts = [], VGroup()
+        for i, c in enumerate(row.centers):
+            ghosts.add(
+                TurningArrow(
+                    self.CLOSE_Q,
+                    scale=0.75,
+                    center=c + 2.0 * DOWN,
+                    color=theme.Q,
+                    opacity=theme.GHOST_OPACITY,
+                    stroke_width=3,
+                )
+            )
+            arr = TurningArrow(self.CLOSE_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q, stroke_width=5)
+            arr.clear_updaters()
+            arr.add_updater(lambda m, i=i: m.set_angle(row.hand_angles()[i]))
+            arrows.append(arr)
+        self.watch(
+            "close",
+            lambda: {
+                "p": row.p,
+                "w": row.w.tolist(),
+                "hand_angles": row.probe_values()["hand_angles"],
+                "arrows": [a.probe_values() for a in arrows],
+                "hand_points": [[h.get_start().tolist(), h.get_end().tolist()] for h in row.hands],
+                "arrow_points": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in arrows],
+                "on_screen": [self.on_screen(a) for a in arrows],
+            },
+        )
+        names = VGroup(
+            theme.small_text("钟的指针", color=theme.ANGLE).move_to(np.array([-6.7, 1.75, 0.0]), aligned_edge=LEFT),
+            theme.small_text("q 转同样的角度", color=theme.Q).move_to(np.array([-6.7, -0.25, 0.0]), aligned_edge=LEFT),
+        )
+        links = VGroup(
+            *[
+                Arrow(
+                    c + 0.6 * DOWN,
+                    c + 1.1 * DOWN,
+                    buff=0,
+                    color=theme.MUTED,
+                    stroke_width=3,
+                    max_tip_length_to_length_ratio=0.4,
+                )
+                for c in row.centers
+            ]
+        )
+        swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
+        nxt = theme.small_text("接下来：一节一节展开，最后四道小题", color=theme.MUTED).move_to(
+            np.array([0.0, -2.2, 0.0])
+        )
+        self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
+        self.play(
+            *[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]), run_time=cue.share(0.12)
+        )
+        self.play(row.make_step_animation(self.CLOSE_POSITION), run_time=cue.share(0.25))
+        self._at(cue, 0.55)
+        self.play(FadeIn(swap), run_time=cue.share(0.12))
+        self._at(cue, 0.75)
+        self.play(FadeIn(nxt), run_time=cue.remaining())
