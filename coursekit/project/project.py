@@ -29,6 +29,7 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
 from coursekit.deliver.export import export_course
+from coursekit.deliver.handout import write_handout
 from coursekit.deliver.page import read_manifest, write_page
 from coursekit.plan.build import make_plans
 from coursekit.plan.model import LessonPlan, ScenePlan
@@ -220,4 +221,6 @@ class Project(ProjectBase):
         """The platform's files for each delivered lesson (``coursekit.deliver.export``), from the delivered
         course, under the course files' lock (a ``course`` or ``subtitles`` beside it waits, or it waits)."""
         with outputs.course_files_lock(self.layout, self.say):
+            if platform == "handout":  # the students' PDF (coursekit.deliver.handout)
+                return [write_handout(self.layout, lesson)]
             return export_course(self.layout, platform, lesson)

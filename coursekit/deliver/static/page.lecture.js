@@ -1,10 +1,10 @@
 /* The course page: lecture mode and the presenter view, for a teacher who shows the course in a classroom.
 
-   Lecture mode (page.prefs.lecture, remembered with the other preferences; the "讲课模式" menu under the
+   Lecture mode (page.prefs.lecture, remembered with the other preferences; the lecture menu under the
    video): "cue" stops the video on the last frame of each cue, "chapter" on the last frame of each chapter.
    →, Space and PageDown (what presenter remotes send) go on: paused, the video plays to the next stop;
    playing, it goes to the next stop at once. ← and PageUp go back one cue: to the last frame of the cue
-   before, paused (before the first cue: the start). These keys are taken before the page's others (a
+   before the one under way (or just ended), paused; from the first cue, to the start. These keys are taken before the page's others (a
    focused button or the progress bar's own), but never while the viewer types, in a menu, or with the
    list of keys open; Enter still presses a focused button. In lecture mode the in-video questions are not
    asked (page.questions.js): the teacher asks them. p opens the presenter view (and lecture mode, if off).
@@ -93,13 +93,13 @@
       render();
       return true;
     }
-    /* ← : back one cue, to the last frame of the cue before (or the start), paused */
+    /* ← : back one cue, to the last frame of the cue before the one under way (or the start), paused */
     function back() {
       if (mode() === "off") { return false; }
       lecturing = L;
       if (L.quizOpen()) { L.closeQuiz(false); }
-      var before = cueStops.filter(function (f) { return f < at; });
-      if (before.length) { stopAt(before[before.length - 1]); return true; }
+      var cue = cueAt(at);
+      if (cue >= 1) { stopAt(cueStops[cue - 1]); return true; }
       video.pause();
       stopped = null;
       at = 0;
