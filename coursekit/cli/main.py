@@ -152,10 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="write each delivered lesson's files for a video platform under "
         "media/export/<platform>/: youtube, the description's chapter list and "
         "the SRT; bilibili, BCC JSON subtitles and a chapter list (each checked "
-        "against the platform's rules; exit 2 if a lesson breaks one)",
+        "against the platform's rules; exit 2 if a lesson breaks one); handout, the course as a PDF for "
+        "students, each cue's last frame beside its text, in media/export/handout/",
     )
     _common(p)
-    p.add_argument("platform", choices=list(EXPORT_PLATFORMS))
+    p.add_argument("platform", choices=[*EXPORT_PLATFORMS, "handout"])
     p.add_argument("--lesson", help="only this lesson")
 
     p = sub.add_parser("listen", help="write a scene's narration track to media/preview/<scene>.narration.m4a")

@@ -270,6 +270,7 @@ class MediaLayout:
     youtube_subtitles = _EntryPath()
     bilibili_subtitles = _EntryPath()
     bilibili_chapters = _EntryPath()
+    handout = _EntryPath()
 
     # -- previews, the viewer check, the studio -------------------------------------------------
     previews = _Folder("preview")

@@ -90,6 +90,15 @@ class RoleCue(_Strict):
     correct: int | None = Field(None, ge=1, le=6)
 
 
+class Cue(_Strict):
+    """A cue in lesson time: the page's lecture mode stops at its end, the handout shows its last frame."""
+
+    id: Annotated[str, AfterValidator(_cue_id)]
+    text: str
+    start_ms: Ms
+    end_ms: Ms
+
+
 class Sources(_Strict):
     digest: str
     files: int = Field(ge=0)
@@ -109,6 +118,7 @@ class Lesson(_Strict):
     chapters: list[Chapter]
     subtitles: list[Event]
     role_cues: list[RoleCue] = []
+    cues: list[Cue] = []
     files: list[Annotated[str, AfterValidator(_file)]] = []
 
 

@@ -38,7 +38,7 @@ from string import Template
 from coursekit.core.atomic import write_text
 from coursekit.core.paths import plain_name
 from coursekit.deliver import manifest as manifest_schema
-from coursekit.deliver.page_text import UI, line_words, one_line, questions, ui, viewer_voice
+from coursekit.deliver.page_text import UI, lecture_cues, line_words, one_line, questions, ui, viewer_voice
 from coursekit.deliver.widgets import (
     Widget,
     course_widgets,
@@ -61,6 +61,7 @@ SCRIPT_PARTS = (
     "page.controls.js",
     "page.resume.js",
     "page.keys.js",
+    "page.lecture.js",
     "page.start.js",
 )
 #: a line that starts a part of the template page.html
@@ -118,7 +119,8 @@ def _line_html(ev: dict) -> str:
 
 # --- the page -----------------------------------------------------------------------------
 def _lesson_data(lesson: dict, thumbnails: str | None) -> dict:
-    """What page.js needs of a lesson beyond its markup: the in-video questions, the thumbnails' track."""
+    """What page.js needs of a lesson beyond its markup: the in-video questions, the thumbnails' track, the
+    cues (lecture mode, ``lecture_cues``)."""
     qs = [
         {
             "id": str(q["id"]),
@@ -132,7 +134,7 @@ def _lesson_data(lesson: dict, thumbnails: str | None) -> dict:
         }
         for q in questions(lesson.get("role_cues") or [])
     ]
-    return {"questions": qs, "thumbnails": thumbnails}
+    return {"questions": qs, "thumbnails": thumbnails, "cues": lecture_cues(lesson)}
 
 
 def _options(choices: list[tuple[str, str]], chosen: str) -> str:
@@ -219,6 +221,7 @@ def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
         marks=marks,
         speeds=_options([(f"{s:g}", f"{s:g}×") for s in UI["speeds"]], "1"),
         sizes=_options([(_e(v), _e(n)) for v, n in UI["sizes"]], "m"),
+        lecture_modes=_options([(_e(v), _e(n)) for v, n in UI["lecture_modes"]], "off"),
         lines=lines or _fill("no_lines"),
         chapters=chapter_list,
         extras="\n".join(widget_blocks + question_blocks),

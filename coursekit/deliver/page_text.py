@@ -147,3 +147,21 @@ def line_words(text: str, chars: list[int] | None) -> list[tuple[str, int | None
         k += j - i
         i = j
     return [(p, at) for p, at in out]
+
+
+# --- lecture mode: every cue with its chapter --------------------------------------------------------
+def lecture_cues(lesson: dict) -> list[dict]:
+    """The lesson's cues in order, as the page's lecture mode and presenter view read them: ``text``, the
+    lesson times ``start_ms`` and ``end_ms`` (where the video stops), and ``chapter``, the number (from 0)
+    of the chapter its scene is. A manifest from before cues were listed gives none."""
+    scenes = [str(s) for s in lesson.get("scenes") or []]
+    return [
+        {
+            "id": str(c["id"]),
+            "text": one_line(c["text"]),
+            "start_ms": int(c["start_ms"]),
+            "end_ms": int(c["end_ms"]),
+            "chapter": scenes.index(str(c["id"]).split(".", 1)[0]) if str(c["id"]).split(".", 1)[0] in scenes else 0,
+        }
+        for c in lesson.get("cues") or []
+    ]

@@ -29,6 +29,7 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
 from coursekit.deliver.export import export_course
+from coursekit.deliver.handout import write_handout
 from coursekit.deliver.page import page_for
 from coursekit.deliver.serve import serve
 from coursekit.deliver.widgets import course_widgets
@@ -242,4 +243,6 @@ class Project(ProjectBase):
         """The platform's files for each delivered lesson (``coursekit.deliver.export``), from the delivered
         course, under the course files' lock (a ``course`` or ``subtitles`` beside it waits, or it waits)."""
         with outputs.course_files_lock(self.layout, self.say):
+            if platform == "handout":  # the students' PDF (coursekit.deliver.handout)
+                return [write_handout(self.layout, lesson)]
             return export_course(self.layout, platform, lesson)

@@ -12,6 +12,8 @@
                          off, the keys, fullscreen, a frame back or on) and the page's seek buttons
      page.resume.js      where each lesson was left: remembered, offered again, the restart button
      page.keys.js        YouTube's keys (the table in ui_text.json, shown by ?), sent to the lesson in use
+     page.lecture.js     lecture mode (the video stops at each cue's or chapter's end; → goes on, ← back one cue)
+                         and the presenter view in a second window, kept in sync by a BroadcastChannel
      page.start.js       the page's start: every lesson built
 
    page.py joins them, in that order (its SCRIPT_PARTS), into the one page.js the course folder gets: the page

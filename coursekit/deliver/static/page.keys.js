@@ -60,6 +60,9 @@
     }
     return lessons[0] || null;
   }
+  page.typing = typing;            // page.lecture.js takes its keys before the others, where these allow
+  page.lessonFor = lessonFor;
+  page.keysOpen = function () { return !!(keysDialog && keysDialog.open); };
   document.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) { return; }
     if (keysDialog && keysDialog.open) { return; }

@@ -2,7 +2,7 @@
    question cues) whose last frame is reached while playing pauses the video there and is asked over it, with
    its choices if it has them; once answered, continuing skips the pause to think. Under the video: each
    question with a button that opens (and closes) its answer. The in-video questions are on or off
-   (page.prefs.quiz). */
+   (page.prefs.quiz); in lecture mode they are not asked inside the video (the teacher asks them). */
 (function (page) {
   "use strict";
 
@@ -31,7 +31,7 @@
     function checkQuiz(ms) {
       var prev = lastQuizMs;
       lastQuizMs = ms;
-      if (!prefs.quiz || quiz || video.paused || prev === null || ms <= prev || ms - prev > 1500) { return; }
+      if (!prefs.quiz || prefs.lecture !== "off" || quiz || video.paused || prev === null || ms <= prev || ms - prev > 1500) { return; }
       for (var n = 0; n < questions.length; n++) {
         var at = questions[n].ms - (fps ? L.frameMs + 1 : 0);     // from the frame before it: pause on it, not after
         if (prev < at && ms >= at) { openQuiz(questions[n]); return; }

@@ -298,7 +298,9 @@ def test_every_shortcut(page, course):
     assert dialog.is_hidden()
     page.keyboard.press("?")
     assert dialog.is_visible() and page.evaluate("document.querySelector('#keys-dialog').open")
-    assert dialog.locator("tr").count() == 10 and "Shift + N" in dialog.text_content()
+    # YouTube's ten, lecture mode's three (→ / Space / PageDown, ← / PageUp, p)
+    assert dialog.locator("tr").count() == 13 and "Shift + N" in dialog.text_content()
+    assert "讲课模式：← / PageUp" in dialog.text_content()
     page.keyboard.press("k")  # keys do nothing to the video under it
     assert state(page)["paused"]
     page.keyboard.press("Escape")
