@@ -484,7 +484,7 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
                     f"scene {r['scene']} 1080p60, static runs {lever} (median of {r['repeat']}): "
                     f"{m['cpu_s']:.1f} CPU s"
                     + (
-                        f", {r['cpu_saved']:+.1%} CPU, {r['static_share']:.0%} of frames repeats"
+                        f", {-r['cpu_saved']:+.1%} CPU, {r['static_share']:.0%} of frames repeats"
                         if lever == "on"
                         else ""
                     ),

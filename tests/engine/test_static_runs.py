@@ -228,3 +228,21 @@ def test_a_comparison_that_skips_rows_is_caught(tmp_path, monkeypatch):
     got, counts = encode(tmp_path / "on", static_runs.write_frame)
     assert counts["converted"] == 1
     assert [i for i, (x, y) in enumerate(zip(expected, got)) if not np.array_equal(x, y)] == [1]
+
+
+def test_a_render_process_reads_the_switch_and_reports_its_counts(tmp_path):
+    """What a Manim process does on importing the engine: the lever follows the environment (here: off,
+    where the lever is on by default), and with STATS_ENV set the process appends its counts when it exits
+    (what bench/run.py reads)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    stats = tmp_path / "counts.jsonl"
+    env = {**os.environ, static_runs.SWITCH_ENV: "off", static_runs.STATS_ENV: str(stats)}
+    code = "import coursekit.render.manim_tuning; from coursekit.render import static_runs as s; print(s.installed())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False"]
+    (line,) = stats.read_text(encoding="utf-8").splitlines()
+    assert json.loads(line) == {"pid": json.loads(line)["pid"], "frames": 0, "converted": 0, "on": False}
