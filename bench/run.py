@@ -24,6 +24,11 @@ Phases:
   subtitles                        `render.py subtitles` for the whole course (median of 5)
   preview                          a cold `render.py preview` of the longest scene (median of 3)
   doctor                           `render.py doctor` on this machine (median of 5; its exit status kept)
+  static-runs                      one scene (STATIC_SCENE, silent voice) at 1080p60 with the static-runs
+                                   lever off and on (COURSEKIT_STATIC_RUNS), --repeat rounds in the order
+                                   off, on, on, off, …: CPU seconds (user + sys of render.py and its
+                                   children) and wall, the share of frames that were repeats of the frame
+                                   before, and whether the two videos' streams are the same bytes
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -59,7 +65,8 @@ PHASES = [
     "course-medium-dask",
     "doctor",
 ]
-EXTRA = ["course-low-j2", "course-low-dask"]  # a quicker Dask overhead comparison (480p15)
+EXTRA = ["course-low-j2", "course-low-dask", "static-runs"]  # a quicker Dask comparison (480p15); one lever
+STATIC_SCENE = "angle_addition"  # about 80 s of video
 EDIT = ("clock_row", "近处远处都顾得上。", "近处远处都照顾得上。")  # one word of clock_row.takeaway
 console = Console(highlight=False, width=150)
 
@@ -87,8 +94,8 @@ def cpu_probe() -> float:
     return best
 
 
-def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> Path:
-    """media/bench/<name>/ with a config.yaml (espeak voice, ``quality``) and the shared audio cache."""
+def workspace(name: str, quality: str, fresh: bool = True, voice: str = "espeak", **render: object) -> Path:
+    """media/bench/<name>/ with a config.yaml (``voice``, ``quality``) and the shared audio cache."""
     out = BENCH / name
     if fresh:
         shutil.rmtree(out, ignore_errors=True)
@@ -99,7 +106,7 @@ def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> 
         link.symlink_to(AUDIO_CACHE, target_is_directory=True)
     lines = [
         "voice:",
-        "  backend: espeak",
+        f"  backend: {voice}",
         "video:",
         f"  quality: {quality}",
         f"output: {out.relative_to(ROOT).as_posix()}",
@@ -109,6 +116,12 @@ def workspace(name: str, quality: str, fresh: bool = True, **render: object) -> 
         lines += [f"  {k}: {v}" for k, v in render.items()]
     (out / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out
+
+
+def cpu_children() -> float:
+    """User + system CPU seconds of this process's finished (waited-for) children and theirs."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def run(args: list[str], out: Path, env: dict | None = None) -> float:
@@ -288,6 +301,82 @@ def phase_preview() -> dict:
     }
 
 
+def _video_stream(path: Path) -> tuple[int, str]:
+    """The video stream's frame count and the MD5 of its packets (stream-copied: no decoding)."""
+    frames = subprocess.run(
+        [
+            "ffprobe",
+            "-v",
+            "error",
+            "-select_streams",
+            "v:0",
+            "-show_entries",
+            "stream=nb_frames",
+            "-of",
+            "csv=p=0",
+            path,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    md5 = subprocess.run(
+        ["ffmpeg", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    return int(frames), md5.removeprefix("MD5=")
+
+
+def phase_static_runs(repeat: int) -> dict:
+    """STATIC_SCENE at 1080p60 with the static-runs lever off and on, in rounds off, on, on, off, … (so a
+    drift in the machine's load weighs on both alike); each render from a fresh workspace (cold caches)."""
+    from coursekit.render.static_runs import STATS_ENV, SWITCH_ENV
+
+    runs: dict[str, list[dict]] = {"off": [], "on": []}
+    order = [("off", "on") if k % 2 == 0 else ("on", "off") for k in range(repeat)]
+    for lever in [x for pair in order for x in pair]:
+        out = workspace(f"static-runs-{lever}", "high", voice="silent")
+        run(["plan"], out)
+        stats = out / "static-runs.jsonl"
+        env = {SWITCH_ENV: lever, STATS_ENV: str(stats)}
+        cpu0 = cpu_children()
+        wall = run(["render", "--scene", STATIC_SCENE, "--jobs", "2"], out, env)
+        cpu = cpu_children() - cpu0
+        counted = [json.loads(line) for line in stats.read_text(encoding="utf-8").splitlines()]
+        frames = sum(c["frames"] for c in counted if c["on"])
+        converted = sum(c["converted"] for c in counted if c["on"])
+        video = out / "scenes" / "high" / f"{STATIC_SCENE}.mp4"
+        n, md5 = _video_stream(video)
+        runs[lever].append(
+            {
+                "cpu_s": round(cpu, 2),
+                "wall_s": round(wall, 2),
+                "frames": n,
+                "md5": md5,
+                "load": round(os.getloadavg()[0], 2),
+                **({"written": frames, "converted": converted} if lever == "on" else {}),
+            }
+        )
+        console.print(f"  lever {lever}: {cpu:.1f} CPU s, {wall:.1f} s wall, {n} frames")
+    video_s = runs["on"][0]["frames"] / 60
+    med = {k: {m: statistics.median(r[m] for r in v) for m in ("cpu_s", "wall_s")} for k, v in runs.items()}
+    on = runs["on"][0]
+    return {
+        "scene": STATIC_SCENE,
+        "video_s": video_s,
+        "repeat": repeat,
+        "runs": runs,
+        "off": med["off"],
+        "on": med["on"],
+        "cpu_saved": 1 - med["on"]["cpu_s"] / med["off"]["cpu_s"],
+        "static_share": 1 - on["converted"] / on["written"] if on["written"] else None,
+        "same_frames": len({r["frames"] for v in runs.values() for r in v}) == 1,
+        "same_bytes": len({r["md5"] for v in runs.values() for r in v}) == 1,
+    }
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -386,6 +475,27 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
                 r["commit"],
             )
         )
+    r = results.get("static-runs")
+    if r:
+        for lever in ("off", "on"):
+            m = r[lever]
+            rows.append(
+                (
+                    f"scene {r['scene']} 1080p60, static runs {lever} (median of {r['repeat']}): "
+                    f"{m['cpu_s']:.1f} CPU s"
+                    + (
+                        f", {-r['cpu_saved']:+.1%} CPU, {r['static_share']:.0%} of frames repeats"
+                        if lever == "on"
+                        else ""
+                    ),
+                    _f(r["video_s"]),
+                    _f(m["wall_s"]),
+                    _f(m["wall_s"] / r["video_s"], ".2f"),
+                    "",
+                    "same frames" if r["same_bytes"] else ("same frame count" if r["same_frames"] else "FRAMES DIFFER"),
+                    r["commit"],
+                )
+            )
     r = results.get("preview")
     if r:
         rows.append(
@@ -436,7 +546,9 @@ def print_table(results: dict, markdown: bool = False) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phase", nargs="+", choices=PHASES + EXTRA, help="run only these phases (default: all)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of the scenes-low phase (median per scene)")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="runs of scenes-low (median per scene), rounds of static-runs"
+    )
     ap.add_argument("--report", action="store_true", help="print the stored results; run nothing")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/performance.md)")
     args = ap.parse_args()
@@ -466,6 +578,8 @@ def main() -> int:
                 r = phase_subtitles(results)
             elif phase == "doctor":
                 r = phase_doctor()
+            elif phase == "static-runs":
+                r = phase_static_runs(args.repeat)
             else:
                 r = phase_preview()
             r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count(), cpu_probe_s=probe)

@@ -36,3 +36,7 @@ def _share_path_obj(self: VMobjectFromSVGPath, memo: dict[int, Any]) -> VMobject
 if not getattr(_copy_mobject, "shares_path_obj", False):  # once, even if this module is reloaded
     _share_path_obj.shares_path_obj = True  # type: ignore[attr-defined]
     VMobjectFromSVGPath.__deepcopy__ = _share_path_obj  # type: ignore[method-assign]
+
+from coursekit.render import static_runs  # noqa: E402
+
+static_runs.apply()
