@@ -330,7 +330,7 @@ def test_next_step_rank_is_measured():
     assert "W_Q" in link and "保不住" in link and "最后才转" in link
     assert [re.sub(r"\s", "", r) for r in recap["root"]] == [
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
-        "RoPE：最后才转，分数只看距离",
+        "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
     ]
     # P7: 秩 glossed where it is used; the matrix is the one through_projections showed
     question = scene.plan.cue("question").text
@@ -431,3 +431,30 @@ def test_checks_are_not_recited_and_words_follow_the_course(lesson):
     assert sum(t.count("验算不是证明") for t in texts) == 1
     for bad in ("断言", "这节课", "n−m", "d=8", "所有角度", "最可靠", "不用学", "一千组", "承重墙"):
         assert not [t for t in texts if bad in t], bad
+
+
+def unsigned_distance_claims(texts: dict[str, str]) -> list[str]:
+    """M1 (review 4): a sentence saying something depends "only on the distance" loses the order unless it is
+    about the readings' own dot product or their Gram matrix (even in n − m). RoPE's score "只看 n − m" keeps
+    the sign."""
+    out = []
+    for where, text in texts.items():
+        for sentence in re.split(r"[。；;]", text):
+            readings = any(w in sentence for w in ("读数", "Gram", "PE("))
+            if re.search(r"只(看|跟|随|依赖)(相对)?距离(?! n − m)", sentence) and not readings:
+                out.append(f"{where}: {sentence}")
+    return out
+
+
+def test_rope_only_n_minus_m_keeps_the_order(lesson):
+    text = {f"{s.id}.{c.short_id}": t for s, c, t in _cues(lesson)}
+    assert unsigned_distance_claims(text) == []
+    assert "只看 n − m：隔几个、谁在前" in text["next_step.link"]
+    for key in ("rotation_fidelity.inner", "through_projections.learn", "through_projections.close"):
+        assert "只看 n − m" in text[key], key
+    # on screen: the closing line of through_projections and the recap's RoPE row
+    close = narration_scene("through_projections").probes["close"][0]["shown"]
+    assert close == "旋转紧挨着点积，“只看n−m”才一路保到分数里"  # Text drops spaces
+    # the check sees the old wording
+    assert unsigned_distance_claims({"x": "第一课证明 RoPE 只看距离，靠的就是它"})
+    assert unsigned_distance_claims({"x": "“只看距离”才保得到分数里"})
