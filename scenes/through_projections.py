@@ -343,7 +343,7 @@ class ThroughProjections(NarratedScene):
         )
         texts = VGroup(
             theme.small_text("训练时见过的位置：各记一份答案", color=theme.TEXT),
-            theme.small_text("没见过：没有答案", color=theme.HIGHLIGHT),
+            theme.small_text("没见过：答案靠不住", color=theme.HIGHLIGHT),
         )
         texts[0].move_to(np.array([(xs[0] + xs[SEEN - 1]) / 2, y + 1.15, 0.0]))
         texts[1].move_to(np.array([(xs[SEEN] + xs[-1]) / 2 + 0.2, y + 1.15, 0.0]))
