@@ -334,7 +334,9 @@ def test_next_step_rank_is_measured():
     ]
     # P7: 秩 glossed where it is used; the matrix is the one through_projections showed
     question = scene.plan.cue("question").text
-    assert "也就是这个矩阵最多能分辨几个方向" in question and "W_Q 的转置乘 W_K" in question
+    # M5 (review 4): the rank is how many dimensions the output can span, not how many directions it tells apart
+    assert "也就是它的输出最多能撑开几个维度" in question and "W_Q 的转置乘 W_K" in question
+    assert "分辨" not in question
 
 
 def test_assertions_are_recomputed_in_construct():
