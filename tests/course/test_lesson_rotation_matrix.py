@@ -130,6 +130,9 @@ def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
     assert "q、k" in seat["later"][0] and "角度差" in seat["later"][1]
     said = scene.plan.cue("seat_number").text
     assert "PE(n)" in said and "x 不转" in said and "q 和 k" in said
+    # P6 (review 4): lesson 1 built R(θ) and showed it keeps length; this lesson recalls it and asks why
+    machine = scene.plan.cue("machine").text
+    assert machine.startswith("第一课见过 R(θ)") and "不改长度" in machine and "为什么" in machine
     for cue in scene.plan.cues:
         assert "内积" not in cue.text
 
