@@ -164,6 +164,12 @@ def _norm_step(length: int) -> float:
     e = mathcore.length_normalised_encoding([NORM_SEAT, NORM_SEAT + 1], length, 1)[:, 0]
     return float(e[1] - e[0])
 
+def _composition_angles() -> np.ndarray:
+    from mathcore.rotation_facts import composition_errors
+
+    return composition_errors()[0]
+
+
 
 def _composition_errors() -> np.ndarray:
     from mathcore.rotation_facts import composition_errors
@@ -271,6 +277,13 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
+    # rot_composition.sweep: how many angles the sweep takes (every 5°); the pairs are their ordered pairs
+    "a3_angles": lambda: fmt_int(_composition_angles().size),
+    # exercises.ex2_work: R(90°)⁴'s distance from I as a spoken power of ten ("10 的负 16 次方"; the screen shows
+    # r90_pow4_err itself)
+    "r90_pow4_exp": lambda: fmt_int(
+        -round(np.log10(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()))
+    ),
     # --- rotation_matrix (lesson 3) ---
     # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
     "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),
