@@ -274,25 +274,37 @@ def test_exercise_worked_values(scene_d):
     assert "R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n - m) theta)" in ex1["steps"][0]
     said = scene.plan.cue("ex1").text
     assert "R(θ) 的转置是 R(−θ)" in said and "R((n − m)θ)" in said and "第一课" in said
-    # ex2: three seats after q against three before: equal only when sin φ = 0
+    # ex2 (P3, review 4): R(90°)⁴, worked in the head (turns add: 4 × 90° = 360°, so I) and multiplied out
     ex2 = one(scene, "ex2")
-    assert ex2["gap"] == figures.BEFORE_AFTER_GAP == 3
-    assert ex2["phis"] == pytest.approx([figures.ROPE_PAIR_K_LEAD_DEG, 0.0], abs=1e-9)
-    th = np.radians(figures.THETA_DEG)
-    pairs = [(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K), (figures.WIDGET_Q, figures.WIDGET_K)]
-    for (q, k), (after, before), shown in zip(pairs, ex2["scores"], ex2["shown"]):
-        assert after == mathcore.rope_score(q, k, 0, 3, th) and before == mathcore.rope_score(q, k, 3, 0, th)
-        assert shown[1:] == [figures.fmt_fixed(after + 0.0), figures.fmt_fixed(before + 0.0)]
-    (a1, b1), (a2, b2) = ex2["scores"]
-    assert abs(a1 - b1) > 0.5 and abs(a2 - b2) < 1e-12  # lesson 1's pair tells them apart; aligned arrows do not
-    # the claim itself: with θ = 30°, after and before agree exactly when sin φ = 0
-    for phi in np.radians(np.arange(0.0, 360.0, 5.0)):
-        q, k = (1.0, 0.0), tuple(mathcore.rotate([1.0, 0.0], phi))
-        same = abs(mathcore.rope_score(q, k, 0, 3, th) - mathcore.rope_score(q, k, 3, 0, th)) < 1e-9
-        assert same == (abs(np.sin(phi)) < 1e-9)
-    work = scene.plan.cue("ex2_work").text
-    assert figures.value("rope_pair_score") in work and figures.value("rope_swap_score") in work
-    assert figures.value("rope_pair_score") == figures.fmt_dec(a1) and "sin φ 等于 0" in work
+    turn, times = ex2["turn_deg"], ex2["times"]
+    assert (turn, times) == (90.0, 4)
+    power = np.linalg.matrix_power(mathcore.rotation(np.radians(turn)), times)
+    assert np.array_equal(np.array(ex2["power"]), power) and np.allclose(power, np.eye(2), atol=1e-15)
+    assert ex2["error"] == rf.identity_error(power)
+    assert shows_figure(ex2["shown_error"], "r90_pow4_err") and ex2["shown_error"].endswith("（舍入误差）")
+    assert ex2["shown_matrix"] == [["1", "0"], ["0", "1"]]
+    assert f"times {times} = {turn * times:g}°" in ex2["steps"][0] and turn * times == 360
+    assert f"R({turn:g}°)^{times} = R(360°) = I" in ex2["steps"][1]
+    # the arrow drawn is the vector R(90°)^j (1, 0): a quarter turn per multiplication, back at (1, 0) after four
+    vec = [s for s in scene.probes["ex2_vector"] if s["on_screen"]]
+    assert vec
+    for s in vec:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    work = scene.plan.cue("ex2_work")
+    during = [s for s in vec if work.start_frame <= s["frame"] < work.end_frame]
+    for j in range(times + 1):  # it rests on every quarter, where R(90°)^j puts it
+        want = np.linalg.matrix_power(mathcore.rotation(np.radians(turn)), j) @ np.array([1.0, 0.0])
+        assert any(np.allclose(s["tip"], want, atol=TOL) for s in during), j
+    last = during[-1]
+    assert last["phi"] == pytest.approx(2 * np.pi) and np.allclose(last["tip"], [1, 0], atol=TOL)
+    said = {c: scene.plan.cue(c).text for c in ("ex2", "ex2_work")}
+    assert "4 次 90°" in said["ex2"] and "拨两下等于拨一下" in said["ex2"]
+    # the voice says the shown error's power of ten in words (superscripts are not read, nor in the font)
+    exp = -round(np.log10(figures.parse_figure(figures.value("r90_pow4_err"))))
+    assert "360°" in said["ex2_work"] and f"10 的负 {exp} 次方" in fill(said["ex2_work"])
+    # P3: no third run of lesson 1's before/after pair; K3: no "小部件" the videos never showed
+    for cue in scene.plan.cues:
+        assert "小部件" not in cue.text and "rope_swap_score" not in cue.text and "sin φ" not in cue.text
     ex3 = scene.probes["ex3"][0]
     assert ex3["answer"].endswith(figures.value("pe_norm_d512"))
     norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)
@@ -305,6 +317,10 @@ def test_exercise_worked_values(scene_d):
     # 16 holds for d = 512 only: the voice says which d, as the screen does
     assert f"以 {ex3['d']} 维为例" in scene.plan.cue("ex3_work").text and f"$d = {ex3['d']}$" in ex3["note"]
     assert f"{ex3['d']}维时" in ex3["answer"]  # Text drops spaces
+    # P8: the question asks what the answer gives (does it grow, does it touch the content), not "how much"
+    ask = scene.plan.cue("ex3").text
+    assert "越排越大" in ask and "不碰内容" in ask and "多少" not in ask
+    assert ex3["answer"].startswith("不会越排越大") and "不碰内容" in ex3["question"][1]
 
 
 def build(scene_id: str):
