@@ -29,6 +29,7 @@ from manim import (
     FadeOut,
     Indicate,
     Line,
+    MoveToTarget,
     SurroundingRectangle,
     VGroup,
 )
@@ -88,8 +89,12 @@ class ShiftMachine(NarratedScene):
 
     @staticmethod
     def _hands_shown(row, n_num, opacity: float) -> list:
-        """The hands and the counter's number faded to ``opacity`` (their updaters keep placing them)."""
-        return [row.hands.animate.set_stroke(opacity=opacity), n_num.animate.set_opacity(opacity)]
+        """The hands and the counter's number faded to ``opacity`` (their updaters keep placing them). Only the
+        number's glyph slots fade: its anchor is an invisible point, and must stay invisible."""
+        n_num.generate_target()
+        for slot in n_num.target.slots:
+            slot.set_fill(opacity=opacity)
+        return [row.hands.animate.set_stroke(opacity=opacity), MoveToTarget(n_num)]
 
     def construct(self) -> None:
         header = self.header()
