@@ -212,7 +212,7 @@ class Exercises(NarratedScene):
             theme.body_text(
                 f"不会越排越大：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT
             ),
-            theme.small_text("压不压得过：和 x 的长度比（第二课第二条）", color=theme.TEXT),
+            theme.small_text("会不会压过：和 x 的长度比（第二课第二条）", color=theme.TEXT),
             theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
             theme.small_text("可它确实碰内容：点积里多出交叉项", color=theme.HIGHLIGHT),
         )
