@@ -61,7 +61,6 @@ ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first 
 # (10, 13) are among them.
 LOOP_STARTS = (0, 2, 10, 20)
 LOOP_GAP = 3
-BEFORE_AFTER_GAP = 3  # exercises.ex2: k this many seats after q, then as many before (ROPE_PAIR_*, WIDGET_*)
 
 # --- word_order (lesson 2) ----------------------------------------------------------------
 WIDGET_SWAP = tuple(reversed(WIDGET_SEATS[0]))  # qk_widget.order: q and k trade seats (q at 4, k at 2)
@@ -165,6 +164,12 @@ def _norm_step(length: int) -> float:
     return float(e[1] - e[0])
 
 
+def _composition_angles() -> np.ndarray:
+    from mathcore.rotation_facts import composition_errors
+
+    return composition_errors()[0]
+
+
 def _composition_errors() -> np.ndarray:
     from mathcore.rotation_facts import composition_errors
 
@@ -187,13 +192,6 @@ def loop_table():
     from mathcore.projection import start_table
 
     return start_table(LOOP_STARTS, LOOP_GAP)
-
-
-def before_after_scores(q, k) -> tuple[float, float]:
-    """RoPE scores (θ = THETA_DEG) of q at seat 0 with k BEFORE_AFTER_GAP seats after it, then as many before:
-    q at seat BEFORE_AFTER_GAP, k at seat 0."""
-    g = BEFORE_AFTER_GAP
-    return mathcore.rope_score(q, k, 0, g, _theta()), mathcore.rope_score(q, k, g, 0, _theta())
 
 
 def _circle_radius() -> float:
@@ -281,6 +279,13 @@ FIGURES: dict[str, Callable[[], str]] = {
     "loop_rope": lambda: fmt_dec(loop_table().rope[0]),
     # assertions_live: A4 written with the row/column bug (rows on the left of M_k, taken for k steps on)
     "row_bug_err": lambda: fmt_dec(checks.a4_row_bug(), 1),
+    # rot_composition.sweep: how many angles the sweep takes (every 5°); the pairs are their ordered pairs
+    "a3_angles": lambda: fmt_int(_composition_angles().size),
+    # exercises.ex2_work: R(90°)⁴'s distance from I as a spoken power of ten ("10 的负 16 次方"; the screen shows
+    # r90_pow4_err itself)
+    "r90_pow4_exp": lambda: fmt_int(
+        -round(np.log10(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()))
+    ),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

@@ -2,9 +2,10 @@
 
 1. R(mθ)ᵀ R(nθ) = R((n − m)θ): the algebra of lesson 1's picture proof (turn both back by mθ), with the
    transpose (R(θ)ᵀ = R(−θ), shift_machine) and composition (rot_composition); checked at one of lesson 1's pairs.
-2. k starting φ ahead of q, three seats after q or three before: the scores agree only when sin φ = 0; lesson 1's
-   pair (φ = 20°) and lesson 2's aligned arrows (φ = 0°) from ``figures.before_after_scores``.
-3. |PE(n)| = √(d/2): how much the clock row crowds the word.
+2. R(90°)⁴: four quarter turns, in the head (turns add: 360°, one whole turn, so I) and then multiplied out
+   (``mathcore.rotation_facts.rotation_power``; its distance from I is ``figures.r90_pow4_err``) while an
+   arrow turns on a quarter per multiplication (review 4, P3: the rotation exercise of the source, restored).
+3. |PE(n)| = √(d/2): does the position part grow and drown the word, and does it leave the content alone?
 
 The countdown of ``exN_think`` covers the cue's pause (its frames after the speech) and
 reads 0 on the cue's last frame; see :mod:`scenes.mobjects.think_timer`.
@@ -13,15 +14,15 @@ reads 0 on the cue's last frame; see :mod:`scenes.mobjects.think_timer`.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Circle, DashedVMobject, FadeIn, FadeOut, Line, ValueTracker, VGroup
 
-from mathcore.rotation_facts import pe_norms, relative_turn, relative_turn_error
-from mathcore.scores import angle_between
+from mathcore.rotation_facts import identity_error, pe_norms, relative_turn, relative_turn_error, rotation_power
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.matrix_readout import MatrixReadout
-from scenes.mobjects.sci_figure import typst_sci
+from scenes.mobjects.sci_figure import sci_line, typst_sci
+from scenes.mobjects.spin_arrow import SpinArrow
 from scenes.mobjects.think_timer import ThinkTimer
 
 TIMER_CENTER = np.array([5.3, 0.4, 0.0])
@@ -29,9 +30,6 @@ TITLE_Y = 2.55
 WORK_X = -0.6
 PLANE_CENTER = np.array([-4.6, -0.5, 0.0])
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
-EX2_LEFT = -6.2  # exercise 2's worked lines and its table start here
-EX2_GRID_Y = -1.0  # the table's head row; its rows go down from here
-EX2_COLS = (1.4, 3.2)  # after, before
 
 
 class Exercises(NarratedScene):
@@ -41,6 +39,8 @@ class Exercises(NarratedScene):
     CUES = ("ex1", "ex1_think", "ex1_work", "ex2", "ex2_think", "ex2_work", "ex3", "ex3_think", "ex3_work")
     EX1_THETA_DEG = figures.THETA_DEG  # the angle the worked numbers are shown for ...
     EX1_SEATS = figures.ROPE_PAIRS[1]  # ... and the seats m, n (one of lesson 1's pairs)
+    EX2_TURN_DEG = 90.0  # exercise 2: this turn ...
+    EX2_TIMES = 4  # ... this many times
     EX3_D = 512
     EX3_POSITIONS = (0, 7, 100, 5000)
 
@@ -118,82 +118,76 @@ class Exercises(NarratedScene):
             self.play(FadeIn(check1), run_time=min(cue.remaining(), cue.share(0.15)))
         self.settle(steps1, check1)
 
-        # -- exercise 2: k after q or before it: when do the two scores agree? -----------------------------
-        q2 = self._question("练习二", "k 起初比 q 多偏一个角 φ，θ = 30°")
-        ask2 = theme.body_text("k 在 q 后面 3 个位置、前面 3 个位置：分数什么时候一样？", color=theme.TEXT)
-        ask2.move_to(np.array([0.0, 1.6, 0.0]))
+        # -- exercise 2: four quarter turns, first in the head (turns add), then multiplied out ------------------
+        q2 = self._question("练习二", "同一支箭头连转 4 次 90°，结果是什么？")
+        ask2 = theme.formula("R(90°)^4 v = ?", font_size=44).move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex2") as cue:
             self.play(FadeOut(q1), FadeOut(steps1), FadeOut(check1), run_time=cue.share(0.15))
             self.play(FadeIn(q2), run_time=cue.share(0.3))
             self.play(FadeIn(ask2), run_time=cue.share(0.3))
         self._think("ex2_think")
 
-        gap = figures.BEFORE_AFTER_GAP
-        turn = f"{gap * figures.THETA_DEG:g} degree"
-        steps2 = VGroup(
-            theme.typst_text(
-                f"后面：$cos(phi.alt + {turn}) = -sin phi.alt$",
-                color=theme.TEXT,
-                font_size=TYPST * (theme.SIZE_SMALL + 4),
-            ),
-            theme.typst_text(
-                f"前面：$cos(phi.alt - {turn}) = sin phi.alt$",
-                color=theme.TEXT,
-                font_size=TYPST * (theme.SIZE_SMALL + 4),
-            ),
-            theme.typst_text(
-                "一样 $<=> sin phi.alt = 0$：起初对齐，或正好反向",
-                color=theme.HIGHLIGHT,
-                font_size=TYPST * (theme.SIZE_SMALL + 4),
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        steps2.move_to(np.array([0.0, 0.4, 0.0])).align_to(np.array([EX2_LEFT, 0.0, 0.0]), LEFT)
-        pairs = (
-            ("第一课那一对（φ = 20°）", figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K),
-            ("第二课的对齐箭头（φ = 0°）", figures.WIDGET_Q, figures.WIDGET_K),
+        quarter = float(np.radians(self.EX2_TURN_DEG))
+        turns = ValueTracker(0.0)
+        plane = VGroup(
+            Line(PLANE_CENTER + 1.6 * LEFT, PLANE_CENTER + 1.6 * RIGHT, color=theme.MUTED, stroke_width=2),
+            Line(PLANE_CENTER + 1.6 * DOWN, PLANE_CENTER + 1.6 * UP, color=theme.MUTED, stroke_width=2),
+            DashedVMobject(Circle(radius=1.25, color=theme.MUTED, stroke_width=2).move_to(PLANE_CENTER), num_dashes=36),
         )
-        scores = [figures.before_after_scores(q, k) for _, q, k in pairs]
-        heads2 = VGroup(theme.small_text("后面", color=theme.MUTED), theme.small_text("前面", color=theme.MUTED))
-        grid = VGroup()
-        for (name, _, _), (after, before) in zip(pairs, scores):
-            grid.add(
-                VGroup(
-                    theme.small_text(name, color=theme.TEXT),
-                    theme.small_text(figures.fmt_fixed(after + 0.0), color=theme.SCORE),
-                    theme.small_text(figures.fmt_fixed(before + 0.0), color=theme.SCORE),
-                )
-            )
-        for r, row in enumerate(grid):
-            y = EX2_GRID_Y - 0.55 * (r + 1)
-            row[0].move_to(np.array([0.0, y, 0.0])).align_to(np.array([EX2_LEFT, 0.0, 0.0]), LEFT)
-            row[1].move_to(np.array([EX2_COLS[0], y, 0.0]))
-            row[2].move_to(np.array([EX2_COLS[1], y, 0.0]))
-        for h, x in zip(heads2, EX2_COLS):
-            h.move_to(np.array([x, EX2_GRID_Y, 0.0]))
+        ghost = SpinArrow(
+            (1.0, 0.0),
+            lambda: 0.0,
+            scale=1.25,
+            center=PLANE_CENTER,
+            color=theme.TEXT,
+            opacity=theme.GHOST_OPACITY,
+            live=False,
+        )
+        vec = SpinArrow((1.0, 0.0), turns.get_value, scale=1.25, center=PLANE_CENTER, color=theme.HIGHLIGHT)
+        self.watch("ex2_vector", lambda: {**vec.probe_values(), "on_screen": self.on_screen(vec)})
+        power = rotation_power(quarter, self.EX2_TIMES)
+        err = identity_error(power)
+        total = self.EX2_TURN_DEG * self.EX2_TIMES
+        steps2 = VGroup(
+            theme.formula(f"{self.EX2_TURN_DEG:g}° times {self.EX2_TIMES} = {total:g}°", font_size=38),
+            theme.formula(f"R({self.EX2_TURN_DEG:g}°)^{self.EX2_TIMES} = R({total:g}°) = I", font_size=38),
+            MatrixReadout(power, decimals=2, name=f'R({self.EX2_TURN_DEG:g}°)^{self.EX2_TIMES} "实算"', font_size=34),
+            sci_line("和单位矩阵的偏差：", figures.fmt_sci(err), "（舍入误差）", color=theme.HIGHLIGHT),
+        )
+        steps2.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([1.3, -0.45, 0.0]))
         self.probe(
             "ex2",
-            gap=gap,
-            phis=[float(np.degrees(angle_between(q, k))) for _, q, k in pairs],
-            scores=[list(s) for s in scores],
-            shown=[[m.text for m in row] for row in grid],
-            steps=[t.typst_code for t in steps2],
+            turn_deg=self.EX2_TURN_DEG,
+            times=self.EX2_TIMES,
+            power=power.tolist(),
+            error=err,
+            steps=[steps2[0].typst_code, steps2[1].typst_code],
+            shown_error=steps2[3].typst_code,
+            shown_matrix=steps2[2].shown,
         )
         with self.cue("ex2_work") as cue:
-            self.play(FadeOut(self.timer), FadeOut(ask2), run_time=cue.share(0.08))
-            self.play(FadeIn(steps2[0]), run_time=cue.share(0.12))
-            self.play(FadeIn(steps2[1]), run_time=cue.share(0.12))
-            self.play(FadeIn(steps2[2]), run_time=cue.share(0.15))
-            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(heads2), FadeIn(grid[1]), run_time=cue.share(0.12))
-            self.play(FadeIn(grid[0]), run_time=min(cue.remaining(), cue.share(0.12)))
-        self.settle(steps2, heads2, grid)
+            # in the head first: four quarter turns add up to one whole turn
+            self.play(FadeOut(self.timer), FadeOut(ask2), FadeIn(steps2[0]), run_time=cue.share(0.12))
+            self.play(FadeIn(steps2[1]), run_time=cue.share(0.15))
+            # then the machine: each multiplication turns the arrow on by a quarter, four times
+            self.play(FadeIn(plane), FadeIn(ghost), FadeIn(vec), run_time=cue.share(0.08))
+            for j in range(self.EX2_TIMES):
+                self.play(turns.animate.set_value((j + 1) * quarter), run_time=cue.share(0.08))
+            self.play(FadeIn(steps2[2]), run_time=cue.share(0.12))
+            self.play(FadeIn(steps2[3]), run_time=min(cue.remaining(), cue.share(0.12)))
+        self.settle(steps2)
 
         # -- exercise 3: |PE(n)| = sqrt(d/2) ------------------------------------------------------------------
-        q3 = self._question("练习三", '$|"PE"(n)|$ 总是 $sqrt(d slash 2)$。加上它，会挤掉多少内容信息？', typst=True)
+        q3 = self._question(
+            "练习三",
+            '$|"PE"(n)|$ 总是 $sqrt(d slash 2)$：会越排越大、压过词义吗？',
+            typst=True,
+            second="它真的不碰内容吗？",
+        )
         norm_formula = theme.formula('|"PE"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2', font_size=40)
         norm_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex3") as cue:
-            self.play(*[FadeOut(m) for m in (q2, steps2, heads2, grid)], run_time=cue.share(0.12))
+            self.play(*[FadeOut(m) for m in (q2, plane, ghost, vec, steps2)], run_time=cue.share(0.12))
             self.play(FadeIn(q3), run_time=cue.share(0.3))
             self.play(FadeIn(norm_formula), run_time=cue.share(0.3))
         self._think("ex3_think")
@@ -216,11 +210,11 @@ class Exercises(NarratedScene):
         # the scores): an added p changes every dot product through the cross terms
         answer = VGroup(
             theme.body_text(
-                f"挤占有上限：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT
+                f"不会越排越大：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT
             ),
-            theme.small_text("大不大，要和词向量 x 的长度比（第二课第二条）", color=theme.TEXT),
+            theme.small_text("会不会压过：和 x 的长度比（第二课第二条）", color=theme.TEXT),
             theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
-            theme.small_text("而且点积里多出交叉项：并非不碰内容", color=theme.HIGHLIGHT),
+            theme.small_text("可它确实碰内容：点积里多出交叉项", color=theme.HIGHLIGHT),
         )
         answer.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
         answer.next_to(np.array([-1.75, -0.75, 0.0]), RIGHT, buff=0)
@@ -232,6 +226,7 @@ class Exercises(NarratedScene):
             shown=[t.text for t in table],
             note=d_note.typst_code,
             answer=answer[0].text,
+            question=[q3[1][0].typst_code, q3[1][1].text],
         )
         with self.cue("ex3_work") as cue:
             self.swap(self.timer, FadeIn(answer[0]), run_time=cue.share(0.12))
@@ -241,11 +236,15 @@ class Exercises(NarratedScene):
             self.play(FadeIn(answer[3]), run_time=min(cue.remaining(), cue.share(0.15)))
 
     # -- helpers --------------------------------------------------------------------------------------
-    def _question(self, label: str, text: str, typst: bool = False) -> VGroup:
+    def _question(self, label: str, text: str, typst: bool = False, second: str | None = None) -> VGroup:
+        """The exercise's tag and its question on one line; ``second`` (plain text) goes on a line under it."""
         tag = theme.body_text(label, color=theme.HIGHLIGHT)
         make = theme.typst_text if typst else theme.body_text
         body = make(text, color=theme.TEXT, font_size=(TYPST if typst else 1) * (theme.SIZE_SMALL + 4))
-        group = VGroup(tag, body).arrange(RIGHT, buff=0.4)
+        if second is not None:
+            body = VGroup(body, theme.body_text(second, color=theme.TEXT, font_size=theme.SIZE_SMALL + 4))
+            body.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        group = VGroup(tag, body).arrange(RIGHT, buff=0.4, aligned_edge=UP)
         group.move_to(np.array([0.0, TITLE_Y, 0.0]))
         return group
 

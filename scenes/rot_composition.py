@@ -53,14 +53,15 @@ class RotComposition(NarratedScene):
         )
         old.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-4.0, 1.6, 0.0]), aligned_edge=LEFT)
         now = VGroup(
-            theme.body_text(f"现在：每隔 {self.STEP_DEG:g}° 两两组合", color=theme.HIGHLIGHT),
+            # every angle with every angle, in both orders and with itself: ordered pairs (L4, review 4)
+            theme.body_text(f"现在：每隔 {self.STEP_DEG:g}° 一个角，α、β 各取一遍", color=theme.HIGHLIGHT),
             theme.formula("R(beta) R(alpha) = R(alpha + beta) ?", font_size=38),
             theme.typst_text(
                 "$alpha, beta = 0°, 5°, 10°, ..., 355°$", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL
             ),
         )
         now.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([-4.0, -0.3, 0.0]), aligned_edge=LEFT)
-        self.probe("recall", shown=old[1].typst_code)
+        self.probe("recall", shown=old[1].typst_code, now=now[0].text)
         with self.cue("recall") as cue:
             self.play(FadeIn(header), FadeIn(old), run_time=cue.share(0.3))
             self.play(FadeIn(now, lag_ratio=0.3), run_time=cue.remaining())

@@ -6,8 +6,9 @@ Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, si
 scene shows the narration's (cos, sin) layout throughout and gets every number
 from ``mathcore.rotation_facts.cos_first_pe`` / ``cos_first_shift_matrix``, which
 only re-order mathcore's own coordinates (blocks become R(w_i k)). It is the same
-machine (narration/DISCREPANCIES.md, "Pair order in PE"); the pitch cue and a note under the PE(n) formula
-say once that lesson 2's (sin, cos) order would make each block R(−ω_i k).
+machine (narration/DISCREPANCIES.md, "Pair order in PE"). The pitch cue says only that each pair is (cos, sin)
+here; a footnote under the block matrix (machine) says once that lesson 2's (sin, cos) order would make each
+block R(−ω_i k): the sign remark needs the blocks it is about (review 4, P4).
 
 Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readings as drawn,
 the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
@@ -28,6 +29,7 @@ from manim import (
     FadeOut,
     Indicate,
     Line,
+    MoveToTarget,
     SurroundingRectangle,
     VGroup,
 )
@@ -44,7 +46,7 @@ from scenes.mobjects.sci_figure import sci_line
 
 D = 8
 ROW_Y = 1.95
-GRID_CENTER = np.array([-2.33, -0.45, 0.0])
+GRID_CENTER = np.array([-2.33, -0.39, 0.0])
 SIDE_LEFT = 2.45  # the machine's notes start here, right of the grid
 RIGHT_X = 4.1
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
@@ -85,6 +87,15 @@ class ShiftMachine(NarratedScene):
     STAGGER_TO = 12
     TABLE_ROWS = (0, 1, 2, 3, 4)
 
+    @staticmethod
+    def _hands_shown(row, n_num, opacity: float) -> list:
+        """The hands and the counter's number faded to ``opacity`` (their updaters keep placing them). Only the
+        number's glyph slots fade: its anchor is an invisible point, and must stay invisible."""
+        n_num.generate_target()
+        for slot in n_num.target.slots:
+            slot.set_fill(opacity=opacity)
+        return [row.hands.animate.set_stroke(opacity=opacity), MoveToTarget(n_num)]
+
     def construct(self) -> None:
         header = self.header()
         row = ClockRow(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
@@ -113,6 +124,7 @@ class ShiftMachine(NarratedScene):
                 "centers": [c[:2].tolist() for c in row.centers],
                 "hands": [_points(h) for h in row.hands],
                 "hands_on_screen": self.on_screen(row.hands),
+                "hands_opacity": [float(h.get_stroke_opacity()) for h in row.hands],
             },
         )
 
@@ -160,14 +172,10 @@ class ShiftMachine(NarratedScene):
             '"PE"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)', font_size=34
         )
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
-        # lesson 2 drew (sin, cos) pairs (scenes/clock_row.py); say once that the order is swapped here
-        order_note = theme.typst_text(
-            "每对先 cos 后 sin；按第二课的顺序（先 sin 后 cos），每一块是 $R(-omega_i k)$",
-            color=theme.MUTED,
-            font_size=TYPST * theme.SIZE_SMALL,
-        )
-        order_note.next_to(pe_formula, DOWN, buff=0.2)
-        self.probe("order_note", shown=order_note.typst_code)
+        # each pair is (cos, sin) here, as the voice says; lesson 2's (sin, cos) order is the machine's footnote
+        pair_note = theme.typst_text("这里每对先 cos、再 sin", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
+        pair_note.next_to(pe_formula, DOWN, buff=0.2)
+        self.probe("pair_note", shown=pair_note.typst_code)
         wl = mathcore.wavelengths(512)
         strip_y, x0, x1 = -1.55, -4.2, 4.2
         logs = np.log(wl)
@@ -196,11 +204,11 @@ class ShiftMachine(NarratedScene):
         self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
             self.play(FadeOut(rule), FadeIn(pairs), run_time=cue.share(0.2))
-            self.play(FadeIn(pe_formula), FadeIn(order_note), run_time=cue.share(0.2))
+            self.play(FadeIn(pe_formula), FadeIn(pair_note), run_time=cue.share(0.2))
             self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
             self.play(
                 FadeOut(pe_formula),
-                FadeOut(order_note),
+                FadeOut(pair_note),
                 FadeIn(strip_title),
                 Create(strip),
                 FadeIn(ends),
@@ -265,6 +273,16 @@ class ShiftMachine(NarratedScene):
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         side[4].shift(0.12 * DOWN)
         side.next_to(np.array([SIDE_LEFT, 1.2, 0.0]), DOWN + RIGHT, buff=0)
+        # the footnote on the pair order (P4): lesson 2 drew (sin, cos) pairs (scenes/clock_row.py); in that
+        # order each block turns the other way on paper, the hands still go forward
+        order_note = theme.typst_text(
+            "注：第二课每对先 sin 后 cos；照那样排，每一块写成 $R(-omega_i k)$",
+            color=theme.MUTED,
+            font_size=TYPST * (theme.SIZE_SMALL - 4),
+        )
+        order_note.next_to(grid, DOWN, buff=0.06).align_to(grid, LEFT)
+        self.probe("order_note", shown=order_note.typst_code, bottom=float(order_note.get_bottom()[1]))
+        self.watch("order_note_shown", lambda: {"on_screen": self.on_screen(order_note)})
         self.probe("rad_note", shown=side[4][2].typst_code)
         self.probe(
             "matrix",
@@ -277,9 +295,15 @@ class ShiftMachine(NarratedScene):
         with self.cue("machine") as cue:
             self.play(FadeOut(stagger), FadeOut(pairs), run_time=cue.share(0.12))
             self.play(FadeIn(grid), FadeIn(side[0]), FadeIn(side[1]), run_time=cue.share(0.25))
-            self.play(Create(blocks, lag_ratio=0.5), FadeIn(side[2]), FadeIn(side[3]), run_time=cue.share(0.35))
+            self.play(
+                Create(blocks, lag_ratio=0.5),
+                FadeIn(side[2]),
+                FadeIn(side[3]),
+                FadeIn(order_note),
+                run_time=cue.share(0.35),
+            )
             self.play(FadeIn(side[4]), run_time=cue.remaining())
-        self.settle(grid, blocks, side)
+        self.settle(grid, blocks, side, order_note)
 
         # -- formula ------------------------------------------------------------------------------
         shift_formula = theme.formula('"PE"(n+k) = M_k dot "PE"(n)', font_size=38, color=theme.HIGHLIGHT)
@@ -293,7 +317,7 @@ class ShiftMachine(NarratedScene):
         req.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(np.array([SIDE_LEFT, -0.3, 0.0]), DOWN + RIGHT, buff=0)
         self.probe("requirement", shown=[m.text for m in req])
         with self.cue("formula") as cue:
-            self.swap(side[1:], FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.35))
+            self.swap([*side[1:], order_note], FadeIn(shift_formula, shift=0.2 * UP), run_time=cue.share(0.35))
             self.bring_to_back(shift_formula)
             self.play(FadeIn(req, lag_ratio=0.3), run_time=cue.share(0.35))
 
@@ -411,10 +435,15 @@ class ShiftMachine(NarratedScene):
                 FadeOut(side[0]),
                 FadeOut(check),
                 FadeOut(shift_formula),
+                *self._hands_shown(row, n_num, 0.0),
                 run_time=cue.share(0.15),
             )
-            # the hands go to the position of the row about to be boxed (n = K_BACK), as the table comes in
-            self.play(FadeIn(table), FadeIn(notes[0]), row.make_step_animation(self.K_BACK), run_time=cue.share(0.25))
+            # the hands start again at the row about to be boxed (n = K_BACK), as the table comes in. They fade
+            # out and back in rather than turning back from n = 13, which would be a silent backward turn one
+            # cue before "指针反而往回拨" (review 4, P5; the unit circle's readout does the same)
+            row.set_position(self.K_BACK)
+            n_num.set_value(self.K_BACK)  # its updater waits while it fades: back in at n = K_BACK
+            self.play(FadeIn(table), FadeIn(notes[0]), *self._hands_shown(row, n_num, 1.0), run_time=cue.share(0.25))
             self.play(FadeIn(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
             self.play(FadeIn(pit), run_time=cue.remaining())
         self.settle(table, notes, row_box, pit)

@@ -232,8 +232,8 @@ class ThroughProjections(NarratedScene):
             self.play(*self._show_row(rows["rope"]), run_time=cue.share(0.12))
             self.play(Create(marks["rope"]), run_time=min(cue.remaining(), cue.share(0.08)))
 
-        # -- close: the turn next to the dot product keeps "only the distance" all the way ---------------------
-        close = theme.body_text("旋转紧挨着点积，“只看距离”才一路保到分数里", color=theme.HIGHLIGHT)
+        # -- close: the turn next to the dot product keeps "only n − m" (signed) all the way ---------------------
+        close = theme.body_text("旋转紧挨着点积，“只看 n − m”才一路保到分数里", color=theme.HIGHLIGHT)
         close.move_to(np.array([0.0, TOP_Y, 0.0]))
         final_box = SurroundingRectangle(
             VGroup(rows["rope"]["name"], rows["rope"]["numbers"], marks["rope"]), color=theme.HIGHLIGHT, buff=0.12
@@ -343,7 +343,7 @@ class ThroughProjections(NarratedScene):
         )
         texts = VGroup(
             theme.small_text("训练时见过的位置：各记一份答案", color=theme.TEXT),
-            theme.small_text("没见过：没有答案", color=theme.HIGHLIGHT),
+            theme.small_text("没见过：答案靠不住", color=theme.HIGHLIGHT),
         )
         texts[0].move_to(np.array([(xs[0] + xs[SEEN - 1]) / 2, y + 1.15, 0.0]))
         texts[1].move_to(np.array([(xs[SEEN] + xs[-1]) / 2 + 0.2, y + 1.15, 0.0]))

@@ -231,6 +231,13 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "loop_rope": (_loop_rope(), ("abs", 0.005)),
     # A4 with rows on the left: the fastest clock turned back 1 step instead of on, at its worst position
     "row_bug_err": (float(np.abs(_row_bug()).max()), ("abs", 0.05)),
+    # rot_composition.sweep: the angles 0°, 5°, …, 355° (72); their ordered pairs are a3_pairs
+    "a3_angles": (float(len(range(0, 360, 5))), ("abs", 0.0)),
+    # exercises.ex2_work: four quarter turns against I, the power of ten nearest on a log scale, spoken
+    "r90_pow4_exp": (
+        -float(round(np.log10(np.abs(np.linalg.matrix_power(mathcore.rotation(np.pi / 2), 4) - np.eye(2)).max()))),
+        ("abs", 0.0),
+    ),
 }
 
 

@@ -130,6 +130,9 @@ def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
     assert "q、k" in seat["later"][0] and "角度差" in seat["later"][1]
     said = scene.plan.cue("seat_number").text
     assert "PE(n)" in said and "x 不转" in said and "q 和 k" in said
+    # P6 (review 4): lesson 1 built R(θ) and showed it keeps length; this lesson recalls it and asks why
+    machine = scene.plan.cue("machine").text
+    assert machine.startswith("第一课见过 R(θ)") and "不改长度" in machine and "为什么" in machine
     for cue in scene.plan.cues:
         assert "内积" not in cue.text
 
@@ -271,25 +274,37 @@ def test_exercise_worked_values(scene_d):
     assert "R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n - m) theta)" in ex1["steps"][0]
     said = scene.plan.cue("ex1").text
     assert "R(θ) 的转置是 R(−θ)" in said and "R((n − m)θ)" in said and "第一课" in said
-    # ex2: three seats after q against three before: equal only when sin φ = 0
+    # ex2 (P3, review 4): R(90°)⁴, worked in the head (turns add: 4 × 90° = 360°, so I) and multiplied out
     ex2 = one(scene, "ex2")
-    assert ex2["gap"] == figures.BEFORE_AFTER_GAP == 3
-    assert ex2["phis"] == pytest.approx([figures.ROPE_PAIR_K_LEAD_DEG, 0.0], abs=1e-9)
-    th = np.radians(figures.THETA_DEG)
-    pairs = [(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K), (figures.WIDGET_Q, figures.WIDGET_K)]
-    for (q, k), (after, before), shown in zip(pairs, ex2["scores"], ex2["shown"]):
-        assert after == mathcore.rope_score(q, k, 0, 3, th) and before == mathcore.rope_score(q, k, 3, 0, th)
-        assert shown[1:] == [figures.fmt_fixed(after + 0.0), figures.fmt_fixed(before + 0.0)]
-    (a1, b1), (a2, b2) = ex2["scores"]
-    assert abs(a1 - b1) > 0.5 and abs(a2 - b2) < 1e-12  # lesson 1's pair tells them apart; aligned arrows do not
-    # the claim itself: with θ = 30°, after and before agree exactly when sin φ = 0
-    for phi in np.radians(np.arange(0.0, 360.0, 5.0)):
-        q, k = (1.0, 0.0), tuple(mathcore.rotate([1.0, 0.0], phi))
-        same = abs(mathcore.rope_score(q, k, 0, 3, th) - mathcore.rope_score(q, k, 3, 0, th)) < 1e-9
-        assert same == (abs(np.sin(phi)) < 1e-9)
-    work = scene.plan.cue("ex2_work").text
-    assert figures.value("rope_pair_score") in work and figures.value("rope_swap_score") in work
-    assert figures.value("rope_pair_score") == figures.fmt_dec(a1) and "sin φ 等于 0" in work
+    turn, times = ex2["turn_deg"], ex2["times"]
+    assert (turn, times) == (90.0, 4)
+    power = np.linalg.matrix_power(mathcore.rotation(np.radians(turn)), times)
+    assert np.array_equal(np.array(ex2["power"]), power) and np.allclose(power, np.eye(2), atol=1e-15)
+    assert ex2["error"] == rf.identity_error(power)
+    assert shows_figure(ex2["shown_error"], "r90_pow4_err") and ex2["shown_error"].endswith("（舍入误差）")
+    assert ex2["shown_matrix"] == [["1", "0"], ["0", "1"]]
+    assert f"times {times} = {turn * times:g}°" in ex2["steps"][0] and turn * times == 360
+    assert f"R({turn:g}°)^{times} = R(360°) = I" in ex2["steps"][1]
+    # the arrow drawn is the vector R(90°)^j (1, 0): a quarter turn per multiplication, back at (1, 0) after four
+    vec = [s for s in scene.probes["ex2_vector"] if s["on_screen"]]
+    assert vec
+    for s in vec:
+        assert np.allclose(s["tip"], mathcore.rotate(s["v0"], s["phi"]), atol=TOL)
+    work = scene.plan.cue("ex2_work")
+    during = [s for s in vec if work.start_frame <= s["frame"] < work.end_frame]
+    for j in range(times + 1):  # it rests on every quarter, where R(90°)^j puts it
+        want = np.linalg.matrix_power(mathcore.rotation(np.radians(turn)), j) @ np.array([1.0, 0.0])
+        assert any(np.allclose(s["tip"], want, atol=TOL) for s in during), j
+    last = during[-1]
+    assert last["phi"] == pytest.approx(2 * np.pi) and np.allclose(last["tip"], [1, 0], atol=TOL)
+    said = {c: scene.plan.cue(c).text for c in ("ex2", "ex2_work")}
+    assert "4 次 90°" in said["ex2"] and "拨两下等于拨一下" in said["ex2"]
+    # the voice says the shown error's power of ten in words (superscripts are not read, nor in the font)
+    exp = -round(np.log10(figures.parse_figure(figures.value("r90_pow4_err"))))
+    assert "360°" in said["ex2_work"] and f"10 的负 {exp} 次方" in fill(said["ex2_work"])
+    # P3: no third run of lesson 1's before/after pair; K3: no "小部件" the videos never showed
+    for cue in scene.plan.cues:
+        assert "小部件" not in cue.text and "rope_swap_score" not in cue.text and "sin φ" not in cue.text
     ex3 = scene.probes["ex3"][0]
     assert ex3["answer"].endswith(figures.value("pe_norm_d512"))
     norms = np.linalg.norm(mathcore.sinusoidal_pe(ex3["positions"], ex3["d"]), axis=1)
@@ -302,6 +317,10 @@ def test_exercise_worked_values(scene_d):
     # 16 holds for d = 512 only: the voice says which d, as the screen does
     assert f"以 {ex3['d']} 维为例" in scene.plan.cue("ex3_work").text and f"$d = {ex3['d']}$" in ex3["note"]
     assert f"{ex3['d']}维时" in ex3["answer"]  # Text drops spaces
+    # P8: the question asks what the answer gives (does it grow, does it touch the content), not "how much"
+    ask = scene.plan.cue("ex3").text
+    assert "越排越大" in ask and "不碰内容" in ask and "多少" not in ask
+    assert ex3["answer"].startswith("不会越排越大") and "不碰内容" in ex3["question"][1]
 
 
 def build(scene_id: str):
@@ -330,11 +349,13 @@ def test_next_step_rank_is_measured():
     assert "W_Q" in link and "保不住" in link and "最后才转" in link
     assert [re.sub(r"\s", "", r) for r in recap["root"]] == [
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
-        "RoPE：最后才转，分数只看距离",
+        "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
     ]
     # P7: 秩 glossed where it is used; the matrix is the one through_projections showed
     question = scene.plan.cue("question").text
-    assert "也就是这个矩阵最多能分辨几个方向" in question and "W_Q 的转置乘 W_K" in question
+    # M5 (review 4): the rank is how many dimensions the output can span, not how many directions it tells apart
+    assert "也就是它的输出最多能撑开几个维度" in question and "W_Q 的转置乘 W_K" in question
+    assert "分辨" not in question
 
 
 def test_assertions_are_recomputed_in_construct():
@@ -431,3 +452,30 @@ def test_checks_are_not_recited_and_words_follow_the_course(lesson):
     assert sum(t.count("验算不是证明") for t in texts) == 1
     for bad in ("断言", "这节课", "n−m", "d=8", "所有角度", "最可靠", "不用学", "一千组", "承重墙"):
         assert not [t for t in texts if bad in t], bad
+
+
+def unsigned_distance_claims(texts: dict[str, str]) -> list[str]:
+    """M1 (review 4): a sentence saying something depends "only on the distance" loses the order unless it is
+    about the readings' own dot product or their Gram matrix (even in n − m). RoPE's score "只看 n − m" keeps
+    the sign."""
+    out = []
+    for where, text in texts.items():
+        for sentence in re.split(r"[。；;]", text):
+            readings = any(w in sentence for w in ("读数", "Gram", "PE("))
+            if re.search(r"只(看|跟|随|依赖)(相对)?距离(?! n − m)", sentence) and not readings:
+                out.append(f"{where}: {sentence}")
+    return out
+
+
+def test_rope_only_n_minus_m_keeps_the_order(lesson):
+    text = {f"{s.id}.{c.short_id}": t for s, c, t in _cues(lesson)}
+    assert unsigned_distance_claims(text) == []
+    assert "只看 n − m：隔几个、谁在前" in text["next_step.link"]
+    for key in ("rotation_fidelity.inner", "through_projections.learn", "through_projections.close"):
+        assert "只看 n − m" in text[key], key
+    # on screen: the closing line of through_projections and the recap's RoPE row
+    close = narration_scene("through_projections").probes["close"][0]["shown"]
+    assert close == "旋转紧挨着点积，“只看n−m”才一路保到分数里"  # Text drops spaces
+    # the check sees the old wording
+    assert unsigned_distance_claims({"x": "第一课证明 RoPE 只看距离，靠的就是它"})
+    assert unsigned_distance_claims({"x": "“只看距离”才保得到分数里"})

@@ -127,7 +127,13 @@ def test_recall_a3_and_what_is_new(scene):
     assert a3["error"] == checks.a3_composition() and a3["pairs"] == int(figures.value("a3_pairs"))
     assert "1.0 times 10^(-15)" in a3["shown"] and figures.value("a3_err") == "1.0×10⁻¹⁵"
     sweep = plan.cue("sweep").text
-    assert f"一共 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
+    # L4 (review 4): ordered pairs, said plainly (两两组合 would be C(72, 2) = 2556)
+    n = len(np.arange(0.0, 360.0, scene.STEP_DEG))
+    assert figures.value("a3_angles") == str(n) and n * n == int(figures.value("a3_pairs"))
+    assert f"一共 {n} 乘 {n}，也就是 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
+    assert "先后不同算两对" in sweep and "和自己也算" in sweep
+    assert "两两" not in sweep and "两两" not in scene.probes["recall"][0]["now"]
+    assert scene.probes["recall"][0]["now"] == f"现在：每隔{scene.STEP_DEG:g}°一个角，α、β各取一遍"  # Text drops spaces
     # ε is named in the voice where the table first shows it
     assert "ε" in sweep and "机器精度" in sweep and f"10 的负 {figures.value('eps_exp')} 次方" in sweep
     # what is new, not lesson 1 again: no R(90°)(1, 0), no full-turn cue, no R(α)R(β) = R(α+β) takeaway

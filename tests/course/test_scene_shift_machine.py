@@ -16,6 +16,7 @@ import mathcore
 from mathcore import checks
 from mathcore import rotation_facts as rf
 from narration import figures
+from scenes.theme import safe_bottom
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, length, numbers_in, signed_gap_deg
 from tests.support.scene_probes import shows_figure
@@ -400,3 +401,99 @@ def test_shift_machine_boxed_row_check_catches_a_mismatch(shift):
             a = np.radians(W_DEG[i] * 13)
             h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
     assert boxed_rows_vs_hands(late)
+
+
+# -- P4: the pair order is said once, plainly; the sign remark is the block matrix's footnote -----------------
+def test_shift_machine_pair_order_footnote_sits_under_the_blocks(shift):
+    pitch = shift.plan.cue("pitch").text
+    assert "先写 cos、再写 sin" in pitch and "第二课" not in pitch and "变号" not in pitch
+    assert shift.probes["pair_note"][0]["shown"] == "这里每对先 cos、再 sin"
+    note = shift.probes["order_note"][0]
+    assert "第二课每对先 sin 后 cos" in note["shown"] and "$R(-omega_i k)$" in note["shown"]
+    assert note["bottom"] >= safe_bottom()  # a footnote, but above the subtitles
+    # what the footnote claims: in lesson 2's (sin, cos) order (mathcore's), block i is R(−ω_i k)
+    for k in (1, 3):
+        m = mathcore.shift_matrix(k, D_SHIFT)
+        for i, w in enumerate(W):
+            assert np.allclose(m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2], mathcore.rotation(-w * k), atol=1e-15)
+    # shown during the machine cue, while the blocks are drawn, and never before it
+    machine, pitch_cue = shift.plan.cue("machine"), shift.plan.cue("pitch")
+    shown = [s["frame"] for s in shift.probes["order_note_shown"] if s["on_screen"]]
+    assert sum(machine.start_frame <= f < machine.end_frame for f in shown) > 2 * shift.fps
+    assert not [f for f in shown if f < machine.start_frame]
+    assert pitch_cue.end_frame <= machine.start_frame
+
+
+# -- P5: the hands never turn back unseen before "往回拨": they fade out at n = 13 and in at n = 3 ---------------
+def visible_turns(samples, start: int, end: int) -> list[str]:
+    """Every step between two frames of [start, end) on which the hands are drawn (stroke opacity above 0)
+    and some hand's direction changes."""
+    out = []
+    inside = [s for s in samples if start <= s["frame"] < end]
+    for a, b in zip(inside, inside[1:]):
+        if min(a["hands_opacity"]) <= 0 or min(b["hands_opacity"]) <= 0:
+            continue
+        for i in range(D_SHIFT // 2):
+            gap = signed_gap_deg(_hand_deg(a, i), _hand_deg(b, i))
+            if abs(gap) > DEG_TOL:
+                out.append(f"frame {b['frame']}: hand {i} turns {gap:+.3g}° while drawn")
+    return out
+
+
+def counter_vs_faded_hands(samples, start: int, end: int) -> list[str]:
+    """While the hands are drawn at all (fading included), the counter shows the n they point at."""
+    out = []
+    for s in samples:
+        if not (start <= s["frame"] < end and min(s["hands_opacity"]) > 0):
+            continue
+        n = _num(s["n_shown"])
+        for i in range(D_SHIFT // 2):
+            gap = signed_gap_deg(W_DEG[i] * n, _hand_deg(s, i))
+            if abs(gap) > DEG_TOL:
+                out.append(f"frame {s['frame']}: the counter says n = {s['n_shown']}, hand {i} is {gap:+.3g}° off")
+    return out
+
+
+def test_shift_machine_hands_start_again_at_the_boxed_row_without_turning(shift):
+    pitfall = shift.plan.cue("pitfall")
+    hands = shift.probes["hands"]
+    first, last = at_frame(hands, pitfall.start_frame), at_frame(hands, pitfall.end_frame - 1)
+    assert _num(first["n_shown"]) == 13 and _num(last["n_shown"]) == shift.probes["backwards"][0]["k"]
+    assert visible_turns(hands, pitfall.start_frame, pitfall.end_frame) == []
+    assert counter_vs_faded_hands(hands, pitfall.start_frame, pitfall.end_frame) == []
+    # the hands are really gone for a moment: the jump from 13 to 3 happens while nothing is drawn
+    assert any(max(s["hands_opacity"]) == 0 for s in hands if pitfall.start_frame <= s["frame"] < pitfall.end_frame)
+    # where the voice does say it (backwards: "指针反而往回拨"), the hands do turn back, and are seen to
+    back = shift.plan.cue("backwards")
+    assert visible_turns(hands, back.start_frame, back.end_frame)
+
+
+def test_shift_machine_unwinding_check_catches_a_silent_turn(shift):
+    pitfall = shift.plan.cue("pitfall")
+    inside = [s for s in shift.probes["hands"] if pitfall.start_frame <= s["frame"] < pitfall.end_frame]
+    # the old picture: the hands stay drawn and turn from n = 13 back to n = 3 over ten frames
+    turning = copy.deepcopy(inside[:10])
+    for j, s in enumerate(turning):
+        n = 13 - j
+        s["hands_opacity"] = [1.0] * (D_SHIFT // 2)
+        s["n_shown"] = str(n)
+        for i, h in enumerate(s["hands"]):
+            c, r, a = np.array(h["start"]), length(h["start"], h["end"]), np.radians(W_DEG[i] * n)
+            h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
+    assert visible_turns(turning, pitfall.start_frame, pitfall.end_frame)
+    assert counter_vs_faded_hands(turning, pitfall.start_frame, pitfall.end_frame) == []
+    # the counter left at 13 while the hands fade back in at 3
+    stale = copy.deepcopy([s for s in inside if 0 < min(s["hands_opacity"]) and _num(s["n_shown"]) == 3])
+    for s in stale:
+        s["n_shown"] = "13"
+    assert stale and counter_vs_faded_hands(stale, pitfall.start_frame, pitfall.end_frame)
+
+
+# -- M3, L1: the voice says which clocks before it quotes their speeds; the gloss needs no brackets -----------
+def test_shift_machine_names_the_drawn_clocks_and_glosses_speed_in_words(shift):
+    said = shift.plan.cue("no_learning").text
+    which = f"这里画的是 {D_SHIFT} 维的 {D_SHIFT // 2} 个钟"
+    assert which in said and said.index(which) < said.index(f"{figures.value('w3_d8_deg')}°")
+    assert shift.probes["matrix"][0]["w"] == pytest.approx(W.tolist())  # the drawn clocks are mathcore's d = 8
+    clocks = shift.plan.cue("clocks").text
+    assert "也叫角频率" in clocks and "（" not in clocks and "(" not in clocks

@@ -161,7 +161,9 @@ def test_the_formulas_and_the_schematic(scene):
         assert lhs == pytest.approx(float(q @ mathcore.rope(k[None], [n - m])[0]), abs=1e-12)
     memo = one(scene, "memo")
     assert memo["cards"] == memo["seen"] and memo["unknown"] == memo["seats"] - memo["seen"] > 0
-    assert memo["texts"][0].endswith("各记一份答案") and "没有答案" in memo["texts"][1]
+    assert memo["texts"][0].endswith("各记一份答案") and memo["texts"][1] == "没见过：答案靠不住"
+    # M4: every position has an input and gets some output; what fails is that it is unreliable (voice too)
     assert "omega k" in memo["rule"] and "每个位置都适用" in memo["rule"]
     said = scene.plan.cue("memorise").text
     assert "每个位置各记一份答案" in said and "ω 乘 k" in said
+    assert "没见过的位置，答案就靠不住" in said and "没有答案" not in said
