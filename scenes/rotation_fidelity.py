@@ -355,6 +355,6 @@ class RotationFidelity(NarratedScene):
         self.probe("seat_number", seat=[m.typst_code for m in seat], later=[m.text for m in later])
         with self.cue("seat_number") as cue:
             self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.3))
-            # 200° more: the turned arrows and their labels stay clear of the grey x and y
-            self.play(theta.animate.set_value(_deg(720 + 200)), run_time=cue.share(0.35))
+            # "多转一个固定角度": on counter-clockwise by 220°, to 110° past the grey x and y, clear of them
+            self.play(theta.animate.set_value(_deg(720 + 250 + 220)), run_time=cue.share(0.35))
             self.swap([wall, derive, rtr_note], FadeIn(later), run_time=cue.remaining())

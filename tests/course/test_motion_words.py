@@ -48,15 +48,7 @@ class Known(NamedTuple):
 
 #: cues whose drawing still turns against their words, known and left for the content rewrite (issue 39);
 #: a new finding fails the test, and so does an entry here whose cue no longer has one (remove it then)
-KNOWN_MISMATCHES: tuple[Known, ...] = (
-    Known(
-        "rotation_fidelity",
-        "seat_number",
-        "'往后挪一个位置，每根指针多转一个固定角度' while the two arrows (SpinArrow, the x and y of the norm "
-        "beat) turn 50° clockwise, from 970° back to 920° (the code's comment says '200° more'); "
-        "scenes/rotation_fidelity.py is being rewritten with the content",
-    ),
-)
+KNOWN_MISMATCHES: tuple[Known, ...] = ()
 
 
 def _known(scene_id: str) -> set[str]:
