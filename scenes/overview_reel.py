@@ -326,7 +326,7 @@ class OverviewReel(NarratedScene):
             theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
             theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
             theme.body_text("k 相对 q 多转 (n − m)θ", color=theme.ANGLE),
-            theme.body_text("同一对 q、k：分数只看距离", color=theme.SCORE),
+            theme.body_text("同一对 q、k：分数只看 n − m", color=theme.SCORE),
         )
         seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
         seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]

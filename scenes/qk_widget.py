@@ -125,7 +125,7 @@ class QKWidget(NarratedScene):
             theme.small_text("位置跟词义一起乘矩阵：同样隔 3 个座位，换个起点，分数就变", color=theme.TEXT),
         ).move_to(np.array([0.3, 0.45, 0.0]))
         kept = MarkedLine(
-            "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看隔了几个座位", color=theme.HIGHLIGHT)
+            "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看 n − m", color=theme.HIGHLIGHT)
         ).move_to(np.array([0.3, -1.95, 0.0]))  # where "v 不转" was: it leaves as RoPE's chain lights up
         with self.cue("why") as cue:
             self.play(
@@ -487,7 +487,7 @@ class QKWidget(NarratedScene):
         with self.cue("slide") as cue:
             self.play(FadeOut(box), FadeOut(unit_note), run_time=cue.share(0.08))
             self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
-            only = theme.body_text("同一对 q、k：分数只看距离", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+            only = theme.body_text("同一对 q、k：分数只看 n − m", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
             only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
             self.play(FadeIn(only), run_time=cue.remaining())
 

@@ -120,6 +120,7 @@ def test_formulas_keep_their_own_letters_but_not_the_wrong_symbol():
         "Gram 矩阵（格拉姆）",
         "sin 30°",
         "表格的最后一行",
+        "分数只看 n − m：隔几个座位、谁在前",
     ],
 )
 def test_the_right_words_pass(text):
@@ -141,6 +142,8 @@ def test_the_right_words_pass(text):
         ("夹角 200°", "夹角 200°"),
         ("数量积", "数量积"),
         ("一块表", "块表"),
+        ("同一对 q、k：分数只看距离", "只看距离"),
+        ("分数只看两个词隔了几个座位", "只看两个词隔了几个座位"),
         ("第 44 个座位", "第 44 个座位"),
         ("坐在第 2 个座位的 q", "第 2 个座位"),
         ("同一个第 2 号座位", "第 2 号座位"),

@@ -373,7 +373,7 @@ def test_why_is_drawn_as_said():
     assert "W_Q" in why["matrices"] and "W_K" in why["matrices"]
     assert why["kinds"] == ["cross", "tick"] and all(why["at"])
     cue = scene.plan.cue("why")
-    assert "算 q、k 的矩阵" in cue.text and "第三课" in cue.text and "只看隔了几个座位" in cue.text
+    assert "算 q、k 的矩阵" in cue.text and "第三课" in cue.text and "只看 n − m：隔几个座位、谁在前" in cue.text
     mixed, kept = (first_drawn(scene, t) for t in why["texts"])
     assert mixed.cue.endswith("why") and mixed.frame < cue.bookmarks["rope"] <= kept.frame  # each with its words
 
