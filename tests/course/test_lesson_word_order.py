@@ -236,7 +236,7 @@ def test_word_order_explains_the_long_context_caveat_once():
     assert "训练" in longer and "10000 改大" in longer and "慢的平面" in longer
     # seeded: the old bare line back in a cue, or on screen, or the explanation said twice
     bare_line = Place(
-        "word_order · cue qk_widget.slide",
+        "word_order · cue qk_widget.recall",
         "subtitles",
         "word_order",
         "qk_widget",
