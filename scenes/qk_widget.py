@@ -110,7 +110,7 @@ class QKWidget(NarratedScene):
         "why": ("rope",),
         "recall": ("seats", "slide"),
         "order": ("why", "real"),
-        "longer": ("far", "base"),
+        "longer": ("far", "base", "train"),
     }
     N_SEATS = 10
     PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
@@ -661,7 +661,7 @@ class QKWidget(NarratedScene):
         title = theme.small_text(
             f"一个头 {figures.CONTEXT_D} 维里最慢的平面（平面 {figures.CONTEXT_PLANE}）", color=theme.TEXT
         ).move_to(np.array([0.0, 2.95, 0.0]))
-        seen_label = theme.small_text("训练时转到过的角度", color=theme.ANGLE)
+        seen_label = theme.small_text("原来训练时的角度", color=theme.ANGLE)
         seen_label.move_to(dial.center_point + 2.45 * np.array([np.cos(seen / 2), np.sin(seen / 2), 0.0]))
         seen_label.shift((seen_label.width / 2 - 0.2) * RIGHT)
         distance = LabeledNumber(
@@ -684,6 +684,9 @@ class QKWidget(NarratedScene):
             *[theme.body_text(t, color=theme.HIGHLIGHT) for t in ("平面转得更慢：", "回到见过的范围")]
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         back.move_to(unseen.get_left(), aligned_edge=UP + LEFT).shift(0.25 * UP)
+        # a larger base changes every plane's angles, short distances too: the model is trained on a while more
+        retrain = theme.small_text("改完还要接着训练一阵，让模型适应新的转速", color=theme.TEXT)
+        retrain.next_to(back, DOWN, buff=0.3).align_to(back, LEFT)
         self.watch(
             "longer",
             lambda: {
@@ -720,4 +723,7 @@ class QKWidget(NarratedScene):
                 run_time=min(cue.share(0.25), 0.7 * cue.remaining()),
             )
             self.swap([unseen], FadeIn(back), run_time=min(cue.share(0.12), cue.remaining()))
+            self.hold_to(max(self.frame, cue.bookmark("train")))
+            self.play(FadeIn(retrain), run_time=min(cue.share(0.08), cue.remaining()))
             cue.hold()
+            self.probe("retrain", text=retrain.text, seen=seen_label.text, on=self.on_screen(retrain))

@@ -465,6 +465,12 @@ def test_longer_the_dial_equals_mathcore():
     assert end["base"] == pytest.approx(figures.CONTEXT_BASE)
     assert 0 <= figures.context_angle(figures.CONTEXT_FAR, figures.CONTEXT_BASE) <= seen
     assert end["base_on"] == [False, True] and "10000 改大" in cue.text and "没见过的角度" in cue.text
+    # a larger base is no free fix (review 4, M2): every plane's angles change, so the model trains on a while
+    # more; the sector is the angles of the original training
+    retrain = scene.probes["retrain"][0]
+    assert retrain["on"] and "接着训练" in retrain["text"] and retrain["seen"] == "原来训练时的角度"
+    assert first_drawn(scene, retrain["text"]).frame >= cue.bookmarks["train"]
+    assert "接着训练一阵" in cue.text and "适应新的转速" in cue.text
 
 
 def test_longer_check_catches_a_wrong_drawing_or_label():
