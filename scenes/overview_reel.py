@@ -455,7 +455,7 @@ class OverviewReel(NarratedScene):
             ]
         )
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
-        nxt = theme.small_text("接下来：一节一节展开，最后四道小题", color=theme.MUTED).move_to(
+        nxt = theme.small_text("位置：要么加到 x 上，要么拿来转 q、k", color=theme.MUTED).move_to(
             np.array([0.0, -2.2, 0.0])
         )
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))

@@ -168,15 +168,17 @@ def test_overview_clocks_table_rope_close():
 
 
 def test_overview_stands_alone():
-    """Published alone as overview.mp4 and heard inside the lesson: the close says what follows in words true in
-    both ("接下来一节一节展开", never "完整的课里"); RoPE is named in full; the paper is named at its first mention
+    """Published alone as overview.mp4 and heard inside the lesson: the close is self-contained (review 4, K2): it
+    sums up, and points at nothing the standalone viewer does not have (no "接下来", no quiz); RoPE is named in full; the paper is named at its first mention
     (the year, the one that introduced the Transformer), in the voice and in the caption; the long-context caveat
     is not recited here (the lesson explains it once, at qk_widget.longer)."""
     scene = build("word_order_overview")
     plan = scene.plan
     close = plan.cue("close").text
-    assert "接下来一节一节展开，最后有四道小题" in close and "完整的课里" not in close
-    nxt = first_drawn(scene, "接下来：一节一节展开，最后四道小题")
+    assert "一句话：位置要么加到 x 上" in close and not any(
+        w in close for w in ("接下来", "小题", "完整的课", "下一节")
+    )
+    nxt = first_drawn(scene, "位置：要么加到 x 上，要么拿来转 q、k")
     assert nxt is not None and nxt.cue.endswith("close")
     assert "RoPE（旋转位置编码）" in plan.cue("rope").text
     clocks = plan.cue("clocks").text
