@@ -181,6 +181,10 @@ def test_overview_stands_alone():
     nxt = first_drawn(scene, "位置：要么加到 x 上，要么拿来转 q、k")
     assert nxt is not None and nxt.cue.endswith("close")
     assert "RoPE（旋转位置编码）" in plan.cue("rope").text
+    # a bracketed gloss is not read as part of the sentence (review 4, L1): the voice says it with 也就是
+    assert "RoPE，也就是旋转位置编码" in plan.cue("rope").say
+    assert "softmax，也就是把分数化成和为 1 的权重" in plan.cue("blind").say
+    assert "（" not in plan.cue("rope").say + plan.cue("blind").say
     clocks = plan.cue("clocks").text
     assert clocks.index("2017") < clocks.index("原论文") and "提出 Transformer" in clocks
     assert "绝对值" in clocks  # |reading| ≤ 1, readings reach −1
