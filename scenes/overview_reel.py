@@ -455,9 +455,6 @@ class OverviewReel(NarratedScene):
             ]
         )
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
-        nxt = theme.small_text("位置：要么加到 x 上，要么拿来转 q、k", color=theme.MUTED).move_to(
-            np.array([0.0, -2.2, 0.0])
-        )
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(
             *[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]), run_time=cue.share(0.12)
@@ -465,5 +462,4 @@ class OverviewReel(NarratedScene):
         self.play(row.make_step_animation(self.CLOSE_POSITION), run_time=cue.share(0.25))
         self._at(cue, 0.55)
         self.play(FadeIn(swap), run_time=cue.share(0.12))
-        self._at(cue, 0.75)
-        self.play(FadeIn(nxt), run_time=cue.remaining())
+        cue.hold()

@@ -291,7 +291,7 @@ class QKWidget(NarratedScene):
         k_start_label = theme.body_text("k", color=theme.K).move_to(
             CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0])
         )
-        recalled = theme.small_text("第一课看过", color=theme.MUTED).move_to(CENTER + np.array([1.9, 2.15, 0.0]))
+        recalled = theme.small_text("第一课看过", color=theme.MUTED).move_to(np.array([-0.45, 2.85, 0.0]))
         theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
         theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
         strip = VGroup(*[Square(SEAT_W, color=theme.MUTED, stroke_width=2) for _ in range(self.N_SEATS)])
@@ -686,7 +686,7 @@ class QKWidget(NarratedScene):
         back.move_to(unseen.get_left(), aligned_edge=UP + LEFT).shift(0.25 * UP)
         # a larger base changes every plane's angles, short distances too: the model is trained on a while more
         retrain = theme.small_text("改完还要接着训练一阵，让模型适应新的转速", color=theme.TEXT)
-        retrain.move_to(np.array([0.0, -2.55, 0.0]))  # across the frame, under the dial and the panel
+        retrain.move_to(np.array([0.0, -2.25, 0.0]))  # across the frame, under the dial and the panel
         self.watch(
             "longer",
             lambda: {
