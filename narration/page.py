@@ -84,6 +84,10 @@ def rotation_pair(
         "dial": [[float(c) for c in mathcore.pointer_tip(s * theta)] for s in range(seats)],
         "turn_text": [fmt_dec(s * theta_deg) for s in range(seats)],  # mθ, nθ
         "gap_text": [fmt_dec(d * theta_deg) for d in range(1 - seats, seats)],  # (n − m)θ, from 1 − seats up
+        # k's turn relative to q with the switch on: the lead plus (n − m)θ (what the arrows show), same index
+        "lead_gap_text": None
+        if lead_deg is None
+        else [fmt_dec(float(lead_deg) + d * theta_deg) for d in range(1 - seats, seats)],
         "lead_deg": None if lead_deg is None else float(lead_deg),
         "lead_text": None if lead_deg is None else fmt_dec(lead_deg),
         "lead_on": bool(lead_on) and lead_deg is not None,

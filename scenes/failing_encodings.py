@@ -66,7 +66,7 @@ class FailingEncodings(NarratedScene):
             theme.body_text(f"p = {vec_text(raw(self.NEAR))}", color=theme.POSITION),
         )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([-3.1, 1.3, 0.0]))
-        word_label = theme.small_text(f"“{self.WORD}” 在第 {self.NEAR} 个座位", color=theme.MUTED).next_to(
+        word_label = theme.small_text(f"“{self.WORD}” 在 {self.NEAR} 号座位", color=theme.MUTED).next_to(
             rows, DOWN, buff=0.35
         )
         word_label.align_to(rows, LEFT)
@@ -95,7 +95,7 @@ class FailingEncodings(NarratedScene):
             self.play(FadeIn(seat), FadeIn(small), run_time=cue.share(0.2))
             grow = bars.seat.animate.set_value(self.FAR)
             self.play(grow, run_time=cue.share(0.55), rate_func=log_sweep_rate(self.NEAR, self.FAR))
-            label_far = theme.small_text(f"“{self.WORD}” 在第 {self.FAR} 个座位", color=theme.MUTED).move_to(
+            label_far = theme.small_text(f"“{self.WORD}” 在 {self.FAR} 号座位", color=theme.MUTED).move_to(
                 word_label, aligned_edge=LEFT
             )
             self.play(
@@ -115,12 +115,12 @@ class FailingEncodings(NarratedScene):
                 f"只看词义：{self.WORD} · {self.OTHER} = {figures.fmt_dec(dot(x_cat, x_dog))}", color=theme.SCORE
             ),
             theme.body_text(
-                f"都坐第 {self.FAR} 个座位：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿", color=theme.SCORE
+                f"都坐 {self.FAR} 号座位：点积 ≈ {figures.fmt_dec(dot_far / 1e8, 1)} 亿", color=theme.SCORE
             ),
         )
         dists = VGroup(
             theme.body_text(
-                f"第 {self.NEAR} 个座位的{self.WORD} ↔ 第 {self.FAR} 个座位的{self.WORD}：相距 "
+                f"{self.NEAR} 号座位的{self.WORD} ↔ {self.FAR} 号座位的{self.WORD}：相距 "
                 f"{figures.fmt_dec(distance(x_cat + raw(self.NEAR), far_x))}",
                 color=theme.HIGHLIGHT,
             ),

@@ -20,7 +20,6 @@ from manim import (
     Line,
     RoundedRectangle,
     Square,
-    SurroundingRectangle,
     ValueTracker,
     VGroup,
 )
@@ -83,8 +82,9 @@ def _chain(*parts: tuple[str, str]) -> VGroup:
 
 
 class QKWidget(NarratedScene):
-    """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → arrow → rule →
-    angle → score → slide → order (the seats swapped: aligned arrows score both orders alike) → planes →
+    """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → recall (lesson 1's
+    rule over its picture: q on seat 2, k on seat 4, then both moved on; not derived again) → order (the seats
+    swapped: aligned arrows score both orders alike) → planes →
     same_clocks → ticks (the three requirements) → longer (the slowest plane, seen and unseen angles).
 
     q and k are ``figures.WIDGET_Q/K``, θ is ``figures.THETA_DEG``, the seats are
@@ -98,18 +98,20 @@ class QKWidget(NarratedScene):
         "placement",
         "after_qk",
         "why",
-        "arrow",
-        "rule",
-        "angle",
-        "score",
-        "slide",
+        "recall",
         "order",
         "planes",
         "same_clocks",
         "ticks",
         "longer",
     )
-    BOOKMARKS = {"placement": ("moved",), "why": ("rope",), "order": ("why", "real"), "longer": ("far", "base")}
+    BOOKMARKS = {
+        "placement": ("moved",),
+        "why": ("rope",),
+        "recall": ("seats", "slide"),
+        "order": ("why", "real"),
+        "longer": ("far", "base", "train"),
+    }
     N_SEATS = 10
     PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
     PLANE_INDICES = (0, 16, 32, 48, 63)
@@ -125,7 +127,7 @@ class QKWidget(NarratedScene):
             theme.small_text("位置跟词义一起乘矩阵：同样隔 3 个座位，换个起点，分数就变", color=theme.TEXT),
         ).move_to(np.array([0.3, 0.45, 0.0]))
         kept = MarkedLine(
-            "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看隔了几个座位", color=theme.HIGHLIGHT)
+            "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看 n − m", color=theme.HIGHLIGHT)
         ).move_to(np.array([0.3, -1.95, 0.0]))  # where "v 不转" was: it leaves as RoPE's chain lights up
         with self.cue("why") as cue:
             self.play(
@@ -165,7 +167,7 @@ class QKWidget(NarratedScene):
         aligned.move_to(CENTER + np.array([0.0, -2.05, 0.0]))  # under the dial: the seat strip is right
         a, b = figures.ROPE_PAIRS[0]
         real = VGroup(
-            theme.small_text("上一课那一对：起初就不重合", color=theme.TEXT),
+            theme.small_text("第一课那一对：起初就不重合", color=theme.TEXT),
             theme.small_text(f"k 在 q 后面 {b - a} 个座位：分数 {figures.value('rope_pair_score')}", color=theme.SCORE),
             theme.small_text(
                 f"k 在 q 前面 {b - a} 个座位：分数 +{figures.value('rope_swap_score')}", color=theme.SCORE
@@ -258,80 +260,25 @@ class QKWidget(NarratedScene):
         # -- why: a position added to x passes through W_Q, W_K (with the word) before the score; RoPE turns after --
         self._why(old, old_name, new, v_note)
 
-        # -- arrow: q = (1, 0) on a plane, turned 90° keeps its length --------------------
+        # -- recall: lesson 1's rule over its picture (q turns mθ, k turns nθ; both moved on, the score stays) --
         pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
         axes = VGroup(
             Line(CENTER + 2.3 * LEFT, CENTER + 2.3 * RIGHT, color=theme.MUTED, stroke_width=2),
             Line(CENTER + 2.1 * DOWN, CENTER + 2.3 * UP, color=theme.MUTED, stroke_width=2),
         )
-        q_len = LabeledNumber("长度 =", 1.0, decimals=0, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL)
-        q_len.move_to(np.array([PANEL_X, 0.3, 0.0]), aligned_edge=LEFT)
-        q_len.add_updater(lambda m: m.set_value(float(np.linalg.norm(pair.turned_q()))))
-        q_name = theme.body_text(f"q = {figures.fmt_point(figures.WIDGET_Q)}", color=theme.Q)
-        q_name.move_to(np.array([PANEL_X, 1.0, 0.0]), aligned_edge=LEFT)
-        q_turned = theme.body_text(f"转 90° 后：q = {figures.value('r90_e1')}", color=theme.Q)
-        q_turned.move_to(q_name, aligned_edge=LEFT)
-        self.watch(
-            "arrow_drawn",
-            lambda: {
-                "q_start": pair.q_arrow.get_start().tolist(),
-                "q_end": pair.q_arrow.get_end().tolist(),
-                "unit": SCALE,
-                "k_start": pair.k_arrow.get_start().tolist(),
-                "k_end": pair.k_arrow.get_end().tolist(),
-                "k_on": self.on_screen(pair.k_arrow) and pair.k_arrow.get_stroke_opacity() > 0.5,
-                "len_text": q_len.shown_text(),
-                "len_on": self.on_screen(q_len),
-                "name_texts": [q_name.text, q_turned.text],
-                "names_on": [self.on_screen(q_name), self.on_screen(q_turned)],
-            },
-        )
-        with self.cue("arrow") as cue:
-            self.play(
-                FadeOut(self.why_group),
-                FadeOut(old),
-                FadeOut(new),
-                FadeOut(old_name),
-                FadeOut(new_name),
-                FadeOut(legend),
-                run_time=cue.share(0.12),
-            )
-            self.play(
-                Create(axes),
-                FadeIn(pair.circle),
-                GrowArrow(pair.q_arrow),
-                FadeIn(pair.q_label),
-                FadeIn(q_name),
-                run_time=cue.share(0.3),
-            )
-            self.add(pair)
-            pair.k_arrow.set_opacity(0)
-            pair.k_label.set_opacity(0)
-            self.play(FadeIn(q_len), run_time=cue.share(0.1))
-            self.play(
-                pair.m.animate.set_value(np.radians(90.0) / theta),
-                FadeOut(q_name),
-                run_time=min(cue.share(0.3), cue.remaining()),
-            )
-            self.play(FadeIn(q_turned), run_time=min(cue.share(0.1), cue.remaining()))
-            cue.hold()
-
-        # -- rule: seat i turns q by i·θ, seat j turns k by j·θ -------------------------------
         rules = (
             VGroup(
                 rich(
-                    "第 "
-                    + colored("$m$", theme.POSITION)
-                    + " 个座位的 "
+                    colored("$m$", theme.POSITION)
+                    + " 号座位的 "
                     + colored("q", theme.Q)
                     + "：转 "
                     + colored("$m theta$", theme.ANGLE),
                     font_size=theme.SIZE_SMALL,
                 ),
                 rich(
-                    "第 "
-                    + colored("$n$", theme.POSITION)
-                    + " 个座位的 "
+                    colored("$n$", theme.POSITION)
+                    + " 号座位的 "
                     + colored("k", theme.K)
                     + "：转 "
                     + colored("$n theta$", theme.ANGLE),
@@ -341,14 +288,12 @@ class QKWidget(NarratedScene):
             .arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             .move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
         )
-        theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
-        theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
-        # k starts where q starts: drawn thinner on top of q, with its own label under the tip, so both show
         k_start_label = theme.body_text("k", color=theme.K).move_to(
             CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0])
         )
-        same_start = theme.small_text("k 从同一处出发，和 q 重合", color=theme.TEXT)
-        same_start.move_to(CENTER + np.array([0.0, -2.45, 0.0]))
+        recalled = theme.small_text("第一课看过", color=theme.MUTED).move_to(np.array([-0.45, 2.85, 0.0]))
+        theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
+        theta_note.move_to(CENTER + np.array([-1.75, 2.3, 0.0]))
         strip = VGroup(*[Square(SEAT_W, color=theme.MUTED, stroke_width=2) for _ in range(self.N_SEATS)])
         strip.arrange(RIGHT, buff=0.0).move_to(np.array([PANEL_X, STRIP_Y, 0.0]), aligned_edge=LEFT)
         seat_nums = VGroup(*[theme.small_text(str(s), color=theme.POSITION).move_to(sq) for s, sq in enumerate(strip)])
@@ -361,25 +306,7 @@ class QKWidget(NarratedScene):
         k_chip = theme.small_text("k", color=theme.K)
         q_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.m.get_value()), STRIP_Y + 0.5, 0.0])))
         k_chip.add_updater(lambda m: m.move_to(np.array([seat_x(pair.n.get_value()), STRIP_Y - 0.5, 0.0])))
-        with self.cue("rule") as cue:
-            self.play(FadeOut(q_len), FadeOut(q_turned), pair.m.animate.set_value(0.0), run_time=cue.share(0.2))
-            self.play(
-                FadeIn(rules[0]),
-                FadeIn(strip),
-                FadeIn(seat_nums),
-                FadeIn(seat_word),
-                FadeIn(q_chip),
-                run_time=cue.share(0.25),
-            )
-            self.play(FadeIn(rules[1]), FadeIn(k_chip), run_time=cue.share(0.2))
-            self.play(FadeIn(theta_note), run_time=cue.share(0.15))
-            k_width = pair.k_arrow.get_stroke_width()
-            pair.k_arrow.set_stroke(width=K_THIN * k_width, family=False)
-            self.play(
-                pair.k_arrow.animate.set_opacity(1), FadeIn(k_start_label), FadeIn(same_start), run_time=cue.remaining()
-            )
 
-        # -- angle: q at seat 2 turns 60°, k at seat 4 turns 120°; the gap is 60° ---------------
         def turn_q() -> float:
             return float(np.degrees(pair.m.get_value() * theta))
 
@@ -414,6 +341,10 @@ class QKWidget(NarratedScene):
         k_turn.add_updater(lambda m: m.set_value(turn_k()))
         gap_num.add_updater(lambda m: m.set_value(gap()))
         score.add_updater(lambda m: m.set_value(pair.current_score()))
+        unit_note = theme.small_text("长度都是 1：点积 = cos(夹角)", color=theme.TEXT)
+        unit_note.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
+        only = theme.body_text("一起往后挪：分数不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
+        only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
         self.watch(
             "widget",
             lambda: {
@@ -460,38 +391,59 @@ class QKWidget(NarratedScene):
                 "theta_on": self.on_screen(theta_note),
             },
         )
-        with self.cue("angle") as cue:
+        with self.cue("recall") as cue:
+            self.play(
+                FadeOut(self.why_group),
+                FadeOut(old),
+                FadeOut(new),
+                FadeOut(old_name),
+                FadeOut(new_name),
+                FadeOut(legend),
+                run_time=cue.share(0.06),
+            )
             readouts.update()
+            # both arrows on seat 0, pointing right: k drawn thinner on q (so q shows around it), its label under
+            k_width = pair.k_arrow.get_stroke_width()
+            pair.k_arrow.set_stroke(width=K_THIN * k_width, family=False)
+            pair.k_label.set_opacity(0)
+            self.play(
+                Create(axes),
+                FadeIn(pair),
+                FadeIn(k_start_label),
+                FadeIn(rules),
+                FadeIn(recalled),
+                FadeIn(theta_note),
+                FadeIn(strip),
+                FadeIn(seat_nums),
+                FadeIn(seat_word),
+                FadeIn(q_chip),
+                FadeIn(k_chip),
+                FadeIn(q_turn),
+                FadeIn(k_turn),
+                run_time=cue.share(0.12),
+            )
+            self.hold_to(max(self.frame, cue.bookmark("seats")))
+            self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.1))
             pair.k_arrow.set_stroke(width=k_width, family=False)
-            self.play(FadeIn(q_turn), FadeIn(k_turn), FadeOut(same_start), run_time=cue.share(0.12))
-            self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.3))
             self.play(
                 pair.n.animate.set_value(float(j0)),
                 pair.k_label.animate.set_opacity(1),
                 FadeOut(k_start_label),
-                run_time=cue.share(0.3),
+                run_time=cue.share(0.1),
             )
             pair._sync_arc()
             gap_num.update()
-            self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), run_time=cue.remaining())
-
-        # -- score: cos of the gap ------------------------------------------------------------
-        with self.cue("score") as cue:
             score.update()
-            box = SurroundingRectangle(score, color=theme.SCORE, buff=0.12)
-            unit_note = theme.small_text("长度都是 1：点积 = cos(夹角)", color=theme.TEXT)
-            unit_note.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
-            self.play(FadeIn(unit_note), run_time=cue.share(0.3))
-            self.play(FadeIn(score), run_time=cue.share(0.3))
-            self.play(Create(box), run_time=cue.remaining())
-
-        # -- slide: both words move 3 seats on; the gap and the score stay -----------------------
-        with self.cue("slide") as cue:
-            self.play(FadeOut(box), FadeOut(unit_note), run_time=cue.share(0.08))
-            self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.45))
-            only = theme.body_text("同一对 q、k：分数只看距离", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
-            only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
-            self.play(FadeIn(only), run_time=cue.remaining())
+            self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(score), FadeIn(unit_note), run_time=cue.share(0.1))
+            self.hold_to(max(self.frame, cue.bookmark("slide")))
+            self.play(FadeOut(unit_note), run_time=cue.share(0.04))
+            self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.14))
+            self.play(FadeIn(only), run_time=min(cue.share(0.06), cue.remaining()))
+            cue.hold()
+            self.probe(
+                "recall", recalled=recalled.text, only=only.text, on=[self.on_screen(recalled), self.on_screen(only)]
+            )
+        rules = VGroup(rules, recalled)
 
         # -- order: q and k trade seats; aligned arrows score both orders alike; lesson 1's pair does not ---------
         order_notes = self._order(pair, readouts, only, rules)
@@ -709,7 +661,7 @@ class QKWidget(NarratedScene):
         title = theme.small_text(
             f"一个头 {figures.CONTEXT_D} 维里最慢的平面（平面 {figures.CONTEXT_PLANE}）", color=theme.TEXT
         ).move_to(np.array([0.0, 2.95, 0.0]))
-        seen_label = theme.small_text("训练时转到过的角度", color=theme.ANGLE)
+        seen_label = theme.small_text("原来训练时的角度", color=theme.ANGLE)
         seen_label.move_to(dial.center_point + 2.45 * np.array([np.cos(seen / 2), np.sin(seen / 2), 0.0]))
         seen_label.shift((seen_label.width / 2 - 0.2) * RIGHT)
         distance = LabeledNumber(
@@ -732,6 +684,9 @@ class QKWidget(NarratedScene):
             *[theme.body_text(t, color=theme.HIGHLIGHT) for t in ("平面转得更慢：", "回到见过的范围")]
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         back.move_to(unseen.get_left(), aligned_edge=UP + LEFT).shift(0.25 * UP)
+        # a larger base changes every plane's angles, short distances too: the model is trained on a while more
+        retrain = theme.small_text("改完还要接着训练一阵，让模型适应新的转速", color=theme.TEXT)
+        retrain.move_to(np.array([0.0, -2.25, 0.0]))  # across the frame, under the dial and the panel
         self.watch(
             "longer",
             lambda: {
@@ -768,4 +723,7 @@ class QKWidget(NarratedScene):
                 run_time=min(cue.share(0.25), 0.7 * cue.remaining()),
             )
             self.swap([unseen], FadeIn(back), run_time=min(cue.share(0.12), cue.remaining()))
+            self.hold_to(max(self.frame, cue.bookmark("train")))
+            self.play(FadeIn(retrain), run_time=min(cue.share(0.08), cue.remaining()))
             cue.hold()
+            self.probe("retrain", text=retrain.text, seen=seen_label.text, on=self.on_screen(retrain))

@@ -325,7 +325,7 @@ class OverviewReel(NarratedScene):
             theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
             theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
             theme.body_text("k 相对 q 多转 (n − m)θ", color=theme.ANGLE),
-            theme.body_text("同一对 q、k：分数只看距离", color=theme.SCORE),
+            theme.body_text("同一对 q、k：分数只看 n − m", color=theme.SCORE),
         )
         seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
         seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
@@ -454,9 +454,6 @@ class OverviewReel(NarratedScene):
             ]
         )
         swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
-        nxt = theme.small_text("接下来：一节一节展开，最后四道小题", color=theme.MUTED).move_to(
-            np.array([0.0, -2.2, 0.0])
-        )
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(
             *[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]), run_time=cue.share(0.12)
@@ -464,5 +461,4 @@ class OverviewReel(NarratedScene):
         self.play(row.make_step_animation(self.CLOSE_POSITION), run_time=cue.share(0.25))
         self._at(cue, 0.55)
         self.play(FadeIn(swap), run_time=cue.share(0.12))
-        self._at(cue, 0.75)
-        self.play(FadeIn(nxt), run_time=cue.remaining())
+        cue.hold()

@@ -105,7 +105,12 @@ def test_formulas_keep_their_own_letters_but_not_the_wrong_symbol():
         "最慢的指针",
         "逆时针转",
         "框出的格子",
-        "第 44 个座位",
+        "44 号座位",
+        "坐在 2 号座位的 q 转 60°",
+        "从 3 号座位挪到 4 号",
+        "位置 m 上的词转 mθ",
+        "第一个词坐 0 号",
+        "第 0 个钟最快",
         "查询向量 q、键向量 k、值向量 v",
         "查询矩阵乘上键矩阵",
         "k 相对 q 转过的角是 (n−m)θ",
@@ -115,6 +120,7 @@ def test_formulas_keep_their_own_letters_but_not_the_wrong_symbol():
         "Gram 矩阵（格拉姆）",
         "sin 30°",
         "表格的最后一行",
+        "分数只看 n − m：隔几个座位、谁在前",
     ],
 )
 def test_the_right_words_pass(text):
@@ -136,11 +142,36 @@ def test_the_right_words_pass(text):
         ("夹角 200°", "夹角 200°"),
         ("数量积", "数量积"),
         ("一块表", "块表"),
+        ("同一对 q、k：分数只看距离", "只看距离"),
+        ("分数只看两个词隔了几个座位", "只看两个词隔了几个座位"),
+        ("第 44 个座位", "第 44 个座位"),
+        ("坐在第 2 个座位的 q", "第 2 个座位"),
+        ("同一个第 2 号座位", "第 2 号座位"),
+        ("排在第 m 个位置的词", "第 m 个位置"),
+        ("k 在第 n 个位置", "第 n 个位置"),
     ],
 )
 def test_each_variant_is_found(text, found):
     got = find_variants([Place("seed", "subtitles", "word_order", "seat_card", text)], G)
     assert [o.found for o in got] == [found]
+
+
+def test_an_ordinal_seat_is_found_in_every_lesson_and_in_a_seeded_cue():
+    """Seats and positions count from 0 and are named by their label ("2 号座位", "位置 m"): "第 2 个座位"
+    is the second seat, seat 1 (review 4, E1). Found in all three lessons, also when the seat word comes later."""
+    for lesson in ("trig_to_rope", "word_order", "rotation_matrix"):
+        got = find_variants([Place("x", "subtitles", lesson, None, "从第 3 个还是第 5000 个位置出发")], G)
+        assert [o.found for o in got] == ["第 3 个", "第 5000 个位置"], lesson
+    real = narration_places()
+    k = next(i for i, p in enumerate(real) if p.where.endswith("cue seat_card.idea") and p.channel == "subtitles")
+    seeded = list(real)
+    seeded[k] = Place(
+        real[k].where, "subtitles", "word_order", "seat_card", real[k].text + "坐在第 2 个座位的 q 转 60°。"
+    )
+    before = _lines(find_variants(real, G))
+    new = [o for o in find_variants(seeded, G) if o.line() not in before]
+    assert [o.found for o in new] == ["第 2 个座位"], [o.line() for o in new]
+    assert new[0].line().startswith("word_order · cue seat_card.idea [subtitles]: ") and "号座位" in new[0].line()
 
 
 def test_an_allowed_context_is_allowed_where_and_as_often_as_it_says():
@@ -158,7 +189,7 @@ def test_an_allowed_context_is_allowed_where_and_as_often_as_it_says():
 
 def test_seats_belong_to_lessons_two_and_three():
     def found(lesson):
-        return [o.found for o in find_variants([Place("x", "subtitles", lesson, None, "第 3 个座位")], G)]
+        return [o.found for o in find_variants([Place("x", "subtitles", lesson, None, "3 号座位")], G)]
 
     assert found("trig_to_rope") == ["座位"]
     assert found("word_order") == found("rotation_matrix") == []

@@ -120,8 +120,10 @@ def test_failing_encodings_values(scene_b):
     assert np.allclose(
         steps["drawn"], [float(figures.value("norm_step_short")), float(figures.value("norm_step_long"))]
     )
-    # seats are counted 个座位 (not 座); the verdicts are led by a drawn cross (the course font has no ✗)
-    assert f"第{scene.FAR}个座位" in cat["shown"][1] and f"第{scene.NEAR}个座位的{scene.WORD}" in cat["shown"][2]
+    # seats are named by their label, 号座位 (not 座, not the ordinal 第 N 个); the verdicts are led by a drawn
+    # cross (the course font has no ✗)
+    assert f"{scene.FAR}号座位" in cat["shown"][1] and f"{scene.NEAR}号座位的{scene.WORD}" in cat["shown"][2]
+    assert "第" not in cat["shown"][1] + cat["shown"][2]
     verdicts = scene.probes["verdict"]
     assert [v["text"].split("：")[0] for v in verdicts] == ["违反第二条", "违反第三条"]
     assert all(v["kind"] == "cross" and v["mark_left_of_text"] and "✗" not in v["text"] for v in verdicts)
@@ -234,7 +236,7 @@ def test_word_order_explains_the_long_context_caveat_once():
     assert "训练" in longer and "10000 改大" in longer and "慢的平面" in longer
     # seeded: the old bare line back in a cue, or on screen, or the explanation said twice
     bare_line = Place(
-        "word_order · cue qk_widget.slide",
+        "word_order · cue qk_widget.recall",
         "subtitles",
         "word_order",
         "qk_widget",

@@ -168,17 +168,30 @@ def test_overview_clocks_table_rope_close():
 
 
 def test_overview_stands_alone():
-    """Published alone as overview.mp4 and heard inside the lesson: the close says what follows in words true in
-    both ("接下来一节一节展开", never "完整的课里"); RoPE is named in full; the paper is named at its first mention
-    (the year, the one that introduced the Transformer), in the voice and in the caption; the long-context caveat
-    is not recited here (the lesson explains it once, at qk_widget.longer)."""
+    """Published alone as overview.mp4 and heard inside the lesson: the close is self-contained (review 4, K2):
+    it ends on what RoPE does and points at nothing the standalone viewer does not have (no "接下来", no quiz);
+    RoPE is named in full, the voice reads the brackets as 也就是 (review 4, L1); the paper is named at its
+    first mention (the year, the one that introduced the Transformer), in the voice and in the caption; the
+    long-context caveat is not recited here (the lesson explains it once, at qk_widget.longer)."""
+    from pathlib import Path
+
+    import yaml
+
     scene = build("word_order_overview")
     plan = scene.plan
     close = plan.cue("close").text
-    assert "接下来一节一节展开，最后有四道小题" in close and "完整的课里" not in close
-    nxt = first_drawn(scene, "接下来：一节一节展开，最后四道小题")
-    assert nxt is not None and nxt.cue.endswith("close")
+    assert close.endswith("而是拿来转 q 和 k。")
+    assert not any(w in close for w in ("接下来", "小题", "完整的课", "下一节"))
+    assert first_drawn(scene, "接下来：一节一节展开，最后四道小题") is None
     assert "RoPE（旋转位置编码）" in plan.cue("rope").text
+    # a bracketed gloss is not read as part of the sentence: the voice says it with 也就是
+    root = Path(__file__).resolve().parents[2]
+    lesson = yaml.safe_load((root / "narration" / "word_order.yaml").read_text(encoding="utf-8"))
+    (overview,) = [s for s in lesson["scenes"] if s["id"] == "word_order_overview"]
+    said = {c["id"]: c.get("say", "") for c in overview["cues"]}
+    assert "RoPE，也就是旋转位置编码" in said["rope"]
+    assert "softmax，也就是把分数化成和为 1 的权重" in said["blind"]
+    assert "（" not in said["rope"] + said["blind"]
     clocks = plan.cue("clocks").text
     assert clocks.index("2017") < clocks.index("原论文") and "提出 Transformer" in clocks
     assert "绝对值" in clocks  # |reading| ≤ 1, readings reach −1

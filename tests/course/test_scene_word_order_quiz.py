@@ -49,7 +49,7 @@ def test_quiz_answers_use_the_course_terms(scene_b):
     computed (the long-context caveat is explained in qk_widget, not recited here)."""
     scene = scene_b("word_order_quiz")
     q3 = scene.plan.cue("q3").text
-    assert "转速不同的钟" in q3 and "走速" not in q3
+    assert "慢钟" in q3 and "走速" not in q3
     assert "大多在 −1 到 1 之间" in scene.plan.cue("q2_answer").text and "大多在 −1 到 1 之间" in scene.ANSWERS[2][1]
     assert "整句话" in scene.plan.cue("q1").text and "整句话" in scene.plan.cue("q1_answer").text
     assert any("整句话" in line for line in scene.ANSWERS[1])

@@ -1,9 +1,10 @@
 /* This course's q/k widget (narration/page.py places it in word_order, beside qk_widget): q on seat m,
    k on seat n, each turned by its seat times θ: the arrows, each turn, k's turn relative to q ((n − m)θ,
-   signed), the angle between them (folded into [0°, 180°], the arc), the score q·k. A switch starts k
-   further round (lesson 1's pair: k ahead of q), so that k after q and k before q score differently; the
-   note says why. Every number it shows and every arrow it draws is in its data, computed by narration/page.py
-   with mathcore and written with the figures' formatters: this script looks them up and draws. Plain ES5. */
+   signed; with the switch on, the lead plus (n − m)θ, as drawn), the angle between them (folded into
+   [0°, 180°], the arc), the score q·k. A switch starts k further round (lesson 1's pair: k ahead of q), so
+   that k after q and k before q score differently; the note says why. Every number it shows and every arrow
+   it draws is in its data, computed by narration/page.py with mathcore and written with the figures'
+   formatters: this script looks them up and draws. Plain ES5. */
 coursekit.widget("rotation_pair", function (el, data) {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -94,7 +95,10 @@ coursekit.widget("rotation_pair", function (el, data) {
     el.querySelector(".seat-n output").textContent = String(n);
     el.querySelector(".q-turn").textContent = data.turn_text[m] + "°";
     el.querySelector(".k-turn").textContent = data.turn_text[n] + "°";
-    el.querySelector(".turn").textContent = data.gap_text[n - m + seats - 1] + "°";
+    /* k's turn relative to q, as the arrows are drawn: (n − m)θ, or the lead plus (n − m)θ with the switch on */
+    el.querySelector(".turn-aligned").hidden = lead;
+    el.querySelector(".turn-lead").hidden = !lead;
+    el.querySelector(".turn").textContent = (lead ? data.lead_gap_text : data.gap_text)[n - m + seats - 1] + "°";
     el.querySelector(".angle").textContent = state.angle_text[m][n] + "°";
     var scoreEl = el.querySelector(".score");
     scoreEl.textContent = state.score_text[m][n];

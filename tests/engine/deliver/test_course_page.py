@@ -188,6 +188,10 @@ def test_the_widgets_tables_are_mathcores_and_its_note_lesson_ones():
                 assert state["angle_text"][m][n] == figures.fmt_dec(angle)
     assert d["turn_text"] == [figures.fmt_dec(s * figures.THETA_DEG) for s in range(seats)]
     assert d["gap_text"][seats - 1 + GAP] == figures.fmt_dec(GAP * figures.THETA_DEG)
+    # with k started ahead, k's turn relative to q is the lead plus (n − m)θ: lesson 1's 110°, not 90°
+    lead = figures.ROPE_PAIR_K_LEAD_DEG
+    assert d["lead_gap_text"] == [figures.fmt_dec(lead + g * figures.THETA_DEG) for g in range(1 - seats, seats)]
+    assert d["lead_gap_text"][seats - 1 + GAP] == figures.value("rope_pair_gap_deg")
     led = d["states"][1]
     after, before = _lesson_one(0, GAP), _lesson_one(GAP, 0)
     assert after == (figures.value("rope_pair_gap_deg"), figures.value("rope_pair_score")) != before
@@ -475,7 +479,7 @@ def _widget_state(page) -> dict:
         return {m: +w.querySelector('input[data-var=m]').value, n: +w.querySelector('input[data-var=n]').value,
                 theta: JSON.parse(document.querySelector('script.widget-data').textContent).theta_deg, score: +w.querySelector('.score').dataset.value,
                 shown: w.querySelector('.score').textContent, angle: w.querySelector('.angle').textContent,
-                turn: w.querySelector('.turn').textContent,
+                turn: w.querySelector('.turn').textContent, turn_label: w.querySelector('.turn').previousElementSibling.innerText,
                 arc: arc.length > 1 ? {start: [+arc[1], +arc[2]], end: [+arc[9], +arc[10]], large: +arc[7]} : null,
                 q: tip('.arrow-q'), k: tip('.arrow-k')}; }""")
 
@@ -497,10 +501,16 @@ def _check_widget(state: dict, widget: dict, k_start=None) -> None:
     assert abs(state["score"] - expected) < 1e-12
     assert k_start is not None or abs(expected - math.cos((n - m) * theta)) < 1e-12
     assert state["shown"] == figures.fmt_dec(expected)  # written as the narration writes its scores
-    # k's turn relative to q: (n − m)θ, signed; the 夹角: mathcore's angle between the turned arrows, in [0°, 180°]
-    assert state["turn"] == f"{(n - m) * figures.THETA_DEG:g}°".replace("-", "−")
+    # k's turn relative to q: (n − m)θ, signed, plus how far k starts ahead of q (the switch's lead), and the
+    # label says which; the 夹角: mathcore's angle between the turned arrows, in [0°, 180°]
+    lead = float(np.degrees(np.arctan2(k[1], k[0]) - np.arctan2(q[1], q[0])))
+    turn = lead + (n - m) * figures.THETA_DEG
+    assert state["turn"] == figures.fmt_dec(turn) + "°", (state["turn"], turn)
+    added = f"{figures.fmt_dec(lead)}°+" if abs(lead) > 1e-9 else ""
+    assert state["turn_label"].replace(" ", "") == f"k相对q转过{added}(n−m)θ", state["turn_label"]
     tq, tk = mathcore.rope_2d(q, m, theta), mathcore.rope_2d(k, n, theta)
     between = float(np.degrees(angle_between(tq, tk)))
+    assert abs(abs((turn + 180.0) % 360.0 - 180.0) - between) <= 0.005  # the turn, folded, is the 夹角 drawn
     assert 0.0 <= _deg_text(state["angle"]) <= 180.0
     assert abs(_deg_text(state["angle"]) - between) <= 0.005
     for tip, v, seat in ((state["q"], q, m), (state["k"], k, n)):  # the arrows drawn
@@ -622,6 +632,27 @@ def test_the_before_after_check_fails_on_a_widget_that_ignores_its_switch(browse
         _check_before_after(page)
     expected = "after == _lesson_one" if seed == "lead never applied" else "[aligned, aligned]"
     assert expected in str(failed.traceback[-1].statement), failed.traceback[-1].statement
+    context.close()
+
+
+@pytest.mark.browser
+def test_the_widget_check_fails_on_a_turn_label_that_ignores_the_lead(browser, made, tmp_path):
+    """Seeded: the old widget's label, k's turn relative to q read as (n − m)θ with the switch on (90° while the
+    arrows and the arc show 110°): the widget check fails on it."""
+    _, manifest, _, widget = made
+    seeded = {**widget.data, "lead_gap_text": widget.data["gap_text"]}
+    write_page(tmp_path, manifest, [dataclasses.replace(widget, data=seeded)])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    _set_lead(page, True)
+    page.locator(".widget input[data-var=m]").fill("0")
+    page.locator(".widget input[data-var=n]").fill(str(GAP))
+    state = _widget_state(page)
+    assert state["turn"] == f"{figures.fmt_dec(GAP * figures.THETA_DEG)}°"  # the old label's 90°
+    k_led = mathcore.rotate(figures.WIDGET_K, np.radians(figures.ROPE_PAIR_K_LEAD_DEG))
+    with pytest.raises(AssertionError, match=f"{figures.value('rope_pair_gap_deg')}°"):  # lesson 1's 110°
+        _check_widget(state, widget, k_start=k_led)
     context.close()
 
 
