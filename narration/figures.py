@@ -258,8 +258,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
     # the same errors as spoken: only their order of magnitude (the screen shows the digits)
-    # (spoken in words, "10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus)
-    "eps_exp": lambda: fmt_int(-round(np.log10(checks.EPS))),
+    # (spoken in words, "{eps_mant} 乘 10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus);
+    # ε's two parts are read off its written form, so they say what the screen's 2.2×10⁻¹⁶ says
+    "eps_mant": lambda: fmt_sci(checks.EPS).split("×10")[0],
+    "eps_exp": lambda: fmt_int(-np.floor(np.log10(checks.EPS))),
     "assert_err_exp": lambda: fmt_int(-round(np.log10(np.median([a.error for a in checks.lesson_assertions()])))),
     # rot_composition: the angle pairs A3 sweeps (every 5th degree of one turn, each with each)
     "a3_pairs": lambda: fmt_int(_composition_errors().size),

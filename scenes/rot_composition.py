@@ -149,7 +149,7 @@ class RotComposition(NarratedScene):
         worst[1].add_updater(lambda m: m.set_value(running_max()))
         legend = self._legend(np.array([SIDE_X, -0.1, 0.0]))
         eps_note = theme.typst_text(
-            f"$epsilon$：机器精度，约 $10^(-{figures.value('eps_exp')})$",
+            f"$epsilon$：1 附近相邻小数的间距，约 ${figures.value('eps_mant')} times 10^(-{figures.value('eps_exp')})$",
             color=theme.MUTED,
             font_size=TYPST * theme.SIZE_SMALL,
         )
@@ -184,7 +184,13 @@ class RotComposition(NarratedScene):
                 ],
             },
         )
-        self.probe("a3", shown=a3[1].typst_code, error=checks.a3_composition(), pairs=int(err.size))
+        self.probe(
+            "a3",
+            shown=a3[1].typst_code,
+            error=checks.a3_composition(),
+            pairs=int(err.size),
+            eps_note=eps_note.typst_code,
+        )
         with self.cue("sweep") as cue:
             self.play(FadeOut(VGroup(old, now)), run_time=cue.share(0.08))
             self.add(heat, curtain, frame)

@@ -205,6 +205,8 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # spoken orders of magnitude: the power of ten nearest on a log scale
     # ... and its exponent alone, spoken in words ("10 的负 16 次方")
     "eps_exp": (-float(round(np.log10(np.finfo(np.float64).eps))), ("abs", 0.0)),
+    # ... and ε's leading digits: ε = eps_mant × 10^(−eps_exp), the spacing of doubles next to 1 (L3, review 5)
+    "eps_mant": (np.finfo(np.float64).eps * 10.0**16, ("abs", 0.05)),
     "assert_err_exp": (-float(round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2]))), ("abs", 0.0)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
     "assert_err_order": (
@@ -288,6 +290,9 @@ def test_specific_written_forms():
     assert fill("{g0_d32} {half_k_d32}") == "16 16"
     assert fill("{w0_d8}、{w1_d8}、{w2_d8}、{w3_d8}") == "1、0.1、0.01、0.001"
     assert fill("{a1_err}") == "2.2×10⁻¹⁶"
+    eps = np.finfo(np.float64).eps
+    assert np.nextafter(1.0, 2.0) - 1.0 == eps  # ε is the gap from 1 to the next double
+    assert float(fill("{eps_mant}")) * 10.0 ** -float(fill("{eps_exp}")) == pytest.approx(eps, rel=0.01)
     assert fill("{pe_norm_d512}") == str(int(np.sqrt(512 / 2)))
 
 
