@@ -271,8 +271,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
-    # unit_circle.sweep: sin 30° as the pointer's live readout writes it, two places ("0.50", not "0.5")
-    "sin30_fixed": lambda: fmt_fixed(mathcore.pointer_tip(np.radians(30.0))[1]),
     # --- rotation_matrix (lesson 3) ---
     # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
     "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),

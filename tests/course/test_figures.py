@@ -125,7 +125,6 @@ def _row_bug() -> np.ndarray:
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "sin30": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
     "cos30": (float(mathcore.pointer_tip(TH)[0]), ("abs", 0.005)),
-    "sin30_fixed": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
     "circle_radius": (1.0, ("abs", 1e-9)),
     "r90_e1": (tuple(mathcore.rotate([1.0, 0.0], np.pi / 2)), ("abs", 0.005)),
     "r90_len": (float(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.pi / 2))), ("abs", 0.005)),
@@ -286,7 +285,7 @@ def test_figure_equals_mathcore(name):
 def test_specific_written_forms():
     assert fill("{wl_slow_512}") == "60611"
     assert fill("{wl_fast_512}") == "6.28"
-    assert fill("({cos30}, {sin30_fixed})") == "(0.87, 0.50)"  # as unit_circle's readouts write it
+    assert fill("({cos30}, {sin30})") == "(0.87, 0.5)"  # spoken 零点五; the live readout alone writes 0.50 (L2)
     assert fill("{g0_d32} {half_k_d32}") == "16 16"
     assert fill("{w0_d8}、{w1_d8}、{w2_d8}、{w3_d8}") == "1、0.1、0.01、0.001"
     assert fill("{a1_err}") == "2.2×10⁻¹⁶"
