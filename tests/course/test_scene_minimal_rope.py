@@ -110,7 +110,7 @@ def test_minimal_rope_same_word_shows_distance():
     assert figures.value("same_word_d1") in text and figures.value("same_word_d2") in text
     # the notes say the outlined diagonal's number
     notes = {tuple(s["note"]) for s in scene.probes["diagonals"] if s["d1"] or s["d2"]}
-    assert ("相距1个位置：都是" + shown[0, 1],) in notes and ("相距2个位置：都是" + shown[0, 2],) in notes
+    assert ("距离1：都是" + shown[0, 1],) in notes and ("距离2：都是" + shown[0, 2],) in notes
     slid = [s["slider_cell"] for s in scene.probes["diagonals"] if s["slider"]]
     assert slid[0] == [0, 1] and slid[-1] == [n - 2, n - 1] and all(j - i == 1 for i, j in slid)
 
