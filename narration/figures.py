@@ -258,8 +258,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
     # the same errors as spoken: only their order of magnitude (the screen shows the digits)
-    # (spoken in words, "10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus)
-    "eps_exp": lambda: fmt_int(-round(np.log10(checks.EPS))),
+    # (spoken in words, "{eps_mant} 乘 10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus);
+    # ε's two parts are read off its written form, so they say what the screen's 2.2×10⁻¹⁶ says
+    "eps_mant": lambda: fmt_sci(checks.EPS).split("×10")[0],
+    "eps_exp": lambda: fmt_int(-np.floor(np.log10(checks.EPS))),
     "assert_err_exp": lambda: fmt_int(-round(np.log10(np.median([a.error for a in checks.lesson_assertions()])))),
     # rot_composition: the angle pairs A3 sweeps (every 5th degree of one turn, each with each)
     "a3_pairs": lambda: fmt_int(_composition_errors().size),
@@ -269,8 +271,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
-    # unit_circle.sweep: sin 30° as the pointer's live readout writes it, two places ("0.50", not "0.5")
-    "sin30_fixed": lambda: fmt_fixed(mathcore.pointer_tip(np.radians(30.0))[1]),
     # --- rotation_matrix (lesson 3) ---
     # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
     "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),
