@@ -15,10 +15,14 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 from coursekit.core.paths import narration_dir
 from mathcore import checks
+from mathcore.toy_words import word_vectors
 from narration import figures
 from narration.figures import FIGURES, fill
 
 NARRATION_FILES = sorted(narration_dir().glob("*.yaml"))
+
+
+_cat, _dog = word_vectors(["猫", "狗"], 4)
 
 
 def _assertion(key: str) -> float:
@@ -185,6 +189,11 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "same_word_d0": (_same_word_score(0), ("abs", 0.05)),
     "same_word_d1": (_same_word_score(1), ("abs", 0.05)),
     "same_word_d2": (_same_word_score(2), ("abs", 0.05)),
+    # failing_encodings.raw_cat: 猫 and 狗 (toy vectors, d = 4); seats 3 and 5000 add 3 or 5000 to every dimension
+    "raw_cat_dog_dot": (float(_cat @ _dog), ("abs", 0.005)),
+    "raw_far_dot_yi": (float((_cat + 5000.0) @ (_dog + 5000.0)) / 1e8, ("abs", 0.05)),
+    "raw_cat_drift": ((5000 - 3) * np.sqrt(4), ("abs", 0.5)),
+    "raw_cat_dog_dist": (float(np.linalg.norm(_cat - _dog)), ("abs", 0.005)),
     "norm_code_short": (float(mathcore.length_normalised_encoding([2], 4, 1)[0, 0]), ("abs", 0.0005)),
     "norm_code_long": (float(mathcore.length_normalised_encoding([2], 8, 1)[0, 0]), ("abs", 0.0005)),
     "norm_step_short": (0.25, ("abs", 0.0005)),
