@@ -60,7 +60,7 @@ Ms = Annotated[int, Field(ge=0, le=MAX_MS)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
 
 
 class Chapter(_Strict):
