@@ -15,7 +15,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import shown
 from coursekit.core.voice_registry import VoiceSpec
 from coursekit.speech import takes
-from coursekit.speech.voices.auto import resolve_voice, voice_class
+from coursekit.speech.voices.auto import make_voice, offline_voice, voice_class
 from coursekit.speech.voices.base import Speech, Voice, VoiceSettings, clean_timings
 
 NAME = "recorded"
@@ -27,7 +27,8 @@ class RecordedSettings(VoiceSettings):
 
     fallback: str = Field(
         voice_registry.AUTO,
-        description="auto | the name of another voice: it reads the cues that have no current take",
+        description="auto (the offline voice auto would choose) | the name of another voice: it reads the cues "
+        "that have no current take",
     )
 
     @field_validator("fallback")
@@ -54,8 +55,11 @@ class Recorded(Voice):
 
     @classmethod
     def from_config(cls, cfg, lexicon) -> "Recorded":
-        fallback, reason = resolve_voice(_fallback_config(cfg), lexicon)
-        return cls(fallback, reason)
+        name = cfg.section(NAME).fallback
+        if name == voice_registry.AUTO:  # the offline voice auto would choose: a fallback is never probed
+            fallback, reason = offline_voice(cfg, lexicon)
+            return cls(fallback, reason)
+        return cls(make_voice(name, _fallback_config(cfg), lexicon), f"voice.recorded.fallback = {name}")
 
     @classmethod
     def check_files(cls, cfg) -> None:
