@@ -29,6 +29,7 @@ from coursekit.content.figures import (  # the formatters are re-exported: scene
 )
 from mathcore import checks
 from mathcore.scores import angle_between
+from mathcore.toy_words import distance, dot, word_vectors
 
 # --- demo inputs shared with the scenes ---------------------------------------------
 THETA_DEG = 30.0  # the one-speed angle of the 2-D demos
@@ -52,6 +53,8 @@ NORM_SEAT = 2  # the length-normalised encoding: seat 2 ...
 NORM_LENGTHS = (4, 8)  # ... in a 4-word and an 8-word sentence
 RAW_INDEX_WORD = "猫"  # order_entry: the word with the raw index added ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
+RAW_INDEX_OTHER = "狗"  # failing_encodings.raw_cat: the word compared with it ...
+RAW_INDEX_SEATS = (3, 5000)  # ... and the near and far seats of the raw-index demo
 # trig_to_rope (lesson 1) --------------------------------------------------------------
 ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
 
@@ -176,6 +179,21 @@ def _composition_errors() -> np.ndarray:
     return composition_errors()[1]
 
 
+def raw_index_demo() -> dict[str, float]:
+    """failing_encodings.raw_cat: the raw index added to the toy word vectors of RAW_INDEX_WORD and RAW_INDEX_OTHER.
+
+    ``dot_word`` is their dot product on meaning alone, ``dot_far`` with both at the far seat, ``drift`` how far
+    the same word moves from the near seat to the far one, ``dist_words`` how far apart the two words are."""
+    x, y = word_vectors([RAW_INDEX_WORD, RAW_INDEX_OTHER], RAW_INDEX_D)
+    near, far = (mathcore.raw_index_encoding([s], RAW_INDEX_D)[0] for s in RAW_INDEX_SEATS)
+    return {
+        "dot_word": dot(x, y),
+        "dot_far": dot(x + far, y + far),
+        "drift": distance(x + near, x + far),
+        "dist_words": distance(x, y),
+    }
+
+
 def rope_swap_score() -> float:
     """trig_to_rope: the RoPE score of ROPE_PAIR_Q at seat ROPE_SWAP[0] and ROPE_PAIR_K at ROPE_SWAP[1]."""
     return mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, *ROPE_SWAP, _theta())
@@ -241,6 +259,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "same_word_d1": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 1], 1),
     "same_word_d2": lambda: fmt_dec(minimal_rope_same_word_scores()[0, 2], 1),
     # the length-normalised encoding
+    "raw_cat_dog_dot": lambda: fmt_dec(raw_index_demo()["dot_word"]),
+    "raw_far_dot_yi": lambda: fmt_dec(raw_index_demo()["dot_far"] / 1e8, 1),  # "约 1 亿", as on screen
+    "raw_cat_drift": lambda: fmt_dec(raw_index_demo()["drift"]),
+    "raw_cat_dog_dist": lambda: fmt_dec(raw_index_demo()["dist_words"]),
     "norm_code_short": lambda: fmt_dec(_norm_code(NORM_LENGTHS[0]), 3),
     "norm_code_long": lambda: fmt_dec(_norm_code(NORM_LENGTHS[1]), 3),
     "norm_step_short": lambda: fmt_dec(_norm_step(NORM_LENGTHS[0]), 3),
@@ -258,8 +280,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "a5_err": lambda: fmt_sci(_assertion("A5")),
     "row_pitfall_err": lambda: fmt_sci(checks.a4_row_pitfall()),
     # the same errors as spoken: only their order of magnitude (the screen shows the digits)
-    # (spoken in words, "10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus)
-    "eps_exp": lambda: fmt_int(-round(np.log10(checks.EPS))),
+    # (spoken in words, "{eps_mant} 乘 10 的负 {eps_exp} 次方": the subtitles' font has no superscript minus);
+    # ε's two parts are read off its written form, so they say what the screen's 2.2×10⁻¹⁶ says
+    "eps_mant": lambda: fmt_sci(checks.EPS).split("×10")[0],
+    "eps_exp": lambda: fmt_int(-np.floor(np.log10(checks.EPS))),
     "assert_err_exp": lambda: fmt_int(-round(np.log10(np.median([a.error for a in checks.lesson_assertions()])))),
     # rot_composition: the angle pairs A3 sweeps (every 5th degree of one turn, each with each)
     "a3_pairs": lambda: fmt_int(_composition_errors().size),
@@ -269,8 +293,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
-    # unit_circle.sweep: sin 30° as the pointer's live readout writes it, two places ("0.50", not "0.5")
-    "sin30_fixed": lambda: fmt_fixed(mathcore.pointer_tip(np.radians(30.0))[1]),
     # --- rotation_matrix (lesson 3) ---
     # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
     "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),

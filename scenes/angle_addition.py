@@ -233,4 +233,4 @@ class AngleAddition(NarratedScene):
             rule.move_to(PANEL + 1.5 * DOWN)
             words = theme.body_text("角度相加", color=theme.TEXT).next_to(rule, DOWN, buff=0.25)
             self.play(FadeIn(rule), FadeIn(words), run_time=cue.share(0.4))
-            self.play(vec.make_turn_animation(a2 + _deg(360) + _deg(30)), run_time=cue.remaining())
+            cue.hold()  # the vector stays where full_circle left it: the words name no further turn (P1, review 5)

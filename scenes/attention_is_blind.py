@@ -335,7 +335,7 @@ class BlindBagReminder(NarratedScene):
     TAKEAWAY = (
         ("一起算：让它快", theme.TEXT, 0.0),
         ("每一步对所有词一视同仁 → 次序进不来", theme.TEXT, 0.08),
-        ("只准看前文的模型（GPT-2、LLaMA）：只能粗略猜出位置", theme.TEXT, 0.3),
+        ("只准看前文（每个词只看它前面的词）：只能粗略猜出位置", theme.TEXT, 0.3),
         ("所以先后得另外告诉它", theme.HIGHLIGHT, 0.78),
     )
 

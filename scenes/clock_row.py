@@ -37,7 +37,7 @@ class ClockSpeeds(NarratedScene):
             "note": "d = 8：4 对维度，4 个平面",
             "name": "平面",
             "unit": "个位置",
-            "row_label": "隔 {p} 个",
+            "row_label": "距离 {p}",
             "counter_label": "距离 n − m =",
             "table_title": "k 多转",
             "show_speeds": True,

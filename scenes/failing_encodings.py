@@ -47,9 +47,9 @@ class FailingEncodings(NarratedScene):
 
     SCENE_IDS = ("failing_encodings",)
     CUES = ("raw", "raw_big", "raw_cat", "norm", "norm_shift", "norm_step", "takeaway")
-    D = 4
-    WORD, OTHER = "猫", "狗"
-    NEAR, FAR = 3, 5000
+    D = figures.RAW_INDEX_D
+    WORD, OTHER = figures.RAW_INDEX_WORD, figures.RAW_INDEX_OTHER
+    NEAR, FAR = figures.RAW_INDEX_SEATS  # the seats raw_cat's narration quotes ({raw_cat_drift} …)
     LINE_X = (-5.0, 5.0)  # where 0 and 1 sit on the number lines
 
     def construct(self) -> None:

@@ -236,8 +236,8 @@ class MinimalRope(NarratedScene):
             return VGroup(*[self._outline(w1, i, j) for i in range(n) for j in range(n) if abs(i - j) == gap])
 
         d1, d2 = diagonal(1), diagonal(2)
-        note_d1 = self._note(f"隔 1 个位置：都是 {format_cell(same_roped[0, 1])}")
-        note_d2 = self._note(f"隔 2 个位置：都是 {format_cell(same_roped[0, 2])}")
+        note_d1 = self._note(f"距离 1：都是 {format_cell(same_roped[0, 1])}")
+        note_d2 = self._note(f"距离 2：都是 {format_cell(same_roped[0, 2])}")
         note_slide = self._note("两个一起往后挪：分数不变")
         slider = SurroundingRectangle(w1.cell(0, 1), color=theme.HIGHLIGHT, buff=0.0, stroke_width=8)
         self.watch(
@@ -302,9 +302,9 @@ class MinimalRope(NarratedScene):
         most_note = (
             VGroup(
                 rich(
-                    f"{WORDS[a]}、{WORDS[b]}：隔 "
+                    f"{WORDS[a]}、{WORDS[b]}：相距 "
                     + colored(str(gap_before), theme.POSITION)
-                    + " 个位置 → 隔 "
+                    + " 个位置 → 相距 "
                     + colored(str(gap_after), theme.POSITION)
                     + " 个",
                     font_size=theme.SIZE_SMALL,

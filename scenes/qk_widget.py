@@ -436,8 +436,9 @@ class QKWidget(NarratedScene):
             score.update()
             self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(score), FadeIn(unit_note), run_time=cue.share(0.1))
             self.hold_to(max(self.frame, cue.bookmark("slide")))
-            self.play(FadeOut(unit_note), run_time=cue.share(0.04))
-            self.play(pair.make_positions_animation(float(i1), float(j1)), run_time=cue.share(0.14))
+            span = cue.frames_remaining()  # the slide is the cue's last sentence: share what is left of it
+            self.play_frames(FadeOut(unit_note), frames=max(1, int(0.12 * span)))
+            self.play_frames(pair.make_positions_animation(float(i1), float(j1)), frames=max(1, int(0.55 * span)))
             self.play(FadeIn(only), run_time=min(cue.share(0.06), cue.remaining()))
             cue.hold()
             self.probe(
@@ -564,9 +565,9 @@ class QKWidget(NarratedScene):
             theme.small_text("sin", color=theme.SIN),
         ).arrange(RIGHT, buff=-0.75)
         card[1].move_to(card[0])
-        sinus = VGroup(
-            card, rich("那排钟：读数" + colored("写进卡片", theme.TEXT) + "，加到 x 上", color=theme.MUTED)
-        ).arrange(RIGHT, buff=0.3)
+        sinus = VGroup(card, rich("那排钟：sin、cos " + colored("加到 x 上", theme.TEXT), color=theme.MUTED)).arrange(
+            RIGHT, buff=0.3
+        )
         turner = VGroup(
             Arrow(
                 np.array([0.0, 0.0, 0.0]),
@@ -576,7 +577,7 @@ class QKWidget(NarratedScene):
                 stroke_width=5,
                 max_tip_length_to_length_ratio=0.3,
             ),
-            rich("RoPE：读数拿来" + colored("转箭头", theme.HIGHLIGHT)),
+            rich("RoPE：sin、cos 拿来" + colored("转 q、k", theme.HIGHLIGHT)),
         ).arrange(RIGHT, buff=0.45)
         notes = VGroup(sinus, turner).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.85, 0.0]))
         row_names = VGroup(
@@ -684,7 +685,7 @@ class QKWidget(NarratedScene):
             *[theme.body_text(t, color=theme.HIGHLIGHT) for t in ("平面转得更慢：", "回到见过的范围")]
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         back.move_to(unseen.get_left(), aligned_edge=UP + LEFT).shift(0.25 * UP)
-        # a larger base changes every plane's angles, short distances too: the model is trained on a while more
+        # a larger base changes every plane's angles but the fastest (ω = 1 for any base), the slow ones most: train on
         retrain = theme.small_text("改完还要接着训练一阵，让模型适应新的转速", color=theme.TEXT)
         retrain.move_to(np.array([0.0, -2.25, 0.0]))  # across the frame, under the dial and the panel
         self.watch(

@@ -222,7 +222,7 @@ class RopeInvariance(NarratedScene):
             self._watch_pair(f"pair{j}", pair)
         gap = self.pairs[0].target[1] - self.pairs[0].target[0]
         self.same = theme.body_text(
-            f"都隔 {gap} 个位置：夹角都是 {figures.value('rope_pair_gap_deg')}°，"
+            f"都相距 {gap} 个位置：夹角都是 {figures.value('rope_pair_gap_deg')}°，"
             f"点积都是 {figures.value('rope_pair_score')}",
             color=theme.SCORE,
         )

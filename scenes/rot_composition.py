@@ -149,16 +149,16 @@ class RotComposition(NarratedScene):
         worst[1].add_updater(lambda m: m.set_value(running_max()))
         legend = self._legend(np.array([SIDE_X, -0.1, 0.0]))
         eps_note = theme.typst_text(
-            f"$epsilon$：机器精度，约 $10^(-{figures.value('eps_exp')})$",
+            f"$epsilon$：1 附近相邻小数的间距，\\ 约 ${figures.value('eps_mant')} times 10^(-{figures.value('eps_exp')})$",
             color=theme.MUTED,
             font_size=TYPST * theme.SIZE_SMALL,
         )
-        eps_note.next_to(np.array([SIDE_X, -0.8, 0.0]), RIGHT, buff=0)
+        eps_note.next_to(np.array([SIDE_X, -0.88, 0.0]), RIGHT, buff=0)
         a3 = VGroup(
             theme.small_text("连同转满一圈一起算：", color=theme.TEXT),
             sci_line("最大偏差 ", figures.value("a3_err"), color=theme.HIGHLIGHT, text_size=theme.SIZE_SMALL + 4),
         )
-        a3.arrange(DOWN, aligned_edge=LEFT, buff=0.15).next_to(np.array([SIDE_X, -1.65, 0.0]), RIGHT, buff=0)
+        a3.arrange(DOWN, aligned_edge=LEFT, buff=0.15).next_to(eps_note, DOWN, buff=0.2, aligned_edge=LEFT)
         self.watch(
             "sweep",
             lambda: {
@@ -184,7 +184,13 @@ class RotComposition(NarratedScene):
                 ],
             },
         )
-        self.probe("a3", shown=a3[1].typst_code, error=checks.a3_composition(), pairs=int(err.size))
+        self.probe(
+            "a3",
+            shown=a3[1].typst_code,
+            error=checks.a3_composition(),
+            pairs=int(err.size),
+            eps_note=eps_note.typst_code,
+        )
         with self.cue("sweep") as cue:
             self.play(FadeOut(VGroup(old, now)), run_time=cue.share(0.08))
             self.add(heat, curtain, frame)

@@ -1,4 +1,5 @@
-"""把座位号写进向量: x + p as a two-row card that merges into one row of sums, then the three requirements on p."""
+"""把座位号写进向量: x and p as two see-through sheets laid one on the other, which leave one row of sums; then the
+three requirements on p."""
 
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatC
 from scenes.mobjects.word_chips import WordChips
 
 SENTENCE = ("小明", "把", "书", "借给", "小红")
-HOPS = ((3, 4), (503, 504))  # the same "one seat to the right", near and far
+HOPS = ((10, 11), (800, 801))  # the same "one seat to the right", near and far
 
 
 class SeatNumberCard(NarratedScene):
-    """idea → card (x + p, added dimension by dimension; then one row of sums) → req_unique → req_small →
+    """idea → card (x and p on two sheets; laid together, one row of sums) → req_unique → req_small →
     req_steady → takeaway."""
 
     SCENE_IDS = ("seat_card",)
@@ -56,8 +57,23 @@ class SeatNumberCard(NarratedScene):
             self.play(FadeIn(seats, shift=0.2 * UP, lag_ratio=0.2), FadeIn(write), run_time=cue.remaining())
             self.probe("idea_seats", shown=[s.text for s in seats])
 
-        # -- card: p as long as x, added dimension by dimension; two rows, then the one row the sum is ------
+        # -- card: x and p on two see-through sheets, as long as each other; laid together, one row of sums ------
         card = SeatCard(d=4, center=np.array([0.4, 0.6, 0.0]))
+        sheets = VGroup(
+            *[
+                RoundedRectangle(
+                    corner_radius=0.12,
+                    width=cells.width + 0.3,
+                    height=cells.height + 0.2,
+                    stroke_color=color,
+                    stroke_width=2,
+                    fill_color=color,
+                    fill_opacity=0.06,
+                ).move_to(cells)
+                for cells, color in ((card.x_cells, theme.TEXT), (card.p_cells, theme.POSITION))
+            ]
+        )
+        card.frame.set_stroke(opacity=0)  # no card: the frame only appears around the merged row
         self.watch(
             "card",
             lambda: {
@@ -65,15 +81,26 @@ class SeatNumberCard(NarratedScene):
                 "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells),
             },
         )
-        one_row = theme.small_text("加完只剩一行数：词义和座位号叠在一起", color=theme.TEXT)
+        one_row = theme.small_text("叠起来只剩一行数：分不出哪部分是词义、哪部分是座位", color=theme.TEXT)
         with self.cue("card") as cue:
-            self.swap(VGroup(chips, seats, attn, feed, only, write), FadeIn(card.x_cells), run_time=cue.share(0.1))
-            self.play(FadeIn(card.p_cells, shift=0.3 * UP, lag_ratio=0.15), run_time=cue.share(0.14))
+            self.swap(
+                VGroup(chips, seats, attn, feed, only, write),
+                FadeIn(sheets[0]),
+                FadeIn(card.x_cells),
+                run_time=cue.share(0.1),
+            )
+            self.play(FadeIn(sheets[1]), FadeIn(card.p_cells, lag_ratio=0.15), run_time=cue.share(0.14))
             self.play(card.make_add_animation(), run_time=cue.share(0.22))
-            self.play(Create(card.frame), FadeIn(card.row_labels), FadeIn(card.title), run_time=cue.share(0.12))
+            self.play(FadeIn(card.row_labels), FadeIn(card.title), run_time=cue.share(0.12))
             self.hold_to(max(self.frame, cue.bookmark("merge")))
-            self.play(*card.merge_animations(), run_time=cue.share(0.14))
-            self.remove(*card.settle_merge())
+            mid_y = card.merged_cells.get_y()
+            self.add(card.frame)
+            self.play(
+                *card.merge_animations(),
+                *[sheet.animate.set_y(mid_y).set_opacity(0) for sheet in sheets],
+                run_time=cue.share(0.14),
+            )
+            self.remove(*card.settle_merge(), sheets)
             one_row.next_to(card.merged_frame, DOWN, buff=0.35)
             self.play(FadeIn(one_row, shift=0.15 * UP), run_time=cue.remaining())
 
@@ -131,7 +158,7 @@ class SeatNumberCard(NarratedScene):
 
         # -- takeaway: a steady "one seat right"; test the candidates with the three rules ---
         with self.cue("takeaway") as cue:
-            same = theme.body_text("稳定的“往右挪一个座位”", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
+            same = theme.body_text("挪一个座位：哪儿都一个样", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
             test = theme.body_text("接下来：用这三条检验候选方案", color=theme.TEXT).move_to(np.array([0.0, -2.1, 0.0]))
             self.play(
                 ruler.hops.animate.set_color(theme.HIGHLIGHT),
@@ -143,8 +170,8 @@ class SeatNumberCard(NarratedScene):
             self.probe("final_layout", on_screen=True)
 
     def _ruler(self, center: np.ndarray) -> VGroup:
-        """Seats 3, 4 … 503, 504 on a line; a hop from each seat to the next, labelled p(3) → p(4) and
-        p(503) → p(504): the change of p that requirement 3 asks to be the same."""
+        """Seats 10, 11 … 800, 801 on a line; a hop from each seat to the next, labelled p(10) → p(11) and
+        p(800) → p(801): the change of p that requirement 3 asks to be the same."""
         ruler = VGroup()
         ruler.marks, ruler.hops, ruler.plus, ruler.numbers = VGroup(), VGroup(), VGroup(), []
         xs = ((-2.0, -0.9), (0.9, 2.0))

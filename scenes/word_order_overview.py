@@ -364,7 +364,7 @@ class OverviewReel(NarratedScene):
             },
         )
         gap_num.update()
-        # seats (0, 0): nothing turned yet, k is ahead by the pair's own lead (20°); the rule, then the lead are said
+        # seats (0, 0): nothing turned yet, k is ahead by the pair's own lead (20°), shown (the body says it)
         self.play(
             FadeIn(pair.circle),
             FadeIn(pair.q_arrow),
@@ -453,7 +453,9 @@ class OverviewReel(NarratedScene):
                 for c in row.centers
             ]
         )
-        swap = theme.body_text("从写在卡片上，改成拿去转箭头", color=theme.TEXT).move_to(np.array([0.0, -1.55, 0.0]))
+        swap = theme.body_text("同一套转速：指针走多少，q 就转多少", color=theme.TEXT).move_to(
+            np.array([0.0, -1.55, 0.0])
+        )
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(
             *[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]), run_time=cue.share(0.12)

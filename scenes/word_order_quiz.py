@@ -13,6 +13,7 @@ import numpy as np
 from manim import DOWN, LEFT, UP, FadeIn, FadeOut, VGroup
 
 from coursekit.zh.chars import CLAUSE_BREAKS, NO_LINE_START, SENTENCE_ENDS, cell_width
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects.countdown import Countdown
@@ -52,6 +53,9 @@ def wrap_cjk(text: str, width: int) -> list[str]:
     return lines
 
 
+NEAR, FAR = figures.RAW_INDEX_SEATS  # answer 2 quotes failing_encodings' own demo
+
+
 class Quiz(NarratedScene):
     """intro → (qN: the question → qN_think: countdown → qN_answer: the key points) × 4."""
 
@@ -61,14 +65,13 @@ class Quiz(NarratedScene):
     ANSWERS = {
         1: (
             "不变：每个词的输出只是跟着换了位置",
-            "点积、softmax、加权求和都不看次序",
-            "每个词都看整句话时，注意力看到的只是一袋词",
+            "看整句话、不加位置：三步都不管先后",
+            "小明借给小红、小红借给小明：同一袋词",
         ),
         2: (
-            "数太大：座位号能排到几千几万",
-            "词向量里的数大多在 −1 到 1 之间",
-            "加完以后，点积几乎只剩位置在说话",
-            "同一个词挪个座位，模型就认不出来",
+            "数太大：词向量里的数大多在 −1 到 1 之间",
+            f"猫 · 狗：只看词义 {figures.value('raw_cat_dog_dot')}，都坐 {FAR} 号座位 ≈ {figures.value('raw_far_dot_yi')} 亿",
+            f"同一个猫从 {NEAR} 号挪到 {FAR} 号，模型就认不出来",
         ),
         3: (
             "快钟转满一圈就回到原处：读数会撞车",

@@ -15,10 +15,14 @@ from coursekit.core.errors import UserError
 from coursekit.core.paths import ENGINE_ROOT as PROJECT_ROOT
 from coursekit.core.paths import narration_dir
 from mathcore import checks
+from mathcore.toy_words import word_vectors
 from narration import figures
 from narration.figures import FIGURES, fill
 
 NARRATION_FILES = sorted(narration_dir().glob("*.yaml"))
+
+
+_cat, _dog = word_vectors(["猫", "狗"], 4)
 
 
 def _assertion(key: str) -> float:
@@ -125,7 +129,6 @@ def _row_bug() -> np.ndarray:
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "sin30": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
     "cos30": (float(mathcore.pointer_tip(TH)[0]), ("abs", 0.005)),
-    "sin30_fixed": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
     "circle_radius": (1.0, ("abs", 1e-9)),
     "r90_e1": (tuple(mathcore.rotate([1.0, 0.0], np.pi / 2)), ("abs", 0.005)),
     "r90_len": (float(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.pi / 2))), ("abs", 0.005)),
@@ -186,6 +189,11 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "same_word_d0": (_same_word_score(0), ("abs", 0.05)),
     "same_word_d1": (_same_word_score(1), ("abs", 0.05)),
     "same_word_d2": (_same_word_score(2), ("abs", 0.05)),
+    # failing_encodings.raw_cat: 猫 and 狗 (toy vectors, d = 4); seats 3 and 5000 add 3 or 5000 to every dimension
+    "raw_cat_dog_dot": (float(_cat @ _dog), ("abs", 0.005)),
+    "raw_far_dot_yi": (float((_cat + 5000.0) @ (_dog + 5000.0)) / 1e8, ("abs", 0.05)),
+    "raw_cat_drift": ((5000 - 3) * np.sqrt(4), ("abs", 0.5)),
+    "raw_cat_dog_dist": (float(np.linalg.norm(_cat - _dog)), ("abs", 0.005)),
     "norm_code_short": (float(mathcore.length_normalised_encoding([2], 4, 1)[0, 0]), ("abs", 0.0005)),
     "norm_code_long": (float(mathcore.length_normalised_encoding([2], 8, 1)[0, 0]), ("abs", 0.0005)),
     "norm_step_short": (0.25, ("abs", 0.0005)),
@@ -205,6 +213,8 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # spoken orders of magnitude: the power of ten nearest on a log scale
     # ... and its exponent alone, spoken in words ("10 的负 16 次方")
     "eps_exp": (-float(round(np.log10(np.finfo(np.float64).eps))), ("abs", 0.0)),
+    # ... and ε's leading digits: ε = eps_mant × 10^(−eps_exp), the spacing of doubles next to 1 (L3, review 5)
+    "eps_mant": (np.finfo(np.float64).eps * 10.0**16, ("abs", 0.05)),
     "assert_err_exp": (-float(round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2]))), ("abs", 0.0)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
     "assert_err_order": (
@@ -284,10 +294,13 @@ def test_figure_equals_mathcore(name):
 def test_specific_written_forms():
     assert fill("{wl_slow_512}") == "60611"
     assert fill("{wl_fast_512}") == "6.28"
-    assert fill("({cos30}, {sin30_fixed})") == "(0.87, 0.50)"  # as unit_circle's readouts write it
+    assert fill("({cos30}, {sin30})") == "(0.87, 0.5)"  # spoken 零点五; the live readout alone writes 0.50 (L2)
     assert fill("{g0_d32} {half_k_d32}") == "16 16"
     assert fill("{w0_d8}、{w1_d8}、{w2_d8}、{w3_d8}") == "1、0.1、0.01、0.001"
     assert fill("{a1_err}") == "2.2×10⁻¹⁶"
+    eps = np.finfo(np.float64).eps
+    assert np.nextafter(1.0, 2.0) - 1.0 == eps  # ε is the gap from 1 to the next double
+    assert float(fill("{eps_mant}")) * 10.0 ** -float(fill("{eps_exp}")) == pytest.approx(eps, rel=0.01)
     assert fill("{pe_norm_d512}") == str(int(np.sqrt(512 / 2)))
 
 

@@ -256,6 +256,18 @@ def cue_pause_seconds(think: str) -> int:
     return int(cue.pause)
 
 
+def turn_order(said: str) -> list[str]:
+    """The angles in the order a worked answer says it turns by them ("先转 X，再倒转 Y" → [X, Y])."""
+    found = re.search(r"先(?:倒)?转 (\S+?θ)，再(?:倒)?转 (\S+?θ)", said)
+    return list(found.groups()) if found else []
+
+
+def test_turn_order_check_catches_the_reversed_reading():
+    assert turn_order("右边的先来：先转 nθ，再倒转 mθ，合起来") == ["nθ", "mθ"]
+    assert turn_order("R(mθ) 的转置是 R(−mθ)：先倒转 mθ，再转 nθ，合起来") == ["mθ", "nθ"]  # review 5's M2
+    assert turn_order("合起来是 (n − m)θ") == []
+
+
 def test_exercise_worked_values(scene_d):
     scene = scene_d("exercises")
     # ex1: R(mθ)ᵀ R(nθ) = R((n − m)θ), checked at one of lesson 1's pairs
@@ -274,6 +286,8 @@ def test_exercise_worked_values(scene_d):
     assert "R(m theta)^T R(n theta) = R(-m theta) R(n theta) = R((n - m) theta)" in ex1["steps"][0]
     said = scene.plan.cue("ex1").text
     assert "R(θ) 的转置是 R(−θ)" in said and "R((n − m)θ)" in said and "第一课" in said
+    # M2 (review 5): the answer reads R(−mθ)R(nθ)k the course's way, the right-hand factor first
+    assert turn_order(scene.plan.cue("ex1_work").text) == ["nθ", "mθ"]
     # ex2 (P3, review 4): R(90°)⁴, worked in the head (turns add: 4 × 90° = 360°, so I) and multiplied out
     ex2 = one(scene, "ex2")
     turn, times = ex2["turn_deg"], ex2["times"]

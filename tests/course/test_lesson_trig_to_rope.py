@@ -8,6 +8,8 @@ Built once per run from its real narration plan; how these checks work: tests/co
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ import mathcore
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from narration import figures
 from tests.support.course_scenes import narration_scene
+from tests.support.course_text import course
 from tests.support.scene_probes import bare, one
 
 TOL = 1e-6
@@ -123,3 +126,25 @@ def test_summary_table_rows_appear_with_their_cues():
         assert row["frame"] <= scene.plan.cue(short).end_frame
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
+
+
+# -- L1 (review 5): a distance is said as 距离 N or 相距 N 个位置, never as 隔 N 个 ----------------------------
+def counted_gaps(text: str) -> list[str]:
+    """Places where a distance is counted with 隔 ("隔 0 个" is heard as "nothing in between", i.e. neighbours);
+    每隔 5° (a step of a sweep) and the uncounted 隔多远 / 隔几个 (lesson 2's term) are plain Chinese."""
+    return re.findall(r"(?<![每相])隔\s*(?:[0-9]+|\{[a-z0-9_]+\}|[一二两三四五六七八九十])", text)
+
+
+def test_distances_are_not_counted_with_ge():
+    assert counted_gaps("比如隔 0 个和隔 44 个位置") == ["隔 0", "隔 44"]  # review 5's wording, seeded
+    assert counted_gaps("原来隔 {shuffle_gap_before} 个位置") == ["隔 {shuffle_gap_before}"]
+    assert counted_gaps("每隔 5° 扫一遍；隔得一样远；隔多远；隔几个、谁在前") == []
+    _, lessons = course()
+    for lesson in ("trig_to_rope", "rotation_matrix"):
+        for scene in lessons.scenes.values():
+            if scene.lesson != lesson:
+                continue
+            for cue in scene.cues:
+                assert counted_gaps(cue.text) == [], cue.id
+    labels = {lab for s in build("clock_row").probes["clocks"] for lab in s["table_labels"]}
+    assert labels == {f"距离{p}" for p in (0, 1, 2, 3, 44)}  # Text drops the space

@@ -58,6 +58,9 @@ def test_blind_bag_recalls_the_shuffle(scene_b):
     # the takeaway says the cause (each step treats all words alike), not speed, and the causal mask's hint
     lines = one(scene, "takeaway")["lines"]
     assert any("一视同仁" in t for t in lines) and any("只准看前文" in t for t in lines)
+    # the causal mask is glossed, and no model is named: GPT-2 and LLaMA do add positions (review 5, M3)
+    assert any("前面的词" in t for t in lines)
+    assert not any(m in t for t in lines for m in ("GPT", "LLaMA"))
     assert not any("代价" in t for t in lines)
     bad = [dict(s, shown=[s["shown"][1], s["shown"][0], *s["shown"][2:]]) for s in samples]
     assert blind_bag_disagreements(bad, x)
@@ -110,6 +113,16 @@ def test_failing_encodings_values(scene_b):
     assert f"≈{figures.fmt_dec(far_dot / 1e8, 1)}亿" in cat["shown"][1]  # ≈ 1 亿, not 8 digits
     assert len(cat["shown"][1].split("≈")[1]) <= 5  # a short figure, e.g. "1亿"
     assert "@" not in "".join(cat["shown"])
+    # the voice (and the quiz's answer) quote this demo's own numbers, the ones drawn (review 5, K2)
+    quoted = {
+        "raw_cat_dog_dot": figures.fmt_dec(cat["dot_word"]),
+        "raw_far_dot_yi": figures.fmt_dec(cat["dot_far"] / 1e8, 1),
+        "raw_cat_drift": figures.fmt_dec(cat["dist_same_word"]),
+        "raw_cat_dog_dist": figures.fmt_dec(cat["dist_words"]),
+    }
+    assert {k: figures.value(k) for k in quoted} == quoted
+    said = scene.plan.cue("raw_cat").text
+    assert all(v in said for v in quoted.values()) and f"{scene.FAR} 号座位" in said
     codes = one(scene, "norm_codes")
     short_n, long_n = figures.NORM_LENGTHS
     assert np.allclose(codes["short_dots"], mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0])
@@ -222,6 +235,29 @@ def caveat_problems(places, drawn: list[tuple[str, str]]) -> list[str]:
     return out
 
 
+def plane_change_problems(text: str, d: int, base: float, larger: float) -> list[str]:
+    """What ``text`` says of a larger base against mathcore: the fastest plane (ω = base⁰ = 1) keeps its speed, so
+    a sentence that has every plane change must except it; the slower a plane, the more its angles change."""
+    old, new = mathcore.frequencies(d, base), mathcore.frequencies(d, larger)
+    change = np.abs(new - old) / old
+    out = []
+    if change[0] == 0 and "最快" not in text:
+        out.append("the fastest plane does not change with the base; the sentence does not except it")
+    if np.all(np.diff(change[1:]) > 0) and "越慢" not in text:
+        out.append("the slower a plane, the more it changes; the sentence does not say so")
+    return out
+
+
+def test_longer_says_which_planes_a_larger_base_changes():
+    """qk_widget.longer (review 5, M1): plane 0 turns at 1 rad a seat whatever the base, the others change more
+    the slower they are; the cue says so, and the old sentence (every plane changed) is caught."""
+    d, larger = figures.CONTEXT_D, figures.CONTEXT_BASE
+    said = build("qk_widget").plan.cue("longer").text
+    assert plane_change_problems(said, d, 10000.0, larger) == []
+    old = "不过这一改，每个平面在每个距离上的角度都变了，所以改完还要接着训练一阵。"
+    assert len(plane_change_problems(old, d, 10000.0, larger)) == 2
+
+
 def test_word_order_explains_the_long_context_caveat_once():
     """Lesson 2 explains once, at the RoPE planes (qk_widget.longer, with the base 10000), why a longer context
     goes worse (the slow planes reach angles training never showed) and what is done (a larger 10000); no bare
@@ -272,3 +308,4 @@ def test_word_order_states_blindness_with_its_condition():
     assert "不加位置信息" in texts["blind_bag.recall"] and "不加位置信息" in texts["word_order_overview.blind"]
     takeaway = build("blind_bag").plan.cue("takeaway").text  # causal masks: a rough hint, no more
     assert "只准看前文" in takeaway and "粗糙" in takeaway and "好处是快" not in takeaway
+    assert "前面的词" in takeaway and not any(m in takeaway for m in ("GPT", "LLaMA"))

@@ -62,6 +62,32 @@ def test_the_vector_starts_again_at_zero_without_turning_back():
     assert backward_turns(seeded, two.start_frame, two.end_frame)
 
 
+# -- angle_addition / takeaway: the rule is stated beside a still vector (P1, review 5) ----------------------
+def silent_turns(samples, start: int, end: int) -> list[str]:
+    """Frames in [start, end) where the vector on screen has turned since the frame before."""
+    out, prev = [], None
+    for s in sorted((s for s in samples if start <= s["frame"] < end), key=lambda s: s["frame"]):
+        if prev is not None and s["on_screen"] and abs(s["phi"] - prev["phi"]) > 1e-9:
+            out.append(f"frame {s['frame']}: the vector turns {np.degrees(s['phi'] - prev['phi']):+.1f}°")
+        prev = s
+    return out
+
+
+def test_the_takeaway_does_not_turn_the_vector():
+    scene = narration_scene("angle_addition")
+    take = scene.plan.cue("takeaway")
+    samples = scene.probes["drawn"]
+    assert not any(w in take.text for w in ("转", "拨"))  # the words name no turn ...
+    assert silent_turns(samples, take.start_frame, take.end_frame) == []  # ... and nothing turns
+    assert at_frame(samples, take.end_frame - 1)["phi"] == pytest.approx(np.radians(25 + 40 + 360), abs=1e-12)
+    # seeded: the extra 30° the takeaway used to turn with no word about it
+    seeded = copy.deepcopy(samples)
+    for s in seeded:
+        if take.start_frame + 10 <= s["frame"] < take.end_frame:
+            s["phi"] += np.radians(30) * min(1.0, (s["frame"] - take.start_frame - 10) / 20)
+    assert silent_turns(seeded, take.start_frame, take.end_frame)
+
+
 # -- angle_addition / rot_composition: arcs, turns and the product -----------------------------
 def angle_addition_disagreements(scene_probes) -> list[str]:
     out = []

@@ -110,7 +110,7 @@ def test_minimal_rope_same_word_shows_distance():
     assert figures.value("same_word_d1") in text and figures.value("same_word_d2") in text
     # the notes say the outlined diagonal's number
     notes = {tuple(s["note"]) for s in scene.probes["diagonals"] if s["d1"] or s["d2"]}
-    assert ("隔1个位置：都是" + shown[0, 1],) in notes and ("隔2个位置：都是" + shown[0, 2],) in notes
+    assert ("距离1：都是" + shown[0, 1],) in notes and ("距离2：都是" + shown[0, 2],) in notes
     slid = [s["slider_cell"] for s in scene.probes["diagonals"] if s["slider"]]
     assert slid[0] == [0, 1] and slid[-1] == [n - 2, n - 1] and all(j - i == 1 for i, j in slid)
 
@@ -160,7 +160,7 @@ def _seat_of(s, word: str) -> int:
 
 
 def shuffle_note_disagreements(samples) -> list[str]:
-    """ "B、F：隔 4 个位置 → 隔 1 个" and "−2.0 → −1.0，变了约 1" against the rows and cells drawn before the
+    """ "B、F：相距 4 个位置 → 相距 1 个" and "−2.0 → −1.0，变了约 1" against the rows and cells drawn before the
     shuffle (the first frame the table is on screen) and now."""
     out = []
     shown = [s for s in samples if s["on_screen"]]

@@ -283,7 +283,7 @@ def rope_pairs_disagreements(pairs: list[list[dict]], line: list[dict], *, key: 
     for j, samples in enumerate(pairs):
         final = [s for s in samples if s["frame"] in on]
 
-        def angle(s, j=j):  # "都隔 3 个位置：夹角都是 110°，点积都是 −0.34" or "夹角 110° → 70°，点积 −0.34 → +0.34"
+        def angle(s, j=j):  # "都相距 3 个位置：夹角都是 110°，点积都是 −0.34" or "夹角 110° → 70°，点积 −0.34 → +0.34"
             nums = said[s["frame"]]
             return nums[j] if len(nums) == 4 else nums[1]
 

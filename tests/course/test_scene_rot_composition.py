@@ -22,6 +22,7 @@ from mathcore import checks
 from mathcore.rotation_facts import composition_errors
 from narration import figures
 from tests.support.course_scenes import narration_scene
+from tests.support.scene_probes import sci_in
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +136,17 @@ def test_recall_a3_and_what_is_new(scene):
     assert "两两" not in sweep and "两两" not in scene.probes["recall"][0]["now"]
     assert scene.probes["recall"][0]["now"] == f"现在：每隔{scene.STEP_DEG:g}°一个角，α、β各取一遍"  # Text drops spaces
     # ε is named in the voice where the table first shows it
-    assert "ε" in sweep and "机器精度" in sweep and f"10 的负 {figures.value('eps_exp')} 次方" in sweep
+    assert "ε" in sweep and "机器精度" in sweep
+    # L3 (review 5): ε is the spacing of doubles next to 1, said with its leading digits, not a "precision limit"
+    eps = f"{figures.value('eps_mant')} 乘 10 的负 {figures.value('eps_exp')} 次方"
+    assert "1 附近两个相邻小数的间距" in sweep and eps in sweep and "极限" not in sweep
+    # the screen says the same, with the same digits; and they are ε's
+    assert "1 附近相邻小数的间距" in a3["eps_note"]
+    assert (
+        sci_in(a3["eps_note"])
+        == figures.parse_figure(figures.fmt_sci(checks.EPS))
+        == pytest.approx(np.nextafter(1.0, 2.0) - 1.0, rel=0.01)
+    )
     # what is new, not lesson 1 again: no R(90°)(1, 0), no full-turn cue, no R(α)R(β) = R(α+β) takeaway
     assert [c.id.split(".")[-1] for c in plan.cues] == ["recall", "sweep", "takeaway"]
     assert all("R(90°)" not in c.text and "单位矩阵" not in c.text for c in plan.cues)

@@ -7,6 +7,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -149,12 +150,13 @@ def test_unit_circle_check_catches_a_perturbation(what):
     assert unit_circle_disagreements(samples)
 
 
-# -- unit_circle / sweep: the subtitle writes the 30° point as the readouts show it (L3) ----------------------
+# -- unit_circle / sweep: the subtitle names the 30° point the readouts show (review 4 L3, review 5 L2) ---------
 def sweep_point_mismatch(subtitle: str, sample: dict) -> list[str]:
-    """The point "(cos, sin)" the subtitle names, against the readouts' text while the pointer rests at 30°:
-    the same digits, the same number of places."""
-    shown = f"({plain_number(sample['cos_text'])}, {plain_number(sample['sin_text'])})"
-    return [] if shown in subtitle else [f"the subtitle does not write the point as the readouts do: {shown}"]
+    """The point "(cos, sin)" the subtitle names, against the readouts' values while the pointer rests at 30°:
+    the same numbers, whatever the places ("0.5" in the words, "0.50" in the live readout)."""
+    shown = (float(plain_number(sample["cos_text"])), float(plain_number(sample["sin_text"])))
+    said = [tuple(float(v.replace("−", "-")) for v in p) for p in re.findall(r"\((−?[0-9.]+), (−?[0-9.]+)\)", subtitle)]
+    return [] if said == [shown] else [f"the subtitle names {said}, the readouts show {shown}"]
 
 
 def plain_number(text: str) -> str:
@@ -167,5 +169,7 @@ def test_the_sweep_subtitle_writes_the_point_as_the_readouts_do():
     at30 = at_frame(scene.probes["pointer"], sweep.bookmarks["at90"] - 1)
     assert at30["theta"] == pytest.approx(np.radians(30), abs=1e-12) and at30["readout_on_screen"]
     assert sweep_point_mismatch(sweep.text, at30) == []
-    # seeded: the subtitle as it was, "(0.87, 0.5)" beside a readout of 0.50
-    assert sweep_point_mismatch(sweep.text.replace("0.50", "0.5"), at30)
+    assert "(0.87, 0.5)" in sweep.text and plain_number(at30["sin_text"]) == "0.50"  # spoken 零点五, drawn 0.50
+    # seeded: the coordinates swapped, and a sin one step off
+    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.5, 0.87)"), at30)
+    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.87, 0.51)"), at30)

@@ -180,7 +180,9 @@ def test_overview_stands_alone():
     scene = build("word_order_overview")
     plan = scene.plan
     close = plan.cue("close").text
-    assert close.endswith("而是拿来转 q 和 k。")
+    assert (
+        "出自同一个公式" in close and "加到 x 上" not in close
+    )  # the body says once what RoPE does with them (review 5, P3)
     assert not any(w in close for w in ("接下来", "小题", "完整的课", "下一节"))
     assert first_drawn(scene, "接下来：一节一节展开，最后四道小题") is None
     assert "RoPE（旋转位置编码）" in plan.cue("rope").text
@@ -298,11 +300,12 @@ def test_overview_rope_drawing_equals_mathcore():
                 )
     assert seen == set(figures.ROPE_PAIRS)
     # the k-ahead-by-30° pair: the angle is 30° + (n − m)θ, not (n − m)θ; the lead on screen is mathcore's angle
-    # between q and k, and the narration says the same number
+    # between q and k, the body's figure; the overview's voice leaves the lead to the picture (review 5, L4)
     lead = [last_number(s["lead_text"]) for s in samples if s["lead_on"]]
     assert lead and set(lead) == {round(float(np.degrees(angle_between(q, k))))}
     rope_cue = built_scene("word_order_overview")[0].plan.cue("rope").text
-    assert f"多偏 {lead[0]:g}°" in rope_cue and f"{lead[0]:g}" == figures.value("rope_pair_lead_deg")
+    assert f"{lead[0]:g}" == figures.value("rope_pair_lead_deg") and "多偏" not in rope_cue
+    assert rope_cue.endswith("只看它们相隔几个座位、谁在前。")
     # the directed turn is named as such (夹角 is only the folded readout); q and k are named at first use
     assert {s["more_text"] for s in samples if s["more_on"]} == {"k相对q多转(n−m)θ"}
     assert "查询向量 q" in rope_cue and "键向量 k" in rope_cue

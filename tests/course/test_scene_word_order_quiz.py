@@ -50,7 +50,13 @@ def test_quiz_answers_use_the_course_terms(scene_b):
     scene = scene_b("word_order_quiz")
     q3 = scene.plan.cue("q3").text
     assert "慢钟" in q3 and "走速" not in q3
-    assert "大多在 −1 到 1 之间" in scene.plan.cue("q2_answer").text and "大多在 −1 到 1 之间" in scene.ANSWERS[2][1]
+    assert "大多在 −1 到 1 之间" in scene.plan.cue("q2_answer").text and "大多在 −1 到 1 之间" in scene.ANSWERS[2][0]
+    # answer 2 quotes failing_encodings' own demo, in the voice and on screen (review 5, K2)
+    from narration import figures
+
+    for name in ("raw_cat_dog_dot", "raw_far_dot_yi"):
+        assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][1]
+    assert "几千几万" not in scene.plan.cue("q2_answer").text
     assert "整句话" in scene.plan.cue("q1").text and "整句话" in scene.plan.cue("q1_answer").text
     assert any("整句话" in line for line in scene.ANSWERS[1])
     assert "快的指针" in scene.plan.cue("q3_answer").text and scene.ANSWERS[3][1].startswith("快的指针")

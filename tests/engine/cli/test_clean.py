@@ -133,8 +133,8 @@ def _files(media: Path) -> dict[str, bytes]:
 
 @pytest.mark.render
 def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_keeps(made_mini, tmp_path):
-    """The mini course made by every command that writes (course, subtitles, preview, listen, inspect, the
-    listening check) and by the studio; then a stale copy of one of everything that belongs to a lesson, a
+    """The mini course made by every command that writes (course, subtitles, preview, listen, inspect,
+    export handout, the listening check) and by the studio; then a stale copy of one of everything that belongs to a lesson, a
     scene or an audio clip, under names the course does not have, and a killed writer's temporary file.
     Every file on disk is one of the layout's entries, before clean and after (a new output the layout does
     not list fails here); after clean, only what the layout keeps is left, unchanged, and the entries it
@@ -143,7 +143,7 @@ def test_after_a_full_run_and_a_studio_run_clean_leaves_only_what_the_layout_kee
     and runs the commands that write the rest."""
     course = tmp_path / "mini"
     shutil.copytree(made_mini.course, course)
-    for args in (("listen", "closing"), ("inspect",)):
+    for args in (("listen", "closing"), ("inspect",), ("export", "handout")):
         mini_runs.ok(mini_runs.run(course, *args))
     speech = mini_runs.run(course, "check", "--speech", "--sample", "1")  # exit 1: espeak is flagged
     assert speech.returncode in (0, 1) and "Traceback" not in speech.stderr, speech.stderr[-2000:]

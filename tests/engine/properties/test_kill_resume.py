@@ -226,11 +226,28 @@ def test_synthesis_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_p
 
 
 @pytest.mark.render
-def test_assembly_of_the_course_command_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_path):
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        # while the lesson's video is written beside the delivery (its work folder's delivery/): nothing
+        # delivered has changed yet, and the half-written file is a temporary
+        r"work/.+/delivery/counting\.mp4$",
+        # while the made files are put in place: some of the lesson's files are delivered, the rest are
+        # still staged, the manifest is not written
+        r"course/counting/counting\.mp4$",
+    ],
+    ids=["staging", "putting-in-place"],
+)
+def test_assembly_of_the_course_command_killed_then_resumed_is_identical(made_mini, quiet_mini, tmp_path, pattern):
     course = copy_mini_course(tmp_path / "mini")
     _copy_media(quiet_mini, course, without=("course",))  # scenes rendered: `course` assembles
-    left = _killed_at(course, tmp_path, r"course/counting/counting\.mp4$", "course")
-    assert any(p.startswith("course/counting/") for p in left), left
+    left = _killed_at(course, tmp_path, pattern, "course")
+    staged = sorted(p.name for p in (course / "media" / "work").rglob("delivery/*"))
+    if "delivery" in pattern:
+        assert any("/delivery/" in p for p in left), left  # killed in the middle of a write
+        assert not (course / "media" / "course").exists()  # nothing delivered yet
+    else:
+        assert left == [] and "counting.mp4" in staged, (left, staged)  # killed between two renames
     mini_runs.ok(mini_runs.run(course, "course"))
     assert mini_runs.temporaries(course) == []
     assert mini_runs.finals(course) == made_mini.after_course
