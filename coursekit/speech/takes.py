@@ -27,20 +27,15 @@ from coursekit.content.narration import Course, Cue
 from coursekit.core.atomic import replacing, write_text
 from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
-from coursekit.core.paths import narration_dir, shown
+from coursekit.core.paths import RECORDINGS, recordings_dir, shown
 from coursekit.speech import audio
 
-FOLDER = "recordings"
+FOLDER = RECORDINGS
 FORMAT = 1
 #: a take's silence before and after: quieter than this below its own peak (a room's noise is not the
 #: synthetic voices' digital silence), and never louder than -30 dBFS
 TRIM_BELOW_PEAK_DB = 45.0
 TRIM_CEILING_DBFS = -30.0
-
-
-def recordings_dir() -> Path:
-    """``recordings/`` in the course's narration folder."""
-    return narration_dir() / FOLDER
 
 
 def read_aloud(cue: Cue) -> str:
@@ -138,30 +133,47 @@ def _short(text: str, n: int = 24) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def prepare(source: Path):
+def prepare(source: Path, name: str | None = None):
     """A recording made ready to be a cue's audio: 24 kHz mono 16-bit, trimmed of the silence before and
     after it (``TRIM_BELOW_PEAK_DB`` under its peak, at most ``TRIM_CEILING_DBFS``, 30 ms kept each side),
-    normalised to ``audio.TARGET_LUFS`` with true peaks at most ``audio.MAX_TRUE_PEAK``."""
+    normalised to ``audio.TARGET_LUFS`` with true peaks at most ``audio.MAX_TRUE_PEAK``. ``name``: how a
+    message names it (default: its path)."""
+    return _prepare(source, name)[0]
+
+
+def _prepare(source: Path, name: str | None = None) -> tuple[object, float]:
+    """``prepare``'s segment, and the seconds to add to a time measured on the recording to land on it."""
+    name = name or shown(source)
     seg = audio.conform(source)
     peak = seg.max_dBFS
     if not math.isfinite(peak):
-        raise UserError(f"{shown(source)}: the recording is silent; record the cue again")
+        raise UserError(f"{name}: the recording is silent; record the cue again")
     threshold = min(TRIM_CEILING_DBFS, max(audio.SILENCE_DBFS, peak - TRIM_BELOW_PEAK_DB))
-    trimmed, _ = audio.trim(seg, threshold)
+    trimmed, shift = audio.trim(seg, threshold)
     if audio.duration_of(trimmed) < audio.MIN_LOUDNESS_SECONDS:
         raise UserError(
-            f"{shown(source)}: under {audio.MIN_LOUDNESS_SECONDS} s of sound once its silence is trimmed; "
-            "record the whole cue"
+            f"{name}: under {audio.MIN_LOUDNESS_SECONDS} s of sound once its silence is trimmed; record the whole cue"
         )
-    return audio.loudness_normalise(trimmed)
+    return audio.loudness_normalise(trimmed), shift
 
 
 def import_take(
-    source: Path, lesson: str, cue: Cue, marks: dict[str, float] | None = None, root: Path | None = None
+    source: Path,
+    lesson: str,
+    cue: Cue,
+    marks: dict[str, float] | None = None,
+    root: Path | None = None,
+    *,
+    name: str | None = None,
+    marked_on_recording: bool = False,
 ) -> Take:
     """Store ``source`` (any audio ffmpeg reads) as the take of ``cue`` of ``lesson`` (``prepare``), keyed
     by what the cue reads now, with its bookmarks placed at ``marks`` (seconds from the start of the
-    trimmed take). A mark the cue has not, or one past the take's end, is one line; nothing is written."""
+    trimmed take; ``marked_on_recording``: from the start of ``source``, as the studio marks them while
+    the author reads). A mark the cue has not, or one past the take's end, is one line; so is a file that
+    is not audio; nothing is written. ``name``: how a message names ``source`` (default: its path)."""
+    from pydub.exceptions import CouldntDecodeError  # audio library: only when importing
+
     source = Path(source)
     if not source.is_file():
         raise UserError(f"{source}: no such file; give the recording of cue '{cue.id}' (a WAV, FLAC, …)")
@@ -171,10 +183,14 @@ def import_take(
         has = ", ".join(cue.bookmarks) or "none"
         raise UserError(f"--mark {unknown[0]}: cue '{cue.id}' has no bookmark {{@{unknown[0]}}} (it has: {has})")
     try:
-        seg = prepare(source)
-    except (OSError, IndexError) as exc:  # pydub: ffmpeg could not decode it
-        raise UserError(f"{source}: not audio ffmpeg can read ({type(exc).__name__}); give a WAV or FLAC") from None
+        seg, shift = _prepare(source, name)
+    except (OSError, IndexError, CouldntDecodeError) as exc:  # pydub: ffmpeg could not decode it
+        raise UserError(
+            f"{name or source}: not audio ffmpeg can read ({type(exc).__name__}); record it again, or give a WAV or FLAC"
+        ) from None
     duration = audio.duration_of(seg)
+    if marked_on_recording:  # a mark tapped in the silence trimmed off is at the take's start or end
+        marks = {k: round(min(max(v + shift, 0.0), duration), 3) for k, v in marks.items()}
     for name, t in marks.items():
         if not 0 <= t <= duration:
             raise UserError(
