@@ -357,13 +357,15 @@ def manifest_lesson(cfg: Config, course: Course, plan: LessonPlan, files: list[P
             for c in s.cues
             if c.role
         ],
-        # every cue in lesson time (ms): the page's lecture mode stops at their ends, the handout shows them
+        # every cue in lesson time (ms): the page's lecture mode stops at their ends, the handout shows them;
+        # which are the author's own voice (the page marks their transcript lines)
         "cues": [
             {
                 "id": c.id,
                 "text": c.text,
                 "start_ms": round((s.start_frame + c.start_frame) * 1000 / plan.fps),
                 "end_ms": round((s.start_frame + c.end_frame) * 1000 / plan.fps),
+                "recorded": c.id in plan.recorded,  # the author's own voice
             }
             for s in plan.scenes
             for c in s.cues

@@ -16,6 +16,7 @@ from coursekit.cli import doctor, preflight
 from coursekit.cli.clean import clean
 from coursekit.cli.watch import watch_and_rerun
 from coursekit.core.errors import UserError
+from coursekit.core.paths import shown
 from coursekit.core.sources import RunSources
 from coursekit.plan.model import LessonPlan
 from coursekit.project.project import Project
@@ -195,4 +196,12 @@ def cmd_doctor(project: Project, args: argparse.Namespace) -> int:
 def cmd_clean(project: Project, args: argparse.Namespace) -> int:
     n, freed = clean(project.layout, project.course)
     console.print(f"removed {n} stale cache items, freed {freed / 1e6:.1f} MB")
+    return 0
+
+
+def cmd_record(project: Project, args: argparse.Namespace) -> int:
+    """``record import``: a recording stored as the author's take of one cue (``Project.import_take``)."""
+    take = project.import_take(args.lesson, args.cue, args.file, dict(args.mark))
+    marks = "".join(f", {{@{n}}} at {t:.2f} s" for n, t in take.bookmarks.items())
+    console.print(f"take of {take.cue}: {take.duration:.2f} s{marks} -> {shown(take.audio)}")
     return 0

@@ -1,4 +1,4 @@
-"""The command line: init, check, list, plan, subtitles, export, listen, preview, inspect, render, course, doctor.
+"""The command line: init, check, list, plan, subtitles, export, record, listen, preview, inspect, render, course, doctor.
 
 Every user mistake ends as one line on stderr and exit status 2 (see UserError; several independent
 mistakes found by one check, one line each). SIGTERM and SIGINT stop the command and every process it
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -68,6 +69,21 @@ def _whole(lo: int, hi: int):
 
     parse.__name__ = "whole number"  # argparse names the type in its message
     return parse
+
+
+def _mark(text: str) -> tuple[str, float]:
+    """An argparse type: ``NAME=SECONDS``, a bookmark's place in a take."""
+    name, eq, seconds = text.partition("=")
+    try:
+        value = float(seconds)
+    except ValueError:
+        value = float("nan")
+    if not eq or not name.strip() or not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"give NAME=SECONDS (a bookmark and the second it is said), not {text!r}")
+    return name.strip(), value
+
+
+_mark.__name__ = "bookmark place"
 
 
 PORT_RANGE = (1, 65535)
@@ -158,6 +174,27 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("platform", choices=[*EXPORT_PLATFORMS, "handout"])
     p.add_argument("--lesson", help="only this lesson")
+
+    p = sub.add_parser(
+        "record",
+        help="import: store a recording as the author's take of one cue, in narration/recordings/<lesson>/ "
+        "(trimmed of silence, normalised to the narration's loudness, keyed by the cue's words); the "
+        "recorded voice (--voice recorded) uses it while the cue reads the same words",
+    )
+    _common(p)
+    p.add_argument("action", choices=["import"])
+    p.add_argument("lesson")
+    p.add_argument("cue", help="the cue's full id, <scene>.<cue>")
+    p.add_argument("file", type=Path, help="the recording: a WAV, FLAC or anything ffmpeg reads")
+    p.add_argument(
+        "--mark",
+        action="append",
+        default=[],
+        type=_mark,
+        metavar="NAME=SECONDS",
+        help="where a bookmark {@NAME} of the cue is said, in seconds from the trimmed take's start (repeat "
+        "for each bookmark; a recorded cue's bookmark is never guessed)",
+    )
 
     p = sub.add_parser("listen", help="write a scene's narration track to media/preview/<scene>.narration.m4a")
     _common(p)

@@ -88,6 +88,17 @@ def narration_dir() -> Path:
     return Path(os.environ.get(NARRATION_ENV) or course_root() / "narration").resolve()
 
 
+#: the author's takes (``coursekit.speech.takes``): ``<narration>/recordings/<lesson>/<scene>.<cue>.flac`` and
+#: its ``.json`` sidecar; a plan is made from them as from the narration (``coursekit.core.sources``)
+RECORDINGS = "recordings"
+
+
+def recordings_dir(lesson: str | None = None) -> Path:
+    """The course's takes: ``recordings/`` in its narration folder, or that of one ``lesson``."""
+    folder = narration_dir() / RECORDINGS
+    return folder / lesson if lesson else folder
+
+
 def scenes_dir() -> Path:
     """The course's scene modules, one file per scene class or several."""
     return course_root() / "scenes"

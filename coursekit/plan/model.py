@@ -85,6 +85,8 @@ class LessonPlan:
     #: the terms of the voice that voiced it, from the voice's declaration ("kokoro: Apache-2.0 (…)";
     #: ``Voice.licence_line``); the manifest records it beside ``voice``. Empty in plans made before.
     voice_licence: str = ""
+    #: the cues voiced by the author's own takes (the recorded voice), in order; every other cue synthesised
+    recorded: list[str] = field(default_factory=list)
 
     def scene(self, scene_id: str) -> ScenePlan:
         for s in self.scenes:

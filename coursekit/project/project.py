@@ -24,7 +24,7 @@ from coursekit.assemble.lesson_video import assemble_course
 from coursekit.assemble.subtitle_files import write_course_subtitles
 from coursekit.content.glyphs import GLYPH_FIX, course_texts, font_cmap, missing_glyphs
 from coursekit.core import voice_registry
-from coursekit.core.errors import UserErrors
+from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import shown
@@ -46,8 +46,9 @@ from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
 from coursekit.render.viewer_check import Finding, Report, build_dry_run
-from coursekit.speech import listening
+from coursekit.speech import listening, takes
 from coursekit.speech.voices.base import VoiceUnavailable
+from coursekit.speech.voices.recorded import Recorded, fell_back_line
 
 
 class Project(ProjectBase):
@@ -84,12 +85,28 @@ class Project(ProjectBase):
         with outputs.plan_locks(self.layout, fps, lessons, self.say):
             speech = self.speech()
             try:
-                return make_plans(course, cfg, self.layout, fps, speech.voice, speech.cache, speech.lexicon, lessons)
+                plans = make_plans(course, cfg, self.layout, fps, speech.voice, speech.cache, speech.lexicon, lessons)
             except VoiceUnavailable as exc:
                 if cfg.voice.backend != voice_registry.AUTO:
                     raise
                 voice = speech.fall_back(cfg.voice, exc)
-                return make_plans(course, cfg, self.layout, fps, voice, speech.cache, speech.lexicon, lessons)
+                plans = make_plans(course, cfg, self.layout, fps, voice, speech.cache, speech.lexicon, lessons)
+        if isinstance(speech.voice, Recorded):
+            self.say(fell_back_line(speech.voice, [plan for plan, _ in plans.values()]))
+        return plans
+
+    def import_take(self, lesson: str, cue_id: str, source: Path, marks: dict[str, float]) -> takes.Take:
+        """Store ``source`` as the author's take of cue ``cue_id`` (``<scene>.<cue>``) of ``lesson``
+        (``coursekit.speech.takes.import_take``: trimmed, normalised, keyed by what the cue reads now)."""
+        self.validate("record")
+        found = self.course.lesson(self.lessons(lesson)[0])
+        cues = {c.id: c for scene in found.scenes for c in scene.cues}
+        if cue_id not in cues:
+            raise UserError(
+                f"cue '{cue_id}' is not a cue of lesson {lesson}; give its full id, <scene>.<cue> "
+                f"({', '.join(list(cues)[:4])}{', …' if len(cues) > 4 else ''})"
+            )
+        return takes.import_take(source, found.id, cues[cue_id], marks)
 
     # -- checks ---------------------------------------------------------------------------------------
     def check(self) -> None:
@@ -101,8 +118,9 @@ class Project(ProjectBase):
         self.validate("check")
         font = self.config.course.font
         missing = missing_glyphs(course_texts(self.config.course.title, self.course, self.lexicon), font_cmap(font))
-        if missing:
-            raise UserErrors([f"{m.line(font)}; {GLYPH_FIX}" for m in missing])
+        lines = [f"{m.line(font)}; {GLYPH_FIX}" for m in missing] + takes.stale_lines(self.course)
+        if lines:
+            raise UserErrors(lines)
 
     def listening_check(self, lessons: list[str], sample: int | None = None):
         """The listening check of ``lessons`` (``coursekit.speech.listening``): each cue's audio of a fixed

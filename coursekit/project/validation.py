@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "course": ("narration", "lexicon", "widgets", "voice", "drawn_scenes"),
     "studio": ("voice",),  # each build plans (``plans``: the rest), and shows a narration error as it edits
     "subtitles": ("narration",),
+    "record": ("narration",),
     "export": ("delivery",),
     "serve": ("delivery",),
 }

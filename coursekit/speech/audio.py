@@ -123,19 +123,19 @@ def conform(source):
     return seg
 
 
-def trim(segment) -> tuple[object, float]:
-    """Trim leading/trailing silence (chunks quieter than -50 dBFS), keeping exactly 30 ms of
-    silence at each end (padding if there was less). Returns (segment, shift) where
+def trim(segment, threshold_dbfs: float = SILENCE_DBFS) -> tuple[object, float]:
+    """Trim leading/trailing silence (chunks quieter than ``threshold_dbfs``, -50 dBFS for every voice),
+    keeping exactly 30 ms of silence at each end (padding if there was less). Returns (segment, shift) where
     ``shift`` seconds must be added to a time measured on the input to land on the output.
     An all-silent input becomes an empty segment."""
     from pydub.silence import detect_leading_silence  # audio library: only when mixing
 
     AudioSegment = _pydub()
     n = len(segment)  # ms
-    lead = detect_leading_silence(segment, silence_threshold=SILENCE_DBFS, chunk_size=TRIM_CHUNK_MS)
+    lead = detect_leading_silence(segment, silence_threshold=threshold_dbfs, chunk_size=TRIM_CHUNK_MS)
     if lead >= n:
         return segment[:0], 0.0
-    tail = detect_leading_silence(segment.reverse(), silence_threshold=SILENCE_DBFS, chunk_size=TRIM_CHUNK_MS)
+    tail = detect_leading_silence(segment.reverse(), silence_threshold=threshold_dbfs, chunk_size=TRIM_CHUNK_MS)
     body = segment[lead : n - tail]
     pad = AudioSegment.silent(duration=KEEP_MS, frame_rate=segment.frame_rate).set_sample_width(segment.sample_width)
     before = segment[max(0, lead - KEEP_MS) : lead]

@@ -60,8 +60,11 @@ class Report:
     seconds: float = 0.0
 
 
-def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> tuple[int, list[Job]]:
-    """(number of cues, one job per distinct spoken text) for the lessons, in course order."""
+def collect(
+    course, voice: Voice, lexicon, lessons: list[str] | None = None, skip: Callable[[str, object], bool] | None = None
+) -> tuple[int, list[Job]]:
+    """(number of cues, one job per distinct spoken text) for the lessons, in course order; ``skip(lesson,
+    cue)``: a cue that needs no synthesis (one with the author's take)."""
 
     fixed = _Identity(voice.identity())  # computed once: some voices' identity() reads package metadata
     n = 0
@@ -72,6 +75,8 @@ def collect(course, voice: Voice, lexicon, lessons: list[str] | None = None) -> 
         for scene in lesson.scenes:
             for cue in scene.cues:
                 n += 1
+                if skip is not None and skip(lesson.id, cue):
+                    continue
                 spoken = cue_text(cue, lexicon, reads_latin=voice.reads_latin).spoken
                 if spoken not in jobs:
                     jobs[spoken] = Job(
@@ -124,13 +129,14 @@ def prefetch(
     *,
     workers: int | None = None,
     say: Callable[[str], None] | None = print,
+    skip: Callable[[str, object], bool] | None = None,
 ) -> Report:
     """Synthesise into ``cache`` every cue of ``lessons`` (default: all) that it lacks; see the module
     docstring for how. Returns what was done; prints one line before and one after if anything was
-    missing (``say=None``: silent)."""
+    missing (``say=None``: silent). ``skip``: as ``collect``'s."""
     t0 = time.perf_counter()
     report = Report()
-    report.cues, jobs = collect(course, voice, lexicon, lessons)
+    report.cues, jobs = collect(course, voice, lexicon, lessons, skip)
     report.distinct = len(jobs)
     parallel = voice.spec.parallel
     if parallel == "none":

@@ -7,12 +7,15 @@
   with frame stepping, playback rate and a "listen" control per cue. Editing the scene's narration,
   its code or anything it imports plans and renders the preview again (``coursekit.studio.work``, told
   by ``coursekit.studio.watcher``) and the page updates itself through server-sent events (``/events``);
-  a bad edit shows its one line and the last good preview stays.
+  a bad edit shows its one line and the last good preview stays. Under it, the recording lane
+  (``coursekit.studio.recording``): each cue's teleprompter, its take (current, stale or missing) and the
+  microphone; a take is sent to ``POST /api/scene/<id>/take/<cue>`` and served back at ``/take/<id>/<cue>``.
 
 Because a request can start a render, the server listens on loopback unless told otherwise
 (``check_bind``), answers only requests whose ``Host`` header names its own address (a web page
 elsewhere cannot reach it by DNS rebinding), refuses requests a browser marks as coming from another
-site, and takes the one request that changes something (``POST .../build``) only with its own header.
+site, and takes the requests that change something (``POST .../build``, ``POST .../take/<cue>``) only with
+its own header.
 It answers HTTP Range requests (``parse_range``), which browsers need to seek an MP4.
 """
 
@@ -34,6 +37,7 @@ from pathlib import Path
 
 from coursekit.core.errors import UserError
 from coursekit.project.project import Project
+from coursekit.studio.recording import MAX_UPLOAD_BYTES
 from coursekit.studio.watcher import observe
 from coursekit.studio.work import Work
 
@@ -332,6 +336,12 @@ class Handler(BaseHTTPRequestHandler):
                 self._refuse(HTTPStatus.NOT_FOUND, "no narration for that cue")
             else:
                 self._file(clip, mimetypes.guess_type(clip.name)[0] or "application/octet-stream")
+        elif m := re.fullmatch(r"/take/([a-z][a-z0-9_]*)/([a-z][a-z0-9_]*)", path):
+            take = work.take_audio(m.group(1), m.group(2))
+            if take is None:
+                self._refuse(HTTPStatus.NOT_FOUND, "no take of that cue")
+            else:
+                self._file(take, "audio/flac")
         elif path == "/favicon.ico":
             self.send_response(HTTPStatus.NO_CONTENT)
             self.end_headers()
@@ -354,7 +364,11 @@ class Handler(BaseHTTPRequestHandler):
         ):
             self._refuse(HTTPStatus.FORBIDDEN, "the studio takes this only from its own page")
             return
-        m = re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/build", urllib.parse.urlsplit(self.path).path)
+        url = urllib.parse.urlsplit(self.path)
+        if m := re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/take/([a-z][a-z0-9_]*)", url.path):
+            self._take(m.group(1), m.group(2), urllib.parse.parse_qs(url.query))
+            return
+        m = re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/build", url.path)
         work = self.server.work
         course = work.course()
         if not m or course is None or m.group(1) not in course.scenes:
@@ -362,6 +376,27 @@ class Handler(BaseHTTPRequestHandler):
             return
         work.request_build(m.group(1), "asked on its page")
         self._json({"queued": m.group(1)}, HTTPStatus.ACCEPTED)
+
+    def _take(self, scene_id: str, short: str, query: dict) -> None:
+        """A take recorded on the scene's page: stored (``Work.store_take``), answered with the scene's
+        lane; a bad one is ``{"error": one line}`` and nothing is written."""
+        try:
+            size = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            size = -1
+        if not 0 <= size <= MAX_UPLOAD_BYTES:
+            self.close_connection = True
+            self._json(
+                {"error": f"the recording is over {MAX_UPLOAD_BYTES // 2**20} MB; record the cue alone"},
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            )
+            return
+        body = self.rfile.read(size) if size else b""
+        marks = (query.get("marks") or [""])[0]
+        status, answer = self.server.work.store_take(
+            scene_id, short, body, self.headers.get("Content-Type") or "", marks
+        )
+        self._json(answer, status)
 
 
 def make_studio(

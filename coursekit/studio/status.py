@@ -18,13 +18,18 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from coursekit.core.errors import UserError
 from coursekit.core.paths import inside
 from coursekit.plan.model import ScenePlan, scene_plan_from_json
 from coursekit.project.base import PREVIEW
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import key_path
+from coursekit.speech import takes
+from coursekit.speech.voices.recorded import NAME as RECORDED
+from coursekit.studio import recording
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import Shared, preview_version, read_json
+from coursekit.studio.state import Shared, one_line, preview_version, read_json
+from coursekit.zh.lexicon import Lexicon
 
 
 class Status:
@@ -196,6 +201,7 @@ class Status:
         found = self.findings(scene_id, key)
         record = read_json(shared.layout.studio_preview_record(scene_id)) or {}
         view = {
+            "record": self.record_lane(scene_id),
             "scene": scene_id,
             "title": narrated.title,
             "lesson": lesson.id,
@@ -235,6 +241,28 @@ class Status:
                 ],
             }
         return view
+
+    def record_lane(self, scene_id: str) -> dict | None:
+        """The scene's recording lane (``coursekit.studio.recording.lane``) from the course as it last
+        loaded; a lexicon or figure that does not load is its one line."""
+        shared = self.shared
+        course = shared.last_course
+        if course is None or scene_id not in course.scenes:
+            return None
+        voice = shared.cfg.voice
+        fallback = voice.section(RECORDED).fallback if voice.backend == RECORDED else None
+        try:
+            return recording.lane(course, scene_id, Lexicon.load(check_readings=False), voice.backend, fallback)
+        except UserError as exc:
+            return {"error": one_line(exc), "cues": []}
+
+    def take_audio(self, scene_id: str, short_id: str) -> Path | None:
+        """The stored take (current or stale) of one cue of ``scene_id``, as the course last loaded."""
+        course = self.shared.last_course
+        if course is None or scene_id not in course.scenes:
+            return None
+        flac, _ = takes.paths(course.lesson_of(scene_id).id, f"{scene_id}.{short_id}")
+        return flac if flac.is_file() else None
 
     def cue_audio(self, scene_id: str, short_id: str) -> Path | None:
         """The narration clip of one cue of the shown preview's plan (a file inside the course)."""

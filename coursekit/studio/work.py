@@ -25,13 +25,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from coursekit.content.narration import Course
+from coursekit.core.errors import UserError
 from coursekit.core.sources import preview_inputs
 from coursekit.project.project import Project
 from coursekit.render.registry import find_scene_module
+from coursekit.studio import recording
 from coursekit.studio.builder import Builder
 from coursekit.studio.checks import Checks
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import Shared
+from coursekit.studio.state import Shared, one_line
 from coursekit.studio.status import Status
 
 DEBOUNCE_S = 0.3  #: editors write a file in several events; build once after the last
@@ -79,6 +81,33 @@ class Work:
 
     def cue_audio(self, scene_id: str, short_id: str) -> Path | None:
         return self.status.cue_audio(scene_id, short_id)
+
+    def take_audio(self, scene_id: str, short_id: str) -> Path | None:
+        return self.status.take_audio(scene_id, short_id)
+
+    def store_take(self, scene_id: str, short_id: str, body: bytes, ctype: str, marks: str) -> tuple[int, dict]:
+        """A take of cue ``short_id`` of ``scene_id`` recorded on its page (``recording.store``): (200, the
+        scene's lane) once stored, and the scene is built again (its plan reads the take); else (400 or
+        404, ``{"error": one line}``) and nothing is written."""
+        course = self.shared.course()
+        if course is None or scene_id not in course.scenes:
+            return 404, {"error": f"no scene {scene_id}: {self.shared.course_error or 'the course has none'}"}
+        if self.shared.course_error:  # the narration does not load: a take would be keyed by the last good words
+            return 400, {
+                "error": f"the narration does not load, so the take cannot be keyed: {self.shared.course_error}"
+            }
+        try:
+            take = recording.store(course, scene_id, short_id, body, ctype, recording.parse_marks(marks))
+        except UserError as exc:
+            return (404 if isinstance(exc, recording.UnknownCue) else 400), {"error": one_line(exc)}
+        self.shared.say(f"studio: {take.cue}: a take of {take.duration:.2f} s stored in {take.audio.name}")
+        with self.shared.lock:
+            self.shared.generation += 1
+            self.fresh.forget_sources()
+        self.shared.wake.set()
+        self.shared.publish({"type": "take", "scene": scene_id, "cue": take.cue})
+        self._debounced_build(scene_id, f"take of {take.cue} recorded")
+        return 200, {"stored": take.cue, "record": self.status.record_lane(scene_id)}
 
     def preview_served(self, scene_id: str, version: str) -> None:
         """A page fetched the preview ``version`` of ``scene_id`` (the builder's grace ends)."""

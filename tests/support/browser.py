@@ -28,13 +28,14 @@ def need_chromium() -> None:
         pytest.skip("chromium is not installed (Debian package chromium)")
 
 
-def chromium() -> Iterator:
-    """A launched headless Chromium for a fixture to ``yield from`` (closed after); skips without it."""
+def chromium(extra: list[str] | None = None) -> Iterator:
+    """A launched headless Chromium (with the ``extra`` flags too) for a fixture to ``yield from`` (closed
+    after); skips without it."""
     need_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS + list(extra or ()))
         yield b
         b.close()
 

@@ -57,6 +57,7 @@ class Speech:
     duration: float  # seconds
     timings: list[tuple[int, float]]
     voice: str  # e.g. "espeak-ng 1.51 cmn-latn-pinyin s150 p50"
+    recorded: bool = False  # the author's own take (``coursekit.speech.voices.recorded``), not synthesised
 
     def time_at(self, offset: int, text_length: int) -> float:
         """Seconds at which the character at ``offset`` is spoken (``coursekit.speech.timing.time_at``
@@ -143,6 +144,22 @@ class Voice(ABC):
         return 1
 
     # -- speaking
+
+    def cue_speech(self, lesson: str, cue, text, cache, where: str) -> Speech:
+        """The speech of ``cue`` of ``lesson``, whose forms are ``text`` (a ``CueText``), as the plan asks
+        for it (``where``: its file:line and id, for a message): default, the audio cache's entry for its
+        spoken form, synthesised on a miss. The recorded voice answers with the author's take."""
+        return cache.get(self, text.spoken)
+
+    def synthesising(self) -> "Voice":
+        """The voice whose missing cues are synthesised ahead of the plan (``synthesis.prefetch``):
+        itself, or the recorded voice's fallback."""
+        return self
+
+    def voices_itself(self, lesson: str, cue) -> bool:
+        """Whether ``cue`` of ``lesson`` needs no synthesis ahead (the recorded voice: it has a current
+        take); default: False."""
+        return False
 
     def synthesize(self, spoken: str, out_wav: Path | None = None) -> Speech:
         """Write ``out_wav`` (if the voice makes audio) and return its timings. ``_render`` is tried up to

@@ -124,6 +124,7 @@ function scenePage(id) {
   E.scroller = el("div", {class: "scroller"}, E.track);
   E.cueRows = el("tbody");
   E.findings = el("div", {id: "findings"});
+  E.record = el("div", {id: "record", class: "record"});
   const names = el("div", {class: "lane-names"}, ...[["h-ruler", "time"], ["h-cues", "cues"], ["h-marks", "bookmarks"],
     ["h-subs", "subtitles"], ["h-finds", "findings"]].map(([h, t]) => el("div", {class: "lane " + h, text: t})));
   const btn = (text, title, fn) => el("button", {text, title, onclick: fn});
@@ -144,7 +145,8 @@ function scenePage(id) {
     el("h2", {text: "Cues"}),
     el("table", {class: "cues"}, el("thead", {}, el("tr", {}, ...["", "cue", "role", "frames", "time", "text"].map(
       h => el("th", {text: h})))), E.cueRows),
-    el("h2", {text: "Viewer check"}), E.findings);
+    el("h2", {text: "Viewer check"}), E.findings,
+    el("h2", {text: "Your voice"}), E.record);
 
   const v = E.video;
   const onFrame = (now, meta) => { presented(S, meta.mediaTime); v.requestVideoFrameCallback(onFrame); };
@@ -156,6 +158,7 @@ function scenePage(id) {
     if (e.key === "ArrowLeft") { step(S, -1); e.preventDefault(); }
     else if (e.key === "ArrowRight") { step(S, 1); e.preventDefault(); }
     else if (e.key === " " && e.target === document.body) { togglePlay(S); e.preventDefault(); }
+    else if ((e.key === "m" || e.key === "M") && S.rec) { markNow(S); e.preventDefault(); }
     else if (e.key === "[") jumpCue(S, -1);
     else if (e.key === "]") jumpCue(S, 1);
   });
@@ -194,6 +197,7 @@ async function refresh(S, first) {
     drawCueTable(S);
   }
   drawFindings(S);
+  if (JSON.stringify(view.record) !== JSON.stringify(before && before.record) || first) drawRecord(S);
   drawState(S);
   if (!before || view.video !== before.video) setVideo(S, view.video);
   if (first && !view.status.building && !view.status.error && view.status.preview !== "fresh")
@@ -381,6 +385,158 @@ function drawFindings(S) {
   box.replaceChildren(el("ul", {class: "findings"}, ...list.map(f => el("li", {onclick: () => seekFrame(S, f.frame)},
     el("span", {class: "mono", text: `frame ${f.frame} · ${f.cue} · `}), el("span", {class: "rule", text: f.rule}),
     `: ${f.message}` + (f.steps > 1 ? ` (for ${f.steps} steps)` : "")))));
+}
+
+// -- the recording lane: a teleprompter, the microphone and the stored take, per cue ------------------
+const TAKE_STATE = {current: "your take: current", stale: "your take: stale", missing: "no take yet", broken: "take unreadable"};
+
+function prompter(cue) {
+  return el("p", {class: "prompter", lang: "zh-CN"}, ...cue.pieces.map(p => {
+    if (p.mark) return el("span", {class: "prompt-mark", dataset: {mark: p.mark}, title: `bookmark ${p.mark}: press M as you say what follows`,
+                                   text: "▾" + p.mark});
+    if (p.pinyin) return el("ruby", {}, p.text, el("rt", {text: p.pinyin}));
+    return p.text;
+  }));
+}
+
+function takeLine(cue) {
+  const t = cue.take;
+  let text = TAKE_STATE[t.state] || t.state;
+  if (t.duration !== undefined) text += ` · ${secs(t.duration)}`;
+  return el("span", {class: "pill take-state " + t.state, text});
+}
+
+function drawRecord(S) {
+  const box = S.els.record, lane = S.view.record;
+  if (S.rec) { S.recDirty = true; return; }            // not while the microphone is on: after it stops
+  S.recDirty = false;
+  if (!lane) { box.replaceChildren(el("p", {class: "note", text: "No cues to record."})); return; }
+  if (lane.error) { box.replaceChildren(el("div", {class: "error", text: lane.error})); return; }
+  const note = lane.uses_takes
+    ? `Each cue with a current take is heard in your voice; the others by the ${lane.fallback} voice. ` +
+      "A take goes stale when its cue's words change."
+    : `The course's voice is ${lane.voice}: your takes are heard once config.yaml says voice: {backend: recorded}.`;
+  box.replaceChildren(el("p", {class: "note", text: note}), ...lane.cues.map(cue => takeCard(S, cue)));
+}
+
+function takeCard(S, cue) {
+  const t = cue.take, has = t.state === "current" || t.state === "stale";
+  const msg = el("span", {class: "take-msg", role: "status"});
+  const level = el("div", {class: "level"}), meter = el("div", {class: "meter", title: "input level", hidden: true}, level);
+  const rec = el("button", {class: "rec", text: has ? "● Retake" : "● Record", title: "record this cue from the microphone"});
+  const stop = el("button", {class: "stop", text: "■ Stop", hidden: true, title: "stop and keep this take"});
+  const mark = el("button", {class: "mark-now", hidden: true, title: "mark the next bookmark now (M)"});
+  const play = el("button", {class: "play", text: "▶ Play take", disabled: !has, title: "listen to the stored take"});
+  const card = el("div", {class: "take-card", dataset: {cue: cue.id, state: t.state}},
+    el("div", {class: "take-head"}, el("span", {class: "mono", text: cue.short}), takeLine(cue)),
+    prompter(cue),
+    t.state === "stale" ? el("p", {class: "note take-was", text: `The take reads: ${t.reads}`}) : null,
+    t.state === "broken" ? el("div", {class: "error", text: t.error}) : null,
+    el("div", {class: "take-controls"}, rec, stop, mark, play, meter, msg));
+  rec.addEventListener("click", () => startTake(S, cue, {card, rec, stop, mark, play, meter, level, msg}));
+  stop.addEventListener("click", () => stopTake(S));
+  mark.addEventListener("click", () => markNow(S));
+  play.addEventListener("click", () => {
+    const a = $("#listen");
+    S.els.video.pause();
+    a.src = `${cue.audio}?v=${t.version}`;
+    a.play();
+  });
+  return card;
+}
+
+function recorderType() {
+  for (const t of ["audio/webm;codecs=opus", "audio/ogg;codecs=opus", "audio/webm", "audio/ogg"])
+    if (window.MediaRecorder && MediaRecorder.isTypeSupported(t)) return t;
+  return "";
+}
+
+async function startTake(S, cue, ui) {
+  if (S.rec) return;
+  ui.msg.className = "take-msg"; ui.msg.textContent = "";
+  if (!navigator.mediaDevices || !window.MediaRecorder) { ui.msg.textContent = "this browser cannot record"; ui.msg.className = "take-msg bad"; return; }
+  let stream;
+  try { stream = await navigator.mediaDevices.getUserMedia({audio: {echoCancellation: false, noiseSuppression: false, autoGainControl: false}}); }
+  catch (err) { ui.msg.textContent = `no microphone (${err.name})`; ui.msg.className = "take-msg bad"; return; }
+  const type = recorderType();
+  const recorder = new MediaRecorder(stream, type ? {mimeType: type} : {});
+  const chunks = [];
+  const ctx = new AudioContext(), analyser = ctx.createAnalyser();
+  analyser.fftSize = 2048;
+  ctx.createMediaStreamSource(stream).connect(analyser);
+  const buf = new Float32Array(analyser.fftSize);
+  S.rec = {cue, ui, recorder, stream, ctx, marks: {}, t0: performance.now()};
+  document.querySelectorAll(".take-card button.rec, .take-card button.play").forEach(b => { b.disabled = true; });
+  ui.card.classList.add("recording");
+  ui.rec.hidden = true; ui.stop.hidden = false; ui.meter.hidden = false;
+  ui.stop.disabled = false;
+  nextMark(S);
+  ui.msg.textContent = "recording…";
+  const draw = () => {
+    if (!S.rec || S.rec.recorder !== recorder) return;
+    analyser.getFloatTimeDomainData(buf);
+    let peak = 0;
+    for (const x of buf) peak = Math.max(peak, Math.abs(x));
+    const db = peak > 0 ? 20 * Math.log10(peak) : -90;
+    ui.level.style.width = Math.max(0, Math.min(100, (db + 60) / 60 * 100)) + "%";
+    ui.level.className = "level" + (db > -1 ? " clip" : db < -40 ? " low" : "");
+    ui.meter.title = `input level ${db.toFixed(0)} dBFS`;
+    requestAnimationFrame(draw);
+  };
+  recorder.addEventListener("dataavailable", e => { if (e.data.size) chunks.push(e.data); });
+  recorder.addEventListener("start", () => { if (S.rec) S.rec.t0 = performance.now(); });
+  recorder.addEventListener("stop", () => sendTake(S, new Blob(chunks, {type: recorder.mimeType || type || "audio/webm"})));
+  recorder.start();
+  requestAnimationFrame(draw);
+}
+
+function nextMark(S) {
+  const r = S.rec, left = r.cue.bookmarks.filter(b => !(b in r.marks));
+  r.ui.mark.hidden = !left.length;
+  if (left.length) r.ui.mark.textContent = `mark ▾${left[0]} (M)`;
+  r.ui.card.querySelectorAll(".prompt-mark").forEach(m => m.classList.toggle("placed", m.dataset.mark in r.marks));
+  return left[0];
+}
+
+function markNow(S) {
+  const r = S.rec;
+  if (!r) return;
+  const name = r.cue.bookmarks.find(b => !(b in r.marks));
+  if (!name) return;
+  r.marks[name] = (performance.now() - r.t0) / 1000;
+  nextMark(S);
+}
+
+function stopTake(S) {
+  const r = S.rec;
+  if (!r || r.recorder.state === "inactive") return;
+  r.ui.stop.disabled = true;
+  r.ui.msg.textContent = "storing…";
+  r.recorder.stop();
+}
+
+async function sendTake(S, blob) {
+  const r = S.rec;
+  r.stream.getTracks().forEach(t => t.stop());
+  r.ctx.close();
+  const ui = r.ui;
+  const marks = Object.entries(r.marks).map(([k, v]) => `${k}:${v.toFixed(3)}`).join(",");
+  let answer, ok = false;
+  try {
+    const res = await fetch(`/api/scene/${S.id}/take/${r.cue.short}` + (marks ? "?marks=" + encodeURIComponent(marks) : ""),
+      {method: "POST", headers: {"X-Coursekit-Studio": "1", "Content-Type": blob.type}, body: blob});
+    answer = await res.json();
+    ok = res.ok;
+  } catch (err) { answer = {error: `the take was not stored (${err.message})`}; }
+  S.rec = null;
+  if (ok) S.view.record = answer.record;
+  drawRecord(S);
+  const card = document.querySelector(`.take-card[data-cue="${r.cue.id}"]`);
+  const msg = card && card.querySelector(".take-msg");
+  if (msg) {
+    msg.className = "take-msg " + (ok ? "good" : "bad");
+    msg.textContent = ok ? "stored: the preview is made again with it" : answer.error;
+  }
 }
 
 // -- which page ---------------------------------------------------------------------------------

