@@ -58,7 +58,7 @@ from coursekit.core.digest import file_sha256
 from coursekit.core.errors import UserError
 from coursekit.core.progress import Progress
 from coursekit.speech import model_files as models
-from coursekit.speech import synthesis
+from coursekit.speech import synthesis, takes
 from coursekit.zh.chars import CLAUSE_BREAKS, SENTENCE_ENDS, clauses, is_cjk
 from coursekit.zh.numbers import expand_numbers
 
@@ -537,11 +537,15 @@ def prefetch(course, cfg, cues: Sequence[tuple[str, object]], voice, audio_cache
         scenes = tuple(s for s in scenes if s.cues)
         if scenes:
             lessons.append(dataclasses.replace(lesson, scenes=scenes))
-    return synthesis.prefetch(Course(lessons), cfg, voice, audio_cache, lexicon, say=say)
+    return synthesis.prefetch(
+        Course(lessons), cfg, voice.synthesising(), audio_cache, lexicon, say=say, skip=voice.voices_itself
+    )
 
 
 def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) -> list[tuple[str, str, str, Path]]:
-    """(lesson, cue id, spoken, wav) for each cue, from the audio cache (synthesised on a miss)."""
+    """(lesson, cue id, spoken, audio) for each cue: the author's current take where the voice has one (the
+    recorded voice: a mumbled or clipped take is scored like a bad synthesis), else the audio cache's
+    (synthesised on a miss)."""
 
     items = []
     for lid, cue in cues:
@@ -549,6 +553,10 @@ def synthesise(cues: Sequence[tuple[str, object]], voice, audio_cache, lexicon) 
             spoken = cue_text(cue, lexicon, reads_latin=voice.reads_latin).spoken
         except UserError as exc:
             raise UserError(f"{lid}: cue '{cue.id}' (line {cue.line}): {exc}") from None
+        take = takes.current(lid, cue) if voice.voices_itself(lid, cue) else None
+        if take is not None:
+            items.append((lid, cue.id, spoken, Path(take.audio)))
+            continue
         speech = audio_cache.get(voice, spoken)
         if speech.wav is None:
             raise UserError(

@@ -19,7 +19,7 @@ from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.plan.build import frames_for
 from coursekit.project.project import Project
-from coursekit.speech import audio, takes
+from coursekit.speech import audio, listening, takes
 from tests.support.mini_runs import copy_mini_course
 
 RATE = 24000
@@ -203,3 +203,38 @@ def test_an_edited_take_audio_is_one_line(mini):
     take.audio.write_bytes(take.audio.read_bytes()[:-100])
     with pytest.raises(UserError, match="not the audio count_dots.ask.json describes"):
         project.plans(FPS, ["counting"])
+
+
+# -- the listening check hears the author's takes ---------------------------------------------------------
+
+
+@pytest.fixture
+def mini_espeak(mini):
+    """The mini course whose recorded voice falls back on espeak (a voice that makes audio to listen to)."""
+    config = mini / "config.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("{fallback: silent}", "{fallback: espeak}"))
+    return mini
+
+
+def test_the_listening_check_is_given_the_take_not_a_synthesis(mini_espeak):
+    project, _ = _open(mini_espeak)
+    take = project.import_take("counting", "count_dots.ask", _take(mini_espeak), {})
+    speech = project.speech()
+    cues = listening.sample_cues(project.course, ["counting"], None)
+    items = {
+        cue_id: path for _, cue_id, _, path in listening.synthesise(cues, speech.voice, speech.cache, speech.lexicon)
+    }
+    assert items["count_dots.ask"] == take.audio
+    others = [p for c, p in items.items() if c != "count_dots.ask"]
+    assert others and all(p.suffix == ".wav" and p.is_relative_to(project.layout.audio_cache.root) for p in others)
+
+
+@pytest.mark.models  # the recogniser listens to the take
+def test_a_take_that_is_not_speech_is_flagged_by_the_listening_check(mini_espeak):
+    """A take of a tone (a clipped or empty recording) is heard as nothing and flagged, like a bad synthesis."""
+    project, _ = _open(mini_espeak)
+    take = project.import_take("counting", "count_dots.ask", _take(mini_espeak), {})
+    report, _ = project.listening_check(["counting"])
+    result = next(r for r in report.results if r.cue_id == "count_dots.ask")
+    assert abs(result.audio_s - take.duration) <= 0.02  # the take's audio was transcribed, not espeak's
+    assert result.flagged and result.score.syllable_error >= 0.9, result
