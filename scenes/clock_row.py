@@ -62,7 +62,7 @@ class ClockSpeeds(NarratedScene):
         },
     }
     STEPS = (1, 2, 3, 4, 5)
-    TICK_Y = 3.1  # the requirement ticked, above the clocks (where the note stood; the takeaway takes it over)
+    TICK_Y = 2.97  # the requirement ticked, above the clocks and under the header (the takeaway takes it over)
     #: the paper's formula (word_order): the two readings of clock i at position pos, and its speed
     PAPER_FORMULA = (
         '"PE"("pos", 2i) = sin("pos" dot omega_i), quad "PE"("pos", 2i+1) = cos("pos" dot omega_i)',
@@ -179,7 +179,7 @@ class ClockSpeeds(NarratedScene):
                 tick = theme.body_text(params["ticks"][0], color=theme.HIGHLIGHT).move_to(
                     np.array([0.0, self.TICK_Y, 0.0])
                 )
-                self.play(FadeIn(tick, shift=0.15 * DOWN), run_time=cue.remaining())
+                self.play(FadeIn(tick), run_time=cue.remaining())
                 marks.append(tick)
             self.probe(
                 "table",
@@ -204,7 +204,7 @@ class ClockSpeeds(NarratedScene):
                 )
                 self.play(Create(rows_box), run_time=cue.share(0.25))
                 self.hold_to(max(self.frame, cue.start_frame + int(0.75 * cue.plan.speech_frames)))
-                self.play(FadeIn(tick2, shift=0.15 * DOWN), run_time=cue.remaining())
+                self.play(FadeIn(tick2), run_time=cue.remaining())
                 values = row.sin_cos(self.TABLE_POSITIONS[-1])
                 self.probe(
                     "readings",
