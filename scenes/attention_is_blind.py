@@ -3,7 +3,7 @@
 This module draws two scenes, each with its class, so it is named for neither scene id: ``attention_blind``
 (trig_to_rope, :class:`AttentionIsBlind`) is the course's one full demonstration: where q, k and v come from,
 the three steps, the shuffle and the measured gap. ``blind_bag`` (word_order, :class:`BlindBagReminder`) only
-recalls it: the words shuffled with their outputs, the name 置换等变, and the bag of words.
+recalls it in two cues: a card (what lesson 1 showed, and when) and the bag of words.
 
 The word vectors come from :func:`mathcore.toy_words.word_vectors` (same word, same
 vector), the scores, weights and outputs from mathcore, and the measured gap
@@ -37,17 +37,18 @@ from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap
 from scenes.mobjects.sci_figure import sci_line
-from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.token_row import TokenRow
 
 VEC_LOW = "#26304a"  # a word-vector entry at its most negative; its most positive is theme.TEXT
 
 
-def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene) -> None:
+def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene, until: float | None = None):
     """Two opposite sentences pour into one bag of the same words (the ``example``/``bag`` beat).
 
     A copy of each sentence shrinks into the bag and fades while the words appear in it: no
-    glyph-by-glyph morph, which scrambled the sentences on the way.
+    glyph-by-glyph morph, which scrambled the sentences on the way. The bag is pointed at up to the end of
+    the cue, or, with ``until``, up to that share of its speech (the cue goes on from there). Returns the two
+    sentences and the words in the bag, as drawn.
     """
     left, right = pair
     sa = theme.title_text(left, color=theme.TEXT).move_to(np.array([-3.3, 1.6, 0.0]))
@@ -62,7 +63,12 @@ def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene) -> Non
     scene.play(FadeIn(sa), FadeIn(sb), run_time=cue.share(0.25))
     pour = [m.copy().animate.scale(0.35).move_to(bag.get_center()).set_opacity(0) for m in (sa, sb)]
     scene.play(FadeIn(bag), FadeIn(bag_label), *pour, FadeIn(inside, scale=0.6), run_time=cue.share(0.4))
-    scene.play(Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08), run_time=cue.remaining())
+    point = Indicate(inside, color=theme.HIGHLIGHT, scale_factor=1.08)
+    if until is None:
+        scene.play(point, run_time=cue.remaining())
+    else:
+        scene.play_frames(point, frames=max(1, cue.start_frame + int(until * cue.plan.speech_frames) - scene.frame))
+    return (sa, sb), inside
 
 
 class AttentionIsBlind(NarratedScene):
@@ -316,82 +322,53 @@ class AttentionIsBlind(NarratedScene):
 
 
 class BlindBagReminder(NarratedScene):
-    """recall (the condition; the shuffle, recomputed: 置换等变) → bag (two opposite sentences, one bag) →
-    takeaway (the cause is that every step treats all words alike, not speed; causal masks give a rough hint).
+    """recall (a card: what lesson 1 showed, and when) → bag (two opposite sentences, one bag; tell it the order).
 
-    word_order only recalls the demonstration trig_to_rope's ``attention_blind`` makes in full, with another
-    sentence (this lesson's lending sentence): its words over their attention outputs (:class:`ShuffleDemo`),
-    shuffled, then recomputed on the new order (the same strips), and the name of the property on screen.
+    word_order only recalls, in two cues, what trig_to_rope's ``attention_blind`` shows in full: no new
+    sentence is shuffled and no output recomputed here. The card names lesson 1, states the condition (every
+    word sees the whole sentence, not only the words before it, and no position is added) and the result; the
+    bag is this lesson's lending sentence.
     """
 
     SCENE_IDS = ("blind_bag",)
-    CUES = ("recall", "bag", "takeaway")
-    D = 4
+    CUES = ("recall", "bag")
     WORDS = ("小明", "把", "书", "借给", "小红")
-    PERM = (2, 4, 3, 0, 1)
     PAIR = ("小明把书借给小红", "小红把书借给小明")
-    CONDITION = "前提：每个词都能看到整句话，又不加位置信息"
-    #: the takeaway's lines, each shown when the voice reaches it (a share of the cue's speech)
-    TAKEAWAY = (
-        ("一起算：让它快", theme.TEXT, 0.0),
-        ("每一步对所有词一视同仁 → 次序进不来", theme.TEXT, 0.08),
-        ("只准看前文（每个词只看它前面的词）：只能粗略猜出位置", theme.TEXT, 0.3),
-        ("所以先后得另外告诉它", theme.HIGHLIGHT, 0.78),
+    #: the recall card, top to bottom: what it recalls, the condition (two lines), the result; each line is
+    #: shown when the voice reaches it (a share of the cue's speech)
+    CARD = (
+        ("第一课看过：注意力自己分不出次序", theme.MUTED, 0.0),
+        ("前提：每个词都能看到整句话", theme.TEXT, 0.12),
+        ("（不是只准看前文：只看它前面的词）", theme.TEXT, 0.3),
+        ("也不加位置信息", theme.TEXT, 0.5),
+        ("打乱次序 → 每个词的结果不变，只跟着词挪位置", theme.HIGHLIGHT, 0.68),
     )
+    CLOSING = ("先后要另外告诉它", 0.8)
 
     def construct(self) -> None:
         header = self.header()
-        x = word_vectors(list(self.WORDS), self.D)
-        demo = ShuffleDemo(
-            self.WORDS, x, center=np.array([0.0, 2.3, 0.0]), spacing=1.75, cell=0.3, font_size=theme.SIZE_BODY
-        )
-        self.watch("demo", demo.probe_values)
-        out_label = theme.small_text("每个词的输出", color=theme.MUTED).next_to(demo.columns, LEFT, buff=0.4)
-        condition = theme.small_text(self.CONDITION, color=theme.TEXT).move_to(
-            np.array([0.0, 0.0, 0.0])
-        )  # under the strips
-        term = theme.title_text("置换等变", color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.9, 0.0]))
-        meaning = theme.body_text("打乱输入，输出只跟着换位置", color=theme.TEXT).next_to(term, DOWN, buff=0.3)
+        card = VGroup(*[theme.body_text(t, color=c) for t, c, _ in self.CARD])
+        card.arrange(DOWN, buff=0.35).move_to(np.array([0.0, 0.2, 0.0]))
+        card[0].shift(0.25 * UP)  # the heading stands apart from the condition
+        card[-1].shift(0.25 * DOWN)  # and the result from it
         with self.cue("recall") as cue:
-            self.play(
-                FadeIn(header),
-                FadeIn(condition),
-                FadeIn(demo.chips, lag_ratio=0.1),
-                FadeIn(demo.columns),
-                FadeIn(out_label),
-                run_time=cue.share(0.15),
-            )
-            self.play(*demo.shuffle_animations(self.PERM), run_time=cue.share(0.3))
-            again = demo.recomputed()  # attention recomputed on the shuffled sentence: the same strips
-            self.play(FadeIn(again), run_time=cue.share(0.12))
-            self.remove(demo.columns)
-            demo.columns = again
-            self.hold_frames(max(0, cue.start_frame + int(0.7 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(term, scale=1.1), FadeIn(meaning), run_time=cue.remaining())
-            self.probe(
-                "recall",
-                perm=list(self.PERM),
-                term=term.text,
-                meaning=meaning.text,
-                condition=condition.text,
-                on_screen=[self.on_screen(m) for m in (term, meaning, condition)],
-            )
-
-        with self.cue("bag") as cue:
-            # the term stays, small, in the corner while the bag fills
-            self.play(
-                *[FadeOut(m) for m in list(self.mobjects) if m not in (header, term)],
-                term.animate.scale(0.6).to_corner(UP + RIGHT, buff=theme.MARGIN),
-                run_time=cue.share(0.15),
-            )
-            bag_of_words(self.PAIR, self.WORDS, cue, self)
-
-        lines = VGroup(*[theme.body_text(t, color=c) for t, c, _ in self.TAKEAWAY])
-        lines.arrange(DOWN, buff=0.4).move_to(np.array([0.0, 0.4, 0.0]))
-        with self.cue("takeaway") as cue:
-            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.08))
-            for line, (_, _, at) in zip(lines, self.TAKEAWAY):
+            self.play(FadeIn(header), run_time=cue.share(0.05))
+            for line, (_, _, at) in zip(card, self.CARD):
                 self.hold_to(max(self.frame, cue.start_frame + int(at * cue.plan.speech_frames)))
-                self.play(FadeIn(line, shift=0.15 * UP), run_time=min(cue.share(0.1), cue.remaining()))
+                self.play(FadeIn(line, shift=0.15 * UP), run_time=min(cue.share(0.08), cue.remaining()))
             cue.hold()
-            self.probe("takeaway", lines=[line.text for line in lines])
+            self.probe("recall", lines=[line.text for line in card], on_screen=[self.on_screen(m) for m in card])
+
+        text, at = self.CLOSING
+        closing = theme.body_text(text, color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.3, 0.0]))  # under the bag
+        with self.cue("bag") as cue:
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.08))
+            sentences, inside = bag_of_words(self.PAIR, self.WORDS, cue, self, until=at)
+            self.play(FadeIn(closing, shift=0.15 * UP), run_time=cue.remaining())
+            self.probe(
+                "bag",
+                sentences=[m.text for m in sentences],
+                inside=[m.text for m in inside],
+                closing=closing.text,
+                on_screen=[self.on_screen(m) for m in (*sentences, inside, closing)],
+            )

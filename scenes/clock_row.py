@@ -18,7 +18,8 @@ from scenes.mobjects import ClockRow
 
 
 class ClockSpeeds(NarratedScene):
-    """intro → speeds (fast to slow) → step (p·ω_i) → unique (a table of hand angles) → takeaway.
+    """intro → speeds (fast to slow) → step (p·ω_i) → unique (a table of hand angles) → takeaway; the paper's
+    scenes (:class:`PaperClockSpeeds`) add readings (the last position's sin and cos rows) after unique.
 
     ``PARAMS`` picks the encoding by plan id: d = 8 draws RoPE's 4 planes and their speeds (in radians,
     with 1 弧度 ≈ 57° beside them), the counter and the table in distances n − m; the paper's d = 512 draws 5 representative clocks, says so on
@@ -26,7 +27,7 @@ class ClockSpeeds(NarratedScene):
     the table. Each lesson names a position its own way (位置 in trig_to_rope, 座位 in word_order).
     """
 
-    SCENE_IDS = ("clock_row", "clock_row_paper")
+    SCENE_IDS = ("clock_row",)
     CUES = ("intro", "speeds", "step", "unique", "takeaway")
     PARAMS = {
         # RoPE's planes: a hand is how far k has turned past q in its plane, (n − m)·ω_i, so the row and the
@@ -55,10 +56,13 @@ class ClockSpeeds(NarratedScene):
             "show_speeds": False,
             "readings": True,
             "positions": (0, 1, 2, 44),
+            # requirement 1 (unique) and requirement 2 (readings), each ticked under the table in its own cue
+            "ticks": ("第一条：座位不同，读数就不同 ✓", "第二条：读数都在 −1 到 1 之间 ✓"),
             "takeaway": "三条要求，一次满足",
         },
     }
     STEPS = (1, 2, 3, 4, 5)
+    TICK_Y = 2.97  # the requirement ticked, above the clocks and under the header (the takeaway takes it over)
     #: the paper's formula (word_order): the two readings of clock i at position pos, and its speed
     PAPER_FORMULA = (
         '"PE"("pos", 2i) = sin("pos" dot omega_i), quad "PE"("pos", 2i+1) = cos("pos" dot omega_i)',
@@ -111,7 +115,8 @@ class ClockSpeeds(NarratedScene):
                 "table": [[c.text for c in r] for r in table.cells],
                 "table_labels": [lab.text for lab in table.labels],
                 "readings": [[c.text for c in r] for r in table.readings],
-                "table_on_screen": self.on_screen(table),
+                "table_on_screen": self.on_screen(table.angles),
+                "readings_on_screen": self.on_screen(table.reading_rows),
             },
         )
 
@@ -156,7 +161,7 @@ class ClockSpeeds(NarratedScene):
             # the labels under the clocks leave before the table takes their place (the speeds were drawn
             # only where show_speeds: fading out labels never shown would draw them)
             gone = [row.wavelength_labels] + ([row.speed_labels] if params["show_speeds"] else []) + [counter, note]
-            self.swap(gone, FadeIn(table), run_time=cue.share(0.25))
+            self.swap(gone, FadeIn(table.angles), run_time=cue.share(0.25))
             first, last = table.cells[0][0], table.cells[-1][0]
             same = VGroup(
                 SurroundingRectangle(first, color=theme.HIGHLIGHT, buff=0.06),
@@ -169,6 +174,13 @@ class ClockSpeeds(NarratedScene):
             # the hands go to the last row's position while its readings are boxed
             self.play(row.make_step_animation(self.TABLE_POSITIONS[-1]), Create(same), run_time=cue.share(0.3))
             self.play(Create(differ), run_time=cue.share(0.25))
+            marks = [same, differ]
+            if params.get("ticks"):  # requirement 1, ticked above the clocks
+                tick = theme.body_text(params["ticks"][0], color=theme.HIGHLIGHT).move_to(
+                    np.array([0.0, self.TICK_Y, 0.0])
+                )
+                self.play(FadeIn(tick), run_time=cue.remaining())
+                marks.append(tick)
             self.probe(
                 "table",
                 positions=list(self.TABLE_POSITIONS),
@@ -176,12 +188,40 @@ class ClockSpeeds(NarratedScene):
                 shown=[[c.text for c in r] for r in table.cells],
                 readings=[[c.text for c in r] for r in table.readings],
                 sin_cos=row.sin_cos(self.TABLE_POSITIONS[-1]).tolist() if table.readings else [],
+                boxed=[[c.text for c in (table.cells[0][j], table.cells[-1][j])] for j in (0, 1)],
+                tick=marks[-1].text if params.get("ticks") else None,
             )
+
+        if "readings" in self.CUES:
+            with self.cue("readings") as cue:
+                # the boxes and the first tick leave; the two reading rows come in, boxed, and requirement 2
+                tick2 = theme.body_text(params["ticks"][1], color=theme.HIGHLIGHT).move_to(
+                    np.array([0.0, self.TICK_Y, 0.0])
+                )
+                self.swap(marks, FadeIn(table.reading_rows), run_time=cue.share(0.3))
+                rows_box = SurroundingRectangle(
+                    VGroup(*table.readings[0], *table.readings[1]), color=theme.HIGHLIGHT, buff=0.06
+                )
+                self.play(Create(rows_box), run_time=cue.share(0.25))
+                self.hold_to(max(self.frame, cue.start_frame + int(0.75 * cue.plan.speech_frames)))
+                self.play(FadeIn(tick2), run_time=cue.remaining())
+                values = row.sin_cos(self.TABLE_POSITIONS[-1])
+                self.probe(
+                    "readings",
+                    shown=[[c.text for c in r] for r in table.readings],
+                    sin_cos=values.tolist(),
+                    boxed=[c.text for r in table.readings for c in r],
+                    tick=tick2.text,
+                    on_screen=[self.on_screen(m) for m in (table.reading_rows, rows_box, tick2)],
+                )
 
         with self.cue("takeaway") as cue:
             line = theme.body_text(params["takeaway"], color=theme.HIGHLIGHT)
             line.move_to(np.array([0.0, 3.1, 0.0]))
-            self.play(FadeIn(line), run_time=cue.share(0.3))
+            if "readings" in self.CUES:  # the takeaway takes the second tick's place
+                self.swap([tick2], FadeIn(line), run_time=cue.share(0.3))
+            else:
+                self.play(FadeIn(line), run_time=cue.share(0.3))
 
     def _table(self, row: ClockRow, params: dict) -> VGroup:
         """Hand angles in whole degrees: one row per position, one column per clock; where
@@ -191,12 +231,12 @@ class ClockSpeeds(NarratedScene):
         xs = [c[0] for c in row.centers]
         label_x = xs[0] - 1.55
         top, step = 0.2, 0.44
-        table = VGroup()
+        table, angle_rows, reading_rows = VGroup(), VGroup(), VGroup()
         table.cells, table.labels, table.readings = [], [], []
         title = theme.small_text(params.get("table_title", "指针角度"), color=theme.ANGLE).move_to(
             np.array([label_x, top + 0.5, 0.0])
         )
-        table.add(title)
+        angle_rows.add(title)
         for r, (p, vals) in enumerate(zip(positions, angles)):
             y = top - r * step
             label = theme.small_text(params["row_label"].format(p=p), color=theme.POSITION).move_to(
@@ -206,7 +246,7 @@ class ClockSpeeds(NarratedScene):
                 theme.small_text(f"{int(round(v)) % 360}°", color=theme.TEXT).move_to(np.array([x, y, 0.0]))
                 for x, v in zip(xs, vals)
             ]
-            table.add(label, *cells)
+            angle_rows.add(label, *cells)
             table.cells.append(cells)
             table.labels.append(label)
         if params["readings"]:
@@ -217,7 +257,7 @@ class ClockSpeeds(NarratedScene):
                 color=theme.MUTED,
                 stroke_width=2,
             )
-            table.add(rule)
+            reading_rows.add(rule)
             for k, (name, color) in enumerate((("sin", theme.SIN), ("cos", theme.COS))):
                 y = y0 - k * step
                 label = theme.small_text(f"读数 {name}", color=color).move_to(np.array([label_x, y, 0.0]))
@@ -225,6 +265,16 @@ class ClockSpeeds(NarratedScene):
                     theme.small_text(figures.fmt_fixed(float(v), 2), color=color).move_to(np.array([x, y, 0.0]))
                     for x, v in zip(xs, row.sin_cos(positions[-1])[:, k])
                 ]
-                table.add(label, *cells)
+                reading_rows.add(label, *cells)
                 table.readings.append(cells)
+        table.add(angle_rows, reading_rows)
+        table.angles, table.reading_rows = angle_rows, reading_rows
         return table
+
+
+class PaperClockSpeeds(ClockSpeeds):
+    """The paper's clocks (word_order): :class:`ClockSpeeds` with one more cue, readings, after unique: the
+    last position's sin and cos rows come in, boxed, and requirement 2 is ticked (requirement 1 in unique)."""
+
+    SCENE_IDS = ("clock_row_paper",)
+    CUES = ("intro", "speeds", "step", "unique", "readings", "takeaway")

@@ -163,7 +163,11 @@ CORE = {
         ["intro", "speeds", "step", "unique", "takeaway"],
         ("trig_to_rope 疑惑点二", "trig_to_rope visualisation"),
     ),
-    "clock_row_paper": ("ClockSpeeds", ["intro", "speeds", "step", "unique", "takeaway"], ("word_order §四",)),
+    "clock_row_paper": (
+        "PaperClockSpeeds",
+        ["intro", "speeds", "step", "unique", "readings", "takeaway"],
+        ("word_order §四",),
+    ),
     "rope_invariance": (
         "RopeInvariance",
         ["turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway"],

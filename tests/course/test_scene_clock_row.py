@@ -118,3 +118,54 @@ def test_clock_check_catches_a_perturbation(what):
         elif what == "table":
             s["table"][-1][1] = "250°"
     assert clock_row_disagreements(samples, speeds)
+
+
+# -- clock_row_paper: requirement 1 (unique) and requirement 2 (readings), each its own cue and highlight ---
+def readings_timing_problems(samples, unique, readings) -> list[str]:
+    """The sin and cos rows belong to the readings cue: not drawn before it starts, drawn at its end; the angle
+    rows are drawn from the unique cue on."""
+    out = [
+        f"frame {s['frame']}: the sin/cos rows are drawn before the readings cue"
+        for s in samples
+        if s["readings_on_screen"] and s["frame"] < readings.start_frame
+    ]
+    if not at_frame(samples, readings.end_frame - 1)["readings_on_screen"]:
+        out.append("the sin/cos rows are not drawn at the end of the readings cue")
+    if not at_frame(samples, unique.end_frame - 1)["table_on_screen"]:
+        out.append("the angle rows are not drawn at the end of the unique cue")
+    return out
+
+
+def test_clock_row_paper_ticks_each_requirement_in_its_own_cue():
+    """Review 5, P4: unique boxes seat 0 against seat 44 and ticks requirement 1; readings brings in the sin/cos
+    rows (44's readings, from mathcore), boxes them and ticks requirement 2; the voice says each in its cue."""
+    from narration import figures
+    from narration.figures import fmt_fixed
+
+    scene = narration_scene("clock_row_paper")
+    unique, readings = scene.plan.cue("unique"), scene.plan.cue("readings")
+    assert figures.value("seat44_clock64_deg") in unique.text and "第一条" in unique.text
+    assert "sin" not in unique.text and "第二条" not in unique.text
+    assert "sin 和 cos" in readings.text and "−1 到 1" in readings.text and "第二条" in readings.text
+    table = scene.probes["table"][0]
+    w = mathcore.frequencies(512)[list(scene.PARAMS["clock_row_paper"]["indices"])]
+    angles = np.degrees(np.mod(np.multiply.outer([0, 44], w[:2]), 2 * np.pi))
+    assert table["boxed"] == [[f"{int(round(a)) % 360}°" for a in angles[:, j]] for j in (0, 1)]
+    assert table["tick"].startswith("第一条")
+    shown = scene.probes["readings"][0]
+    pe = mathcore.sinusoidal_pe([44.0], 512)[0]
+    want = [[fmt_fixed(float(pe[2 * i + k]), 2) for i in scene.PARAMS["clock_row_paper"]["indices"]] for k in (0, 1)]
+    assert shown["shown"] == want and sorted(shown["boxed"]) == sorted(sum(want, []))
+    assert all(abs(float(v.replace("−", "-"))) <= 1 for v in shown["boxed"])
+    assert shown["tick"].startswith("第二条") and "−1到1" in shown["tick"] and all(shown["on_screen"])
+    assert readings_timing_problems(scene.probes["clocks"], unique, readings) == []
+
+
+def test_readings_timing_check_catches_rows_shown_early():
+    """Seeded: the sin/cos rows drawn with the angle rows (the old single unique cue) are caught."""
+    scene = narration_scene("clock_row_paper")
+    unique, readings = scene.plan.cue("unique"), scene.plan.cue("readings")
+    early = [
+        dict(s, readings_on_screen=s["table_on_screen"] or s["readings_on_screen"]) for s in scene.probes["clocks"]
+    ]
+    assert readings_timing_problems(early, unique, readings)

@@ -13,7 +13,7 @@ from manim.utils.testing.frames_comparison import frames_comparison
 
 from scenes.angle_addition import AngleAddition
 from scenes.base import preview_plan
-from scenes.clock_row import ClockSpeeds
+from scenes.clock_row import ClockSpeeds, PaperClockSpeeds
 from scenes.rope_invariance import RopeInvariance
 from scenes.unit_circle import UnitCirclePointer
 
@@ -49,9 +49,9 @@ def test_clock_row(scene):
     ClockSpeeds.construct(scene)
 
 
-@frames_comparison(base_scene=_planned(ClockSpeeds, "clock_row_paper"), **_CFG)
+@frames_comparison(base_scene=_planned(PaperClockSpeeds, "clock_row_paper"), **_CFG)
 def test_clock_row_paper(scene):
-    ClockSpeeds.construct(scene)
+    PaperClockSpeeds.construct(scene)
 
 
 @frames_comparison(base_scene=_planned(RopeInvariance), **_CFG)
