@@ -28,7 +28,7 @@ from coursekit.core.config import FPS_RANGE, JOBS_RANGE, QUALITIES
 from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import clean_help
 from coursekit.core.stopping import Stopped, exit_line, handling_stops
-from coursekit.deliver.export import PLATFORMS as EXPORT_PLATFORMS
+from coursekit.deliver import PLATFORMS as EXPORT_PLATFORMS
 from coursekit.project.base import ProjectBase
 from coursekit.speech import (
     model_files as models,

@@ -36,9 +36,8 @@ import srt
 from coursekit.core.atomic import write_text
 from coursekit.core.errors import UserError, UserErrors
 from coursekit.core.layout import MediaLayout
+from coursekit.deliver import PLATFORMS
 from coursekit.deliver.manifest import read_manifest, read_subtitles, read_text
-
-PLATFORMS = ("youtube", "bilibili")
 
 YOUTUBE_MIN_CHAPTERS = 3
 YOUTUBE_MIN_CHAPTER_S = 10
