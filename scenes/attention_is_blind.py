@@ -80,7 +80,7 @@ class AttentionIsBlind(NarratedScene):
             "pair": ("我等你", "你等我"),
             "watched": "我",  # the example cue's word: its output row in both sentences
             "cell": 0.62,
-            "question": "注意力分得清谁在前吗？",
+            "question": "注意力知道谁在前吗？",
             "answer": "前提：每个词都看得到整句话，不加位置信息",
             "columns": (-5.0, -1.55, 1.95, 5.35),
             "takeaway": ("我等你 ≠ 你等我", "词坐在第几个位置，得另外交给模型"),

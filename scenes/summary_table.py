@@ -46,7 +46,7 @@ class SummaryTable(NarratedScene):
         (
             "recap_three",
             "turn",
-            f"相距 3：k 在后 {figures.value('rope_pair_score')}，k 在前 {figures.value('rope_swap_score')}",
+            f"相距 3：k 在后 {figures.value('rope_pair_score')}，k 在前 +{figures.value('rope_swap_score')}",
         ),
     )
     CLOSE = "给词标位置，除了转，还有别的办法吗？"
