@@ -109,7 +109,7 @@ class AngleAddition(NarratedScene):
         length = LabeledNumber("长度 =", 1.0, decimals=2, color=theme.HIGHLIGHT)
         length.move_to(PANEL + 1.6 * DOWN)
         length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
-        only = theme.small_text("只改方向，不改大小", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
+        only = theme.small_text("词向量多长不能动：旋转做得到", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
         self.watch(
             "length",
             lambda: {

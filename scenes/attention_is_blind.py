@@ -73,7 +73,7 @@ def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene, until:
 
 class AttentionIsBlind(NarratedScene):
     """setup → qkv (x → q, k, v; here q = k = v = x) → mechanism (q·k, softmax, weighted sum of v) →
-    shuffle → compare (置换等变) → example (one bag) → takeaway.
+    shuffle → compare (置换等变) → example (one word's output row in both sentences) → takeaway.
     """
 
     SCENE_IDS = ("attention_blind",)
@@ -81,14 +81,15 @@ class AttentionIsBlind(NarratedScene):
     D = 4
     PARAMS = {
         "attention_blind": {
-            "words": ("猫", "追", "狗"),
-            "perm": (2, 1, 0),  # the shuffled row reads 狗 追 猫, as the example cue says
-            "pair": ("猫追狗", "狗追猫"),
+            "words": ("我", "等", "你"),
+            "perm": (2, 1, 0),  # the shuffled row reads 你 等 我, the other sentence of the example cue
+            "pair": ("我等你", "你等我"),
+            "watched": "我",  # the example cue's word: its output row in both sentences
             "cell": 0.62,
-            "question": "谁在前？谁在后？",
-            "answer": "不加位置信息：它不知道",
+            "question": "注意力知道谁在前吗？",
+            "answer": "前提：每个词都看得到整句话，不加位置信息",
             "columns": (-5.0, -1.55, 1.95, 5.35),
-            "takeaway": ("谁追谁，由次序决定", "得把每个词排第几告诉模型"),
+            "takeaway": ("我等你 ≠ 你等我", "词坐在第几个位置，得另外交给模型"),
         },
     }
     MAP_Y = 0.1
@@ -265,10 +266,10 @@ class AttentionIsBlind(NarratedScene):
                 error=err,
             )
 
-        # -- example: two opposite sentences, one bag of words -----------------------------
+        # -- example: the watched word's output row, first in one sentence and last in the other --------
         with self.cue("example") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.15))
-            bag_of_words(params["pair"], words, cue, self)
+            self._same_row(params, x, xp, shuffled, vmax, cue)
 
         # -- takeaway ----------------------------------------------------------------------
         first, second = params["takeaway"]
@@ -280,6 +281,41 @@ class AttentionIsBlind(NarratedScene):
             self.play(FadeIn(line[1], shift=0.2 * UP), run_time=cue.remaining())
 
     # -- helpers ----------------------------------------------------------------------------
+    def _same_row(self, params, x: np.ndarray, xp: np.ndarray, shuffled: list[str], vmax: float, cue) -> None:
+        """Each sentence of ``pair`` over the watched word's attention output in it, with = between."""
+        word, words = params["watched"], list(params["words"])
+        rows, sentences = [], VGroup()
+        for k, (sentence, order, xs) in enumerate(zip(params["pair"], (words, shuffled), (x, xp))):
+            side = (-1 if k == 0 else 1) * 3.3
+            title = theme.title_text(sentence, color=theme.TEXT).move_to(np.array([side, 1.6, 0.0]))
+            title[sentence.index(word)].set_color(theme.HIGHLIGHT)
+            seat = order.index(word)
+            row = HeatMap(
+                mathcore.attention(xs, xs, xs)[seat],
+                cell=self.cell,
+                vmin=-vmax,
+                vmax=vmax,
+                low_color=VEC_LOW,
+                high_color=theme.TEXT,
+                center=np.array([side, 0.0, 0.0]),
+                row_labels=[word],
+            )
+            where = theme.small_text(f"“{word}”排第 {seat + 1}", color=theme.MUTED).next_to(row.cells, DOWN, buff=0.3)
+            sentences.add(title)
+            rows.append((row, where, seat))
+        equal = theme.title_text("=", color=theme.HIGHLIGHT).move_to(np.array([0.0, 0.0, 0.0]))
+        self.play(FadeIn(sentences, lag_ratio=0.3), run_time=cue.share(0.25))
+        self.play(*[FadeIn(VGroup(r, w), shift=0.2 * DOWN) for r, w, _ in rows], run_time=cue.share(0.3))
+        self.play(FadeIn(equal, scale=1.2), run_time=cue.remaining())
+        self.probe(
+            "example",
+            sentences=[t.text for t in sentences],
+            seats=[seat for _, _, seat in rows],
+            values=[r.values[0].tolist() for r, _, _ in rows],
+            drawn=[self._drawn(r)[0] for r, _, _ in rows],
+            on_screen=[self.on_screen(m) for m in (*sentences, *[r for r, _, _ in rows], equal)],
+        )
+
     def _vectors(self, values: np.ndarray, labels: list[str], x: float, vmax: float) -> HeatMap:
         """One row per word, one column per dimension, words written on the left."""
         return HeatMap(

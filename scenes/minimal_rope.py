@@ -386,9 +386,9 @@ class MinimalRope(NarratedScene):
             row_seats=[lab.text for lab in sorted(s1.row_seats, key=lambda m: -m.get_y())],
         )
 
-        # -- takeaway: the model now has a sense of order ----------------------------------------------
+        # -- takeaway: a word's seat now changes its scores ----------------------------------------------
         with self.cue("takeaway") as cue:
-            line = theme.body_text("模型终于有了顺序感", color=theme.HIGHLIGHT)
+            line = theme.body_text("换个位置，分数就变", color=theme.HIGHLIGHT)
             line.move_to(np.array([0.3, NOTE_Y, 0.0]))
             self.play(FadeOut(moved_note), FadeOut(most_note), run_time=cue.share(0.2))
             self.play(FadeIn(line, shift=0.2 * UP), run_time=cue.remaining())

@@ -142,7 +142,7 @@ class RopeTurnsBySeat(NarratedScene):
                 frames = max(1, cue.frames_remaining() // (len(self.SEATS) - k))
                 self.play_frames(arrows[k].make_turn_animation(self.SEATS[k] * theta), FadeIn(lines[k]), frames=frames)
 
-        # -- same_word: one word, four directions; the seat is in the angle --------------
+        # -- same_word: the arcs count θs; the direction tells the seat --------------
         base_angle = float(np.arctan2(v[1], v[0]))
         arcs = VGroup(
             *[
@@ -158,11 +158,11 @@ class RopeTurnsBySeat(NarratedScene):
             ]
         )
         with self.cue("same_word") as cue:
-            said = theme.body_text("同一个词，四个方向", color=theme.TEXT)
+            said = theme.body_text("位置是几，弧就有几个 θ", color=theme.TEXT)
             said.next_to(lines, DOWN, buff=0.3).set_x(PANEL_X)
             self.play(FadeIn(said), run_time=cue.share(0.3))
             self.play(*[Create(a) for a in arcs], run_time=cue.share(0.35))
-            hidden = rich("排第几 → 藏在" + colored("转过的角度", theme.ANGLE) + "里")
+            hidden = rich("看" + colored("指向", theme.ANGLE) + "，就知道坐在第几")
             hidden.next_to(said, DOWN, buff=0.2).set_x(PANEL_X)
             self.play(FadeIn(hidden), run_time=cue.remaining())
 

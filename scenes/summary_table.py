@@ -6,6 +6,7 @@ import numpy as np
 from manim import LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, Rectangle, Rotate, VGroup
 from manim.animation.animation import prepare_animation
 
+from narration import figures
 from scenes import theme
 from scenes.base import Beat, NarratedScene
 from scenes.mobjects.lesson_icons import ICONS
@@ -37,11 +38,18 @@ class SummaryTable(NarratedScene):
         ("freqs", "转速 ω", "算周期", "clocks", "快慢不同的平面", "每对维度的转速"),
         ("dot", "点积", "求夹角", "angle", "一对 q、k：随距离变", "分数带上相对位置"),
     )
+    #: the recap: three pictures of the lesson, each with its figures (rope_invariance's pairs and swap,
+    #: minimal_rope's table of F at every seat)
     RECAPS = (
-        ("recap_one", "pointer", "sin、cos 不只是边长之比，更是指针的坐标"),
-        ("recap_two", "arcs", "旋转把位置写成角度，位置关系成了减法"),
-        ("recap_three", "angle", "同一对 q、k 的分数，只看隔多远、谁在前"),
+        ("recap_one", "angle", f"(0, 3)、(2, 5)、(10, 13)：夹角都是 {figures.value('rope_pair_gap_deg')}°"),
+        ("recap_two", "arcs", "F 坐满 6 个位置：每条斜线上的数都一样"),
+        (
+            "recap_three",
+            "turn",
+            f"相距 3：k 在后 {figures.value('rope_pair_score')}，k 在前 +{figures.value('rope_swap_score')}",
+        ),
     )
+    CLOSE = "给词标位置，除了转，还有别的办法吗？"
 
     def construct(self) -> None:
         header = self.header()
@@ -103,9 +111,9 @@ class SummaryTable(NarratedScene):
                 self.play(FadeIn(lines[k], shift=0.2 * UP), run_time=min(cue.share(0.35), cue.remaining()))
                 self.probe(short, shown=lines[k][2].text)
 
-        # -- close: the pointer is in every model's attention -----------------------------------------
+        # -- close: the question the next lesson takes up --------------------------------------------------
         with self.cue("close") as cue:
-            final = theme.body_text("那根指针，如今在许多大模型的注意力里", color=theme.HIGHLIGHT)
+            final = theme.body_text(self.CLOSE, color=theme.HIGHLIGHT)
             final.move_to(np.array([0.7, -1.95, 0.0]))
             dial = ICONS["pointer"](size=1.0).next_to(final, LEFT, buff=0.4)
             self.play(

@@ -39,8 +39,8 @@ class LessonOpening(NarratedScene):
     PARAMS = {
         "trig_opening": {
             "kind": "trig",
-            "question": ("很多大模型靠 sin 和 cos", "分清哪个词在前、哪个在后", "这是怎么做到的？"),
-            "plan_note": "不推定理，只盯着一根会转的指针",
+            "question": ("两人一对调，意思就反了", "不少大模型靠转动分辨词序", "怎么做到的？"),
+            "plan_note": "一根指针，从单位圆一路转到 RoPE",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
             # rope_invariance share the fourth)
             "roadmap": (
@@ -123,15 +123,23 @@ class LessonOpening(NarratedScene):
         self.probe("sin30", value=sin30, shown=shown)
         title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 1.7, 0.0]))
         self.probe("title", shown=title.text)
-        fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, 0.5, 0.0]))
-        tags = VGroup(*[theme.small_text(t, color=theme.MUTED) for t in ("查表", "解三角形")]).arrange(RIGHT, buff=0.8)
-        tags.move_to(np.array([0.0, -0.45, 0.0]))
-        what = theme.body_text("它们最有用的一面：旋转", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
+        # the Ferris wheel of the title cue (a cabin 30° up from level with the hub: half a radius higher),
+        # then the number it is, then what sin and cos measure; each shown when the voice reaches it
+        wheel = theme.body_text("摩天轮转过 30°：座舱升起半个半径", color=theme.TEXT)
+        wheel.move_to(np.array([0.0, 0.5, 0.0]))
+        fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, -0.45, 0.0]))
+        what = theme.body_text("sin、cos：转了以后到了哪儿", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
         with self.cue("title") as cue:
-            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.2))
-            self.play(FadeIn(fact), run_time=cue.share(0.2))
-            self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(tags, lag_ratio=0.3), run_time=cue.share(0.15))
+
+            def hold_to_share(share: float) -> None:
+                self.hold_frames(max(0, cue.start_frame + int(share * cue.plan.speech_frames) - self.frame))
+
+            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.15))
+            hold_to_share(0.3)
+            self.play(FadeIn(wheel), run_time=cue.share(0.12))
+            hold_to_share(0.6)
+            self.play(FadeIn(fact), run_time=cue.share(0.1))
+            hold_to_share(0.85)
             self.play(FadeIn(what, shift=0.2 * UP), run_time=cue.remaining())
 
         chips = WordChips(self.SENTENCE, center=np.array([0.0, 1.2, 0.0]), spacing=1.6)
@@ -148,7 +156,7 @@ class LessonOpening(NarratedScene):
         ).arrange(DOWN, buff=0.3)
         ask.move_to(np.array([0.0, -1.3, 0.0]))
         with self.cue("question") as cue:
-            self.play(FadeOut(VGroup(fact, tags, what)), run_time=cue.share(0.15))
+            self.play(FadeOut(VGroup(wheel, fact, what)), run_time=cue.share(0.15))
             self._title_to_header(title, cue)
             self.play(FadeIn(chips, lag_ratio=0.15), run_time=cue.share(0.2))
             self.play(Create(order), FadeIn(ends), FadeIn(ask[0]), run_time=cue.share(0.25))

@@ -41,9 +41,9 @@ class UnitCirclePointer(NarratedScene):
 
         # -- hook: the claim, big ---------------------------------------------
         with self.cue("hook") as cue:
-            title = theme.title_text("sin 和 cos：描述旋转")
+            title = theme.title_text("sin 和 cos，放到圆上看")
             self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.35))
-            header = theme.body_text("sin 和 cos：描述旋转", color=theme.MUTED, font_size=theme.SIZE_SMALL)
+            header = theme.body_text("sin 和 cos，放到圆上看", color=theme.MUTED, font_size=theme.SIZE_SMALL)
             header.to_corner(LEFT + UP, buff=theme.MARGIN)
             self.hold_frames(max(0, cue.frames_remaining() - int(0.6 * self.fps)))
             self.play(title.animate.become(header), run_time=cue.remaining())
@@ -131,11 +131,11 @@ class UnitCirclePointer(NarratedScene):
             every.next_to(rule, DOWN, buff=0.35).align_to(rule, LEFT)
             self.play(FadeIn(every), run_time=cue.remaining())
 
-        # -- takeaway: angle in, point out ----------------------------------------
+        # -- takeaway: the angle fixes where the tip stops ----------------------------------------
         with self.cue("takeaway") as cue:
             line = VGroup(
-                theme.body_text("放进角度 θ", color=theme.ANGLE),
-                theme.body_text("→ 圆上的点 (cos θ, sin θ)", color=theme.TEXT),
+                theme.body_text("角度 θ 一给", color=theme.ANGLE),
+                theme.body_text("指尖就停在 (cos θ, sin θ)", color=theme.TEXT),
             ).arrange(DOWN, aligned_edge=LEFT)
             line.next_to(readout, DOWN, buff=0.6).align_to(readout, LEFT)
             box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)

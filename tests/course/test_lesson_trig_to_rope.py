@@ -104,6 +104,16 @@ def test_attention_outputs_only_permute(scene_b, scene_id):
     assert cmp["error_shown"] == figures.fmt_sci(cmp["error"])
     assert cmp["drawn_old"] == cmp["drawn_new"]  # colour for colour, row for row
     assert cmp["drawn_new"] == [one(scene, "outputs")["drawn"][i] for i in perm]
+    # example (K4, review 6): the watched word's output row in each sentence, the same four numbers
+    ex = one(scene, "example")
+    word = params["watched"]
+    assert ex["sentences"] == list(params["pair"]) == ["".join(words), "".join(words[i] for i in perm)]
+    seats = [words.index(word), [words[i] for i in perm].index(word)]
+    assert ex["seats"] == seats and seats[0] != seats[1]  # first in one sentence, elsewhere in the other
+    assert np.allclose(ex["values"][0], mathcore.attention(x, x, x)[seats[0]], atol=TOL)
+    assert np.allclose(ex["values"][1], mathcore.attention(x[perm], x[perm], x[perm])[seats[1]], atol=TOL)
+    assert np.abs(np.subtract(*ex["values"])).max() <= 1e-12 and ex["drawn"][0] == ex["drawn"][1]
+    assert all(ex["on_screen"])
 
 
 def built(scene_id: str):
@@ -126,6 +136,12 @@ def test_summary_table_rows_appear_with_their_cues():
         assert row["frame"] <= scene.plan.cue(short).end_frame
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
+    # the recap quotes rope_invariance's figures (K7, review 6), and the voice says the same numbers
+    said = {c.id.split(".")[-1]: c.text for c in scene.plan.cues}
+    gap, score, swap = (figures.value(n) for n in ("rope_pair_gap_deg", "rope_pair_score", "rope_swap_score"))
+    assert f"{gap}°" in said["recap_one"] and f"{gap}°" in cls.RECAPS[0][2]
+    assert score in said["recap_three"] and swap in said["recap_three"]
+    assert score in cls.RECAPS[2][2] and swap in cls.RECAPS[2][2]
 
 
 # -- L1 (review 5): a distance is said as 距离 N or 相距 N 个位置, never as 隔 N 个 ----------------------------

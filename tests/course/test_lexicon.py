@@ -217,3 +217,41 @@ def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():
 
     course = Lexicon.load(narration_dir() / "lexicon.yaml", check_readings=False)
     assert set(course.rules) >= {"肉", "斯", "派"} and not set(course.rules) & set(RULES)
+
+
+# -- L1 (review 6): 数 as the verb "count" reads shǔ, not shù ------------------------------------------
+COUNTING = ("数起", "开始数")  # the course's counting phrases: 从 0 数起, 位置从 0 开始数
+
+
+def counting_readings(lexicon: Lexicon, text: str) -> list[list[str]]:
+    """The pinyin of each clause of ``text`` where 数 is the verb "count" (one of ``COUNTING``)."""
+    import re
+
+    clauses = [c for c in re.split(r"[，。：；？！、]", text) if any(p in c for p in COUNTING)]
+    return [lexicon.pinyin(c) for c in clauses]
+
+
+def test_counting_shu_reads_shu3_in_every_lesson():
+    import dataclasses
+
+    lexicon = Lexicon.load(narration_dir() / "lexicon.yaml")
+    # review 6's misreading, seeded: without the two pins the course's lexicon reads the noun shù
+    old = dataclasses.replace(lexicon, readings={k: v for k, v in lexicon.readings.items() if k not in COUNTING})
+    assert counting_readings(old, "i 是平面的编号，从 0 数起，i 越大") == [["cong2", "ling2", "shu4", "qi3"]]
+    assert counting_readings(old, "位置从 0 开始数。") == [["wei4", "zhi4", "cong2", "ling2", "kai1", "shi3", "shu4"]]
+    assert counting_readings(lexicon, "座位号从 0 数起：第一个词") == [
+        ["zuo4", "wei4", "hao4", "cong2", "ling2", "shu3", "qi3"]
+    ]
+    assert counting_readings(lexicon, "位置从 0 开始数。") == [
+        ["wei4", "zhi4", "cong2", "ling2", "kai1", "shi3", "shu3"]
+    ]
+    # the noun keeps shù next to them: 这些数又大起来, 斜线上的数
+    assert "shu4" in lexicon.pinyin("这些数又大起来") and "shu4" in lexicon.pinyin("斜线上的数都一样")
+    _, cues = _real_cues()
+    found = {}
+    for cue_id, text in cues:
+        for syllables in counting_readings(lexicon, text):
+            assert "shu3" in syllables and "shu4" not in syllables, (cue_id, syllables)
+            found[cue_id] = syllables
+    # every lesson's counting cue is checked: lesson 1's clock_row and rope_turns, lesson 2's seat_card
+    assert {c.split(".")[-2] for c in found} >= {"clock_row", "rope_turns", "seat_card"}, sorted(found)
