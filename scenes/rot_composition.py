@@ -132,8 +132,11 @@ class RotComposition(NarratedScene):
         )
         counted.arrange(RIGHT, buff=0.2).next_to(np.array([SIDE_X, 1.45, 0.0]), RIGHT, buff=0)  # laid out at its widest
         # P4 (review 6): how the pairs are counted goes to the screen only, above the counter
-        pair_rule = theme.small_text("(α, β) 和 (β, α) 算两对，α = β 也算一对", color=theme.MUTED)
-        pair_rule.next_to(np.array([SIDE_X, 2.05, 0.0]), RIGHT, buff=0)
+        pair_rule = VGroup(
+            theme.small_text("(α, β) 和 (β, α) 算两对，", color=theme.MUTED),
+            theme.small_text("α = β 也算一对", color=theme.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        pair_rule.next_to(np.array([SIDE_X, 2.2, 0.0]), RIGHT, buff=0)
         counted[1].set_value(0)
         counted[1].add_updater(lambda m: m.set_value(count()))
 
@@ -195,7 +198,7 @@ class RotComposition(NarratedScene):
             error=checks.a3_composition(),
             pairs=int(err.size),
             eps_note=eps_note.typst_code,
-            pair_rule=pair_rule.text,
+            pair_rule="".join(m.text for m in pair_rule),
         )
         with self.cue("sweep") as cue:  # what is compared, and how many pairs
             self.play(FadeOut(VGroup(old, now)), run_time=cue.share(0.08))
