@@ -91,7 +91,7 @@ class AssertionsLive(NarratedScene):
         fixed.move_to(np.array([0.0, 2.75, 0.0]))
         bound_in_eps = figures.fmt_int(checks.BOUND_IN_EPS)
         unit = theme.typst_text(
-            f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度小数）。"
+            f"机器精度 $epsilon = {typst_sci(figures.fmt_sci(checks.EPS))}$（双精度浮点数）。"
             f"通过：偏差 $<= {bound_in_eps} epsilon = {typst_sci(figures.fmt_sci(checks.BOUND))}$",
             color=theme.TEXT,
             font_size=TYPST * theme.SIZE_SMALL,

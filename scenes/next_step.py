@@ -23,9 +23,10 @@ from scenes.base import NarratedScene
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 D_MODEL, HEADS = 512, 8
 RECAP = (
-    ("第一课", "sin、cos 是指针的坐标；RoPE 按位置转 q、k"),
-    ("第二课", "位置要写进向量；原论文把一排钟的读数加到 x 上"),
-    ("第三课", "旋转不改长度和点积；两次旋转，角度相加"),
+    # P2 (review 6): the clock-row / RoPE contrast is said once in this lesson (rot_opening), not here again
+    ("第一课", "sin、cos 是指针的坐标；转两次，角度相加"),
+    ("第二课", "位置要写进向量：定下三条要求"),
+    ("第三课", "旋转不改长度和点积：条纹由此而来"),
 )
 ROOT = (  # Typst markup: W_Q, W_K with real subscripts
     "那排钟：读数的点积只看距离，过了 $W_Q$、$W_K$ 就保不住",
@@ -35,7 +36,7 @@ ROOT = (  # Typst markup: W_Q, W_K with real subscripts
 
 class NextStep(NarratedScene):
     """recap (lessons one and two, a row each) → link (lesson three: the two properties both uses rest on, and
-    what follows) → question (课外思考: a head defined; 8 heads × 64; W_Qᵀ W_K, rank ≤ d_k; waste or a feature?)."""
+    what follows) → question (课外思考: a head defined; 8 heads × 64; W_Qᵀ W_K, rank ≤ d_k; what is lost, what is gained?)."""
 
     SCENE_IDS = ("next_step",)
     CUES = ("recap", "link", "question")
@@ -113,7 +114,9 @@ class NextStep(NarratedScene):
         )
         tag = theme.small_text("课外思考", color=theme.HIGHLIGHT)
         tag.to_corner(np.array([1.0, 1.0, 0.0]), buff=theme.MARGIN)
-        ask = theme.body_text("低秩：是浪费，还是本事？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.15, 0.0]))
+        ask = theme.body_text(f"每个头只用 {d_k} 维：丢了什么，换来什么？", color=theme.HIGHLIGHT).move_to(
+            np.array([0.0, -2.15, 0.0])
+        )
         self.probe("question", tag=tag.text, ask=ask.text)
         with self.cue("question") as cue:
             self.play(FadeOut(rows), FadeOut(root), run_time=cue.share(0.08))

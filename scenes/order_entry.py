@@ -111,17 +111,19 @@ class WhereOrderEnters(NarratedScene):
             before=before.text,
         )
         with self.cue("two_doors") as cue:
-            self.swap(VGroup(tag, cond, arrow, then), Create(doors[:2]), FadeIn(names[:2]), run_time=cue.share(0.15))
-            self.play(FadeIn(plus), run_time=cue.share(0.25))
-            self.play(FadeIn(chain, lag_ratio=0.2), FadeIn(chain_note), run_time=cue.share(0.3))
+            # the voice takes the second way first (the chain), then the first (x + p), the way it leads on
+            self.swap(VGroup(tag, cond, arrow, then), Create(doors[:2]), FadeIn(names[:2]), run_time=cue.share(0.12))
+            self.play(FadeIn(chain, lag_ratio=0.2), FadeIn(chain_note), run_time=cue.share(0.25))
             # the second way is set aside, not hidden: its words stay readable (muted grey, not faded)
             self.play(
                 VGroup(names[1], chain_note).animate.set_color(theme.MUTED),
                 chain[2].animate.set_opacity(0.6),
                 doors[1].animate.set_stroke(opacity=0.6),
                 FadeIn(dropped),
-                run_time=cue.remaining(),
+                run_time=cue.share(0.18),
             )
+            self.hold_frames(max(0, cue.start_frame + int(0.62 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(plus), run_time=cue.remaining())
         with self.cue("third_door") as cue:
             self.play(Create(doors[2]), FadeIn(names[2]), run_time=cue.share(0.2))
             self.play(FadeIn(turn_qk), FadeIn(before), run_time=cue.share(0.3))
@@ -145,8 +147,8 @@ class WhereOrderEnters(NarratedScene):
         )
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(
-            theme.body_text("没有上限：向量被撑爆", color=theme.HIGHLIGHT),
-            theme.small_text("越往后，词义占的比重越小", color=theme.TEXT),
+            theme.body_text("没有上限：绿色一路往上长", color=theme.HIGHLIGHT),
+            theme.small_text("白色的词义，越往后越不起眼", color=theme.TEXT),
         )
         burst.arrange(DOWN, buff=0.2).move_to(np.array([-3.4, -1.3, 0.0]))
         with self.cue("raw_index") as cue:
@@ -181,7 +183,7 @@ class WhereOrderEnters(NarratedScene):
         length.move_to(np.array([2.7, -1.3, 0.0]))
         length.add_updater(lambda m: m.set_value(norm(turn.vector())))
         want = VGroup(
-            theme.body_text("只转方向，不改大小", color=theme.TEXT),
+            theme.body_text("方向在变，长度不变", color=theme.TEXT),
             theme.title_text("这就是旋转", color=theme.HIGHLIGHT),
         ).arrange(DOWN, buff=0.4)
         want.move_to(np.array([2.7, 0.2, 0.0]))

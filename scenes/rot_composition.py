@@ -4,7 +4,7 @@ Lesson 1 already turned the arrow through 25° and 40° and showed R(360°) = I 
 only names the 25° + 40° example in one line and does not animate it again.
 
 Every error comes from :func:`mathcore.rotation_facts.composition_errors`; the drawn table is those errors, in
-units of machine epsilon ε (defined in the sweep cue and on screen), one cell per pair (row α, column β). A
+units of machine epsilon ε (defined in the eps cue and on screen), one cell per pair (row α, column β). A
 curtain uncovers it row by row while a counter and the largest error uncovered so far run along.
 
 Label equals drawing: the watch ``sweep`` (the counter and the running maximum as drawn, and the curtain's drawn
@@ -33,12 +33,12 @@ LOW, HIGH = "#262a33", theme.TEXT  # the table's colours: 0 ε (a shade above th
 
 
 class RotComposition(NarratedScene):
-    """recall (the first lesson's 25° then 40° = 65°, one line, no animation) → sweep (the 72 × 72 table
+    """recall (the first lesson's 25° then 40° = 65°, one line, no animation) → sweep and eps (the 72 × 72 table
     uncovered, the counter, the largest error so far; ε named; then A3 as measured, the full turn included) →
     takeaway (for the clocks: k positions on = ω_i k more on every hand)."""
 
     SCENE_IDS = ("rot_composition",)
-    CUES = ("recall", "sweep", "takeaway")
+    CUES = ("recall", "sweep", "eps", "takeaway")
     FIRST, SECOND = 25.0, 40.0
     STEP_DEG = 5.0
     VMAX_EPS = 5.0  # the colour scale's top, in ε (the largest error is 4.5 ε)
@@ -131,6 +131,12 @@ class RotComposition(NarratedScene):
             theme.body_text(f"/ {figures.value('a3_pairs')} 对", color=theme.TEXT, font_size=fs),
         )
         counted.arrange(RIGHT, buff=0.2).next_to(np.array([SIDE_X, 1.45, 0.0]), RIGHT, buff=0)  # laid out at its widest
+        # P4 (review 6): how the pairs are counted goes to the screen only, above the counter
+        pair_rule = VGroup(
+            theme.small_text("(α, β) 和 (β, α) 算两对，", color=theme.MUTED),
+            theme.small_text("α = β 也算一对", color=theme.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        pair_rule.next_to(np.array([SIDE_X, 2.2, 0.0]), RIGHT, buff=0)
         counted[1].set_value(0)
         counted[1].add_updater(lambda m: m.set_value(count()))
 
@@ -148,8 +154,10 @@ class RotComposition(NarratedScene):
         worst.next_to(np.array([SIDE_X, 0.75, 0.0]), RIGHT, buff=0)
         worst[1].add_updater(lambda m: m.set_value(running_max()))
         legend = self._legend(np.array([SIDE_X, -0.1, 0.0]))
+        # L3 (review 6): the gap between 1 and the next number a double can hold, not "adjacent decimals"
         eps_note = theme.typst_text(
-            f"$epsilon$：1 附近相邻小数的间距，\\ 约 ${figures.value('eps_mant')} times 10^(-{figures.value('eps_exp')})$",
+            "$epsilon$：1 和下一个能存下的数之差"
+            f"\\ （双精度浮点数），约 ${figures.value('eps_mant')} times 10^(-{figures.value('eps_exp')})$",
             color=theme.MUTED,
             font_size=TYPST * theme.SIZE_SMALL,
         )
@@ -190,22 +198,26 @@ class RotComposition(NarratedScene):
             error=checks.a3_composition(),
             pairs=int(err.size),
             eps_note=eps_note.typst_code,
+            pair_rule="".join(m.text for m in pair_rule),
         )
-        with self.cue("sweep") as cue:
+        with self.cue("sweep") as cue:  # what is compared, and how many pairs
             self.play(FadeOut(VGroup(old, now)), run_time=cue.share(0.08))
             self.add(heat, curtain, frame)
             self.play(
                 FadeIn(frame),
                 FadeIn(axis),
+                FadeIn(pair_rule),
                 FadeIn(counted),
                 FadeIn(worst),
                 FadeIn(legend),
-                FadeIn(eps_note),
                 run_time=cue.share(0.1),
             )
-            self.play(done.animate.set_value(float(err.size)), run_time=cue.share(0.6), rate_func=lambda t: t)
+            self.play(done.animate.set_value(float(err.size)), run_time=cue.remaining(), rate_func=lambda t: t)
             curtain.clear_updaters()
             self.remove(curtain)
+        with self.cue("eps") as cue:  # what ε is, and why a few ε is rounding
+            self.play(FadeIn(eps_note), run_time=cue.share(0.15))
+            self.hold_frames(max(0, cue.start_frame + int(0.6 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(a3), run_time=cue.remaining())
         for m in (counted[1], worst[1]):
             m.clear_updaters()
@@ -218,7 +230,7 @@ class RotComposition(NarratedScene):
         clocks.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([0.0, 0.2, 0.0]))
         with self.cue("takeaway") as cue:
             self.swap(
-                [heat, frame, axis, counted, worst, legend, eps_note, a3],
+                [heat, frame, axis, pair_rule, counted, worst, legend, eps_note, a3],
                 FadeIn(clocks, lag_ratio=0.4),
                 run_time=cue.share(0.5),
             )

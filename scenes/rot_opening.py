@@ -40,11 +40,11 @@ PANEL_TOP = 1.45
 
 
 class RotOpening(NarratedScene):
-    """title (two panels: RoPE turns q, k / the clocks' readings, added to x) → question (the shared speeds;
-    angles vs readings; what this lesson asks) → plan (the roadmap and the lesson's rule)."""
+    """question (two panels: RoPE turns q, k / the clocks' readings, added to x; the shared speeds; what this
+    lesson asks, in one cue: P2 of review 6) → plan (the roadmap and the lesson's rule)."""
 
     SCENE_IDS = ("rot_opening",)
-    CUES = ("title", "question", "plan")
+    CUES = ("question", "plan")
     D = 8  # the clock panel: the d = 8 row of the first lesson
     CLOCK_TO = 3  # its hands go from position 0 to this one
     SEATS = (2, 4)  # RoPE panel: q at position m, k at position n (θ = figures.THETA_DEG)
@@ -118,33 +118,10 @@ class RotOpening(NarratedScene):
             "clocks", lambda: {**row.probe_values(), "n_shown": n_num.text, "n_on_screen": self.on_screen(n_num)}
         )
 
-        with self.cue("title") as cue:
-            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.12))
-            self.play(Create(frames[0]), FadeIn(left_cap), Create(axes), FadeIn(q), FadeIn(k), run_time=cue.share(0.12))
-            self.play(
-                FadeIn(rule),
-                q.make_turn_animation(m * theta),
-                k.make_turn_animation(n * theta),
-                run_time=cue.share(0.2),
-            )
-            self.play(FadeIn(rope_use), run_time=cue.share(0.08))
-            self.hold_frames(max(0, cue.start_frame + int(0.45 * cue.plan.speech_frames) - self.frame))
-            self.play(
-                Create(frames[1]),
-                FadeIn(right_cap),
-                Create(row.faces),
-                FadeIn(row.hands),
-                FadeIn(counter),
-                run_time=cue.share(0.12),
-            )
-            self.add(row)
-            self.play(row.make_step_animation(self.CLOCK_TO), run_time=cue.share(0.18))
-            self.play(FadeIn(plus), FadeIn(clock_use), run_time=cue.remaining())
-
         # -- question: one formula for the speeds; angles vs readings ------------------------------------
         header = self.header()
         shared = theme.typst_text(
-            "同一排转速：$omega_i = 10000^(-2i slash d)$", color=theme.ANGLE, font_size=TYPST * theme.SIZE_SMALL
+            "转速出自同一个公式：$omega_i = 10000^(-2i slash d)$", color=theme.ANGLE, font_size=TYPST * theme.SIZE_SMALL
         )
         shared.move_to(np.array([0.0, 2.2, 0.0]))
         links = VGroup(
@@ -172,10 +149,35 @@ class RotOpening(NarratedScene):
         ask = theme.body_text("这排读数，凭什么好用？", color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.3, 0.0]))
         self.probe("shared", shown=shared.typst_code)
         with self.cue("question") as cue:
-            self.play(ReplacementTransform(title, header), run_time=cue.share(0.15))
-            self.play(FadeIn(shared), Create(links), run_time=cue.share(0.2))
-            self.swap([rope_use, clock_use], FadeIn(uses), run_time=cue.share(0.25))
-            self.hold_frames(max(0, cue.start_frame + int(0.7 * cue.plan.speech_frames) - self.frame))
+            # the RoPE panel (前两课，RoPE 按座位去转 q 和 k)
+            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.06))
+            self.play(Create(frames[0]), FadeIn(left_cap), Create(axes), FadeIn(q), FadeIn(k), run_time=cue.share(0.06))
+            self.play(
+                FadeIn(rule),
+                q.make_turn_animation(m * theta),
+                k.make_turn_animation(n * theta),
+                run_time=cue.share(0.12),
+            )
+            self.play(FadeIn(rope_use), run_time=cue.share(0.04))
+            # the clock panel (这一课转的是……那排钟的读数 PE(n))
+            self.hold_frames(max(0, cue.start_frame + int(0.2 * cue.plan.speech_frames) - self.frame))
+            self.play(
+                Create(frames[1]),
+                FadeIn(right_cap),
+                Create(row.faces),
+                FadeIn(row.hands),
+                FadeIn(counter),
+                run_time=cue.share(0.06),
+            )
+            self.add(row)
+            self.play(row.make_step_animation(self.CLOCK_TO), run_time=cue.share(0.12))
+            self.play(FadeIn(plus), FadeIn(clock_use), run_time=cue.share(0.05))
+            # the shared formula (转速……出自同一个公式), the two uses, the question
+            self.hold_frames(max(0, cue.start_frame + int(0.5 * cue.plan.speech_frames) - self.frame))
+            self.play(ReplacementTransform(title, header), run_time=cue.share(0.06))
+            self.play(FadeIn(shared), Create(links), run_time=cue.share(0.1))
+            self.swap([rope_use, clock_use], FadeIn(uses), run_time=cue.share(0.12))
+            self.hold_frames(max(0, cue.start_frame + int(0.85 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(ask, shift=0.2 * UP), run_time=cue.remaining())
 
         # -- plan: the roadmap, a hand that keeps turning ------------------------------------------------

@@ -186,13 +186,16 @@ class RotationFidelity(NarratedScene):
             Line(mirror.get_corner(UP + LEFT), mirror.get_corner(DOWN + RIGHT), color=theme.HIGHLIGHT, stroke_width=5),
             Line(mirror.get_corner(DOWN + LEFT), mirror.get_corner(UP + RIGHT), color=theme.HIGHLIGHT, stroke_width=5),
         )
+        # M4 (review 6): only rotation is left from the two conditions together, not from det = +1 alone
         mirror_words = VGroup(
-            theme.small_text("不会翻成镜像", color=theme.TEXT), theme.small_text("只剩转动", color=theme.HIGHLIGHT)
-        ).arrange(DOWN, buff=0.15)
+            theme.small_text("镜像也正交，行列式却是 −1", color=theme.TEXT),
+            theme.small_text("正交 + 行列式 +1：只剩转动", color=theme.HIGHLIGHT),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         mirror_words.next_to(mirror, LEFT, buff=0.35)
         a1 = sci_line(
             "360 个角度：最大偏差 ", figures.fmt_sci(checks.a1_orthogonality()), text_size=theme.SIZE_SMALL + 2
         ).move_to(np.array([PANEL_X, -1.95, 0.0]))
+        self.probe("mirror_words", shown=[m.text for m in mirror_words], mirror=mirror_pts.tolist())
         self.watch("det", lambda: {"theta": th(), "shown": det_read.number.text, "on_screen": self.on_screen(det_read)})
         with self.cue("det") as cue:
             self.swap(
@@ -347,14 +350,10 @@ class RotationFidelity(NarratedScene):
             ),
         )
         seat.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([PANEL_X, 2.35, 0.0]))
-        later = VGroup(
-            theme.small_text("RoPE：转的是 q、k，角度不同", color=theme.TEXT),
-            theme.small_text("同一对 q、k：点积只随角度差变", color=theme.TEXT),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        later.move_to(np.array([PANEL_X, -1.75, 0.0]))
-        self.probe("seat_number", seat=[m.typst_code for m in seat], later=[m.text for m in later])
+        # P2 (review 6): only what is new here; the RoPE contrast is said once, in rot_opening
+        self.probe("seat_number", seat=[m.typst_code for m in seat])
         with self.cue("seat_number") as cue:
             self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.3))
+            self.play(FadeOut(wall), FadeOut(derive), FadeOut(rtr_note), run_time=cue.share(0.15))
             # "多转一个固定角度": on counter-clockwise by 220°, to 110° past the grey x and y, clear of them
-            self.play(theta.animate.set_value(_deg(720 + 250 + 220)), run_time=cue.share(0.35))
-            self.swap([wall, derive, rtr_note], FadeIn(later), run_time=cue.remaining())
+            self.play(theta.animate.set_value(_deg(720 + 250 + 220)), run_time=cue.remaining())

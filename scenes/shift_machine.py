@@ -500,7 +500,7 @@ class ShiftMachine(NarratedScene):
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        lesson = theme.body_text("按行还是按列？纸上易漏，一算就抓到", color=theme.HIGHLIGHT).move_to(
+        lesson = theme.body_text("按行还是按列？式子一样整齐，一算就露馅", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         with self.cue("lesson") as cue:

@@ -127,14 +127,52 @@ def test_rotation_fidelity_direction_derivation_and_which_vector(scene_d):
     # which vector is turned: in this lesson the readings PE(n), not x; in RoPE q and k (screen and voice)
     seat = scene.probes["seat_number"][0]
     assert '"PE"(n)' in seat["seat"][0] and "$x$ 不转" in seat["seat"][1]
-    assert "q、k" in seat["later"][0] and "角度差" in seat["later"][1]
     said = scene.plan.cue("seat_number").text
-    assert "PE(n)" in said and "x 不转" in said and "q 和 k" in said
+    # P2 (review 6): only the new part; RoPE's q and k were set beside the readings once, in rot_opening
+    assert "PE(n)" in said and "x 不转" in said and "RoPE" not in said and "RoPE" not in "".join(seat["seat"])
+    # M4 (review 6): "只剩转动" follows from both conditions, said and shown after both
+    assert only_rotation_problems(scene.plan.cue("det").text, scene.probes["mirror_words"][0]["shown"]) == []
+    # the crossed-out shape is the mirror image of F: a reflection, orthogonal with determinant −1
+    flip = np.linalg.lstsq(np.array(rf_f_shape()), np.array(scene.probes["mirror_words"][0]["mirror"]), rcond=None)[0]
+    assert np.allclose(flip.T @ flip, np.eye(2)) and np.linalg.det(flip) == pytest.approx(-1.0)
     # P6 (review 4): lesson 1 built R(θ) and showed it keeps length; this lesson recalls it and asks why
     machine = scene.plan.cue("machine").text
     assert machine.startswith("第一课见过 R(θ)") and "不改长度" in machine and "为什么" in machine
     for cue in scene.plan.cues:
         assert "内积" not in cue.text
+
+
+def rf_f_shape():
+    from scenes.rotation_fidelity import F_SHAPE
+
+    return F_SHAPE
+
+
+def only_rotation_problems(said: str, shown: list[str]) -> list[str]:
+    """M4 (review 6): "只剩转动" comes after both conditions, orthogonal and determinant +1, in the voice and on
+    screen; det = +1 alone (a shear has it too) is not enough."""
+    out = []
+    for where, text in (("voice", said), ("screen", "".join(shown))):
+        text = text.replace(" ", "")
+        if "只剩转动" not in text:
+            out.append(f"{where}: no 只剩转动")
+            continue
+        end = text.index("只剩转动")
+        head = text[:end]
+        if "正交" not in head:
+            out.append(f"{where}: 只剩转动 without 正交 before it")
+        if not ("行列式是正1" in head or "行列式+1" in head):
+            out.append(f"{where}: 只剩转动 without 行列式 +1 before it")
+        if "剪切" not in text[: end + 4] and where == "voice":
+            out.append(f"{where}: shear not ruled out")
+    return out
+
+
+def test_only_rotation_check_catches_the_determinant_alone():
+    old_said = (
+        "它的行列式是正 1。行列式是面积放大的倍数，带正负号，负号就是翻成镜像；正 1 就是面积不变、也不翻面，只剩转动。"
+    )
+    assert only_rotation_problems(old_said, ["不会翻成镜像", "只剩转动"])
 
 
 # -- AssertionsLive ------------------------------------------------------------------------------
@@ -175,6 +213,8 @@ def test_assertions_live_rows(scene_d):
     )
     assert "机器精度" in intro["shown_unit"] and "机器精度" in scene.plan.cue("intro").text  # ε is machine epsilon
     assert "舍入单位" not in intro["shown_unit"]
+    # L3 (review 6): a double is a 双精度浮点数, not a 小数
+    assert "双精度浮点数" in intro["shown_unit"] and "小数" not in intro["shown_unit"]
     verdict = scene.probes["verdict"][0]
     assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']} / 5")
     order = figures.parse_figure(figures.value("assert_err_order"))
@@ -361,6 +401,9 @@ def test_next_step_rank_is_measured():
     # M2: the readings' distance-only dot product is not put beside RoPE's without the projections between
     link = scene.plan.cue("link").text
     assert "W_Q" in link and "保不住" in link and "最后才转" in link
+    # P2 (review 6): the recap rows do not set RoPE's q, k beside the readings added to x a second time
+    assert "RoPE" not in recap["rows"][0][1] and "加到" not in recap["rows"][1][1]
+    assert "RoPE" not in scene.plan.cue("recap").text
     assert [re.sub(r"\s", "", r) for r in recap["root"]] == [
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
         "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
@@ -370,6 +413,8 @@ def test_next_step_rank_is_measured():
     # M5 (review 4): the rank is how many dimensions the output can span, not how many directions it tells apart
     assert "也就是它的输出最多能撑开几个维度" in question and "W_Q 的转置乘 W_K" in question
     assert "分辨" not in question
+    # the question in the course's own words: what a head's 64 dimensions give up and gain
+    assert "本事" not in question and "本事" not in q["ask"] and "64" in q["ask"]
 
 
 def test_assertions_are_recomputed_in_construct():
@@ -433,8 +478,8 @@ def test_the_voice_never_reads_an_assertion_code(lesson):
 def test_lesson_three_follows_lessons_one_and_two(lesson):
     text = {f"{s.id}.{c.short_id}": t for s, c, t in _cues(lesson)}
     # the bridge: RoPE turned q and k; here the readings PE(n) are the turned vectors, added to x
-    assert "前两课" in text["rot_opening.title"] and "RoPE" in text["rot_opening.title"]
-    assert "PE(n)" in text["rot_opening.title"] and "x" in text["rot_opening.title"]
+    assert "前两课" in text["rot_opening.question"] and "RoPE" in text["rot_opening.question"]
+    assert "PE(n)" in text["rot_opening.question"] and "x" in text["rot_opening.question"]
     # order-blindness is recalled in a sentence, not replayed
     assert "第一课" in text["order_entry.recall"] and "第二课" in text["order_entry.raw_index"]
     # the link to lesson 2's requirements (3: the same step; 2: comparable size)

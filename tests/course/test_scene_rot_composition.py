@@ -127,27 +127,51 @@ def test_recall_a3_and_what_is_new(scene):
     a3 = scene.probes["a3"][0]
     assert a3["error"] == checks.a3_composition() and a3["pairs"] == int(figures.value("a3_pairs"))
     assert "1.0 times 10^(-15)" in a3["shown"] and figures.value("a3_err") == "1.0×10⁻¹⁵"
-    sweep = plan.cue("sweep").text
-    # L4 (review 4): ordered pairs, said plainly (两两组合 would be C(72, 2) = 2556)
+    sweep, eps_said = plan.cue("sweep").text, plan.cue("eps").text
+    # L4 (review 4): ordered pairs (两两组合 would be C(72, 2) = 2556); P4 (review 6): the voice says what is
+    # compared and how many, the counting rule (both orders, an angle with itself) is on screen only
     n = len(np.arange(0.0, 360.0, scene.STEP_DEG))
     assert figures.value("a3_angles") == str(n) and n * n == int(figures.value("a3_pairs"))
-    assert f"一共 {n} 乘 {n}，也就是 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
-    assert "先后不同算两对" in sweep and "和自己也算" in sweep
+    assert f"得到 {n} 个" in sweep and f"一共 {figures.value('a3_pairs')} 对" in sweep and "转满一圈" in sweep
+    rule = a3["pair_rule"]
+    assert "算两对" in rule and "也算一对" in rule
+    assert "先后不同算两对" not in sweep and "和自己也算" not in sweep
     assert "两两" not in sweep and "两两" not in scene.probes["recall"][0]["now"]
     assert scene.probes["recall"][0]["now"] == f"现在：每隔{scene.STEP_DEG:g}°一个角，α、β各取一遍"  # Text drops spaces
-    # ε is named in the voice where the table first shows it
-    assert "ε" in sweep and "机器精度" in sweep
-    # L3 (review 5): ε is the spacing of doubles next to 1, said with its leading digits, not a "precision limit"
-    eps = f"{figures.value('eps_mant')} 乘 10 的负 {figures.value('eps_exp')} 次方"
-    assert "1 附近两个相邻小数的间距" in sweep and eps in sweep and "极限" not in sweep
-    # the screen says the same, with the same digits; and they are ε's
-    assert "1 附近相邻小数的间距" in a3["eps_note"]
+    # ε is named in its own cue, right after the sweep, and not in the sweep's (P4)
+    assert "ε" not in sweep and "ε" in eps_said and "机器精度" in eps_said
+    assert eps_wording_problems(eps_said, a3["eps_note"]) == []
     assert (
         sci_in(a3["eps_note"])
         == figures.parse_figure(figures.fmt_sci(checks.EPS))
         == pytest.approx(np.nextafter(1.0, 2.0) - 1.0, rel=0.01)
     )
     # what is new, not lesson 1 again: no R(90°)(1, 0), no full-turn cue, no R(α)R(β) = R(α+β) takeaway
-    assert [c.id.split(".")[-1] for c in plan.cues] == ["recall", "sweep", "takeaway"]
+    assert [c.id.split(".")[-1] for c in plan.cues] == ["recall", "sweep", "eps", "takeaway"]
     assert all("R(90°)" not in c.text and "单位矩阵" not in c.text for c in plan.cues)
     assert "乘法变成了加法" not in plan.cue("takeaway").text
+
+
+def eps_wording_problems(said: str, shown: str) -> list[str]:
+    """L3 (review 5, 6): ε is the gap between 1 and the next number a double can hold, said with its leading
+    digits; the entries are bounded in size (absolute value), not "不大于 1"; no "小数" (decimal fraction)."""
+    out = []
+    eps = f"{figures.value('eps_mant')} 乘 10 的负 {figures.value('eps_exp')} 次方"
+    for want in ("计算机能存下的、紧挨着 1 的下一个数", "双精度浮点数", "绝对值都不超过 1", eps):
+        if want not in said:
+            out.append(f"the voice does not say {want!r}")
+    for wrong in ("小数", "不大于 1", "极限"):
+        if wrong in said or wrong in shown:
+            out.append(f"{wrong!r} is said or shown")
+    if "下一个能存下的数" not in shown or "双精度浮点数" not in shown:
+        out.append("the screen does not say what ε is")
+    return out
+
+
+def test_the_eps_wording_check_catches_the_old_words():
+    old_said = (
+        "图上的 ε 叫机器精度，是 1 附近两个相邻小数的间距，约 2.2 乘 10 的负 16 次方。矩阵里的数都不大于 1，"
+        "最大偏差只有几个 ε，只是舍入误差。"
+    )
+    old_shown = "$epsilon$：1 附近相邻小数的间距，\\ 约 $2.2 times 10^(-16)$"
+    assert len(eps_wording_problems(old_said, old_shown)) >= 5

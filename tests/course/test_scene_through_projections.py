@@ -145,7 +145,8 @@ def test_the_narration_quotes_the_figures_and_the_starts(scene):
     assert figures.value("loop_rope") in said["rope"]
     # the reason, in the order the table shows it: the same turn for both, right before the dot product
     assert "两支一起转，点积不变" in said["why"] and "x 没转" in said["why"] and "W_Q" in said["why"]
-    assert "最后才转" in said["rope"] and "往回转 mθ" in said["rope"]
+    # M5 (review 6): a head of four speeds turns each plane back by its own m steps, not by one mθ
+    assert "最后才转" in said["rope"] and "每个平面各自往回转 m 步" in said["rope"] and "θ" not in said["rope"]
 
 
 def test_the_formulas_and_the_schematic(scene):
@@ -165,5 +166,20 @@ def test_the_formulas_and_the_schematic(scene):
     # M4: every position has an input and gets some output; what fails is that it is unreliable (voice too)
     assert "omega k" in memo["rule"] and "每个位置都适用" in memo["rule"]
     said = scene.plan.cue("memorise").text
-    assert "每个位置各记一份答案" in said and "ω 乘 k" in said
+    assert "每个位置各记一份答案" in said and "ω 的 k 倍" in said
     assert "没见过的位置，答案就靠不住" in said and "没有答案" not in said
+
+
+def times_k_cues(cues) -> list[str]:
+    """L2 (review 6): "乘 k" is heard as 乘开 (k is read 开): the cues whose voice says it."""
+    return [cid for cid, said in cues if "乘 k" in said.replace("乘以 k", "乘 k") or "乘k" in said]
+
+
+def test_no_cue_of_lesson_three_says_times_k():
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+
+    lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")
+    assert times_k_cues([(c.id, c.say or c.text) for sc in lesson.scenes for c in sc.cues]) == []
+    old = "模型不去学“往后挪 k 步，每根指针多转 ω 乘 k”这条规律"  # seeded: review 6's L2
+    assert times_k_cues([("memorise", old)]) == ["memorise"]
