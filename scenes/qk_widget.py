@@ -340,7 +340,7 @@ class QKWidget(NarratedScene):
         k_turn.add_updater(lambda m: m.set_value(turn_k()))
         gap_num.add_updater(lambda m: m.set_value(gap()))
         score.add_updater(lambda m: m.set_value(pair.current_score()))
-        unit_note = theme.small_text("两支长度之积是 1：点积 = cos(夹角)", color=theme.TEXT)
+        unit_note = theme.small_text("长度之积是 1：点积 = cos(夹角)", color=theme.TEXT)
         unit_note.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
         self.watch(
             "widget",
@@ -479,9 +479,9 @@ class QKWidget(NarratedScene):
             ]
         )
         title = rich(
-            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的转速 "
+            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，转速 "
             + colored("ω", theme.ANGLE)
-            + "，从快到慢"
+            + " 一个比一个慢"
         )
         title.move_to(np.array([0.0, 2.85, 0.0]))
         counter = LabeledNumber(
