@@ -684,10 +684,11 @@ class QKWidget(NarratedScene):
             },
         )
         with self.cue("longer") as cue:
-            self.play(FadeOut(gone), run_time=cue.share(0.08))
+            # the first sentence is short: the set-up takes a share of it, not of the whole cue
+            self.play(FadeOut(gone), run_time=min(cue.share(0.08), 0.15 * cue.until("far")))
             distance.update()
             turned.update()
-            self.play(FadeIn(title), FadeIn(dial), FadeIn(panel), run_time=cue.share(0.1))
+            self.play(FadeIn(title), FadeIn(dial), FadeIn(panel), run_time=min(cue.share(0.1), 0.2 * cue.until("far")))
             self.play_frames(
                 dial.distance.animate.set_value(float(figures.CONTEXT_TRAIN)),
                 FadeIn(seen_label),

@@ -415,8 +415,8 @@ class OverviewReel(NarratedScene):
             d=self.CLOSE_ROW_D,
             indices=[ratio * i for i in self.CLOSE_PLANES],
             radius=0.5,
-            spacing=2.3,
-            center=np.array([0.9, 1.6, 0.0]),
+            spacing=2.2,
+            center=np.array([1.4, 1.6, 0.0]),
         )
         w_head = mathcore.frequencies(self.CLOSE_HEAD_D)[list(self.CLOSE_PLANES)]
         arrows, ghosts, plane_names = [], VGroup(), VGroup()
@@ -453,10 +453,10 @@ class OverviewReel(NarratedScene):
         )
         names = VGroup(
             theme.small_text(f"那排钟 d = {self.CLOSE_ROW_D}", color=theme.ANGLE).move_to(
-                np.array([-6.7, 1.6, 0.0]), aligned_edge=LEFT
+                np.array([-6.9, 1.6, 0.0]), aligned_edge=LEFT
             ),
             theme.small_text(f"一个头 d = {self.CLOSE_HEAD_D}", color=theme.Q).move_to(
-                np.array([-6.7, -0.4, 0.0]), aligned_edge=LEFT
+                np.array([-6.9, -0.4, 0.0]), aligned_edge=LEFT
             ),
         )
         links = VGroup(
