@@ -66,7 +66,8 @@ LOOP_STARTS = (0, 2, 10, 20)
 LOOP_GAP = 3
 
 # --- word_order (lesson 2) ----------------------------------------------------------------
-WIDGET_SWAP = tuple(reversed(WIDGET_SEATS[0]))  # qk_widget.order: q and k trade seats (q at 4, k at 2)
+VALUE_SEATS = ((0, 3), (0, 1))  # qk_widget.value: q on seat 0, k's word moved from seat 3 to seat 1 ...
+VALUE_V = (-0.6, -0.8)  # ... and that word's value vector v, which RoPE does not turn
 FIXED_DIVISOR = 10000  # failing_encodings.takeaway: the seat divided by a fixed large number
 CONTEXT_D, CONTEXT_PLANE = 128, 63  # qk_widget.longer: the slowest plane of one 128-dimension head ...
 CONTEXT_TRAIN = 4096  # ... the farthest distance seen in training ...
@@ -248,10 +249,12 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
     "rope_pair_lead_deg": lambda: fmt_int(np.degrees(angle_between(ROPE_PAIR_Q, ROPE_PAIR_K))),
     "rope_pair_gap_deg": lambda: fmt_int(ROPE_PAIR_K_LEAD_DEG + (ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
-    "widget_score": lambda: fmt_dec(widget_scores()[0]),  # spoken "0.5", not "0.50"
-    "widget_q_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][0] * THETA_DEG),
-    "widget_k_turn_deg": lambda: fmt_int(WIDGET_SEATS[0][1] * THETA_DEG),
-    "widget_gap_deg": lambda: fmt_int((WIDGET_SEATS[0][1] - WIDGET_SEATS[0][0]) * THETA_DEG),
+    # qk_widget.value: k's word moved back (VALUE_SEATS): how far k turns back, and lesson 1's pair's new score
+    "value_back_deg": lambda: fmt_int((VALUE_SEATS[0][1] - VALUE_SEATS[1][1]) * THETA_DEG),
+    "value_score": lambda: fmt_dec(mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, *VALUE_SEATS[1], _theta())),
+    # qk_widget.longer: the slowest plane's angle at CONTEXT_FAR, base 10000 and CONTEXT_BASE (whole degrees)
+    "context_far_deg": lambda: fmt_int(np.degrees(context_angle(CONTEXT_FAR)) % 360),
+    "context_far_new_deg": lambda: fmt_int(np.degrees(context_angle(CONTEXT_FAR, CONTEXT_BASE)) % 360),
     "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),  # spoken "约 1"
     "shuffle_gap_before": lambda: fmt_int(minimal_rope_shuffle_pair()[2]),
     "shuffle_gap_after": lambda: fmt_int(minimal_rope_shuffle_pair()[3]),

@@ -131,7 +131,7 @@ WIDGETS = [
                 m=WIDGET_SEATS[0][0],
                 n=WIDGET_SEATS[0][1],
                 lead_deg=ROPE_PAIR_K_LEAD_DEG,  # lesson 1's pair: k starts this far ahead of q
-                lead_on=False,  # as the video beside it: both arrows start pointing right
+                lead_on=False,  # both arrows start pointing right; the switch gives lesson 1's lead, as the video
             ),
             gap=ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0],  # lesson 1's pairs: k three seats after q
         ),

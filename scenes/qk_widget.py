@@ -1,6 +1,7 @@
-"""RoPE：算出 q、k 之后再转 — why RoPE turns q and k after the projections, the q/k widget (seats turn the
-arrows, the score reads only the gap, and aligned arrows cannot tell before from after), the planes of one
-head, RoPE against the three requirements, and why a longer context needs slower planes."""
+"""RoPE：算出 q、k 之后再转 — why RoPE turns q and k after the projections, the q/k widget (lesson 1's pair,
+recalled in one cue; then what lesson 1 did not show: k's word moves, k turns and the score changes, its value
+vector v stays), the planes of one head and the clocks they match, RoPE against the three requirements, and why a
+longer context needs slower planes."""
 
 from __future__ import annotations
 
@@ -39,8 +40,7 @@ SCALE = 1.8
 PANEL_X = 0.9  # left edge of the readouts
 STRIP_Y = -1.75
 SEAT_W = 0.5
-K_THIN = 0.45  # share of k's stroke while it lies exactly on q (so q shows around it)
-SCORE_PLACES = len(figures.value("widget_score").partition(".")[2])  # the score readout's decimals
+SCORE_PLACES = len(figures.value("rope_pair_score").partition(".")[2])  # the score readout's decimals, as said
 
 
 def _box(text: str, color: str = theme.TEXT) -> VGroup:
@@ -83,12 +83,13 @@ def _chain(*parts: tuple[str, str]) -> VGroup:
 
 class QKWidget(NarratedScene):
     """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → recall (lesson 1's
-    rule over its picture: q on seat 2, k on seat 4, then both moved on; not derived again) → order (the seats
-    swapped: aligned arrows score both orders alike) → planes →
-    same_clocks → ticks (the three requirements) → longer (the slowest plane, seen and unseen angles).
+    pair, k led by 20°, q on seat 0 and k on seat 3; what lesson 1 showed with it is said, not re-run) → value (k's
+    word moves to seat 1: k turns back, the score changes, the word's v stays) → planes → same_clocks (the planes
+    of a 128-dimension head against the clocks of the 512 row that turn as fast) → ticks (the three requirements)
+    → longer (the slowest plane, seen and unseen angles).
 
-    q and k are ``figures.WIDGET_Q/K``, θ is ``figures.THETA_DEG``, the seats are
-    ``figures.WIDGET_SEATS`` and ``figures.WIDGET_SWAP``. Turned arrows come from :func:`mathcore.rope_2d`, the
+    q and k are ``figures.ROPE_PAIR_Q/K``, θ is ``figures.THETA_DEG``, the seats ``figures.VALUE_SEATS``, v is
+    ``figures.VALUE_V``. Turned arrows come from :func:`mathcore.rope_2d`, the
     angle between them from :func:`mathcore.scores.angle_between`, the score from
     :func:`mathcore.rope_score`; the slowest plane's angles from :func:`narration.figures.context_angle`.
     """
@@ -99,7 +100,7 @@ class QKWidget(NarratedScene):
         "after_qk",
         "why",
         "recall",
-        "order",
+        "value",
         "planes",
         "same_clocks",
         "ticks",
@@ -108,13 +109,14 @@ class QKWidget(NarratedScene):
     BOOKMARKS = {
         "placement": ("moved",),
         "why": ("rope",),
-        "recall": ("seats", "slide"),
-        "order": ("why", "real"),
+        "recall": ("seats",),
+        "value": ("move", "still"),
         "longer": ("far", "base", "train"),
     }
     N_SEATS = 10
     PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
     PLANE_INDICES = (0, 16, 32, 48, 63)
+    ROW_D = 512  # the clock row's d (the whole word vector), against the head's PLANE_D
     PLANE_SEATS = (8.0, 14.0, 20.0)  # the seat the small planes reach in `planes`, `same_clocks`, `ticks`
 
     def _why(self, old: VGroup, old_name, new: VGroup, v_note) -> None:
@@ -157,50 +159,50 @@ class QKWidget(NarratedScene):
             )
         self.why_group = VGroup(matrices, mixed, kept)
 
-    def _order(self, pair: QKPair, readouts: VGroup, only, rules: VGroup) -> VGroup:
-        """q and k trade seats (``figures.WIDGET_SWAP``): the angle and the score stay, because the arrows start
-        on each other; lesson 1's pair, which starts apart, scores the two orders differently (its figures)."""
-        m, n = figures.WIDGET_SWAP
-        same = theme.body_text("先后对调：夹角、分数都不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
-        same.move_to(only, aligned_edge=LEFT)
-        aligned = theme.small_text("起初重合：领先、落后都一样", color=theme.TEXT)
-        aligned.move_to(CENTER + np.array([0.0, -2.05, 0.0]))  # under the dial: the seat strip is right
-        a, b = figures.ROPE_PAIRS[0]
-        real = VGroup(
-            theme.small_text("第一课那一对：起初就不重合", color=theme.TEXT),
-            theme.small_text(f"k 在 q 后面 {b - a} 个座位：分数 {figures.value('rope_pair_score')}", color=theme.SCORE),
-            theme.small_text(
-                f"k 在 q 前面 {b - a} 个座位：分数 +{figures.value('rope_swap_score')}", color=theme.SCORE
-            ),
+    def _value(self, pair: QKPair, unit_note) -> VGroup:
+        """k's word moves from seat 3 to seat 1 (``figures.VALUE_SEATS``): k turns back 2θ, the score changes;
+        the word's value vector v (``figures.VALUE_V``) is drawn and never turns."""
+        (_, n0), (_, n1) = figures.VALUE_SEATS
+        v = np.asarray(figures.VALUE_V, dtype=float)
+        v_arrow = Arrow(
+            CENTER,
+            CENTER + SCALE * np.array([v[0], v[1], 0.0]),
+            buff=0,
+            color=theme.TEXT,
+            stroke_width=6,
+            max_tip_length_to_length_ratio=0.15,
         )
-        real.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to(np.array([PANEL_X, 2.35, 0.0]), aligned_edge=LEFT)
-        turns = VGroup(readouts[0], readouts[1])  # q 转, k 转: their place goes to lesson 1's pair
-        with self.cue("order") as cue:
-            self.play(FadeOut(only), run_time=cue.share(0.06))
+        v_label = theme.body_text("v", color=theme.TEXT).next_to(v_arrow.get_end(), DOWN + LEFT, buff=0.08)
+        v_note = theme.small_text("v 不转：座位只改分数", color=theme.TEXT)
+        v_note.move_to(np.array([PANEL_X, -0.55, 0.0]), aligned_edge=LEFT)
+        self.watch(
+            "value",
+            lambda: {
+                "n": float(pair.n.get_value()),
+                "v": v.tolist(),
+                "v_start": v_arrow.get_start().tolist(),
+                "v_end": v_arrow.get_end().tolist(),
+                "unit": SCALE,
+                "v_on": self.on_screen(v_arrow),
+                "k_tip": pair.probe_values()["k_tip"],
+            },
+        )
+        with self.cue("value") as cue:
+            self.play(FadeOut(unit_note), GrowArrow(v_arrow), FadeIn(v_label), run_time=cue.share(0.12))
+            self.hold_to(max(self.frame, cue.bookmark("move")))
             self.play_frames(
-                pair.make_positions_animation(float(m), float(n)), frames=max(1, int(0.7 * cue.frames_until("why")))
+                pair.make_positions_animation(float(figures.VALUE_SEATS[1][0]), float(n1)),
+                frames=max(1, int(0.6 * cue.frames_until("still"))),
             )
-            self.play(FadeIn(same), run_time=min(cue.share(0.08), cue.until("why")))
-            self.hold_to(max(self.frame, cue.bookmark("why")))
-            self.play(FadeIn(aligned), run_time=cue.share(0.08))
-            self.hold_to(max(self.frame, cue.bookmark("real")))
-            for mob in turns:
-                mob.clear_updaters()
-            self.swap([rules, turns], FadeIn(real, lag_ratio=0.3), run_time=cue.share(0.15))
+            self.hold_to(max(self.frame, cue.bookmark("still")))
+            self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.share(0.1))
             cue.hold()
-            self.probe(
-                "order",
-                seats=[float(pair.m.get_value()), float(pair.n.get_value())],
-                same=same.text,
-                aligned=aligned.text,
-                real=[t.text for t in real],
-                on_screen=[self.on_screen(t) for t in (same, aligned, *real)],
-            )
-        return VGroup(same, aligned, real)
+            self.probe("value_note", text=v_note.text, on=self.on_screen(v_note), seats=[n0, n1])
+        return VGroup(v_arrow, v_label, v_note)
 
     def construct(self) -> None:
         theta = float(np.radians(figures.THETA_DEG))
-        (i0, j0), (i1, j1) = figures.WIDGET_SEATS
+        (i0, j0), _ = figures.VALUE_SEATS
         header = self.header()
 
         # -- placement: the first two methods add a position vector to x ----------------
@@ -234,7 +236,7 @@ class QKWidget(NarratedScene):
             self.play(FadeIn(moved), run_time=cue.remaining())
 
         # -- after_qk: compute q, k as usual, then turn them by seat ---------------------
-        v_note = theme.small_text("v 不转：取走的内容不带位置", color=theme.TEXT)
+        v_note = theme.small_text("v 不转", color=theme.TEXT)
         v_note.next_to(new[0][2], DOWN, buff=0.3)
         with self.cue("after_qk") as cue:
             self.play(
@@ -260,8 +262,8 @@ class QKWidget(NarratedScene):
         # -- why: a position added to x passes through W_Q, W_K (with the word) before the score; RoPE turns after --
         self._why(old, old_name, new, v_note)
 
-        # -- recall: lesson 1's rule over its picture (q turns mθ, k turns nθ; both moved on, the score stays) --
-        pair = QKPair(q=figures.WIDGET_Q, k=figures.WIDGET_K, theta=theta, scale=SCALE, center=CENTER)
+        # -- recall: lesson 1's pair over its rule (q turns mθ, k turns nθ), q on seat 0 and k on seat 3 ------------
+        pair = QKPair(q=figures.ROPE_PAIR_Q, k=figures.ROPE_PAIR_K, theta=theta, scale=SCALE, center=CENTER)
         axes = VGroup(
             Line(CENTER + 2.3 * LEFT, CENTER + 2.3 * RIGHT, color=theme.MUTED, stroke_width=2),
             Line(CENTER + 2.1 * DOWN, CENTER + 2.3 * UP, color=theme.MUTED, stroke_width=2),
@@ -287,9 +289,6 @@ class QKWidget(NarratedScene):
             )
             .arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             .move_to(np.array([PANEL_X, 2.85, 0.0]), aligned_edge=LEFT)
-        )
-        k_start_label = theme.body_text("k", color=theme.K).move_to(
-            CENTER + SCALE * RIGHT + np.array([0.05, -0.45, 0.0])
         )
         recalled = theme.small_text("第一课看过", color=theme.MUTED).move_to(np.array([-0.45, 2.85, 0.0]))
         theta_note = theme.body_text(f"θ = {figures.THETA_DEG:g}°", color=theme.ANGLE, font_size=theme.SIZE_SMALL)
@@ -329,7 +328,7 @@ class QKWidget(NarratedScene):
         score = LabeledNumber(
             "分数 cos(夹角) =",
             pair.current_score(),
-            decimals=SCORE_PLACES,  # as the figure is written and said: 0.5, not 0.50
+            decimals=SCORE_PLACES,  # as the figures are written and said: −0.34
             color=theme.SCORE,
             label_color=theme.SCORE,
             font_size=fs,
@@ -341,18 +340,16 @@ class QKWidget(NarratedScene):
         k_turn.add_updater(lambda m: m.set_value(turn_k()))
         gap_num.add_updater(lambda m: m.set_value(gap()))
         score.add_updater(lambda m: m.set_value(pair.current_score()))
-        unit_note = theme.small_text("长度都是 1：点积 = cos(夹角)", color=theme.TEXT)
+        unit_note = theme.small_text("长度之积是 1：点积 = cos(夹角)", color=theme.TEXT)
         unit_note.next_to(score, DOWN, buff=0.3).align_to(score, LEFT)
-        only = theme.body_text("一起往后挪：分数不变", color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
-        only.next_to(score, DOWN, buff=0.2).align_to(score, LEFT)
         self.watch(
             "widget",
             lambda: {
                 "i": float(pair.m.get_value()),
                 "j": float(pair.n.get_value()),
                 "theta": theta,
-                "q": list(figures.WIDGET_Q),
-                "k": list(figures.WIDGET_K),
+                "q": list(figures.ROPE_PAIR_Q),
+                "k": list(figures.ROPE_PAIR_K),
                 "q_tip": pair.probe_values()["q_tip"],
                 "k_tip": pair.probe_values()["k_tip"],
                 "q_turn": q_turn.get_value(),
@@ -402,14 +399,10 @@ class QKWidget(NarratedScene):
                 run_time=cue.share(0.06),
             )
             readouts.update()
-            # both arrows on seat 0, pointing right: k drawn thinner on q (so q shows around it), its label under
-            k_width = pair.k_arrow.get_stroke_width()
-            pair.k_arrow.set_stroke(width=K_THIN * k_width, family=False)
-            pair.k_label.set_opacity(0)
+            # lesson 1's pair on seat 0, k already 20° ahead of q; then k's word takes seat 3 (q stays on 0)
             self.play(
                 Create(axes),
                 FadeIn(pair),
-                FadeIn(k_start_label),
                 FadeIn(rules),
                 FadeIn(recalled),
                 FadeIn(theta_note),
@@ -423,36 +416,27 @@ class QKWidget(NarratedScene):
                 run_time=cue.share(0.12),
             )
             self.hold_to(max(self.frame, cue.bookmark("seats")))
-            self.play(pair.m.animate.set_value(float(i0)), run_time=cue.share(0.1))
-            pair.k_arrow.set_stroke(width=k_width, family=False)
-            self.play(
-                pair.n.animate.set_value(float(j0)),
-                pair.k_label.animate.set_opacity(1),
-                FadeOut(k_start_label),
-                run_time=cue.share(0.1),
-            )
+            self.play(pair.make_positions_animation(float(i0), float(j0)), run_time=cue.share(0.12))
             pair._sync_arc()
             gap_num.update()
             score.update()
             self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(score), FadeIn(unit_note), run_time=cue.share(0.1))
-            self.hold_to(max(self.frame, cue.bookmark("slide")))
-            span = cue.frames_remaining()  # the slide is the cue's last sentence: share what is left of it
-            self.play_frames(FadeOut(unit_note), frames=max(1, int(0.12 * span)))
-            self.play_frames(pair.make_positions_animation(float(i1), float(j1)), frames=max(1, int(0.55 * span)))
-            self.play(FadeIn(only), run_time=min(cue.share(0.06), cue.remaining()))
             cue.hold()
-            self.probe(
-                "recall", recalled=recalled.text, only=only.text, on=[self.on_screen(recalled), self.on_screen(only)]
-            )
+            self.probe("recall", recalled=recalled.text, on=[self.on_screen(recalled)])
         rules = VGroup(rules, recalled)
 
-        # -- order: q and k trade seats; aligned arrows score both orders alike; lesson 1's pair does not ---------
-        order_notes = self._order(pair, readouts, only, rules)
-
+        # -- value: k's word moves back two seats; k turns, the score changes, the word's v stays -------------
+        value_notes = self._value(pair, unit_note)
         # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
         w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
+        # the clocks of the 512 row that turn as fast as these planes: plane i of a d-dim head and clock
+        # i·512/d share the exponent 2i/d (the same formula, d the head's size)
         clocks = ClockRow(
-            d=self.PLANE_D, indices=self.PLANE_INDICES, radius=0.6, spacing=2.6, center=np.array([0.0, -0.35, 0.0])
+            d=self.ROW_D,
+            indices=[i * self.ROW_D // self.PLANE_D for i in self.PLANE_INDICES],
+            radius=0.6,
+            spacing=2.6,
+            center=np.array([0.0, -0.35, 0.0]),
         )
         plane_centers = [c + np.array([0.0, 1.75, 0.0]) for c in clocks.centers]
         seat = ValueTracker(0.0)
@@ -495,9 +479,9 @@ class QKWidget(NarratedScene):
             ]
         )
         title = rich(
-            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，各有各的转速 "
+            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，转速 "
             + colored("ω", theme.ANGLE)
-            + "，从快到慢"
+            + " 一个比一个慢"
         )
         title.move_to(np.array([0.0, 2.85, 0.0]))
         counter = LabeledNumber(
@@ -539,7 +523,7 @@ class QKWidget(NarratedScene):
             q_chip,
             k_chip,
             readouts,
-            order_notes,
+            value_notes,
         )
         with self.cue("planes") as cue:
             # what is still on screen of the widget (the order beat took some of it away)
@@ -558,31 +542,25 @@ class QKWidget(NarratedScene):
             self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=cue.share(0.2))
             self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.remaining())
 
-        # -- same_clocks: the angles are the clock readings; RoPE turns arrows with them -------------
+        # -- same_clocks: the same formula with the head's d; each plane turns with one clock of the 512 row -------
         clocks.set_position(self.PLANE_SEATS[0])
-        card = VGroup(
-            RoundedRectangle(corner_radius=0.08, width=1.0, height=0.65, color=theme.MUTED, stroke_width=3),
-            theme.small_text("sin", color=theme.SIN),
-        ).arrange(RIGHT, buff=-0.75)
-        card[1].move_to(card[0])
-        sinus = VGroup(card, rich("那排钟：sin、cos " + colored("加到 x 上", theme.TEXT), color=theme.MUTED)).arrange(
-            RIGHT, buff=0.3
-        )
-        turner = VGroup(
-            Arrow(
-                np.array([0.0, 0.0, 0.0]),
-                np.array([0.6, 0.35, 0.0]),
-                buff=0,
-                color=theme.Q,
-                stroke_width=5,
-                max_tip_length_to_length_ratio=0.3,
-            ),
-            rich("RoPE：sin、cos 拿来" + colored("转 q、k", theme.HIGHLIGHT)),
-        ).arrange(RIGHT, buff=0.45)
-        notes = VGroup(sinus, turner).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([0.0, -1.85, 0.0]))
+        formula = rich(
+            "同一个公式 "
+            + colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE)
+            + f"：那排钟 d = {self.ROW_D}，这个头 d = {self.PLANE_D}",
+            font_size=theme.SIZE_SMALL,
+        ).move_to(np.array([0.0, -1.6, 0.0]))
+        notes = VGroup(formula)
         row_names = VGroup(
-            theme.small_text("箭头", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
+            theme.small_text("平面", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
             theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])),
+        )
+        self.probe(
+            "same_clocks",
+            planes=list(self.PLANE_INDICES),
+            plane_names=[t.text for t in names],
+            clock_names=[t.text for t in clocks.names],
+            formula=formula.typst_code,
         )
         self.watch(
             "clocks",
@@ -595,7 +573,6 @@ class QKWidget(NarratedScene):
         )
         with self.cue("same_clocks") as cue:
             self.play(
-                FadeOut(names),
                 FadeOut(speeds),
                 FadeOut(unit),
                 FadeOut(title),
@@ -603,9 +580,14 @@ class QKWidget(NarratedScene):
                 counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
                 run_time=cue.share(0.15),
             )
-            self.play(FadeIn(clocks.faces), FadeIn(clocks.hands), FadeIn(row_names), run_time=cue.share(0.2))
-            self.play(FadeIn(notes[0]), run_time=cue.share(0.2))
-            self.play(FadeIn(notes[1]), run_time=cue.share(0.2))
+            self.play(FadeIn(formula), run_time=cue.share(0.2))
+            self.play(
+                FadeIn(clocks.faces),
+                FadeIn(clocks.hands),
+                FadeIn(clocks.names),
+                FadeIn(row_names),
+                run_time=cue.share(0.25),
+            )
             self.play(
                 seat.animate.set_value(self.PLANE_SEATS[1]),
                 clocks.make_step_animation(self.PLANE_SEATS[1]),
@@ -616,7 +598,7 @@ class QKWidget(NarratedScene):
         ticks = self._ticks(notes, seat, clocks)
 
         # -- longer: the slowest plane reaches, in training, only a small range of angles ------------------
-        gone = VGroup(planes, plane_arrows, clocks.faces, clocks.hands, row_names, counter, ticks)
+        gone = VGroup(planes, plane_arrows, names, clocks.faces, clocks.hands, clocks.names, row_names, counter, ticks)
         self._longer(gone)
 
     def _ticks(self, notes: VGroup, seat: ValueTracker, clocks: ClockRow) -> VGroup:
@@ -702,10 +684,11 @@ class QKWidget(NarratedScene):
             },
         )
         with self.cue("longer") as cue:
-            self.play(FadeOut(gone), run_time=cue.share(0.08))
+            # the first sentence is short: the set-up takes a share of it, not of the whole cue
+            self.play(FadeOut(gone), run_time=min(cue.share(0.08), 0.15 * cue.until("far")))
             distance.update()
             turned.update()
-            self.play(FadeIn(title), FadeIn(dial), FadeIn(panel), run_time=cue.share(0.1))
+            self.play(FadeIn(title), FadeIn(dial), FadeIn(panel), run_time=min(cue.share(0.1), 0.2 * cue.until("far")))
             self.play_frames(
                 dial.distance.animate.set_value(float(figures.CONTEXT_TRAIN)),
                 FadeIn(seen_label),

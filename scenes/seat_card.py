@@ -1,5 +1,6 @@
-"""把座位号写进向量: x and p as two see-through sheets laid one on the other, which leave one row of sums; then the
-three requirements on p."""
+"""把座位号写进向量: the seats of the sentence, which attention cannot see; x and p in two rows, added cell by cell
+into one row of sums; then the three requirements on p, each with its formula (the third: one rule from p(n) to
+p(n+1), whatever n)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ HOPS = ((10, 11), (800, 801))  # the same "one seat to the right", near and far
 
 
 class SeatNumberCard(NarratedScene):
-    """idea → card (x and p on two sheets; laid together, one row of sums) → req_unique → req_small →
+    """idea → card (x and p in two framed rows; added, one row of sums) → req_unique → req_small →
     req_steady → takeaway."""
 
     SCENE_IDS = ("seat_card",)
@@ -49,15 +50,15 @@ class SeatNumberCard(NarratedScene):
         attn[1].move_to(attn[0])
         attn.move_to(np.array([5.0, 1.2, 0.0]))
         feed = Arrow(chips.get_right() + 0.1 * RIGHT, attn.get_left(), buff=0.1, color=theme.MUTED, stroke_width=4)
-        only = theme.small_text("只认向量", color=theme.MUTED).next_to(attn, DOWN, buff=0.2)
-        write = theme.body_text("进注意力之前，写进座位号", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
+        only = theme.small_text("只收向量", color=theme.MUTED).next_to(attn, DOWN, buff=0.2)
+        write = theme.body_text("号码要先变成向量里的数", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
         with self.cue("idea") as cue:
             self.play(FadeIn(header), FadeIn(chips), FadeIn(attn), Create(feed), run_time=cue.share(0.3))
             self.play(FadeIn(only), run_time=cue.share(0.15))
             self.play(FadeIn(seats, shift=0.2 * UP, lag_ratio=0.2), FadeIn(write), run_time=cue.remaining())
             self.probe("idea_seats", shown=[s.text for s in seats])
 
-        # -- card: x and p on two see-through sheets, as long as each other; laid together, one row of sums ------
+        # -- card: x and p in two framed rows, cell under cell (so as many cells); added, one row of sums ----------
         card = SeatCard(d=4, center=np.array([0.4, 0.6, 0.0]))
         sheets = VGroup(
             *[
@@ -81,7 +82,7 @@ class SeatNumberCard(NarratedScene):
                 "on_screen": self.on_screen(card.merged_cells if card.merged else card.x_cells),
             },
         )
-        one_row = theme.small_text("叠起来只剩一行数：分不出哪部分是词义、哪部分是座位", color=theme.TEXT)
+        one_row = theme.small_text("加完只剩一行数：分不出哪部分是词义、哪部分是座位", color=theme.TEXT)
         with self.cue("card") as cue:
             self.swap(
                 VGroup(chips, seats, attn, feed, only, write),
@@ -158,7 +159,7 @@ class SeatNumberCard(NarratedScene):
 
         # -- takeaway: a steady "one seat right"; test the candidates with the three rules ---
         with self.cue("takeaway") as cue:
-            same = theme.body_text("挪一个座位：哪儿都一个样", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
+            same = theme.body_text("每一步：同一条规则", color=theme.HIGHLIGHT).next_to(ruler, UP, buff=0.35)
             test = theme.body_text("接下来：用这三条检验候选方案", color=theme.TEXT).move_to(np.array([0.0, -2.1, 0.0]))
             self.play(
                 ruler.hops.animate.set_color(theme.HIGHLIGHT),
@@ -171,7 +172,7 @@ class SeatNumberCard(NarratedScene):
 
     def _ruler(self, center: np.ndarray) -> VGroup:
         """Seats 10, 11 … 800, 801 on a line; a hop from each seat to the next, labelled p(10) → p(11) and
-        p(800) → p(801): the change of p that requirement 3 asks to be the same."""
+        p(800) → p(801): two steps that requirement 3 asks to follow one rule, whatever the seat."""
         ruler = VGroup()
         ruler.marks, ruler.hops, ruler.plus, ruler.numbers = VGroup(), VGroup(), VGroup(), []
         xs = ((-2.0, -0.9), (0.9, 2.0))

@@ -46,7 +46,7 @@ CAPTIONS = {
     "clocks": "原论文（2017）：一排钟",
     "table": "另一条路：查表",
     "rope": "RoPE：按座位转动 q 和 k",
-    "close": "角度和那排钟同一个公式",
+    "close": "转速和那排钟同一个公式",
 }
 
 
@@ -64,7 +64,8 @@ class OverviewReel(NarratedScene):
     CLOCK_STEPS = (1, 2, 3)
     TABLE_ROWS = (0, 1, 2, 3, 4, 5)
     TABLE_LEN, TABLE_D = 512, 8
-    CLOSE_D, CLOSE_POSITION = 8, 3
+    CLOSE_ROW_D, CLOSE_HEAD_D, CLOSE_POSITION = 512, 128, 3  # the clock row's d, one head's d, the seat reached
+    CLOSE_PLANES = (0, 16, 32, 48, 63)  # planes of the head; each turns with clock i·512/128 of the row above it
     CLOSE_Q = (1.0, 0.0)  # the q arrows of `close` start where the hands start, so both point the same way
 
     def construct(self) -> None:
@@ -405,10 +406,20 @@ class OverviewReel(NarratedScene):
         self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names)
 
     def _close(self, cue) -> None:
+        """The same formula with the head's d: plane i of a 128-dimension head turns as fast as clock 4i of the 512
+        row (the exponent 2i/d is the same). Each q arrow turns by its own plane's speed (mathcore.frequencies of
+        the head), drawn under the clock that keeps pace with it."""
         self._swap_caption("close", cue, self.rope_group)
-        row = ClockRow(d=self.CLOSE_D, radius=0.5, spacing=2.3, center=np.array([0.9, 1.75, 0.0]))
-        row.remove(row.names)
-        arrows, ghosts = [], VGroup()
+        ratio = self.CLOSE_ROW_D // self.CLOSE_HEAD_D
+        row = ClockRow(
+            d=self.CLOSE_ROW_D,
+            indices=[ratio * i for i in self.CLOSE_PLANES],
+            radius=0.5,
+            spacing=2.2,
+            center=np.array([1.4, 1.6, 0.0]),
+        )
+        w_head = mathcore.frequencies(self.CLOSE_HEAD_D)[list(self.CLOSE_PLANES)]
+        arrows, ghosts, plane_names = [], VGroup(), VGroup()
         for i, c in enumerate(row.centers):
             ghosts.add(
                 TurningArrow(
@@ -422,23 +433,31 @@ class OverviewReel(NarratedScene):
             )
             arr = TurningArrow(self.CLOSE_Q, scale=0.75, center=c + 2.0 * DOWN, color=theme.Q, stroke_width=5)
             arr.clear_updaters()
-            arr.add_updater(lambda m, i=i: m.set_angle(row.hand_angles()[i]))
+            arr.add_updater(lambda m, i=i: m.set_angle(row.p * w_head[i]))  # its own plane's speed, not the hand's
             arrows.append(arr)
+            plane_names.add(theme.small_text(f"平面 {self.CLOSE_PLANES[i]}", color=theme.TEXT).move_to(c + 3.05 * DOWN))
         self.watch(
             "close",
             lambda: {
                 "p": row.p,
                 "w": row.w.tolist(),
+                "w_head": w_head.tolist(),
                 "hand_angles": row.probe_values()["hand_angles"],
                 "arrows": [a.probe_values() for a in arrows],
                 "hand_points": [[h.get_start().tolist(), h.get_end().tolist()] for h in row.hands],
                 "arrow_points": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in arrows],
+                "clock_names": [t.text for t in row.names],
+                "plane_names": [t.text for t in plane_names],
                 "on_screen": [self.on_screen(a) for a in arrows],
             },
         )
         names = VGroup(
-            theme.small_text("钟的指针", color=theme.ANGLE).move_to(np.array([-6.7, 1.75, 0.0]), aligned_edge=LEFT),
-            theme.small_text("q 转同样的角度", color=theme.Q).move_to(np.array([-6.7, -0.25, 0.0]), aligned_edge=LEFT),
+            theme.small_text(f"那排钟 d = {self.CLOSE_ROW_D}", color=theme.ANGLE).move_to(
+                np.array([-6.9, 1.6, 0.0]), aligned_edge=LEFT
+            ),
+            theme.small_text(f"一个头 d = {self.CLOSE_HEAD_D}", color=theme.Q).move_to(
+                np.array([-6.9, -0.4, 0.0]), aligned_edge=LEFT
+            ),
         )
         links = VGroup(
             *[
@@ -453,14 +472,17 @@ class OverviewReel(NarratedScene):
                 for c in row.centers
             ]
         )
-        swap = theme.body_text("同一套转速：指针走多少，q 就转多少", color=theme.TEXT).move_to(
-            np.array([0.0, -1.55, 0.0])
-        )
+        swap = theme.body_text("同一个公式，d 换成每个头的维数", color=theme.TEXT).move_to(np.array([0.0, -2.25, 0.0]))
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(
-            *[FadeIn(a) for a in arrows], FadeIn(ghosts), Create(links), FadeIn(names[1]), run_time=cue.share(0.12)
+            *[FadeIn(a) for a in arrows],
+            FadeIn(ghosts),
+            Create(links),
+            FadeIn(names[1]),
+            FadeIn(plane_names),
+            run_time=cue.share(0.12),
         )
         self.play(row.make_step_animation(self.CLOSE_POSITION), run_time=cue.share(0.25))
-        self._at(cue, 0.55)
+        self._at(cue, 0.45)
         self.play(FadeIn(swap), run_time=cue.share(0.12))
         cue.hold()

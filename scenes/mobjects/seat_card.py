@@ -34,7 +34,7 @@ from scenes.mobjects.colored_text import colored, rich
 THREE_REQUIREMENTS = (
     ("各不相同", "每个座位的 p 都不一样"),
     ("数值要小", "和词向量差不多大，不压住词义"),
-    ("只看座位", "与句长无关；挪一个座位，变化都一样"),
+    ("只看座位", "与句长无关；每一步同一条规则"),
 )
 
 

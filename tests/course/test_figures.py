@@ -151,7 +151,12 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "seat44_clock0_deg": (float(np.degrees(44.0 - 7 * 2 * np.pi)), ("abs", 0.5)),
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
-    "widget_score": (mathcore.rope_score(figures.WIDGET_Q, figures.WIDGET_K, 2, 4, TH), ("abs", 0.005)),
+    # qk_widget.value: k's word from seat 3 back to seat 1 turns k back 2θ; the pair then stands 20° + 30° apart
+    "value_back_deg": (2 * figures.THETA_DEG, ("abs", 0.5)),
+    "value_score": (float(np.cos(np.radians(figures.ROPE_PAIR_K_LEAD_DEG + figures.THETA_DEG))), ("abs", 0.005)),
+    # qk_widget.longer: plane 63 of 128 turns 10000^(−126/128) rad a seat, or 100000^(−126/128) with the new base
+    "context_far_deg": (float(np.degrees(32768 * 10000.0 ** (-126 / 128))) % 360, ("abs", 0.5)),
+    "context_far_new_deg": (float(np.degrees(32768 * 100000.0 ** (-126 / 128))) % 360, ("abs", 0.5)),
     "rope_pair_lead_deg": (
         float(
             np.degrees(
@@ -165,9 +170,6 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
         ("abs", 0.5),
     ),
     "rope_pair_gap_deg": (_gap_deg(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3), ("abs", 0.5)),
-    "widget_q_turn_deg": (_turn_deg(figures.WIDGET_Q, 2), ("abs", 0.5)),
-    "widget_k_turn_deg": (_turn_deg(figures.WIDGET_K, 4), ("abs", 0.5)),
-    "widget_gap_deg": (_gap_deg(figures.WIDGET_Q, figures.WIDGET_K, 2, 4), ("abs", 0.5)),
     "rope_shuffle_change": (
         max(
             abs(

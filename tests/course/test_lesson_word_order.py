@@ -8,6 +8,8 @@ Built once per run from its real narration plan; how these checks work: tests/co
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -111,6 +113,61 @@ def test_seat_card_numbers():
     text = scene.plan.cue("req_steady").text
     assert all(str(s) in text for pair in hops["pairs"] for s in pair)
     assert "座位号从 0 数起：第一个词坐 0 号" in scene.plan.cue("idea").text  # the chips start at 0
+
+
+def steady_problems(text: str) -> list[str]:
+    """Requirement 3 as said (review 6, M3): one rule takes p(n) to p(n+1), whatever n. "p 的变化一模一样" reads
+    as p(n+1) − p(n) constant, which the course's own clock row does not meet (the test below)."""
+    out = []
+    if re.search(r"变化[^，。；]{0,3}(一模一样|一样)", text):
+        out.append(f"{text!r}: 'the change is the same' reads as one constant difference")
+    if "同一条规则" not in text:
+        out.append(f"{text!r}: does not say one rule from a seat to the next")
+    return out
+
+
+def test_requirement_three_is_one_rule_from_the_start():
+    """seat_card.req_steady, the requirement list on screen and overview.rules state requirement 3 as one rule
+    from p(n) to p(n+1), independent of n; the old wording is caught. The fact behind it (mathcore): the clock
+    row's differences p(n+1) − p(n) are not the same at seats 10 and 800, one turn per clock takes p(n) to
+    p(n+1) at both."""
+    from scenes.mobjects.seat_card import THREE_REQUIREMENTS
+
+    req_steady = build("seat_card").plan.cue("req_steady").text
+    rules = build("word_order_overview").plan.cue("rules").text
+    for text in (req_steady, rules, THREE_REQUIREMENTS[2][1]):
+        assert steady_problems(text) == []
+    assert "和 n 无关" in req_steady and "不管从几号出发" in rules
+    assert steady_problems("而且不管是 10 号挪到 11 号，还是 800 号挪到 801 号，p 的变化都要一模一样。")
+    assert steady_problems("而且从哪儿往右挪一个座位，p 都是同一种变化。")
+    assert steady_problems("与句长无关；挪一个座位，变化都一样")
+    pe = mathcore.sinusoidal_pe(np.arange(802), 512)
+    assert not np.allclose(pe[11] - pe[10], pe[801] - pe[800], atol=1e-3)
+    w = mathcore.frequencies(512)
+    for n in (10, 800):  # each clock (sin, cos) turns by its own ω: the same turn from any seat
+        sin, cos = pe[n, 0::2], pe[n, 1::2]
+        turned_sin, turned_cos = sin * np.cos(w) + cos * np.sin(w), cos * np.cos(w) - sin * np.sin(w)
+        assert np.allclose(turned_sin, pe[n + 1, 0::2], atol=1e-9)
+        assert np.allclose(turned_cos, pe[n + 1, 1::2], atol=1e-9)
+
+
+def score_qualifier_problems(text: str) -> list[str]:
+    """RoPE's score "只看 n − m" holds for the same q and k (the words' content counts too) (review 6, M1)."""
+    if "只看" in text and "分数" in text and not ("同一对 q、k" in text or "位置对分数的影响" in text):
+        return [f"{text!r}: the score depends on the words too; say 同一对 q、k or 位置对分数的影响"]
+    return []
+
+
+def test_rope_score_is_qualified():
+    for scene_id, cue in (("word_order_overview", "rope"), ("qk_widget", "why")):
+        assert score_qualifier_problems(build(scene_id).plan.cue(cue).text) == []
+    assert score_qualifier_problems("k 比 q 多转的角只由 n − m 决定，所以两个词的分数，只看它们相隔几个座位、谁在前。")
+
+
+def test_seat_card_adds_without_the_transparency_image():
+    """seat_card.card (review 6, L4): transparencies laid together do not add; the cue says the sum plainly."""
+    said = build("seat_card").plan.cue("card").text
+    assert not any(w in said for w in ("胶片", "透出", "叠起来")) and "加完只剩一行数" in said
 
 
 # -- FailingEncodings ------------------------------------------------------------------------------
@@ -266,14 +323,24 @@ def caveat_problems(places, drawn: list[tuple[str, str]]) -> list[str]:
 
 def plane_change_problems(text: str, d: int, base: float, larger: float) -> list[str]:
     """What ``text`` says of a larger base against mathcore: the fastest plane (ω = base⁰ = 1) keeps its speed, so
-    a sentence that has every plane change must except it; the slower a plane, the more its angles change."""
+    a sentence that has every plane change must except it. "越慢的平面变得越多" holds only in proportion: the
+    change in degrees per seat, ω − ω′, is largest on a middle plane and smallest on the slowest (review 6, E1),
+    so the claim needs "按比例". Degrees quoted ("从 217° 缩到 22°") are the slowest plane's at CONTEXT_FAR."""
     old, new = mathcore.frequencies(d, base), mathcore.frequencies(d, larger)
-    change = np.abs(new - old) / old
+    ratio, degrees = np.abs(new - old) / old, np.abs(new - old)
     out = []
-    if change[0] == 0 and "最快" not in text:
+    if ratio[0] == 0 and "最快" not in text:
         out.append("the fastest plane does not change with the base; the sentence does not except it")
-    if np.all(np.diff(change[1:]) > 0) and "越慢" not in text:
-        out.append("the slower a plane, the more it changes; the sentence does not say so")
+    says_more = re.search(r"越慢的平面[^。；]*越多", text)
+    if says_more and not np.all(np.diff(degrees[1:]) > 0) and "按比例" not in text[: says_more.end()]:
+        out.append("in degrees the slowest planes change least; 越慢…越多 holds only in proportion (按比例)")
+    if says_more and not np.all(np.diff(ratio[1:]) > 0):
+        out.append("even in proportion the slower planes do not change more")
+    quoted = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)°", text)]
+    if quoted:
+        want = [np.degrees(figures.CONTEXT_FAR * w[-1]) % 360 for w in (old, new)]
+        if len(quoted) != 2 or any(abs(q - w) > 0.5 for q, w in zip(quoted, want)):
+            out.append(f"the degrees said, {quoted}, are not the slowest plane's {[round(w) for w in want]}")
     return out
 
 
@@ -283,8 +350,18 @@ def test_longer_says_which_planes_a_larger_base_changes():
     d, larger = figures.CONTEXT_D, figures.CONTEXT_BASE
     said = build("qk_widget").plan.cue("longer").text
     assert plane_change_problems(said, d, 10000.0, larger) == []
+    assert "按比例" in said
     old = "不过这一改，每个平面在每个距离上的角度都变了，所以改完还要接着训练一阵。"
-    assert len(plane_change_problems(old, d, 10000.0, larger)) == 2
+    assert len(plane_change_problems(old, d, 10000.0, larger)) == 1
+    # review 6, E1: the sentence of round 5, the slower planes "changing more" said of degrees
+    e1 = "不过这一改，除了转得最快的第 0 个平面，每个平面在每个距离上的角度都变了，越慢的平面变得越多；"
+    assert plane_change_problems(e1, d, 10000.0, larger)
+    assert plane_change_problems(said.replace("22°", "30°"), d, 10000.0, larger)  # a wrong number
+    # the facts behind it: per seat, plane 10 changes most in degrees, plane 63 least; in proportion, 63 most
+    old_w, new_w = mathcore.frequencies(d), mathcore.frequencies(d, larger)
+    per_seat = old_w - new_w
+    assert per_seat[10] > per_seat[1] > per_seat[32] > per_seat[63] and np.argmax(per_seat) not in (0, 63)
+    assert (per_seat / old_w)[63] == pytest.approx(1 - 10 ** (-126 / 128))
 
 
 def test_word_order_explains_the_long_context_caveat_once():

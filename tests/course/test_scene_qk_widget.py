@@ -1,6 +1,6 @@
 """qk_widget (word_order, class QKWidget): why RoPE turns after the projections (the claim checked with numbers);
-the q/k widget: readouts equal mathcore, the labels equal the drawn arrows, the swapped seats score alike while
-lesson 1's pair does not; planes and clocks read the same angles; RoPE's three ticks (the arrows keep their
+the q/k widget: lesson 1's pair recalled, readouts equal mathcore, the labels equal the drawn arrows; k's word
+moves and its v does not turn; planes and the clocks over them read the same angles (same formula, the head's d); RoPE's three ticks (the arrows keep their
 length); the slowest plane's dial (seen and unseen angles, a larger base) against mathcore; q, k and v named.
 
 Built once per run from its real narration plan; how these checks work: tests/course/__init__.py.
@@ -22,6 +22,7 @@ from tests.support.qk_labels import (
     ANGLE_TOL,
     SCORE_TOL,
     dir_of,
+    formula_pair_problems,
     forward_rad,
     pair_in,
     perturbed,
@@ -37,8 +38,8 @@ from tests.support.qk_labels import (
 from tests.support.scene_probes import first_drawn, last_before
 
 TOL = 1e-6
-#: the widget's score readout has the places of its figure (0.5): half a unit of the last one
-WIDGET_SCORE_TOL = 0.5 * 10.0 ** -places(figures.value("widget_score")) + 1e-6
+#: the widget's score readout has the places of its figure (−0.34): half a unit of the last one
+WIDGET_SCORE_TOL = 0.5 * 10.0 ** -places(figures.value("rope_pair_score")) + 1e-6
 
 
 def built(scene_id: str):
@@ -49,7 +50,7 @@ def built(scene_id: str):
 def test_qk_widget_readouts_equal_mathcore():
     scene = built("qk_widget")
     theta = np.radians(figures.THETA_DEG)
-    q, k = np.asarray(figures.WIDGET_Q), np.asarray(figures.WIDGET_K)
+    q, k = np.asarray(figures.ROPE_PAIR_Q), np.asarray(figures.ROPE_PAIR_K)  # lesson 1's pair
     samples = [s for s in scene.probes["widget"] if s["gap_on_screen"]]
     assert len(samples) > 100
     for s in samples:
@@ -62,19 +63,16 @@ def test_qk_widget_readouts_equal_mathcore():
         assert s["gap_shown"] == f"{gap:.0f}"
         if s["score_on_screen"]:
             assert abs(s["score"] - mathcore.rope_score(q, k, s["i"], s["j"], theta)) <= TOL
-            assert abs(s["score"] - np.cos(np.radians(s["gap"]))) <= TOL  # unit arrows: score = cos(angle)
-    (i0, j0), (i1, j1) = figures.WIDGET_SEATS
-    recall = scene.plan.cue("recall")
-    for end, (i, j) in ((recall.bookmarks["slide"], (i0, j0)), (recall.end_frame, (i1, j1))):
-        s = last_before(scene.probes["widget"], end)
+            assert abs(s["score"] - np.cos(np.radians(s["gap"]))) <= TOL  # |q||k| = 1: score = cos(angle)
+    # the end of the recall (q on 0, k on 3) and of the value beat (k's word on 1), as the narration says them
+    (i0, j0), (i1, j1) = figures.VALUE_SEATS
+    for cue_id, (i, j), said in (("recall", (i0, j0), "rope_pair_score"), ("value", (i1, j1), "value_score")):
+        s = last_before(scene.probes["widget"], scene.plan.cue(cue_id).end_frame)
         assert (s["i"], s["j"]) == (i, j)
-        assert s["gap_shown"] == figures.value("widget_gap_deg")
-        assert s["score_shown"] == figures.value("widget_score")  # as written and said: 0.5, not 0.50
-        assert float(s["score_shown"]) == pytest.approx(mathcore.rope_score(q, k, i, j, theta))
-    # sliding both seats together never changes the angle or the score
-    during = [s for s in samples if recall.bookmarks["slide"] <= s["frame"] < recall.end_frame]
-    assert len({round(s["i"], 6) for s in during}) > 5
-    assert all(abs(s["gap"] - 60.0) <= TOL and abs(s["score"] - figures.widget_scores()[0]) <= TOL for s in during)
+        assert s["score_shown"] == figures.value(said)
+        assert float(s["score_shown"].replace("−", "-")) == pytest.approx(
+            mathcore.rope_score(q, k, i, j, theta), abs=0.005
+        )
 
 
 def test_qk_widget_planes_and_clocks_read_the_same_angles():
@@ -91,6 +89,7 @@ def test_qk_widget_planes_and_clocks_read_the_same_angles():
     assert clocks
     seat_at = {s["frame"]: s["p"] for s in scene.probes["planes"]}
     for s in clocks:
+        assert np.allclose(s["w"], w, rtol=1e-12)  # the 512 row's clocks 4i turn as fast as the head's planes i
         wrapped = (np.asarray(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
         assert np.all(np.abs(wrapped) <= TOL)
         assert s["p"] == seat_at[s["frame"]]  # hands and arrows read the same seat
@@ -174,19 +173,17 @@ def test_widget_labels_equal_the_drawing(widget):
 
 def test_widget_drawing_equals_mathcore(widget):
     drawn, q0, k0 = widget
-    q, k = figures.WIDGET_Q, figures.WIDGET_K
-    assert q0 == pytest.approx(np.degrees(np.arctan2(q[1], q[0])), abs=1e-9)  # q = (1, 0) points right
-    assert k0 == pytest.approx(np.degrees(np.arctan2(k[1], k[0])), abs=1e-9)  # and k starts on it
+    q, k = figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K
+    assert q0 == pytest.approx(np.degrees(np.arctan2(q[1], q[0])), abs=1e-9)  # lesson 1's q on seat 0
+    assert k0 == pytest.approx(np.degrees(np.arctan2(k[1], k[0])), abs=1e-9)  # and its k, 20° ahead
+    assert k0 - q0 == pytest.approx(float(figures.value("rope_pair_lead_deg")), abs=0.5)
     assert length(drawn[0]["q_start"], drawn[0]["q_end"]) / drawn[0]["unit"] == pytest.approx(np.linalg.norm(q))
     assert length(drawn[0]["k_start"], drawn[0]["k_end"]) / drawn[0]["unit"] == pytest.approx(np.linalg.norm(k))
     theta_deg = figures.THETA_DEG
     scene = built_scene("qk_widget")[0]
-    (i0, j0), (i1, j1) = figures.WIDGET_SEATS
-    recall = scene.plan.cue("recall")
-    for end, (m, n) in ((recall.bookmarks["slide"], (i0, j0)), (recall.end_frame, (i1, j1))):
-        s = [x for x in drawn if x["frame"] < end][-1]
+    for cue_id, (m, n) in zip(("recall", "value"), figures.VALUE_SEATS):
+        s = [x for x in drawn if x["frame"] < scene.plan.cue(cue_id).end_frame][-1]
         assert last_number(s["q_turn_text"]) == m * theta_deg and last_number(s["k_turn_text"]) == n * theta_deg
-        assert last_number(s["gap_text"]) == float(figures.value("widget_gap_deg"))
         assert last_number(s["score_text"]) == pytest.approx(
             mathcore.rope_score(q, k, m, n, np.radians(theta_deg)), abs=SCORE_TOL
         )
@@ -320,61 +317,58 @@ def test_why_is_drawn_as_said():
 
 
 # =============================================================================================
-# order: q and k trade seats; aligned arrows score both orders alike, lesson 1's pair does not
+# value: k's word moves from seat 3 to seat 1; k turns back, the score changes, the word's v does not turn
 # =============================================================================================
-def order_disagreements(order: dict, at_swap: dict) -> list[str]:
-    """The swapped seats are figures.WIDGET_SWAP and score what the first seats scored (on screen too); lesson
-    1's pair, k behind and ahead of q by the pair's distance, scores what mathcore says, and differently."""
+def value_disagreements(samples: list[dict]) -> list[str]:
+    """While v is drawn: its arrow starts at the dial's centre and points along figures.VALUE_V at the dial's unit,
+    whatever seat k's word is on; k's tip is mathcore's for that seat."""
     out = []
     theta = np.radians(figures.THETA_DEG)
-    q, k = figures.WIDGET_Q, figures.WIDGET_K
-    if tuple(order["seats"]) != tuple(float(v) for v in figures.WIDGET_SWAP):
-        out.append(f"the seats end at {order['seats']}, not {figures.WIDGET_SWAP}")
-    first = mathcore.rope_score(q, k, *figures.WIDGET_SEATS[0], theta)
-    swapped = mathcore.rope_score(q, k, *order["seats"], theta)
-    if abs(first - swapped) > 1e-9:
-        out.append(f"q at {order['seats'][0]:g}, k at {order['seats'][1]:g} score {swapped:.3f}, not {first:.3f}")
-    if at_swap["score_shown"] != figures.value("widget_score") or abs(float(at_swap["score_shown"]) - swapped) > 0.05:
-        out.append(f"after the swap the screen says {at_swap['score_shown']}, mathcore {swapped:.3f}")
-    a, b = figures.ROPE_PAIRS[0]
-    for text, where, (m, n) in zip(order["real"][1:], ("后面", "前面"), ((a, b), (b, a))):
-        gap, said = numbers_in(text)[0], numbers_in(text)[-1]
-        want = mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, m, n, theta)
-        if where not in text or gap != abs(n - m) or abs(said - want) > 0.005:
-            out.append(f"{text!r}: k {where} {abs(n - m)} seats scores {want:+.3f}")
+    v = np.asarray(figures.VALUE_V, dtype=float)
+    for s in samples:
+        if not s["v_on"]:
+            continue
+        drawn = (np.asarray(s["v_end"]) - np.asarray(s["v_start"]))[:2] / s["unit"]
+        if not np.allclose(drawn, v, atol=1e-6):
+            out.append(
+                f"frame {s['frame']}: v is drawn as {drawn.round(4).tolist()}, not {v.tolist()} (k at {s['n']:g})"
+            )
+        if not np.allclose(s["k_tip"], mathcore.rope_2d(figures.ROPE_PAIR_K, s["n"], theta), atol=1e-6):
+            out.append(f"frame {s['frame']}: k's tip is not k turned to seat {s['n']:g}")
     return out
 
 
-def test_order_scores_both_orders_alike_and_lesson_ones_pair_does_not():
+def test_value_k_turns_and_v_stays():
+    """What lesson 1 did not show (review 6, P1): k's word moves back two seats, k turns back 2θ and the score
+    changes (said with the screen's numbers), the word's value vector v is drawn all along and never turns."""
     scene = built_scene("qk_widget")[0]
-    cue = scene.plan.cue("order")
-    order = scene.probes["order"][0]
-    at_swap = last_before(scene.probes["widget"], cue.bookmarks["why"])
-    assert all(order["on_screen"])
-    assert order_disagreements(order, at_swap) == []
-    assert figures.ROPE_SWAP == (figures.ROPE_PAIRS[0][1], figures.ROPE_PAIRS[0][0])
-    before = mathcore.rope_score(
-        figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, *figures.ROPE_SWAP, np.radians(figures.THETA_DEG)
-    )
-    assert before > 0 > figures.rope_pair_scores()[0]  # before and after differ, in sign even
-    # the narration says the screen's numbers, and why the widget cannot tell the orders apart
+    cue = scene.plan.cue("value")
+    samples = [s for s in scene.probes["value"] if cue.start_frame <= s["frame"] < cue.end_frame]
+    on = [s for s in samples if s["v_on"]]
+    assert len(on) > 30 and len({round(s["n"], 6) for s in on}) > 5  # v is drawn while k's word moves
+    assert value_disagreements(samples) == []
+    (_, n0), (_, n1) = figures.VALUE_SEATS
+    assert last_before(scene.probes["value"], cue.bookmarks["move"])["n"] == n0
+    assert last_before(scene.probes["value"], cue.bookmarks["still"])["n"] == n1
+    assert float(figures.value("value_back_deg")) == (n0 - n1) * figures.THETA_DEG
+    note = scene.probes["value_note"][0]
+    assert note["on"] and note["text"].startswith("v不转")
+    assert first_drawn(scene, note["text"]).frame >= cue.bookmarks["still"]
     said = cue.text
-    assert f"{figures.value('rope_pair_score')}" in said and f"+{figures.value('rope_swap_score')}" in said
-    assert "起初叠在一起" in said and "起初并不重合" in said
-    aligned = first_drawn(scene, order["aligned"])
-    real = first_drawn(scene, order["real"][0])
-    assert cue.bookmarks["why"] <= aligned.frame < cue.bookmarks["real"] <= real.frame
+    assert "值向量 v" in said and "一动不动" in said and f"{n0} 号挪到 {n1} 号" in said
 
 
-def test_order_check_catches_a_wrong_seat_or_score():
+def test_value_check_catches_a_turned_v():
     scene = built_scene("qk_widget")[0]
-    order = scene.probes["order"][0]
-    at_swap = last_before(scene.probes["widget"], scene.plan.cue("order").bookmarks["why"])
-    assert order_disagreements({**order, "seats": [4.0, 3.0]}, at_swap)
-    assert order_disagreements(order, {**at_swap, "score_shown": "0.87"})
-    swapped_lines = [order["real"][0], order["real"][2].replace("前面", "后面"), order["real"][1]]
-    assert order_disagreements({**order, "real": swapped_lines}, at_swap)
-    assert order_disagreements({**order, "real": [t.replace("0.34", "0.5") for t in order["real"]]}, at_swap)
+    samples = [s for s in scene.probes["value"] if s["v_on"]]
+
+    def turned_with_k(s):  # v turned as k is (the mistake the cue warns against)
+        start = np.asarray(s["v_start"])
+        v = mathcore.rope_2d(figures.VALUE_V, s["n"] - 3, np.radians(figures.THETA_DEG))
+        return {**s, "v_end": (start + s["unit"] * np.array([v[0], v[1], 0.0])).tolist()}
+
+    assert value_disagreements([turned_with_k(s) for s in samples if s["n"] != 3])
+    assert value_disagreements([{**samples[0], "k_tip": [1.0, 0.0]}])
 
 
 # =============================================================================================
@@ -498,16 +492,53 @@ def test_longer_check_catches_a_wrong_drawing_or_label():
     assert dial_disagreements(perturbed(samples, lambda s: s["base_on"][0], lambda s: {**s, "base": 2e4}))
 
 
+def replay_problems(samples: list[dict]) -> list[str]:
+    """Lesson 1's demos re-run in the widget (review 6, P1): q leaving seat 0 (the two seats slid together, or
+    traded), or k ever on a seat before q's (the swap)."""
+    out = []
+    for s in samples:
+        if s["i"] != 0.0:
+            out.append(f"frame {s['frame']}: q moved to seat {s['i']:g}")
+            break
+    for s in samples:
+        if s["j"] < s["i"]:
+            out.append(f"frame {s['frame']}: k on seat {s['j']:g}, before q on {s['i']:g}")
+            break
+    return out
+
+
 def test_the_widget_recalls_lesson_one_in_one_cue():
-    """Lesson 1 derives RoPE's rule and the slide; lesson 2 recalls them in one cue over the picture (review 4,
-    P1), then goes on to the order and the planes: no re-derivation (no turned-arrow demo, no separate rule,
-    angle, score or slide beats), the recall said and shown as lesson 1's."""
+    """Lesson 1 shows the slide and the swap with its pair; lesson 2 recalls them in one cue, in words, over that
+    pair (k led by 20°), and re-runs neither (review 6, P1): q stays on seat 0, k never goes before it; the old
+    slide and the aligned swap are caught. Then the value beat."""
     scene = built_scene("qk_widget")[0]
     ids = [c.id.rpartition(".")[2] for c in scene.plan.cues]
-    assert ids[ids.index("why") + 1 : ids.index("order")] == ["recall"]
-    assert not {"arrow", "rule", "angle", "score", "slide"} & set(ids)
+    assert ids[ids.index("why") + 1 : ids.index("planes")] == ["recall", "value"]
+    assert not {"arrow", "rule", "angle", "score", "slide", "order"} & set(ids)
+    widget = scene.probes["widget"]
+    assert replay_problems(widget) == []
+    assert replay_problems([*widget, {**widget[-1], "frame": -1, "i": 2.0, "j": 5.0}])  # both slid on
+    assert replay_problems([*widget, {**widget[-1], "frame": -1, "i": 4.0, "j": 2.0}])  # the swap
     said = scene.plan.cue("recall").text
-    assert said.startswith("第一课看过") and "m 号座位" in said and "n 号座位" in said and "小部件" not in said
+    assert said.startswith("第一课那一对") and "小部件" not in said and "起初叠在一起" not in said
+    assert figures.value("rope_pair_score") in said and f"+{figures.value('rope_swap_score')}" in said
     assert "课程页面" not in said  # the video never shows the page (review 5, K4)
     shown = scene.probes["recall"][0]
     assert shown["recalled"] == "第一课看过" and all(shown["on"])
+
+
+def test_same_clocks_pairs_each_plane_with_the_clock_of_its_speed():
+    """same_clocks (review 6, M2): the formula with the head's d; each plane of the 128 head is drawn over the
+    512 row's clock with the same exponent, and the voice names those pairs; clock i over plane i is caught."""
+    scene = built_scene("qk_widget")[0]
+    shown = scene.probes["same_clocks"][0]
+    assert formula_pair_problems(shown["clock_names"], shown["plane_names"], scene.ROW_D, scene.PLANE_D) == []
+    old = [f"钟 {i}" for i in scene.PLANE_INDICES]
+    assert formula_pair_problems(old, shown["plane_names"], scene.ROW_D, scene.PLANE_D)
+    said = scene.plan.cue("same_clocks").text
+    assert f"d 从 {scene.ROW_D} 换成这个头的 {scene.PLANE_D}" in said and "同一排" not in said
+    plain = said.replace(" ", "")
+    for clock, plane in ((shown["clock_names"][k], shown["plane_names"][k]) for k in (1, 3)):
+        assert f"{plane}对{clock}" in plain, (plane, clock)
+    assert "加到 x 上" not in said  # the contrast is said once, in placement (review 6, P2)
+    assert "omega_i = 10000^(-2i" in shown["formula"]

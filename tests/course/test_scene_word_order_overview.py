@@ -21,6 +21,7 @@ from tests.support.qk_labels import (
     ANGLE_TOL,
     SCORE_TOL,
     dir_of,
+    formula_pair_problems,
     forward_rad,
     pair_in,
     perturbed,
@@ -155,12 +156,14 @@ def test_overview_clocks_table_rope_close():
     assert end["score"] == pytest.approx(figures.rope_pair_scores()[0], abs=TOL)
 
     close = scene.probes["close"]
-    wc = mathcore.frequencies(cls.CLOSE_D)
+    ratio = cls.CLOSE_ROW_D // cls.CLOSE_HEAD_D
+    wc = mathcore.frequencies(cls.CLOSE_ROW_D)[[ratio * i for i in cls.CLOSE_PLANES]]  # the clocks drawn
+    wh = mathcore.frequencies(cls.CLOSE_HEAD_D)[list(cls.CLOSE_PLANES)]  # the head's planes under them
     for s in close:
-        assert np.allclose(s["w"], wc)
+        assert np.allclose(s["w"], wc) and np.allclose(s["w_head"], wh)
         for i, a in enumerate(s["arrows"]):
-            assert a["phi"] == pytest.approx(s["p"] * wc[i], abs=TOL)  # the arrow turns by the reading
-            assert np.allclose(a["tip"], mathcore.rotate(a["v0"], s["p"] * wc[i]), atol=TOL)
+            assert a["phi"] == pytest.approx(s["p"] * wh[i], abs=TOL)  # the arrow turns by its plane's speed
+            assert np.allclose(a["tip"], mathcore.rotate(a["v0"], s["p"] * wh[i]), atol=TOL)
         assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * wc)) <= TOL)
         for a, hand in zip(s["arrows"], s["hand_angles"]):  # q starts where a hand starts
             assert a["v0"] == [1.0, 0.0] and np.allclose(a["tip"], [np.cos(hand), np.sin(hand)], atol=TOL)
@@ -429,10 +432,21 @@ def test_overview_clocks_labels_equal_the_hands():
 
 
 def test_overview_close_arrows_turn_with_the_hands():
+    """The close (review 6, M2): the clocks are the 512 row's, the arrows one head's planes (d = 128), each plane
+    under the clock with its exponent 2i/d, so the two turn alike; the old picture (clock i over plane i) is
+    caught, and the voice says d is the head's, not "the same row"."""
     samples = probes("word_order_overview", "close")
     on = lambda s: all(s["on_screen"])  # noqa: E731
     assert sum(on(s) for s in samples) > 50
     assert not same_angle_disagreements(samples, arrows="arrow_points", hands="hand_points", on=on)
+    cls = type(built_scene("word_order_overview")[0])
+    end = samples[-1]
+    assert formula_pair_problems(end["clock_names"], end["plane_names"], cls.CLOSE_ROW_D, cls.CLOSE_HEAD_D) == []
+    old = [name.replace("平面", "钟") for name in end["plane_names"]]  # clock i over plane i
+    assert formula_pair_problems(old, end["plane_names"], cls.CLOSE_ROW_D, cls.CLOSE_HEAD_D)
+    said = build("word_order_overview").plan.cue("close").text
+    assert "同一个公式" in said and "d 换成每个注意力头自己的维数" in said
+    assert "走过多少" not in said and first_drawn(build("word_order_overview"), "q 转同样的角度") is None
 
     def turn_arrow(s):
         a, b = np.asarray(s["arrow_points"][0][0]), np.asarray(s["arrow_points"][0][1])

@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 
+import mathcore
 from tests.support.course_scenes import built_scene
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, last_number, length, signed_gap_deg
 
@@ -140,4 +141,20 @@ def same_angle_disagreements(samples: list[dict], *, arrows: str, hands: str, on
             off = abs(signed_gap_deg(direction_deg(*hand), direction_deg(*arrow)))
             if off > 1e-3:
                 out.append(f"frame {s['frame']}: arrow {i} is {off:.3g}° off its hand")
+    return out
+
+
+def formula_pair_problems(clock_names: list[str], plane_names: list[str], row_d: int, head_d: int) -> list[str]:
+    """Clocks of the ``row_d`` row drawn over planes of a ``head_d`` head, column by column ("钟 64" over "平面 16"):
+    the two turn alike only when the formula's exponent 2i/d is the same, i_clock / row_d == i_plane / head_d
+    (mathcore.frequencies); a column pairing clock i with plane i, for row_d != head_d, says what is false."""
+    out = []
+    if len(clock_names) != len(plane_names):
+        return [f"{len(clock_names)} clocks over {len(plane_names)} planes"]
+    for clock, plane in zip(clock_names, plane_names):
+        c, p = int(last_number(clock)), int(last_number(plane))
+        w_clock = mathcore.frequencies(row_d)[c]
+        w_plane = mathcore.frequencies(head_d)[p]
+        if abs(w_clock - w_plane) > 1e-12 * max(w_clock, w_plane):
+            out.append(f"{clock!r} (ω = {w_clock:.4g}) over {plane!r} (ω = {w_plane:.4g}): they do not turn alike")
     return out
