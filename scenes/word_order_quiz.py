@@ -65,7 +65,7 @@ class Quiz(NarratedScene):
     #: the key points shown under each question (the narration says them in full)
     ANSWERS = {
         1: (
-            "完全一样：两句里，小明拿到的结果相同",
+            "不变：两句里，小明拿到的结果相同",
             "它和每个词的点积是同一组数，只是次序不同",
             "看整句话、不加位置：分不出谁借给了谁",
         ),
