@@ -242,6 +242,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
     "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),  # spoken: "约 6.1 万"
+    # clock_row_paper.speeds: each next clock's speed is the one before times this number (10000^(−2/512))
+    "paper_speed_ratio": lambda: fmt_dec(mathcore.frequencies(512)[1] / mathcore.frequencies(512)[0], 3),
     # word_order clock_row_paper's table, seat 44: the fastest clock (0) and clock 64, whole degrees in [0, 360)
     "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
     "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),

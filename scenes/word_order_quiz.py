@@ -54,6 +54,7 @@ def wrap_cjk(text: str, width: int) -> list[str]:
 
 
 NEAR, FAR = figures.RAW_INDEX_SEATS  # answer 2 quotes failing_encodings' own demo
+SEAT = 44  # answer 3 quotes clock_row_paper's table: seat 0 against seat 44 (figures seat44_*)
 
 
 class Quiz(NarratedScene):
@@ -64,25 +65,24 @@ class Quiz(NarratedScene):
     #: the key points shown under each question (the narration says them in full)
     ANSWERS = {
         1: (
-            "不变：每个词的输出只是跟着换了位置",
-            "看整句话、不加位置：三步都不管先后",
-            "小明借给小红、小红借给小明：同一袋词",
+            "不变：两句里，小明拿到的结果相同",
+            "它和每个词的点积是同一组数，只是次序不同",
+            "看整句话、不加位置：分不出谁借给了谁",
         ),
         2: (
-            "数太大：词向量里的数大多在 −1 到 1 之间",
-            f"猫 · 狗：只看词义 {figures.value('raw_cat_dog_dot')}，都坐 {FAR} 号座位 ≈ {figures.value('raw_far_dot_yi')} 亿",
-            f"同一个猫从 {NEAR} 号挪到 {FAR} 号，模型就认不出来",
+            f"认不出：挪开 {figures.value('raw_cat_drift')}，比猫和狗之间的 {figures.value('raw_cat_dog_dist')} 还远",
+            "数大多在 −1 到 1 之间，座位号没有上限",
+            f"都坐 {FAR} 号：点积 ≈ {figures.value('raw_far_dot_yi')} 亿，只看词义才 {figures.value('raw_cat_dog_dot')}",
         ),
         3: (
-            "快钟转满一圈就回到原处：读数会撞车",
-            "快的指针分近处，慢的指针把远处拉开",
-            "快慢合起来，每个座位各有各的读数",
+            f"只有快钟：0 号和 {SEAT} 号几乎分不开",
+            f"钟 0 停在 {figures.value('seat44_clock0_deg')}°，钟 64 差出 {figures.value('seat44_clock64_deg')}°",
+            "近处靠快钟分，远处靠慢钟",
         ),
         4: (
-            "不往 x 上加：按座位转 q、k，q 转 mθ，k 转 nθ",
-            "k 多转 (n − m)θ：分数只看隔几个、谁在前",
-            "等 q、k 算好了才转：这一条不会被矩阵打乱",
-            "v 不转：从 v 取走的只有内容",
+            "RoPE：不变。q、k 算好了才转，k 多转 (n − m)θ",
+            "分数只看 n − m：隔几个、谁在前",
+            "加在 x 上：位置先乘上矩阵，换起点分数就变",
         ),
     }
     LEFT_X = -6.3

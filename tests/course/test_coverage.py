@@ -165,7 +165,7 @@ CORE = {
     ),
     "clock_row_paper": (
         "PaperClockSpeeds",
-        ["intro", "speeds", "step", "unique", "readings", "takeaway"],
+        ["intro", "speeds", "unique", "readings", "step", "takeaway"],
         ("word_order §四",),
     ),
     "rope_invariance": (

@@ -147,6 +147,7 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
     "wl_slow_512_wan": (float(mathcore.wavelengths(512)[-1]) / 10000.0, ("abs", 0.05)),
+    "paper_speed_ratio": (10000.0 ** (-2 / 512), ("abs", 0.0005)),
     # seat 44 turns clock i by 44 · 10000^(−2i/512) radians: clock 0 by 44 rad (7 turns + 1.0°), clock 64 by 4.4 rad
     "seat44_clock0_deg": (float(np.degrees(44.0 - 7 * 2 * np.pi)), ("abs", 0.5)),
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),

@@ -262,8 +262,8 @@ def test_learned_table_rows(scene_b):
     # the pro and the con, each led by a drawn mark (the course font has no ✗; the tick is drawn to match)
     verdicts = one(scene, "verdicts")
     assert [(v["kind"], v["text"]) for v in verdicts["lines"]] == [
-        ("tick", "贴合训练数据"),
-        ("cross", "行数有上限：长度写死了"),
+        ("cross", "行数有上限：表外的座位查不到"),
+        ("tick", "每一行照着训练数据学"),
     ]
     # the three requirements, as for every candidate: the first two by training, the third nobody promises
     assert verdicts["three"][1:] == ["第一、二条：靠训练", "第三条：没人保证"]
@@ -274,16 +274,63 @@ def test_learned_table_rows(scene_b):
         diff = (np.array(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
         assert np.all(np.abs(diff) <= TOL)
     assert clocks[-1]["p"] == scene.CLOCK_TO > scene.MAX_LEN
-    # paper_choice: the screen follows the voice: tried both (a tie) → chose the clocks (any seat) → unseen
-    # lengths go badly anyway; each line appears after its bookmark
+    # paper_choice (review 6, K10): the screen follows the voice, in the course's own order: the clocks run
+    # past the table's last row and still read → the paper kept them, for longer sentences → the table, also
+    # tried, did about as well → unseen lengths go badly anyway; each line appears after its bookmark
+    cue = scene.plan.cue("paper_choice")
+    assert (
+        paper_choice_problems(
+            cue.text, cue.bookmarks, scene.probes["paper_line"], scene.probes["clocks"], scene.MAX_LEN
+        )
+        == []
+    )
+
+
+PAPER_CHOICE_ORDER = (
+    ("最后一行", "最后一行"),
+    ("选了那排钟", "选了那排钟"),
+    ("也试过", "也试过"),
+    ("没见过", "没见过"),
+)
+
+
+def paper_choice_problems(text, bookmarks, lines, clocks, max_len) -> list[str]:
+    """What is out of order in learned_table.paper_choice: each screen line (PAPER_CHOICE_ORDER's first key)
+    shown after the voice says it (the second key) and in the voice's order, the clocks past the table's end
+    before the line that says so, the pick and the tie after ``pick``, the last line after ``but``."""
+    out = []
+    if [s["frame"] for s in lines] != sorted(s["frame"] for s in lines) or len(lines) != len(PAPER_CHOICE_ORDER):
+        return [f"screen lines not one per beat, in order: {[s['text'] for s in lines]}"]
+    out += [f"line {s['text']!r} is not {k!r}" for (k, _), s in zip(PAPER_CHOICE_ORDER, lines) if k not in s["text"]]
+    spoken = [text.find(said) for _, said in PAPER_CHOICE_ORDER]
+    if -1 in spoken or spoken != sorted(spoken):
+        out.append(f"the voice does not say {[s for _, s in PAPER_CHOICE_ORDER]} in that order")
+    past = [s["frame"] for s in clocks if s["on_screen"] and s["p"] > max_len]
+    if not past or past[0] > lines[0]["frame"]:
+        out.append("the clocks are not past the table's last row when the screen says so")
+    if not (bookmarks["run"] <= lines[0]["frame"] and bookmarks["pick"] < lines[1]["frame"]):
+        out.append("the clocks' line or the pick is shown before the voice gets there")
+    if not (bookmarks["pick"] < lines[2]["frame"] and bookmarks["but"] < lines[3]["frame"]):
+        out.append("the tie or the last line is shown before the voice gets there")
+    return out
+
+
+def test_paper_choice_check_catches_the_seed_order(scene_b):
+    """Seeded: the old order (a tie first, then the pick) and a voice still saying 两种都试了 first are caught."""
+    scene = scene_b("learned_table")
     cue = scene.plan.cue("paper_choice")
     lines = scene.probes["paper_line"]
-    assert [s["frame"] for s in lines] == sorted(s["frame"] for s in lines)
-    keys = ("两种都试了", "选了那排钟", "更长的句子", "没见过")
-    assert all(k in s["text"] for k, s in zip(keys, lines)) and len(lines) == len(keys)
-    spoken = [cue.text.index(k) for k in keys]
-    assert spoken == sorted(spoken)
-    assert lines[1]["frame"] > cue.bookmarks["pick"] and lines[3]["frame"] > cue.bookmarks["but"]
+    swapped = [dict(lines[0], text=lines[2]["text"]), lines[1], dict(lines[2], text=lines[0]["text"]), lines[3]]
+    clocks = scene.probes["clocks"]
+    assert paper_choice_problems(cue.text, cue.bookmarks, swapped, clocks, scene.MAX_LEN)
+    old = (  # the wording before review 6, which kept seed 001's order
+        "查表和那排钟，原论文两种都试了，效果差不多。最后选了那排钟：哪个座位的读数都能算出来，"
+        "有希望推到比训练时更长的句子。不过后来发现，遇到没见过的长度，效果也不好。"
+    )
+    assert paper_choice_problems(old, cue.bookmarks, lines, clocks, scene.MAX_LEN)
+    # and the clocks still short of the table's end when the screen says they are past it
+    short = [dict(s, p=min(s["p"], scene.MAX_LEN)) for s in clocks]
+    assert paper_choice_problems(cue.text, cue.bookmarks, lines, short, scene.MAX_LEN)
 
 
 def test_further_reading_matches_narration():

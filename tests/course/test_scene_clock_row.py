@@ -30,14 +30,17 @@ def test_clock_hands_at_p_times_w(narrated_scene, scene_id):
     d = scene.PARAMS[scene_id]["d"]
     w = mathcore.frequencies(d)[list(scene.PARAMS[scene_id]["indices"])]
     samples = scene.probes["clocks"]
-    assert {round(s["p"]) for s in samples} >= set(scene.STEPS)
+    # lesson 1 steps the counter 1 … 5; lesson 2 only goes from seat 0 to the table's last seat (review 6, P3)
+    visited = set(scene.STEPS) if scene_id == "clock_row" else set(scene.TABLE_POSITIONS)
+    assert {round(s["p"]) for s in samples} >= visited
     for s in samples:
         assert np.allclose(s["w"], w)
         assert np.all(np.abs(wrap(np.array(s["hand_angles"]) - s["p"] * w)) <= TOL)
         if s["counter_on_screen"]:
             assert s["counter"] == round(s["p"])
     step = scene.plan.cue("step")
-    assert at_frame(samples, step.end_frame)["p"] == scene.STEPS[-1]
+    last = scene.STEPS[-1] if scene_id == "clock_row" else scene.TABLE_POSITIONS[-1]
+    assert at_frame(samples, step.end_frame)["p"] == last
     table = scene.probes["table"][0]
     want = np.degrees(np.mod(np.multiply.outer(table["positions"], w), 2 * np.pi))
     assert table["shown"] == [[f"{int(round(v)) % 360}°" for v in row] for row in want]
@@ -93,7 +96,10 @@ def test_clock_labels_equal_the_hands(scene_id):
     if scene_id == "clock_row":
         assert speeds == pytest.approx(list(mathcore.frequencies(8)))
     rest = [s for s in samples if abs(s["p"] - round(s["p"])) < 1e-9]
-    assert {round(s["p"]) for s in rest if s["counter_on_screen"]} >= set(scene.STEPS)
+    if scene_id == "clock_row":  # lesson 1's counter shows every step; lesson 2 has no counter
+        assert {round(s["p"]) for s in rest if s["counter_on_screen"]} >= set(scene.STEPS)
+    else:
+        assert not any(s["counter_on_screen"] for s in samples)
     assert sum(s["table_on_screen"] and round(s["p"]) == scene.TABLE_POSITIONS[-1] for s in rest) > 10
     assert clock_row_disagreements(samples, speeds) == []
 
@@ -169,3 +175,79 @@ def test_readings_timing_check_catches_rows_shown_early():
         dict(s, readings_on_screen=s["table_on_screen"] or s["readings_on_screen"]) for s in scene.probes["clocks"]
     ]
     assert readings_timing_problems(early, unique, readings)
+
+
+# -- clock_row_paper.step: requirement 3, confirmed as seat_card states it (review 6, M3 and P3) -------------
+def step_problems(probe, w, samples, step_start) -> list[str]:
+    """What disagrees in clock_row_paper.step: each faint hand points at seat × ω_i, each arc turns ω_i from
+    the seat before, each number under the table is ω_i in degrees (two significant digits), the tick is the
+    third requirement, all of it drawn, and none of it before the cue."""
+    out = []
+    seat = probe["seat"]
+    for i, (c, end) in enumerate(zip(probe["centers"], probe["ghost_ends"])):
+        drawn = np.arctan2(end[1] - c[1], end[0] - c[0])
+        if abs(wrap(drawn - seat * w[i])) > TOL:
+            out.append(f"clock {i}: the faint hand is not at seat {seat}")
+        if abs(wrap(probe["arc_starts"][i] - (seat - 1) * w[i])) > TOL or abs(probe["arc_angles"][i] - w[i]) > TOL:
+            out.append(f"clock {i}: the arc is not one seat's turn from seat {seat - 1}")
+        shown = numbers_in(probe["shown"][i])[0]
+        if abs(shown - np.degrees(w[i])) > 0.05 * np.degrees(w[i]) or not probe["shown"][i].startswith("+"):
+            out.append(f"clock {i}: {probe['shown'][i]!r} is not one seat's turn, {np.degrees(w[i]):.4g}°")
+    if not probe["tick"].startswith("第三条") or not all(probe["on_screen"]):
+        out.append(
+            f"the third requirement is not ticked with the picture drawn: {probe['tick']!r} {probe['on_screen']}"
+        )
+    early = [s["frame"] for s in samples if (s["ghosts_on_screen"] or s["steps_on_screen"]) and s["frame"] < step_start]
+    if early:
+        out.append(f"the next seat's hands are drawn before the step cue, from frame {early[0]}")
+    return out
+
+
+RETRACTIONS = ("并不一样", "一样的是", "不是每次加同一个数")
+
+
+def step_wording_problems(text: str) -> list[str]:
+    """The step cue states requirement 3 as seat_card does (the same rule from p(n) to p(n+1), whatever n) and
+    confirms it; it does not take back an earlier wording."""
+    out = [f"retracts: {r!r}" for r in RETRACTIONS if r in text]
+    if "同一条规则" not in text or "第三条" not in text:
+        out.append("does not state the third requirement as one rule")
+    return out
+
+
+def test_clock_row_paper_step_confirms_requirement_three():
+    scene = narration_scene("clock_row_paper")
+    w = mathcore.frequencies(512)[list(scene.PARAMS["clock_row_paper"]["indices"])]
+    step = scene.plan.cue("step")
+    probe = scene.probes["step"][0]
+    assert probe["seat"] == scene.TABLE_POSITIONS[-1] + 1
+    assert step_problems(probe, w, scene.probes["clocks"], step.start_frame) == []
+    assert step_wording_problems(step.text) == [] and "p(n) 到 p(n+1)" in step.text and "和 n 是几无关" in step.text
+    assert step_wording_problems(step.spoken) == []
+    # the cue order: requirements 1, 2, 3 each in its own cue, in that order
+    order = [c.id.split(".")[-1] for c in scene.plan.cues]
+    assert order.index("unique") < order.index("readings") < order.index("step")
+
+
+def test_step_checks_catch_a_wrong_turn_and_the_old_wording():
+    """Seeded: a faint hand one degree off, an arc two seats long, clock 64's +5.7° written as +57°, the picture
+    drawn during readings, and the wording before review 6 (which took requirement 3 back) are each caught."""
+    scene = narration_scene("clock_row_paper")
+    w = mathcore.frequencies(512)[list(scene.PARAMS["clock_row_paper"]["indices"])]
+    probe, samples = scene.probes["step"][0], scene.probes["clocks"]
+    start = scene.plan.cue("step").start_frame
+    hand = copy.deepcopy(probe)
+    hand["ghost_ends"][1] = _turned(hand["ghost_ends"][1], hand["centers"][1], 1.0)
+    arc = copy.deepcopy(probe)
+    arc["arc_angles"][0] *= 2
+    label = copy.deepcopy(probe)
+    label["shown"][1] = "+57°"
+    for bad in (hand, arc, label):
+        assert step_problems(bad, w, samples, start)
+    early = [dict(s, ghosts_on_screen=s["ghosts_on_screen"] or s["readings_on_screen"]) for s in samples]
+    assert step_problems(probe, w, early, start)
+    old = (
+        "往后挪一个座位，每根指针都转过自己固定的角度。读数的差并不一样，一样的是“怎么变”：不管从 3 号还是"
+        " 5000 号座位出发，每根指针都转同样的角。第三条满足了，第三课会把这种变化写成矩阵。"
+    )
+    assert step_wording_problems(old)

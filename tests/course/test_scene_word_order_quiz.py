@@ -50,20 +50,28 @@ def test_quiz_answers_use_the_course_terms(scene_b):
     scene = scene_b("word_order_quiz")
     q3 = scene.plan.cue("q3").text
     assert "慢钟" in q3 and "走速" not in q3
-    assert "大多在 −1 到 1 之间" in scene.plan.cue("q2_answer").text and "大多在 −1 到 1 之间" in scene.ANSWERS[2][0]
+    assert "大多在 −1 到 1 之间" in scene.plan.cue("q2_answer").text and "大多在 −1 到 1 之间" in scene.ANSWERS[2][1]
     # answer 2 quotes failing_encodings' own demo, in the voice and on screen (review 5, K2)
     from narration import figures
 
     for name in ("raw_cat_dog_dot", "raw_far_dot_yi"):
-        assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][1]
+        assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][2]
+    for name in ("raw_cat_drift", "raw_cat_dog_dist"):
+        assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][0]
     assert "几千几万" not in scene.plan.cue("q2_answer").text
     assert "整句话" in scene.plan.cue("q1").text and "整句话" in scene.plan.cue("q1_answer").text
     assert any("整句话" in line for line in scene.ANSWERS[1])
-    assert "快的指针" in scene.plan.cue("q3_answer").text and scene.ANSWERS[3][1].startswith("快的指针")
     q4 = scene.plan.cue("q4_answer").text
-    assert "k 相对 q 多转了 (n − m)θ" in q4 and "算好了才转" in q4 and "v 不转" in q4 and "打折扣" not in q4
-    assert any("算好了才转" in line for line in scene.ANSWERS[4]) and any("v 不转" in line for line in scene.ANSWERS[4])
+    assert "k 相对 q 多转了 (n − m)θ" in q4 and "算好了才转" in q4 and "打折扣" not in q4
+    assert "只看 n − m：隔几个座位、谁在前" in q4 and "乘上算 q、k 的矩阵" in q4
+    assert any("算好了才转" in line for line in scene.ANSWERS[4]) and any(
+        "乘上矩阵" in line for line in scene.ANSWERS[4]
+    )
     assert not any("打折扣" in line for line in scene.ANSWERS[4])
+    # answers 2 and 3 are the video's own evidence, in the voice and on screen (review 6, K10)
+    for n in (2, 3):
+        assert missing_evidence(scene.plan.cue(f"q{n}_answer").text, EVIDENCE[n]) == []
+        assert missing_evidence(" ".join(scene.ANSWERS[n]), EVIDENCE[n]) == []
     assert scene.plan.title == "小测验：四道题"
 
 
@@ -80,3 +88,28 @@ def test_quiz_questions_are_the_cue_text(scene_b):
         question = scene.plan.cue(f"q{n}").text.split("：", 1)[1]
         lines = wrap_cjk(question, scene.WRAP)
         assert "".join(lines) == question and not any(line[0] in NO_LINE_START for line in lines[1:]), lines
+
+
+#: the figures each answer quotes from the video: answer 2 failing_encodings' cat, answer 3 clock_row_paper's
+#: table (seat 0 against seat 44)
+EVIDENCE = {
+    2: {"raw_cat_drift", "raw_cat_dog_dist", "raw_far_dot_yi", "raw_cat_dog_dot"},
+    3: {"seat44_clock0_deg", "seat44_clock64_deg"},
+}
+
+
+def missing_evidence(text: str, names: set[str]) -> list[str]:
+    """The figures (by name) an answer should quote but does not."""
+    from narration import figures
+
+    def written(name: str) -> str:  # an angle with its degree sign: "1°", not any 1
+        return figures.value(name) + ("°" if name.endswith("_deg") else "")
+
+    return sorted(name for name in names if written(name) not in text)
+
+
+def test_evidence_check_catches_the_seed_shaped_answer():
+    """Seeded: answer 3 as it was before review 6 (seed 001's answer, clause for clause, no figure of the
+    video) is caught."""
+    old = "快钟转满一圈就回到原处，隔着整圈的两个座位，读数几乎撞车。快的指针分得清近处，远处要靠慢的指针拉开；快慢合起来，每个座位才各有各的读数。"
+    assert missing_evidence(old, EVIDENCE[3]) == sorted(EVIDENCE[3])
