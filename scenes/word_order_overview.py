@@ -453,10 +453,10 @@ class OverviewReel(NarratedScene):
         )
         names = VGroup(
             theme.small_text(f"那排钟 d = {self.CLOSE_ROW_D}", color=theme.ANGLE).move_to(
-                np.array([-6.9, 1.6, 0.0]), aligned_edge=LEFT
+                np.array([-6.8, 1.6, 0.0]), aligned_edge=LEFT
             ),
             theme.small_text(f"一个头 d = {self.CLOSE_HEAD_D}", color=theme.Q).move_to(
-                np.array([-6.9, -0.4, 0.0]), aligned_edge=LEFT
+                np.array([-6.8, -0.4, 0.0]), aligned_edge=LEFT
             ),
         )
         links = VGroup(

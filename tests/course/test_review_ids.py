@@ -57,7 +57,11 @@ FOURTH = Review(
 )
 # the fifth (a fresh reader at 17cbb22), likewise not filed in shared/reviews
 FIFTH = Review("fifth", "content-review-5.md", _ids("M1-3 K1-4 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH)
+# the sixth (a fresh reader at f0f762c), likewise
+SIXTH = Review(
+    "sixth", "content-review-6.md", _ids("E1-1 M1-5 K1-10 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
