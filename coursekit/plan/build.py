@@ -7,6 +7,7 @@ This stage runs before any rendering. For each lesson and frame rate it writes
 from __future__ import annotations
 
 import math
+import unicodedata
 from pathlib import Path
 
 from coursekit.content.cue_text import cue_text
@@ -85,9 +86,12 @@ def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) ->
                 speech_frames / fps - speech.duration
             )
             events = cue_events(ct.written, char_time, speech.duration, silence_after, cfg.subtitles)
-            char_ms[cue.id] = [
-                int(round(start_s * 1000)) + int(round(1000 * char_time(k))) for k in range(len(ct.written) + 1)
-            ]
+            times = [int(round(start_s * 1000)) + int(round(1000 * char_time(k))) for k in range(len(ct.written) + 1)]
+            # an opening mark (“ （ 《) is not spoken: it shows with the word it opens, not in the pause before it
+            for k in range(len(ct.written) - 1, -1, -1):
+                if unicodedata.category(ct.written[k]) in ("Ps", "Pi"):
+                    times[k] = times[k + 1]
+            char_ms[cue.id] = times
             bookmarks = {
                 name: frame + min(speech_frames - 1, int(t_spoken(off) * fps))
                 for name, off in sorted(ct.bookmarks_spoken.items())

@@ -101,3 +101,25 @@ def test_strip_bookmarks_offsets():
 
 def test_frames_for_is_whole_frames_rounding_up():
     assert frames_for(1.0, 15) == 15 and frames_for(1.01, 15) == 16 and frames_for(23 / 15, 15) == 23
+
+
+def test_an_opening_mark_is_timed_with_the_word_it_opens(setup, tmp_path):
+    """“, （ and 《 are not spoken: each is shown with the word it opens, not at the pause before it (a
+    subtitle event that opened on “ was highlighted 180 ms before the event appeared)."""
+    from coursekit.content.narration import load_lesson
+
+    cfg, _, lexicon, voice, cache = setup
+    path = tmp_path / "quotes.yaml"
+    path.write_text(
+        "lesson: quotes\ntitle: 引号\nscenes:\n  - id: quoted\n    class: Quoted\n    title: 引号\n"
+        "    source: [test]\n    cues:\n      - id: said\n        text: 他停了一下，“先看钟，再看表”，又说（慢一点）《课本》。\n",
+        encoding="utf-8",
+    )
+    plan = plan_lesson(load_lesson(path), cfg, 15, voice, cache, lexicon)
+    cue = plan.scenes[0].cues[0]
+    text, times = cue.text, plan.char_ms[cue.id]
+    opening = [k for k, ch in enumerate(text) if ch in "“（《"]
+    assert len(opening) == 3
+    for k in opening:
+        assert times[k] == times[k + 1], (text[k], times[k - 1 : k + 2])
+        assert times[k] > times[k - 1], (text[k], times[k - 1 : k + 2])  # after the pause before it
