@@ -55,7 +55,7 @@ class Exercises(NarratedScene):
                 "已知：$R(theta)^T = R(-theta)$", color=theme.TEXT, font_size=TYPST * (theme.SIZE_SMALL + 4)
             ),
             theme.typst_text(
-                "拨两下等于拨一下：$R(alpha) R(beta) = R(alpha + beta)$",
+                "转两次 = 一次转过两角之和：$R(alpha) R(beta) = R(alpha + beta)$",
                 color=theme.TEXT,
                 font_size=TYPST * (theme.SIZE_SMALL + 4),
             ),

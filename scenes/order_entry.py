@@ -40,8 +40,8 @@ CONDITION = ("每个词都能看到整句话", "又不加位置信息")  # lesso
 
 
 class WhereOrderEnters(NarratedScene):
-    """recall (lesson 1 in a sentence, with its condition) → two_doors (data / structure) → third_door (change the
-    score: RoPE; this lesson takes the first) → raw_index (lesson 2's raw index in a sentence: the bars sweep to
+    """recall (lesson 1 in a sentence, with its condition) → two_doors (road 1: change the input; road 2: change the
+    order of computing, not taken) → third_door (road 3: change the score, RoPE; this lesson takes road 1) → raw_index (lesson 2's raw index in a sentence: the bars sweep to
     100000) → need (turn, never stretch)."""
 
     SCENE_IDS = ("order_entry",)
@@ -80,23 +80,24 @@ class WhereOrderEnters(NarratedScene):
                 VGroup(theme.body_text(a, color=theme.TEXT), theme.small_text(b, color=theme.TEXT))
                 .arrange(DOWN, buff=0.12)
                 .move_to(door.get_top() + 0.7 * DOWN)
-                for (a, b), door in zip((("路一", "数据这边"), ("路二", "结构这边"), ("路三", "打分这边")), doors)
+                for (a, b), door in zip((("路一", "改输入"), ("路二", "改计算次序"), ("路三", "改打分")), doors)
             ]
         )
         plus = VGroup(
             theme.title_text("x + p", color=theme.TEXT),
             VGroup(
-                theme.small_text("给每个词的向量", color=theme.TEXT), theme.small_text("加上位置", color=theme.TEXT)
+                theme.small_text("进注意力之前，", color=theme.TEXT),
+                theme.small_text("在 x 上记下座位", color=theme.TEXT),
             ).arrange(DOWN, buff=0.1),
         )
         plus[0][2].set_color(theme.POSITION)
         plus.arrange(DOWN, buff=0.3).move_to(doors[0].get_center() + 0.15 * DOWN)
         chain = self._chain(doors[1].get_center() + 0.05 * UP)
-        chain_note = theme.small_text("循环网络：按次序排队", color=theme.TEXT).next_to(chain, DOWN, buff=0.3)
+        chain_note = theme.small_text("循环网络：一个接一个过", color=theme.TEXT).next_to(chain, DOWN, buff=0.3)
         turn_qk = VGroup(
             theme.typst_text("RoPE：转 $q$、$k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
             VGroup(
-                theme.small_text("数据不动，", color=theme.TEXT), theme.small_text("改打分本身", color=theme.TEXT)
+                theme.small_text("x 不碰，", color=theme.TEXT), theme.small_text("打分之前先转", color=theme.TEXT)
             ).arrange(DOWN, buff=0.1),
         )
         turn_qk.arrange(DOWN, buff=0.3).move_to(doors[2].get_center() + 0.15 * DOWN)
@@ -111,19 +112,19 @@ class WhereOrderEnters(NarratedScene):
             before=before.text,
         )
         with self.cue("two_doors") as cue:
-            # the voice takes the second way first (the chain), then the first (x + p), the way it leads on
+            # the voice takes the ways in screen order (P3, review 7): road 1 (x + p), then road 2 (the chain)
             self.swap(VGroup(tag, cond, arrow, then), Create(doors[:2]), FadeIn(names[:2]), run_time=cue.share(0.12))
-            self.play(FadeIn(chain, lag_ratio=0.2), FadeIn(chain_note), run_time=cue.share(0.25))
+            self.play(FadeIn(plus), run_time=cue.share(0.15))
+            self.hold_frames(max(0, cue.start_frame + int(0.5 * cue.plan.speech_frames) - self.frame))
+            self.play(FadeIn(chain, lag_ratio=0.2), FadeIn(chain_note), run_time=cue.share(0.2))
             # the second way is set aside, not hidden: its words stay readable (muted grey, not faded)
             self.play(
                 VGroup(names[1], chain_note).animate.set_color(theme.MUTED),
                 chain[2].animate.set_opacity(0.6),
                 doors[1].animate.set_stroke(opacity=0.6),
                 FadeIn(dropped),
-                run_time=cue.share(0.18),
+                run_time=cue.remaining(),
             )
-            self.hold_frames(max(0, cue.start_frame + int(0.62 * cue.plan.speech_frames) - self.frame))
-            self.play(FadeIn(plus), run_time=cue.remaining())
         with self.cue("third_door") as cue:
             self.play(Create(doors[2]), FadeIn(names[2]), run_time=cue.share(0.2))
             self.play(FadeIn(turn_qk), FadeIn(before), run_time=cue.share(0.3))
@@ -147,7 +148,7 @@ class WhereOrderEnters(NarratedScene):
         )
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(
-            theme.body_text("没有上限：绿色一路往上长", color=theme.HIGHLIGHT),
+            theme.body_text("没有上限：绿色越来越高", color=theme.HIGHLIGHT),
             theme.small_text("白色的词义，越往后越不起眼", color=theme.TEXT),
         )
         burst.arrange(DOWN, buff=0.2).move_to(np.array([-3.4, -1.3, 0.0]))

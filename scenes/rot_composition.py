@@ -1,4 +1,4 @@
-"""拨两下，等于拨一下 (rotation lesson §3): what is new after the first lesson's 25° + 40° — every pair of angles
+"""转两次，等于一次转过两角之和 (rotation lesson §3): what is new after the first lesson's 25° + 40° — every pair of angles
 5° apart checked (A3's sweep, 72 × 72 pairs, the full turn included), and what it means for the clock row.
 Lesson 1 already turned the arrow through 25° and 40° and showed R(360°) = I (angle_addition), so this scene
 only names the 25° + 40° example in one line and does not animate it again.

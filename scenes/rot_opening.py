@@ -50,8 +50,8 @@ class RotOpening(NarratedScene):
     SEATS = (2, 4)  # RoPE panel: q at position m, k at position n (θ = figures.THETA_DEG)
     ROADMAP = (
         "旋转矩阵的两条保真性质",
-        "拨两下，等于拨一下",
-        "把所有指针一起往前拨",
+        "转两次，等于一次转过两角之和",
+        "移位矩阵：每根指针多转 k 步",
         "点积里的条纹",
         "回到打分：条纹走得到分数里吗",
     )

@@ -1,4 +1,4 @@
-"""把指针往前拨的机器 — PE(n+k) = M_k PE(n) (lesson 2's requirement 3), and the row-vector pitfall that turns back
+"""移位矩阵：读数往后挪 k 个位置 — PE(n+k) = M_k PE(n) (lesson 2's requirement 3), and the row-vector pitfall that turns back
 (R(θ)ᵀ = R(−θ), so M_kᵀ = M_−k).
 
 Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, sin);

@@ -10,6 +10,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from coursekit.content.narration import load_course
 from coursekit.core.config import load_config
 from mathcore import checks
 from mathcore import rotation_facts as rf
-from mathcore.low_rank import head_dim, head_score_rank
+from mathcore.projection import additive_score, rope_score_after, seeded_head
 from mathcore.toy_words import word_vectors
 from narration import figures
 from narration.figures import fill
@@ -67,11 +68,63 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
         assert "狗咬人" not in text and "同一袋词" not in text and "softmax" not in text
     assert "第二课" in said["raw_index"] and "没有上限" in said["raw_index"]
     doors = one(scene, "doors")
-    assert [n[0] for n in doors["names"]] == ["路一", "路二", "路三"]
-    assert "RoPE" in doors["third"][0] and "改打分本身" in "".join(doors["third"][1:])
-    assert "RoPE" in said["third_door"] and "改打分本身" in said["third_door"] and "第一条" in said["third_door"]
+    assert doors["names"] == [["路一", "改输入"], ["路二", "改计算次序"], ["路三", "改打分"]]
+    assert "RoPE" in doors["third"][0] and "打分之前先转" in "".join(doors["third"][1:])
+    assert "RoPE" in said["third_door"] and "改打分" in said["third_door"] and "回到路一" in said["third_door"]
+    # P3 (review 7): the voice names the roads in the order the screen numbers them, each with its screen name
+    voice = said["two_doors"] + said["third_door"]
+    assert roads_said(voice) == ["路一", "路二", "路三", "路一"]
+    for name, what in doors["names"]:
+        assert f"{name}，{what.replace('次序', '的次序')}" in voice
+    # L1 (review 7): 往上长 (zhǎng) is not said or shown; the bars grow 越来越高
+    assert "往上长" not in said["raw_index"] and "越来越高" in said["raw_index"]
     assert doors["taken"] == "这一课走这条" and doors["before"] == "前两课走这条"
     assert "旋转" in said["need"]
+
+
+def roads_said(text: str) -> list[str]:
+    """The roads in the order the voice names them, as 路一 … 路三 (第一条路 and 第一条 are the same road)."""
+    names = {"一": "路一", "二": "路二", "三": "路三"}
+    return [names[m[1] or m[2]] for m in re.finditer(r"路([一二三])|第([一二三])条", text)]
+
+
+def test_the_road_order_check_sees_the_old_wording():
+    # P3's seeded case: review 7's wording took road 2 first, then road 1, then road 3
+    old = "先看第二条路：让词排成一队。第一条路在数据上动手。还有第三条：数据不动。这一课回到第一条。"
+    assert roads_said(old) == ["路二", "路一", "路三", "路一"] != ["路一", "路二", "路三", "路一"]
+
+
+#: K3, K5 (review 7): seed 000's coined headings and its two "ends" of a model, not the course's words
+SEED_SLOGANS = (
+    "把那排钟往前拨",
+    "拨两下",
+    "拨一下",
+    "拨快",
+    "往前拨的机器",
+    "数据这边",
+    "结构这边",
+    "数据端",
+    "结构端",
+)
+
+
+def seed_slogans(texts: list[str]) -> list[str]:
+    return [t for t in texts if any(w in t for w in SEED_SLOGANS)]
+
+
+def test_no_seed_slogan_in_voice_titles_or_screen(lesson):
+    texts = [t for _, _, t in _cues(lesson)] + [lesson.title] + [s.title for s in lesson.scenes]
+    shown = narration_scene("rot_opening").probes["roadmap"][0]["shown"]
+    shown += [n for pair in one(narration_scene("order_entry"), "doors")["names"] for n in pair]
+    from scenes import assertions_live, exercises, next_step
+
+    shown += list(assertions_live.CLAIMS.values()) + [assertions_live.BUG_CLAIM]
+    source = Path(exercises.__file__).read_text(encoding="utf-8") + Path(next_step.__file__).read_text(encoding="utf-8")
+    assert seed_slogans(texts + shown) == []
+    assert seed_slogans([source]) == []
+    # the seeded case: review 7's wording
+    old = ["旋转矩阵：把那排钟往前拨", "拨两下，等于拨一下", "$M_k$ 把指针拨快 $k$ 步", "数据这边"]
+    assert seed_slogans(old) == old
 
 
 @pytest.fixture(scope="module")
@@ -352,7 +405,7 @@ def test_exercise_worked_values(scene_d):
     last = during[-1]
     assert last["phi"] == pytest.approx(2 * np.pi) and np.allclose(last["tip"], [1, 0], atol=TOL)
     said = {c: scene.plan.cue(c).text for c in ("ex2", "ex2_work")}
-    assert "4 次 90°" in said["ex2"] and "拨两下等于拨一下" in said["ex2"]
+    assert "4 次 90°" in said["ex2"] and "转两次，等于一次转过两个角度之和" in said["ex2"]
     # the voice says the shown error's power of ten in words (superscripts are not read, nor in the font)
     exp = -round(np.log10(figures.parse_figure(figures.value("r90_pow4_err"))))
     assert "360°" in said["ex2_work"] and f"10 的负 {exp} 次方" in fill(said["ex2_work"])
@@ -381,21 +434,13 @@ def build(scene_id: str):
     return narration_scene(scene_id)
 
 
-def test_next_step_rank_is_measured():
+def test_next_step_ends_on_the_course_thread():
+    """P4 (review 7): the last cue asks what the course answers (through_projections), not about rank."""
+    from scenes.next_step import SEATS, SHIFT, WORDS
+
     scene = build("next_step")
-    n = scene.probes["numbers"][0]
-    assert n["d_k"] == head_dim(n["d_model"], n["heads"]) == 64
-    assert n["rank"] == head_score_rank(n["d_model"], n["d_k"]) == n["d_k"]
-    shown = scene.probes["shown"][0]
-    assert shown["heads"] == [bare(f"{n['d_k']} 维")] * n["heads"]
-    assert shown["measured"].endswith(f"={n['rank']}")
-    assert shown["thin_over_side"] == pytest.approx(n["d_k"] / n["d_model"])
-    assert "8 个头" in scene.plan.cue("question").text and "64" in scene.plan.cue("question").text
-    # the course ends here: a recap of the three lessons, and the low-rank question framed as 课外思考
     recap = scene.probes["recap"][0]
     assert [r[0] for r in recap["rows"]] == ["第一课", "第二课", "第三课"]
-    q = scene.probes["question"][0]
-    assert q["tag"] == "课外思考" and "课外思考" in scene.plan.cue("question").text
     for cue in scene.plan.cues:
         assert "下一课" not in cue.text and "接下来" not in cue.text
     # M2: the readings' distance-only dot product is not put beside RoPE's without the projections between
@@ -408,13 +453,23 @@ def test_next_step_rank_is_measured():
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
         "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
     ]
-    # P7: 秩 glossed where it is used; the matrix is the one through_projections showed
+    # the question: labels equal the drawing and the words
+    q = one(scene, "question")
     question = scene.plan.cue("question").text
-    # M5 (review 4): the rank is how many dimensions the output can span, not how many directions it tells apart
-    assert "也就是它的输出最多能撑开几个维度" in question and "W_Q 的转置乘 W_K" in question
-    assert "分辨" not in question
-    # the question in the course's own words: what a head's 64 dimensions give up and gain
-    assert "本事" not in question and "本事" not in q["ask"] and "64" in q["ask"]
+    assert q["words"] == list(WORDS) and f"“{''.join(WORDS)}”" in question
+    assert q["seats"] == [[str(p) for p in SEATS], [str(p + SHIFT) for p in SEATS]]
+    assert q["moved"] == bare(f"整句往后挪 {SHIFT} 个位置") and f"往后挪 {SHIFT} 个位置" in question
+    assert np.allclose(q["x"][0], q["x"][1])  # the moved sentence keeps every gap as drawn
+    assert "RoPE" in q["asks"][0] and "x" in q["asks"][1] and "W_Q" in q["asks"][1]
+    assert "RoPE 打分" in question and "加到 x 上" in question and "W_Q、W_K" in question
+    for gone in ("秩", "个头", "课外"):
+        assert gone not in question, gone
+    # the premise holds: moved on by SHIFT, RoPE's scores stay put and the clock row's added to x do not
+    head = seeded_head()
+    pairs = [(a, b) for a in SEATS for b in SEATS if a < b]
+    for m, n in pairs:
+        assert rope_score_after(head, m + SHIFT, n + SHIFT) == pytest.approx(rope_score_after(head, m, n), abs=1e-9)
+    assert all(abs(additive_score(head, m + SHIFT, n + SHIFT) - additive_score(head, m, n)) > 0.1 for m, n in pairs)
 
 
 def test_assertions_are_recomputed_in_construct():
@@ -487,7 +542,7 @@ def test_lesson_three_follows_lessons_one_and_two(lesson):
     assert "第二课的第二条要求" in text["exercises.ex3_work"]
     # the ending ties the three lessons together and frames the low-rank question as outside the course
     assert "第一课" in text["next_step.recap"] and "第二课" in text["next_step.recap"]
-    assert "课外思考" in text["next_step.question"]
+    assert "这三课" in text["next_step.question"] and "隔几个、谁在前" in text["next_step.question"]
     # the move named once and then used: lesson 1's proof, the stripes, RoPE after the projections
     move = "两支一起转，点积不变"
     assert [k for k, t in text.items() if move in t] == [

@@ -78,7 +78,7 @@ def test_the_course_words_are_read_where_the_course_turns():
     agree = {
         "unit_circle": ("readout", COUNTER_CLOCKWISE),  # 逆时针: 0° → 50°
         "rotation_fidelity": ("machine", COUNTER_CLOCKWISE),  # 逆时针: the arrow turns to 40°
-        "rot_opening": ("plan", COUNTER_CLOCKWISE),  # 往前拨: the clock hand runs on
+        "rot_opening": ("plan", COUNTER_CLOCKWISE),  # 多转: the clock hand runs on
         "shift_machine": ("backwards", CLOCKWISE),  # 往回拨, 反方向: the hands go back 3 steps
         "rope_invariance": ("same_gap", CLOCKWISE),  # 往回转, 顺时针: q and k turn back by mθ together
     }
