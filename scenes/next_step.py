@@ -26,7 +26,7 @@ from scenes.base import NarratedScene
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 WORDS = ("猫", "追", "狗")  # lesson 1's sentence (order_entry's chain too)
 SEATS = (0, 1, 2)
-SHIFT = 100  # the question moves the whole sentence on by this many seats
+SHIFT = 300  # the question moves the whole sentence on by this many seats
 RECAP = (
     # P2 (review 6): the clock-row / RoPE contrast is said once in this lesson (rot_opening), not here again
     ("第一课", "sin、cos 是指针的坐标；转两次，角度相加"),
@@ -78,11 +78,13 @@ class NextStep(NarratedScene):
         # (P4, review 7: the course ends on its own thread, lesson 3's through_projections, not on a rank puzzle)
         tag = theme.small_text("想一想", color=theme.HIGHLIGHT)
         tag.to_corner(np.array([1.0, 1.0, 0.0]), buff=theme.MARGIN)
-        before = self._sentence(SEATS, y=1.75)
-        after = self._sentence(tuple(p + SHIFT for p in SEATS), y=0.05)
+        before = self._sentence(SEATS, y=2.1)
+        after = self._sentence(tuple(p + SHIFT for p in SEATS), y=0.4)
+        down = Arrow(
+            np.array([0.7, 1.75, 0.0]), np.array([0.7, 0.8, 0.0]), buff=0, color=theme.POSITION, stroke_width=4
+        )
         moved = theme.small_text(f"整句往后挪 {SHIFT} 个位置", color=theme.POSITION)
-        moved.move_to(np.array([3.6, 0.9, 0.0]))
-        down = Arrow(np.array([2.0, 1.2, 0.0]), np.array([2.0, 0.6, 0.0]), buff=0, color=theme.POSITION, stroke_width=4)
+        moved.next_to(down, RIGHT, buff=0.25)
         asks = VGroup(
             theme.body_text("RoPE 打分：变不变？", color=theme.HIGHLIGHT),
             theme.typst_text(
@@ -91,7 +93,7 @@ class NextStep(NarratedScene):
                 font_size=TYPST * theme.SIZE_BODY,
             ),
         ).arrange(DOWN, buff=0.3)
-        asks.move_to(np.array([0.0, -1.55, 0.0]))
+        asks.move_to(np.array([0.0, -1.6, 0.0]))
         self.probe(
             "question",
             tag=tag.text,
@@ -118,7 +120,7 @@ class NextStep(NarratedScene):
         for word in WORDS:
             box = Rectangle(width=1.0, height=0.8, stroke_color=theme.MUTED, stroke_width=2)
             boxes.add(VGroup(box, theme.body_text(word, color=theme.TEXT).move_to(box)))
-        boxes.arrange(RIGHT, buff=0.35).move_to(np.array([-1.0, y, 0.0]))
+        boxes.arrange(RIGHT, buff=0.35).move_to(np.array([-1.6, y, 0.0]))
         seat_labels = VGroup(
             *[theme.small_text(str(p), color=theme.POSITION).next_to(b, DOWN, buff=0.12) for p, b in zip(seats, boxes)]
         )

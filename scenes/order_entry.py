@@ -93,7 +93,7 @@ class WhereOrderEnters(NarratedScene):
         plus[0][2].set_color(theme.POSITION)
         plus.arrange(DOWN, buff=0.3).move_to(doors[0].get_center() + 0.15 * DOWN)
         chain = self._chain(doors[1].get_center() + 0.05 * UP)
-        chain_note = theme.small_text("循环网络：一个接一个过", color=theme.TEXT).next_to(chain, DOWN, buff=0.3)
+        chain_note = theme.small_text("循环网络：挨个算", color=theme.TEXT).next_to(chain, DOWN, buff=0.3)
         turn_qk = VGroup(
             theme.typst_text("RoPE：转 $q$、$k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
             VGroup(
@@ -148,7 +148,7 @@ class WhereOrderEnters(NarratedScene):
         )
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
         burst = VGroup(
-            theme.body_text("没有上限：绿色越来越高", color=theme.HIGHLIGHT),
+            theme.body_text("没有上限：绿色一路升上去", color=theme.HIGHLIGHT),
             theme.small_text("白色的词义，越往后越不起眼", color=theme.TEXT),
         )
         burst.arrange(DOWN, buff=0.2).move_to(np.array([-3.4, -1.3, 0.0]))

@@ -76,8 +76,8 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     assert roads_said(voice) == ["路一", "路二", "路三", "路一"]
     for name, what in doors["names"]:
         assert f"{name}，{what.replace('次序', '的次序')}" in voice
-    # L1 (review 7): 往上长 (zhǎng) is not said or shown; the bars grow 越来越高
-    assert "往上长" not in said["raw_index"] and "越来越高" in said["raw_index"]
+    # L1 (review 7): 往上长 (zhǎng) is not said; the bars 一路升上去
+    assert "往上长" not in said["raw_index"] and "一路升上去" in said["raw_index"]
     assert doors["taken"] == "这一课走这条" and doors["before"] == "前两课走这条"
     assert "旋转" in said["need"]
 
@@ -114,7 +114,7 @@ def seed_slogans(texts: list[str]) -> list[str]:
 
 def test_no_seed_slogan_in_voice_titles_or_screen(lesson):
     texts = [t for _, _, t in _cues(lesson)] + [lesson.title] + [s.title for s in lesson.scenes]
-    shown = narration_scene("rot_opening").probes["roadmap"][0]["shown"]
+    shown = list(narration_scene("rot_opening").probes["roadmap"][0]["shown"])
     shown += [n for pair in one(narration_scene("order_entry"), "doors")["names"] for n in pair]
     from scenes import assertions_live, exercises, next_step
 
