@@ -109,7 +109,7 @@ class AngleAddition(NarratedScene):
         length = LabeledNumber("长度 =", 1.0, decimals=2, color=theme.HIGHLIGHT)
         length.move_to(PANEL + 1.6 * DOWN)
         length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
-        only = theme.small_text("词向量多长不能动：旋转做得到", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
+        only = theme.small_text("转了 90°，长度照旧", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
         self.watch(
             "length",
             lambda: {
@@ -123,6 +123,7 @@ class AngleAddition(NarratedScene):
         with self.cue("length_kept") as cue:
             self.play(FadeIn(length), run_time=cue.share(0.3))
             self.play(FadeIn(only), run_time=cue.share(0.3))
+            self.probe("length_note", shown=only.text, on_screen=self.on_screen(only))
             cue.hold()
 
         # -- two_turns: 25°, then (bookmark second) 40° more ----------------------------

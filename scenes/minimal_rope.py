@@ -388,10 +388,11 @@ class MinimalRope(NarratedScene):
 
         # -- takeaway: a word's seat now changes its scores ----------------------------------------------
         with self.cue("takeaway") as cue:
-            line = theme.body_text("换个位置，分数就变", color=theme.HIGHLIGHT)
+            line = theme.body_text("距离变了，分数就变", color=theme.HIGHLIGHT)
             line.move_to(np.array([0.3, NOTE_Y, 0.0]))
             self.play(FadeOut(moved_note), FadeOut(most_note), run_time=cue.share(0.2))
             self.play(FadeIn(line, shift=0.2 * UP), run_time=cue.remaining())
+            self.probe("takeaway_line", shown=line.text, on_screen=self.on_screen(line))
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _quick(self, cue, seconds: float = 0.6, until: str | None = None) -> int:

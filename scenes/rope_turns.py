@@ -162,9 +162,12 @@ class RopeTurnsBySeat(NarratedScene):
             said.next_to(lines, DOWN, buff=0.3).set_x(PANEL_X)
             self.play(FadeIn(said), run_time=cue.share(0.3))
             self.play(*[Create(a) for a in arcs], run_time=cue.share(0.35))
-            hidden = rich("看" + colored("指向", theme.ANGLE) + "，就知道坐在第几")
+            # M1 (review 7): one turned arrow alone does not tell its seat (its start is unknown, and
+            # seats a full turn apart point the same way); the next scene compares two
+            hidden = rich("只看一支箭头：" + colored("读不出位置", theme.ANGLE))
             hidden.next_to(said, DOWN, buff=0.2).set_x(PANEL_X)
             self.play(FadeIn(hidden), run_time=cue.remaining())
+            self.probe("same_word_note", shown=[said.text, hidden.typst_code], on_screen=self.on_screen(hidden))
 
         # -- length: every tip on the same circle -------------------------------------------
         turned = [mathcore.rope_2d(v, p, theta) for p in self.SEATS]

@@ -1,4 +1,8 @@
-"""收尾：一张表串起全课 — one row per idea, each appearing with its cue, then a three-line recap."""
+"""收尾：一张表串起全课 — the lesson's pictures in the order it showed them, a row each, then a three-line recap.
+
+K2 (review 7): the rows follow the lesson's own path (pointer → turning arrow → shuffled words → RoPE →
+planes), and the columns are what each picture showed and what the lesson took from it.
+"""
 
 from __future__ import annotations
 
@@ -8,35 +12,43 @@ from manim.animation.animation import prepare_animation
 
 from narration import figures
 from scenes import theme
+from scenes.angle_addition import AngleAddition
 from scenes.base import Beat, NarratedScene
 from scenes.mobjects.lesson_icons import ICONS
 
-#: column left edges and widths (scene units); the picture column starts with an icon. The widths are
-#: the widest cell of each column at CELL_SIZE, and the columns stand about 0.35 apart.
-COLS = ((-6.8, 1.65), (-4.8, 2.9), (-1.55, 4.75), (3.5, 3.32))
+GAP = 0.35  # between columns (scene units); the table is centred
 TOP = 2.85
 ROW_H = 0.9
 ICON = 0.7
-CELL_SIZE = 30  # between theme.SIZE_SMALL and SIZE_BODY: five rows fill the frame
+CELL_SIZE = theme.SIZE_SMALL  # three columns of short sentences fit the width
+
+_FIRST, _SECOND = AngleAddition.FIRST, AngleAddition.SECOND
 
 
 class SummaryTable(NarratedScene):
-    """intro → sincos → matrix → addition → freqs → dot (a row each) → recap_one/two/three → close.
+    """intro → pointer → turn → blind → seats → planes (a row each) → recap_one/two/three → close.
 
     A row's cells appear as the narration reaches them: the cue text is split at
-    its "；" and each part's share of the characters times the picture column and
-    the model column.
+    its "；" and each part's share of the characters times the "what it showed"
+    column and the "what we took from it" column.
     """
 
     SCENE_IDS = ("summary_table",)
-    CUES = ("intro", "sincos", "matrix", "addition", "freqs", "dot", "recap_one", "recap_two", "recap_three", "close")
-    HEADS = ("概念", "课本怎么讲", "这一课的画面", "在大模型里")
+    CUES = ("intro", "pointer", "turn", "blind", "seats", "planes", "recap_one", "recap_two", "recap_three", "close")
+    HEADS = ("画面", "看到了什么", "由此得到")
+    #: (cue, icon, the picture, what it showed, what the lesson took from it), in the lesson's order
     ROWS = (
-        ("sincos", "sin / cos", "初中：边长之比", "pointer", "指针的两个坐标", "位置编码的原料"),
-        ("matrix", "旋转矩阵", "课本一般不讲", "turn", "转向量，只改方向", "按位置转 q 和 k"),
-        ("addition", "和角公式", "背一长串", "arcs", "转两次 = 转一次", "相对位置能算出来"),
-        ("freqs", "转速 ω", "算周期", "clocks", "快慢不同的平面", "每对维度的转速"),
-        ("dot", "点积", "求夹角", "angle", "一对 q、k：随距离变", "分数带上相对位置"),
+        ("pointer", "pointer", "单位圆上的指针", "转过 θ：指尖在 (cos θ, sin θ)", "位置可以写成角度"),
+        (
+            "turn",
+            "arcs",
+            "转动箭头",
+            f"{_FIRST:g}° 再 {_SECOND:g}° = {_FIRST + _SECOND:g}°，长度不变",
+            "角度一减，得出距离",
+        ),
+        ("blind", "shuffle", "打乱词序", "“我”拿到的四个数不变", "位置要另外告诉模型"),
+        ("seats", "turn", "RoPE", "位置 m：q、k 转 m 个 θ", "点积只跟 n − m 有关"),
+        ("planes", "clocks", "快慢不同的平面", "快的分开 1、2，慢的分开 0、44", "每种距离都不一样"),
     )
     #: the recap: three pictures of the lesson, each with its figures (rope_invariance's pairs and swap,
     #: minimal_rope's table of F at every seat)
@@ -54,22 +66,37 @@ class SummaryTable(NarratedScene):
     def construct(self) -> None:
         header = self.header()
         heads = VGroup(*[theme.body_text(h, color=theme.MUTED, font_size=theme.SIZE_SMALL) for h in self.HEADS])
-        for h, (x0, _) in zip(heads, COLS):
+        rows = [self._row(row) for row in self.ROWS]
+        # each column starts GAP after the widest cell of the one before it
+        xs = [0.0]
+        for col in range(len(self.HEADS) - 1):
+            cells = [ICON + 0.15 + r.picture.width for r in rows] if col == 0 else [r.cells[col].width for r in rows]
+            widest = max([heads[col].width, *cells])
+            xs.append(xs[-1] + widest + GAP)
+        width = xs[-1] + max([heads[-1].width] + [r.cells[-1].width for r in rows])
+        left = -width / 2
+        xs = [left + x for x in xs]
+        self.columns = xs
+        for h, x0 in zip(heads, xs):
             h.move_to(np.array([x0, TOP, 0.0]), aligned_edge=LEFT)
-        width = COLS[-1][0] + COLS[-1][1] - COLS[0][0]
+        for k, row in enumerate(rows):
+            y = self._row_y(k)
+            row.icon.move_to(np.array([xs[0] + ICON / 2, y, 0.0]))
+            row.picture.move_to(np.array([xs[0] + ICON + 0.15, y, 0.0]), aligned_edge=LEFT)
+            for cell, x0 in zip(row.cells[1:], xs[1:]):
+                cell.move_to(np.array([x0, y, 0.0]), aligned_edge=LEFT)
         rules = VGroup(
             *[
                 Line(
-                    np.array([COLS[0][0], TOP - ROW_H / 2 - k * ROW_H, 0.0]),
-                    np.array([COLS[0][0] + width, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
+                    np.array([left, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
+                    np.array([left + width, TOP - ROW_H / 2 - k * ROW_H, 0.0]),
                     color=theme.MUTED,
                     stroke_width=2 if k == 0 else 1,
                 )
                 for k in range(len(self.ROWS) + 1)
             ]
         )
-        rows = [self._row(k, row) for k, row in enumerate(self.ROWS)]
-        self.table = VGroup(heads, rules, *[r for r in rows])
+        self.table = VGroup(heads, rules, *rows)
         marker = Rectangle(width=width, height=ROW_H * 0.96, stroke_width=0).set_fill(theme.HIGHLIGHT, opacity=0.14)
 
         with self.cue("intro") as cue:
@@ -78,20 +105,22 @@ class SummaryTable(NarratedScene):
         for k, ((short, *_), row) in enumerate(zip(self.ROWS, rows)):
             with self.cue(short) as cue:
                 parts = self._part_frames(cue)
-                spot = np.array([COLS[0][0] + width / 2, self._row_y(k), 0.0])
-                first = [FadeIn(row.concept), FadeIn(row.school), Create(rules[k + 1])]
+                spot = np.array([left + width / 2, self._row_y(k), 0.0])
+                first = [FadeIn(row.icon, scale=0.6), FadeIn(row.picture), Create(rules[k + 1])]
                 if k == 0:
                     marker.move_to(spot)
                     first.append(FadeIn(marker))
                 else:
                     first.append(marker.animate.move_to(spot))
                 self._beat(cue, parts[1], *first)
-                self._beat(cue, parts[2], FadeIn(row.icon, scale=0.6), FadeIn(row.picture))
-                self._beat(cue, cue.speech_end_frame, FadeIn(row.model))
+                self._beat(cue, parts[2], FadeIn(row.saw))
+                self._beat(cue, cue.speech_end_frame, FadeIn(row.took))
             self.probe(
                 f"row_{short}",
-                shown=[row.concept.text, row.school.text, row.picture.text, row.model.text],
-                on_screen=[self.on_screen(m) for m in (row.concept, row.school, row.icon, row.picture, row.model)],
+                shown=[row.picture.text, row.saw.text, row.took.text],
+                on_screen=[self.on_screen(m) for m in (row.icon, row.picture, row.saw, row.took)],
+                left=[float(c.get_left()[0]) for c in row.cells],
+                right=[float(c.get_right()[0]) for c in row.cells],
             )
 
         # -- the three-sentence recap ------------------------------------------------------------
@@ -133,23 +162,18 @@ class SummaryTable(NarratedScene):
     def _row_y(self, k: int) -> float:
         return TOP - (k + 1) * ROW_H
 
-    def _row(self, k: int, row) -> VGroup:
-        _, concept, school, icon_name, picture, model = row
-        y = self._row_y(k)
-        cells = VGroup()
-        cells.concept = theme.body_text(concept, color=theme.TEXT, font_size=CELL_SIZE)
-        cells.school = theme.body_text(school, color=theme.TEXT, font_size=CELL_SIZE)
-        cells.icon = ICONS[icon_name](size=ICON)
-        cells.picture = theme.body_text(picture, color=theme.TEXT, font_size=CELL_SIZE)
-        cells.model = theme.body_text(model, color=theme.HIGHLIGHT, font_size=CELL_SIZE)
-        (x0, _), (x1, _), (x2, _), (x3, _) = COLS
-        cells.concept.move_to(np.array([x0, y, 0.0]), aligned_edge=LEFT)
-        cells.school.move_to(np.array([x1, y, 0.0]), aligned_edge=LEFT)
-        cells.icon.move_to(np.array([x2 + ICON / 2, y, 0.0]))
-        cells.picture.move_to(np.array([x2 + ICON + 0.15, y, 0.0]), aligned_edge=LEFT)
-        cells.model.move_to(np.array([x3, y, 0.0]), aligned_edge=LEFT)
-        cells.add(cells.concept, cells.school, cells.icon, cells.picture, cells.model)
-        return cells
+    def _row(self, row) -> VGroup:
+        """A row's mobjects; ``cells`` are its three columns (the icon and the picture's name make the first)."""
+        _, icon_name, picture, saw, took = row
+        out = VGroup()
+        out.icon = ICONS[icon_name](size=ICON)
+        out.picture = theme.body_text(picture, color=theme.TEXT, font_size=CELL_SIZE)
+        out.picture.move_to(np.array([ICON + 0.15, 0.0, 0.0]), aligned_edge=LEFT)
+        out.saw = theme.body_text(saw, color=theme.TEXT, font_size=CELL_SIZE)
+        out.took = theme.body_text(took, color=theme.HIGHLIGHT, font_size=CELL_SIZE)
+        out.cells = [VGroup(out.icon, out.picture), out.saw, out.took]
+        out.add(out.icon, out.picture, out.saw, out.took)
+        return out
 
     def _part_frames(self, cue: Beat) -> list[int]:
         """Frames where each "；"-separated part of the cue's text starts (a share of its characters)."""

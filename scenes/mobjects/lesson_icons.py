@@ -1,7 +1,7 @@
 """Small pictures (about ``size`` wide) that stand for the lesson's ideas in a table or recap.
 
 Decorative: they show a kind of picture (a pointer, a turn, two turns adding, clocks,
-an angle between two arrows), not values, so their angles are fixed drawing choices.
+an angle between two arrows, a shuffle), not values, so their angles are fixed drawing choices.
 """
 
 from __future__ import annotations
@@ -73,4 +73,26 @@ def angle_icon(size: float = 0.6) -> VGroup:
     return VGroup(q, k, arc).move_to(ORIGIN)
 
 
-ICONS = {"pointer": pointer_icon, "turn": turn_icon, "arcs": arcs_icon, "clocks": clocks_icon, "angle": angle_icon}
+def shuffle_icon(size: float = 0.6) -> VGroup:
+    """Three words on a row and the same three in another order, joined word to word (a shuffle)."""
+    r = size / 2
+    colors = (theme.Q, theme.K, theme.ANGLE)
+    xs = (-0.7 * r, 0.0, 0.7 * r)
+    order = (2, 0, 1)
+    out = VGroup()
+    for k, color in enumerate(colors):
+        top = np.array([xs[k], 0.45 * r, 0.0])
+        bottom = np.array([xs[order.index(k)], -0.45 * r, 0.0])
+        out.add(Line(top, bottom, color=theme.MUTED, stroke_width=2))
+        out.add(Dot(top, radius=0.06, color=color), Dot(bottom, radius=0.06, color=color))
+    return out
+
+
+ICONS = {
+    "pointer": pointer_icon,
+    "turn": turn_icon,
+    "arcs": arcs_icon,
+    "clocks": clocks_icon,
+    "angle": angle_icon,
+    "shuffle": shuffle_icon,
+}

@@ -126,14 +126,92 @@ def nospace(text: str) -> str:
 
 
 # -- summary_table -----------------------------------------------------------------------------------------
-def test_summary_table_rows_appear_with_their_cues():
+#: the scene of the lesson each row of the summary table shows (K2, review 7: the table is the lesson's own path)
+ROW_SCENES = {
+    "pointer": "unit_circle",
+    "turn": "angle_addition",
+    "blind": "attention_blind",
+    "seats": "rope_turns",
+    "planes": "clock_row",
+}
+
+
+def path_faults(row_scenes: list[str], lesson_scenes: list[str]) -> list[str]:
+    """Why a table's rows do not walk the lesson's path: each row must show a different scene of the lesson,
+    in the order the lesson shows them."""
+    faults = [f"{s}: not a scene of the lesson" for s in row_scenes if s not in lesson_scenes]
+    seats = [lesson_scenes.index(s) for s in row_scenes if s in lesson_scenes]
+    if len(set(seats)) != len(seats):
+        faults.append("two rows show the same scene")
+    if seats != sorted(seats):
+        faults.append("the rows are not in the lesson's order")
+    return faults
+
+
+def column_faults(left: list[float], right: list[float], edge: float) -> list[str]:
+    """Columns that overlap the next one or leave the frame (``edge``: how far right of the centre content may go)."""
+    faults = [f"column {i + 1} runs into column {i + 2}" for i in range(len(left) - 1) if right[i] >= left[i + 1]]
+    if left[0] < -edge or right[-1] > edge:
+        faults.append("the table leaves the frame")
+    return faults
+
+
+def test_summary_table_path_and_columns_checks_catch_a_seeded_case():
+    lesson = [s.id for s in course()[1].lessons[0].scenes]
+    # seeded: review 7's table (sin/cos, matrix, angle addition, speeds, dot product): angle_addition twice,
+    # and the dot product (rope_invariance) after the speeds (clock_row)
+    old = ["unit_circle", "angle_addition", "angle_addition", "clock_row", "rope_invariance"]
+    assert path_faults(old, lesson) == ["two rows show the same scene", "the rows are not in the lesson's order"]
+    assert path_faults(["clock_row", "unit_circle"], lesson) == ["the rows are not in the lesson's order"]
+    assert column_faults([-6.7, -2.5, 3.0], [-3.0, 3.2, 7.6], 7.1) == [
+        "column 2 runs into column 3",
+        "the table leaves the frame",
+    ]
+
+
+def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
+    from scenes import theme
+
     scene = built("summary_table")
     cls = type(scene)
-    for short, concept, school, _, picture, model in cls.ROWS:
+    lesson = next(l for l in course()[1].lessons if l.id == "trig_to_rope")
+    assert [r[0] for r in cls.ROWS] == list(ROW_SCENES)
+    assert path_faults(list(ROW_SCENES.values()), [s.id for s in lesson.scenes]) == []
+    for short, _, picture, saw, took in cls.ROWS:
         row = scene.probes[f"row_{short}"][0]
-        assert row["shown"] == [nospace(t) for t in (concept, school, picture, model)]
+        assert row["shown"] == [nospace(t) for t in (picture, saw, took)]
         assert all(row["on_screen"])
         assert row["frame"] <= scene.plan.cue(short).end_frame
+        assert cue_text("summary_table", short).count("；") == 2  # three parts: picture, what it showed, what we took
+        assert column_faults(row["left"], row["right"], theme.content_right()) == []
+    # the figures in the cells are the lesson's: the two turns of angle_addition add up, the length stays 1
+    from scenes.angle_addition import AngleAddition
+    from scenes.attention_is_blind import AttentionIsBlind
+
+    a, b = AngleAddition.FIRST, AngleAddition.SECOND
+    e1 = np.array([1.0, 0.0])
+    two = mathcore.rotate(mathcore.rotate(e1, np.radians(a)), np.radians(b))
+    assert np.allclose(two, mathcore.rotate(e1, np.radians(a + b)), atol=TOL)
+    assert np.linalg.norm(two) == pytest.approx(1.0, abs=TOL)
+    assert f"{a:g}° 再 {b:g}° = {a + b:g}°" in cls.ROWS[1][3]
+    assert f"{a:g}° 再转 {b:g}°" in cue_text("summary_table", "turn").replace("°再", "° 再")
+    assert f"{a + b:g}°" in cue_text("summary_table", "turn")
+    four = "四个数"  # the watched word's output row in attention_blind.example
+    assert AttentionIsBlind.D == 4 and four in cls.ROWS[2][3] and four in cue_text("summary_table", "blind")
+    # the planes row: at d = 8 the fastest plane tells distance 1 from 2 (a radian apart) but sees 0 and 44 almost
+    # alike; the next one tells 0 from 44 (clock_row's table shows these distances)
+    from scenes.clock_row import ClockSpeeds
+
+    assert {0, 1, 2, 44} <= set(ClockSpeeds.PARAMS["clock_row"]["positions"])
+    w = mathcore.frequencies(8)
+
+    def apart(plane: int, p: int, r: int) -> float:  # degrees between the hands at distances p and r
+        gap = np.degrees((r - p) * w[plane]) % 360.0
+        return min(gap, 360.0 - gap)
+
+    assert apart(0, 1, 2) > 45.0 and apart(0, 0, 44) < 5.0 and apart(1, 0, 44) > 90.0
+    assert "1、2" in cls.ROWS[4][3] and "0、44" in cls.ROWS[4][3]
+    assert "距离 1 和 2" in cue_text("summary_table", "planes") and "0 和 44" in cue_text("summary_table", "planes")
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
     # the recap quotes rope_invariance's figures (K7, review 6), and the voice says the same numbers
@@ -142,6 +220,65 @@ def test_summary_table_rows_appear_with_their_cues():
     assert f"{gap}°" in said["recap_one"] and f"{gap}°" in cls.RECAPS[0][2]
     assert score in said["recap_three"] and swap in said["recap_three"]
     assert score in cls.RECAPS[2][2] and swap in cls.RECAPS[2][2]
+
+
+def cue_text(scene_id: str, cue_id: str) -> str:
+    return next(c.text for c in course()[1].scenes[scene_id].cues if c.short_id == cue_id)
+
+
+# -- M1, M2, M3 (review 7): claims lesson 1 must not make, heard or drawn --------------------------------------
+OVERCLAIMS = {
+    # M1: one turned arrow does not tell its seat (its start is unknown; a full turn later it points the same way)
+    "M1": r"(看|凭)[^。；]{0,8}(指向|方向)[^。；]{0,12}(就|便)(知道|能读出|读得出)[^。；]{0,8}第几",
+    # M2: keeping the length is what rotation gives, not a rule every position encoding obeys (lesson 2 adds x + p)
+    "M2": r"不能动|往词上加位置|多长[^。；]{0,4}不能",
+    # M3: a pair of words keeps its score when both move; only a change of distance changes it
+    "M3": r"换个位置[，,]?\s*分数",
+}
+
+
+def overclaims(text: str) -> list[str]:
+    return [fid for fid, pattern in OVERCLAIMS.items() if re.search(pattern, text)]
+
+
+def test_overclaim_check_catches_review_7s_wording():
+    assert overclaims("反过来，只看箭头指向哪，就知道这个词坐在第几个位置。") == ["M1"]
+    assert overclaims("看指向，就知道坐在第几") == ["M1"]
+    assert overclaims("后面要往词上加位置，可词向量原来多长，不能动。") == ["M2"]
+    assert overclaims("词向量多长不能动：旋转做得到") == ["M2"]
+    assert overclaims("同一个词换个位置，分数就跟着变") == ["M3"]
+    assert overclaims("换个位置，分数就变") == ["M3"]
+    assert overclaims("可单拿一支转好的箭头，不知道它原来朝哪，也就读不出位置。") == []
+
+
+def test_lesson_1_makes_none_of_review_7s_overclaims():
+    from tests.support.course_text import drawn_texts, narration_places, scenes_of
+
+    heard = [p for p in narration_places() if p.lesson == "trig_to_rope"]
+    assert heard and all(overclaims(p.text) == [] for p in heard), [p.where for p in heard if overclaims(p.text)]
+    for sid in ("rope_turns", "angle_addition", "minimal_rope"):
+        assert sid in scenes_of("trig_to_rope")
+        drawn = [t.text for t in drawn_texts(sid)]
+        assert drawn and [t for t in drawn if overclaims(t)] == [], sid
+    # the drawn replacements, as the probes recorded them on screen
+    note = one(build("rope_turns"), "same_word_note")
+    assert "读不出位置" in note["shown"][1] and note["on_screen"]
+    assert one(build("angle_addition"), "length_note")["shown"] == "转了90°，长度照旧"
+    take = one(build("minimal_rope"), "takeaway_line")
+    assert take["shown"] == "距离变了，分数就变" and take["on_screen"]
+
+
+def test_one_arrow_alone_cannot_tell_its_seat():
+    """Why M1's claim went: at θ = 30°, seats 0 and 12 turn a vector to the same direction."""
+    v, theta = np.array([0.8, 0.3]), np.radians(30.0)
+    assert np.allclose(mathcore.rope_2d(v, 0, theta), mathcore.rope_2d(v, 12, theta), atol=TOL)
+
+
+def test_the_biggest_shuffle_change_comes_with_a_change_of_distance():
+    """M3: the takeaway says a change of distance changes the score; the pair it points at did change distance."""
+    before, after = (int(figures.value(n)) for n in ("shuffle_gap_before", "shuffle_gap_after"))
+    assert before != after
+    assert "远近" in cue_text("minimal_rope", "takeaway")
 
 
 # -- L1 (review 5): a distance is said as 距离 N or 相距 N 个位置, never as 隔 N 个 ----------------------------
