@@ -201,11 +201,11 @@ class LearnedTable(NarratedScene):
         run = theme.small_text("过了表的最后一行：钟照样有读数", color=theme.TEXT).move_to(
             np.array([panel_x, -0.2, 0.0])
         )
-        pick = theme.body_text("原论文留下那排钟：看中的就是这点", color=theme.HIGHLIGHT).move_to(
+        pick = theme.body_text("原论文留下那排钟：图的就是这点", color=theme.HIGHLIGHT).move_to(
             np.array([panel_x, 3.0, 0.0])
         )
         tie = theme.small_text("两种都试过：分数差不多", color=theme.TEXT).move_to(np.array([panel_x, 2.45, 0.0]))
-        but = theme.body_text("读得出数 ≠ 用得好：没见过的长度照样不行", color=theme.TEXT).move_to(
+        but = theme.body_text("可没见过的长度，照样会出错", color=theme.TEXT).move_to(
             np.array([panel_x, -0.9, 0.0])
         )
         with self.cue("paper_choice") as cue:

@@ -560,7 +560,7 @@ def review7_widget_problems(placement: str, moved: str, planes: str) -> list[str
     its sentence."""
     out = [f"placement says {w!r}" for w in SEED_WORDS if w in placement]
     out += [f"screen says {w!r}" for w in ("换了", "换个") if w in moved]
-    if "哪一站" not in placement or "q、k 出来" not in placement:
+    if "哪一步" not in placement or "q、k 出来" not in placement:
         out.append("placement does not ask where the position comes in, and answer after q, k")
     if "第一课" not in planes or "几十到一百多维" in planes:
         out.append("planes repeats lesson 1 instead of recalling it")
