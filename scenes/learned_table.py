@@ -205,9 +205,7 @@ class LearnedTable(NarratedScene):
             np.array([panel_x, 3.0, 0.0])
         )
         tie = theme.small_text("两种都试过：分数差不多", color=theme.TEXT).move_to(np.array([panel_x, 2.45, 0.0]))
-        but = theme.body_text("可没见过的长度，照样会出错", color=theme.TEXT).move_to(
-            np.array([panel_x, -0.9, 0.0])
-        )
+        but = theme.body_text("可没见过的长度，照样会出错", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
         with self.cue("paper_choice") as cue:
             self.swap([pros], FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
             self.hold_to(max(self.frame, cue.bookmark("run")))
