@@ -375,7 +375,7 @@ class BlindBagReminder(NarratedScene):
     CARD = (
         ("第一课看过：注意力自己分不出次序", theme.MUTED, 0.0),
         ("前提：每个词都能看到整句话", theme.TEXT, 0.12),
-        ("（不是只准看前文：只看它前面的词）", theme.TEXT, 0.3),
+        ("（而不是只看前面的词）", theme.TEXT, 0.3),
         ("也不加位置信息", theme.TEXT, 0.5),
         ("打乱次序 → 每个词的结果不变，只跟着词挪位置", theme.HIGHLIGHT, 0.68),
     )

@@ -166,7 +166,8 @@ class LearnedTable(NarratedScene):
         three = VGroup(
             theme.small_text("拿三条要求来检验：", color=theme.MUTED),
             theme.body_text("第一、二条：靠训练", color=theme.TEXT),
-            theme.body_text("第三条：没人保证", color=theme.TEXT),
+            theme.body_text("第三条前半：只看座位，满足", color=theme.TEXT),
+            theme.body_text("第三条后半：每步同一规则，没人保证", color=theme.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         bad = MarkedLine("cross", theme.body_text("行数有上限：表外的座位查不到", color=theme.HIGHLIGHT))
         good = MarkedLine("tick", theme.body_text("每一行照着训练数据学", color=theme.TEXT))
@@ -200,13 +201,11 @@ class LearnedTable(NarratedScene):
         run = theme.small_text("过了表的最后一行：钟照样有读数", color=theme.TEXT).move_to(
             np.array([panel_x, -0.2, 0.0])
         )
-        pick = theme.body_text("选了那排钟：盼它用到更长的句子", color=theme.HIGHLIGHT).move_to(
+        pick = theme.body_text("原论文留下那排钟：图的就是这点", color=theme.HIGHLIGHT).move_to(
             np.array([panel_x, 3.0, 0.0])
         )
-        tie = theme.small_text("查表也试过：成绩几乎一样", color=theme.TEXT).move_to(np.array([panel_x, 2.45, 0.0]))
-        but = theme.body_text("后来发现：没见过的长度，照样不好", color=theme.TEXT).move_to(
-            np.array([panel_x, -0.9, 0.0])
-        )
+        tie = theme.small_text("两种都试过：分数差不多", color=theme.TEXT).move_to(np.array([panel_x, 2.45, 0.0]))
+        but = theme.body_text("可没见过的长度，照样会出错", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
         with self.cue("paper_choice") as cue:
             self.swap([pros], FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
             self.hold_to(max(self.frame, cue.bookmark("run")))

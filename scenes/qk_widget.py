@@ -231,9 +231,12 @@ class QKWidget(NarratedScene):
             for k in range(1, 4):
                 self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.1))
             self.play(FadeIn(legend, shift=0.15 * DOWN), run_time=cue.share(0.12))
-            moved = theme.body_text("RoPE 换了个地方", color=theme.HIGHLIGHT).move_to(np.array([0.8, 0.25, 0.0]))
+            moved = theme.body_text("RoPE：等 q、k 出来才动手", color=theme.HIGHLIGHT).move_to(
+                np.array([0.8, 0.25, 0.0])
+            )
             self.hold_to(max(self.frame, cue.bookmark("moved")))
             self.play(FadeIn(moved), run_time=cue.remaining())
+            self.probe("moved", text=moved.text, on=self.on_screen(moved))
 
         # -- after_qk: compute q, k as usual, then turn them by seat ---------------------
         v_note = theme.small_text("v 不转", color=theme.TEXT)

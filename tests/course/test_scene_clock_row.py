@@ -251,3 +251,35 @@ def test_step_checks_catch_a_wrong_turn_and_the_old_wording():
         " 5000 号座位出发，每根指针都转同样的角。第三条满足了，第三课会把这种变化写成矩阵。"
     )
     assert step_wording_problems(old)
+
+
+# -- review 7: the history the right way round (M5); lesson 1's 0-vs-44 recalled, not re-derived (P1) ----------
+OLD_INTRO_7 = (
+    "第一课那几个快慢不同的平面，像一排钟。原论文用同一个公式做了一排钟来编座位，叫正弦位置编码，下面就叫它那排钟。"
+)
+OLD_UNIQUE_7 = (
+    "表格里是 0 号和 44 号座位上各个钟的指针角度。最快的钟几乎重合，钟 64 却差了 252°：近处靠快钟分，远处靠慢钟。"
+    "几万个座位里找不出两组相同的读数，第一条满足。"
+)
+
+
+def paper_recall_problems(intro: str, unique: str) -> list[str]:
+    """intro says lesson 1's speeds come from the 2017 paper (出自 … 2017), not that the paper reused them;
+    unique points back to lesson 1's comparison (第一课) rather than teaching it as new."""
+    out = []
+    if "出自" not in intro or "2017" not in intro or intro.index("第一课") > intro.index("2017"):
+        out.append("intro: does not say lesson 1's speeds came from the 2017 paper")
+    if "第一课" not in unique:
+        out.append("unique: the 0-vs-44 comparison is taught again, not recalled")
+    return out
+
+
+def test_clock_row_paper_recalls_lesson_one():
+    scene = narration_scene("clock_row_paper")
+    intro, unique = scene.plan.cue("intro"), scene.plan.cue("unique")
+    assert paper_recall_problems(intro.text, unique.text) == []
+    assert paper_recall_problems(intro.spoken, unique.spoken) == []
+
+
+def test_paper_recall_check_catches_the_round_seven_wording():
+    assert len(paper_recall_problems(OLD_INTRO_7, OLD_UNIQUE_7)) == 2

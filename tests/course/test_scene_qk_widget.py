@@ -542,3 +542,39 @@ def test_same_clocks_pairs_each_plane_with_the_clock_of_its_speed():
         assert f"{plane}对{clock}" in plain, (plane, clock)
     assert "加到 x 上" not in said  # the contrast is said once, in placement (review 6, P2)
     assert "omega_i = 10000^(-2i" in shown["formula"]
+
+
+# -- review 7: placement told from the course's own pipeline (K1); planes recalls lesson 1 in a clause (P2) ------
+#: seed 001 §六's opening, as round 7 followed it clause for clause, and lesson 1's sentence repeated in planes
+OLD_PLACEMENT_7 = (
+    "前两种做法，都先把位置向量加到 x 上，再算出查询向量 q、键向量 k 和值向量 v。q 和 k 的点积就是分数，真实模型里"
+    "还会除以 √d；再按 softmax 之后的权重，把 v 加起来。2021 年的 RoPE，也就是旋转位置编码，换了个地方。"
+)
+OLD_PLANES_7 = "真实模型里，每个注意力头的 q、k 有几十到一百多维。比如 128 维，两两一组，就是 64 个平面。"
+SEED_WORDS = ("换了个地方", "换了一个位置", "都先把位置向量加到")
+
+
+def review7_widget_problems(placement: str, moved: str, planes: str) -> list[str]:
+    """placement starts from the pipeline on screen (which stop the position comes in at) and keeps none of the
+    seed's words; the screen line says when RoPE acts; planes recalls lesson 1 (第一课) instead of repeating
+    its sentence."""
+    out = [f"placement says {w!r}" for w in SEED_WORDS if w in placement]
+    out += [f"screen says {w!r}" for w in ("换了", "换个") if w in moved]
+    if "哪一步" not in placement or "q、k 出来" not in placement:
+        out.append("placement does not ask where the position comes in, and answer after q, k")
+    if "第一课" not in planes or "几十到一百多维" in planes:
+        out.append("planes repeats lesson 1 instead of recalling it")
+    return out
+
+
+def test_placement_and_planes_are_the_course_own():
+    scene = built_scene("qk_widget")[0]
+    moved = scene.probes["moved"][0]
+    assert moved["on"]
+    said = {c: scene.plan.cue(c).text for c in ("placement", "planes")}
+    assert review7_widget_problems(said["placement"], moved["text"], said["planes"]) == []
+
+
+def test_review7_widget_check_catches_the_round_seven_wording():
+    """Seeded: round 7's placement, its screen line and its planes sentence are each caught."""
+    assert len(review7_widget_problems(OLD_PLACEMENT_7, "RoPE 换了个地方", OLD_PLANES_7)) == 5
