@@ -1,0 +1,172 @@
+"""A scene rendered in pieces: cut at cue starts, each piece rendered by its own Manim process, joined.
+
+A piece is the frames ``start..end-1`` of a scene, ``start`` and ``end`` being cue starts (or 0 and the
+scene's last frame). Its process runs ``construct`` from the beginning: every play before ``start`` is
+stepped through frame by frame without drawing or encoding (``NarratedScene.play``: updaters get every
+``dt`` a whole render gives them, ``renderer.time`` advances by whole frames), then it renders its own
+plays and stops at ``end``. A cue's start is always the end of one play and the start of the next
+(``NarratedScene.cue`` holds up to it), so the pieces' partial movies are the very ones a whole render
+encodes, and their concatenation (``join``, a stream copy as Manim's own ``combine_files``) decodes to the
+same frames.
+
+What is checked (``join_problems``), before a joined video is kept:
+
+- each piece holds exactly ``end - start`` frames (ffprobe), and the pieces tile the scene: no frame
+  twice, none missing, at a cut;
+- at each cut, the last frame the earlier piece wrote and the frame the later piece computed just before
+  its start (drawn, not written) are the same pixels (sha256 of the RGBA array): the later piece reached
+  the state the earlier one left. A construct that stepping cannot reproduce (anything that depends on
+  frames being drawn) shows here; that scene is then rendered whole, and the render log says so.
+
+Which scenes are cut (``cuts``): with ``slots`` renders at once, a scene at least 1.5 times the batch's
+share per slot is cut into ``round(frames / share)`` pieces, at the cue starts nearest to equal lengths, each at
+least ``MIN_PIECE_S`` long; so a scene rendered alone with ``--jobs 2`` becomes two pieces, a course of
+many scenes on two cores keeps its scenes whole, and on a cluster with many workers long scenes are cut.
+
+``COURSEKIT_PIECES=off`` (or ``0``, ``false``, ``no``) renders every scene whole. The joined video has the
+frames of the whole render, so the scene cache does not tell the two apart. Measured in
+``docs/performance.md``, "Pieces".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coursekit.plan.model import ScenePlan
+
+SWITCH_ENV = "COURSEKIT_PIECES"
+OFF_VALUES = frozenset({"0", "off", "false", "no"})
+#: no piece shorter than this (seconds of video): each piece pays a Manim start-up and the stepping
+#: through the plays before it; MIN_PIECE_ENV sets another (the tests cut the mini course's short scenes)
+MIN_PIECE_S = 20.0
+MIN_PIECE_ENV = "COURSEKIT_PIECE_MIN_S"
+
+
+def switched_on(environ: Any = os.environ) -> bool:
+    """Whether the switch leaves pieces on (on unless set to one of OFF_VALUES)."""
+    return environ.get(SWITCH_ENV, "").strip().lower() not in OFF_VALUES
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Frames ``start..end-1`` of scene ``scene``, the ``index``-th of ``count``."""
+
+    scene: str
+    index: int
+    count: int
+    start: int
+    end: int
+
+    @property
+    def frames(self) -> int:
+        return self.end - self.start
+
+    @property
+    def env(self) -> str:
+        return f"{self.start}:{self.end}"
+
+
+def cut_points(scene: ScenePlan) -> list[int]:
+    """Where the scene may be cut: its cues' start frames, but the first frame."""
+    return sorted({c.start_frame for c in scene.cues if 0 < c.start_frame < scene.frames})
+
+
+def cut(scene: ScenePlan, n: int, min_frames: int = 1) -> list[Piece]:
+    """The scene in at most ``n`` pieces, cut at the cue starts nearest to ``n`` equal lengths, no piece
+    shorter than ``min_frames``."""
+    points = cut_points(scene)
+    chosen: list[int] = []
+    for k in range(1, max(1, n)):
+        target = scene.frames * k / n
+        last = chosen[-1] if chosen else 0
+        ok = [p for p in points if p - last >= min_frames and scene.frames - p >= min_frames]
+        if not ok:
+            break
+        best = min(ok, key=lambda p: (abs(p - target), p))
+        if best > last:
+            chosen.append(best)
+    bounds = [0, *chosen, scene.frames]
+    return [Piece(scene.id, i, len(bounds) - 1, a, b) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def cuts(scenes: list[ScenePlan], slots: int, environ: Any = os.environ) -> dict[str, list[Piece]]:
+    """Each scene's pieces for a batch rendered ``slots`` at a time (module docstring); one piece each
+    when the switch is off or one render runs at a time."""
+    total = sum(s.frames for s in scenes)
+    least = float(environ.get(MIN_PIECE_ENV) or MIN_PIECE_S)
+    out: dict[str, list[Piece]] = {}
+    for s in scenes:
+        n = max(1, round(s.frames / (total / slots))) if switched_on(environ) and slots > 1 and total else 1
+        out[s.id] = cut(s, n, min_frames=max(1, math.ceil(least * s.fps)))
+    return out
+
+
+def cost(piece: Piece) -> int:
+    """What a piece costs to render, for longest-first scheduling: its frames, and a tenth of a frame for
+    each frame stepped through before it (measured: stepping a frame costs about that much of rendering it)."""
+    return piece.frames + piece.start // 10
+
+
+def join_problems(scene: ScenePlan, pieces: list[Piece], reports: list[dict], frames: list[int]) -> list[str]:
+    """What is wrong with joining ``pieces`` of ``scene``, given each piece's report (``NarratedScene.
+    piece_report``) and the frames its video holds (ffprobe): one line each, none if the join is exact."""
+    problems: list[str] = []
+    if not pieces or pieces[0].start != 0 or pieces[-1].end != scene.frames:
+        problems.append(f"scene {scene.id}: the pieces do not span its frames 0..{scene.frames}")
+    for a, b in zip(pieces, pieces[1:]):
+        if a.end != b.start:
+            problems.append(
+                f"scene {scene.id}: piece {a.index} ends on frame {a.end}, piece {b.index} starts on {b.start}"
+            )
+    for p, r, n in zip(pieces, reports, frames):
+        if (r.get("start"), r.get("end")) != (p.start, p.end):
+            problems.append(
+                f"scene {scene.id}: piece {p.index} rendered frames {r.get('start')}..{r.get('end')}, not {p.start}..{p.end}"
+            )
+        if n != p.frames:
+            problems.append(
+                f"scene {scene.id}: piece {p.index} ({p.start}..{p.end}) holds {n} frames, not {p.frames}: "
+                f"{'a frame twice' if n > p.frames else 'a frame missing'} at a cut"
+            )
+    for (a, ra), (b, rb) in zip(zip(pieces, reports), list(zip(pieces, reports))[1:]):
+        if ra.get("last") and rb.get("before") and ra["last"] != rb["before"]:
+            problems.append(
+                f"scene {scene.id}: at frame {b.start}, piece {b.index} did not reach the state piece {a.index} "
+                f"left (frame {b.start - 1} differs)"
+            )
+    return problems
+
+
+def read_report(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def join(videos: list[Path], out: Path) -> Path:
+    """Concatenate the pieces' videos into ``out`` with the packets copied, as Manim's
+    ``SceneFileWriter.combine_files`` joins a scene's partial movies (PyAV's concat demuxer, the dts
+    left to libav)."""
+    import av  # PyAV: only when pieces are joined
+
+    manifest = "".join(f"file 'file:{Path(v).resolve().as_posix()}'\n" for v in videos).encode()
+    from io import BytesIO
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with av.open(BytesIO(manifest), options={"safe": "0", "an": "1"}, format="concat") as src:
+        stream = src.streams.video[0]
+        with av.open(str(out), mode="w") as dst:
+            dst_stream = dst.add_stream_from_template(template=stream)
+            for packet in src.demux(stream):
+                if packet.dts is None:
+                    continue
+                packet.dts = None
+                packet.stream = dst_stream
+                dst.mux(packet)
+    return out
