@@ -307,6 +307,8 @@ class NarratedScene(Scene):
         self._step_time0 = 0.0
         self._time_rebased = False
         self.piece_before: str | None = None  # digest of frame start-1 as this process computed it
+        self.piece_after: str | None = None  # digest of frame end (the next piece's first) as computed here
+        self._first_written: Any = None  # the first frame handed to the file writer
         self._last_written: Any = None  # the last frame handed to the file writer
         self._instrument_renderer()
 
@@ -323,13 +325,15 @@ class NarratedScene(Scene):
             if not renderer.skip_animations:
                 self._written += num_frames
                 self._last_written = frame
+                if self._first_written is None:
+                    self._first_written = frame
             original_add_frame(frame, num_frames)
 
         def render(scene: Any, time: float, moving_mobjects: Any = None) -> None:
             if self._stepping:
                 assert self.piece is not None
-                if self._frame + self._step_frames == self.piece[0] - 1:
-                    original_render(scene, time, moving_mobjects)  # the frame before the cut, to compare
+                if self._frame + self._step_frames in (self.piece[0] - 1, self.piece[1]):
+                    original_render(scene, time, moving_mobjects)  # a frame beside a cut, to compare
                 else:
                     self._step_over(1, None)  # not drawn
                 return
@@ -356,9 +360,9 @@ class NarratedScene(Scene):
         return frames_for_run_time(self.duration, self.fps, frozen=frozen)
 
     def play(self, *args: Any, **kwargs: Any) -> None:
-        if self.piece is not None and self._frame >= self.piece[1]:
-            raise EndSceneEarlyException()  # the piece is written; the rest of the scene is another's
-        stepping = self.piece is not None and self._frame < self.piece[0]
+        # before the piece's start: stepped; at its end: stepped up to the first frame of the next piece
+        # (drawn, its digest kept, then the scene ends: the rest is another piece's)
+        stepping = self.piece is not None and (self._frame < self.piece[0] or self._frame >= self.piece[1])
         for hook in self.play_hooks:
             hook(args)
         self._play_start_written = self._written
@@ -391,8 +395,8 @@ class NarratedScene(Scene):
     # rendered play), but nothing is drawn or encoded; Manim's own skipping (``-n``, a cache hit) instead
     # jumps to the end of a play in one step, where an updater that integrates ``dt`` gets one ``dt``
     # of the whole play and ``renderer.time`` the float run time, so its state would drift from the
-    # whole render's. The last frame before the start is drawn (not written) and its digest kept,
-    # to be compared with the previous piece's last frame.
+    # whole render's. The last frame before the start and the first at the end are drawn (not written)
+    # and their digests kept, to be compared with the pieces beside it (``pieces.join_problems``).
     def _begin_stepping(self) -> None:
         renderer = self.renderer
         self._stepping = True
@@ -416,12 +420,17 @@ class NarratedScene(Scene):
             self._time_rebased = True
 
     def _step_over(self, n: int, pixels: Any) -> None:
-        """Count ``n`` frames of a stepped play as the renderer would write them (``add_frame``)."""
+        """Count ``n`` frames of a stepped play as the renderer would write them (``add_frame``); keep the
+        digest of the frame before the piece's start, and end the scene on the frame at its end."""
         self._rebase_time()
         assert self.piece is not None
         first = self._frame + self._step_frames
         if pixels is not None and first <= self.piece[0] - 1 < first + n:
             self.piece_before = frame_digest(pixels)
+        if first <= self.piece[1] < first + n and self.piece[1] < self.plan.frames:
+            if pixels is not None:
+                self.piece_after = frame_digest(pixels)
+            raise EndSceneEarlyException()
         self._step_frames += n
         self.renderer.time += n * (1 / self.renderer.camera.frame_rate)  # as CairoRenderer.add_frame
 
@@ -440,7 +449,7 @@ class NarratedScene(Scene):
     def _check_cut(self, stepped: bool) -> None:
         assert self.piece is not None
         start, end = self.piece
-        if stepped and self._frame > start:
+        if stepped and start < self._frame:
             raise PieceCutError(
                 f"scene {self.plan.id} {CANNOT_CUT} at frame {start}: a play runs across it; cut it at a cue's start"
             )
@@ -458,7 +467,9 @@ class NarratedScene(Scene):
             "end": self.piece[1],
             "frames": self._frame - self.piece[0],
             "before": self.piece_before,
+            "first": frame_digest(self._first_written) if self._first_written is not None else None,
             "last": frame_digest(self._last_written) if self._last_written is not None else None,
+            "after": self.piece_after,
         }
 
     def _write_piece_report(self) -> None:

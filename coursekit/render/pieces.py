@@ -13,9 +13,10 @@ What is checked (``join_problems``), before a joined video is kept:
 
 - each piece holds exactly ``end - start`` frames (ffprobe), and the pieces tile the scene: no frame
   twice, none missing, at a cut;
-- at each cut, the last frame the earlier piece wrote and the frame the later piece computed just before
-  its start (drawn, not written) are the same pixels (sha256 of the RGBA array): the later piece reached
-  the state the earlier one left. A construct that stepping cannot reproduce (anything that depends on
+- at each cut, the two frames beside it are drawn by both pieces (one of them written, the other drawn
+  and not written: the earlier piece steps one frame into the next piece's first play) and must be the
+  same pixels (sha256 of the RGBA array): the later piece reached the state the earlier one left, on the
+  same frame. A construct that stepping cannot reproduce (anything that depends on
   frames being drawn) shows here; that scene is then rendered whole, and the render log says so.
 
 Which scenes are cut (``cuts``): with ``slots`` renders at once, a scene at least 1.5 times the batch's
@@ -134,11 +135,37 @@ def join_problems(scene: ScenePlan, pieces: list[Piece], reports: list[dict], fr
                 f"{'a frame twice' if n > p.frames else 'a frame missing'} at a cut"
             )
     for (a, ra), (b, rb) in zip(zip(pieces, reports), list(zip(pieces, reports))[1:]):
-        if ra.get("last") and rb.get("before") and ra["last"] != rb["before"]:
-            problems.append(
-                f"scene {scene.id}: at frame {b.start}, piece {b.index} did not reach the state piece {a.index} "
-                f"left (frame {b.start - 1} differs)"
-            )
+        # frame b.start - 1 as both pieces drew it, then frame b.start: a piece that starts from another
+        # state, or a frame early or late, draws one of them differently (unless the frames there are still)
+        for frame, mine, theirs in ((b.start - 1, "last", "before"), (b.start, "after", "first")):
+            if ra.get(mine) and rb.get(theirs) and ra[mine] != rb[theirs]:
+                problems.append(
+                    f"scene {scene.id}: at the cut on frame {b.start}, piece {a.index} and piece {b.index} "
+                    f"drew frame {frame} differently"
+                )
+    return problems
+
+
+def cut_slips(whole: list[str], joined: list[str], at: list[int], window: int = 8) -> list[str]:
+    """Frames duplicated or dropped at the cuts ``at``, from per-frame digests of the whole render's decoded
+    frames and of the joined video's: from the first frame beside a cut where the two differ, the joined
+    frames must not be the whole render's a frame earlier (a frame twice) or later (a frame dropped). For
+    the tests and the bench, which have a whole render to compare with."""
+    problems = [f"{len(joined)} frames, the whole render has {len(whole)}"] if len(joined) != len(whole) else []
+    for c in at:
+        i = next(
+            (i for i in range(max(0, c - 1), c + window) if i >= len(joined) or joined[i : i + 1] != whole[i : i + 1]),
+            None,
+        )
+        if i is None:
+            continue
+        got = joined[i : i + window]
+        if got and got == whole[i - 1 : i - 1 + len(got)]:
+            problems.append(f"frame {i - 1} twice at the cut on frame {c}")
+        elif got and got == whole[i + 1 : i + 1 + len(got)]:
+            problems.append(f"frame {i} dropped at the cut on frame {c}")
+        else:
+            problems.append(f"frames after the cut on frame {c} differ from the whole render's")
     return problems
 
 
