@@ -38,14 +38,16 @@ from coursekit.core.config import Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
-from coursekit.core.media_tools import probe
+from coursekit.core.media_tools import mux, probe
 from coursekit.core.paths import course_root
 from coursekit.plan.model import ScenePlan
-from coursekit.render import scene_job
+from coursekit.render import pieces, scene_job
 from coursekit.render.executors.base import SceneExecutor
 from coursekit.render.one_scene import scene_cache_key
+from coursekit.render.pieces import Piece
 from coursekit.render.scene_cache import is_fresh, remember
 from coursekit.render.scene_job import SceneJobError
+from coursekit.render.soundtrack import write_scene_narration
 
 TIMEOUT_ENV = "COURSEKIT_DASK_TIMEOUT_S"
 RENDER_CLUSTER_CONFIG = Path(__file__).with_name("dask-render.yaml")
@@ -273,13 +275,77 @@ class DaskExecutor(SceneExecutor):
                 )
         return UserError(f"scene '{scene.id}' failed twice on the cluster: {text}")
 
+    def _submit(self, s: ScenePlan, quality: str, key: str, run: str, piece: Piece | None = None):
+        job = scene_job.make_job(
+            s,
+            quality,
+            key,
+            self.cfg.render.worker_memory_gb,
+            self.env,
+            self.store,
+            self.cfg.course.font,
+            piece=(piece.start, piece.end) if piece is not None else None,
+        )
+        name = f"scene-{s.id}-{quality}-{run}" if piece is None else f"piece-{s.id}-{piece.index}-{quality}-{run}"
+        return self.client.submit(
+            scene_job.run_scene_job,
+            job,
+            key=name,
+            pure=False,
+            retries=JOB_RETRIES,
+            priority=s.frames if piece is None else pieces.cost(piece),
+        )
+
+    def _joined(self, s: ScenePlan, cut: list[Piece], metas: list[dict], key: str) -> tuple[dict | None, str]:
+        """The pieces' results joined and muxed with the narration mixed here, as one scene result for
+        ``_accept``; or (None, why) when they do not join exactly (``pieces.join_problems``)."""
+        for m in metas:
+            if len(m["mp4"]) != m["size"] or hashlib.sha256(m["mp4"]).hexdigest() != m["sha256"]:
+                return None, f"a piece arrived damaged from worker {m.get('worker', '?')}"
+        problems = pieces.join_problems(s, cut, [m["report"] for m in metas], [m["frames"] for m in metas])
+        if problems:
+            return None, problems[0]
+        folder = self.layout.manim_dir(s.id) / "pieces"
+        folder.mkdir(parents=True, exist_ok=True)
+        videos = []
+        for p, m in zip(cut, metas):
+            videos.append(folder / f"dask-{p.index}.mp4")
+            videos[-1].write_bytes(m["mp4"])
+        video = pieces.join(videos, folder / f"{s.id}.mp4")
+        audio = write_scene_narration(s, self.layout.scene_work(s.fps) / f"{s.id}.m4a")
+        out = mux(video, audio, folder / f"{s.id}.muxed.mp4")
+        data = out.read_bytes()
+        for v in (*videos, video, out):
+            v.unlink(missing_ok=True)
+        envs = [m["environment"] for m in metas]
+        return {
+            "mp4": data,
+            "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "environment": next((e for e in envs if e != self.env), self.env),
+            "key": key,
+            "audio_sha256": sorted({c.audio_sha256 for c in s.cues if c.audio_sha256}),
+            "frames": sum(m["frames"] for m in metas),
+            "worker": ", ".join(dict.fromkeys(m["worker"] for m in metas)),
+            "peak_rss_mb": max(m["peak_rss_mb"] for m in metas),
+            "manim_s": round(sum(m["manim_s"] for m in metas), 3),
+            "manim_cpu_s": round(sum(m.get("manim_cpu_s", 0.0) for m in metas), 3),
+            "job_s": max(m.get("job_s", 0.0) for m in metas),
+            "pieces": len(cut),
+        }, ""
+
     def deliver(
         self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
     ) -> Iterator[tuple[ScenePlan, Path, dict]]:
+        """Every scene is one job, or one job per piece (``coursekit.render.pieces.cuts`` over the cluster's
+        threads), all sent longest first; a pieced scene is joined, mixed and muxed here when its last
+        piece arrives, and sent again whole if its pieces do not join exactly."""
         from distributed import as_completed  # Dask: only with the dask executor
 
-        futs: dict = {}
+        futs: dict = {}  # future -> (scene, piece or None)
         keys: dict[str, str] = {}
+        arrived: dict[str, dict[int, dict]] = {}
+        cut = pieces.cuts(scenes, max(1, sum(self.client.nthreads().values())))
         run = uuid.uuid4().hex[:8]
         try:
             for s in sorted(scenes, key=lambda s: -s.frames):  # longest first: the shortest tail
@@ -295,30 +361,25 @@ class DaskExecutor(SceneExecutor):
                 if is_fresh(out, key):
                     yield s, out, self._stats(s, quality, t0, reused=True)
                     continue
-                job = scene_job.make_job(
-                    s, quality, key, self.cfg.render.worker_memory_gb, self.env, self.store, self.cfg.course.font
-                )
-                fut = self.client.submit(
-                    scene_job.run_scene_job,
-                    job,
-                    key=f"scene-{s.id}-{quality}-{run}",
-                    pure=False,
-                    retries=JOB_RETRIES,
-                    priority=s.frames,
-                )
-                futs[fut] = s
                 keys[s.id] = key
+                if len(cut[s.id]) > 1:
+                    arrived[s.id] = {}
+                    for p in cut[s.id]:
+                        futs[self._submit(s, quality, key, run, p)] = (s, p)
+                else:
+                    futs[self._submit(s, quality, key, run)] = (s, None)
             pending = set(futs)
-            for fut in as_completed(list(futs), loop=self.client.loop):
+            done = as_completed(list(futs), loop=self.client.loop)
+            for fut in done:
                 pending.discard(fut)
-                s = futs[fut]
+                s, piece = futs[fut]
                 if fut.status != "finished":
                     error = self._fail(s, fut)
-                    for other in list(pending):  # results that are already here are kept
-                        if other.status == "finished":
+                    for other in list(pending):  # whole scenes that are already here are kept
+                        if other.status == "finished" and futs[other][1] is None:
                             pending.discard(other)
                             t0 = time.perf_counter()
-                            o = futs[other]
+                            o = futs[other][0]
                             meta = other.result()
                             self._accept(o, meta, keys[o.id], outdir / f"{o.id}.mp4", guard)
                             yield o, outdir / f"{o.id}.mp4", self._stats(o, quality, t0, meta=meta)
@@ -326,6 +387,18 @@ class DaskExecutor(SceneExecutor):
                 t0 = time.perf_counter()
                 meta = fut.result()
                 fut.release()
+                if piece is not None:
+                    arrived[s.id][piece.index] = meta
+                    if len(arrived[s.id]) < len(cut[s.id]):
+                        continue
+                    metas = [arrived[s.id][p.index] for p in cut[s.id]]
+                    meta, why = self._joined(s, cut[s.id], metas, keys[s.id])
+                    if meta is None:  # rendered whole instead
+                        again = self._submit(s, quality, keys[s.id], run)
+                        futs[again] = (s, None)
+                        pending.add(again)
+                        done.add(again)
+                        continue
                 out = outdir / f"{s.id}.mp4"
                 self._accept(s, meta, keys[s.id], out, guard)
                 yield s, out, self._stats(s, quality, t0, meta=meta)
@@ -344,6 +417,8 @@ class DaskExecutor(SceneExecutor):
             wall += meta["job_s"]
             stats["peak_rss_mb"] = meta["peak_rss_mb"]
             stats.update(manim_s=meta["manim_s"], manim_cpu_s=meta.get("manim_cpu_s", 0.0))
+            if "pieces" in meta:
+                stats["pieces"] = meta["pieces"]
             stats["_worker"] = meta["worker"]
         stats.update(
             scene=s.id,
