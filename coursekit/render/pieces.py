@@ -31,14 +31,18 @@ frames of the whole render, so the scene cache does not tell the two apart. Meas
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from coursekit.core.media_tools import mux
 from coursekit.plan.model import ScenePlan
+from coursekit.render.soundtrack import write_scene_narration
 
 SWITCH_ENV = "COURSEKIT_PIECES"
 OFF_VALUES = frozenset({"0", "off", "false", "no"})
@@ -108,9 +112,10 @@ def cuts(scenes: list[ScenePlan], slots: int, environ: Any = os.environ) -> dict
 
 
 def cost(piece: Piece) -> int:
-    """What a piece costs to render, for longest-first scheduling: its frames, and a tenth of a frame for
-    each frame stepped through before it (measured: stepping a frame costs about that much of rendering it)."""
-    return piece.frames + piece.start // 10
+    """What a piece costs to render, for longest-first scheduling: its frames, and a hundredth of a frame
+    for each frame stepped through before it (measured at 1080p60, ``docs/performance.md``, "Pieces":
+    stepping 4495 frames of angle_addition cost about 1 CPU s, rendering a frame about 20 ms)."""
+    return piece.frames + piece.start // 100
 
 
 def join_problems(scene: ScenePlan, pieces: list[Piece], reports: list[dict], frames: list[int]) -> list[str]:
@@ -183,8 +188,6 @@ def join(videos: list[Path], out: Path) -> Path:
     import av  # PyAV: only when pieces are joined
 
     manifest = "".join(f"file 'file:{Path(v).resolve().as_posix()}'\n" for v in videos).encode()
-    from io import BytesIO
-
     out.parent.mkdir(parents=True, exist_ok=True)
     with av.open(BytesIO(manifest), options={"safe": "0", "an": "1"}, format="concat") as src:
         stream = src.streams.video[0]
@@ -197,3 +200,42 @@ def join(videos: list[Path], out: Path) -> Path:
                 packet.stream = dst_stream
                 dst.mux(packet)
     return out
+
+
+def join_results(
+    scene: ScenePlan, cut: list[Piece], results: list[dict], folder: Path, narration: Path, mine: dict[str, str]
+) -> dict | None:
+    """The pieces' results from Dask workers (``scene_job._render_piece``: each piece's MP4 bytes, sha256,
+    report, frames, environment) joined in ``folder`` and muxed with the scene's narration, mixed into
+    ``narration``: one scene result as a whole scene's job returns it (its environment the first of the
+    pieces' that differs from ``mine``, this machine's), or None when they do not join exactly
+    (``join_problems``)."""
+    for r in results:
+        if len(r["mp4"]) != r["size"] or hashlib.sha256(r["mp4"]).hexdigest() != r["sha256"]:
+            return None
+    if join_problems(scene, cut, [r["report"] for r in results], [r["frames"] for r in results]):
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    videos = [folder / f"received-{p.index}.mp4" for p in cut]
+    for v, r in zip(videos, results):
+        v.write_bytes(r["mp4"])
+    video = join(videos, folder / f"{scene.id}.mp4")
+    out = mux(video, write_scene_narration(scene, narration), folder / f"{scene.id}.muxed.mp4")
+    data = out.read_bytes()
+    for v in (*videos, video, out):
+        v.unlink(missing_ok=True)
+    return {
+        "mp4": data,
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "environment": next((r["environment"] for r in results if r["environment"] != mine), mine),
+        "key": results[0]["key"],
+        "audio_sha256": sorted({c.audio_sha256 for c in scene.cues if c.audio_sha256}),
+        "frames": sum(r["frames"] for r in results),
+        "worker": ", ".join(dict.fromkeys(r["worker"] for r in results)),
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in results),
+        "manim_s": round(sum(r["manim_s"] for r in results), 3),
+        "manim_cpu_s": round(sum(r.get("manim_cpu_s", 0.0) for r in results), 3),
+        "job_s": max(r.get("job_s", 0.0) for r in results),
+        "pieces": len(cut),
+    }

@@ -38,7 +38,7 @@ from coursekit.core.config import Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names
-from coursekit.core.media_tools import mux, probe
+from coursekit.core.media_tools import probe
 from coursekit.core.paths import course_root
 from coursekit.plan.model import ScenePlan
 from coursekit.render import pieces, scene_job
@@ -47,7 +47,6 @@ from coursekit.render.one_scene import scene_cache_key
 from coursekit.render.pieces import Piece
 from coursekit.render.scene_cache import is_fresh, remember
 from coursekit.render.scene_job import SceneJobError
-from coursekit.render.soundtrack import write_scene_narration
 
 TIMEOUT_ENV = "COURSEKIT_DASK_TIMEOUT_S"
 RENDER_CLUSTER_CONFIG = Path(__file__).with_name("dask-render.yaml")
@@ -296,44 +295,6 @@ class DaskExecutor(SceneExecutor):
             priority=s.frames if piece is None else pieces.cost(piece),
         )
 
-    def _joined(self, s: ScenePlan, cut: list[Piece], metas: list[dict], key: str) -> tuple[dict | None, str]:
-        """The pieces' results joined and muxed with the narration mixed here, as one scene result for
-        ``_accept``; or (None, why) when they do not join exactly (``pieces.join_problems``)."""
-        for m in metas:
-            if len(m["mp4"]) != m["size"] or hashlib.sha256(m["mp4"]).hexdigest() != m["sha256"]:
-                return None, f"a piece arrived damaged from worker {m.get('worker', '?')}"
-        problems = pieces.join_problems(s, cut, [m["report"] for m in metas], [m["frames"] for m in metas])
-        if problems:
-            return None, problems[0]
-        folder = self.layout.manim_dir(s.id) / "pieces"
-        folder.mkdir(parents=True, exist_ok=True)
-        videos = []
-        for p, m in zip(cut, metas):
-            videos.append(folder / f"dask-{p.index}.mp4")
-            videos[-1].write_bytes(m["mp4"])
-        video = pieces.join(videos, folder / f"{s.id}.mp4")
-        audio = write_scene_narration(s, self.layout.scene_work(s.fps) / f"{s.id}.m4a")
-        out = mux(video, audio, folder / f"{s.id}.muxed.mp4")
-        data = out.read_bytes()
-        for v in (*videos, video, out):
-            v.unlink(missing_ok=True)
-        envs = [m["environment"] for m in metas]
-        return {
-            "mp4": data,
-            "size": len(data),
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "environment": next((e for e in envs if e != self.env), self.env),
-            "key": key,
-            "audio_sha256": sorted({c.audio_sha256 for c in s.cues if c.audio_sha256}),
-            "frames": sum(m["frames"] for m in metas),
-            "worker": ", ".join(dict.fromkeys(m["worker"] for m in metas)),
-            "peak_rss_mb": max(m["peak_rss_mb"] for m in metas),
-            "manim_s": round(sum(m["manim_s"] for m in metas), 3),
-            "manim_cpu_s": round(sum(m.get("manim_cpu_s", 0.0) for m in metas), 3),
-            "job_s": max(m.get("job_s", 0.0) for m in metas),
-            "pieces": len(cut),
-        }, ""
-
     def deliver(
         self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
     ) -> Iterator[tuple[ScenePlan, Path, dict]]:
@@ -392,7 +353,11 @@ class DaskExecutor(SceneExecutor):
                     if len(arrived[s.id]) < len(cut[s.id]):
                         continue
                     metas = [arrived[s.id][p.index] for p in cut[s.id]]
-                    meta, why = self._joined(s, cut[s.id], metas, keys[s.id])
+                    folder, mixed = (
+                        self.layout.manim_dir(s.id) / "pieces",
+                        self.layout.scene_work(s.fps) / f"{s.id}.m4a",
+                    )
+                    meta = pieces.join_results(s, cut[s.id], metas, folder, mixed, self.env)
                     if meta is None:  # rendered whole instead
                         again = self._submit(s, quality, keys[s.id], run)
                         futs[again] = (s, None)
