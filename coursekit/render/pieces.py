@@ -114,7 +114,7 @@ def cuts(scenes: list[ScenePlan], slots: int, environ: Any = os.environ) -> dict
 def cost(piece: Piece) -> int:
     """What a piece costs to render, for longest-first scheduling: its frames, and a hundredth of a frame
     for each frame stepped through before it (measured at 1080p60, ``docs/performance.md``, "Pieces":
-    stepping through 4495 frames of an 84 s scene cost about 1 CPU s, rendering a frame about 20 ms)."""
+    stepping through 4495 frames of an 84 s scene cost 1 to 2 CPU s, rendering a frame about 16.5 ms)."""
     return piece.frames + piece.start // 100
 
 
