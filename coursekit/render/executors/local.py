@@ -90,33 +90,31 @@ class LocalExecutor(SceneExecutor):
     def deliver(
         self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
     ) -> Iterator[tuple[ScenePlan, Path, dict]]:
-        """Every scene's renders (its pieces, ``coursekit.render.pieces.cuts``, or the whole scene) go to
-        ``slots`` render threads, longest first; a thread per scene (a few more than the slots, longest
-        scene first) checks its cache, mixes its narration, waits for its renders, joins and muxes."""
+        """Scenes longest first, ``slots`` at a time. When some scene is cut in pieces
+        (``coursekit.render.pieces.cuts``), every render (a piece or a whole scene) goes to ``slots`` render
+        threads, the costliest first, and a thread per scene (a few more than the slots) checks its cache,
+        mixes its narration, waits for its renders, joins and muxes."""
         cut = pieces.cuts(scenes, slots)
-        renders = RenderSlots(slots)
-        pool = ThreadPoolExecutor(max_workers=max(1, min(len(scenes), slots + 2)), thread_name_prefix="scene")
+        longest_first = sorted(scenes, key=lambda s: -s.frames)
+        if all(len(c) == 1 for c in cut.values()):  # no scene is cut: a scene per slot, in that order
+            renders, pool = None, ThreadPoolExecutor(max_workers=slots, thread_name_prefix="scene")
+            jobs = [(s, {}) for s in longest_first]
+        else:
+            renders = RenderSlots(slots)
+            pool = ThreadPoolExecutor(max_workers=max(1, min(len(scenes), slots + 2)), thread_name_prefix="scene")
+            jobs = [(s, {"cut": cut[s.id], "submit": renders.submit}) for s in longest_first]
         try:
             futs = {
-                pool.submit(
-                    deliver_timed,
-                    self.cfg,
-                    self.layout,
-                    s,
-                    quality,
-                    outdir / f"{s.id}.mp4",
-                    guard,
-                    cut=cut[s.id],
-                    submit=renders.submit,
-                ): s
-                for s in sorted(scenes, key=lambda s: -s.frames)
+                pool.submit(deliver_timed, self.cfg, self.layout, s, quality, outdir / f"{s.id}.mp4", guard, **kw): s
+                for s, kw in jobs
             }
             for fut in as_completed(futs):
                 path, stats = fut.result()
                 yield futs[fut], path, stats
         finally:
             # a failure (or a stop) starts no further scene or piece; the ones running finish or fail by themselves
-            renders.shutdown(cancel=True)
+            if renders is not None:
+                renders.shutdown(cancel=True)
             pool.shutdown(wait=True, cancel_futures=True)
 
 
