@@ -29,6 +29,10 @@ Phases:
                                    off, on, on, off, …: CPU seconds (user + sys of render.py and its
                                    children) and wall, the share of frames that were repeats of the frame
                                    before, and whether the two videos' streams are the same bytes
+  pieces                           the same scene at 1080p60 with --jobs 2, whole (COURSEKIT_PIECES=off)
+                                   and in pieces, --repeat rounds in the order off, on, on, off, …: CPU
+                                   seconds and wall, the pieces' Manim times, and whether every decoded
+                                   frame equals the whole render's
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ PHASES = [
     "course-medium-dask",
     "doctor",
 ]
-EXTRA = ["course-low-j2", "course-low-dask", "static-runs"]  # a quicker Dask comparison (480p15); one lever
+EXTRA = ["course-low-j2", "course-low-dask", "static-runs", "pieces"]  # a quicker Dask comparison (480p15); levers
 STATIC_SCENE = "angle_addition"  # about 80 s of video
 EDIT = ("clock_row", "近处远处都顾得上。", "近处远处都照顾得上。")  # one word of clock_row.takeaway
 console = Console(highlight=False, width=150)
@@ -377,6 +381,78 @@ def phase_static_runs(repeat: int) -> dict:
     }
 
 
+def _decoded_digests(video: Path) -> list[str]:
+    """md5 of every decoded frame's planes, in order."""
+    import hashlib
+
+    import av
+
+    with av.open(str(video)) as c:
+        return [
+            hashlib.md5(b"".join(bytes(p) for p in f.planes)).hexdigest()  # noqa: S324 - a fingerprint
+            for f in c.decode(video=0)
+        ]
+
+
+def phase_pieces(repeat: int) -> dict:
+    """STATIC_SCENE at 1080p60 with --jobs 2, whole and in pieces, in rounds off, on, on, off, … (a drift in
+    the machine's load weighs on both alike); each render from a fresh workspace (cold caches). Every
+    render's decoded frames are compared with the first whole render's."""
+    from coursekit.render.pieces import SWITCH_ENV
+
+    runs: dict[str, list[dict]] = {"off": [], "on": []}
+    order = [("off", "on") if k % 2 == 0 else ("on", "off") for k in range(repeat)]
+    reference: list[str] | None = None
+    for lever in [x for pair in order for x in pair]:
+        out = workspace(f"pieces-{lever}", "high", voice="silent")
+        run(["plan"], out)
+        cpu0 = cpu_children()
+        wall = run(["render", "--scene", STATIC_SCENE, "--jobs", "2"], out, {SWITCH_ENV: lever})
+        cpu = cpu_children() - cpu0
+        load = round(os.getloadavg()[0], 2)
+        (row,) = [r for r in render_log(out, "high") if r["scene"] == STATIC_SCENE]
+        digests = _decoded_digests(out / "scenes" / "high" / f"{STATIC_SCENE}.mp4")
+        if reference is None and lever == "off":
+            reference = digests
+        differ = (
+            None
+            if reference is None
+            else sum(a != b for a, b in zip(digests, reference)) + abs(len(digests) - len(reference))
+        )
+        runs[lever].append(
+            {
+                "cpu_s": round(cpu, 2),
+                "wall_s": round(wall, 2),
+                "frames": len(digests),
+                "frames_differ": differ,
+                "load": load,
+                "pieces": row.get("pieces", 1),
+                "piece_manim_s": row.get("piece_manim_s"),
+                "piece_manim_cpu_s": row.get("piece_manim_cpu_s"),
+                "piece_frames": row.get("piece_frames"),
+            }
+        )
+        console.print(
+            f"  pieces {lever}: {cpu:.1f} CPU s, {wall:.1f} s wall, {len(digests)} frames "
+            f"({differ if differ is not None else '?'} differ from the whole render), load {load}"
+        )
+    # the first "on" run of a round that starts with "on" was compared before a reference existed
+    for r in runs["on"]:
+        if r["frames_differ"] is None:
+            r["frames_differ"] = "not compared"
+    video_s = runs["off"][0]["frames"] / 60
+    med = {k: {m: statistics.median(r[m] for r in v) for m in ("cpu_s", "wall_s")} for k, v in runs.items()}
+    return {
+        "scene": STATIC_SCENE,
+        "video_s": video_s,
+        "repeat": repeat,
+        "runs": runs,
+        "off": med["off"],
+        "on": med["on"],
+        "same_frames": all(r["frames_differ"] in (0, "not compared") for v in runs.values() for r in v),
+    }
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -496,6 +572,22 @@ def table_rows(results: dict) -> list[tuple[str, ...]]:
                     r["commit"],
                 )
             )
+    r = results.get("pieces")
+    if r:
+        for lever in ("off", "on"):
+            m = r[lever]
+            rows.append(
+                (
+                    f"scene {r['scene']} 1080p60 --jobs 2, pieces {lever} (median of {r['repeat']}): "
+                    f"{m['cpu_s']:.1f} CPU s",
+                    _f(r["video_s"]),
+                    _f(m["wall_s"]),
+                    _f(m["wall_s"] / r["video_s"], ".2f"),
+                    "",
+                    "≤ 0.6×" + ("" if r["same_frames"] else ", FRAMES DIFFER"),
+                    r["commit"],
+                )
+            )
     r = results.get("preview")
     if r:
         rows.append(
@@ -580,6 +672,8 @@ def main() -> int:
                 r = phase_doctor()
             elif phase == "static-runs":
                 r = phase_static_runs(args.repeat)
+            elif phase == "pieces":
+                r = phase_pieces(args.repeat)
             else:
                 r = phase_preview()
             r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count(), cpu_probe_s=probe)

@@ -107,6 +107,13 @@ def run_limited(
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
+#: what NarratedScene reads: render one piece of the scene (``START:END``), and where to write its report
+#: (written here, not imported: NarratedScene imports this module)
+PIECE_ENV = "COURSEKIT_PIECE"
+PIECE_REPORT_ENV = "COURSEKIT_PIECE_REPORT"
+#: in the error of a piece that cannot be cut where it was asked to be: its scene is rendered whole instead
+CANNOT_CUT = "cannot be cut"
+
 #: the line NarratedScene.render prints on an error: the course's own file:line that raised
 WHERE_MARK = "coursekit-where: "
 # a frame of the traceback Manim prints: "/path/scenes/x.py:24 in construct" (rich) or 'File "...", line 24'
@@ -156,14 +163,25 @@ def run_manim(
     stats: dict | None = None,
     die_with_parent: bool = False,
     unset_env: Iterable[str] = (),
+    piece: tuple[int, int] | None = None,
 ) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
     frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
     the local path and by scene jobs on Dask workers (coursekit.render.scene_job), so both run the very same
     command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
-    RENDER_ENV_UNSET and ``unset_env`` removed)."""
+    RENDER_ENV_UNSET and ``unset_env`` removed).
+
+    ``piece`` (start, end): render only those frames of the scene (``coursekit.render.pieces``); the video
+    then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``."""
     env = manim_env(plan_file, unset_env)
+    # set or removed here, so that no piece setting of the caller's environment reaches a whole render
+    env.pop(PIECE_ENV, None)
+    env.pop(PIECE_REPORT_ENV, None)
+    if piece is not None:
+        env[PIECE_ENV] = f"{piece[0]}:{piece[1]}"
+        env[PIECE_REPORT_ENV] = str(media_dir / "piece.json")
+        (media_dir / "piece.json").unlink(missing_ok=True)
     args = [
         sys.executable,
         "-m",
@@ -223,6 +241,8 @@ def run_manim(
     if not video.exists():
         raise RuntimeError(f"Manim wrote no video for {scene.id} at {video}")
     got = video_frames(video)
-    if got != scene.frames:
-        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames, the plan has {scene.frames}")
+    want = scene.frames if piece is None else piece[1] - piece[0]
+    if got != want:
+        what = "" if piece is None else f" in its piece {piece[0]}..{piece[1]}"
+        raise RuntimeError(f"scene '{scene.id}' wrote {got} frames{what}, the plan has {want}")
     return video

@@ -37,7 +37,9 @@ Example
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 import os
 import sys
 import traceback
@@ -48,6 +50,7 @@ from typing import Any
 
 import numpy as np
 from manim import DEFAULT_WAIT_TIME, ManimColor, Scene, config
+from manim.utils.exceptions import EndSceneEarlyException
 
 from coursekit.core.paths import course_root
 from coursekit.plan.model import CuePlan, ScenePlan, scene_plan_from_json
@@ -55,7 +58,7 @@ from coursekit.render import (
     manim_tuning,  # noqa: F401  (applies its changes to Manim)
     motion,
 )
-from coursekit.render.manim_process import WHERE_MARK
+from coursekit.render.manim_process import CANNOT_CUT, PIECE_ENV, PIECE_REPORT_ENV, WHERE_MARK
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
@@ -64,6 +67,8 @@ PROBES_ENV = "COURSEKIT_PROBES"
 #: suite sets it for every test not marked ``render``, so a test that renders without the mark fails
 #: instead of slowing ``make test-fast`` (inherited by every render.py and Manim process it starts)
 NO_RENDER_ENV = "COURSEKIT_NO_RENDER"
+#: PIECE_ENV, ``START:END``: render only the frames START..END-1 of the scene, one piece of it
+#: (``coursekit.render.pieces``); PIECE_REPORT_ENV: a file the piece's render writes its report to
 
 
 class RenderForbidden(RuntimeError):
@@ -92,6 +97,23 @@ class PlanError(RuntimeError):
 
 class CueOverrunError(PlanError):
     """A beat ran past the end of its cue, or the scene past its planned frames."""
+
+
+class PieceCutError(PlanError):
+    """A piece's start or end falls inside a play: the scene cannot be cut there."""
+
+
+def frame_digest(pixels: Any) -> str:
+    """sha256 of a frame's pixels (the RGBA array the renderer hands to the encoder)."""
+    return hashlib.sha256(np.ascontiguousarray(pixels).tobytes()).hexdigest()
+
+
+def piece_from_env() -> tuple[int, int] | None:
+    text = os.environ.get(PIECE_ENV, "").strip()
+    if not text:
+        return None
+    start, _, end = text.partition(":")
+    return int(start), int(end)
 
 
 def run_time_for_frames(n: int, fps: float) -> float:
@@ -236,7 +258,9 @@ class NarratedScene(Scene):
     CUES: tuple[str, ...] = ()
     BOOKMARKS: dict[str, tuple[str, ...]] = {}
 
-    def __init__(self, *args: Any, plan: ScenePlan | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, plan: ScenePlan | None = None, piece: tuple[int, int] | None = None, **kwargs: Any
+    ) -> None:
         #: whether ``watch`` samples are recorded: in this process (tests, the viewer check's dry runs),
         #: not in a Manim process that renders a delivery (a plan from the environment), where nobody
         #: reads them and sampling every frame costs about a tenth of the render (COURSEKIT_PROBES=1 asks)
@@ -273,6 +297,19 @@ class NarratedScene(Scene):
         self.viewer_allowances: list[Any] = []
         #: intentional exceptions to the motion check (``coursekit.render.motion``), declared with :meth:`allow`
         self.motion_allowances: list[motion.MotionAllowance] = []
+        #: (start, end): only frames start..end-1 are written (module ``coursekit.render.pieces``); the plays
+        #: before ``start`` are stepped through frame by frame without drawing (see :meth:`play`)
+        self.piece: tuple[int, int] | None = piece if piece is not None else piece_from_env()
+        if self.piece is not None and not 0 <= self.piece[0] < self.piece[1] <= self.plan.frames:
+            raise PlanError(f"scene {self.plan.id}: piece {self.piece} is not inside its {self.plan.frames} frames")
+        self._stepping = False  # in a play before the piece's start
+        self._step_frames = 0  # frames that play would have written
+        self._step_time0 = 0.0
+        self._time_rebased = False
+        self.piece_before: str | None = None  # digest of frame start-1 as this process computed it
+        self.piece_after: str | None = None  # digest of frame end (the next piece's first) as computed here
+        self._first_written: Any = None  # the first frame handed to the file writer
+        self._last_written: Any = None  # the last frame handed to the file writer
         self._instrument_renderer()
 
     # -- frame bookkeeping ---------------------------------------------------
@@ -282,11 +319,24 @@ class NarratedScene(Scene):
         original_render = renderer.render
 
         def add_frame(frame: Any, num_frames: int = 1) -> None:
+            if self._stepping:
+                self._step_over(num_frames, frame)
+                return
             if not renderer.skip_animations:
                 self._written += num_frames
+                self._last_written = frame
+                if self._first_written is None:
+                    self._first_written = frame
             original_add_frame(frame, num_frames)
 
         def render(scene: Any, time: float, moving_mobjects: Any = None) -> None:
+            if self._stepping:
+                assert self.piece is not None
+                if self._frame + self._step_frames in (self.piece[0] - 1, self.piece[1]):
+                    original_render(scene, time, moving_mobjects)  # a frame beside a cut, to compare
+                else:
+                    self._step_over(1, None)  # not drawn
+                return
             self._sample_watches()
             original_render(scene, time, moving_mobjects)
 
@@ -298,6 +348,8 @@ class NarratedScene(Scene):
         """Index of the frame being drawn now (= frames written so far)."""
         if not self._in_play:
             return self._frame
+        if self._stepping:
+            return self._frame + self._step_frames
         if self.renderer.skip_animations:
             # skipped or cached play: only its end state is computed
             return self._frame + self._predicted_frames()
@@ -308,20 +360,122 @@ class NarratedScene(Scene):
         return frames_for_run_time(self.duration, self.fps, frozen=frozen)
 
     def play(self, *args: Any, **kwargs: Any) -> None:
+        # before the piece's start: stepped; at its end: stepped up to the first frame of the next piece
+        # (drawn, its digest kept, then the scene ends: the rest is another piece's)
+        stepping = self.piece is not None and (self._frame < self.piece[0] or self._frame >= self.piece[1])
         for hook in self.play_hooks:
             hook(args)
         self._play_start_written = self._written
         self._in_play = True
+        if stepping:
+            self._begin_stepping()
         try:
             super().play(*args, **kwargs)
         finally:
             self._in_play = False
-        if self.renderer.skip_animations:
+            if stepping:
+                self._end_stepping()
+        if stepping:
+            if not self.is_current_animation_frozen_frame():
+                self.update_mobjects(0)  # what Manim's play_internal does after a play it renders
+            self._frame += self._step_frames
+        elif self.renderer.skip_animations:
             self._frame += self._predicted_frames()
         else:
             self._frame += self._written - self._play_start_written
+        if self.piece is not None:
+            self._check_cut(stepping)
         for hook in self.step_hooks:
             hook("step")
+
+    # -- pieces --------------------------------------------------------------
+    # A piece runs ``construct`` from the start. Each play before the piece's start is run the way
+    # Manim renders it, frame by frame (every ``update_to_time``, every updater with its ``dt``,
+    # ``renderer.time`` advanced as each frame would advance it, the ``update_mobjects(0)`` that closes a
+    # rendered play), but nothing is drawn or encoded; Manim's own skipping (``-n``, a cache hit) instead
+    # jumps to the end of a play in one step, where an updater that integrates ``dt`` gets one ``dt``
+    # of the whole play and ``renderer.time`` the float run time, so its state would drift from the
+    # whole render's. The last frame before the start and the first at the end are drawn (not written)
+    # and their digests kept, to be compared with the pieces beside it (``pieces.join_problems``).
+    def _begin_stepping(self) -> None:
+        renderer = self.renderer
+        self._stepping = True
+        self._step_frames = 0
+        self._step_time0 = renderer.time
+        self._time_rebased = False
+        renderer._original_skipping_status = True
+
+    def _end_stepping(self) -> None:
+        renderer = self.renderer
+        self._stepping = False
+        renderer._original_skipping_status = False
+        renderer.skip_animations = False
+        self._rebase_time()
+        self._time_rebased = False
+
+    def _rebase_time(self) -> None:
+        """Undo Manim's ``renderer.time += duration`` of a skipped play: time advances by frames."""
+        if self._stepping and not self._time_rebased:
+            self.renderer.time = self._step_time0
+            self._time_rebased = True
+
+    def _step_over(self, n: int, pixels: Any) -> None:
+        """Count ``n`` frames of a stepped play as the renderer would write them (``add_frame``); keep the
+        digest of the frame before the piece's start, and end the scene on the frame at its end."""
+        self._rebase_time()
+        assert self.piece is not None
+        first = self._frame + self._step_frames
+        if pixels is not None and first <= self.piece[0] - 1 < first + n:
+            self.piece_before = frame_digest(pixels)
+        if first <= self.piece[1] < first + n and self.piece[1] < self.plan.frames:
+            if pixels is not None:
+                self.piece_after = frame_digest(pixels)
+            raise EndSceneEarlyException()
+        self._step_frames += n
+        self.renderer.time += n * (1 / self.renderer.camera.frame_rate)  # as CairoRenderer.add_frame
+
+    def get_time_progression(
+        self, run_time: float, description: str, n_iterations: int | None = None, override_skip_animations: bool = False
+    ) -> Any:
+        """Manim's, but every frame's time while stepping (a skipped play has only its end time)."""
+        return super().get_time_progression(
+            run_time, description, n_iterations, override_skip_animations or self._stepping
+        )
+
+    def update_to_time(self, t: float) -> None:
+        self._rebase_time()
+        super().update_to_time(t)
+
+    def _check_cut(self, stepped: bool) -> None:
+        assert self.piece is not None
+        start, end = self.piece
+        if stepped and start < self._frame:
+            raise PieceCutError(
+                f"scene {self.plan.id} {CANNOT_CUT} at frame {start}: a play runs across it; cut it at a cue's start"
+            )
+        if not stepped and self._frame > end:
+            raise PieceCutError(
+                f"scene {self.plan.id} {CANNOT_CUT} at frame {end}: a play runs across it; cut it at a cue's start"
+            )
+
+    def piece_report(self) -> dict[str, Any]:
+        """What the join checks of this piece: its frames and the digests of the frames beside its cuts."""
+        assert self.piece is not None
+        return {
+            "scene": self.plan.id,
+            "start": self.piece[0],
+            "end": self.piece[1],
+            "frames": self._frame - self.piece[0],
+            "before": self.piece_before,
+            "first": frame_digest(self._first_written) if self._first_written is not None else None,
+            "last": frame_digest(self._last_written) if self._last_written is not None else None,
+            "after": self.piece_after,
+        }
+
+    def _write_piece_report(self) -> None:
+        path = os.environ.get(PIECE_REPORT_ENV)
+        if path:
+            Path(path).write_text(json.dumps(self.piece_report(), sort_keys=True) + "\n", encoding="utf-8")
 
     def wait(
         self,
@@ -455,16 +609,22 @@ class NarratedScene(Scene):
     def tear_down(self) -> None:
         """Pad with a still hold so the scene ends exactly on ``plan.frames``."""
         super().tear_down()
+        end = self.plan.frames if self.piece is None else self.piece[1]
         try:
-            missing = [c.id for c in self.plan.cues if c.id not in self._cues_done]
+            missing = [c.id for c in self.plan.cues if c.id not in self._cues_done and c.start_frame < end]
             if missing:
                 raise PlanError(f"scene {self.plan.id} never played cues {missing}")
-            if self.frame > self.plan.frames:
+            if self.frame > end:
                 raise CueOverrunError(
-                    f"scene {self.plan.id} wrote {self.frame} frames, "
-                    f"{self.frame - self.plan.frames} past its planned {self.plan.frames}"
+                    f"scene {self.plan.id} wrote {self.frame} frames, {self.frame - end} past its planned {end}"
                 )
-            self.hold_to(self.plan.frames)
+            if end < self.plan.frames and self.frame != end:
+                raise PieceCutError(
+                    f"scene {self.plan.id} {CANNOT_CUT} at frame {end}: its piece ended on {self.frame}"
+                )
+            self.hold_to(end)
+            if self.piece is not None:
+                self._write_piece_report()
         except BaseException:
             # Manager.render does not clean up after tear_down: do it here so
             # no encoder thread keeps the process alive.

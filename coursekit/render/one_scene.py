@@ -8,7 +8,8 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from coursekit.core import stopping
@@ -17,10 +18,12 @@ from coursekit.core.config import DEFAULT_FONT, Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.core.locks import course_lock, names, waiting_lock
-from coursekit.core.media_tools import mux
+from coursekit.core.media_tools import mux, video_frames
 from coursekit.core.paths import shown
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
-from coursekit.render.manim_process import run_manim
+from coursekit.render import pieces
+from coursekit.render.manim_process import CANNOT_CUT, run_manim
+from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
 from coursekit.render.soundtrack import write_scene_narration
@@ -51,8 +54,12 @@ def render_silent(
     use_cache: bool = True,
     media_dir: Path | None = None,
     stats: dict | None = None,
+    piece: Piece | None = None,
 ) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
+
+    ``piece``: render only that piece of the scene (``coursekit.render.pieces``), in its own Manim folder
+    inside the scene's, with its own lock; the MP4 holds its frames.
 
     Each scene keeps its own Manim media folder, so Manim's per-animation cache
     survives between runs. Manim writes every partial movie straight to its final
@@ -69,6 +76,8 @@ def render_silent(
         raise UserError(
             f"scene '{scene.id}': no class {scene.cls} in the course's scenes/; write it or fix 'class' in the narration"
         )
+    if media_dir is None and piece is not None:
+        media_dir = piece_dir(layout, scene, piece.index)
     lock = layout.manim_lock(scene.id) if media_dir is None else f"{media_dir}.lock"
     media_dir = media_dir or layout.manim_dir(scene.id)
     media_dir.mkdir(parents=True, exist_ok=True)
@@ -91,6 +100,7 @@ def render_silent(
                 use_cache=use_cache,
                 stats=stats,
                 die_with_parent=True,
+                piece=(piece.start, piece.end) if piece is not None else None,
             )
         except BaseException:
             if stopping.STOPPING.is_set():  # Manim was killed mid-write: leave nothing half-made behind
@@ -99,6 +109,67 @@ def render_silent(
             raise
         marker.unlink()
         return video
+
+
+def piece_dir(layout: MediaLayout, scene: ScenePlan, index: int) -> Path:
+    """The Manim folder of a scene's ``index``-th piece: inside the scene's own, so it goes with it."""
+    return layout.manim_dir(scene.id) / "pieces" / str(index)
+
+
+#: ``submit(priority, fn)``: a Future of ``fn()`` run on the executor's render slots, the highest priority first
+Submit = Callable[[int, Callable[[], Path]], Future]
+
+
+def render_in_pieces(
+    cfg: Config,
+    layout: MediaLayout,
+    scene: ScenePlan,
+    quality: str,
+    cut: list[Piece],
+    submit: Submit,
+    stats: dict | None = None,
+) -> Path:
+    """Render ``scene`` as the pieces ``cut``, each one Manim process run by ``submit`` (longest first),
+    check the join (``pieces.join_problems``) and join them; return the silent MP4 (exactly scene.frames
+    frames). A scene whose pieces do not join exactly, or that cannot be cut where ``cut`` says (a play
+    across a cut), is rendered whole instead, and ``stats["pieces"]`` says why."""
+    _write_scene_plan(layout, scene)  # once, before the pieces read it
+    piece_stats = [dict() for _ in cut]
+    futures = [
+        submit(pieces.cost(p), partial(render_silent, cfg, layout, scene, quality, stats=piece_stats[p.index], piece=p))
+        for p in cut
+    ]
+    videos: list[Path] = []
+    error: BaseException | None = None
+    for f in futures:
+        try:
+            videos.append(f.result())
+        except (UserError, RuntimeError) as exc:
+            if CANNOT_CUT not in str(exc) and "in its piece" not in str(exc):
+                raise
+            error = error or exc  # a play across a cut, a piece one frame off: the scene is rendered whole
+    if stats is not None:
+        stats.update(
+            pieces=len(cut),
+            manim_cpu_s=round(sum(st.get("manim_cpu_s", 0.0) for st in piece_stats), 3),
+            peak_rss_mb=max((st.get("peak_rss_mb", 0.0) for st in piece_stats), default=0.0),
+            piece_manim_s=[st.get("manim_s", 0.0) for st in piece_stats],
+            piece_manim_cpu_s=[st.get("manim_cpu_s", 0.0) for st in piece_stats],
+            piece_frames=[p.frames for p in cut],
+        )
+    problems = [str(error)] if error is not None else []
+    if not problems:
+        reports = [pieces.read_report(piece_dir(layout, scene, p.index) / "piece.json") for p in cut]
+        problems = pieces.join_problems(scene, cut, reports, [video_frames(v) for v in videos])
+    if problems:
+        if stats is not None:
+            stats["pieces"] = f"rendered whole: {problems[0]}"
+        whole: dict = {}
+        video = render_silent(cfg, layout, scene, quality, stats=whole)
+        if stats is not None:
+            stats["manim_cpu_s"] = round(stats.get("manim_cpu_s", 0.0) + whole.get("manim_cpu_s", 0.0), 3)
+        return video
+    return pieces.join(videos, layout.manim_dir(scene.id) / "pieces" / f"{scene.id}.mp4")
 
 
 def _scene_subtitles(scene: ScenePlan, out: Path) -> Path:
@@ -143,8 +214,14 @@ def deliver_scene(
     subtitles: bool = False,
     stats: dict | None = None,
     guard: Callable[[], None] | None = None,
+    cut: list[Piece] | None = None,
+    submit: Submit | None = None,
 ) -> Path:
     """Render silent, mux narration (and soft subtitles), write ``out`` atomically.
+
+    With ``cut`` (more than one piece) and ``submit``, the scene renders in those pieces
+    (``render_in_pieces``); otherwise whole, by ``submit`` if given (so that an executor's renders,
+    whole or in pieces, share its slots).
 
     One writer per output: the whole delivery holds ``out``'s course lock, so a second command making
     the same file waits, then finds it made. An unchanged scene (same scene-cache key, see
@@ -164,9 +241,15 @@ def deliver_scene(
         if reused:
             return out
         work = layout.scene_work(scene.fps)
-        video, audio = render_while_mixing(
-            scene, work / f"{scene.id}.m4a", lambda: render_silent(cfg, layout, scene, quality, stats=stats)
-        )
+
+        def render() -> Path:
+            if submit is not None and cut is not None and len(cut) > 1:
+                return render_in_pieces(cfg, layout, scene, quality, cut, submit, stats)
+            if submit is not None:
+                return submit(scene.frames, partial(render_silent, cfg, layout, scene, quality, stats=stats)).result()
+            return render_silent(cfg, layout, scene, quality, stats=stats)
+
+        video, audio = render_while_mixing(scene, work / f"{scene.id}.m4a", render)
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt") if subtitles else None
         with replacing(out) as tmp:
             mux(video, audio, tmp, subtitles=vtt)
@@ -177,12 +260,19 @@ def deliver_scene(
 
 
 def deliver_timed(
-    cfg: Config, layout: MediaLayout, s: ScenePlan, quality: str, out: Path, guard: Callable[[], None] | None = None
+    cfg: Config,
+    layout: MediaLayout,
+    s: ScenePlan,
+    quality: str,
+    out: Path,
+    guard: Callable[[], None] | None = None,
+    cut: list[Piece] | None = None,
+    submit: Submit | None = None,
 ) -> tuple[Path, dict]:
     """``deliver_scene`` with its wall time and the row the render log keeps."""
     stats: dict = {}
     t0 = time.perf_counter()
-    path = deliver_scene(cfg, layout, s, quality, out, stats=stats, guard=guard)
+    path = deliver_scene(cfg, layout, s, quality, out, stats=stats, guard=guard, cut=cut, submit=submit)
     stats.update(
         scene=s.id,
         quality=quality,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -32,7 +33,7 @@ from pathlib import Path
 from coursekit.core.atomic import write_bytes
 from coursekit.core.config import DEFAULT_FONT
 from coursekit.core.errors import UserError
-from coursekit.core.media_tools import mux, probe
+from coursekit.core.media_tools import mux, probe, video_frames
 from coursekit.core.paths import course_root, source_packages
 from coursekit.core.sources import python_sources
 from coursekit.plan.model import scene_plan_from_json, scene_plan_to_json
@@ -105,12 +106,21 @@ def publish_audio(scene, store: Path) -> None:
 
 
 def make_job(
-    scene, quality: str, key: str, memory_gb: float, env: dict[str, str], store: Path | None, font: str = DEFAULT_FONT
+    scene,
+    quality: str,
+    key: str,
+    memory_gb: float,
+    env: dict[str, str],
+    store: Path | None,
+    font: str = DEFAULT_FONT,
+    piece: tuple[int, int] | None = None,
 ) -> dict:
-    """The job for one scene (plain data: str, float, bytes, dicts), see the module docstring."""
+    """The job for one scene (plain data: str, float, bytes, dicts), see the module docstring. With
+    ``piece`` (start, end): only those frames, silent, without narration (``coursekit.render.pieces``);
+    the client joins the pieces and mixes the narration."""
 
     audio: dict[str, bytes | None] = {}
-    for c in scene.cues:
+    for c in scene.cues if piece is None else ():
         if not c.audio_sha256:
             continue
         if store is not None:
@@ -120,9 +130,10 @@ def make_job(
         if _sha256_bytes(data) != c.audio_sha256:
             raise UserError(f"scene '{scene.id}': narration clip {c.audio} changed since the plan was made; run again")
         audio[c.audio_sha256] = data
-    if store is not None:
+    if store is not None and piece is None:
         publish_audio(scene, store)
     return {
+        "piece": list(piece) if piece is not None else None,
         "format": JOB_FORMAT,
         "scene": scene.id,
         "plan": scene_plan_to_json(scene),
@@ -212,6 +223,8 @@ def _render(job: dict, worker: str) -> dict:
     if module is None:
         raise SceneJobError(f"no class {scene.cls} in the worker's scenes/")
     _sweep_orphans()
+    if job.get("piece"):
+        return _render_piece(job, scene, module, mine, worker)
     stats: dict = {}
     with tempfile.TemporaryDirectory(prefix=f"{_TMP_PREFIX}{os.getpid()}-{scene.id}-") as td:
         tmp = Path(td)
@@ -259,6 +272,50 @@ def _render(job: dict, worker: str) -> dict:
         "worker": worker,
         "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
         "manim_s": round(manim_s, 3),
+        "manim_cpu_s": stats.get("manim_cpu_s", 0.0),
+    }
+
+
+def _render_piece(job: dict, scene, module: Path, mine: dict[str, str], worker: str) -> dict:
+    """One piece of a scene, silent: its MP4 and its report (``NarratedScene.piece_report``)."""
+    start, end = job["piece"]
+    stats: dict = {}
+    with tempfile.TemporaryDirectory(prefix=f"{_TMP_PREFIX}{os.getpid()}-{scene.id}-{start}-") as td:
+        tmp = Path(td)
+        plan_file = tmp / "plan.json"
+        plan_file.write_text(job["plan"], encoding="utf-8")
+        media = tmp / "manim"
+        media.mkdir()
+        video = run_manim(
+            scene,
+            module,
+            plan_file,
+            job["quality"],
+            media,
+            job["memory_gb"],
+            stats=stats,
+            die_with_parent=True,
+            unset_env=_nanny_env(),
+            piece=(start, end),
+        )
+        data = video.read_bytes()
+        report = json.loads((media / "piece.json").read_text(encoding="utf-8"))
+        frames = video_frames(video)
+    return {
+        "format": JOB_FORMAT,
+        "scene": scene.id,
+        "piece": [start, end],
+        "report": report,
+        "key": job["key"],
+        "mp4": data,
+        "size": len(data),
+        "sha256": _sha256_bytes(data),
+        "frames": frames,
+        "audio_sha256": [],
+        "environment": mine,
+        "worker": worker,
+        "peak_rss_mb": round(stats.get("peak_rss_mb", 0.0), 1),
+        "manim_s": stats.get("manim_s", 0.0),
         "manim_cpu_s": stats.get("manim_cpu_s", 0.0),
     }
 

@@ -41,9 +41,10 @@ from coursekit.core.locks import course_lock, names
 from coursekit.core.media_tools import probe
 from coursekit.core.paths import course_root
 from coursekit.plan.model import ScenePlan
-from coursekit.render import scene_job
+from coursekit.render import pieces, scene_job
 from coursekit.render.executors.base import SceneExecutor
 from coursekit.render.one_scene import scene_cache_key
+from coursekit.render.pieces import Piece
 from coursekit.render.scene_cache import is_fresh, remember
 from coursekit.render.scene_job import SceneJobError
 
@@ -273,13 +274,39 @@ class DaskExecutor(SceneExecutor):
                 )
         return UserError(f"scene '{scene.id}' failed twice on the cluster: {text}")
 
+    def _submit(self, s: ScenePlan, quality: str, key: str, run: str, piece: Piece | None = None):
+        job = scene_job.make_job(
+            s,
+            quality,
+            key,
+            self.cfg.render.worker_memory_gb,
+            self.env,
+            self.store,
+            self.cfg.course.font,
+            piece=(piece.start, piece.end) if piece is not None else None,
+        )
+        name = f"scene-{s.id}-{quality}-{run}" if piece is None else f"piece-{s.id}-{piece.index}-{quality}-{run}"
+        return self.client.submit(
+            scene_job.run_scene_job,
+            job,
+            key=name,
+            pure=False,
+            retries=JOB_RETRIES,
+            priority=s.frames if piece is None else pieces.cost(piece),
+        )
+
     def deliver(
         self, scenes: list[ScenePlan], quality: str, outdir: Path, slots: int, guard: Callable[[], None] | None = None
     ) -> Iterator[tuple[ScenePlan, Path, dict]]:
+        """Every scene is one job, or one job per piece (``coursekit.render.pieces.cuts`` over the cluster's
+        threads), all sent longest first; a pieced scene is joined, mixed and muxed here when its last
+        piece arrives, and sent again whole if its pieces do not join exactly."""
         from distributed import as_completed  # Dask: only with the dask executor
 
-        futs: dict = {}
+        futs: dict = {}  # future -> (scene, piece or None)
         keys: dict[str, str] = {}
+        arrived: dict[str, dict[int, dict]] = {}
+        cut = pieces.cuts(scenes, max(1, sum(self.client.nthreads().values())))
         run = uuid.uuid4().hex[:8]
         try:
             for s in sorted(scenes, key=lambda s: -s.frames):  # longest first: the shortest tail
@@ -295,30 +322,25 @@ class DaskExecutor(SceneExecutor):
                 if is_fresh(out, key):
                     yield s, out, self._stats(s, quality, t0, reused=True)
                     continue
-                job = scene_job.make_job(
-                    s, quality, key, self.cfg.render.worker_memory_gb, self.env, self.store, self.cfg.course.font
-                )
-                fut = self.client.submit(
-                    scene_job.run_scene_job,
-                    job,
-                    key=f"scene-{s.id}-{quality}-{run}",
-                    pure=False,
-                    retries=JOB_RETRIES,
-                    priority=s.frames,
-                )
-                futs[fut] = s
                 keys[s.id] = key
+                if len(cut[s.id]) > 1:
+                    arrived[s.id] = {}
+                    for p in cut[s.id]:
+                        futs[self._submit(s, quality, key, run, p)] = (s, p)
+                else:
+                    futs[self._submit(s, quality, key, run)] = (s, None)
             pending = set(futs)
-            for fut in as_completed(list(futs), loop=self.client.loop):
+            done = as_completed(list(futs), loop=self.client.loop)
+            for fut in done:
                 pending.discard(fut)
-                s = futs[fut]
+                s, piece = futs[fut]
                 if fut.status != "finished":
                     error = self._fail(s, fut)
-                    for other in list(pending):  # results that are already here are kept
-                        if other.status == "finished":
+                    for other in list(pending):  # whole scenes that are already here are kept
+                        if other.status == "finished" and futs[other][1] is None:
                             pending.discard(other)
                             t0 = time.perf_counter()
-                            o = futs[other]
+                            o = futs[other][0]
                             meta = other.result()
                             self._accept(o, meta, keys[o.id], outdir / f"{o.id}.mp4", guard)
                             yield o, outdir / f"{o.id}.mp4", self._stats(o, quality, t0, meta=meta)
@@ -326,6 +348,22 @@ class DaskExecutor(SceneExecutor):
                 t0 = time.perf_counter()
                 meta = fut.result()
                 fut.release()
+                if piece is not None:
+                    arrived[s.id][piece.index] = meta
+                    if len(arrived[s.id]) < len(cut[s.id]):
+                        continue
+                    metas = [arrived[s.id][p.index] for p in cut[s.id]]
+                    folder, mixed = (
+                        self.layout.manim_dir(s.id) / "pieces",
+                        self.layout.scene_work(s.fps) / f"{s.id}.m4a",
+                    )
+                    meta = pieces.join_results(s, cut[s.id], metas, folder, mixed, self.env)
+                    if meta is None:  # rendered whole instead
+                        again = self._submit(s, quality, keys[s.id], run)
+                        futs[again] = (s, None)
+                        pending.add(again)
+                        done.add(again)
+                        continue
                 out = outdir / f"{s.id}.mp4"
                 self._accept(s, meta, keys[s.id], out, guard)
                 yield s, out, self._stats(s, quality, t0, meta=meta)
@@ -344,6 +382,8 @@ class DaskExecutor(SceneExecutor):
             wall += meta["job_s"]
             stats["peak_rss_mb"] = meta["peak_rss_mb"]
             stats.update(manim_s=meta["manim_s"], manim_cpu_s=meta.get("manim_cpu_s", 0.0))
+            if "pieces" in meta:
+                stats["pieces"] = meta["pieces"]
             stats["_worker"] = meta["worker"]
         stats.update(
             scene=s.id,

@@ -391,6 +391,24 @@ def test_dask_matches_local_frames_and_samples(course, reference):
     assert {frozenset(r) for r in rows} == {frozenset(r) for r in reference["rows"]}  # same log keys
 
 
+def test_dask_renders_a_scene_in_pieces_with_the_local_frames_and_samples(course, reference, monkeypatch):
+    """One scene on the 2-worker cluster, cut in two (pieces of at least half a second): one job per piece,
+    joined and muxed here; the same decoded frames and samples as the local executor's whole render."""
+    from coursekit.render.pieces import MIN_PIECE_ENV
+
+    clear_outputs()
+    monkeypatch.setenv(MIN_PIECE_ENV, "0.5")
+    sent = counting_jobs(monkeypatch)
+    render(course["dask"], course["plans"], ids=[A])
+    assert sent == [A, A]
+    (row,) = log_rows()
+    assert row["pieces"] == 2 and row["executor"] == "dask", row
+    frames, audio = decoded(out_path(A))
+    assert len(frames) == course["scenes"][A].frames
+    assert frames == reference["frames"][A], "decoded frames differ from the local executor's whole render"
+    assert audio == reference["audio"][A]
+
+
 def test_unchanged_scene_is_not_sent(course, reference, monkeypatch, capfd):
     """Same scene-cache key as the local path: nothing is sent, and the local executor reuses them too."""
     if any(not out_path(sid).exists() for sid in SCENES):  # when run on its own
