@@ -61,7 +61,11 @@ FIFTH = Review("fifth", "content-review-5.md", _ids("M1-3 K1-4 P1-4 L1-4"), re.c
 SIXTH = Review(
     "sixth", "content-review-6.md", _ids("E1-1 M1-5 K1-10 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
 )
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH)
+# the seventh (a fresh reader at 632bc01), likewise
+SEVENTH = Review(
+    "seventh", "content-review-7.md", _ids("M1-5 K1-6 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
