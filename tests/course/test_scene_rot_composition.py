@@ -160,7 +160,7 @@ def eps_wording_problems(said: str, shown: str) -> list[str]:
     for want in ("计算机能存下的、紧挨着 1 的下一个数", "双精度浮点数", "绝对值都不超过 1", eps):
         if want not in said:
             out.append(f"the voice does not say {want!r}")
-    for wrong in ("小数", "不大于 1", "极限"):
+    for wrong in ("小数", "不大于 1", "极限", "的差"):  # 的差: a noun chā the voice reads chà (review 8, L2)
         if wrong in said or wrong in shown:
             out.append(f"{wrong!r} is said or shown")
     if "下一个能存下的数" not in shown or "双精度浮点数" not in shown:
@@ -175,3 +175,8 @@ def test_the_eps_wording_check_catches_the_old_words():
     )
     old_shown = "$epsilon$：1 附近相邻小数的间距，\\ 约 $2.2 times 10^(-16)$"
     assert len(eps_wording_problems(old_said, old_shown)) >= 5
+    review7 = (
+        "偏差的单位是 ε，叫机器精度：计算机能存下的、紧挨着 1 的下一个数，和 1 的差，约 2.2 乘 10 的负 16 次方，"
+        "这里用的是双精度浮点数。矩阵里的数，绝对值都不超过 1。"
+    )
+    assert eps_wording_problems(review7, "下一个能存下的数（双精度浮点数）") == ["'的差' is said or shown"]
