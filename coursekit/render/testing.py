@@ -10,6 +10,20 @@ from coursekit.render.registry import scene_class
 from coursekit.render.viewer_check import build_dry_run
 
 
+def quiet_render(media_dir: Path, fps: int | None = None) -> dict:
+    """Manim's settings for a test that renders a scene in its own process: 480p (at ``fps``, else Manim's
+    own), into ``media_dir``, Manim's play cache off, no progress bar, errors only. Pass it to
+    ``manim.tempconfig``."""
+    settings = {
+        "quality": "low_quality",
+        "media_dir": str(media_dir),
+        "disable_caching": True,
+        "progress_bar": "none",
+        "verbosity": "ERROR",
+    }
+    return settings if fps is None else {**settings, "frame_rate": fps}
+
+
 def synthetic_plan(
     scene_id: str,
     cls: str,

@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+BUILD_S = 240  # a build on a loaded 2-core machine: plan (espeak) and a Manim render of a 6 s scene
+#: the page's video is shown and can play
+VIDEO_LOADED = "const v = document.querySelector('video'); return v && !v.hidden && v.readyState >= 2"
 
 
 def studio_env() -> dict[str, str]:
@@ -55,3 +58,16 @@ def running_studio(course: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def open_scene_page(browser, studio: str, scene: str, also: str = "") -> tuple:
+    """A new 1400×1000 page on the studio's page of ``scene``, once its video is loaded (and the JavaScript
+    condition ``also`` holds, if given): ``(context, page, errors)``, ``errors`` the page's uncaught errors.
+    Playwright's ``wait_for_function`` evaluates strings, which the studio's CSP forbids its own pages."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{studio}scene/{scene}")
+    page.wait_for_function(f"() => {{ {VIDEO_LOADED}{f' && {also}' if also else ''}; }}", timeout=BUILD_S * 1000)
+    return context, page, errors

@@ -29,7 +29,7 @@ from manim import (
 from coursekit.render import pieces
 from coursekit.render.executors.local import RenderSlots
 from coursekit.render.narrated_scene import NarratedScene, PieceCutError
-from coursekit.render.testing import synthetic_plan
+from coursekit.render.testing import quiet_render, synthetic_plan
 from tests.support.mini_runs import BEYOND_PLAN, copy_made, run
 
 FPS = 15
@@ -78,16 +78,7 @@ def drift_plan():
 
 def render(tmp: Path, piece: tuple[int, int] | None = None) -> tuple[Path, dict | None]:
     """Drift at 480p15 in this process, whole or one piece; the video and the piece's report."""
-    with tempconfig(
-        {
-            "quality": "low_quality",
-            "frame_rate": FPS,
-            "media_dir": str(tmp),
-            "disable_caching": True,
-            "progress_bar": "none",
-            "verbosity": "ERROR",
-        }
-    ):
+    with tempconfig(quiet_render(tmp, FPS)):
         scene = Drift(plan=drift_plan(), piece=piece)
         scene.render()
         return Path(scene.renderer.file_writer.movie_file_path), scene.piece_report() if piece else None

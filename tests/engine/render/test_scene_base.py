@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from manim import LEFT, RIGHT, Create, Rotate, Square, tempconfig
 
+from coursekit.render.testing import quiet_render
 from scenes.base import (
     CueOverrunError,
     NarratedScene,
@@ -178,15 +179,7 @@ def test_watches_are_sampled_in_tests_but_not_in_a_delivery_render(tmp_path, mon
     monkeypatch.setenv(ns.PLAN_ENV, str(plan_file))
     if asked:
         monkeypatch.setenv(ns.PROBES_ENV, asked)
-    with tempconfig(
-        {
-            "quality": "low_quality",
-            "media_dir": str(tmp_path / "env"),
-            "disable_caching": True,
-            "progress_bar": "none",
-            "verbosity": "ERROR",
-        }
-    ):
+    with tempconfig(quiet_render(tmp_path / "env")):
         scene = Watched()
         scene.render()
     assert scene.frame == 46

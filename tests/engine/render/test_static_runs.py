@@ -14,7 +14,7 @@ from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from coursekit.render import static_runs
 from coursekit.render.narrated_scene import NarratedScene
-from coursekit.render.testing import synthetic_plan
+from coursekit.render.testing import quiet_render, synthetic_plan
 
 FPS = 15
 #: a decoded frame that is not bit-exact must still be this close to the lever-off render's (x264 may decide
@@ -52,16 +52,7 @@ def render(tmp: Path, writer=static_runs.write_frame) -> tuple[Path, dict[str, i
     VideoSegmentEncoder.write_frame = writer or static_runs.MANIMS_WRITE_FRAME
     before = dict(static_runs.counts)
     try:
-        with tempconfig(
-            {
-                "quality": "low_quality",
-                "frame_rate": FPS,
-                "media_dir": str(tmp),
-                "disable_caching": True,
-                "progress_bar": "none",
-                "verbosity": "ERROR",
-            }
-        ):
+        with tempconfig(quiet_render(tmp, FPS)):
             scene = Holds(plan=holds_plan())
             scene.render()
             movie = Path(scene.renderer.file_writer.movie_file_path)

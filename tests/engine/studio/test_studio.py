@@ -28,11 +28,10 @@ from coursekit.studio.server import RangeNotSatisfiable, check_bind, host_allowe
 from coursekit.studio.watcher import observe
 from tests.support.browser import chromium
 from tests.support.mini_runs import copy_made, copy_mini_course
-from tests.support.studio_process import running_studio, studio_env
+from tests.support.studio_process import BUILD_S, open_scene_page, running_studio, studio_env
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "tests" / ".tmp"
-BUILD_S = 240  # a build on a loaded 2-core machine: plan (espeak) and a Manim render of a 6 s scene
 
 
 # -- the guards, without a server ------------------------------------------------------------------
@@ -263,17 +262,7 @@ def browser():
 @pytest.fixture(scope="module")
 def scene_page(studio, browser):
     """count_dots open in the studio (its page asks for the first build), with the video loaded."""
-    # Playwright's wait_for_function evaluates strings, which the studio's CSP forbids its own pages
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(studio + "scene/count_dots")
-    page.wait_for_function(
-        "() => { const v = document.querySelector('video');"
-        " return v && !v.hidden && v.readyState >= 2 && v.src.includes('/preview/count_dots.mp4'); }",
-        timeout=BUILD_S * 1000,
-    )
+    context, page, errors = open_scene_page(browser, studio, "count_dots", "v.src.includes('/preview/count_dots.mp4')")
     page.wait_for_function("() => document.querySelectorAll('.cue-bar').length > 0")
     yield page
     assert errors == []

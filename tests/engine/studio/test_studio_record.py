@@ -26,9 +26,8 @@ from coursekit.studio import recording
 from coursekit.zh.lexicon import Lexicon
 from tests.support.browser import chromium
 from tests.support.mini_runs import copy_made, copy_mini_course, ok, run
-from tests.support.studio_process import running_studio
+from tests.support.studio_process import BUILD_S, open_scene_page, running_studio
 
-BUILD_S = 240  # a build on a loaded 2-core machine (as test_studio.py)
 FPS = 15  # the mini course's quality is low: its previews and its course are planned at 15 fps
 CUE = "count_dots.ask"
 SAID = "再加一个，是几个？"
@@ -196,15 +195,7 @@ def test_a_cue_recorded_in_the_studio_is_its_audio_until_its_words_change(course
     assert status == 404 and answer["error"].startswith("scene count_dots has no cue 'nope'")
     assert not flac.parent.exists()
 
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(studio + "scene/count_dots")
-    page.wait_for_function(
-        "() => { const v = document.querySelector('video'); return v && !v.hidden && v.readyState >= 2; }",
-        timeout=BUILD_S * 1000,
-    )
+    context, page, errors = open_scene_page(browser, studio, "count_dots")
     card = page.locator(f'.take-card[data-cue="{CUE}"]')
     assert _state(page) == "missing"
     assert card.locator(".prompter").inner_text().replace("\n", "") == SAID
