@@ -333,14 +333,23 @@ def _video_stream(path: Path) -> tuple[int, str]:
     return int(frames), md5.removeprefix("MD5=")
 
 
+def _off_on(repeat: int) -> list[str]:
+    """A lever's runs in rounds off, on, on, off, …: a drift in the machine's load weighs on both alike."""
+    return [x for k in range(repeat) for x in (("off", "on") if k % 2 == 0 else ("on", "off"))]
+
+
+def _medians(runs: dict[str, list[dict]]) -> dict[str, dict[str, float]]:
+    """Each lever's median CPU and wall seconds."""
+    return {k: {m: statistics.median(r[m] for r in v) for m in ("cpu_s", "wall_s")} for k, v in runs.items()}
+
+
 def phase_static_runs(repeat: int) -> dict:
     """STATIC_SCENE at 1080p60 with the static-runs lever off and on, in rounds off, on, on, off, … (so a
     drift in the machine's load weighs on both alike); each render from a fresh workspace (cold caches)."""
     from coursekit.render.static_runs import STATS_ENV, SWITCH_ENV
 
     runs: dict[str, list[dict]] = {"off": [], "on": []}
-    order = [("off", "on") if k % 2 == 0 else ("on", "off") for k in range(repeat)]
-    for lever in [x for pair in order for x in pair]:
+    for lever in _off_on(repeat):
         out = workspace(f"static-runs-{lever}", "high", voice="silent")
         run(["plan"], out)
         stats = out / "static-runs.jsonl"
@@ -365,7 +374,7 @@ def phase_static_runs(repeat: int) -> dict:
         )
         console.print(f"  lever {lever}: {cpu:.1f} CPU s, {wall:.1f} s wall, {n} frames")
     video_s = runs["on"][0]["frames"] / 60
-    med = {k: {m: statistics.median(r[m] for r in v) for m in ("cpu_s", "wall_s")} for k, v in runs.items()}
+    med = _medians(runs)
     on = runs["on"][0]
     return {
         "scene": STATIC_SCENE,
@@ -401,9 +410,8 @@ def phase_pieces(repeat: int) -> dict:
     from coursekit.render.pieces import SWITCH_ENV
 
     runs: dict[str, list[dict]] = {"off": [], "on": []}
-    order = [("off", "on") if k % 2 == 0 else ("on", "off") for k in range(repeat)]
-    reference: list[str] | None = None
-    for lever in [x for pair in order for x in pair]:
+    reference: list[str] = []  # the first render's (whole: every round order starts with off)
+    for lever in _off_on(repeat):
         out = workspace(f"pieces-{lever}", "high", voice="silent")
         run(["plan"], out)
         cpu0 = cpu_children()
@@ -412,13 +420,8 @@ def phase_pieces(repeat: int) -> dict:
         load = round(os.getloadavg()[0], 2)
         (row,) = [r for r in render_log(out, "high") if r["scene"] == STATIC_SCENE]
         digests = _decoded_digests(out / "scenes" / "high" / f"{STATIC_SCENE}.mp4")
-        if reference is None and lever == "off":
-            reference = digests
-        differ = (
-            None
-            if reference is None
-            else sum(a != b for a, b in zip(digests, reference)) + abs(len(digests) - len(reference))
-        )
+        reference = reference or digests
+        differ = sum(a != b for a, b in zip(digests, reference)) + abs(len(digests) - len(reference))
         runs[lever].append(
             {
                 "cpu_s": round(cpu, 2),
@@ -434,14 +437,10 @@ def phase_pieces(repeat: int) -> dict:
         )
         console.print(
             f"  pieces {lever}: {cpu:.1f} CPU s, {wall:.1f} s wall, {len(digests)} frames "
-            f"({differ if differ is not None else '?'} differ from the whole render), load {load}"
+            f"({differ} differ from the whole render), load {load}"
         )
-    # the first "on" run of a round that starts with "on" was compared before a reference existed
-    for r in runs["on"]:
-        if r["frames_differ"] is None:
-            r["frames_differ"] = "not compared"
     video_s = runs["off"][0]["frames"] / 60
-    med = {k: {m: statistics.median(r[m] for r in v) for m in ("cpu_s", "wall_s")} for k, v in runs.items()}
+    med = _medians(runs)
     return {
         "scene": STATIC_SCENE,
         "video_s": video_s,
@@ -449,7 +448,7 @@ def phase_pieces(repeat: int) -> dict:
         "runs": runs,
         "off": med["off"],
         "on": med["on"],
-        "same_frames": all(r["frames_differ"] in (0, "not compared") for v in runs.values() for r in v),
+        "same_frames": all(r["frames_differ"] == 0 for v in runs.values() for r in v),
     }
 
 
