@@ -69,7 +69,13 @@ PHASES = [
     "course-medium-dask",
     "doctor",
 ]
-EXTRA = ["course-low-j2", "course-low-dask", "static-runs", "pieces"]  # a quicker Dask comparison (480p15); levers
+EXTRA = [
+    "course-low-j2",
+    "course-low-dask",
+    "static-runs",
+    "pieces",
+    "studio-edit",
+]  # a quicker Dask comparison (480p15); levers
 STATIC_SCENE = "angle_addition"  # about 80 s of video
 EDIT = ("clock_row", "近处远处都顾得上。", "近处远处都照顾得上。")  # one word of clock_row.takeaway
 console = Console(highlight=False, width=150)
@@ -303,6 +309,23 @@ def phase_preview() -> dict:
         "runs": walls,
         "target_s": 0.3 * longest.duration + 3,
     }
+
+
+def phase_studio_edit() -> dict:
+    """The studio's edit to a playable preview on unit_circle (47 s) and shift_machine (99 s): ``bench/studio.py``
+    with ``--edits 10`` on each, through the page in Chromium (the target: a median under 4 s on both)."""
+    out = {}
+    for scene in ("unit_circle", "shift_machine"):
+        folder = ROOT / "media" / "bench" / f"studio-{scene}"
+        subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "studio.py"), "--scene", scene, "--edits", "10", "--output", folder],
+            cwd=ROOT,
+            check=True,
+        )
+        r = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+        out[scene] = {k: r[k] for k in ("median_wall_s", "max_wall_s", "median_remade_s", "edits")}
+    out["target_s"] = 4.0
+    return out
 
 
 def _video_stream(path: Path) -> tuple[int, str]:
@@ -673,6 +696,8 @@ def main() -> int:
                 r = phase_static_runs(args.repeat)
             elif phase == "pieces":
                 r = phase_pieces(args.repeat)
+            elif phase == "studio-edit":
+                r = phase_studio_edit()
             else:
                 r = phase_preview()
             r.update(commit=commit, date=time.strftime("%Y-%m-%d %H:%M"), cores=os.cpu_count(), cpu_probe_s=probe)

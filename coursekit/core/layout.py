@@ -278,6 +278,7 @@ class MediaLayout:
     preview_key = _EntryPath()
     preview_frame = _EntryPath()
     preview_narration = _EntryPath()
+    preview_stretches = _EntryPath()
     inspect = _EntryPath()
     studio = _Folder("studio")
     studio_preview_record = _EntryPath()

@@ -41,7 +41,7 @@ from coursekit.project.speech import Speech
 from coursekit.render import motion
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
-from coursekit.render.one_scene import deliver_scene
+from coursekit.render.one_scene import deliver_remade, deliver_scene
 from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
@@ -183,6 +183,15 @@ class Project(ProjectBase):
             deliver_scene(self.config, self.layout, plan, PREVIEW.quality, out, subtitles=True)
             png = extract_frame(out, plan.frames - 1, self.layout.preview_frame(plan.id))
         return out, png
+
+    def remake_preview(
+        self, plan: ScenePlan, provisional: Callable[[Path], None] | None = None, stats: dict | None = None
+    ) -> Path:
+        """The studio's preview of ``plan`` (``deliver_remade``): only the stretch of frames an edit changed
+        rendered again, ``provisional(video)`` called when a provisional preview is in place first."""
+        return deliver_remade(
+            self.config, self.layout, plan, PREVIEW.quality, self.layout.preview_video(plan.id), provisional, stats
+        )
 
     def listen(self, scene_id: str) -> Path:
         """The scene's narration track alone, from its lesson's plan at ``PREVIEW``'s frame rate."""

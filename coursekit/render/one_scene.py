@@ -4,6 +4,7 @@ the output file's course lock."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import threading
 import time
@@ -21,7 +22,7 @@ from coursekit.core.locks import course_lock, names, waiting_lock
 from coursekit.core.media_tools import mux, video_frames
 from coursekit.core.paths import shown
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
-from coursekit.render import pieces
+from coursekit.render import pieces, preview_pieces
 from coursekit.render.manim_process import CANNOT_CUT, run_manim
 from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
@@ -282,3 +283,61 @@ def deliver_timed(
         time=round(time.time(), 3),
     )
     return path, stats
+
+
+def deliver_remade(
+    cfg: Config,
+    layout: MediaLayout,
+    scene: ScenePlan,
+    quality: str,
+    out: Path,
+    provisional: Callable[[Path], None] | None = None,
+    stats: dict | None = None,
+) -> Path:
+    """``deliver_scene`` with subtitles, for the studio: the silent video remade from the stretches the
+    last preview left (``coursekit.render.preview_pieces``), only what an edit changed rendered again;
+    ``provisional(out)`` is called once ``out`` holds a provisional preview (the edited cue with the old
+    frames after it), before the remade one replaces it. ``stats`` gets ``reused`` and the remake's
+    ``stretches`` (what was reused and rendered, or why the scene was rendered whole)."""
+    stopping.check()
+    with course_lock(layout.root, names.output(layout.root, out), f"writing {shown(out)}"):
+        module, key = scene_cache_key(scene, quality, True, cfg.course.font)
+        reused = bool(module and is_fresh(out, key))
+        if stats is not None:
+            stats["reused"] = reused
+        if reused:
+            return out
+        if module is None or not pieces.switched_on():
+            return deliver_scene(cfg, layout, scene, quality, out, subtitles=True, stats=stats)
+        work = layout.scene_work(scene.fps)
+        _write_scene_plan(layout, scene)
+        vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt")
+
+        def render_piece(p: Piece) -> tuple[Path, dict]:
+            media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
+            video = render_silent(cfg, layout, scene, quality, use_cache=False, media_dir=media, piece=p)
+            return video, pieces.read_report(media / "piece.json")
+
+        with ThreadPoolExecutor(max_workers=1) as side:
+            mixing = side.submit(write_scene_narration, scene, work / f"{scene.id}.m4a")
+
+            def early(video: Path) -> None:
+                with replacing(out) as tmp:
+                    mux(video, mixing.result(), tmp, subtitles=vtt)
+                if provisional is not None:
+                    provisional(out)
+
+            store = preview_pieces.store_for(layout, scene)
+            code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
+            video, did = preview_pieces.remake(
+                scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
+            )
+            if video is None:
+                video = render_silent(cfg, layout, scene, quality, stats=stats)
+            audio = mixing.result()
+        if stats is not None:
+            stats["stretches"] = dataclasses.asdict(did)
+        with replacing(out) as tmp:
+            mux(video, audio, tmp, subtitles=vtt)
+        remember(out, key)
+        return out

@@ -29,7 +29,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages
 from coursekit.project.base import PREVIEW
-from coursekit.render.scene_cache import key_path
+from coursekit.render.scene_cache import key_path, remember
 from coursekit.render.scene_contract import require_fit
 from coursekit.studio.checks import Checks
 from coursekit.studio.freshness import Freshness
@@ -39,6 +39,8 @@ from coursekit.studio.status import Status
 #: after a new preview, the page that shows the scene fetches it before anything else runs: at most this
 #: long, and not at all when no page shows the scene or a page has already fetched that very video
 GRACE_S = 3.0
+#: the key a provisional preview is recorded under: no scene-cache key equals it
+PROVISIONAL_KEY = "provisional"
 
 
 def _forget_course_modules(root: Path) -> None:
@@ -162,6 +164,29 @@ class Builder:
         self.fresh.plan_made(lesson_id, inputs, plan)
         return plan
 
+    def _provisional(self, scene, video: Path, t0: float) -> None:
+        """A provisional preview of ``scene`` is in place (``Project.remake_preview``): record it, with a key
+        that no scene-cache key equals (so it is never fresh), and tell the page."""
+        remember(video, PROVISIONAL_KEY)
+        sha = (read_json(key_path(video)) or {}).get("sha256")
+        seconds = round(time.perf_counter() - t0, 2)
+        record = {"key": PROVISIONAL_KEY, "sha256": sha, "seconds": seconds, "made": time.time()}
+        record["plan"] = dataclasses.asdict(scene)
+        write_text(
+            self.shared.layout.studio_preview_record(scene.id),
+            json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n",
+        )
+        self.shared.say(f"studio: {scene.id}: provisional preview in {seconds:.1f} s")
+        self.shared.publish(
+            {
+                "type": "preview",
+                "scene": scene.id,
+                "seconds": seconds,
+                "version": preview_version(sha),
+                "provisional": True,
+            }
+        )
+
     def build(self, scene_id: str, why: str) -> tuple[dict, Callable[[], None] | None]:
         """Plan the scene's lesson and render its preview; returns the event that says how it went and
         what is left to do after the page has been told."""
@@ -175,7 +200,9 @@ class Builder:
             require_fit(course, [scene_id])  # the same lines `render.py check` prints
             scene = self.plan(course.lesson_of(scene_id).id).scene(scene_id)
             planned = time.perf_counter()
-            out, _ = shared.project.preview(scene, last_frame=False)  # the last frame after the page has it
+            # only what the edit changed is rendered again; the page gets a provisional preview first when
+            # one can be made (the edited cue, then the last preview's frames after it)
+            out = shared.project.remake_preview(scene, lambda video: self._provisional(scene, video, t0))
             made = read_json(key_path(out)) or {}
             if made.get("key"):  # the key just used: the page's next look needs no second parse
                 self.fresh.remember(scene, made["key"])
