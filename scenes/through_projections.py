@@ -193,6 +193,7 @@ class ThroughProjections(NarratedScene):
             unknown=len(memo["unknown"]),
             texts=[m.text for m in memo["texts"]],
             rule=memo["rule_text"].typst_code,
+            caption=memo["caption"].text,
         )
         with self.cue("memorise") as cue:
             self.swap(
@@ -360,7 +361,9 @@ class ThroughProjections(NarratedScene):
             color=theme.ANGLE,
             font_size=TYPST * theme.SIZE_SMALL,
         ).move_to(np.array([0.0, y - 1.3, 0.0]))
-        caption = theme.small_text("示意图", color=theme.MUTED).move_to(np.array([0.0, y - 2.1, 0.0]))
+        caption = theme.small_text("示意图：一种可能，不是实测", color=theme.MUTED).move_to(
+            np.array([0.0, y - 2.1, 0.0])
+        )
         group = VGroup(axis, ticks, band, cards, unknown, texts, rule, rule_text, caption)
         return {
             "axis": VGroup(axis, ticks),

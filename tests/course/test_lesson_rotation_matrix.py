@@ -127,6 +127,29 @@ def test_no_seed_slogan_in_voice_titles_or_screen(lesson):
     assert seed_slogans(old) == old
 
 
+#: L1 (review 8): in lessons 1–2 前 is the earlier seat (谁在前, k 在前); a later seat is 往后, so a word that
+#: takes a reading m seats on must not say 往前
+FORWARD_FOR_LATER = re.compile(r"往前[拨挪转]")
+
+
+def forward_for_later(texts: list[str]) -> list[str]:
+    return [t for t in texts if FORWARD_FOR_LATER.search(t)]
+
+
+def test_no_text_of_the_course_says_forward_for_a_later_seat():
+    from scenes import assertions_live
+
+    course = load_course(load_config(None).lessons)
+    texts = [f"{c.text}\n{c.say or ''}" for lesson in course.lessons for s in lesson.scenes for c in s.cues]
+    texts += [lesson.title for lesson in course.lessons] + [s.title for lesson in course.lessons for s in lesson.scenes]
+    shown = list(assertions_live.CLAIMS.values()) + [assertions_live.BUG_CLAIM]
+    assert len(texts) > 150 and forward_for_later(texts + shown) == []
+    assert "往后拨" in assertions_live.BUG_CLAIM
+    # the seeded case: review 8's wording (gram_stripes.dot, assertions_live.bug and its screen line)
+    old = ["PE(m) 是把 PE(0) 往前拨 m 步", "还当它是往前拨", "行向量左乘 $M_k$，当作往前拨"]
+    assert forward_for_later(old) == old
+
+
 @pytest.fixture(scope="module")
 def scene_d():
     return narration_scene
@@ -445,7 +468,7 @@ def test_next_step_ends_on_the_course_thread():
         assert "下一课" not in cue.text and "接下来" not in cue.text
     # M2: the readings' distance-only dot product is not put beside RoPE's without the projections between
     link = scene.plan.cue("link").text
-    assert "W_Q" in link and "保不住" in link and "最后才转" in link
+    assert "查询矩阵、键矩阵" in link and "保不住" in link and "最后才转" in link
     # P2 (review 6): the recap rows do not set RoPE's q, k beside the readings added to x a second time
     assert "RoPE" not in recap["rows"][0][1] and "加到" not in recap["rows"][1][1]
     assert "RoPE" not in scene.plan.cue("recap").text
@@ -461,7 +484,7 @@ def test_next_step_ends_on_the_course_thread():
     assert q["moved"] == bare(f"整句往后挪 {SHIFT} 个位置") and f"往后挪 {SHIFT} 个位置" in question
     assert np.allclose(q["x"][0], q["x"][1])  # the moved sentence keeps every gap as drawn
     assert "RoPE" in q["asks"][0] and "x" in q["asks"][1] and "W_Q" in q["asks"][1]
-    assert "RoPE 打分" in question and "加到 x 上" in question and "W_Q、W_K" in question
+    assert "RoPE 打分" in question and "加到 x 上" in question and "再乘查询矩阵、键矩阵" in question
     for gone in ("秩", "个头", "课外"):
         assert gone not in question, gone
     # the premise holds: moved on by SHIFT, RoPE's scores stay put and the clock row's added to x do not

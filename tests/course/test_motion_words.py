@@ -23,10 +23,11 @@ SCENES = scene_ids()  # every scene of the course, in order (config.yaml's lesso
 #: the course's own words for a way of turning, beside plain Mandarin's 逆时针/顺时针 (the engine's
 #: ``motion.TURN_WORDS``). They name a direction only through the course's convention: θ > 0 turns
 #: counter-clockwise (the unit circle, R(θ)), and every clock hand and RoPE arrow turns on that way as the
-#: seat grows, so "forward" and "turn more" are counter-clockwise and "back" and "the opposite way" clockwise.
+#: seat grows, so "on to a later seat" (往后拨: 后 is later, as 谁在前 makes 前 earlier) and "turn more" are
+#: counter-clockwise and "back" and "the opposite way" clockwise.
 #: (转回原处, "comes back round to where it was", names no direction and is not here.)
 COURSE_TURN_WORDS = {
-    "往前拨": COUNTER_CLOCKWISE,
+    "往后拨": COUNTER_CLOCKWISE,
     "往前转": COUNTER_CLOCKWISE,
     "多转": COUNTER_CLOCKWISE,
     "往回拨": CLOCKWISE,
@@ -88,3 +89,15 @@ def test_the_course_words_are_read_where_the_course_turns():
         plan = scene.plan.cue(cue)
         assert set(motion.said_ways(f"{plan.text}\n{plan.spoken}", WORDS)) == {way}, full
         assert any(t.cue == full and t.way == way and abs(t.degrees) >= motion.MIN_TURN_DEG for t in scene.turns), full
+
+
+def test_the_shift_to_a_later_seat_is_read_as_a_turn_on():
+    """L1 (review 8): lesson 3 says 往后拨 for M_m taking a reading m seats later (gram_stripes.dot) and for what the
+    row bug is taken to do (assertions_live.bug); the check reads both as counter-clockwise, the way the hands turn
+    as the seat grows (shift_machine.machine draws it)."""
+    for scene_id, cue in (("gram_stripes", "dot"), ("assertions_live", "bug")):
+        plan = narration_scene(scene_id).plan.cue(cue)
+        said = motion.said_ways(f"{plan.text}\n{plan.spoken}", WORDS)
+        assert set(said) == {COUNTER_CLOCKWISE} and "往后拨" in said[COUNTER_CLOCKWISE], (scene_id, cue, said)
+    # seeded: review 8's wording said 往前拨, which in this course would mean an earlier seat; no word read
+    assert motion.said_ways("PE(m) 是把 PE(0) 往前拨 m 步", WORDS) == {}

@@ -84,7 +84,7 @@ def test_gram_stripes_proof_uses_the_move_and_the_shift_machine(scene_d):
     assert lines == ["PE(m)·PE(n)", "=(M_mPE(0))·(M_mPE(n-m))", "=PE(0)·PE(n-m)"]
     assert [plain(c) for c in proof["shifts"]] == ["PE(m)=M_mPE(0)", "PE(n)=M_mPE(n-m)"]
     assert proof["move"] == "两支一起转，点积不变"  # the move named in rotation_fidelity.inner, as drawn there
-    assert "两支一起转，点积不变" in scene.plan.cue("dot").text and "往前拨 m 步" in scene.plan.cue("dot").text
+    assert "两支一起转，点积不变" in scene.plan.cue("dot").text and "往后拨 m 步" in scene.plan.cue("dot").text
     cos = one(scene, "cosines")
     assert plain(cos["shown"]) == "=sum_icos(omega_i(n-m))" and "第二种看法" in cos["view"][0]
     # each step holds for the scene's d = 32 (sin, cos pairs: M_m = mathcore.shift_matrix(m, 32))

@@ -144,7 +144,7 @@ def test_the_narration_quotes_the_figures_and_the_starts(scene):
     assert figures.value("loop_added_min") in said["projected"] and figures.value("loop_added_max") in said["projected"]
     assert figures.value("loop_rope") in said["rope"]
     # the reason, in the order the table shows it: the same turn for both, right before the dot product
-    assert "两支一起转，点积不变" in said["why"] and "x 没转" in said["why"] and "W_Q" in said["why"]
+    assert "两支一起转，点积不变" in said["why"] and "x 没转" in said["why"] and "这两个矩阵" in said["why"]
     # M5 (review 6): a head of four speeds turns each plane back by its own m steps, not by one mθ
     assert "最后才转" in said["rope"] and "每个平面各自往回转 m 步" in said["rope"] and "θ" not in said["rope"]
 
@@ -168,6 +168,20 @@ def test_the_formulas_and_the_schematic(scene):
     said = scene.plan.cue("memorise").text
     assert "每个位置各记一份答案" in said and "ω 的 k 倍" in said
     assert "没见过的位置，答案就靠不住" in said and "没有答案" not in said
+    # P4 (review 8): no measurement stands behind this picture; voice and screen both say so
+    assert schematic_unflagged(said, memo["caption"]) == []
+
+
+def schematic_unflagged(said: str, caption: str) -> list[str]:
+    """Where the memorise schematic is not flagged as a picture of a possibility rather than a measurement."""
+    out = [] if "示意" in said and "不是实测" in said else ["voice"]
+    return out + ([] if "示意图" in caption and "不是实测" in caption and "可能" in caption else ["screen"])
+
+
+def test_the_schematic_flag_check_sees_the_old_wording():
+    # seeded: review 8's memorise cue and caption
+    old_said = "模型够大的话，可能干脆把见过的每个位置各记一份答案，而不去学这条规律；没见过的位置，答案就靠不住。"
+    assert schematic_unflagged(old_said, "示意图") == ["voice", "screen"]
 
 
 def times_k_cues(cues) -> list[str]:

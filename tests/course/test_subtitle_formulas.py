@@ -82,3 +82,18 @@ def test_the_check_fails_on_the_course_with_the_rule_switched_off(monkeypatch):
     off = breaks(False)
     assert len(off) >= 3, sorted(off)  # 7 cues on main at 209164e, the four of review 3 (L1) among them
     assert breaks(True) == {}
+
+
+def underscored(pieces: list[str]) -> list[str]:
+    """L4 (review 8): subtitles cannot set a subscript, and a typed W_Q reads as code: the pieces that show one."""
+    return [p for p in pieces if "_" in p]
+
+
+def test_no_subtitle_of_the_course_shows_an_underscore():
+    bad = [f"{lesson} · {cue.id}: {p}" for lesson, cue in course_cues() for p in underscored(pieces_of(cue))]
+    assert bad == []
+    # the seeded case: review 8's through_projections.setup, cut into lines as the course cuts its subtitles
+    old = "回到打分。q 和 k 是词向量乘上两个学出来的矩阵 W_Q、W_K 得到的。"
+    width = LIMITS.max_chars_per_line
+    lines = [line for event in segment(old, width) for line in wrap_lines(event, width)]
+    assert any("W_Q" in p for p in underscored(lines)), lines

@@ -128,7 +128,7 @@ def test_a_turn_back_and_forth_in_one_play_is_two_turns():
 
 
 def test_a_course_adds_its_own_phrasing():
-    words = {**motion.TURN_WORDS, "往回拨": motion.CLOCKWISE, "往前拨": motion.COUNTER_CLOCKWISE}
+    words = {**motion.TURN_WORDS, "往回拨": motion.CLOCKWISE, "往后拨": motion.COUNTER_CLOCKWISE}
     scene = build(rotate(PI / 4), text="这次把指针往回拨。")
     assert findings(scene) == []  # plain Mandarin knows no "back"
     (f,) = findings(scene, words=words)
