@@ -210,7 +210,7 @@ def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
         return min(gap, 360.0 - gap)
 
     assert apart(0, 0, 44) < 5.0 and apart(1, 0, 44) > 90.0  # P3 (review 8): clock_row's pair, recalled
-    assert "0、44：只有慢的分得开" in cls.ROWS[4][3] and "0 和 44" in cue_text("summary_table", "planes")
+    assert "0、44：只有慢的能分开" in cls.ROWS[4][3] and "0 和 44" in cue_text("summary_table", "planes")
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
     # P1 (review 8): the seats row says rope_invariance's 110° (recap_one went); the recap gives minimal_rope's
@@ -311,7 +311,7 @@ def test_distances_are_not_counted_with_ge():
 # -- condition, and only once words have angles; the plan's voice names every stop; every recap gives figures ---
 #: a claim that RoPE tells which word comes first, and the conditions that make it true (k starts in another
 #: direction than q; with q = k both orders score alike)
-ORDER_CLAIM = re.compile(r"谁在前[^。？]{0,10}(分得出|分得清|记下)|(记下|分得出|分得清)[^。？]{0,16}谁在前")
+ORDER_CLAIM = re.compile(r"谁在前[^。？]{0,10}(分得出|分得清|分辨|记下)|(记下|分得出|分得清|分辨)[^。？]{0,16}谁在前")
 ORDER_CONDITION = re.compile(r"方向不同|多偏|q\s*=\s*k|q、k\s*一样")
 
 
@@ -343,12 +343,14 @@ def test_order_and_angle_checks_catch_review_8s_wording():
     old_swap = "隔得一样远，先后一换，点积就变了。所以 RoPE 记下的不只是隔多远，还有谁在前、谁在后。"
     old_recap = "第三组：同样相距 3，k 在后，点积是 −0.34；k 到了前面，就是正的 0.34。谁在前，RoPE 也记下了。"
     assert unconditioned_order_claims([old_swap, old_recap, "它知道谁在前吗？"]) == [old_swap, old_recap]
-    assert unconditioned_order_claims(["RoPE 连谁在前也分得出。前提是 q、k 本来方向不同。"]) == []
+    assert unconditioned_order_claims(["RoPE 连谁在前也能分辨。前提是 q、k 本来方向不同。"]) == []
     old_take = "剩下的 40° 就是第二步。两个词的角度一减，就知道它们相距几个位置。"
     old_turn = "接着让箭头转；长度不变；两个角度一减，就是相距几个位置。"
     assert len(distance_from_angle_faults([(False, old_take)])) == 2
     assert distance_from_angle_faults([(True, old_turn)]) == [f"no turn condition: {old_turn}"]
-    assert distance_from_angle_faults([(False, "等词按位置转了角度，没满一圈时，角度一减就读出相距多远。")]) == []
+    assert (
+        distance_from_angle_faults([(False, "后面词会按位置带上角度，不满一圈时，角度一减，就能读出相距多远。")]) == []
+    )
 
 
 def test_lesson_1_names_the_conditions_of_its_order_and_distance_claims():
