@@ -1,7 +1,9 @@
-"""收尾：一张表串起全课 — the lesson's pictures in the order it showed them, a row each, then a three-line recap.
+"""收尾：一张表串起全课 — the lesson's pictures in the order it showed them, a row each, then a two-line recap.
 
 K2 (review 7): the rows follow the lesson's own path (pointer → turning arrow → shuffled words → RoPE →
-planes), and the columns are what each picture showed and what the lesson took from it.
+planes), and the columns are what each picture showed and what the lesson took from it. P1 (review 8): the
+recap adds only what the rows do not say: minimal_rope's table of F at every seat (its figures, symmetric since
+q = k) and why rope_invariance's pair tells before from after (k starts ahead of q; M1).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ _FIRST, _SECOND = AngleAddition.FIRST, AngleAddition.SECOND
 
 
 class SummaryTable(NarratedScene):
-    """intro → pointer → turn → blind → seats → planes (a row each) → recap_one/two/three → close.
+    """intro → pointer → turn → blind → seats → planes (a row each) → recap_two/three → close.
 
     A row's cells appear as the narration reaches them: the cue text is split at
     its "；" and each part's share of the characters times the "what it showed"
@@ -34,7 +36,7 @@ class SummaryTable(NarratedScene):
     """
 
     SCENE_IDS = ("summary_table",)
-    CUES = ("intro", "pointer", "turn", "blind", "seats", "planes", "recap_one", "recap_two", "recap_three", "close")
+    CUES = ("intro", "pointer", "turn", "blind", "seats", "planes", "recap_two", "recap_three", "close")
     HEADS = ("画面", "看到了什么", "由此得到")
     #: (cue, icon, the picture, what it showed, what the lesson took from it), in the lesson's order
     ROWS = (
@@ -44,21 +46,25 @@ class SummaryTable(NarratedScene):
             "arcs",
             "转动箭头",
             f"{_FIRST:g}° 再 {_SECOND:g}° = {_FIRST + _SECOND:g}°，长度不变",
-            "角度一减，得出距离",
+            "角度一减，得出第二步",
         ),
         ("blind", "shuffle", "打乱词序", "“我”拿到的四个数不变", "位置要另外告诉模型"),
         ("seats", "turn", "RoPE", "位置 m：q、k 转 m 个 θ", "点积只跟 n − m 有关"),
-        ("planes", "clocks", "快慢不同的平面", "快的分开 1、2，慢的分开 0、44", "每种距离都不一样"),
+        ("planes", "clocks", "快慢不同的平面", "0、44：只有慢的能分开", "每种距离都不一样"),
     )
-    #: the recap: three pictures of the lesson, each with its figures (rope_invariance's pairs and swap,
-    #: minimal_rope's table of F at every seat)
+    #: the recap: minimal_rope's table of F at every seat, then why rope_invariance's pair tells before from after
     RECAPS = (
-        ("recap_one", "angle", f"(0, 3)、(2, 5)、(10, 13)：夹角都是 {figures.value('rope_pair_gap_deg')}°"),
-        ("recap_two", "arcs", "F 坐满 6 个位置：每条斜线上的数都一样"),
+        (
+            "recap_two",
+            "arcs",
+            f"F 坐满 6 个位置：{figures.value('same_word_d0')}、{figures.value('same_word_d1')}、"
+            f"{figures.value('same_word_d2')}，两边对称",
+        ),
         (
             "recap_three",
             "turn",
-            f"相距 3：k 在后 {figures.value('rope_pair_score')}，k 在前 +{figures.value('rope_swap_score')}",
+            f"k 起初多偏 {figures.value('rope_pair_lead_deg')}°：k 在后 {figures.value('rope_pair_score')}，"
+            f"k 在前 +{figures.value('rope_swap_score')}",
         ),
     )
     CLOSE = "给词标位置，除了转，还有别的办法吗？"
@@ -123,7 +129,7 @@ class SummaryTable(NarratedScene):
                 right=[float(c.get_right()[0]) for c in row.cells],
             )
 
-        # -- the three-sentence recap ------------------------------------------------------------
+        # -- the two-line recap ------------------------------------------------------------
         lines = []
         for k, (short, icon_name, text) in enumerate(self.RECAPS):
             icon = ICONS[icon_name](size=0.8)

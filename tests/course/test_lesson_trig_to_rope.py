@@ -70,7 +70,7 @@ def test_trig_opening_roadmap_has_a_row_for_every_scene_of_the_lesson():
     stages = list(TRIG_STAGES.values())
     assert stages == sorted(stages) and set(stages) == set(range(1, len(items) + 1))
     plan = scene.plan.cue("plan").text
-    assert "动手" in plan and "一张表" in plan  # the voice names the last two stages too
+    assert "动手" in plan and "一张表" in plan  # the voice names the last two stages too (all: see PLAN_WORDS)
 
 
 @pytest.fixture(scope="module")
@@ -209,17 +209,21 @@ def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
         gap = np.degrees((r - p) * w[plane]) % 360.0
         return min(gap, 360.0 - gap)
 
-    assert apart(0, 1, 2) > 45.0 and apart(0, 0, 44) < 5.0 and apart(1, 0, 44) > 90.0
-    assert "1、2" in cls.ROWS[4][3] and "0、44" in cls.ROWS[4][3]
-    assert "距离 1 和 2" in cue_text("summary_table", "planes") and "0 和 44" in cue_text("summary_table", "planes")
+    assert apart(0, 0, 44) < 5.0 and apart(1, 0, 44) > 90.0  # P3 (review 8): clock_row's pair, recalled
+    assert "0、44：只有慢的能分开" in cls.ROWS[4][3] and "0 和 44" in cue_text("summary_table", "planes")
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
-    # the recap quotes rope_invariance's figures (K7, review 6), and the voice says the same numbers
+    # P1 (review 8): the seats row says rope_invariance's 110° (recap_one went); the recap gives minimal_rope's
+    # figures and the swap's with its reason (k starts ahead of q); the voice says the numbers the screen shows
     said = {c.id.split(".")[-1]: c.text for c in scene.plan.cues}
-    gap, score, swap = (figures.value(n) for n in ("rope_pair_gap_deg", "rope_pair_score", "rope_swap_score"))
-    assert f"{gap}°" in said["recap_one"] and f"{gap}°" in cls.RECAPS[0][2]
-    assert score in said["recap_three"] and swap in said["recap_three"]
-    assert score in cls.RECAPS[2][2] and swap in cls.RECAPS[2][2]
+    gap, score, swap, lead = (
+        figures.value(n) for n in ("rope_pair_gap_deg", "rope_pair_score", "rope_swap_score", "rope_pair_lead_deg")
+    )
+    assert f"{gap}°" in said["seats"] and [s for s in said if s.startswith("recap")] == ["recap_two", "recap_three"]
+    same = [figures.value(f"same_word_d{g}") for g in range(3)]
+    assert "、".join(same) in said["recap_two"] and "、".join(same) in cls.RECAPS[0][2]
+    assert all(f"{v}" in said["recap_three"] for v in (score, swap, f"{lead}°"))
+    assert all(f"{v}" in cls.RECAPS[1][2] for v in (score, swap, f"{lead}°"))
 
 
 def cue_text(scene_id: str, cue_id: str) -> str:
@@ -301,3 +305,123 @@ def test_distances_are_not_counted_with_ge():
                 assert counted_gaps(cue.text) == [], cue.id
     labels = {lab for s in build("clock_row").probes["clocks"] for lab in s["table_labels"]}
     assert labels == {f"距离{p}" for p in (0, 1, 2, 3, 44)}  # Text drops the space
+
+
+# -- M1, M2, P1 (review 8): the swap claim names its condition; angle differences read distances only with a
+# -- condition, and only once words have angles; the plan's voice names every stop; every recap gives figures ---
+#: a claim that RoPE tells which word comes first, and the conditions that make it true (k starts in another
+#: direction than q; with q = k both orders score alike)
+ORDER_CLAIM = re.compile(r"谁在前[^。？]{0,10}(分得出|分得清|分辨|记下)|(记下|分得出|分得清|分辨)[^。？]{0,16}谁在前")
+ORDER_CONDITION = re.compile(r"方向不同|多偏|q\s*=\s*k|q、k\s*一样")
+
+
+def unconditioned_order_claims(texts: list[str]) -> list[str]:
+    """The texts that claim RoPE tells which word is first and name no condition for it."""
+    return [t for t in texts if ORDER_CLAIM.search(t) and not ORDER_CONDITION.search(t)]
+
+
+#: reading a distance off an angle difference: true within one turn, and only once words have angles
+DISTANCE_FROM_ANGLES = re.compile(r"角度一减[^。]*(相距|距离|隔)")
+
+
+def distance_from_angle_faults(sentences: list[tuple[bool, str]]) -> list[str]:
+    """``(words have angles yet, sentence)``: a sentence reading a distance off an angle difference must say
+    within one turn (一圈), and, before words have angles, that the angles come later (等 / 后面)."""
+    out = []
+    for placed, text in sentences:
+        for sentence in re.split(r"(?<=[。？！])", text):
+            if not DISTANCE_FROM_ANGLES.search(sentence):
+                continue
+            if "一圈" not in sentence:
+                out.append(f"no turn condition: {sentence}")
+            if not placed and not re.search(r"等|后面|到时候", sentence):
+                out.append(f"before words have angles: {sentence}")
+    return out
+
+
+def test_order_and_angle_checks_catch_review_8s_wording():
+    old_swap = "隔得一样远，先后一换，点积就变了。所以 RoPE 记下的不只是隔多远，还有谁在前、谁在后。"
+    old_recap = "第三组：同样相距 3，k 在后，点积是 −0.34；k 到了前面，就是正的 0.34。谁在前，RoPE 也记下了。"
+    assert unconditioned_order_claims([old_swap, old_recap, "它知道谁在前吗？"]) == [old_swap, old_recap]
+    assert unconditioned_order_claims(["RoPE 连谁在前也能分辨。前提是 q、k 本来方向不同。"]) == []
+    old_take = "剩下的 40° 就是第二步。两个词的角度一减，就知道它们相距几个位置。"
+    old_turn = "接着让箭头转；长度不变；两个角度一减，就是相距几个位置。"
+    assert len(distance_from_angle_faults([(False, old_take)])) == 2
+    assert distance_from_angle_faults([(True, old_turn)]) == [f"no turn condition: {old_turn}"]
+    assert (
+        distance_from_angle_faults([(False, "后面词会按位置带上角度，不满一圈时，角度一减，就能读出相距多远。")]) == []
+    )
+
+
+def test_lesson_1_names_the_conditions_of_its_order_and_distance_claims():
+    from tests.support.course_text import drawn_texts, narration_places, scenes_of
+
+    heard = [p for p in narration_places() if p.lesson == "trig_to_rope"]
+    assert unconditioned_order_claims([p.text for p in heard]) == []
+    assert unconditioned_order_claims([t.text for t in drawn_texts("summary_table")]) == []
+    scenes = scenes_of("trig_to_rope")
+    placed = scenes.index("rope_turns")  # from here on each word has an angle
+    sentences = [(scenes.index(p.scene) >= placed, p.text) for p in heard if p.scene in scenes]
+    assert distance_from_angle_faults(sentences) == []
+    # the swap cue itself claims the order and names both sides of the condition
+    swap = cue_text("rope_invariance", "swap")
+    assert ORDER_CLAIM.search(swap) and "方向不同" in swap and re.search(r"q、k\s*一样[^。]*不变", swap)
+
+
+def test_the_swap_tells_the_order_only_because_k_starts_ahead():
+    """M1: rope_invariance's pair scores differently before and after the swap because k starts 20° ahead of
+    q; with q = k (minimal_rope's words) the two orders score alike, so F's table is symmetric."""
+    theta = np.radians(figures.THETA_DEG)
+    q, k = np.array(figures.ROPE_PAIR_Q), np.array(figures.ROPE_PAIR_K)
+    (m, n), (m1, n1) = figures.ROPE_PAIRS[0], figures.ROPE_SWAP
+    assert (m1, n1) == (n, m)
+    assert abs(mathcore.rope_score(q, k, m, n, theta) - mathcore.rope_score(q, k, m1, n1, theta)) > 0.5
+    assert mathcore.rope_score(q, q, m, n, theta) == pytest.approx(mathcore.rope_score(q, q, m1, n1, theta))
+    table = figures.minimal_rope_same_word_scores()
+    assert np.allclose(table, table.T, atol=TOL)
+    assert "q = k" in cue_text("minimal_rope", "diagonals") and "对称" in cue_text("minimal_rope", "diagonals")
+    assert "q 和 k 都等于词向量" in cue_text("minimal_rope", "setup")
+
+
+#: each stop of trig_opening's roadmap and the word the plan's voice names it by (a word of the stop itself)
+PLAN_WORDS = {
+    "单位圆上的指针": "指针",
+    "旋转矩阵：角度相加": "旋转矩阵",
+    "注意力看不见顺序": "注意力",
+    "RoPE：按位置转，只看相对位置": "RoPE",
+    "快慢不同的平面": "快慢",
+    "动手算一遍": "动手",
+    "一张表串起全课": "一张表",
+}
+
+
+def unsaid_stops(voice: str, words: dict[str, str]) -> list[str]:
+    """The roadmap's stops the voice does not name, or names out of the roadmap's order."""
+    seen, out, at = {s: voice.find(w) for s, w in words.items()}, [], -1
+    for stop, pos in seen.items():
+        if pos <= at:
+            out.append(stop)
+        else:
+            at = pos
+    return out
+
+
+def test_the_plans_voice_names_every_stop_of_the_roadmap():
+    from scenes.trig_opening import LessonOpening
+
+    roadmap = LessonOpening.PARAMS["trig_opening"]["roadmap"]
+    assert list(PLAN_WORDS) == list(roadmap) and all(w in s for s, w in PLAN_WORDS.items())
+    old = "路线是：单位圆上的指针，旋转矩阵，注意力为什么分不清次序，再让词按位置转起来，这就是 RoPE，旋转位置编码。最后动手算一遍，用一张表收尾。"
+    assert unsaid_stops(old, PLAN_WORDS) == ["快慢不同的平面"]  # seeded: review 8's plan
+    assert unsaid_stops(cue_text("trig_opening", "plan"), PLAN_WORDS) == []
+
+
+def test_every_recap_of_the_summary_gives_figures():
+    """P1 (review 8): a recap line quotes the lesson's figures (review 8's recap_two announced a number and gave
+    none); the one quoted pair of rope_invariance is said once in the summary."""
+    cues = {c.short_id: c.text for c in course()[1].scenes["summary_table"].cues}
+    recaps = [t for cid, t in cues.items() if cid.startswith("recap")]
+    old_two = "第二组：F 坐满六个位置，打分表每条斜线上的数都一样。"
+    assert [t for t in [old_two, *recaps] if not re.search(r"\{[a-z0-9_]+\}", t)] == [old_two]
+    assert recaps and all("组" not in t for t in recaps)
+    assert sum("{rope_pair_gap_deg}" in t for t in cues.values()) == 1
