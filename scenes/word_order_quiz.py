@@ -71,12 +71,12 @@ class Quiz(NarratedScene):
         2: (
             f"认不出：挪开 {figures.value('raw_cat_drift')}，比猫和狗之间的 {figures.value('raw_cat_dog_dist')} 还远",
             "数大多在 −1 到 1 之间，座位号没有上限",
-            "加上去的座位号，把词义淹没了",
+            "加上去的座位号，把词义盖住了",
         ),
         3: (
             f"只有钟 0：0 号和 {SEAT} 号几乎分不开",
             f"钟 0 转了 {figures.value('seat6_clock0_deg')}°，离一整圈只差 {figures.value('seat6_clock0_short_deg')}°",
-            f"慢得多的钟 64 才转 {figures.value('seat6_clock64_deg')}°，一眼分开",
+            f"钟 64 慢很多：才转 {figures.value('seat6_clock64_deg')}°，一眼分开",
         ),
         4: (
             "RoPE：不变。q、k 算好了才转，k 多转 (n − m)θ",

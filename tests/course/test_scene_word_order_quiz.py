@@ -62,7 +62,7 @@ def test_quiz_answers_use_the_course_terms(scene_b):
         assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][0]
     # one comparison, its reason in words (review 8, P3): the dot products are not recited again
     assert replayed_figures(scene.plan.cue("q2_answer").text + " ".join(scene.ANSWERS[2])) == []
-    assert "淹没" in scene.plan.cue("q2_answer").text
+    assert "盖住" in scene.plan.cue("q2_answer").text
     assert "几千几万" not in scene.plan.cue("q2_answer").text
     assert "整句话" in scene.plan.cue("q1").text and "整句话" in scene.plan.cue("q1_answer").text
     assert any("整句话" in line for line in scene.ANSWERS[1])
