@@ -42,11 +42,11 @@ def vec_text(values, places: int = 2) -> str:
 
 
 class FailingEncodings(NarratedScene):
-    """raw (x + p) → raw_big (seat 3 → 5000, the word drowns) → raw_cat (dot products, distances) →
+    """raw (x + p) → raw_big (seat 3 → 5000, the word drowns) → raw_dot (dot products) → raw_drift (distances, the verdict) →
     norm (p / length on 0..1) → norm_shift (seat 2: 0.5 vs 0.25) → norm_step (0.25 vs 0.125) → takeaway."""
 
     SCENE_IDS = ("failing_encodings",)
-    CUES = ("raw", "raw_big", "raw_cat", "norm", "norm_shift", "norm_step", "takeaway")
+    CUES = ("raw", "raw_big", "raw_dot", "raw_drift", "norm", "norm_shift", "norm_step", "takeaway")
     D = figures.RAW_INDEX_D
     WORD, OTHER = figures.RAW_INDEX_WORD, figures.RAW_INDEX_OTHER
     NEAR, FAR = figures.RAW_INDEX_SEATS  # the seats raw_cat's narration quotes ({raw_cat_drift} …)
@@ -136,7 +136,7 @@ class FailingEncodings(NarratedScene):
         rule2 = MarkedLine("cross", theme.body_text("违反第二条：数值要小", color=theme.HIGHLIGHT))
         pass2 = MarkedLine("tick", theme.body_text("满足第一、三条", color=theme.TEXT))
         VGroup(pass2, rule2).arrange(RIGHT, buff=0.9).move_to(np.array([0.0, -2.05, 0.0]))
-        with self.cue("raw_cat") as cue:
+        with self.cue("raw_dot") as cue:
             seat.clear_updaters()
             self.play(
                 FadeOut(bars),
@@ -144,12 +144,13 @@ class FailingEncodings(NarratedScene):
                 FadeOut(rows),
                 FadeOut(word_label),
                 FadeOut(small),
-                run_time=cue.share(0.12),
+                run_time=cue.share(0.2),
             )
-            self.play(FadeIn(dots[0]), run_time=cue.share(0.14))
-            self.play(FadeIn(dots[1], shift=0.15 * DOWN), run_time=cue.share(0.14))
-            self.play(FadeIn(dists[0]), run_time=cue.share(0.2))
-            self.play(FadeIn(dists[1]), run_time=cue.share(0.2))
+            self.play(FadeIn(dots[0]), run_time=cue.share(0.3))
+            self.play(FadeIn(dots[1], shift=0.15 * DOWN), run_time=cue.share(0.3))
+        with self.cue("raw_drift") as cue:
+            self.play(FadeIn(dists[0]), run_time=cue.share(0.3))
+            self.play(FadeIn(dists[1]), run_time=cue.share(0.3))
             self.play(FadeIn(pass2), FadeIn(rule2, scale=1.1), run_time=cue.remaining())
             self.probe("verdict", **rule2.probe_values())
             self.probe("passes", **pass2.probe_values())

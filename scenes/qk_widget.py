@@ -84,8 +84,8 @@ def _chain(*parts: tuple[str, str]) -> VGroup:
 class QKWidget(NarratedScene):
     """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → recall (lesson 1's
     pair, k led by 20°, q on seat 0 and k on seat 3; what lesson 1 showed with it is said, not re-run) → value (k's
-    word moves to seat 1: k turns back, the score changes, the word's v stays) → planes → same_clocks (the planes
-    of a 128-dimension head against the clocks of the 512 row that turn as fast) → ticks (the three requirements)
+    word moves to seat 1: k turns back, the score changes, the word's v stays) → planes (the planes of a
+    128-dimension head, then, from {@clocks}, the clocks of the 512 row that turn as fast under them) → ticks (the three requirements)
     → longer (the slowest plane, seen and unseen angles).
 
     q and k are ``figures.ROPE_PAIR_Q/K``, θ is ``figures.THETA_DEG``, the seats ``figures.VALUE_SEATS``, v is
@@ -102,7 +102,6 @@ class QKWidget(NarratedScene):
         "recall",
         "value",
         "planes",
-        "same_clocks",
         "ticks",
         "longer",
     )
@@ -111,6 +110,7 @@ class QKWidget(NarratedScene):
         "why": ("rope",),
         "recall": ("seats",),
         "value": ("move", "still"),
+        "planes": ("clocks",),
         "longer": ("far", "base", "train"),
     }
     N_SEATS = 10
@@ -231,7 +231,7 @@ class QKWidget(NarratedScene):
             for k in range(1, 4):
                 self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.1))
             self.play(FadeIn(legend, shift=0.15 * DOWN), run_time=cue.share(0.12))
-            moved = theme.body_text("RoPE：等 q、k 出来才动手", color=theme.HIGHLIGHT).move_to(
+            moved = theme.body_text("RoPE：等 q、k 出来，打分前才转", color=theme.HIGHLIGHT).move_to(
                 np.array([0.8, 0.25, 0.0])
             )
             self.hold_to(max(self.frame, cue.bookmark("moved")))
@@ -528,28 +528,10 @@ class QKWidget(NarratedScene):
             readouts,
             value_notes,
         )
-        with self.cue("planes") as cue:
-            # what is still on screen of the widget (the order beat took some of it away)
-            parts = set(widget.get_family())
-            self.play(FadeOut(VGroup(*[m for m in self.mobjects if m in parts])), run_time=cue.share(0.15))
-            for mob in (q_chip, k_chip, *readouts):
-                mob.clear_updaters()
-            self.play(
-                FadeIn(title),
-                FadeIn(planes),
-                FadeIn(plane_arrows),
-                FadeIn(names),
-                FadeIn(dots),
-                run_time=cue.share(0.25),
-            )
-            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=cue.share(0.2))
-            self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.remaining())
-
-        # -- same_clocks: the same formula with the head's d; each plane turns with one clock of the 512 row -------
+        # -- planes, from {@clocks}: the formula with the head's d; each plane turns with one clock of the 512 row --
         clocks.set_position(self.PLANE_SEATS[0])
         formula = rich(
-            "同一个公式 "
-            + colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE)
+            colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE)
             + f"：那排钟 d = {self.ROW_D}，这个头 d = {self.PLANE_D}",
             font_size=theme.SIZE_SMALL,
         ).move_to(np.array([0.0, -1.6, 0.0]))
@@ -574,22 +556,39 @@ class QKWidget(NarratedScene):
                 "on_screen": self.on_screen(clocks.hands),
             },
         )
-        with self.cue("same_clocks") as cue:
+        with self.cue("planes") as cue:
+            # what is still on screen of the widget (the order beat took some of it away)
+            parts = set(widget.get_family())
+            pre = cue.until("clocks")  # the planes until {@clocks}, then the clocks under them
+            self.play(FadeOut(VGroup(*[m for m in self.mobjects if m in parts])), run_time=0.12 * pre)
+            for mob in (q_chip, k_chip, *readouts):
+                mob.clear_updaters()
+            self.play(
+                FadeIn(title),
+                FadeIn(planes),
+                FadeIn(plane_arrows),
+                FadeIn(names),
+                FadeIn(dots),
+                run_time=0.2 * pre,
+            )
+            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=0.2 * pre)
+            self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.until("clocks"))
+            post = cue.remaining()
             self.play(
                 FadeOut(speeds),
                 FadeOut(unit),
                 FadeOut(title),
                 FadeOut(dots),
                 counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
-                run_time=cue.share(0.15),
+                run_time=0.12 * post,
             )
-            self.play(FadeIn(formula), run_time=cue.share(0.2))
+            self.play(FadeIn(formula), run_time=0.15 * post)
             self.play(
                 FadeIn(clocks.faces),
                 FadeIn(clocks.hands),
                 FadeIn(clocks.names),
                 FadeIn(row_names),
-                run_time=cue.share(0.25),
+                run_time=0.2 * post,
             )
             self.play(
                 seat.animate.set_value(self.PLANE_SEATS[1]),

@@ -53,8 +53,7 @@ def wrap_cjk(text: str, width: int) -> list[str]:
     return lines
 
 
-NEAR, FAR = figures.RAW_INDEX_SEATS  # answer 2 quotes failing_encodings' own demo
-SEAT = 44  # answer 3 quotes clock_row_paper's table: seat 0 against seat 44 (figures seat44_*)
+SEAT = figures.QUIZ_SEAT  # answer 3 works out a pair the lesson does not show: seat 0 against seat 6
 
 
 class Quiz(NarratedScene):
@@ -66,18 +65,18 @@ class Quiz(NarratedScene):
     ANSWERS = {
         1: (
             "不变：两句里，小明拿到的结果相同",
-            "它和每个词的点积是同一组数，只是次序不同",
+            "小明那行分数还是那几个数，只换了位置",
             "看整句话、不加位置：分不出谁借给了谁",
         ),
         2: (
             f"认不出：挪开 {figures.value('raw_cat_drift')}，比猫和狗之间的 {figures.value('raw_cat_dog_dist')} 还远",
             "数大多在 −1 到 1 之间，座位号没有上限",
-            f"都坐 {FAR} 号：点积 ≈ {figures.value('raw_far_dot_yi')} 亿，只看词义才 {figures.value('raw_cat_dog_dot')}",
+            "加上去的座位号，把词义盖住了",
         ),
         3: (
-            f"只有快钟：0 号和 {SEAT} 号几乎分不开",
-            f"钟 0 停在 {figures.value('seat44_clock0_deg')}°，钟 64 差出 {figures.value('seat44_clock64_deg')}°",
-            "近处靠快钟分，远处靠慢钟",
+            f"只有钟 0：0 号和 {SEAT} 号几乎分不开",
+            f"钟 0 转了 {figures.value('seat6_clock0_deg')}°，离一整圈只差 {figures.value('seat6_clock0_short_deg')}°",
+            f"钟 64 慢很多：才转 {figures.value('seat6_clock64_deg')}°，一眼分开",
         ),
         4: (
             "RoPE：不变。q、k 算好了才转，k 多转 (n − m)θ",

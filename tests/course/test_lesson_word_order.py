@@ -232,8 +232,12 @@ def test_failing_encodings_values(scene_b):
         "raw_cat_dog_dist": figures.fmt_dec(cat["dist_words"]),
     }
     assert {k: figures.value(k) for k in quoted} == quoted
-    said = scene.plan.cue("raw_cat").text
-    assert all(v in said for v in quoted.values()) and f"{scene.FAR} 号座位" in said
+    # two cues, one comparison each (review 8, P3): the dot products, then the same word's drift
+    dot_said, drift_said = scene.plan.cue("raw_dot").text, scene.plan.cue("raw_drift").text
+    assert quoted["raw_cat_dog_dot"] in dot_said and quoted["raw_far_dot_yi"] in dot_said
+    assert quoted["raw_cat_drift"] in drift_said and quoted["raw_cat_dog_dist"] in drift_said
+    assert quoted["raw_cat_drift"] not in dot_said and quoted["raw_far_dot_yi"] + " 亿" not in drift_said
+    assert f"{scene.FAR} 号座位" in dot_said
     codes = one(scene, "norm_codes")
     short_n, long_n = figures.NORM_LENGTHS
     assert np.allclose(codes["short_dots"], mathcore.length_normalised_encoding(np.arange(short_n), short_n, 1)[:, 0])
@@ -256,7 +260,7 @@ def test_failing_encodings_values(scene_b):
         ("tick", "满足第一、三条"),
         ("tick", "满足第一、二条"),
     ]
-    for cue, met in (("raw_cat", "满足第一条和第三条"), ("norm_step", "前两条它都满足")):
+    for cue, met in (("raw_drift", "满足第一条和第三条"), ("norm_step", "前两条它都满足")):
         assert met in scene.plan.cue(cue).text
     # a fixed large divisor: small only up to it, one step of 1/divisor
     fixed = one(scene, "fixed")

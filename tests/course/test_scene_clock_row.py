@@ -142,15 +142,38 @@ def readings_timing_problems(samples, unique, readings) -> list[str]:
     return out
 
 
+#: round 8's clock_row_paper.unique: lesson 1's 0-vs-44 figures again, and seed 001 §四's closing sentence
+OLD_UNIQUE_8 = (
+    "表格里是 0 号和 44 号座位。第一课比过相隔 44 的这一对，这里的数一样：钟 0 几乎转回原处，钟 64 差出 252°。"
+    "几万个座位里，找不出两个座位读数全同，第一条满足。"
+)
+
+
+def unique_recompute_problems(text: str) -> list[str]:
+    """unique points back to lesson 1's pair (钟 64 is what tells 0 and 44 apart) without its figures, and without
+    the seed's "几万个座位里 … 读数全同"."""
+    from narration import figures
+
+    out = []
+    if any(figures.value(n) + "°" in text for n in ("seat44_clock0_deg", "seat44_clock64_deg")):
+        out.append("unique recomputes lesson 1's 0-vs-44 figures")
+    if "几万个座位" in text:
+        out.append("unique keeps the seed's 几万个座位 sentence")
+    if "第一课" not in text or "钟 64" not in text:
+        out.append("unique does not point back to lesson 1's pair and clock 64")
+    return out
+
+
 def test_clock_row_paper_ticks_each_requirement_in_its_own_cue():
     """Review 5, P4: unique boxes seat 0 against seat 44 and ticks requirement 1; readings brings in the sin/cos
     rows (44's readings, from mathcore), boxes them and ticks requirement 2; the voice says each in its cue."""
-    from narration import figures
     from narration.figures import fmt_fixed
 
     scene = narration_scene("clock_row_paper")
     unique, readings = scene.plan.cue("unique"), scene.plan.cue("readings")
-    assert figures.value("seat44_clock64_deg") in unique.text and "第一条" in unique.text
+    assert "第一条" in unique.text and unique_recompute_problems(unique.text) == []
+    # seeded (review 8, P3, K3): round 8's unique recomputed lesson 1's pair and kept the seed's 几万个座位 sentence
+    assert len(unique_recompute_problems(OLD_UNIQUE_8)) == 2
     assert "sin" not in unique.text and "第二条" not in unique.text
     assert "sin 和 cos" in readings.text and "−1 到 1" in readings.text and "第二条" in readings.text
     table = scene.probes["table"][0]

@@ -528,14 +528,15 @@ def test_the_widget_recalls_lesson_one_in_one_cue():
 
 
 def test_same_clocks_pairs_each_plane_with_the_clock_of_its_speed():
-    """same_clocks (review 6, M2): the formula with the head's d; each plane of the 128 head is drawn over the
-    512 row's clock with the same exponent, and the voice names those pairs; clock i over plane i is caught."""
+    """planes, from {@clocks} (review 6, M2; one cue since review 8, P2): the formula with the head's d; each plane
+    of the 128 head is drawn over the 512 row's clock with the same exponent, and the voice names those pairs;
+    clock i over plane i is caught."""
     scene = built_scene("qk_widget")[0]
     shown = scene.probes["same_clocks"][0]
     assert formula_pair_problems(shown["clock_names"], shown["plane_names"], scene.ROW_D, scene.PLANE_D) == []
     old = [f"钟 {i}" for i in scene.PLANE_INDICES]
     assert formula_pair_problems(old, shown["plane_names"], scene.ROW_D, scene.PLANE_D)
-    said = scene.plan.cue("same_clocks").text
+    said = scene.plan.cue("planes").text
     assert f"d 从 {scene.ROW_D} 换成这个头的 {scene.PLANE_D}" in said and "同一排" not in said
     plain = said.replace(" ", "")
     for clock, plane in ((shown["clock_names"][k], shown["plane_names"][k]) for k in (1, 3)):
@@ -578,3 +579,42 @@ def test_placement_and_planes_are_the_course_own():
 def test_review7_widget_check_catches_the_round_seven_wording():
     """Seeded: round 7's placement, its screen line and its planes sentence are each caught."""
     assert len(review7_widget_problems(OLD_PLACEMENT_7, "RoPE 换了个地方", OLD_PLANES_7)) == 5
+
+
+# -- review 8: placement starts from the pipeline on screen (K2); planes and same_clocks are one cue (P2) ----------
+#: round 8's placement (seed 001 §六's order: the first two add p to x, then q, k, v; RoPE of 2021 waits) and its
+#: same_clocks, the third "the same formula" of lesson 2
+OLD_PLACEMENT_8 = (
+    "看这条流水线：位置在哪一步进来？前两种做法，一开头就把位置向量加进 x，后面才算查询向量 q、键向量 k、值向量 v。"
+    "q 和 k 点积得到分数，真实模型里还要除以 √d；再拿 softmax 之后的权重，把 v 加起来。"
+    "{@moved}旋转位置编码 RoPE 是 2021 年提出的，它等 q、k 出来了才动手。"
+)
+OLD_SAME_CLOCKS_8 = "这些转速还是那排钟的公式，只是 d 从 512 换成这个头的 128。"
+
+
+def review8_widget_problems(cue_ids: list[str], placement: str, widget_text: str, formula: str) -> list[str]:
+    """placement names the pipeline's stops before the methods, and drops the seed's sequence (加进 x … 后面才算 …
+    2021 年提出 … 才动手); the planes and their clocks are one cue; "同一个公式"/"那排钟的公式" is not said or drawn
+    again in the widget (the overview and clock_row_paper say it)."""
+    out = []
+    if "same_clocks" in cue_ids:
+        out.append("planes and same_clocks are still two cues")
+    for w in ("一开头", "后面才算", "2021 年提出", "才动手"):
+        if w in placement:
+            out.append(f"placement keeps the seed's {w!r}")
+    if not 0 <= placement.find("打分") < placement.find("前两种"):
+        out.append("placement tells the methods before the pipeline's stops")
+    for w in ("同一个公式", "那排钟的公式"):
+        if w in widget_text or w in formula:
+            out.append(f"the widget says {w!r} again")
+    return out
+
+
+def test_widget_is_told_from_its_pipeline_in_fewer_cues():
+    scene = built_scene("qk_widget")[0]
+    ids = [c.id.rpartition(".")[2] for c in scene.plan.cues]
+    said = " ".join(c.text for c in scene.plan.cues)
+    formula = scene.probes["same_clocks"][0]["formula"]
+    assert review8_widget_problems(ids, scene.plan.cue("placement").text, said, formula) == []
+    old_ids = [*ids[: ids.index("ticks")], "same_clocks", *ids[ids.index("ticks") :]]
+    assert len(review8_widget_problems(old_ids, OLD_PLACEMENT_8, OLD_SAME_CLOCKS_8, "同一个公式 " + formula)) == 8

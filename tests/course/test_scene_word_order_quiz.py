@@ -6,8 +6,12 @@ Built once per run from its real narration plan; how these checks work: tests/co
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
 
+import mathcore
 from tests.support.course_scenes import narration_scene
 
 
@@ -54,10 +58,11 @@ def test_quiz_answers_use_the_course_terms(scene_b):
     # answer 2 quotes failing_encodings' own demo, in the voice and on screen (review 5, K2)
     from narration import figures
 
-    for name in ("raw_cat_dog_dot", "raw_far_dot_yi"):
-        assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][2]
     for name in ("raw_cat_drift", "raw_cat_dog_dist"):
         assert figures.value(name) in scene.plan.cue("q2_answer").text and figures.value(name) in scene.ANSWERS[2][0]
+    # one comparison, its reason in words (review 8, P3): the dot products are not recited again
+    assert replayed_figures(scene.plan.cue("q2_answer").text + " ".join(scene.ANSWERS[2])) == []
+    assert "盖住" in scene.plan.cue("q2_answer").text
     assert "几千几万" not in scene.plan.cue("q2_answer").text
     assert "整句话" in scene.plan.cue("q1").text and "整句话" in scene.plan.cue("q1_answer").text
     assert any("整句话" in line for line in scene.ANSWERS[1])
@@ -90,12 +95,26 @@ def test_quiz_questions_are_the_cue_text(scene_b):
         assert "".join(lines) == question and not any(line[0] in NO_LINE_START for line in lines[1:]), lines
 
 
-#: the figures each answer quotes from the video: answer 2 failing_encodings' cat, answer 3 clock_row_paper's
-#: table (seat 0 against seat 44)
+#: the figures each answer quotes: answer 2 failing_encodings' cat (one comparison), answer 3 a pair the lesson
+#: does not show (seat 0 against seat 6), worked out from the speed the question gives
 EVIDENCE = {
-    2: {"raw_cat_drift", "raw_cat_dog_dist", "raw_far_dot_yi", "raw_cat_dog_dot"},
-    3: {"seat44_clock0_deg", "seat44_clock64_deg"},
+    2: {"raw_cat_drift", "raw_cat_dog_dist"},
+    3: {"seat6_clock0_deg", "seat6_clock0_short_deg", "seat6_clock64_deg"},
 }
+#: figures the quiz must not replay: failing_encodings' dot products, and lesson 1's / clock_row_paper's seat 44
+REPLAYED = ("raw_far_dot_yi", "raw_cat_dog_dot", "seat44_clock0_deg", "seat44_clock64_deg")
+
+
+def replayed_figures(text: str) -> list[str]:
+    """The figures of the lesson's worked examples that a quiz answer recites again (review 8, P3)."""
+    from narration import figures
+
+    unit = {"raw_far_dot_yi": " 亿"}  # as said and drawn: "约 1 亿"
+
+    def written(name: str) -> str:
+        return figures.value(name) + unit.get(name, "°" if name.endswith("_deg") else "")
+
+    return [name for name in REPLAYED if written(name) in text]
 
 
 def missing_evidence(text: str, names: set[str]) -> list[str]:
@@ -113,3 +132,42 @@ def test_evidence_check_catches_the_seed_shaped_answer():
     video) is caught."""
     old = "快钟转满一圈就回到原处，隔着整圈的两个座位，读数几乎撞车。快的指针分得清近处，远处要靠慢的指针拉开；快慢合起来，每个座位才各有各的读数。"
     assert missing_evidence(old, EVIDENCE[3]) == sorted(EVIDENCE[3])
+
+
+#: review 8 (P3, K3, K4, L4): round 8's answers 2 and 3 replayed the lesson's numbers; answer 3 paired 快钟/慢钟
+#: as seed 001's answer does; answer 1 listed the seed's three steps; q3 read "只有快钟会怎样"
+OLD_Q2_ANSWER_8 = "认不出。它挪开了 9994，比“猫”和“狗”之间的 3.02 还远。词向量里的数大多在 −1 到 1 之间，座位号却没有上限：都坐 5000 号，点积约 1 亿，只看词义才 −1.92。"
+OLD_Q3_ANSWER_8 = "两个座位就分不开了。钟 0 到 44 号已经绕了好几圈，停在 1°，和 0 号只差一点；是钟 64 差出的 252° 把它们分开。邻座靠快钟区分，远处靠慢钟。"
+OLD_Q1_ANSWER_8 = (
+    "不变。看整句话、不加位置时，小明和每个词的点积，两句里是同一组数，只是次序不同；softmax 和加权求和又不管次序。"
+)
+
+
+def quiz_wording_problems(q1_answer: str, q3: str, q3_answer: str) -> list[str]:
+    """The seed's list of steps in answer 1, its 快钟/慢钟 division in answer 3, and the ambiguous 只有快钟 in q3."""
+    out = []
+    if "softmax" in q1_answer and "加权求和" in q1_answer:
+        out.append("answer 1 lists the three steps as seed 001's answer does")
+    if re.search(r"靠快钟|快钟分|慢钟分|靠慢钟", q3_answer):
+        out.append("answer 3 pairs the fast and slow clocks as seed 001's answer does")
+    if re.search(r"只有快钟会", q3):
+        out.append("q3 reads 只有快钟会… (heard as 'only if')")
+    return out
+
+
+def test_quiz_answers_are_worked_not_recited(scene_b):
+    """Answer 3 works out a new pair from the speed the question states (6 seats of 57° land 16° short of a turn);
+    answers 1 and 3 keep none of the seed's wording; the round-8 answers are caught."""
+    from narration import figures
+
+    scene = scene_b("word_order_quiz")
+    text = {c: scene.plan.cue(c).text for c in ("q1_answer", "q3", "q3_answer", "q2_answer")}
+    assert quiz_wording_problems(text["q1_answer"], text["q3"], text["q3_answer"]) == []
+    assert replayed_figures(text["q3_answer"] + text["q2_answer"]) == []
+    assert f"{figures.QUIZ_SEAT} 号" in text["q3"] and figures.value("one_rad_deg") + "°" in text["q3"]
+    turned = np.degrees(figures.QUIZ_SEAT * mathcore.frequencies(512)[[0, 64]])
+    assert 360 - turned[0] < 20 and turned[1] > 30  # clock 0 nearly back at seat 6; clock 64 clearly apart
+    # seeded: round 8's answers and question
+    assert len(quiz_wording_problems(OLD_Q1_ANSWER_8, "只有快钟会怎样？", OLD_Q3_ANSWER_8)) == 3
+    assert replayed_figures(OLD_Q2_ANSWER_8) == ["raw_far_dot_yi", "raw_cat_dog_dot"]
+    assert replayed_figures(OLD_Q3_ANSWER_8) == ["seat44_clock0_deg", "seat44_clock64_deg"]
