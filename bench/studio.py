@@ -109,6 +109,7 @@ def drop_cached(cache: Path, phrase: str) -> int:
 
 
 def main() -> int:
+    global SCENE, LESSON, CUE, SLOT, WORDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--output",
@@ -121,7 +122,6 @@ def main() -> int:
     ap.add_argument("--voice", default="kokoro", help="the voice (default kokoro, the default offline voice)")
     ap.add_argument("--settle", type=float, default=10.0, help="seconds between the first preview and the first edit")
     args = ap.parse_args()
-    global SCENE, LESSON, CUE, SLOT, WORDS
     SCENE = args.scene
     LESSON, CUE, SLOT, words = SCENES[SCENE]
     WORDS = list(words)

@@ -26,6 +26,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.media_tools import video_frames
 from coursekit.core.paths import ENGINE_ROOT, course_root
 from coursekit.plan.model import ScenePlan
+from coursekit.render.warm_manim import STARTER
 
 # "returned NULL without setting an exception": a C extension whose allocation failed without saying so
 # (seen under a 0.25 GB limit in CI, from click's Command.__call__); "failed to map segment": the loader
@@ -74,7 +75,7 @@ RENDER_ENV_UNSET = (
 
 
 def run_limited(
-    args: list[str], env: dict, data_limit: int, die_with_parent: bool = False
+    args: list[str], env: dict, data_limit: int, die_with_parent: bool = False, warm: bool = False
 ) -> tuple[int, str, int, float]:
     """Run ``args`` with its data memory limited to ``data_limit`` bytes (RLIMIT_DATA, via util-linux
     prlimit, so nothing runs between fork and exec in this threaded process). Returns the exit status,
@@ -84,7 +85,10 @@ def run_limited(
 
     ``die_with_parent``: the child is killed if the thread that started it dies (util-linux setpriv
     --pdeathsig), so a command or a Dask worker killed mid-job (even with SIGKILL) leaves no orphaned
-    Manim behind. Nothing is started once the command is stopping (``coursekit.core.stopping``)."""
+    Manim behind. Nothing is started once the command is stopping (``coursekit.core.stopping``).
+
+    ``warm`` (a ``python -m manim`` command): run it in a process started earlier, past its imports
+    (``coursekit.render.warm_manim``), when one is ready; another is started for the next call."""
     prlimit = shutil.which("prlimit")
     setpriv = shutil.which("setpriv") if die_with_parent else None
     full = (
@@ -93,17 +97,28 @@ def run_limited(
         + args
     )
     stopping.check()  # a command that is stopping starts no new render
+    if warm and args[1:3] == ["-m", "manim"]:
+        ready = STARTER.take(tuple(full[: len(full) - len(args) + 1]), env, str(course_root()))
+        if ready is not None:
+            ready.give(args[3:], env)
+            return _wait(ready.proc, ready.out)
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
+        return _wait(proc, out)
+
+
+def _wait(proc: subprocess.Popen, out) -> tuple[int, str, int, float]:
+    """Wait for ``proc``, whose output goes to the file ``out``: (status, output, peak RSS, CPU seconds)."""
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out.seek(0)
+    text = out.read().decode("utf-8", "replace")
+    out.close()
     return proc.returncode, text, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
@@ -164,6 +179,7 @@ def run_manim(
     die_with_parent: bool = False,
     unset_env: Iterable[str] = (),
     piece: tuple[int, int] | None = None,
+    warm: bool = False,
 ) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
@@ -173,7 +189,8 @@ def run_manim(
     RENDER_ENV_UNSET and ``unset_env`` removed).
 
     ``piece`` (start, end): render only those frames of the scene (``coursekit.render.pieces``); the video
-    then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``."""
+    then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``.
+    ``warm``: in a process started beforehand when one is ready (``run_limited``)."""
     env = manim_env(plan_file, unset_env)
     # set or removed here, so that no piece setting of the caller's environment reaches a whole render
     env.pop(PIECE_ENV, None)
@@ -208,7 +225,7 @@ def run_manim(
     args += [str(module), scene.cls]
     limit = int(memory_gb * 2**30)
     t0 = time.perf_counter()
-    code, output, peak, cpu = run_limited(args, env, limit, die_with_parent=die_with_parent)
+    code, output, peak, cpu = run_limited(args, env, limit, die_with_parent=die_with_parent, warm=warm)
     if stats is not None:
         stats.update(peak_rss_mb=peak / 2**20, manim_s=round(time.perf_counter() - t0, 3), manim_cpu_s=round(cpu, 3))
     if code != 0:

@@ -28,6 +28,7 @@ from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
 from coursekit.render.soundtrack import write_scene_narration
+from coursekit.render.warm_manim import STARTER
 from coursekit.subtitles.files import write_vtt
 
 
@@ -56,6 +57,7 @@ def render_silent(
     media_dir: Path | None = None,
     stats: dict | None = None,
     piece: Piece | None = None,
+    warm: bool = False,
 ) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
 
@@ -102,6 +104,7 @@ def render_silent(
                 stats=stats,
                 die_with_parent=True,
                 piece=(piece.start, piece.end) if piece is not None else None,
+                warm=warm,
             )
         except BaseException:
             if stopping.STOPPING.is_set():  # Manim was killed mid-write: leave nothing half-made behind
@@ -313,9 +316,14 @@ def deliver_remade(
         _write_scene_plan(layout, scene)
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt")
 
+        times: dict[str, dict] = {}
+
         def render_piece(p: Piece) -> tuple[Path, dict]:
             media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
-            video = render_silent(cfg, layout, scene, quality, use_cache=False, media_dir=media, piece=p)
+            times[f"{p.start}-{p.end}"] = took = {}
+            video = render_silent(
+                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=True
+            )
             return video, pieces.read_report(media / "piece.json")
 
         with ThreadPoolExecutor(max_workers=1) as side:
@@ -335,8 +343,9 @@ def deliver_remade(
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
             audio = mixing.result()
+        STARTER.refill()  # Manim started for the next edit, now that this one's renders are done
         if stats is not None:
-            stats["stretches"] = dataclasses.asdict(did)
+            stats["stretches"] = {**dataclasses.asdict(did), "manim": times}
         with replacing(out) as tmp:
             mux(video, audio, tmp, subtitles=vtt)
         remember(out, key)
