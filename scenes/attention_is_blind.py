@@ -432,7 +432,7 @@ class BlindBagReminder(NarratedScene):
             title = theme.body_text("".join(order), color=theme.TEXT).move_to(np.array([side, 2.0, 0.0]))
             row = HeatMap(
                 out[None, :],
-                cell=0.5,
+                cell=0.8,
                 vmin=-vmax,
                 vmax=vmax,
                 low_color=VEC_LOW,
@@ -440,9 +440,15 @@ class BlindBagReminder(NarratedScene):
                 center=np.array([side, 1.0, 0.0]),
                 row_labels=["我"],
             )
-            nums = theme.small_text("  ".join(fmt_dec(v, 2) for v in out), color=theme.MUTED)
-            nums.next_to(row.cells, DOWN, buff=0.15)
+            nums = VGroup(
+                *[
+                    theme.small_text(fmt_dec(v, 2), color=theme.MUTED).next_to(row.cell(0, j), DOWN, buff=0.15)
+                    for j, v in enumerate(out)
+                ]
+            )
             group.add(VGroup(title, row, nums))
-            self.recalled.append({"sentence": "".join(order), "seat": seat, "values": out.tolist(), "shown": nums.text})
+            self.recalled.append(
+                {"sentence": "".join(order), "seat": seat, "values": out.tolist(), "shown": [t.text for t in nums]}
+            )
         group.add(theme.title_text("=", color=theme.HIGHLIGHT).move_to(np.array([0.0, 1.0, 0.0])))
         return group

@@ -152,7 +152,7 @@ class LearnedTable(NarratedScene):
         # both marks drawn (the course font has no ✗)
         three = VGroup(
             theme.small_text("拿三条要求来检验：", color=theme.MUTED),
-            theme.body_text("第一、二条：起初就有，训练一般不破坏", color=theme.TEXT),
+            theme.body_text("第一、二条：起初就满足，不保证", color=theme.TEXT),
             theme.body_text("第三条前半：只看座位，满足", color=theme.TEXT),
             theme.body_text("第三条后半：每步同一规则，没人保证", color=theme.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
