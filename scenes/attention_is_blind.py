@@ -428,11 +428,12 @@ class BlindBagReminder(NarratedScene):
             xs = word_vectors(order, 4)
             seat = order.index("我")
             out = mathcore.attention(xs, xs, xs)[seat]
-            side = (-1 if k == 0 else 1) * 3.0
+            side = (-1 if k == 0 else 1) * 3.4
             title = theme.body_text("".join(order), color=theme.TEXT).move_to(np.array([side, 2.0, 0.0]))
+            title[seat].set_color(theme.HIGHLIGHT)  # 我, first in one sentence and last in the other
             row = HeatMap(
                 out[None, :],
-                cell=0.8,
+                cell=1.05,
                 vmin=-vmax,
                 vmax=vmax,
                 low_color=VEC_LOW,
