@@ -32,7 +32,7 @@ from manim import (
 
 import mathcore
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
-from narration.figures import fmt_sci
+from narration.figures import fmt_dec, fmt_sci
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import HeatMap
@@ -358,7 +358,8 @@ class AttentionIsBlind(NarratedScene):
 
 
 class BlindBagReminder(NarratedScene):
-    """recall (a card: what lesson 1 showed, and when) → bag (two opposite sentences, one bag; tell it the order).
+    """recall (a card: what lesson 1 showed, and when) → bag (lesson 1's 我 row, the same four numbers first and last;
+    the lending sentences likewise; tell it the order).
 
     word_order only recalls, in two cues, what trig_to_rope's ``attention_blind`` shows in full: no new
     sentence is shuffled and no output recomputed here. The card names lesson 1, states the condition (every
@@ -379,7 +380,8 @@ class BlindBagReminder(NarratedScene):
         ("也不加位置信息", theme.TEXT, 0.5),
         ("打乱次序 → 每个词的结果不变，只跟着词挪位置", theme.HIGHLIGHT, 0.68),
     )
-    CLOSING = ("先后要另外告诉它", 0.8)
+    CLOSING = "先后要另外告诉它"
+    RECALL_WORDS = ("我", "等", "你")  # lesson 1's sentence (trig_to_rope.attention_blind), 我 watched
 
     def construct(self) -> None:
         header = self.header()
@@ -395,16 +397,59 @@ class BlindBagReminder(NarratedScene):
             cue.hold()
             self.probe("recall", lines=[line.text for line in card], on_screen=[self.on_screen(m) for m in card])
 
-        text, at = self.CLOSING
-        closing = theme.body_text(text, color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.3, 0.0]))  # under the bag
+        closing = theme.body_text(self.CLOSING, color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.3, 0.0]))
         with self.cue("bag") as cue:
             self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.08))
-            sentences, inside = bag_of_words(self.PAIR, self.WORDS, cue, self, until=at)
+            rows = self._lesson_one_rows()
+            self.play(FadeIn(rows, lag_ratio=0.2), run_time=cue.share(0.25))
+            self.hold_to(max(self.frame, cue.bookmark("lend")))
+            sentences = VGroup(
+                *[theme.body_text(t, color=theme.TEXT) for t in self.PAIR], theme.body_text("也一样", color=theme.TEXT)
+            )
+            sentences.arrange(RIGHT, buff=0.6).move_to(np.array([0.0, -1.2, 0.0]))
+            self.play(FadeIn(sentences, lag_ratio=0.3), run_time=cue.share(0.2))
             self.play(FadeIn(closing, shift=0.15 * UP), run_time=cue.remaining())
             self.probe(
                 "bag",
-                sentences=[m.text for m in sentences],
-                inside=[m.text for m in inside],
+                sentences=[m.text for m in sentences[:2]],
+                recalled=self.recalled,
                 closing=closing.text,
-                on_screen=[self.on_screen(m) for m in (*sentences, inside, closing)],
+                on_screen=[self.on_screen(m) for m in (rows, *sentences, closing)],
             )
+
+    def _lesson_one_rows(self) -> VGroup:
+        """Lesson 1's picture, recalled: the output row of 我 in 我等你 (first) and in 你等我 (last), from
+        mathcore.attention on the same toy word vectors; both rows are the same four numbers."""
+        words = list(self.RECALL_WORDS)
+        x = word_vectors(words, 4)
+        vmax = float(np.abs(x).max())
+        group, self.recalled = VGroup(), []
+        for k, order in enumerate((words, words[::-1])):
+            xs = word_vectors(order, 4)
+            seat = order.index("我")
+            out = mathcore.attention(xs, xs, xs)[seat]
+            side = (-1 if k == 0 else 1) * 3.4
+            title = theme.body_text("".join(order), color=theme.TEXT).move_to(np.array([side, 2.0, 0.0]))
+            title[seat].set_color(theme.HIGHLIGHT)  # 我, first in one sentence and last in the other
+            row = HeatMap(
+                out[None, :],
+                cell=1.05,
+                vmin=-vmax,
+                vmax=vmax,
+                low_color=VEC_LOW,
+                high_color=theme.TEXT,
+                center=np.array([side, 1.0, 0.0]),
+                row_labels=["我"],
+            )
+            nums = VGroup(
+                *[
+                    theme.small_text(fmt_dec(v, 2), color=theme.MUTED).next_to(row.cell(0, j), DOWN, buff=0.15)
+                    for j, v in enumerate(out)
+                ]
+            )
+            group.add(VGroup(title, row, nums))
+            self.recalled.append(
+                {"sentence": "".join(order), "seat": seat, "values": out.tolist(), "shown": [t.text for t in nums]}
+            )
+        group.add(theme.title_text("=", color=theme.HIGHLIGHT).move_to(np.array([0.0, 1.0, 0.0])))
+        return group

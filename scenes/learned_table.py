@@ -33,19 +33,19 @@ from scenes.mobjects.token_row import TokenRow
 
 
 class LearnedTable(NarratedScene):
-    """table (rows by seat up to the maximum length) → train (a sentence's words look up their seats' rows;
-    the rows start random and change with the model) → users (named for being learned; BERT and GPT-2) →
-    tradeoff (the three requirements: the first two by training, the third nobody promises; the seat past the
-    end has no row; the rows fit the training data) → paper_choice (the clocks run past the table's end and
-    still read; the paper kept them, hoping for longer sentences, after a tie with the table; unseen lengths
-    go badly all the same)."""
+    """table (what if the model learned each seat's p: a row per seat, down to the maximum length) → train (a
+    sentence's words take their seats' rows; the rows start random and change with the model) → tradeoff (an
+    eleventh word runs off the table's end: no row; then the three requirements: the first two from the start and
+    not promised, the third's first half holds, its second nobody promises) → users (the name; BERT and GPT-2,
+    so a longest sentence) → paper_choice (the clocks run past the table's end and still read; the paper kept
+    them for that, a bet, after a tie with the table; unseen lengths often go badly)."""
 
     SCENE_IDS = ("learned_table",)
-    CUES = ("table", "train", "users", "tradeoff", "paper_choice")
+    CUES = ("table", "train", "tradeoff", "users", "paper_choice")
     BOOKMARKS = {
         "train": ("model",),
         "users": ("who",),
-        "tradeoff": ("end", "fit"),
+        "tradeoff": ("end", "check"),
         "paper_choice": ("run", "pick", "but"),
     }
     MAX_LEN, D, SEED = 10, 8, 0
@@ -148,30 +148,16 @@ class LearnedTable(NarratedScene):
             self.play(FadeIn(model), Create(model_box), run_time=cue.share(0.12))
             self.play(Create(update), FadeIn(update_note), run_time=cue.remaining())
 
-        # -- users: BERT and GPT-2 ----------------------------------------------------------------
-        names = VGroup(theme.title_text("BERT", color=theme.TEXT), theme.title_text("GPT-2", color=theme.TEXT))
-        names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.4, 0.0]))
-        term = theme.body_text("可学习的位置向量", color=theme.POSITION).move_to(np.array([panel_x, 0.2, 0.0]))
-        with self.cue("users") as cue:
-            self.play(
-                FadeOut(VGroup(start, sentence, seat_nums, lights, model, model_box, update, update_note)),
-                run_time=cue.share(0.2),
-            )
-            self.play(FadeIn(term, shift=0.15 * UP), run_time=cue.share(0.25))
-            self.hold_to(max(self.frame, cue.bookmark("who")))
-            self.play(FadeIn(names, lag_ratio=0.4), run_time=cue.remaining())
-
-        # -- tradeoff: fits the data; the length is fixed, seat MAX_LEN has no row -----------------
-        # both marks drawn (the course font has no ✗), so the tick and the cross match
+        # -- tradeoff: a sentence runs off the table's end (seat MAX_LEN has no row); then the three requirements --
+        # both marks drawn (the course font has no ✗)
         three = VGroup(
             theme.small_text("拿三条要求来检验：", color=theme.MUTED),
-            theme.body_text("第一、二条：靠训练", color=theme.TEXT),
+            theme.body_text("第一、二条：起初就满足，不保证", color=theme.TEXT),
             theme.body_text("第三条前半：只看座位，满足", color=theme.TEXT),
             theme.body_text("第三条后半：每步同一规则，没人保证", color=theme.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         bad = MarkedLine("cross", theme.body_text("行数有上限：表外的座位查不到", color=theme.HIGHLIGHT))
-        good = MarkedLine("tick", theme.body_text("每一行照着训练数据学", color=theme.TEXT))
-        pros = VGroup(three, bad, good).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        pros = VGroup(bad, three).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
         pros.move_to(np.array([panel_x, 1.2, 0.0]))
         ghost = DashedVMobject(
             Rectangle(width=self.D * self.CELL, height=self.CELL, color=theme.HIGHLIGHT, stroke_width=2), num_dashes=30
@@ -181,14 +167,28 @@ class LearnedTable(NarratedScene):
         ghost_seat.align_to(table.labels[0], RIGHT)
         missing = theme.small_text("没有这一行", color=theme.HIGHLIGHT).next_to(ghost, RIGHT, buff=0.3)
         with self.cue("tradeoff") as cue:
-            self.swap([names, term], FadeIn(three, lag_ratio=0.4), run_time=cue.share(0.3))
+            self.play(
+                FadeOut(VGroup(start, sentence, seat_nums, lights, model, model_box, update, update_note)),
+                run_time=cue.share(0.1),
+            )
             self.hold_to(max(self.frame, cue.bookmark("end")))
-            self.play(FadeIn(bad), run_time=cue.share(0.1))
-            self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.share(0.15))
-            self.hold_to(max(self.frame, cue.bookmark("fit")))
-            self.play(FadeIn(good), run_time=cue.remaining())
-            self.probe("verdicts", lines=[bad.probe_values(), good.probe_values()], three=[t.text for t in three])
+            self.play(Create(ghost), FadeIn(ghost_seat), FadeIn(missing), run_time=cue.share(0.12))
+            self.play(FadeIn(bad), run_time=cue.share(0.08))
+            self.hold_to(max(self.frame, cue.bookmark("check")))
+            self.play(FadeIn(three, lag_ratio=0.4), run_time=cue.remaining())
+            self.probe("verdicts", lines=[bad.probe_values()], three=[t.text for t in three])
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
+
+        # -- users: the learned table's name; BERT and GPT-2, each with a longest sentence -------------------
+        names = VGroup(theme.title_text("BERT", color=theme.TEXT), theme.title_text("GPT-2", color=theme.TEXT))
+        names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.4, 0.0]))
+        term = theme.body_text("可学习的位置向量", color=theme.POSITION).move_to(np.array([panel_x, 2.5, 0.0]))
+        longest = theme.body_text("句子有最长的长度", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 0.3, 0.0]))
+        with self.cue("users") as cue:
+            self.swap([pros], FadeIn(term, shift=0.15 * UP), run_time=cue.share(0.25))
+            self.hold_to(max(self.frame, cue.bookmark("who")))
+            self.play(FadeIn(names, lag_ratio=0.4), run_time=cue.share(0.2))
+            self.play(FadeIn(longest), run_time=cue.remaining())
 
         # -- paper_choice: the clocks run past the table's end and still read; the paper kept them, hoping for
         #    longer sentences (the table, also tried, did about as well); unseen lengths go badly anyway ------
@@ -201,13 +201,13 @@ class LearnedTable(NarratedScene):
         run = theme.small_text("过了表的最后一行：钟照样有读数", color=theme.TEXT).move_to(
             np.array([panel_x, -0.2, 0.0])
         )
-        pick = theme.body_text("原论文留下那排钟：图的就是这点", color=theme.HIGHLIGHT).move_to(
+        pick = theme.body_text("原论文留下那排钟：看中的正是这点", color=theme.HIGHLIGHT).move_to(
             np.array([panel_x, 3.0, 0.0])
         )
         tie = theme.small_text("两种都试过：分数差不多", color=theme.TEXT).move_to(np.array([panel_x, 2.45, 0.0]))
-        but = theme.body_text("可没见过的长度，照样会出错", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
+        but = theme.body_text("没见过的长度：效果往往也不好", color=theme.TEXT).move_to(np.array([panel_x, -0.9, 0.0]))
         with self.cue("paper_choice") as cue:
-            self.swap([pros], FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
+            self.swap([names, term, longest], FadeIn(clocks), FadeIn(counter), run_time=cue.share(0.12))
             self.hold_to(max(self.frame, cue.bookmark("run")))
             span = cue.frames_until("pick")
             self.play_frames(clocks.make_step_animation(self.CLOCK_TO), frames=max(1, int(0.7 * span)))

@@ -20,42 +20,36 @@ from manim import (
     Create,
     Dot,
     FadeIn,
-    FadeOut,
     RoundedRectangle,
     SurroundingRectangle,
     VGroup,
 )
 
 import mathcore
-from mathcore.scores import angle_between
 from mathcore.toy_words import word_vectors
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow, HeatMap, LabeledNumber, QKPair, TurningArrow
+from scenes.mobjects import ClockRow, HeatMap, LabeledNumber, TurningArrow
 from scenes.mobjects.clock_row import TwoLines
 from scenes.mobjects.seat_card import THREE_REQUIREMENTS, RequirementList, SeatCard
-from scenes.mobjects.shuffle_demo import ShuffleDemo
 from scenes.mobjects.word_chips import WordChips
 
 CAPTIONS = {
-    "blind": "注意力看不见顺序",
     "seat": "把座位号写进向量：x + p",
     "rules": "p 要满足三条",
     "fail": "两个行不通的写法",
     "clocks": "原论文（2017）：一排钟",
     "table": "另一条路：查表",
-    "rope": "RoPE：按座位转动 q 和 k",
-    "close": "转速和那排钟同一个公式",
+    "close": "RoPE：按座位转 q、k，转速同一个公式",
 }
 
 
 class OverviewReel(NarratedScene):
-    """premise → blind → seat → rules → fail → clocks → table → rope → close."""
+    """premise → seat (blind without positions, then x + p) → rules → fail → clocks → table → close (RoPE)."""
 
     SCENE_IDS = ("word_order_overview",)
-    CUES = ("premise", "blind", "seat", "rules", "fail", "clocks", "table", "rope", "close")
-    BOOKMARKS = {"rope": ("lead", "turn", "only")}
+    CUES = ("premise", "seat", "rules", "fail", "clocks", "table", "close")
     WORDS = ("小明", "把", "书", "借给", "小红")  # the premise's sentence, cut as everywhere in the lesson
     SWAP = (4, 1, 2, 3, 0)  # 小明 ↔ 小红: the premise's second sentence
     WORD_D = 4  # the toy word vectors' size, as in blind_bag
@@ -105,39 +99,8 @@ class OverviewReel(NarratedScene):
         self.play(FadeIn(ask, shift=0.2 * UP), run_time=cue.remaining())
         self.premise_group = VGroup(title, a, b, marks, ask)
 
-    def _blind(self, cue) -> None:
-        self._swap_caption("blind", cue, self.premise_group)
-        steps = VGroup(
-            *[theme.body_text(t, color=theme.TEXT, font_size=theme.SIZE_SMALL) for t in ("点积", "softmax", "加权求和")]
-        ).arrange(RIGHT, buff=0.9)
-        steps.move_to(np.array([0.0, 2.2, 0.0]))  # room above for the softmax gloss, under the caption
-        links = VGroup(
-            *[
-                Arrow(s.get_right(), t.get_left(), buff=0.12, color=theme.MUTED, stroke_width=3)
-                for s, t in zip(steps[:-1], steps[1:])
-            ]
-        )
-        none = theme.small_text("每个词都看整句话、不加位置信息：没有一步用到次序", color=theme.TEXT).next_to(
-            steps, DOWN, buff=0.15
-        )
-        gloss = theme.small_text("把分数化成和为 1 的权重", color=theme.MUTED).next_to(steps[1], UP, buff=0.12)
-        # the short version (blind_bag shows the whole experiment): the premise's sentence, each word's output
-        # strip under it; 小明 and 小红 swap places, and their strips travel along unchanged
-        x = word_vectors(self.WORDS, self.WORD_D)
-        demo = ShuffleDemo(
-            self.WORDS, x, center=np.array([0.0, 0.85, 0.0]), spacing=1.55, cell=0.28, font_size=theme.SIZE_BODY
-        )
-        self.watch("blind", demo.probe_values)
-        same = theme.body_text("结果不变，只是换了位置", color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
-        self.play(FadeIn(steps, lag_ratio=0.3), Create(links), FadeIn(gloss), run_time=cue.share(0.2))
-        self.play(FadeIn(none), FadeIn(demo), run_time=cue.share(0.15))
-        self._at(cue, 0.6)
-        self.play(*demo.shuffle_animations(self.SWAP), run_time=cue.share(0.2))
-        self.play(FadeIn(same), run_time=cue.remaining())
-        self.blind_group = VGroup(steps, links, gloss, none, demo.chips, demo.columns, same)
-
     def _seat(self, cue) -> None:
-        self._swap_caption("seat", cue, self.blind_group)
+        self._swap_caption("seat", cue, self.premise_group)
         card = SeatCard(d=4, cell=0.85, center=np.array([-1.3, 0.6, 0.0]), font_size=theme.SIZE_SMALL + 4)
         attn = VGroup(
             RoundedRectangle(corner_radius=0.15, width=2.1, height=1.0, stroke_color=theme.MUTED),
@@ -249,7 +212,7 @@ class OverviewReel(NarratedScene):
         )
         note = theme.small_text("256 个钟，这里画 5 个；读数都在 −1 到 1 之间", color=theme.TEXT)
         note.move_to(np.array([0.0, 2.78, 0.0]))
-        fast_slow = theme.body_text("快钟分清近处，慢钟分清远处", color=theme.HIGHLIGHT).move_to(
+        fast_slow = theme.body_text("最左边几个座位一圈，最右边几万个座位一圈", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         self.play(FadeIn(row), FadeIn(note), run_time=cue.share(0.15))
@@ -283,10 +246,10 @@ class OverviewReel(NarratedScene):
         heat.labels[-1].shift(0.35 * DOWN)
         self.probe("table", rows=rows, values=values.tolist(), drawn=heat.values.tolist())
         side = VGroup(
-            theme.body_text("每个座位一行数", color=theme.TEXT),
-            theme.body_text("跟模型一起训练", color=theme.TEXT),
+            theme.body_text(f"座位 0 到 {self.TABLE_LEN - 1}：一行一个", color=theme.TEXT),
+            theme.body_text("数是训练出来的", color=theme.TEXT),
+            theme.body_text(f"座位 {self.TABLE_LEN}：查不到", color=theme.HIGHLIGHT),
             theme.body_text("BERT、GPT-2", color=theme.TEXT),
-            theme.body_text("行数固定：长度写死", color=theme.HIGHLIGHT),
         )
         side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
         self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
@@ -297,119 +260,11 @@ class OverviewReel(NarratedScene):
         self.play(FadeIn(side[3]), run_time=cue.remaining())
         self.table_group = VGroup(heat, gap, side)
 
-    def _rope(self, cue) -> None:
-        """q and k start 20° apart (k ahead, said and shown); seats (m, n) turn them by mθ and nθ. k turns
-        (n − m)θ more, so for this pair the angle (the arc and its live readout) and the score depend on n − m only."""
-        self._swap_caption("rope", cue, self.table_group)
-        theta = float(np.radians(figures.THETA_DEG))
-        fs = theme.SIZE_SMALL + 4
-        pair = QKPair(
-            q=figures.ROPE_PAIR_Q,
-            k=figures.ROPE_PAIR_K,
-            theta=theta,
-            scale=1.35,
-            center=np.array([-3.7, 0.55, 0.0]),
-            font_size=fs,
-        )
-
-        def gap() -> float:
-            return float(np.degrees(angle_between(pair.turned_q(), pair.turned_k())))
-
-        gap_num = LabeledNumber(
-            "夹角", gap(), decimals=0, suffix="°", color=theme.ANGLE, label_color=theme.ANGLE, font_size=fs
-        )
-        gap_num.add_updater(lambda m: m.set_value(gap()))
-        readouts = VGroup(gap_num, pair.score).arrange(RIGHT, buff=0.7).move_to(np.array([-3.7, -1.75, 0.0]))
-        lead_deg = figures.value("rope_pair_lead_deg")
-        info = VGroup(
-            theme.body_text("不碰词向量，转 q 和 k", color=theme.TEXT),
-            theme.body_text(f"q 转 mθ，k 转 nθ（θ = {figures.THETA_DEG:g}°）", color=theme.TEXT),
-            theme.body_text(f"开始：k 比 q 多偏 {lead_deg}°", color=theme.ANGLE),
-            theme.body_text("k 相对 q 多转 (n − m)θ", color=theme.ANGLE),
-            theme.body_text("同一对 q、k：分数只看 n − m", color=theme.SCORE),
-        )
-        seat_pairs = ((0, 0), *figures.ROPE_PAIRS)
-        seats = [theme.body_text(f"(m, n) = ({m}, {n})", color=theme.POSITION) for m, n in seat_pairs]
-        for mob, y in zip(
-            (info[0], info[1], info[2], *seats, info[3], info[4]),
-            (2.35, 1.6, 0.85) + (0.1,) * len(seats) + (-0.65, -1.4),
-        ):
-            mob.move_to(np.array([-0.6, y, 0.0]), aligned_edge=LEFT)
-        names = theme.small_text("q：查询向量　k：键向量　分数来自 q·k", color=theme.TEXT)
-        names.move_to(np.array([-0.6, 2.86, 0.0]), aligned_edge=LEFT)
-        self.watch("rope", lambda: {**pair.probe_values(), "score_on_screen": self.on_screen(pair.score)})
-        self.watch(
-            "rope_drawn",
-            lambda: {
-                "q_start": pair.q_arrow.get_start().tolist(),
-                "q_end": pair.q_arrow.get_end().tolist(),
-                "k_start": pair.k_arrow.get_start().tolist(),
-                "k_end": pair.k_arrow.get_end().tolist(),
-                "arc_center": pair.gap_arc.get_arc_center().tolist(),
-                "arc_start": pair.gap_arc.get_start().tolist(),
-                "arc_end": pair.gap_arc.get_end().tolist(),
-                "arc_on": self.on_screen(pair.gap_arc),
-                "unit": pair.scale_units,
-                "gap_text": gap_num.shown_text(),
-                "gap_on": self.on_screen(gap_num),
-                "score_text": pair.score.shown_text(),
-                "score_on": self.on_screen(pair.score),
-                "seat_texts": [c.text for c in seats],
-                "seats_on": [self.on_screen(c) for c in seats],
-                "rule_text": info[1].text,
-                "rule_on": self.on_screen(info[1]),
-                "lead_text": info[2].text,
-                "lead_on": self.on_screen(info[2]),
-                "more_text": info[3].text,
-                "more_on": self.on_screen(info[3]),
-            },
-        )
-        gap_num.update()
-        # seats (0, 0): nothing turned yet, k is ahead by the pair's own lead (20°), shown (the body says it)
-        self.play(
-            FadeIn(pair.circle),
-            FadeIn(pair.q_arrow),
-            FadeIn(pair.k_arrow),
-            FadeIn(pair.q_label),
-            FadeIn(pair.k_label),
-            FadeIn(pair.gap_arc),
-            FadeIn(gap_num),
-            FadeIn(seats[0]),
-            FadeIn(info[0]),
-            FadeIn(names),
-            run_time=cue.share(0.1),
-        )
-        self.add(pair, pair.gap_arc)
-        self._at(cue, 0.2)
-        self.play(FadeIn(info[1]), run_time=cue.share(0.06))
-        self.hold_to(max(self.frame, cue.bookmark("lead")))
-        self.play(FadeIn(info[2]), run_time=cue.share(0.06))
-        self.hold_to(max(self.frame, cue.bookmark("turn")))
-        # k turns (n − m)θ more than q: to (0, 3), then "same pair: only the distance", shown at (2, 5) and (10, 13)
-        span = cue.frames_until("only")
-        self.play_frames(
-            pair.make_positions_animation(*seat_pairs[1]), FadeOut(seats[0]), frames=max(1, int(0.65 * span))
-        )
-        pair.score.update()
-        self.play_frames(FadeIn(seats[1]), FadeIn(info[3]), FadeIn(pair.score), frames=max(1, int(0.25 * span)))
-        self.hold_to(max(self.frame, cue.bookmark("only")))
-        self.play(FadeIn(info[4]), run_time=cue.share(0.08))
-        span = cue.frames_remaining()
-        for i in (2, 3):  # each pair's caption is read at rest before the next turn
-            self.play_frames(
-                pair.make_positions_animation(*seat_pairs[i]), FadeOut(seats[i - 1]), frames=max(1, int(0.28 * span))
-            )
-            self.play_frames(FadeIn(seats[i]), frames=max(1, int(0.1 * span)))
-            self.hold_frames(int(0.1 * span))
-        cue.hold()
-        gap_num.clear_updaters()
-        self.rope_group = VGroup(pair, pair.gap_arc, readouts, seats[-1], info, names)
-
     def _close(self, cue) -> None:
         """The same formula with the head's d: plane i of a 128-dimension head turns as fast as clock 4i of the 512
         row (the exponent 2i/d is the same). Each q arrow turns by its own plane's speed (mathcore.frequencies of
         the head), drawn under the clock that keeps pace with it."""
-        self._swap_caption("close", cue, self.rope_group)
+        self._swap_caption("close", cue, self.table_group)
         ratio = self.CLOSE_ROW_D // self.CLOSE_HEAD_D
         row = ClockRow(
             d=self.CLOSE_ROW_D,
