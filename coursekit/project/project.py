@@ -41,7 +41,7 @@ from coursekit.project.speech import Speech
 from coursekit.render import motion
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
-from coursekit.render.one_scene import deliver_remade, deliver_scene
+from coursekit.render.one_scene import deliver_remade
 from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
@@ -174,13 +174,14 @@ class Project(ProjectBase):
     def preview(self, scene: str | ScenePlan, last_frame: bool = True) -> tuple[Path, Path | None]:
         """The preview of ``scene`` (its id: planned first, ``preview_plan``; or its plan) at ``PREVIEW``
         with narration and soft subtitles, and with ``last_frame`` the PNG of its last frame, both under
-        the preview's course lock: (video, frame or None)."""
+        the preview's course lock: (video, frame or None). Remade from the last preview's stretches
+        (``deliver_remade``): only what changed is rendered again, two stretches at a time."""
         plan = self.preview_plan(scene) if isinstance(scene, str) else scene
         out = self.layout.preview_video(plan.id)
         if not last_frame:
-            return deliver_scene(self.config, self.layout, plan, PREVIEW.quality, out, subtitles=True), None
+            return deliver_remade(self.config, self.layout, plan, PREVIEW.quality, out), None
         with course_lock(self.layout.root, names.output(self.layout.root, out), f"writing {shown(out)}", self.say):
-            deliver_scene(self.config, self.layout, plan, PREVIEW.quality, out, subtitles=True)
+            deliver_remade(self.config, self.layout, plan, PREVIEW.quality, out)
             png = extract_frame(out, plan.frames - 1, self.layout.preview_frame(plan.id))
         return out, png
 

@@ -337,9 +337,11 @@ def deliver_remade(
 
             store = preview_pieces.store_for(layout, scene)
             code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
-            video, did = preview_pieces.remake(
-                scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
-            )
+            # one render of a scene at a time, whole or in stretches (the store is the scene's)
+            with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
+                video, did = preview_pieces.remake(
+                    scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
+                )
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
             audio = mixing.result()
