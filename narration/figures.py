@@ -224,6 +224,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     "sin30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[1]),
     "cos30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[0]),
     "circle_radius": lambda: fmt_dec(_circle_radius()),
+    # unit_circle's sweep: 150 deg (as high as 30 deg, on the other side) and 270 deg (the lowest point)
+    "p150": lambda: fmt_point(mathcore.pointer_tip(np.radians(150.0))),
+    "p270": lambda: fmt_point(mathcore.pointer_tip(np.radians(270.0))),
     # R(90 deg) applied to (1, 0)
     "r90_e1": lambda: fmt_point(mathcore.rotate([1.0, 0.0], np.radians(90.0))),
     "r90_len": lambda: fmt_dec(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.radians(90.0)))),

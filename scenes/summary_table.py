@@ -50,7 +50,7 @@ class SummaryTable(NarratedScene):
         ),
         ("blind", "shuffle", "打乱词序", "“我”拿到的四个数不变", "位置要另外告诉模型"),
         ("seats", "turn", "RoPE", "位置 m：q、k 转 m 个 θ", "点积只跟 n − m 有关"),
-        ("planes", "clocks", "快慢不同的平面", "0、44：只有慢的能分开", "每种距离都不一样"),
+        ("planes", "clocks", "快慢不同的平面", "0、44：平面 1 分得开", "每种距离都不一样"),
     )
     #: the recap: minimal_rope's table of F at every seat, then why rope_invariance's pair tells before from after
     RECAPS = (

@@ -1,4 +1,8 @@
-"""单位圆上的指针: sin and cos are the two readings of a turning pointer."""
+"""单位圆上的指针: sin and cos are the two readings of a turning pointer, a cabin on the opening's wheel.
+
+K2 (review 9): the beats follow the course's own picture (trig_opening's Ferris wheel): 30° and 150° are as high
+as each other, so sin alone cannot tell them apart; 270° is the lowest point.
+"""
 
 from __future__ import annotations
 
@@ -24,14 +28,15 @@ from scenes.base import NarratedScene
 
 
 class UnitCirclePointer(NarratedScene):
-    """hook → pointer → readout (50°, then from 0° the way a positive θ turns) → sweep (30°, 90°, 180°) → circle →
-    takeaway."""
+    """hook → pointer → readout (50°, then from 0° the way a positive θ turns) → sweep (30°, 150°, 270°) → circle
+    (a full turn) → takeaway (the two readings go together)."""
 
     SCENE_IDS = ("unit_circle",)
     CUES = ("hook", "pointer", "readout", "sweep", "circle", "takeaway")
-    BOOKMARKS = {"sweep": ("at30", "at90", "at180")}
-    SWEEP_STOPS = (("at30", 30.0), ("at90", 90.0), ("at180", 180.0))
+    BOOKMARKS = {"sweep": ("at30", "at150", "at270")}
+    SWEEP_STOPS = (("at30", 30.0), ("at150", 150.0), ("at270", 270.0))
     TURN_SECONDS = 0.9
+    LAST = 270.0  # where the sweep leaves the pointer
     READOUT_DEG = 50.0  # where the pointer shows its two readings first
     HINT_RADIUS = 1.25  # the arrow of a positive turn: between the angle arc and the circle
     HINT_DEG = 75.0
@@ -41,9 +46,9 @@ class UnitCirclePointer(NarratedScene):
 
         # -- hook: the claim, big ---------------------------------------------
         with self.cue("hook") as cue:
-            title = theme.title_text("sin 和 cos，放到圆上看")
+            title = theme.title_text("摩天轮，正对着看")
             self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.35))
-            header = theme.body_text("sin 和 cos，放到圆上看", color=theme.MUTED, font_size=theme.SIZE_SMALL)
+            header = theme.body_text("摩天轮，正对着看", color=theme.MUTED, font_size=theme.SIZE_SMALL)
             header.to_corner(LEFT + UP, buff=theme.MARGIN)
             self.hold_frames(max(0, cue.frames_remaining() - int(0.6 * self.fps)))
             self.play(title.animate.become(header), run_time=cue.remaining())
@@ -80,9 +85,9 @@ class UnitCirclePointer(NarratedScene):
         readout = dial.readout
         readout.move_to(np.array([2.2, 1.7, 0.0]))
         rule = VGroup(
-            theme.body_text("横着读：x = cos θ", color=theme.COS),
-            theme.body_text("竖着读：y = sin θ", color=theme.SIN),
-            theme.body_text("θ 为正：逆时针转", color=theme.ANGLE),
+            theme.body_text("往右偏出：x = cos θ", color=theme.COS),
+            theme.body_text("高出轮轴：y = sin θ", color=theme.SIN),
+            theme.body_text("逆时针算正", color=theme.ANGLE),
         ).arrange(DOWN, aligned_edge=LEFT)
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
         # which way a positive θ turns: an arrow drawn counter-clockwise from due right
@@ -113,7 +118,7 @@ class UnitCirclePointer(NarratedScene):
                 run_time=cue.remaining(),
             )
 
-        # -- sweep: 30°, 90°, 180°, each turn starting on its bookmark ----------------
+        # -- sweep: 30°, 150° (as high, on the left), 270° (lowest), each turn starting on its bookmark ------
         with self.cue("sweep") as cue:
             for name, degrees in self.SWEEP_STOPS:
                 self.hold_to(cue.bookmark(name))
@@ -123,24 +128,24 @@ class UnitCirclePointer(NarratedScene):
                 leave = [FadeOut(positive), FadeOut(head)] if head in self.mobjects else []  # the pointer shows it now
                 self.play_frames(dial.make_turn_animation(np.radians(degrees)), *leave, frames=frames)
 
-        # -- circle: a full turn; the tip draws the circle -------------------------
+        # -- circle: a full turn from 270°; the tip draws the circle ------------------
         with self.cue("circle") as cue:
             dial.start_trace()
-            self.play(dial.make_turn_animation(np.radians(180.0 + 360.0)), run_time=cue.share(0.75))
-            every = theme.body_text("每一点离圆心都是 1", color=theme.HIGHLIGHT)
+            self.play(dial.make_turn_animation(np.radians(self.LAST + 360.0)), run_time=cue.share(0.75))
+            every = theme.body_text("离轮轴始终是 1", color=theme.HIGHLIGHT)
             every.next_to(rule, DOWN, buff=0.35).align_to(rule, LEFT)
             self.play(FadeIn(every), run_time=cue.remaining())
 
-        # -- takeaway: the angle fixes where the tip stops ----------------------------------------
+        # -- takeaway: the two readings go together (sin alone mixes 30° and 150°); the pointer rests ---------
         with self.cue("takeaway") as cue:
             line = VGroup(
-                theme.body_text("角度 θ 一给", color=theme.ANGLE),
-                theme.body_text("指尖就停在 (cos θ, sin θ)", color=theme.TEXT),
+                theme.body_text("30°、150°：sin 一样", color=theme.SIN),
+                theme.body_text("cos、sin 一起读", color=theme.TEXT),
             ).arrange(DOWN, aligned_edge=LEFT)
             line.next_to(readout, DOWN, buff=0.6).align_to(readout, LEFT)
             box = SurroundingRectangle(line, color=theme.HIGHLIGHT, buff=0.15)
             self.swap([every, rule], FadeIn(line), Create(box), run_time=cue.share(0.4))
-            self.play(dial.make_turn_animation(np.radians(180.0 + 360.0 + 45.0)), run_time=cue.remaining())
+            cue.hold()  # the words name no turn
 
     @staticmethod
     def _shown(dial, opacity: float) -> list[Animation]:

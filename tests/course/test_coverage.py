@@ -187,7 +187,7 @@ def test_core_scenes_keep_their_contract(course, scene_id):
 
 def test_core_bookmarks(course):
     sweep = course.scene("unit_circle").cues[3]
-    assert sweep.bookmarks == ["at30", "at90", "at180"]
+    assert sweep.bookmarks == ["at30", "at150", "at270"]
     assert course.scene("angle_addition").cues[3].bookmarks == ["second"]
     # rot_composition (lesson 3) no longer replays angle_addition: its own class RotComposition, no bookmarks
     assert course.scene("rot_composition").cls == "RotComposition"

@@ -129,6 +129,8 @@ def _row_bug() -> np.ndarray:
 EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "sin30": (float(mathcore.pointer_tip(TH)[1]), ("abs", 0.005)),
     "cos30": (float(mathcore.pointer_tip(TH)[0]), ("abs", 0.005)),
+    "p150": (tuple(mathcore.pointer_tip(np.radians(150.0))), ("abs", 0.005)),
+    "p270": (tuple(mathcore.pointer_tip(np.radians(270.0))), ("abs", 0.005)),
     "circle_radius": (1.0, ("abs", 1e-9)),
     "r90_e1": (tuple(mathcore.rotate([1.0, 0.0], np.pi / 2)), ("abs", 0.005)),
     "r90_len": (float(np.linalg.norm(mathcore.rotate([1.0, 0.0], np.pi / 2))), ("abs", 0.005)),

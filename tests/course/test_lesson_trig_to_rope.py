@@ -169,6 +169,34 @@ def test_summary_table_path_and_columns_checks_catch_a_seeded_case():
     ]
 
 
+def planes_claim_faults(text: str) -> list[str]:
+    """What ``text`` claims about distances 0 and 44 on the four d = 8 planes, against the hands' angles: a plane
+    "分不开" the two when its hand at 44 is within 5° of home, "分开" them when it is over 90° away. A claim about
+    "慢的" as a whole holds only if every plane but the fastest separates them (the slowest is at 2.5°: it does not)."""
+    w = mathcore.frequencies(8)
+    gap = [min(g, 360.0 - g) for g in (np.degrees(44 * w) % 360.0)]
+    text = text.replace(" ", "")
+    out = []
+    if "慢的能分开" in text and not all(g > 90.0 for g in gap[1:]):
+        out.append(f"'慢的能分开', but the slower planes' hands at 44 are {[round(g, 1) for g in gap[1:]]}°")
+    if "最快的" in text and "最快的分不开" in text.replace("平面", "") and not gap[0] < 5.0:
+        out.append(f"'最快的分不开', but its hand at 44 is {gap[0]:.1f}° from home")
+    if "平面1" in text and not gap[1] > 90.0:
+        out.append(f"'平面 1' separates them, but its hand at 44 is {gap[1]:.1f}° from home")
+    if "最快的" not in text and "平面1" not in text:
+        out.append("names no plane that shows the difference")
+    return out
+
+
+def test_planes_claim_check_catches_review_9s_wording():
+    # seeded: the screen and the voice review 9 read (M3)
+    assert planes_claim_faults("0、44：只有慢的能分开")
+    assert planes_claim_faults(
+        "最后是快慢不同的平面；像刚才的 0 和 44，快的分不开，慢的能分开；合起来，每种距离都不一样。"
+    )
+    assert planes_claim_faults("0、44：最快的分不开，平面 1 分得开") == []
+
+
 def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
     from scenes import theme
 
@@ -210,7 +238,10 @@ def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
         return min(gap, 360.0 - gap)
 
     assert apart(0, 0, 44) < 5.0 and apart(1, 0, 44) > 90.0  # P3 (review 8): clock_row's pair, recalled
-    assert "0、44：只有慢的能分开" in cls.ROWS[4][3] and "0 和 44" in cue_text("summary_table", "planes")
+    assert "0、44：" in cls.ROWS[4][3] and "0 和 44" in cue_text("summary_table", "planes")
+    # M3 (review 9): what the row claims about 0 and 44 is what the four hands show
+    assert planes_claim_faults(cls.ROWS[4][3]) == []
+    assert planes_claim_faults(cue_text("summary_table", "planes")) == []
     for short, _, text in cls.RECAPS:
         assert scene.probes[short][0]["shown"] == nospace(text)
     # P1 (review 8): the seats row says rope_invariance's 110° (recap_one went); the recap gives minimal_rope's

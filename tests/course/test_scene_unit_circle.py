@@ -37,11 +37,16 @@ def test_unit_circle_pointer_tip_and_readout(narrated_scene):
     b = sweep.bookmarks
     # each turn starts on its bookmark and is finished by the next one
     assert at_frame(samples, b["at30"])["theta"] == pytest.approx(0.0, abs=1e-12)
-    assert at_frame(samples, b["at90"])["theta"] == pytest.approx(np.radians(30), abs=1e-12)
-    assert at_frame(samples, b["at180"])["theta"] == pytest.approx(np.radians(90), abs=1e-12)
-    assert at_frame(samples, sweep.end_frame)["theta"] == pytest.approx(np.radians(180), abs=1e-12)
+    assert at_frame(samples, b["at150"])["theta"] == pytest.approx(np.radians(30), abs=1e-12)
+    assert at_frame(samples, b["at270"])["theta"] == pytest.approx(np.radians(150), abs=1e-12)
+    assert at_frame(samples, sweep.end_frame)["theta"] == pytest.approx(np.radians(270), abs=1e-12)
     circle = scene.plan.cue("circle")
-    assert at_frame(samples, circle.end_frame)["theta"] == pytest.approx(np.radians(540), abs=1e-12)
+    assert at_frame(samples, circle.end_frame)["theta"] == pytest.approx(np.radians(630), abs=1e-12)
+    # the takeaway names no turn: the pointer rests where the full turn left it
+    take = scene.plan.cue("takeaway")
+    assert {round(s["theta"], 12) for s in samples if take.start_frame <= s["frame"] < take.end_frame} == {
+        round(np.radians(630), 12)
+    }
 
 
 # -- unit_circle: the readouts and the drawn pointer --------------------------------------------
@@ -150,13 +155,13 @@ def test_unit_circle_check_catches_a_perturbation(what):
     assert unit_circle_disagreements(samples)
 
 
-# -- unit_circle / sweep: the subtitle names the 30° point the readouts show (review 4 L3, review 5 L2) ---------
-def sweep_point_mismatch(subtitle: str, sample: dict) -> list[str]:
-    """The point "(cos, sin)" the subtitle names, against the readouts' values while the pointer rests at 30°:
-    the same numbers, whatever the places ("0.5" in the words, "0.50" in the live readout)."""
-    shown = (float(plain_number(sample["cos_text"])), float(plain_number(sample["sin_text"])))
+# -- unit_circle / sweep: the subtitle names the points the readouts show at each stop (review 4 L3, review 9 K2) --
+def sweep_point_mismatch(subtitle: str, samples: list[dict]) -> list[str]:
+    """The points "(cos, sin)" the subtitle names, in order, against the readouts' values while the pointer rests
+    at each stop: the same numbers, whatever the places ("0.5" in the words, "0.50" in the live readout)."""
+    shown = [(_num(s["cos_text"]), _num(s["sin_text"])) for s in samples]
     said = [tuple(float(v.replace("−", "-")) for v in p) for p in re.findall(r"\((−?[0-9.]+), (−?[0-9.]+)\)", subtitle)]
-    return [] if said == [shown] else [f"the subtitle names {said}, the readouts show {shown}"]
+    return [] if said == shown else [f"the subtitle names {said}, the readouts show {shown}"]
 
 
 def plain_number(text: str) -> str:
@@ -166,10 +171,25 @@ def plain_number(text: str) -> str:
 def test_the_sweep_subtitle_writes_the_point_as_the_readouts_do():
     scene = narration_scene("unit_circle")
     sweep = scene.plan.cue("sweep")
-    at30 = at_frame(scene.probes["pointer"], sweep.bookmarks["at90"] - 1)
-    assert at30["theta"] == pytest.approx(np.radians(30), abs=1e-12) and at30["readout_on_screen"]
-    assert sweep_point_mismatch(sweep.text, at30) == []
-    assert "(0.87, 0.5)" in sweep.text and plain_number(at30["sin_text"]) == "0.50"  # spoken 零点五, drawn 0.50
-    # seeded: the coordinates swapped, and a sin one step off
-    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.5, 0.87)"), at30)
-    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.87, 0.51)"), at30)
+    pointer = scene.probes["pointer"]
+    rests = [
+        at_frame(pointer, sweep.bookmarks["at150"] - 1),
+        at_frame(pointer, sweep.bookmarks["at270"] - 1),
+        at_frame(pointer, sweep.end_frame - 1),
+    ]
+    for s, deg in zip(rests, (30, 150, 270)):
+        assert s["theta"] == pytest.approx(np.radians(deg), abs=1e-12) and s["readout_on_screen"]
+    assert sweep_point_mismatch(sweep.text, rests) == []
+    assert "(0.87, 0.5)" in sweep.text and plain_number(rests[0]["sin_text"]) == "0.50"  # spoken 零点五, drawn 0.50
+    # 30° and 150° are as high as each other (the words: "一样高，只是到了左边")
+    assert plain_number(rests[0]["sin_text"]) == plain_number(rests[1]["sin_text"])
+    assert _num(rests[1]["cos_text"]) < 0 < _num(rests[0]["cos_text"])
+    # seeded: the coordinates swapped, a sin one step off, the 150° point on the wrong side
+    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.5, 0.87)"), rests)
+    assert sweep_point_mismatch(sweep.text.replace("(0.87, 0.5)", "(0.87, 0.51)"), rests)
+    assert sweep_point_mismatch(sweep.text.replace("(−0.87, 0.5)", "(0.87, 0.5)"), rests)
+
+
+def _num(text: str) -> float:
+    """A readout's value ("cos θ = −0.87" → -0.87; the readouts write the minus as U+2212)."""
+    return float(plain_number(text).replace("−", "-"))

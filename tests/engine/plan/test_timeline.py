@@ -54,8 +54,8 @@ def test_bookmarks_follow_text_order(setup):
     plan = plan_lesson(course.lesson("trig_to_rope"), cfg, 15, voice, cache, lexicon)
     sweep = plan.scene("unit_circle").cue("sweep")
     marks = sweep.bookmarks
-    assert set(marks) == {"at30", "at90", "at180"}
-    assert marks["at30"] < marks["at90"] < marks["at180"]
+    assert set(marks) == {"at30", "at150", "at270"}
+    assert marks["at30"] < marks["at150"] < marks["at270"]
 
 
 def test_subtitles_keep_every_character_and_the_limits(setup):
