@@ -14,7 +14,7 @@ What it does (it reports; it asserts nothing):
 2. ``render.py studio --config COPY --voice kokoro`` (the default offline voice), and the scene's page
    in headless Chromium. Opening it renders the preview once (not timed). Then it waits ``--settle``
    seconds, as an author would, with the studio's background work (statuses, viewer checks) running.
-3. Each edit replaces one word of the cue (the verb of "…上装一根同样长的指针…": 装 → 放 → 插 → 立 …),
+3. Each edit replaces one word of the cue (the verb of "从轮轴到座舱连一根指针": 连 → 拉 → 接 → 画 …),
    each word new in the run; the audio cache entries of the edited text are dropped from the private
    copy first, so the cue is really synthesised. Timed: from writing the narration file to the page's
    video element having loaded the new preview (``readyState >= 2`` on the new source) with the new cue
@@ -55,11 +55,11 @@ FLAGS = [
 #: the scenes it can edit: (lesson, cue, the phrase with the word that changes, the original word first, then
 #: one new word per edit); unit_circle (47 s) edits its second cue, shift_machine (99 s) one in its middle
 SCENES = {
-    "unit_circle": ("trig_to_rope", "pointer", "{}一根同样长的指针", "装放插立安竖摆画加配添"),
+    "unit_circle": ("trig_to_rope", "pointer", "到座舱{}一根指针", "连拉接画搭牵引放架添插"),
     "shift_machine": ("rotation_matrix", "no_learning", "照公式{}出来的", "写列排算推定造搭拼摆做"),
 }
 SCENE, LESSON, CUE = "unit_circle", "trig_to_rope", "pointer"
-SLOT = "{}一根同样长的指针"
+SLOT = "到座舱{}一根指针"
 WORDS = list(SCENES[SCENE][3])
 
 
