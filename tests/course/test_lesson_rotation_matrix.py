@@ -87,10 +87,10 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
 
 #: K6 (review 9): the clauses of seed 000 §1 / 001 §六 the roads' cues used to follow, in the seed's order
 SEED_ROAD_CLAUSES = (
-    r"先在 x 上记下",  # 001: 把「第几个」写进每个词的向量里 (road 1)
-    r"词排成一队",  # 000: 让计算按顺序排队 (road 2)
-    r"x 不碰.*打分之前先转",  # 001 §六: 不碰 x，先照常算出 q 和 k，再按座位旋转它们
-    r"只改方向",  # 000: 需要的是一种只转不缩的信号
+    r"先在 x 上记下",  # seed 001 §二's road 1
+    r"词排成一队",  # seed 000 §1's road 2
+    r"x 不碰.*打分之前先转",  # seed 001 §六's placement of RoPE
+    r"只改方向",  # seed 000 §1's step to rotation
 )
 
 
