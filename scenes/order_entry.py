@@ -42,7 +42,7 @@ CONDITION = ("每个词都能看到整句话", "又不加位置信息")  # lesso
 class WhereOrderEnters(NarratedScene):
     """recall (lesson 1 in a sentence, with its condition) → two_doors (road 1: change the input; road 2: change the
     order of computing, not taken) → third_door (road 3: change the score, RoPE; this lesson takes road 1) → raw_index (lesson 2's raw index in a sentence: the bars sweep to
-    100000) → need (turn, never stretch)."""
+    100000) → need (the arrow turns, its length stays 1: a rotation)."""
 
     SCENE_IDS = ("order_entry",)
     CUES = ("recall", "two_doors", "third_door", "raw_index", "need")
@@ -97,7 +97,7 @@ class WhereOrderEnters(NarratedScene):
         turn_qk = VGroup(
             theme.typst_text("RoPE：转 $q$、$k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
             VGroup(
-                theme.small_text("x 不碰，", color=theme.TEXT), theme.small_text("打分之前先转", color=theme.TEXT)
+                theme.small_text("第三步才动手，", color=theme.TEXT), theme.small_text("x 原样不动", color=theme.TEXT)
             ).arrange(DOWN, buff=0.1),
         )
         turn_qk.arrange(DOWN, buff=0.3).move_to(doors[2].get_center() + 0.15 * DOWN)

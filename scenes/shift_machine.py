@@ -84,7 +84,7 @@ class ShiftMachine(NarratedScene):
     M_PLACES = 3  # its decimals: the slow blocks turn 0.01 and 0.001 rad per step
     K_BACK = 3  # the row pitfall turns back this far (checks.a4_row_pitfall's k)
     STEPS = (1, 2, 3)  # clocks: n = 0 → 3
-    STAGGER_TO = 12
+    STAGGER_TO = figures.STAGGER_SEAT  # clock 0 nearly back where it started, clock 1 far off (E1, review 9)
     TABLE_ROWS = (0, 1, 2, 3, 4)
 
     @staticmethod
@@ -216,12 +216,16 @@ class ShiftMachine(NarratedScene):
             )
 
         # -- stagger: different speeds rarely line up again ---------------------------------------
-        stagger = theme.body_text("快慢错开，很难同时对上：位置不撞车", color=theme.HIGHLIGHT).move_to(
+        # E1 (review 9): the words say what the hands show once they stop: clock 0 nearly home, clock 1 far off
+        stagger = theme.body_text("钟 0 几乎转回起点，钟 1 离得很远：位置不撞车", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.6, 0.0])
         )
+        self.probe("stagger", shown=stagger.text, seat=self.STAGGER_TO)
+        self.watch("stagger_shown", lambda: {"on_screen": self.on_screen(stagger)})
         with self.cue("stagger") as cue:
-            self.play(FadeOut(strip), FadeOut(ends), FadeOut(strip_title), run_time=cue.share(0.15))
-            self.play(row.make_step_animation(self.STAGGER_TO), FadeIn(stagger), run_time=cue.remaining())
+            self.play(FadeOut(strip), FadeOut(ends), FadeOut(strip_title), run_time=cue.share(0.12))
+            self.play(row.make_step_animation(self.STAGGER_TO), run_time=cue.share(0.33))
+            self.play(FadeIn(stagger), run_time=cue.share(0.15))
 
         # -- machine: M_1 as numbers, one 2x2 block per clock ----------------------------------------
         m = cos_first_shift_matrix(self.K_SHOWN, D)
@@ -439,7 +443,7 @@ class ShiftMachine(NarratedScene):
                 run_time=cue.share(0.15),
             )
             # the hands start again at the row about to be boxed (n = K_BACK), as the table comes in. They fade
-            # out and back in rather than turning back from n = 13, which would be a silent backward turn one
+            # out and back in rather than turning back from n = STAGGER_TO + 1, which would be a silent backward turn one
             # cue before "指针反而往回拨" (review 4, P5; the unit circle's readout does the same)
             row.set_position(self.K_BACK)
             n_num.set_value(self.K_BACK)  # its updater waits while it fades: back in at n = K_BACK

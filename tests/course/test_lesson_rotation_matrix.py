@@ -69,7 +69,9 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     assert "第二课" in said["raw_index"] and "没有上限" in said["raw_index"]
     doors = one(scene, "doors")
     assert doors["names"] == [["路一", "改输入"], ["路二", "改计算次序"], ["路三", "改打分"]]
-    assert "RoPE" in doors["third"][0] and "打分之前先转" in "".join(doors["third"][1:])
+    # K6 (review 9): RoPE's place in lesson 2's pipeline terms (its third step turns q, k), not seed 001's words
+    assert "RoPE" in doors["third"][0] and doors["third"][1:] == ["第三步才动手，", "x原样不动"]  # Text drops spaces
+    assert "第三步才动手，按座位转 q、k" in said["third_door"]
     assert "RoPE" in said["third_door"] and "改打分" in said["third_door"] and "回到路一" in said["third_door"]
     # P3 (review 7): the voice names the roads in the order the screen numbers them, each with its screen name
     voice = said["two_doors"] + said["third_door"]
@@ -80,12 +82,35 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     assert "往上长" not in said["raw_index"] and "一路升上去" in said["raw_index"]
     assert doors["taken"] == "这一课走这条" and doors["before"] == "前两课走这条"
     assert "旋转" in said["need"]
+    assert seed_shaped(said) == []
+
+
+#: K6 (review 9): the clauses of seed 000 §1 / 001 §六 the roads' cues used to follow, in the seed's order
+SEED_ROAD_CLAUSES = (
+    r"先在 x 上记下",  # seed 001 §二's road 1
+    r"词排成一队",  # seed 000 §1's road 2
+    r"x 不碰.*打分之前先转",  # seed 001 §六's placement of RoPE
+    r"只改方向",  # seed 000 §1's step to rotation
+)
+
+
+def seed_shaped(said: dict[str, str]) -> list[str]:
+    return [p for p in SEED_ROAD_CLAUSES if any(re.search(p, t) for t in said.values())]
 
 
 def roads_said(text: str) -> list[str]:
     """The roads in the order the voice names them, as 路一 … 路三 (第一条路 and 第一条 are the same road)."""
     names = {"一": "路一", "二": "路二", "三": "路三"}
     return [names[m[1] or m[2]] for m in re.finditer(r"路([一二三])|第([一二三])条", text)]
+
+
+def test_the_seed_shape_check_sees_the_old_roads():
+    old = {
+        "two_doors": "路一，改输入：词还没进注意力，先在 x 上记下它坐第几。路二，改计算的次序：词排成一队，挨个算。",
+        "third_door": "路三，改打分：x 不碰，等 q、k 算出来，打分之前先转它们。",
+        "need": "那就只改方向。看这支箭头，一路在转，长度一直是 1：旋转做得到。",
+    }
+    assert len(seed_shaped(old)) == 4
 
 
 def test_the_road_order_check_sees_the_old_wording():
@@ -458,9 +483,8 @@ def build(scene_id: str):
 
 
 def test_next_step_ends_on_the_course_thread():
-    """P4 (review 7): the last cue asks what the course answers (through_projections), not about rank."""
-    from scenes.next_step import SEATS, SHIFT, WORDS
-
+    """P4 (review 7): the lesson ends on the course's own thread (through_projections), not on rank; P2 (review 9):
+    it ends on the link, with no question lesson 2's quiz 4 and through_projections have already answered."""
     scene = build("next_step")
     recap = scene.probes["recap"][0]
     assert [r[0] for r in recap["rows"]] == ["第一课", "第二课", "第三课"]
@@ -476,23 +500,31 @@ def test_next_step_ends_on_the_course_thread():
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
         "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
     ]
-    # the question: labels equal the drawing and the words
-    q = one(scene, "question")
-    question = scene.plan.cue("question").text
-    assert q["words"] == list(WORDS) and f"“{''.join(WORDS)}”" in question
-    assert q["seats"] == [[str(p) for p in SEATS], [str(p + SHIFT) for p in SEATS]]
-    assert q["moved"] == bare(f"整句往后挪 {SHIFT} 个位置") and f"往后挪 {SHIFT} 个位置" in question
-    assert np.allclose(q["x"][0], q["x"][1])  # the moved sentence keeps every gap as drawn
-    assert "RoPE" in q["asks"][0] and "x" in q["asks"][1] and "W_Q" in q["asks"][1]
-    assert "RoPE 打分" in question and "加到 x 上" in question and "再乘查询矩阵、键矩阵" in question
-    for gone in ("秩", "个头", "课外"):
-        assert gone not in question, gone
-    # the premise holds: moved on by SHIFT, RoPE's scores stay put and the clock row's added to x do not
+    # P2 (review 9): the link closes the course; nothing asks the moved-sentence question again
+    assert [c.id.split(".")[-1] for c in scene.plan.cues] == ["recap", "link"]
+    assert reasked_moved_sentence([c.text for c in scene.plan.cues]) == []
+
+
+def reasked_moved_sentence(texts: list[str]) -> list[str]:
+    """A cue that asks again whether a score changes when the whole pair or sentence moves on (lesson 2's quiz 4,
+    answered with numbers by through_projections.readings … close)."""
+    return [t for t in texts if re.search(r"往后挪", t) and re.search(r"变不变|会变吗", t)]
+
+
+def test_the_reasked_question_check_sees_the_old_closing_question():
+    old = (
+        "最后留一道题，这三课讲过的就够用了。把“猫追狗”整句往后挪 300 个位置：每两个词隔几个、谁在前，都没变。"
+        "用 RoPE 打分，分数变不变？换成把那排钟的读数加到 x 上，再乘查询矩阵、键矩阵，又变不变？"
+    )
+    assert reasked_moved_sentence([old]) == [old]
+    # and what it repeated: quiz 4 of lesson 2, and the premise through_projections showed with numbers
+    quiz = load_course(load_config(None).lessons).lesson("word_order")
+    q4 = next(c.text for s in quiz.scenes for c in s.cues if s.id == "word_order_quiz" and c.short_id == "q4")
+    assert reasked_moved_sentence([q4]) == [q4]
     head = seeded_head()
-    pairs = [(a, b) for a in SEATS for b in SEATS if a < b]
-    for m, n in pairs:
-        assert rope_score_after(head, m + SHIFT, n + SHIFT) == pytest.approx(rope_score_after(head, m, n), abs=1e-9)
-    assert all(abs(additive_score(head, m + SHIFT, n + SHIFT) - additive_score(head, m, n)) > 0.1 for m, n in pairs)
+    for m, n in ((0, 1), (0, 2), (1, 2)):
+        assert rope_score_after(head, m + 300, n + 300) == pytest.approx(rope_score_after(head, m, n), abs=1e-9)
+        assert abs(additive_score(head, m + 300, n + 300) - additive_score(head, m, n)) > 0.1
 
 
 def test_assertions_are_recomputed_in_construct():
@@ -565,7 +597,6 @@ def test_lesson_three_follows_lessons_one_and_two(lesson):
     assert "第二课的第二条要求" in text["exercises.ex3_work"]
     # the ending ties the three lessons together and frames the low-rank question as outside the course
     assert "第一课" in text["next_step.recap"] and "第二课" in text["next_step.recap"]
-    assert "这三课" in text["next_step.question"] and "隔几个、谁在前" in text["next_step.question"]
     # the move named once and then used: lesson 1's proof, the stripes, RoPE after the projections
     move = "两支一起转，点积不变"
     assert [k for k, t in text.items() if move in t] == [

@@ -122,6 +122,8 @@ def test_recall_a3_and_what_is_new(scene):
     # recall: lesson 1's 25° then 40° = 65°, one line on screen, not animated again
     recall = plan.cue("recall").text
     assert "25°" in recall and "40°" in recall and "65°" in recall
+    # P6 (review 9): the sweep's step (每隔 5°) is said once, by the sweep, not also at the end of the recall
+    assert step_said_twice(recall, plan.cue("sweep").text) == []
     assert scene.probes["recall"][0]["shown"].strip("$ ") == "R(40°) R(25°) = R(65°)"
     # A3 as measured (the full turn included), and the number of pairs the voice gives
     a3 = scene.probes["a3"][0]
@@ -157,9 +159,12 @@ def eps_wording_problems(said: str, shown: str) -> list[str]:
     digits; the entries are bounded in size (absolute value), not "不大于 1"; no "小数" (decimal fraction)."""
     out = []
     eps = f"{figures.value('eps_mant')} 乘 10 的负 {figures.value('eps_exp')} 次方"
-    for want in ("计算机能存下的、紧挨着 1 的下一个数", "双精度浮点数", "绝对值都不超过 1", eps):
+    for want in ("紧挨着 1、能存下的下一个数", "双精度浮点数", "绝对值都不超过 1", eps):
         if want not in said:
             out.append(f"the voice does not say {want!r}")
+    # L3 (review 9): the qualifier (双精度) comes before the number it qualifies, not after it
+    if "双精度" in said and eps in said and said.index("双精度") > said.index(eps):
+        out.append("双精度 is said after the number it qualifies")
     for wrong in ("小数", "不大于 1", "极限", "的差"):  # 的差: a noun chā the voice reads chà (review 8, L2)
         if wrong in said or wrong in shown:
             out.append(f"{wrong!r} is said or shown")
@@ -179,4 +184,20 @@ def test_the_eps_wording_check_catches_the_old_words():
         "偏差的单位是 ε，叫机器精度：计算机能存下的、紧挨着 1 的下一个数，和 1 的差，约 2.2 乘 10 的负 16 次方，"
         "这里用的是双精度浮点数。矩阵里的数，绝对值都不超过 1。"
     )
-    assert eps_wording_problems(review7, "下一个能存下的数（双精度浮点数）") == ["'的差' is said or shown"]
+    assert "'的差' is said or shown" in eps_wording_problems(review7, "下一个能存下的数（双精度浮点数）")
+    review9 = (  # L3 (review 9): the long subject, the number, and only then 这里用的是双精度
+        "偏差的单位是 ε，叫机器精度：计算机能存下的、紧挨着 1 的下一个数，比 1 多出约 2.2 乘 10 的负 16 次方，"
+        "多出的这一点就是 ε。这里用的是双精度浮点数。矩阵里的数，绝对值都不超过 1。"
+    )
+    assert "双精度 is said after the number it qualifies" in eps_wording_problems(
+        review9, "下一个能存下的数（双精度浮点数）"
+    )
+
+
+def step_said_twice(recall: str, sweep: str) -> list[str]:
+    return [w for w in ("每隔",) if w in recall and w in sweep]
+
+
+def test_the_step_check_sees_the_old_recall():
+    old = "第一课试过一组角：先转 25°，再转 40°，等于一次转 65°。现在让机器每隔 5° 扫一遍，看有没有哪里写错。"
+    assert step_said_twice(old, "这回每隔 5° 取一个角，得到 72 个。") == ["每隔"]

@@ -8,6 +8,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ import mathcore
 from mathcore import checks
 from mathcore import rotation_facts as rf
 from narration import figures
+from scenes.shift_machine import ShiftMachine
 from scenes.theme import safe_bottom
 from tests.support.course_scenes import narration_scene
 from tests.support.drawn import arc_sweep_deg, direction_deg, disagreements, length, numbers_in, signed_gap_deg
@@ -177,7 +179,7 @@ def shift():
 def test_shift_machine_counter_and_readings_equal_the_hands(shift):
     hands = shift.probes["hands"]
     assert sum(s["n_on_screen"] for s in hands) > 300
-    assert len({s["n_shown"] for s in hands if s["n_on_screen"]}) >= 6  # n = 0 … 13 goes by
+    assert len({s["n_shown"] for s in hands if s["n_on_screen"]}) >= 6  # n = 0 … STAGGER_TO + 1 goes by
     assert counter_vs_hands(hands) == []
     pairs = [s for s in shift.probes["pairs"] if s["on_screen"]]
     assert len(pairs) > 30
@@ -424,7 +426,7 @@ def test_shift_machine_pair_order_footnote_sits_under_the_blocks(shift):
     assert pitch_cue.end_frame <= machine.start_frame
 
 
-# -- P5: the hands never turn back unseen before "往回拨": they fade out at n = 13 and in at n = 3 ---------------
+# -- P5: the hands never turn back unseen before "往回拨": they fade out at n = STAGGER_TO + 1 and in at n = 3 ---------------
 def visible_turns(samples, start: int, end: int) -> list[str]:
     """Every step between two frames of [start, end) on which the hands are drawn (stroke opacity above 0)
     and some hand's direction changes."""
@@ -458,7 +460,8 @@ def test_shift_machine_hands_start_again_at_the_boxed_row_without_turning(shift)
     pitfall = shift.plan.cue("pitfall")
     hands = shift.probes["hands"]
     first, last = at_frame(hands, pitfall.start_frame), at_frame(hands, pitfall.end_frame - 1)
-    assert _num(first["n_shown"]) == 13 and _num(last["n_shown"]) == shift.probes["backwards"][0]["k"]
+    assert _num(first["n_shown"]) == ShiftMachine.STAGGER_TO + 1
+    assert _num(last["n_shown"]) == shift.probes["backwards"][0]["k"]
     assert visible_turns(hands, pitfall.start_frame, pitfall.end_frame) == []
     assert counter_vs_faded_hands(hands, pitfall.start_frame, pitfall.end_frame) == []
     # the hands are really gone for a moment: the jump from 13 to 3 happens while nothing is drawn
@@ -497,3 +500,63 @@ def test_shift_machine_names_the_drawn_clocks_and_glosses_speed_in_words(shift):
     assert shift.probes["matrix"][0]["w"] == pytest.approx(W.tolist())  # the drawn clocks are mathcore's d = 8
     clocks = shift.plan.cue("clocks").text
     assert "也叫角频率" in clocks and "（" not in clocks and "(" not in clocks
+
+
+# -- E1 (review 9): the stagger beat's words describe the hands as drawn when they stop ---------------------------
+NEAR_DEG = 5.0  # "几乎转回起点": within this of where the hand started at n = 0
+FAR_DEG = 90.0  # "离得很远": at least this far from it
+
+
+def stagger_vs_hands(sample: dict, said: str, shown: str) -> list[str]:
+    """At the end of the stagger cue: the counter shows the seat the voice names; clock 0 has turned the whole
+    turns the voice says and sits within NEAR_DEG of its start; clock 1 sits at the angle the voice says, at least
+    FAR_DEG from its start; the screen line says the same two things."""
+    out = []
+    n = _num(sample["n_shown"])
+    if f"走到 {n:g}" not in said:
+        out.append(f"the counter shows n = {n:g}; the voice does not say 走到 {n:g}")
+    h0, h1 = _hand_deg(sample, 0), _hand_deg(sample, 1)
+    if not abs(signed_gap_deg(0.0, h0)) <= NEAR_DEG:
+        out.append(f"clock 0 is drawn {signed_gap_deg(0.0, h0):+.1f}° from its start: not 几乎转回起点")
+    if not abs(signed_gap_deg(0.0, h1)) >= FAR_DEG:
+        out.append(f"clock 1 is drawn {signed_gap_deg(0.0, h1):+.1f}° from its start: not 离起点很远")
+    turns = int(np.floor(n * W[0] / (2 * np.pi)))
+    if f"转满 {turns} 圈" not in said:
+        out.append(f"clock 0 has turned {turns} whole turns by n = {n:g}; the voice does not say so")
+    m = re.search(r"停在约 (\d+)°", said)
+    if not m or abs(signed_gap_deg(float(m[1]), h1)) > 0.5 + 1e-6:
+        out.append(f"clock 1 is drawn at {h1 % 360:.1f}°; the voice says {m[1] if m else None}°")
+    flat = shown.replace(" ", "")  # Text drops spaces
+    if not ("钟0几乎转回起点" in flat and "钟1离得很远" in flat):
+        out.append(f"the screen says {shown!r}")
+    return out
+
+
+def test_shift_machine_stagger_words_equal_the_drawn_hands(shift):
+    cue = shift.plan.cue("stagger")
+    end = at_frame(shift.probes["hands"], cue.end_frame - 1)
+    probe = shift.probes["stagger"][0]
+    assert _num(end["n_shown"]) == probe["seat"] == ShiftMachine.STAGGER_TO == figures.STAGGER_SEAT
+    assert stagger_vs_hands(end, cue.text, probe["shown"]) == []
+    # the words are on screen while the hands rest there, not while they spin
+    shown = [s["frame"] for s in shift.probes["stagger_shown"] if s["on_screen"]]
+    first_shown = at_frame(shift.probes["hands"], min(shown))
+    assert _num(first_shown["n_shown"]) == probe["seat"]
+    assert all(np.allclose(h["end"], g["end"], atol=1e-9) for h, g in zip(first_shown["hands"], end["hands"]))
+
+
+def test_the_stagger_check_sees_the_old_beat(shift):
+    cue = shift.plan.cue("stagger")
+    end = at_frame(shift.probes["hands"], cue.end_frame - 1)
+    # seeded: review 9's state, the hands stopped at n = 12, with the words of that round
+    old = copy.deepcopy(end)
+    old["n_shown"] = "12"
+    for i, h in enumerate(old["hands"]):
+        c, r, a = np.array(h["start"]), length(h["start"], h["end"]), np.radians(W_DEG[i] * 12)
+        h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
+    old_said = "快钟和慢钟步子不同：快钟碰巧对上了，慢钟早已分开。所以不同位置很难撞上同一组读数。"
+    problems = stagger_vs_hands(old, old_said, "快慢错开，很难同时对上：位置不撞车")
+    assert any("clock 0 is drawn" in p for p in problems) and any("the screen" in p for p in problems)
+    # the drawing of round 9 alone, under today's words: clock 0 is 32° short of home
+    problems = stagger_vs_hands(old, cue.text, shift.probes["stagger"][0]["shown"])
+    assert [p for p in problems if p.startswith("clock 0 is drawn")]

@@ -197,3 +197,28 @@ def test_no_cue_of_lesson_three_says_times_k():
     assert times_k_cues([(c.id, c.say or c.text) for sc in lesson.scenes for c in sc.cues]) == []
     old = "模型不去学“往后挪 k 步，每根指针多转 ω 乘 k”这条规律"  # seeded: review 6's L2
     assert times_k_cues([("memorise", old)]) == ["memorise"]
+
+
+# -- M5 (review 9): flat needs more than special W_Q, W_K: the word-position cross terms must vanish too ----------
+def learn_omits_cross_terms(said: str, shown: list[str]) -> list[str]:
+    """Where the learn beat makes "only n − m" sound like one learnable shape of W_Q, W_K alone."""
+    out = [] if "交叉项" in said and "不够" in said and "练习三" in said else ["voice"]
+    return out + ([] if any("交叉项" in line for line in shown) else ["screen"])
+
+
+def test_learn_names_the_cross_terms_the_demo_has(scene):
+    learn = one(scene, "learn")
+    assert learn_omits_cross_terms(scene.plan.cue("learn").text, learn["shown"]) == []
+    # the fact behind the words: in this demo the word-position cross terms change with the start at distance 3
+    head = pj.seeded_head()
+    cross = []
+    for m in figures.LOOP_STARTS:
+        pe = mathcore.sinusoidal_pe([m, m + figures.LOOP_GAP], pj.D_MODEL)
+        cross.append(float((head.wq @ head.x) @ (head.wk @ pe[1]) + (head.wq @ pe[0]) @ (head.wk @ head.x)))
+    assert max(cross) - min(cross) > 0.1
+
+
+def test_the_cross_term_check_sees_the_old_learn_wording():
+    old_said = "所以对那排钟来说，分数要只看 n − m，就要靠模型把这两个矩阵学成特别的样子。"
+    old_shown = ["要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子：靠学"]
+    assert learn_omits_cross_terms(old_said, old_shown) == ["voice", "screen"]
