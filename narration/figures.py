@@ -55,7 +55,7 @@ RAW_INDEX_WORD = "猫"  # order_entry: the word with the raw index added ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
 RAW_INDEX_OTHER = "狗"  # failing_encodings.raw_dot/raw_drift: the word compared with it ...
 RAW_INDEX_SEATS = (3, 5000)  # ... and the near and far seats of the raw-index demo
-QUIZ_SEAT = 6  # word_order_quiz q3: seat 0 against seat 6, a pair the lesson does not show (clock 0 nearly back)
+QUIZ_SEAT = 25  # word_order_quiz q3: seat 0 against seat 25, a pair the lesson does not show (clock 0 8° short of home)
 STAGGER_SEAT = 44  # rotation_matrix shift_machine.stagger: the d = 8 hands step on to this seat (clock 0 nearly home)
 # trig_to_rope (lesson 1) --------------------------------------------------------------
 ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
@@ -256,9 +256,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
     "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
     # word_order_quiz q3, a pair the lesson does not show: seat 6 on clock 0 (short of a full turn by …) and clock 64
-    "seat6_clock0_deg": lambda: fmt_int(np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),
-    "seat6_clock0_short_deg": lambda: fmt_int(360 - np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),
-    "seat6_clock64_deg": lambda: fmt_int(np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[64]) % 360),
+    "quiz_clock0_deg": lambda: fmt_int(np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),
+    "quiz_clock0_short_deg": lambda: fmt_int(360 - np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),
+    "quiz_clock64_deg": lambda: fmt_int(np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[64]) % 360),
     # RoPE scores
     "rope_pair_score": lambda: fmt_dec(rope_pair_scores()[0]),
     "rope_pair_lead_deg": lambda: fmt_int(np.degrees(angle_between(ROPE_PAIR_Q, ROPE_PAIR_K))),

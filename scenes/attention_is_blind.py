@@ -358,27 +358,27 @@ class AttentionIsBlind(NarratedScene):
 
 
 class BlindBagReminder(NarratedScene):
-    """recall (a card: what lesson 1 showed, and when) → bag (lesson 1's 我 row, the same four numbers first and last;
-    the lending sentences likewise; tell it the order).
+    """recall (a card: what lesson 1 showed, and when) → bag (the evidence: lesson 1's 我 row, the same four numbers
+    first and last; the lending sentences likewise; tell it the order).
 
     word_order only recalls, in two cues, what trig_to_rope's ``attention_blind`` shows in full: no new
-    sentence is shuffled and no output recomputed here. The card names lesson 1, states the condition (every
-    word sees the whole sentence, not only the words before it, and no position is added) and the result; the
-    bag is this lesson's lending sentence.
+    sentence is shuffled and no output recomputed here. The card names lesson 1 and its finding, and states the
+    condition (every word sees the whole sentence, not only the words before it, and no position is added); the
+    bag beat shows the evidence (the 我 row) and this lesson's lending sentences (review 9, K4: no restated
+    definition of the shuffle).
     """
 
     SCENE_IDS = ("blind_bag",)
     CUES = ("recall", "bag")
     WORDS = ("小明", "把", "书", "借给", "小红")
     PAIR = ("小明把书借给小红", "小红把书借给小明")
-    #: the recall card, top to bottom: what it recalls, the condition (two lines), the result; each line is
-    #: shown when the voice reaches it (a share of the cue's speech)
+    #: the recall card, top to bottom: what lesson 1 found, the condition (three lines); each line is shown when
+    #: the voice reaches it (a share of the cue's speech)
     CARD = (
         ("第一课看过：注意力自己分不出次序", theme.MUTED, 0.0),
-        ("前提：每个词都能看到整句话", theme.TEXT, 0.12),
-        ("（而不是只看前面的词）", theme.TEXT, 0.3),
-        ("也不加位置信息", theme.TEXT, 0.5),
-        ("打乱次序 → 每个词的结果不变，只跟着词挪位置", theme.HIGHLIGHT, 0.68),
+        ("前提：每个词都能看到整句话", theme.TEXT, 0.38),
+        ("（而不是只看前面的词）", theme.TEXT, 0.6),
+        ("也不加位置信息", theme.TEXT, 0.82),
     )
     CLOSING = "先后要另外告诉它"
     RECALL_WORDS = ("我", "等", "你")  # lesson 1's sentence (trig_to_rope.attention_blind), 我 watched
@@ -388,7 +388,6 @@ class BlindBagReminder(NarratedScene):
         card = VGroup(*[theme.body_text(t, color=c) for t, c, _ in self.CARD])
         card.arrange(DOWN, buff=0.35).move_to(np.array([0.0, 0.2, 0.0]))
         card[0].shift(0.25 * UP)  # the heading stands apart from the condition
-        card[-1].shift(0.25 * DOWN)  # and the result from it
         with self.cue("recall") as cue:
             self.play(FadeIn(header), run_time=cue.share(0.05))
             for line, (_, _, at) in zip(card, self.CARD):

@@ -84,9 +84,7 @@ class FailingEncodings(NarratedScene):
         )
         seat.move_to(np.array([3.7, 2.2, 0.0]))
         seat.add_updater(lambda m: m.set_value(round(bars.p)))
-        small = theme.small_text("词向量里的数：大多在 −1 到 1 之间", color=theme.TEXT).next_to(
-            word_label, DOWN, buff=0.3
-        )
+        small = theme.small_text("x 的四个数：大小都不到 1", color=theme.TEXT).next_to(word_label, DOWN, buff=0.3)
         small.align_to(rows, LEFT)
         p_far = theme.body_text(f"p = {vec_text(raw(self.FAR))}", color=theme.POSITION).move_to(
             rows[1], aligned_edge=LEFT
@@ -105,7 +103,7 @@ class FailingEncodings(NarratedScene):
             )
             rows.submobjects[1] = p_far
             word_label = label_far
-            self.probe("seat_far", p=bars.p, shown=seat.shown_text())
+            self.probe("seat_far", p=bars.p, shown=seat.shown_text(), small=small.text, x=x_cat.tolist())
 
         # -- raw_cat: dot products are all position; the same word at two seats drifts apart ----
         far_x = x_cat + raw(self.FAR)

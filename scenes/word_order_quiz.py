@@ -53,7 +53,7 @@ def wrap_cjk(text: str, width: int) -> list[str]:
     return lines
 
 
-SEAT = figures.QUIZ_SEAT  # answer 3 works out a pair the lesson does not show: seat 0 against seat 6
+SEAT = figures.QUIZ_SEAT  # answer 3 works out a pair the lesson does not show: seat 0 against seat 25
 
 
 class Quiz(NarratedScene):
@@ -66,17 +66,17 @@ class Quiz(NarratedScene):
         1: (
             "不变：两句里，小明拿到的结果相同",
             "小明那行分数还是那几个数，只换了位置",
-            "看整句话、不加位置：分不出谁借给了谁",
+            "分不出谁借给了谁",
         ),
         2: (
-            f"认不出：挪开 {figures.value('raw_cat_drift')}，比猫和狗之间的 {figures.value('raw_cat_dog_dist')} 还远",
-            "数大多在 −1 到 1 之间，座位号没有上限",
-            "加上去的座位号，把词义盖住了",
+            f"不会：两只猫相距 {figures.value('raw_cat_drift')}",
+            f"猫和狗之间才 {figures.value('raw_cat_dog_dist')}",
+            "差别几乎全来自座位",
         ),
         3: (
             f"只有钟 0：0 号和 {SEAT} 号几乎分不开",
-            f"钟 0 转了 {figures.value('seat6_clock0_deg')}°，离一整圈只差 {figures.value('seat6_clock0_short_deg')}°",
-            f"钟 64 慢很多：才转 {figures.value('seat6_clock64_deg')}°，一眼分开",
+            f"钟 0 转了好几圈，停在 {figures.value('quiz_clock0_deg')}°，离起点只差 {figures.value('quiz_clock0_short_deg')}°",
+            f"钟 64 慢很多：才转到 {figures.value('quiz_clock64_deg')}°，一眼分开",
         ),
         4: (
             "RoPE：不变。q、k 算好了才转，k 多转 (n − m)θ",

@@ -156,10 +156,10 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # seat 44 turns clock i by 44 · 10000^(−2i/512) radians: clock 0 by 44 rad (7 turns + 1.0°), clock 64 by 4.4 rad
     "seat44_clock0_deg": (float(np.degrees(44.0 - 7 * 2 * np.pi)), ("abs", 0.5)),
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
-    # quiz q3: seat 6 turns clock 0 by 6 rad (one turn less 16.2°) and clock 64 by 0.6 rad
-    "seat6_clock0_deg": (float(np.degrees(6.0)), ("abs", 0.5)),
-    "seat6_clock0_short_deg": (float(360 - np.degrees(6.0)), ("abs", 0.5)),
-    "seat6_clock64_deg": (float(np.degrees(6.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
+    # quiz q3: seat 25 turns clock 0 by 25 rad (four turns less 7.6°) and clock 64 by 2.5 rad
+    "quiz_clock0_deg": (float(np.degrees(25.0)) - 3 * 360, ("abs", 0.5)),
+    "quiz_clock0_short_deg": (4 * 360 - float(np.degrees(25.0)), ("abs", 0.5)),
+    "quiz_clock64_deg": (float(np.degrees(25.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
     "rope_pair_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 0, 3, TH), ("abs", 0.005)),
     # qk_widget.value: k's word from seat 3 back to seat 1 turns k back 2θ; the pair then stands 20° + 30° apart
     "value_back_deg": (2 * figures.THETA_DEG, ("abs", 0.5)),

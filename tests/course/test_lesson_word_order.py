@@ -18,6 +18,7 @@ from mathcore.toy_words import word_vectors
 from narration import figures
 from tests.support.course_scenes import narration_scene
 from tests.support.scene_probes import bare, one
+from tests.support.seed_frames import raw_index_seed_frame
 
 TOL = 1e-6
 
@@ -104,9 +105,30 @@ def test_blind_bag_is_a_short_recall(scene_b):
     bag = one(scene, "bag")
     assert all(bag["on_screen"])
     assert bag_problems(said["bag"], bag["recalled"]) == []
-    assert [f"“{t}”" in said["bag"] for t in bag["sentences"]] == [True, True]
+    # the lending pair is shown, and the voice points at it without reciting seed 001's pair (review 9, K4)
+    assert recital_problems(said) == [] and "借书的两句" in said["bag"]
     assert all(sorted(scene.WORDS) == sorted(w for w in scene.WORDS if w in t) for t in bag["sentences"])
     assert bare(bag["closing"]) in said["bag"].replace(" ", "")
+
+
+#: seed 001 §一's sentence on permutation: the shuffle with each result unchanged and only moved along, and its
+#: lending pair recited (review 9, K4)
+RECITALS = ("打乱", "挪了位置", "换了位置", "“小明把书借给小红”", "“小红把书借给小明”")
+
+
+def recital_problems(said: dict[str, str]) -> list[str]:
+    return [f"{cue}: says {w!r}" for cue, t in said.items() for w in RECITALS if w in t]
+
+
+def test_recital_check_catches_round_nine_blind_bag():
+    """Seeded: round 9's recall and bag (seed 001 §一 clause for clause, its pair quoted) are caught."""
+    old = {
+        "recall": "第一课看过：注意力自己分不出次序。前提有两个：一是每个词都能看到整句话，而不是只看前面的词；二是不加"
+        "位置信息。这时打乱词的次序，每个词的结果都不变，只是跟着词挪了位置。",
+        "bag": "还记得第一课“我”的那一行吗？排第一也好，排最后也好，拿到的都是同样四个数。“小明把书借给小红”和"
+        "“小红把书借给小明”也一样，谁借给了谁，注意力分不出。先后要另外告诉它。",
+    }
+    assert len(recital_problems(old)) == 4
 
 
 def bag_problems(said: str, recalled: list[dict]) -> list[str]:
@@ -235,6 +257,16 @@ def test_failing_encodings_values(scene_b):
         assert np.allclose(s["drawn"], want, rtol=TOL, atol=TOL)
     assert min(s["p"] for s in bars) == scene.NEAR and max(s["p"] for s in bars) == scene.FAR
     assert one(scene, "seat_far")["p"] == scene.FAR and one(scene, "seat_far")["shown"] == str(scene.FAR)
+    # raw_big: "x 的四个数，大小都不到 1", said and shown, true of the word drawn (review 9, K5)
+    assert (
+        scene.D == 4
+        and np.abs(one(scene, "seat_far")["x"]).max() < 1
+        and np.allclose(one(scene, "seat_far")["x"], x_cat)
+    )
+    assert (
+        one(scene, "seat_far")["small"] == "x的四个数：大小都不到1"
+        and "x 的四个数，大小都不到 1" in scene.plan.cue("raw_big").text
+    )
     rows = one(scene, "raw_rows")
     assert np.allclose(rows["x"], x_cat) and np.allclose(rows["p"], raw(scene.NEAR))
     # vectors are written in parentheses, as in the overview: p = (3, 3, 3, 3)
@@ -286,7 +318,7 @@ def test_failing_encodings_values(scene_b):
         ("tick", "满足第一、三条"),
         ("tick", "满足第一、二条"),
     ]
-    for cue, met in (("raw_drift", "满足第一条和第三条"), ("norm_step", "前两条它都满足")):
+    for cue, met in (("raw_drift", "第一条和第三条它做到了"), ("norm_step", "前两条它都满足")):
         assert met in scene.plan.cue(cue).text
     # a fixed large divisor: small only up to it, one step of 1/divisor
     fixed = one(scene, "fixed")
@@ -298,6 +330,19 @@ def test_failing_encodings_values(scene_b):
     assert mathcore.length_normalised_encoding([2 * n], n, 1)[0, 0] > 1  # past it, no longer small
     said = scene.plan.cue("takeaway").text
     assert f"比如 {n}" in said and "万分之一" in said
+    # the raw index told from the demo's own numbers, not in seed 001 §三's frame (review 9, K5)
+    raw_cues = {c: scene.plan.cue(c).text for c in ("raw_big", "raw_dot", "raw_drift")}
+    assert raw_index_seed_frame(raw_cues) == []
+
+
+def test_raw_index_seed_frame_check_catches_round_nine():
+    """Seeded: round 9's raw_big, raw_dot and raw_drift (seed 001 §三 clause for clause) are caught."""
+    old = {
+        "raw_big": "麻烦在于座位号没有上限。词向量里的数大多在 −1 到 1 之间，5000 号座位却要加上 5000。",
+        "raw_dot": "先看点积：只看词义，“猫”和“狗”是 −1.92；两个都坐到 5000 号座位，就成了约 1 亿，词义那点差别看不见了。",
+        "raw_drift": "再看同一个“猫”：从 3 号挪到 5000 号，挪开了 9994，比“猫”和“狗”之间的 3.02 远多了。它满足第一条和第三条，偏偏违反了第二条。",
+    }
+    assert len(raw_index_seed_frame(old)) == 4
 
 
 # -- LearnedTable ----------------------------------------------------------------------------------
@@ -547,7 +592,6 @@ BLIND_CUES = (
     ("word_order_overview", "seat"),
     ("blind_bag", "recall"),
     ("word_order_quiz", "q1"),
-    ("word_order_quiz", "q1_answer"),
 )
 
 
@@ -557,7 +601,8 @@ def missing_condition(texts: dict[str, str]) -> list[str]:
 
 def test_word_order_states_blindness_with_its_condition():
     """Wherever lesson 2 says attention cannot see the order, it says when: every word sees the whole sentence
-    and no position is added (the overview, the reminder and the quiz's first question and answer); the
+    and no position is added (the overview, the reminder and the quiz's first question; its answer does not say it
+    again: review 9, P4); the
     reminder's condition names the causal mask it rules out."""
     texts = {f"{sid}.{cue}": build(sid).plan.cue(cue).text for sid, cue in BLIND_CUES}
     assert missing_condition(texts) == []
