@@ -406,26 +406,12 @@ class QKWidget(NarratedScene):
             self.probe("recall", recalled=recalled.text, on=[self.on_screen(recalled)])
             value_notes = self._value(cue, pair, unit_note)
         rules = VGroup(rules, recalled)
-        widget = VGroup(
-            pair,
-            pair.gap_arc,
-            axes,
-            theta_note,
-            rules,
-            strip,
-            seat_nums,
-            seat_word,
-            q_chip,
-            k_chip,
-            readouts,
-            value_notes,
-        )
 
         # -- ticks: RoPE against the three requirements, beside the pair -----------------------------------------
         ticks = self._ticks(pair, VGroup(readouts, value_notes, rules, strip, seat_nums, seat_word, q_chip, k_chip))
 
         # -- longer: the slowest plane reaches, in training, only a small range of angles ------------------
-        self._longer(VGroup(widget, ticks))
+        self._longer(VGroup(pair, pair.gap_arc, axes, theta_note, ticks))  # what ticks left on screen
 
     def _ticks(self, pair: QKPair, aside: VGroup) -> VGroup:
         """The three requirements, ticked beside the pair (still where the value beat left it: lesson 1 showed the
@@ -440,14 +426,14 @@ class QKWidget(NarratedScene):
                 )
             ]
         )
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([PANEL_X, 1.2, 0.0]), aligned_edge=LEFT)
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([-1.0, 1.2, 0.0]), aligned_edge=LEFT)
         users = VGroup(
             *[
                 theme.body_text(t, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
                 for t in ("LLaMA 这类大模型", "都用它")
             ]
         ).arrange(DOWN, buff=0.12)
-        users.move_to(np.array([3.2, -1.4, 0.0]))
+        users.move_to(np.array([2.2, -1.2, 0.0]))
         with self.cue("ticks") as cue:
             self.play(FadeOut(aside), run_time=cue.share(0.08))
             for k, line in enumerate(lines):

@@ -251,16 +251,16 @@ class OverviewReel(NarratedScene):
             theme.body_text(f"座位 0 到 {self.TABLE_LEN - 1}：一行一个", color=theme.TEXT),
             theme.body_text("数是训练出来的", color=theme.TEXT),
             theme.body_text(f"座位 {self.TABLE_LEN}：查不到", color=theme.HIGHLIGHT),
-            theme.body_text("　".join(f"{name}：{rows} 行" for name, rows in self.MODEL_TABLE_ROWS), color=theme.TEXT),
+            *[theme.body_text(f"{name}：{rows} 行", color=theme.TEXT) for name, rows in self.MODEL_TABLE_ROWS],
         )
-        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
+        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.45, 0.0]), aligned_edge=LEFT)
         self.probe("table_side", texts=[t.text for t in side])
         self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
         self.play(FadeIn(side[1]), run_time=cue.share(0.12))
         self._at(cue, 0.45)
         self.play(FadeIn(side[2]), run_time=cue.share(0.12))
         self._at(cue, 0.7)
-        self.play(FadeIn(side[3]), run_time=cue.remaining())
+        self.play(FadeIn(side[3:]), run_time=cue.remaining())
         self.table_group = VGroup(heat, gap, side)
 
     def _close(self, cue) -> None:

@@ -298,5 +298,5 @@ def test_overview_table_gives_each_model_its_length():
     shown = scene.probes["table_side"][0]["texts"]
     assert table_length_problems(said, shown, rows) == []
     old_said = "也可以让模型自己学：左边这张表，座位 0 到 511 各占一行，数是训练出来的。表只排到 511 号，再往后的座位查不到。BERT 和 GPT-2 用的就是这种表。"
-    old_shown = [*shown[:3], "BERT、GPT-2"]
+    old_shown = [*shown[:3], "BERT、GPT-2"]  # round 9: one line, no lengths
     assert len(table_length_problems(old_said, old_shown, rows)) == 5  # seeded: round 9 (voice, screen, both lent 511)
