@@ -1,7 +1,7 @@
-"""RoPE：算出 q、k 之后再转 — why RoPE turns q and k after the projections, the q/k widget (lesson 1's pair,
-recalled in one cue; then what lesson 1 did not show: k's word moves, k turns and the score changes, its value
-vector v stays), the planes of one head and the clocks they match, RoPE against the three requirements, and why a
-longer context needs slower planes."""
+"""RoPE：算出 q、k 之后再转 — why RoPE turns q and k after the projections (its job); then, on lesson 1's pair
+(recalled in a clause), what lesson 1 did not show: k's word moves, k turns and the score changes, its value vector
+v stays; RoPE against the three requirements, and why a longer context needs slower planes. The planes of a head
+are lesson 1's (clock_row) and the overview's close: not re-run here (review 9, P1)."""
 
 from __future__ import annotations
 
@@ -12,25 +12,21 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
-    Circle,
     Create,
-    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowArrow,
     Line,
     RoundedRectangle,
     Square,
-    ValueTracker,
     VGroup,
 )
 
-import mathcore
 from mathcore.scores import angle_between
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects import ClockRow, LabeledNumber, QKPair, SpinArrow
+from scenes.mobjects import LabeledNumber, QKPair
 from scenes.mobjects.colored_text import colored, rich
 from scenes.mobjects.marks import MarkedLine
 from scenes.mobjects.seen_angles import SeenAngleDial
@@ -49,13 +45,6 @@ def _box(text: str, color: str = theme.TEXT) -> VGroup:
         corner_radius=0.12, width=label.width + 0.45, height=0.8, color=color, stroke_width=3
     ).move_to(label)
     return VGroup(frame, label)
-
-
-def _speed_text(w: float) -> str:
-    """A plane's speed ω (转速), radians per seat: ``ω = 0.1`` (4 places at most, ``≈`` when that rounds:
-    1.15e-4 → ``ω ≈ 0.0001``). θ stays the one speed of the 2-D widget."""
-    shown = figures.fmt_dec(w, 4)
-    return f"ω {'=' if abs(float(shown) - w) < 1e-12 else '≈'} {shown}"
 
 
 OLD_CHAIN = (("x", theme.TEXT), ("x + 位置向量", theme.POSITION), ("q, k, v", theme.TEXT), ("打分", theme.SCORE))
@@ -82,11 +71,10 @@ def _chain(*parts: tuple[str, str]) -> VGroup:
 
 
 class QKWidget(NarratedScene):
-    """placement → after_qk → why (x + position passes through W_Q, W_K; RoPE turns after them) → recall (lesson 1's
-    pair, k led by 20°, q on seat 0 and k on seat 3; what lesson 1 showed with it is said, not re-run) → value (k's
-    word moves to seat 1: k turns back, the score changes, the word's v stays) → planes (the planes of a
-    128-dimension head, then, from {@clocks}, the clocks of the 512 row that turn as fast under them) → ticks (the three requirements)
-    → longer (the slowest plane, seen and unseen angles).
+    """placement (RoPE's place: the third step) → after_qk → why (x + position passes through W_Q, W_K; RoPE turns
+    after them) → value (lesson 1's pair in a clause, q on seat 0 and k on seat 3 from {@seats}; k's word moves to
+    seat 1: k turns back, the score changes, the word's v stays) → ticks (the three requirements; the pair moves on a
+    seat together) → longer (the slowest plane, seen and unseen angles).
 
     q and k are ``figures.ROPE_PAIR_Q/K``, θ is ``figures.THETA_DEG``, the seats ``figures.VALUE_SEATS``, v is
     ``figures.VALUE_V``. Turned arrows come from :func:`mathcore.rope_2d`, the
@@ -99,25 +87,17 @@ class QKWidget(NarratedScene):
         "placement",
         "after_qk",
         "why",
-        "recall",
         "value",
-        "planes",
         "ticks",
         "longer",
     )
     BOOKMARKS = {
         "placement": ("moved",),
         "why": ("rope",),
-        "recall": ("seats",),
-        "value": ("move", "still"),
-        "planes": ("clocks",),
+        "value": ("seats", "move", "still"),
         "longer": ("far", "base", "train"),
     }
     N_SEATS = 10
-    PLANE_D = 128  # one attention head's q and k (e.g. LLaMA's): 64 planes
-    PLANE_INDICES = (0, 16, 32, 48, 63)
-    ROW_D = 512  # the clock row's d (the whole word vector), against the head's PLANE_D
-    PLANE_SEATS = (8.0, 14.0, 20.0)  # the seat the small planes reach in `planes`, `same_clocks`, `ticks`
 
     def _why(self, old: VGroup, old_name, new: VGroup, v_note) -> None:
         """The added position goes through the matrices that make q and k, mixed with the word, so the same
@@ -159,7 +139,7 @@ class QKWidget(NarratedScene):
             )
         self.why_group = VGroup(matrices, mixed, kept)
 
-    def _value(self, pair: QKPair, unit_note) -> VGroup:
+    def _value(self, cue, pair: QKPair, unit_note) -> VGroup:
         """k's word moves from seat 3 to seat 1 (``figures.VALUE_SEATS``): k turns back 2θ, the score changes;
         the word's value vector v (``figures.VALUE_V``) is drawn and never turns."""
         (_, n0), (_, n1) = figures.VALUE_SEATS
@@ -187,17 +167,16 @@ class QKWidget(NarratedScene):
                 "k_tip": pair.probe_values()["k_tip"],
             },
         )
-        with self.cue("value") as cue:
-            self.play(FadeOut(unit_note), GrowArrow(v_arrow), FadeIn(v_label), run_time=cue.share(0.12))
-            self.hold_to(max(self.frame, cue.bookmark("move")))
-            self.play_frames(
-                pair.make_positions_animation(float(figures.VALUE_SEATS[1][0]), float(n1)),
-                frames=max(1, int(0.6 * cue.frames_until("still"))),
-            )
-            self.hold_to(max(self.frame, cue.bookmark("still")))
-            self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.share(0.1))
-            cue.hold()
-            self.probe("value_note", text=v_note.text, on=self.on_screen(v_note), seats=[n0, n1])
+        self.play(FadeOut(unit_note), GrowArrow(v_arrow), FadeIn(v_label), run_time=cue.share(0.08))
+        self.hold_to(max(self.frame, cue.bookmark("move")))
+        self.play_frames(
+            pair.make_positions_animation(float(figures.VALUE_SEATS[1][0]), float(n1)),
+            frames=max(1, int(0.6 * cue.frames_until("still"))),
+        )
+        self.hold_to(max(self.frame, cue.bookmark("still")))
+        self.play(FadeIn(v_note, shift=0.1 * UP), run_time=cue.share(0.08))
+        cue.hold()
+        self.probe("value_note", text=v_note.text, on=self.on_screen(v_note), seats=[n0, n1])
         return VGroup(v_arrow, v_label, v_note)
 
     def construct(self) -> None:
@@ -231,9 +210,7 @@ class QKWidget(NarratedScene):
             for k in range(1, 4):
                 self.play(GrowArrow(old[1][k - 1]), FadeIn(old[0][k]), run_time=cue.share(0.1))
             self.play(FadeIn(legend, shift=0.15 * DOWN), run_time=cue.share(0.12))
-            moved = theme.body_text("RoPE：等 q、k 出来，打分前才转", color=theme.HIGHLIGHT).move_to(
-                np.array([0.8, 0.25, 0.0])
-            )
+            moved = theme.body_text("RoPE：第三步，转 q、k", color=theme.HIGHLIGHT).move_to(np.array([0.8, 0.25, 0.0]))
             self.hold_to(max(self.frame, cue.bookmark("moved")))
             self.play(FadeIn(moved), run_time=cue.remaining())
             self.probe("moved", text=moved.text, on=self.on_screen(moved))
@@ -391,7 +368,9 @@ class QKWidget(NarratedScene):
                 "theta_on": self.on_screen(theta_note),
             },
         )
-        with self.cue("recall") as cue:
+        # -- value: lesson 1's pair recalled in a clause (q on seat 0, k on seat 3); then k's word moves back two
+        # seats: k turns, the score changes, the word's v stays --------------------------------------------------
+        with self.cue("value") as cue:
             self.play(
                 FadeOut(self.why_group),
                 FadeOut(old),
@@ -399,7 +378,7 @@ class QKWidget(NarratedScene):
                 FadeOut(old_name),
                 FadeOut(new_name),
                 FadeOut(legend),
-                run_time=cue.share(0.06),
+                run_time=cue.share(0.05),
             )
             readouts.update()
             # lesson 1's pair on seat 0, k already 20° ahead of q; then k's word takes seat 3 (q stays on 0)
@@ -416,194 +395,27 @@ class QKWidget(NarratedScene):
                 FadeIn(k_chip),
                 FadeIn(q_turn),
                 FadeIn(k_turn),
-                run_time=cue.share(0.12),
+                run_time=min(cue.share(0.08), 0.8 * cue.until("seats")),
             )
             self.hold_to(max(self.frame, cue.bookmark("seats")))
-            self.play(pair.make_positions_animation(float(i0), float(j0)), run_time=cue.share(0.12))
+            self.play(pair.make_positions_animation(float(i0), float(j0)), run_time=cue.share(0.07))
             pair._sync_arc()
             gap_num.update()
             score.update()
-            self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(score), FadeIn(unit_note), run_time=cue.share(0.1))
-            cue.hold()
+            self.play(FadeIn(pair.gap_arc), FadeIn(gap_num), FadeIn(score), FadeIn(unit_note), run_time=cue.share(0.06))
             self.probe("recall", recalled=recalled.text, on=[self.on_screen(recalled)])
+            value_notes = self._value(cue, pair, unit_note)
         rules = VGroup(rules, recalled)
 
-        # -- value: k's word moves back two seats; k turns, the score changes, the word's v stays -------------
-        value_notes = self._value(pair, unit_note)
-        # -- planes: one head's 128 dims split into 64 planes, each with its own speed ω, fast to slow -------
-        w = mathcore.frequencies(self.PLANE_D)[list(self.PLANE_INDICES)]
-        # the clocks of the 512 row that turn as fast as these planes: plane i of a d-dim head and clock
-        # i·512/d share the exponent 2i/d (the same formula, d the head's size)
-        clocks = ClockRow(
-            d=self.ROW_D,
-            indices=[i * self.ROW_D // self.PLANE_D for i in self.PLANE_INDICES],
-            radius=0.6,
-            spacing=2.6,
-            center=np.array([0.0, -0.35, 0.0]),
-        )
-        plane_centers = [c + np.array([0.0, 1.75, 0.0]) for c in clocks.centers]
-        seat = ValueTracker(0.0)
-        q0 = np.asarray(figures.WIDGET_Q, dtype=float)
-        planes = VGroup()
-        plane_arrows = VGroup()
-        for c, wi in zip(plane_centers, w):
-            planes.add(DashedVMobject(Circle(radius=0.7, color=theme.MUTED, stroke_width=2).move_to(c), num_dashes=24))
-            # rope_2d(q0, p, θ) is q0 turned by p·θ: the arrow turns, its length stays
-            arr = SpinArrow(
-                q0,
-                lambda wi=wi: seat.get_value() * wi,
-                scale=0.7,
-                center=c,
-                color=theme.Q,
-                stroke_width=6,
-                tip_ratio=0.25,
-            )
-            plane_arrows.add(arr)
-        dots = VGroup(
-            *[
-                theme.small_text("…", color=theme.MUTED).move_to((a + b) / 2)
-                for a, b in zip(plane_centers, plane_centers[1:])
-            ]
-        )
-        speeds = VGroup(
-            *[
-                theme.small_text(_speed_text(wi), color=theme.ANGLE).next_to(p, DOWN, buff=0.2)
-                for p, wi in zip(planes, w)
-            ]
-        )
-        unit = theme.small_text(
-            f"ω 的单位：弧度/座位（1 弧度 ≈ {figures.fmt_int(np.degrees(1.0))}°）", color=theme.TEXT
-        )
-        unit.move_to(np.array([0.0, -0.95, 0.0]))
-        names = VGroup(
-            *[
-                theme.small_text(f"平面 {i}", color=theme.TEXT).next_to(p, UP, buff=0.1)
-                for p, i in zip(planes, self.PLANE_INDICES)
-            ]
-        )
-        title = rich(
-            f"一个头的 {self.PLANE_D} 维 q、k 拆成 {len(mathcore.frequencies(self.PLANE_D))} 个平面，转速 "
-            + colored("ω", theme.ANGLE)
-            + " 一个比一个慢"
-        )
-        title.move_to(np.array([0.0, 2.85, 0.0]))
-        counter = LabeledNumber(
-            "座位号 =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION, font_size=theme.SIZE_SMALL
-        )
-        counter.move_to(np.array([0.0, -0.3, 0.0]))
-        counter.add_updater(lambda m: m.set_value(float(np.floor(seat.get_value() + 1e-9))))
-        self.watch(
-            "planes",
-            lambda: {
-                "p": float(seat.get_value()),
-                "w": w.tolist(),
-                "tips": [((a.arrow.get_end() - c)[:2] / 0.7).tolist() for a, c in zip(plane_arrows, plane_centers)],
-                "on_screen": self.on_screen(plane_arrows[0]),
-            },
-        )
-        self.watch(
-            "planes_drawn",
-            lambda: {
-                "arrows": [[a.arrow.get_start().tolist(), a.arrow.get_end().tolist()] for a in plane_arrows],
-                "arrows_on": self.on_screen(plane_arrows),
-                "speed_texts": [t.text for t in speeds],
-                "speeds_on": [self.on_screen(t) for t in speeds],
-                "counter_text": counter.shown_text(),
-                "counter_on": self.on_screen(counter),
-                "hands": [[h.get_start().tolist(), h.get_end().tolist()] for h in clocks.hands],
-                "hands_on": self.on_screen(clocks.hands),
-            },
-        )
-        widget = VGroup(
-            pair,
-            pair.gap_arc,
-            axes,
-            theta_note,
-            rules,
-            strip,
-            seat_nums,
-            seat_word,
-            q_chip,
-            k_chip,
-            readouts,
-            value_notes,
-        )
-        # -- planes, from {@clocks}: the formula with the head's d; each plane turns with one clock of the 512 row --
-        clocks.set_position(self.PLANE_SEATS[0])
-        formula = rich(
-            colored("$omega_i = 10000^(-2i \\/ d)$", theme.ANGLE)
-            + f"：那排钟 d = {self.ROW_D}，这个头 d = {self.PLANE_D}",
-            font_size=theme.SIZE_SMALL,
-        ).move_to(np.array([0.0, -1.6, 0.0]))
-        notes = VGroup(formula)
-        row_names = VGroup(
-            theme.small_text("平面", color=theme.Q).move_to(np.array([-6.45, plane_centers[0][1], 0.0])),
-            theme.small_text("钟", color=theme.ANGLE).move_to(np.array([-6.45, clocks.centers[0][1], 0.0])),
-        )
-        self.probe(
-            "same_clocks",
-            planes=list(self.PLANE_INDICES),
-            plane_names=[t.text for t in names],
-            clock_names=[t.text for t in clocks.names],
-            formula=formula.typst_code,
-        )
-        self.watch(
-            "clocks",
-            lambda: {
-                "p": clocks.p,
-                "hand_angles": clocks.probe_values()["hand_angles"],
-                "w": clocks.w.tolist(),
-                "on_screen": self.on_screen(clocks.hands),
-            },
-        )
-        with self.cue("planes") as cue:
-            # what is still on screen of the widget (the order beat took some of it away)
-            parts = set(widget.get_family())
-            pre = cue.until("clocks")  # the planes until {@clocks}, then the clocks under them
-            self.play(FadeOut(VGroup(*[m for m in self.mobjects if m in parts])), run_time=0.12 * pre)
-            for mob in (q_chip, k_chip, *readouts):
-                mob.clear_updaters()
-            self.play(
-                FadeIn(title),
-                FadeIn(planes),
-                FadeIn(plane_arrows),
-                FadeIn(names),
-                FadeIn(dots),
-                run_time=0.2 * pre,
-            )
-            self.play(FadeIn(speeds, lag_ratio=0.3), FadeIn(unit), FadeIn(counter), run_time=0.2 * pre)
-            self.play(seat.animate.set_value(self.PLANE_SEATS[0]), run_time=cue.until("clocks"))
-            post = cue.remaining()
-            self.play(
-                FadeOut(speeds),
-                FadeOut(unit),
-                FadeOut(title),
-                FadeOut(dots),
-                counter.animate.move_to(np.array([0.0, 2.95, 0.0])),
-                run_time=0.12 * post,
-            )
-            self.play(FadeIn(formula), run_time=0.15 * post)
-            self.play(
-                FadeIn(clocks.faces),
-                FadeIn(clocks.hands),
-                FadeIn(clocks.names),
-                FadeIn(row_names),
-                run_time=0.2 * post,
-            )
-            self.play(
-                seat.animate.set_value(self.PLANE_SEATS[1]),
-                clocks.make_step_animation(self.PLANE_SEATS[1]),
-                run_time=cue.remaining(),
-            )
-
-        # -- ticks: RoPE against the three requirements, while the planes turn on (the arrows keep their length) --
-        ticks = self._ticks(notes, seat, clocks)
+        # -- ticks: RoPE against the three requirements, beside the pair -----------------------------------------
+        ticks = self._ticks(pair, VGroup(readouts, value_notes, rules, strip, seat_nums, seat_word, q_chip, k_chip))
 
         # -- longer: the slowest plane reaches, in training, only a small range of angles ------------------
-        gone = VGroup(planes, plane_arrows, names, clocks.faces, clocks.hands, clocks.names, row_names, counter, ticks)
-        self._longer(gone)
+        self._longer(VGroup(pair, pair.gap_arc, axes, theta_note, ticks))  # what ticks left on screen
 
-    def _ticks(self, notes: VGroup, seat: ValueTracker, clocks: ClockRow) -> VGroup:
+    def _ticks(self, pair: QKPair, aside: VGroup) -> VGroup:
+        """The three requirements, ticked beside the pair (still where the value beat left it: lesson 1 showed the
+        slide, not re-run here)."""
         lines = VGroup(
             *[
                 MarkedLine("tick", theme.small_text(t, color=theme.TEXT))
@@ -614,25 +426,20 @@ class QKWidget(NarratedScene):
                 )
             ]
         )
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.14).move_to(np.array([-6.2, -1.75, 0.0]), aligned_edge=LEFT)
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([-1.0, 1.2, 0.0]), aligned_edge=LEFT)
         users = VGroup(
             *[
                 theme.body_text(t, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
                 for t in ("LLaMA 这类大模型", "都用它")
             ]
         ).arrange(DOWN, buff=0.12)
-        users.move_to(np.array([4.8, -1.85, 0.0]))
+        users.move_to(np.array([2.2, -1.2, 0.0]))
         with self.cue("ticks") as cue:
-            self.play(FadeOut(notes), run_time=cue.share(0.08))
+            self.play(FadeOut(aside), run_time=cue.share(0.08))
             for k, line in enumerate(lines):
                 self.play(FadeIn(line, shift=0.15 * RIGHT), run_time=cue.share(0.12))
                 if k < len(lines) - 1:
                     self.hold_to(max(self.frame, cue.start_frame + int((0.3, 0.55)[k] * cue.plan.speech_frames)))
-            self.play(
-                seat.animate.set_value(self.PLANE_SEATS[2]),
-                clocks.make_step_animation(self.PLANE_SEATS[2]),
-                run_time=cue.share(0.12),
-            )
             self.play(FadeIn(users), run_time=min(cue.share(0.1), cue.remaining()))
             cue.hold()
             self.probe("ticks", lines=[line.probe_values() for line in lines], users="".join(t.text for t in users))

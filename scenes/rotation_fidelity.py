@@ -73,6 +73,8 @@ class RotationFidelity(NarratedScene):
 
     SCENE_IDS = ("rotation_fidelity",)
     CUES = ("machine", "orthogonal", "det", "norm", "inner", "seat_number")
+    PE_STEP_DEG = 40.0  # seat_number: the fixed angle one clock's pointer turns per seat (any fixed angle)
+    PE_SEATS = 4  # seat_number: the pointer steps from seat 0 to seat 4
     X = (1.1, 0.4)  # the two arrows of the norm / inner beats (x·y = 0.69, no rounding tie)
     Y = (0.3, 0.9)
 
@@ -352,8 +354,57 @@ class RotationFidelity(NarratedScene):
         seat.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([PANEL_X, 2.35, 0.0]))
         # P2 (review 6): only what is new here; the RoPE contrast is said once, in rot_opening
         self.probe("seat_number", seat=[m.typst_code for m in seat])
+        # P3 (review 9): under "词向量 x 不转" no arrow named x (or Rx) turns. The x, y pair leaves; one clock
+        # pointer, named PE(n), steps on by the same fixed angle per seat, its length kept
+        seat_n = ValueTracker(0.0)
+        pe = SpinArrow(
+            (1.0, 0.0),
+            lambda: seat_n.get_value() * np.radians(self.PE_STEP_DEG),
+            scale=SCALE,
+            center=CENTER,
+            color=theme.POSITION,
+        )
+        pe_label = theme.typst_text('$"PE"(n)$', color=theme.POSITION, font_size=TYPST * (theme.SIZE_SMALL + 4))
+        pe_label.add_updater(
+            lambda m: m.move_to(
+                pe.tip_point() + 0.45 * (pe.tip_point() - CENTER) / np.linalg.norm(pe.tip_point() - CENTER)
+            )
+        )
+        n_num = GlyphNumber(
+            lambda v: f"{int(np.floor(v + 1e-9)):d}",
+            0,
+            max_chars=2,
+            chars="0123456789",
+            font_size=theme.SIZE_SMALL + 4,
+            color=theme.POSITION,
+        )
+        n_read = VGroup(theme.body_text("n =", color=theme.POSITION, font_size=theme.SIZE_SMALL + 4), n_num)
+        n_num.next_to(n_read[0], RIGHT, buff=0.18)
+        n_read.move_to(angle, aligned_edge=LEFT)
+        n_num.add_updater(lambda m: m.set_value(seat_n.get_value()))
+        xy = VGroup(xa, ya, labels, ghosts, ghost_labels)
+        self.watch(
+            "seat_pe",
+            lambda: {
+                "theta": th(),
+                "xy_on": self.on_screen(xy),
+                "n": float(seat_n.get_value()),
+                "n_text": n_num.text,
+                "pe_on": self.on_screen(pe.arrow),
+                "pe_label": pe_label.typst_code,
+                "step_deg": self.PE_STEP_DEG,
+                **pe.probe_values(),
+            },
+        )
         with self.cue("seat_number") as cue:
-            self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.3))
-            self.play(FadeOut(wall), FadeOut(derive), FadeOut(rtr_note), run_time=cue.share(0.15))
-            # "多转一个固定角度": on counter-clockwise by 220°, to 110° past the grey x and y, clear of them
-            self.play(theta.animate.set_value(_deg(720 + 250 + 220)), run_time=cue.remaining())
+            self.swap(r_parts, FadeIn(seat), run_time=cue.share(0.25))
+            self.play(
+                *[FadeOut(m) for m in (wall, derive, rtr_note, xy, arc, box, readouts, angle)],
+                run_time=cue.share(0.15),
+            )
+            arc.clear_updaters()
+            self.play(FadeIn(pe), FadeIn(pe_label), FadeIn(n_read), run_time=cue.share(0.1))
+            # "往后挪一个位置，每根指针多转一个固定角度": seat by seat, one fixed step each
+            for k in range(1, self.PE_SEATS + 1):
+                self.play(seat_n.animate.set_value(float(k)), run_time=min(cue.share(0.1), cue.remaining()))
+            cue.hold()

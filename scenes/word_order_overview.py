@@ -58,6 +58,8 @@ class OverviewReel(NarratedScene):
     CLOCK_STEPS = (1, 2, 3)
     TABLE_ROWS = (0, 1, 2, 3, 4, 5)
     TABLE_LEN, TABLE_D = 512, 8
+    # the published tables' lengths (BERT's paper, GPT-2's released weights): the drawn table is BERT's length only
+    MODEL_TABLE_ROWS = (("BERT", 512), ("GPT-2", 1024))
     CLOSE_ROW_D, CLOSE_HEAD_D, CLOSE_POSITION = 512, 128, 3  # the clock row's d, one head's d, the seat reached
     CLOSE_PLANES = (0, 16, 32, 48, 63)  # planes of the head; each turns with clock i·512/128 of the row above it
     CLOSE_Q = (1.0, 0.0)  # the q arrows of `close` start where the hands start, so both point the same way
@@ -249,15 +251,16 @@ class OverviewReel(NarratedScene):
             theme.body_text(f"座位 0 到 {self.TABLE_LEN - 1}：一行一个", color=theme.TEXT),
             theme.body_text("数是训练出来的", color=theme.TEXT),
             theme.body_text(f"座位 {self.TABLE_LEN}：查不到", color=theme.HIGHLIGHT),
-            theme.body_text("BERT、GPT-2", color=theme.TEXT),
+            *[theme.body_text(f"{name}：{rows} 行", color=theme.TEXT) for name, rows in self.MODEL_TABLE_ROWS],
         )
-        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.55, 0.0]), aligned_edge=LEFT)
+        side.arrange(DOWN, aligned_edge=LEFT, buff=0.35).move_to(np.array([1.4, 0.45, 0.0]), aligned_edge=LEFT)
+        self.probe("table_side", texts=[t.text for t in side])
         self.play(FadeIn(heat), FadeIn(gap), FadeIn(side[0]), run_time=cue.share(0.2))
         self.play(FadeIn(side[1]), run_time=cue.share(0.12))
         self._at(cue, 0.45)
         self.play(FadeIn(side[2]), run_time=cue.share(0.12))
         self._at(cue, 0.7)
-        self.play(FadeIn(side[3]), run_time=cue.remaining())
+        self.play(FadeIn(side[3:]), run_time=cue.remaining())
         self.table_group = VGroup(heat, gap, side)
 
     def _close(self, cue) -> None:

@@ -647,3 +647,39 @@ def test_rope_only_n_minus_m_keeps_the_order(lesson):
     # the check sees the old wording
     assert unsigned_distance_claims({"x": "第一课证明 RoPE 只看距离，靠的就是它"})
     assert unsigned_distance_claims({"x": "“只看距离”才保得到分数里"})
+
+
+# -- review 9, P3: under "词向量 x 不转" no arrow named x turns; the pointer that turns is PE(n) -----------------
+def seat_pe_problems(samples: list[dict]) -> list[str]:
+    """While an arrow named x, y, Rx or Ry is on screen, θ does not change (x does not turn); the arrow that turns
+    is labelled PE(n), points at n·step from its start, keeps its length, and the n readout shows the seat."""
+    out = []
+    for a, b in zip(samples, samples[1:]):
+        if (a["xy_on"] or b["xy_on"]) and abs(b["theta"] - a["theta"]) > 1e-9:
+            out.append(f"frame {b['frame']}: an arrow named x turns under 词向量 x 不转")
+    for s in samples:
+        if not s["pe_on"]:
+            continue
+        want = s["n"] * np.radians(s["step_deg"])
+        if not np.allclose(s["tip"], mathcore.rotate(s["v0"], want), atol=1e-6):
+            out.append(f"frame {s['frame']}: the pointer is not at n·step (n = {s['n']:g})")
+        if "PE" not in s["pe_label"]:
+            out.append(f"frame {s['frame']}: the turning pointer is labelled {s['pe_label']!r}")
+        if s["n_text"] != str(int(np.floor(s["n"] + 1e-9))):
+            out.append(f"frame {s['frame']}: n reads {s['n_text']}, the pointer is on seat {s['n']:g}")
+    return out
+
+
+def test_seat_number_turns_a_pe_pointer_not_x(scene_d):
+    scene = scene_d("rotation_fidelity")
+    cue = scene.plan.cue("seat_number")
+    samples = [s for s in scene.probes["seat_pe"] if cue.start_frame <= s["frame"] < cue.end_frame]
+    assert "词向量 x 不转" in cue.text and "固定角度" in cue.text
+    assert len({s["n"] for s in samples if s["pe_on"]}) > 4  # it steps seat by seat, on screen
+    assert samples[-1]["n"] == scene.PE_SEATS and not samples[-1]["xy_on"]
+    assert seat_pe_problems(samples) == []
+    # seeded: the old drawing (the x, y pair turning on by 220° under the line) and a pointer named x
+    old = [{**s, "xy_on": True, "pe_on": False, "theta": s["frame"] * 0.01} for s in samples]
+    assert seat_pe_problems(old)
+    assert seat_pe_problems([{**s, "pe_label": "$x$"} for s in samples])
+    assert seat_pe_problems([{**s, "n": s["n"] + 1} for s in samples if s["pe_on"]])

@@ -185,7 +185,7 @@ def test_seat_card_numbers():
         assert start == pytest.approx(xa, abs=0.02) and end == pytest.approx(xb, abs=0.02)
     text = scene.plan.cue("req_steady").text
     assert all(str(s) in text for pair in hops["pairs"] for s in pair)
-    assert "座位号从 0 数起：第一个词坐 0 号" in scene.plan.cue("idea").text  # the chips start at 0
+    assert "坐 0 号到 4 号，号码从 0 数起" in scene.plan.cue("idea").text  # the chips start at 0, five of them
 
 
 def steady_problems(text: str) -> list[str]:
@@ -240,7 +240,7 @@ def test_rope_score_is_qualified():
 def test_seat_card_adds_without_the_transparency_image():
     """seat_card.card (review 6, L4): transparencies laid together do not add; the cue says the sum plainly."""
     said = build("seat_card").plan.cue("card").text
-    assert not any(w in said for w in ("胶片", "透出", "叠起来")) and "加完只剩一行数" in said
+    assert not any(w in said for w in ("胶片", "透出", "叠起来")) and "只剩一行数" in said
 
 
 # -- FailingEncodings ------------------------------------------------------------------------------

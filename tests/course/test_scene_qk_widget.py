@@ -22,7 +22,6 @@ from tests.support.qk_labels import (
     ANGLE_TOL,
     SCORE_TOL,
     dir_of,
-    formula_pair_problems,
     forward_rad,
     pair_in,
     perturbed,
@@ -30,7 +29,6 @@ from tests.support.qk_labels import (
     probes,
     rope_angle_disagreements,
     rotated,
-    same_angle_disagreements,
     score_disagreements,
     turn_off,
     wavelength_value,
@@ -64,35 +62,19 @@ def test_qk_widget_readouts_equal_mathcore():
         if s["score_on_screen"]:
             assert abs(s["score"] - mathcore.rope_score(q, k, s["i"], s["j"], theta)) <= TOL
             assert abs(s["score"] - np.cos(np.radians(s["gap"]))) <= TOL  # |q||k| = 1: score = cos(angle)
-    # the end of the recall (q on 0, k on 3) and of the value beat (k's word on 1), as the narration says them
+    # the recalled pair before {@move} (q on 0, k on 3) and the value beat's end (k's word on 1), as said
     (i0, j0), (i1, j1) = figures.VALUE_SEATS
-    for cue_id, (i, j), said in (("recall", (i0, j0), "rope_pair_score"), ("value", (i1, j1), "value_score")):
-        s = last_before(scene.probes["widget"], scene.plan.cue(cue_id).end_frame)
+    value = scene.plan.cue("value")
+    for end, (i, j), said in (
+        (value.bookmarks["move"], (i0, j0), "rope_pair_score"),
+        (value.end_frame, (i1, j1), "value_score"),
+    ):
+        s = last_before(scene.probes["widget"], end)
         assert (s["i"], s["j"]) == (i, j)
         assert s["score_shown"] == figures.value(said)
         assert float(s["score_shown"].replace("−", "-")) == pytest.approx(
             mathcore.rope_score(q, k, i, j, theta), abs=0.005
         )
-
-
-def test_qk_widget_planes_and_clocks_read_the_same_angles():
-    scene = built("qk_widget")
-    w = mathcore.frequencies(scene.PLANE_D)[list(scene.PLANE_INDICES)]
-    q = np.asarray(figures.WIDGET_Q)
-    planes = [s for s in scene.probes["planes"] if s["on_screen"]]
-    assert {round(s["p"]) for s in planes} >= {0, 4, 8, 14}
-    for s in planes:
-        assert np.allclose(s["w"], w)
-        for tip, wi in zip(s["tips"], w):
-            assert np.allclose(tip, mathcore.rope_2d(q, s["p"], wi), atol=TOL)
-    clocks = [s for s in scene.probes["clocks"] if s["on_screen"]]
-    assert clocks
-    seat_at = {s["frame"]: s["p"] for s in scene.probes["planes"]}
-    for s in clocks:
-        assert np.allclose(s["w"], w, rtol=1e-12)  # the 512 row's clocks 4i turn as fast as the head's planes i
-        wrapped = (np.asarray(s["hand_angles"]) - s["p"] * w + np.pi) % (2 * np.pi) - np.pi
-        assert np.all(np.abs(wrapped) <= TOL)
-        assert s["p"] == seat_at[s["frame"]]  # hands and arrows read the same seat
 
 
 # =============================================================================================
@@ -163,12 +145,6 @@ def test_widget_labels_equal_the_drawing(widget):
     assert not score_disagreements(drawn, shown="readouts_on", tol=WIDGET_SCORE_TOL)
     assert sum(s["readouts_on"][0] and s["chips_on"][0] and s["theta_on"] for s in drawn) > 100
     assert not widget_turn_disagreements(drawn, q0, k0)
-    planes = probes("qk_widget", "planes_drawn")
-    assert sum(s["arrows_on"] and all(s["speeds_on"]) for s in planes) > 20
-    assert not plane_disagreements(planes)
-    on = lambda s: s["hands_on"] and s["arrows_on"]  # noqa: E731
-    assert sum(on(s) for s in planes) > 20
-    assert not same_angle_disagreements(planes, arrows="arrows", hands="hands", on=on)
 
 
 def test_widget_drawing_equals_mathcore(widget):
@@ -181,21 +157,13 @@ def test_widget_drawing_equals_mathcore(widget):
     assert length(drawn[0]["k_start"], drawn[0]["k_end"]) / drawn[0]["unit"] == pytest.approx(np.linalg.norm(k))
     theta_deg = figures.THETA_DEG
     scene = built_scene("qk_widget")[0]
-    for cue_id, (m, n) in zip(("recall", "value"), figures.VALUE_SEATS):
-        s = [x for x in drawn if x["frame"] < scene.plan.cue(cue_id).end_frame][-1]
+    value = scene.plan.cue("value")
+    for end, (m, n) in zip((value.bookmarks["move"], value.end_frame), figures.VALUE_SEATS):
+        s = [x for x in drawn if x["frame"] < end][-1]
         assert last_number(s["q_turn_text"]) == m * theta_deg and last_number(s["k_turn_text"]) == n * theta_deg
         assert last_number(s["score_text"]) == pytest.approx(
             mathcore.rope_score(q, k, m, n, np.radians(theta_deg)), abs=SCORE_TOL
         )
-    planes = [s for s in probes("qk_widget", "planes_drawn") if all(s["speeds_on"])]
-    w = mathcore.frequencies(scene.PLANE_D)[list(scene.PLANE_INDICES)]
-    shown = [last_number(t) for t in planes[-1]["speed_texts"]]
-    assert np.allclose(shown, w, atol=0.5e-4)  # ω = 1, 0.1, …, ≈ 0.0001 rad/seat
-    assert all(t.startswith("ω") for t in planes[-1]["speed_texts"])  # a plane's speed is ω (转速), not θ
-    # one attention head's q and k, as the narration says: PLANE_D dimensions, half as many planes
-    said = scene.plan.cue("planes").text
-    assert f"{scene.PLANE_D} 维" in said and f"{len(mathcore.frequencies(scene.PLANE_D))} 个平面" in said
-    assert "注意力头" in said and "转速 ω" in said
 
 
 def test_widget_checks_catch_a_wrong_drawing_or_label(widget):
@@ -223,26 +191,6 @@ def test_widget_checks_catch_a_wrong_drawing_or_label(widget):
         k0,
     )
 
-    planes = probes("qk_widget", "planes_drawn")
-    shown = lambda s: s["arrows_on"] and all(s["speeds_on"])  # noqa: E731
-    assert plane_disagreements(perturbed(planes, shown, lambda s: {**s, "speed_texts": ["θ=1"] * 5}))
-    assert plane_disagreements(
-        perturbed(
-            planes,
-            lambda s: shown(s) and s["counter_on"],
-            lambda s: {**s, "counter_text": str(int(last_number(s["counter_text"])) + 1)},
-        )
-    )
-
-    def turn_plane(s):
-        a, b = np.asarray(s["arrows"][2][0]), np.asarray(s["arrows"][2][1])
-        s["arrows"][2][1] = (a + np.array([-(b - a)[1], (b - a)[0], 0.0])).tolist()
-        return s
-
-    assert plane_disagreements(perturbed(planes, shown, turn_plane))
-    on = lambda s: s["hands_on"] and s["arrows_on"]  # noqa: E731
-    assert same_angle_disagreements(perturbed(planes, on, turn_plane), arrows="arrows", hands="hands", on=on)
-
 
 def test_widget_names_q_k_v_and_keeps_v_unturned():
     """Lesson 2 first uses q, k, v in qk_widget.placement: named there (voice and screen), and v stays unturned
@@ -260,7 +208,7 @@ def test_widget_names_q_k_v_and_keeps_v_unturned():
     assert "v 不转" in scene.plan.cue("after_qk").text
     # the score as lesson 1 defined it: q·k, ÷√d in real models, softmax's weights; the widget leaves √d out
     assert "√d" in legend and "softmax" in legend
-    assert "√d" in said and "softmax 之后的权重" in said and "省掉了除以 √d" in scene.plan.cue("recall").text
+    assert "√d" in said and "softmax 之后的权重" in said and "省掉了除以 √d" in scene.plan.cue("value").text
 
 
 def test_pair_and_number_readers():
@@ -390,17 +338,17 @@ def test_ticks_rope_meets_the_three_requirements():
     assert [line["text"][:3] for line in ticks["lines"]] == ["第一条", "第二条", "第三条"]
     assert all(line["mark_left_of_text"] for line in ticks["lines"]) and "LLaMA" in ticks["users"]
     cue = scene.plan.cue("ticks")
-    during = [
-        s
-        for s in probes("qk_widget", "planes_drawn")
-        if cue.start_frame <= s["frame"] < cue.end_frame and s["arrows_on"]
-    ]
-    assert len({tuple(map(tuple, s["arrows"][0])) for s in during}) > 5  # they turn while the ticks are read
-    assert length_disagreements(during, 0.7) == []  # requirement 2, drawn: a turn changes no length
-    stretched = perturbed(
-        during, lambda s: True, lambda s: {**s, "arrows": [[a, [b[0] * 1.1, b[1], b[2]]] for a, b in s["arrows"]]}
-    )
-    assert length_disagreements(stretched, 0.7)
+    # requirement 2, drawn: the pair beside the ticks keeps the lengths of lesson 1's q and k
+    drawn = [s for s in probes("qk_widget", "widget_drawn") if cue.start_frame <= s["frame"] < cue.end_frame]
+    assert len(drawn) > 20 and all(s["arc_on"] for s in drawn[len(drawn) // 4 :])  # the pair stays drawn
+    for name, v in (("q", figures.ROPE_PAIR_Q), ("k", figures.ROPE_PAIR_K)):
+        during = [{**s, "arrows": [[s[f"{name}_start"], s[f"{name}_end"]]]} for s in drawn]
+        unit = drawn[0]["unit"] * float(np.linalg.norm(v))
+        assert length_disagreements(during, unit) == []
+        stretched = perturbed(
+            during, lambda s: True, lambda s: {**s, "arrows": [[a, [b[0] * 1.1, b[1], b[2]]] for a, b in s["arrows"]]}
+        )
+        assert length_disagreements(stretched, unit)
     assert "第一条" in cue.text and "第二条" in cue.text and "第三条" in cue.text and "LLaMA" in cue.text
 
 
@@ -513,36 +461,18 @@ def test_the_widget_recalls_lesson_one_in_one_cue():
     slide and the aligned swap are caught. Then the value beat."""
     scene = built_scene("qk_widget")[0]
     ids = [c.id.rpartition(".")[2] for c in scene.plan.cues]
-    assert ids[ids.index("why") + 1 : ids.index("planes")] == ["recall", "value"]
+    assert ids[ids.index("why") + 1 :] == ["value", "ticks", "longer"]  # review 9, P1: recall folded, planes gone
     assert not {"arrow", "rule", "angle", "score", "slide", "order"} & set(ids)
     widget = scene.probes["widget"]
     assert replay_problems(widget) == []
     assert replay_problems([*widget, {**widget[-1], "frame": -1, "i": 2.0, "j": 5.0}])  # both slid on
     assert replay_problems([*widget, {**widget[-1], "frame": -1, "i": 4.0, "j": 2.0}])  # the swap
-    said = scene.plan.cue("recall").text
-    assert said.startswith("第一课那一对") and "小部件" not in said and "起初叠在一起" not in said
-    assert figures.value("rope_pair_score") in said and f"+{figures.value('rope_swap_score')}" in said
+    said = scene.plan.cue("value").text
+    assert said.startswith("把第一课那一对") and "小部件" not in said and "起初叠在一起" not in said
+    assert figures.value("rope_pair_score") in said and "对调" not in said  # the swap: lesson 1's, not recited
     assert "课程页面" not in said  # the video never shows the page (review 5, K4)
     shown = scene.probes["recall"][0]
     assert shown["recalled"] == "第一课看过" and all(shown["on"])
-
-
-def test_same_clocks_pairs_each_plane_with_the_clock_of_its_speed():
-    """planes, from {@clocks} (review 6, M2; one cue since review 8, P2): the formula with the head's d; each plane
-    of the 128 head is drawn over the 512 row's clock with the same exponent, and the voice names those pairs;
-    clock i over plane i is caught."""
-    scene = built_scene("qk_widget")[0]
-    shown = scene.probes["same_clocks"][0]
-    assert formula_pair_problems(shown["clock_names"], shown["plane_names"], scene.ROW_D, scene.PLANE_D) == []
-    old = [f"钟 {i}" for i in scene.PLANE_INDICES]
-    assert formula_pair_problems(old, shown["plane_names"], scene.ROW_D, scene.PLANE_D)
-    said = scene.plan.cue("planes").text
-    assert f"d 从 {scene.ROW_D} 换成这个头的 {scene.PLANE_D}" in said and "同一排" not in said
-    plain = said.replace(" ", "")
-    for clock, plane in ((shown["clock_names"][k], shown["plane_names"][k]) for k in (1, 3)):
-        assert f"{plane}对{clock}" in plain, (plane, clock)
-    assert "加到 x 上" not in said  # the contrast is said once, in placement (review 6, P2)
-    assert "omega_i = 10000^(-2i" in shown["formula"]
 
 
 # -- review 7: placement told from the course's own pipeline (K1); planes recalls lesson 1 in a clause (P2) ------
@@ -561,8 +491,8 @@ def review7_widget_problems(placement: str, moved: str, planes: str) -> list[str
     its sentence."""
     out = [f"placement says {w!r}" for w in SEED_WORDS if w in placement]
     out += [f"screen says {w!r}" for w in ("换了", "换个") if w in moved]
-    if "哪一步" not in placement or "q、k 出来" not in placement:
-        out.append("placement does not ask where the position comes in, and answer after q, k")
+    if "哪一步" not in placement or "第三步" not in placement:
+        out.append("placement does not ask where the position comes in, and answer with the third step")
     if "第一课" not in planes or "几十到一百多维" in planes:
         out.append("planes repeats lesson 1 instead of recalling it")
     return out
@@ -572,8 +502,8 @@ def test_placement_and_planes_are_the_course_own():
     scene = built_scene("qk_widget")[0]
     moved = scene.probes["moved"][0]
     assert moved["on"]
-    said = {c: scene.plan.cue(c).text for c in ("placement", "planes")}
-    assert review7_widget_problems(said["placement"], moved["text"], said["planes"]) == []
+    said = {c: scene.plan.cue(c).text for c in ("placement", "value")}
+    assert review7_widget_problems(said["placement"], moved["text"], said["value"]) == []
 
 
 def test_review7_widget_check_catches_the_round_seven_wording():
@@ -614,7 +544,45 @@ def test_widget_is_told_from_its_pipeline_in_fewer_cues():
     scene = built_scene("qk_widget")[0]
     ids = [c.id.rpartition(".")[2] for c in scene.plan.cues]
     said = " ".join(c.text for c in scene.plan.cues)
-    formula = scene.probes["same_clocks"][0]["formula"]
+    formula = ""  # the planes and their formula are lesson 1's and the overview's since review 9 (P1)
     assert review8_widget_problems(ids, scene.plan.cue("placement").text, said, formula) == []
     old_ids = [*ids[: ids.index("ticks")], "same_clocks", *ids[ids.index("ticks") :]]
     assert len(review8_widget_problems(old_ids, OLD_PLACEMENT_8, OLD_SAME_CLOCKS_8, "同一个公式 " + formula)) == 8
+
+
+# -- review 9: the scene does its one job (P1); RoPE's place said once, as the third step (L1, K6) ----------------
+#: round 9's placement ending and its screen line ("晚到最后" heard as "in the last step"; seed 001 §六's
+#: "等 q、k 出来 … 才转"), after_qk's "第一步的 x", and the cue ids with lesson 1's re-runs
+OLD_MOVED_9 = "RoPE 晚到最后：等 q、k 出来，打分前才转。"
+OLD_SCREEN_9 = "RoPE：等 q、k 出来，打分前才转"
+OLD_IDS_9 = ["placement", "after_qk", "why", "recall", "value", "planes", "ticks", "longer"]
+
+
+def review9_widget_problems(ids: list[str], placement: str, after_qk: str, moved: str, third_box: str) -> list[str]:
+    """Lesson 1's pair is recalled in the value cue, its planes not re-run (no recall, no planes cue); RoPE's place
+    is the third step, in voice (placement, after_qk) and on screen, as the chain's third box; no "最后" for it
+    and none of the seed's "等 q、k 出来"/"才转"."""
+    out = [f"cue {c} still there" for c in ("recall", "planes") if c in ids]
+    for where, text in (("placement", placement), ("after_qk", after_qk), ("screen", moved)):
+        if "第三步" not in text:
+            out.append(f"{where} does not name the third step")
+        out += [f"{where} says {w!r}" for w in ("晚到最后", "等 q、k 出来", "打分前才转") if w in text]
+    if "转 q、k" not in third_box:
+        out.append(f"the chain's third box is {third_box!r}")
+    return out
+
+
+def test_widget_does_one_job_and_names_the_third_step():
+    from scenes.qk_widget import NEW_CHAIN
+
+    scene = built_scene("qk_widget")[0]
+    ids = [c.id.rpartition(".")[2] for c in scene.plan.cues]
+    said = {c: scene.plan.cue(c).text for c in ("placement", "after_qk")}
+    moved = scene.probes["moved"][0]["text"]
+    third = NEW_CHAIN[2][0]
+    assert review9_widget_problems(ids, said["placement"], said["after_qk"], moved, third) == []
+    old_placement = said["placement"].partition("第二步。")[0] + "第二步。" + OLD_MOVED_9
+    old_after = "下面这一行就是 RoPE：第一步的 x 什么也没加；第三步只转 q 和 k，v 不转。"
+    # seeded: round 9's ids, wording and screen line: 2 cues, placement twice (no third step, 晚到最后, 等 q、k
+    # 出来, 打分前才转), the screen three times
+    assert len(review9_widget_problems(OLD_IDS_9, old_placement, old_after, OLD_SCREEN_9, third)) == 9

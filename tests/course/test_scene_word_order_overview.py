@@ -273,3 +273,30 @@ def test_overview_close_arrows_turn_with_the_hands():
     assert same_angle_disagreements(
         perturbed(samples, on, turn_arrow), arrows="arrow_points", hands="hand_points", on=on
     )
+
+
+# -- review 9, M4: the learned table's length is BERT's; GPT-2's is twice as long ------------------------------
+def table_length_problems(said: str, shown: list[str], rows: tuple[tuple[str, int], ...]) -> list[str]:
+    """Each model named in the table cue is named, voice and screen, with its own number of rows; no sentence
+    lends the drawn table's end (511) to all of them."""
+    out = []
+    for name, n in rows:
+        if f"{name}：{n}行" not in "".join(shown).replace(" ", ""):  # Text keeps no spaces
+            out.append(f"the screen does not give {name} {n} rows")
+        if name not in said or str(n) not in said:
+            out.append(f"the voice does not give {name} {n} rows")
+    if "BERT 和 GPT-2 用的就是这种表" in said:
+        out.append("the voice gives both models the drawn table's length")
+    return out
+
+
+def test_overview_table_gives_each_model_its_length():
+    scene = build("word_order_overview")
+    rows = type(scene).MODEL_TABLE_ROWS
+    assert dict(rows) == {"BERT": 512, "GPT-2": 1024}  # BERT's max_position_embeddings, GPT-2's n_ctx
+    said = scene.plan.cue("table").text
+    shown = scene.probes["table_side"][0]["texts"]
+    assert table_length_problems(said, shown, rows) == []
+    old_said = "也可以让模型自己学：左边这张表，座位 0 到 511 各占一行，数是训练出来的。表只排到 511 号，再往后的座位查不到。BERT 和 GPT-2 用的就是这种表。"
+    old_shown = [*shown[:3], "BERT、GPT-2"]  # round 9: one line, no lengths
+    assert len(table_length_problems(old_said, old_shown, rows)) == 5  # seeded: round 9 (voice, screen, both lent 511)
