@@ -118,8 +118,8 @@ class AttentionIsBlind(NarratedScene):
         row = TokenRow(words, center=np.array([0.0, 2.9, 0.0]))
         sentences, rows = self._same_row(params, x, xp, shuffled, vmax)
         with self.cue("setup") as cue:
-            q = theme.body_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, -1.7, 0.0]))
-            ans = theme.small_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.5, 0.0]))
+            q = theme.body_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, -1.45, 0.0]))
+            ans = theme.small_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.15, 0.0]))
             self.play(FadeIn(header), FadeIn(sentences, lag_ratio=0.3), run_time=cue.share(0.3))
             self.play(FadeIn(q), run_time=cue.share(0.25))
             self.play(FadeIn(ans, shift=0.2 * UP), run_time=cue.remaining())
