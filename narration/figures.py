@@ -59,6 +59,9 @@ QUIZ_SEAT = 25  # word_order_quiz q3: seat 0 against seat 25, a pair the lesson 
 STAGGER_SEAT = 44  # rotation_matrix shift_machine.stagger: the d = 8 hands step on to this seat (clock 0 nearly home)
 # trig_to_rope (lesson 1) --------------------------------------------------------------
 ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
+# rope_invariance.swap (M2, review 9): the pair one seat apart, k behind q and k ahead of q; its two scores are
+# not opposite (the ±0.34 of the swap are, only because 3 × 30° is a right angle)
+ROPE_NEAR = ((0, 1), (1, 0))
 
 # --- rotation_matrix (lesson 3) -----------------------------------------------------------
 # through_projections: the same word at seats m and m + LOOP_GAP for each start m; the head (W_Q, W_K and the
@@ -202,6 +205,11 @@ def rope_swap_score() -> float:
     return mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, *ROPE_SWAP, _theta())
 
 
+def rope_near_scores() -> list[float]:
+    """trig_to_rope: the RoPE scores of ROPE_PAIR_Q, ROPE_PAIR_K at the seats ROPE_NEAR (k behind, k ahead)."""
+    return [mathcore.rope_score(ROPE_PAIR_Q, ROPE_PAIR_K, m, n, _theta()) for m, n in ROPE_NEAR]
+
+
 def rope_swap_gap() -> float:
     """trig_to_rope: the angle (0 .. π) between q and k turned to the seats ROPE_SWAP."""
     m, n = ROPE_SWAP
@@ -310,6 +318,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),
     "rope_swap_score": lambda: fmt_dec(rope_swap_score()),  # positive: "点积是正的 0.34"
+    "rope_near_behind": lambda: fmt_dec(rope_near_scores()[0]),  # k one seat behind q
+    "rope_near_ahead": lambda: fmt_dec(rope_near_scores()[1]),  # k one seat ahead of q
     # --- rotation_matrix (lesson 3) ---
     # through_projections: distance LOOP_GAP, starts LOOP_STARTS (the screen shows every column)
     "loop_reading_dot": lambda: fmt_dec(loop_table().readings[0]),

@@ -72,12 +72,16 @@ def bag_of_words(pair: tuple[str, str], words, cue, scene: NarratedScene, until:
 
 
 class AttentionIsBlind(NarratedScene):
-    """setup → qkv (x → q, k, v; here q = k = v = x) → mechanism (q·k, softmax, weighted sum of v) →
-    shuffle → compare (置换等变) → example (one word's output row in both sentences) → takeaway.
+    """setup (the two sentences, the question) → example (the watched word's output row in both: the same four
+    numbers) → qkv (x → q, k, v; here q = k = v = x) → mechanism (q·k, softmax, weighted sum of v) → shuffle (the
+    watched word and its partner change places: the first sentence becomes the second) → compare (置换等变) →
+    takeaway (why the example came out equal).
+
+    K3 (review 9): the puzzle comes first and the mechanism explains it, not the other way round.
     """
 
     SCENE_IDS = ("attention_blind",)
-    CUES = ("setup", "qkv", "mechanism", "shuffle", "compare", "example", "takeaway")
+    CUES = ("setup", "example", "qkv", "mechanism", "shuffle", "compare", "takeaway")
     D = 4
     PARAMS = {
         "attention_blind": {
@@ -86,10 +90,10 @@ class AttentionIsBlind(NarratedScene):
             "pair": ("我等你", "你等我"),
             "watched": "我",  # the example cue's word: its output row in both sentences
             "cell": 0.62,
-            "question": "注意力知道谁在前吗？",
+            "question": "注意力分得出谁等谁吗？",
             "answer": "前提：每个词都看得到整句话，不加位置信息",
             "columns": (-5.0, -1.55, 1.95, 5.35),
-            "takeaway": ("我等你 ≠ 你等我", "词坐在第几个位置，得另外交给模型"),
+            "takeaway": ("分数只看哪两个词配对，不看坐第几", "位置要另外告诉模型"),
         },
     }
     MAP_Y = 0.1
@@ -110,14 +114,19 @@ class AttentionIsBlind(NarratedScene):
         vmax = float(np.abs(x).max())
         header = self.header()
 
-        # -- setup: the sentence, and the question ----------------------------------------
+        # -- setup: the two sentences, and the question --------------------------------------
         row = TokenRow(words, center=np.array([0.0, 2.9, 0.0]))
+        sentences, rows = self._same_row(params, x, xp, shuffled, vmax)
         with self.cue("setup") as cue:
-            q = theme.title_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, 0.9, 0.0]))
-            ans = theme.body_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -0.5, 0.0]))
-            self.play(FadeIn(header), FadeIn(row), run_time=cue.share(0.25))
-            self.play(FadeIn(q), run_time=cue.share(0.3))
+            q = theme.body_text(params["question"], color=theme.TEXT).move_to(np.array([0.0, -1.45, 0.0]))
+            ans = theme.small_text(params["answer"], color=theme.HIGHLIGHT).move_to(np.array([0.0, -2.15, 0.0]))
+            self.play(FadeIn(header), FadeIn(sentences, lag_ratio=0.3), run_time=cue.share(0.3))
+            self.play(FadeIn(q), run_time=cue.share(0.25))
             self.play(FadeIn(ans, shift=0.2 * UP), run_time=cue.remaining())
+
+        # -- example: the watched word's output row, first in one sentence and last in the other --------
+        with self.cue("example") as cue:
+            self._show_rows(sentences, rows, cue)
 
         # -- qkv: each word's x makes a query, a key and a value; the demo takes x itself ----------
         source = theme.body_text("词向量 x", color=theme.TEXT).move_to(np.array([-4.6, 0.4, 0.0]))
@@ -145,7 +154,8 @@ class AttentionIsBlind(NarratedScene):
         )
         same = theme.formula('"小实验里：" q = k = v = x', color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.9, 0.0]))
         with self.cue("qkv") as cue:
-            self.play(FadeOut(VGroup(q, ans)), FadeIn(source), run_time=cue.share(0.12))
+            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.08))
+            self.play(FadeIn(source), run_time=cue.share(0.06))
             for k in range(len(made)):
                 self.play(Create(fan[k]), FadeIn(made[k], shift=0.2 * RIGHT), run_time=cue.share(0.14))
             self.hold_frames(max(0, cue.start_frame + int(0.72 * cue.plan.speech_frames) - self.frame))
@@ -177,7 +187,7 @@ class AttentionIsBlind(NarratedScene):
         cap_w, cap_y = cap(["② softmax", "化成权重（和为 1）"], W, theme.SCORE), cap(["③ 按权重加起 v"], Y)
         self.probe("inputs", words=words, x=x.tolist(), drawn=self._drawn(X))
         with self.cue("mechanism") as cue:
-            self.play(FadeOut(intro), FadeIn(X), FadeIn(cap_x), run_time=cue.share(0.2))
+            self.play(FadeOut(intro), FadeIn(row), FadeIn(X), FadeIn(cap_x), run_time=cue.share(0.2))
             self.play(FadeIn(S), FadeIn(cap_s), run_time=cue.share(0.25))
             self.probe("scores", values=S.values.tolist(), want=attention_scores(x).tolist())
             self.play(ReplacementTransform(S, W), ReplacementTransform(cap_s, cap_w), run_time=cue.share(0.25))
@@ -198,8 +208,8 @@ class AttentionIsBlind(NarratedScene):
         Yp = self._vectors(mathcore.attention(xp, xp, xp), shuffled, xs[2], vmax)
         self._stagger(Wp)
         old = Y.copy().move_to(Y).shift((xs[3] - xs[2]) * RIGHT)
-        cap_old = cap(["打乱前的输出"], old, theme.MUTED)
-        cap_new = theme.small_text("先打乱，再算", color=theme.TEXT).next_to(Yp.cells, DOWN, buff=0.22)
+        cap_old = cap(["原来的结果"], old, theme.MUTED)
+        cap_new = theme.small_text("挪完再算", color=theme.TEXT).next_to(Yp.cells, DOWN, buff=0.22)
         with self.cue("shuffle") as cue:
             self.play(
                 Y.animate.move_to(old),
@@ -240,7 +250,7 @@ class AttentionIsBlind(NarratedScene):
             moves, moved = self._row_moves(old, perm)
             self.play(*moves, run_time=cue.share(0.35))
             olds = self._vectors(mathcore.attention(x, x, x)[perm], shuffled, xs[3], vmax)
-            cap_olds = theme.small_text("先算，再打乱", color=theme.TEXT).next_to(olds.cells, DOWN, buff=0.22)
+            cap_olds = theme.small_text("算完再挪", color=theme.TEXT).next_to(olds.cells, DOWN, buff=0.22)
             self.remove(old, *moved)
             self.add(olds)
             self.play(FadeIn(cap_olds), run_time=cue.share(0.1))
@@ -266,11 +276,6 @@ class AttentionIsBlind(NarratedScene):
                 error=err,
             )
 
-        # -- example: the watched word's output row, first in one sentence and last in the other --------
-        with self.cue("example") as cue:
-            self.play(*[FadeOut(m) for m in list(self.mobjects) if m is not header], run_time=cue.share(0.15))
-            self._same_row(params, x, xp, shuffled, vmax, cue)
-
         # -- takeaway ----------------------------------------------------------------------
         first, second = params["takeaway"]
         line = VGroup(theme.body_text(first, color=theme.TEXT), theme.body_text(second, color=theme.HIGHLIGHT))
@@ -281,8 +286,9 @@ class AttentionIsBlind(NarratedScene):
             self.play(FadeIn(line[1], shift=0.2 * UP), run_time=cue.remaining())
 
     # -- helpers ----------------------------------------------------------------------------
-    def _same_row(self, params, x: np.ndarray, xp: np.ndarray, shuffled: list[str], vmax: float, cue) -> None:
-        """Each sentence of ``pair`` over the watched word's attention output in it, with = between."""
+    def _same_row(self, params, x: np.ndarray, xp: np.ndarray, shuffled: list[str], vmax: float):
+        """Each sentence of ``pair`` (shown in setup), and under it the watched word's attention output in it
+        (shown in example, by :meth:`_show_rows`)."""
         word, words = params["watched"], list(params["words"])
         rows, sentences = [], VGroup()
         for k, (sentence, order, xs) in enumerate(zip(params["pair"], (words, shuffled), (x, xp))):
@@ -303,9 +309,12 @@ class AttentionIsBlind(NarratedScene):
             where = theme.small_text(f"“{word}”排第 {seat + 1}", color=theme.MUTED).next_to(row.cells, DOWN, buff=0.3)
             sentences.add(title)
             rows.append((row, where, seat))
+        return sentences, rows
+
+    def _show_rows(self, sentences: VGroup, rows: list, cue) -> None:
+        """The watched word's two output rows under their sentences, with = between."""
         equal = theme.title_text("=", color=theme.HIGHLIGHT).move_to(np.array([0.0, 0.0, 0.0]))
-        self.play(FadeIn(sentences, lag_ratio=0.3), run_time=cue.share(0.25))
-        self.play(*[FadeIn(VGroup(r, w), shift=0.2 * DOWN) for r, w, _ in rows], run_time=cue.share(0.3))
+        self.play(*[FadeIn(VGroup(r, w), shift=0.2 * DOWN) for r, w, _ in rows], run_time=cue.share(0.5))
         self.play(FadeIn(equal, scale=1.2), run_time=cue.remaining())
         self.probe(
             "example",

@@ -279,12 +279,15 @@ class RopeInvariance(NarratedScene):
         )
         others = [p for p in self.pairs[1:]]
         with self.cue("swap") as cue:
+            # shares of the time up to the bookmark "angle", not of the cue: the cue goes on long after it
+            # (the one-seat pair, M2 of review 9)
+            lead = cue.until("angle")
             self.play(
                 *[FadeOut(VGroup(p, p.title, p.score, p.gap_arc)) for p in others],
                 FadeOut(self.same),
-                run_time=cue.share(0.12),
+                run_time=0.3 * lead,
             )
-            self.play(FadeIn(sides[0]), FadeIn(turn), FadeIn(swapped), FadeIn(swapped.title), run_time=cue.share(0.1))
+            self.play(FadeIn(sides[0]), FadeIn(turn), FadeIn(swapped), FadeIn(swapped.title), run_time=0.25 * lead)
             self.add(swapped.gap_arc)
             # the swapped pair reaches its seats as its angle is named
             self.play(swapped.make_positions_animation(*swapped.target), FadeIn(sides[1]), run_time=cue.until("angle"))

@@ -45,6 +45,13 @@ def _turn_deg(v, seat) -> float:
     return (_direction(mathcore.rope_2d(v, seat, TH)) - _direction(v)) % 360
 
 
+def _near(sign: int) -> float:
+    """rope_invariance.swap's one-seat pair from the geometry: |q||k| cos(k's lead + sign · 30°)."""
+    q, k = np.array(figures.ROPE_PAIR_Q), np.array(figures.ROPE_PAIR_K)
+    lead = np.radians(_direction(k) - _direction(q))
+    return float(np.linalg.norm(q) * np.linalg.norm(k) * np.cos(lead + sign * TH))
+
+
 def _gap_deg(q, k, m, n) -> float:
     """The angle from RoPE-turned q (seat m) to turned k (seat n), in degrees."""
     return (_direction(mathcore.rope_2d(k, n, TH)) - _direction(mathcore.rope_2d(q, m, TH))) % 360
@@ -245,6 +252,9 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
         ("abs", 0.5),
     ),
     "rope_swap_score": (mathcore.rope_score(figures.ROPE_PAIR_Q, figures.ROPE_PAIR_K, 3, 0, TH), ("abs", 0.005)),
+    # one seat apart (M2, review 9): |q||k| cos(lead ± 30°), k behind then ahead; not opposite
+    "rope_near_behind": (_near(+1), ("abs", 0.005)),
+    "rope_near_ahead": (_near(-1), ("abs", 0.005)),
     # --- rotation_matrix (lesson 3) ---
     # through_projections, recomputed here from the seed: distance 3, starts 0, 2, 10, 20
     "loop_reading_dot": (float(np.cos(3 * 10000.0 ** (-np.arange(0, 32, 2) / 32)).sum()), ("abs", 0.005)),

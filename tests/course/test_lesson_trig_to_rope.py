@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import mathcore
+from coursekit.content.cue_text import strip_bookmarks
 from mathcore.toy_words import attention_scores, attention_weights, word_vectors
 from narration import figures
 from tests.support.course_scenes import narration_scene
@@ -456,3 +457,38 @@ def test_every_recap_of_the_summary_gives_figures():
     assert [t for t in [old_two, *recaps] if not re.search(r"\{[a-z0-9_]+\}", t)] == [old_two]
     assert recaps and all("组" not in t for t in recaps)
     assert sum("{rope_pair_gap_deg}" in t for t in cues.values()) == 1
+
+
+# -- M2 (review 9): the swap's −0.34 / +0.34 are opposite only because the pair is 90° apart ------------------
+def mirror_faults(text: str) -> list[str]:
+    """Why a filled swap cue may make its opposite pair of scores sound like a rule: it must say that they are
+    opposite only because the extra turn is a right angle, and give a pair (one seat apart) whose two orders
+    are not opposite, with mathcore's figures."""
+    faults = []
+    turn = figures.fill("{rope_pair_turn_deg}°")
+    if not re.search(rf"只因为[^。；]*正好[^。；]*{turn}", text):
+        faults.append(f"does not say the signs are opposite only because of {turn}")
+    near = [figures.fmt_dec(v) for v in figures.rope_near_scores()]
+    if not re.search(rf"相距 1 [^。]*{re.escape(near[0])}[^。]*{re.escape(near[1])}", text):
+        faults.append(f"gives no pair whose two orders are not opposite ({near[0]}, {near[1]})")
+    return faults
+
+
+def test_the_swap_says_its_opposite_scores_are_a_special_case():
+    theta = np.radians(figures.THETA_DEG)
+    q, k = np.array(figures.ROPE_PAIR_Q), np.array(figures.ROPE_PAIR_K)
+    (m, n), swap = figures.ROPE_PAIRS[0], figures.ROPE_SWAP
+    # the fact: opposite at 3 × 30° = 90°, not opposite one seat apart
+    assert (n - m) * figures.THETA_DEG == 90
+    assert mathcore.rope_score(q, k, *swap, theta) == pytest.approx(-mathcore.rope_score(q, k, m, n, theta))
+    behind, ahead = figures.rope_near_scores()
+    assert figures.ROPE_NEAR == ((0, 1), (1, 0))
+    assert behind == mathcore.rope_score(q, k, 0, 1, theta) and ahead == mathcore.rope_score(q, k, 1, 0, theta)
+    assert abs(behind + ahead) > 0.5 and behind > 0 and ahead > 0
+    # seeded: review 8's swap cue, which gave ±0.34 alone
+    old = (
+        "再把先后对调：q 在 3，k 在 0，还是相距 3，只是 k 跑到了 q 前面。这回夹角是 70°，点积是正的 0.34：k 一开始就多偏 "
+        "20°，在 q 后面要再加 90°，在前面就是减去 90°。隔得一样远，先后一换，点积就变了。"
+    )
+    assert len(mirror_faults(old)) == 2
+    assert mirror_faults(figures.fill(strip_bookmarks(cue_text("rope_invariance", "swap"))[0])) == []

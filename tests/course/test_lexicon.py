@@ -255,3 +255,32 @@ def test_counting_shu_reads_shu3_in_every_lesson():
             found[cue_id] = syllables
     # every lesson's counting cue is checked: lesson 1's clock_row and rope_turns, lesson 2's seat_card
     assert {c.split(".")[-2] for c in found} >= {"clock_row", "rope_turns", "seat_card"}, sorted(found)
+
+
+# -- L4 (review 9): a letter whose Chinese name is itself a word (B → 比, "than") is read before a pause --------
+#: the one-letter names a listener binds to the next syllable: 比和… is heard as "compared with …"
+WORD_LIKE_LETTERS = ("B",)
+PAUSE = "、，。：；！？"
+
+
+def letter_name_faults(written: str, lexicon: Lexicon) -> list[str]:
+    """Where the Chinese-only voices read a WORD_LIKE_LETTERS letter of ``written`` with no pause after it."""
+    spoken = lexicon.speak(written, reads_latin=False)
+    faults = []
+    for ws, we, _ss, se in spoken.spans:
+        if written[ws:we] in WORD_LIKE_LETTERS:
+            after = spoken.text[se:].lstrip()
+            if after and after[0] not in PAUSE:
+                faults.append(f"{written[ws:we]} read as {spoken.text[_ss:se]} {after[0]}: {written}")
+    return faults
+
+
+def test_word_like_letter_names_are_followed_by_a_pause():
+    lexicon, cues = _real_cues()
+    # seeded: review 9's wording (minimal_rope.shuffle), heard as 比和艾弗
+    seeded = letter_name_faults("B 和 F 变得最多，约 1", lexicon)
+    assert len(seeded) == 1 and "read as 比 和" in seeded[0]
+    assert letter_name_faults("变得最多的是 B、F 这一对", lexicon) == []
+    assert letter_name_faults("拿它和距离 44 比一比", lexicon) == []  # the word 比 itself is not a letter
+    assert [f for _, text in cues for f in letter_name_faults(text, lexicon)] == []
+    assert any("B" in text for _, text in cues)  # the check has a letter to look at in the course

@@ -146,7 +146,7 @@ def test_minimal_rope_shuffle_moves_plain_scores_and_changes_rope_scores():
     text = _cue_text("minimal_rope", "shuffle")
     from scenes.minimal_rope import WORDS
 
-    assert f"{WORDS[a]} 和 {WORDS[b]}" in text
+    assert f"{WORDS[a]}、{WORDS[b]}" in text  # named with a pause between (L4, review 9)
     assert float(figures.value("rope_shuffle_change")) == pytest.approx(np.abs(new - moved).max(), abs=0.05)
     assert int(figures.value("shuffle_gap_before")) == b - a
     assert int(figures.value("shuffle_gap_after")) == abs(int(k) - int(l))
