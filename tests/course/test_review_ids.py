@@ -67,7 +67,11 @@ SEVENTH = Review(
 )
 # the eighth (a fresh reader at c03c5ba), likewise
 EIGHTH = Review("eighth", "content-review-8.md", _ids("M1-4 K1-4 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH)
+# the ninth (a fresh reader at 94c243b), likewise
+NINTH = Review(
+    "ninth", "content-review-9.md", _ids("E1-1 M1-5 K1-6 P1-6 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
