@@ -643,7 +643,7 @@ def test_rope_only_n_minus_m_keeps_the_order(lesson):
         assert "只看 n − m" in text[key], key
     # on screen: the closing line of through_projections and the recap's RoPE row
     close = narration_scene("through_projections").probes["close"][0]["shown"]
-    assert close == "旋转紧挨着点积，“只看n−m”才一路保到分数里"  # Text drops spaces
+    assert close == "旋转紧挨着点积，“只看n−m”才能一直保留到分数里"  # Text drops spaces (as the voice says it)
     # the check sees the old wording
     assert unsigned_distance_claims({"x": "第一课证明 RoPE 只看距离，靠的就是它"})
     assert unsigned_distance_claims({"x": "“只看距离”才保得到分数里"})
