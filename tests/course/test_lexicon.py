@@ -210,6 +210,8 @@ def test_fixed_misreadings_stay_fixed():
     assert py("是浪费，还是本事")[-2:] == ["ben3", "shi5"]
     # erhua (word_order_overview.rules): was nǎ ér, two syllables
     assert py("而且从哪儿往右挪一个座位")[2:4] == ["cong2", "nar3"]
+    # the measure word (review 10, L1): was zhǐ, "两纸猫"
+    assert py("两只“猫”比猫和狗还不像")[:2] == ["liang3", "zhi1"]
 
 
 def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():

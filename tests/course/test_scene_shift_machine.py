@@ -494,9 +494,11 @@ def test_shift_machine_unwinding_check_catches_a_silent_turn(shift):
 
 # -- M3, L1: the voice says which clocks before it quotes their speeds; the gloss needs no brackets -----------
 def test_shift_machine_names_the_drawn_clocks_and_glosses_speed_in_words(shift):
-    said = shift.plan.cue("no_learning").text
-    which = f"这里画的是 {D_SHIFT} 维的 {D_SHIFT // 2} 个钟"
-    assert which in said and said.index(which) < said.index(f"{figures.value('w3_d8_deg')}°")
+    # the clocks on screen are named (d = 8) before the first figure read off them: right after the d = 512
+    # strip, "钟 1 停在约 252°" is true only of the drawn 8-dimensional row (review 10, M1)
+    said = shift.plan.cue("stagger").text
+    which = f"{D_SHIFT // 2} 个 {D_SHIFT} 维的钟"
+    assert which in said and said.index(which) < said.index(f"{figures.value('stagger_clock1_deg')}°")
     assert shift.probes["matrix"][0]["w"] == pytest.approx(W.tolist())  # the drawn clocks are mathcore's d = 8
     clocks = shift.plan.cue("clocks").text
     assert "也叫角频率" in clocks and "（" not in clocks and "(" not in clocks
