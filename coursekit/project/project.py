@@ -189,10 +189,10 @@ class Project(ProjectBase):
         self, plan: ScenePlan, provisional: Callable[[Path], None] | None = None, stats: dict | None = None
     ) -> Path:
         """The studio's preview of ``plan`` (``deliver_remade``): only the stretch of frames an edit changed
-        rendered again, ``provisional(video)`` called when a provisional preview is in place first."""
-        return deliver_remade(
-            self.config, self.layout, plan, PREVIEW.quality, self.layout.preview_video(plan.id), provisional, stats
-        )
+        rendered again, ``provisional(video)`` called when a provisional preview is in place first; Manim
+        processes are started ahead for the next edit."""
+        out = self.layout.preview_video(plan.id)
+        return deliver_remade(self.config, self.layout, plan, PREVIEW.quality, out, provisional, stats, warm=True)
 
     def listen(self, scene_id: str) -> Path:
         """The scene's narration track alone, from its lesson's plan at ``PREVIEW``'s frame rate."""

@@ -200,6 +200,18 @@ def scene_cache_key(
         return module, scene_key(scene, module, quality, extra=f"subtitles={subtitles}", font=font)
 
 
+def _cached(
+    cfg: Config, scene: ScenePlan, quality: str, subtitles: bool, out: Path, stats: dict | None
+) -> tuple[Path | None, str, bool]:
+    """The scene's module, its scene-cache key, and whether ``out`` was made with that key (``stats`` gets
+    ``reused``)."""
+    module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
+    reused = bool(module and is_fresh(out, key))
+    if stats is not None:
+        stats["reused"] = reused
+    return module, key, reused
+
+
 def render_while_mixing(scene: ScenePlan, narration_out: Path, render: Callable[[], Path]) -> tuple[Path, Path]:
     """``render()`` (which waits for a Manim process) while the scene's narration track is mixed into
     ``narration_out`` in a thread; returns (silent video, narration). Used locally and by scene jobs."""
@@ -238,10 +250,7 @@ def deliver_scene(
     with course_lock(layout.root, names.output(layout.root, out), f"writing {shown(out)}"):
         if guard is not None:
             guard()
-        module, key = scene_cache_key(scene, quality, subtitles, cfg.course.font)
-        reused = bool(module and is_fresh(out, key))
-        if stats is not None:
-            stats["reused"] = reused
+        module, key, reused = _cached(cfg, scene, quality, subtitles, out, stats)
         if reused:
             return out
         work = layout.scene_work(scene.fps)
@@ -296,18 +305,18 @@ def deliver_remade(
     out: Path,
     provisional: Callable[[Path], None] | None = None,
     stats: dict | None = None,
+    warm: bool = False,
 ) -> Path:
     """``deliver_scene`` with subtitles, for the studio: the silent video remade from the stretches the
     last preview left (``coursekit.render.preview_pieces``), only what an edit changed rendered again;
     ``provisional(out)`` is called once ``out`` holds a provisional preview (the edited cue with the old
     frames after it), before the remade one replaces it. ``stats`` gets ``reused`` and the remake's
-    ``stretches`` (what was reused and rendered, or why the scene was rendered whole)."""
+    ``stretches`` (what was reused and rendered, or why the scene was rendered whole). ``warm``: for a
+    process that renders again later (the studio): stretches run in Manim processes started beforehand, and
+    new ones are started once this remake's renders are done (``coursekit.render.warm_manim``)."""
     stopping.check()
     with course_lock(layout.root, names.output(layout.root, out), f"writing {shown(out)}"):
-        module, key = scene_cache_key(scene, quality, True, cfg.course.font)
-        reused = bool(module and is_fresh(out, key))
-        if stats is not None:
-            stats["reused"] = reused
+        module, key, reused = _cached(cfg, scene, quality, True, out, stats)
         if reused:
             return out
         if module is None or not pieces.switched_on():
@@ -322,7 +331,7 @@ def deliver_remade(
             media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
             times[f"{p.start}-{p.end}"] = took = {}
             video = render_silent(
-                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=True
+                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=warm
             )
             return video, pieces.read_report(media / "piece.json")
 
@@ -345,7 +354,8 @@ def deliver_remade(
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
             audio = mixing.result()
-        STARTER.refill()  # Manim started for the next edit, now that this one's renders are done
+        if warm:
+            STARTER.refill()  # Manim started for the next edit, now that this one's renders are done
         if stats is not None:
             stats["stretches"] = {**dataclasses.asdict(did), "manim": times}
         with replacing(out) as tmp:

@@ -129,7 +129,8 @@ class StretchStore:
                 f.unlink(missing_ok=True)
 
     def stretches(self, index: dict) -> list[Stretch]:
-        return [Stretch(**s) for s in index.get("stretches", []) if (self.folder / Stretch(**s).file).is_file()]
+        stored = [Stretch(**s) for s in index.get("stretches", [])]
+        return [s for s in stored if (self.folder / s.file).is_file()]
 
 
 RenderPiece = Callable[[Piece], tuple[Path, dict]]
@@ -166,7 +167,7 @@ def remake(
     pos = head[-1].end if head else 0
     did.reused = [(s.start, s.end) for s in head]
     if pos == scene.frames:
-        return _join(scene, store, head, join_to), did
+        return pieces.join([store.folder / s.file for s in head], join_to), did
 
     bounds = boundaries(scene)
     old_cues = index.get("cues", []) if stored else []
@@ -236,7 +237,7 @@ def remake(
         did.whole = f"rendered whole: {problems[0]}"
         return None, did
     store.write(code, scene, chain)
-    return _join(scene, store, chain, join_to), did
+    return pieces.join([store.folder / s.file for s in chain], join_to), did
 
 
 def _provisional(scene, index, stored, head, first, futures, new_own, edited, store, tmp) -> Path | None:
@@ -262,10 +263,6 @@ def _provisional(scene, index, stored, head, first, futures, new_own, edited, st
     parts = [store.folder / s.file for s in head] + [tmp / s.file for s in before + [edited_stretch]]
     parts += [store.folder / s.file for s in tail]
     return pieces.join(parts, tmp / "provisional.mp4")
-
-
-def _join(scene: ScenePlan, store: StretchStore, chain: list[Stretch], out: Path) -> Path:
-    return pieces.join([store.folder / s.file for s in chain], out)
 
 
 def code_key(scene: ScenePlan, module: Path, quality: str, font: str) -> str:
