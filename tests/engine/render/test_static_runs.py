@@ -45,14 +45,21 @@ def holds_plan():
     )
 
 
+#: x264 on one thread: its output then depends on its input alone. Both renders of a comparison hand it
+#: their frames the same way, so any difference in the video is a difference in what the lever sent (with
+#: x264's own threads, a CI run once decoded frames 45+ dB alike but not bit-exact, where this machine
+#: never did in 40 renders under load: the comparison should not rest on that)
+ONE_THREAD = {"video_encoder_options": {"threads": "1"}}
+
+
 def render(tmp: Path, writer=static_runs.write_frame) -> tuple[Path, dict[str, int]]:
-    """Render Holds at 480p15 with ``writer`` as the segment encoder's write_frame (None: Manim's own);
-    the video and the lever's counts for it."""
+    """Render Holds at 480p15 (x264 on one thread) with ``writer`` as the segment encoder's write_frame
+    (None: Manim's own); the video and the lever's counts for it."""
     original = VideoSegmentEncoder.write_frame
     VideoSegmentEncoder.write_frame = writer or static_runs.MANIMS_WRITE_FRAME
     before = dict(static_runs.counts)
     try:
-        with tempconfig(quiet_render(tmp, FPS)):
+        with tempconfig({**quiet_render(tmp, FPS), **ONE_THREAD}):
             scene = Holds(plan=holds_plan())
             scene.render()
             movie = Path(scene.renderer.file_writer.movie_file_path)
