@@ -263,6 +263,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     # word_order clock_row_paper's table, seat 44: the fastest clock (0) and clock 64, whole degrees in [0, 360)
     "seat44_clock0_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[0]) % 360),
     "seat44_clock64_deg": lambda: fmt_int(np.degrees(44 * mathcore.frequencies(512)[64]) % 360),
+    # ... clock 64's speed in radians per seat: 10000^(−128/512) = 0.1, lesson 1's plane 1 (w1_d8)
+    "w64_d512": lambda: fmt_dec(mathcore.frequencies(512)[64], 3),
     # word_order_quiz q3, a pair the lesson does not show: seat 6 on clock 0 (short of a full turn by …) and clock 64
     "quiz_clock0_deg": lambda: fmt_int(np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),
     "quiz_clock0_short_deg": lambda: fmt_int(360 - np.degrees(QUIZ_SEAT * mathcore.frequencies(512)[0]) % 360),

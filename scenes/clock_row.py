@@ -237,7 +237,7 @@ class PaperClockSpeeds(ClockSpeeds):
 
     intro (the row and the paper's formula: seat pos's vector takes clock i's sin in dimension 2i and its cos
     in 2i+1) → speeds (each next clock's speed is the one before times one number < 1; the first and last
-    wavelengths) → unique (seats 0 and 44: the fastest clock alike, clock 64 not; requirement 1 ticked) →
+    wavelengths) → unique (seats 0 and 44: the fastest clock alike, clock 64 (lesson 1's plane 1) not; requirement 1 ticked) →
     readings (44's sin and cos rows, all within −1 … 1; requirement 2 ticked) → step (requirement 3: a faint
     hand per clock at seat 45 and the arc it turns, ω_i in degrees written under the table, the same for every
     start; ticked) → takeaway.
@@ -261,6 +261,8 @@ class PaperClockSpeeds(ClockSpeeds):
                 "第二条：读数都在 −1 到 1 之间 ✓",
                 "第三条：挪一个座位，每个钟转同一个角 ✓",
             ),
+            # unique: clock 64 turns as fast as lesson 1's plane 1 (0.1 rad a seat), said and shown
+            "same_clock": "钟 64：一步转 {w64_d512} 弧度，就是第一课的平面 1",
             "step_label": "每挪一步",
             "any_start": "0 → 1、44 → 45、5000 → 5001：都是这一组角度",
             "takeaway": "三条要求，一次满足",
@@ -292,6 +294,8 @@ class PaperClockSpeeds(ClockSpeeds):
             theme.body_text(t, color=theme.HIGHLIGHT).move_to(np.array([0.0, self.TICK_Y, 0.0]))
             for t in params["ticks"]
         ]
+        same_clock = theme.small_text(figures.fill(params["same_clock"]), color=theme.ANGLE)
+        same_clock.move_to(np.array([0.0, -0.9, 0.0]))  # where the sin/cos rows come in the next cue
         nxt = self.TABLE_POSITIONS[-1] + 1  # the faint hands: the seat after the table's last one
         ghosts = VGroup(
             *[
@@ -360,12 +364,14 @@ class PaperClockSpeeds(ClockSpeeds):
             gone = [row.wavelength_labels, fast_slow, ends, formula, ratio, note]
             self.swap(gone, FadeIn(table.angles), run_time=cue.share(0.25))
             marks = self.box_seat_against_zero(row, table, cue)
+            self.play(FadeIn(same_clock), run_time=cue.share(0.15))
             self.play(FadeIn(ticks[0]), run_time=cue.remaining())
             self.probe_table(row, table, ticks[0])
+            self.probe("same_clock", text=same_clock.text, on_screen=self.on_screen(same_clock))
 
         # -- readings: the two rows written into x, within −1 … 1; requirement 2 ----------------------
         with self.cue("readings") as cue:
-            self.swap([*marks, ticks[0]], FadeIn(table.reading_rows), run_time=cue.share(0.3))
+            self.swap([*marks, ticks[0], same_clock], FadeIn(table.reading_rows), run_time=cue.share(0.3))
             rows_box = SurroundingRectangle(
                 VGroup(*table.readings[0], *table.readings[1]), color=theme.HIGHLIGHT, buff=0.06
             )

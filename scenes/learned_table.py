@@ -153,8 +153,8 @@ class LearnedTable(NarratedScene):
         three = VGroup(
             theme.small_text("拿三条要求来检验：", color=theme.MUTED),
             theme.body_text("第一、二条：起初就满足，不保证", color=theme.TEXT),
-            theme.body_text("第三条前半：只看座位，满足", color=theme.TEXT),
-            theme.body_text("第三条后半：每步同一规则，没人保证", color=theme.TEXT),
+            theme.body_text("第三条·不看句长：满足", color=theme.TEXT),
+            theme.body_text("第三条·每步同一规则：没人保证", color=theme.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         bad = MarkedLine("cross", theme.body_text("行数有上限：表外的座位查不到", color=theme.HIGHLIGHT))
         pros = VGroup(bad, three).arrange(DOWN, aligned_edge=LEFT, buff=0.45)

@@ -163,6 +163,8 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # seat 44 turns clock i by 44 · 10000^(−2i/512) radians: clock 0 by 44 rad (7 turns + 1.0°), clock 64 by 4.4 rad
     "seat44_clock0_deg": (float(np.degrees(44.0 - 7 * 2 * np.pi)), ("abs", 0.5)),
     "seat44_clock64_deg": (float(np.degrees(44.0 * 10000.0 ** (-128 / 512))), ("abs", 0.5)),
+    # clock 64 of d = 512: 10000^(−128/512) = 0.1 rad a seat, lesson 1's plane 1
+    "w64_d512": (0.1, ("abs", 0.0005)),
     # quiz q3: seat 25 turns clock 0 by 25 rad (four turns less 7.6°) and clock 64 by 2.5 rad
     "quiz_clock0_deg": (float(np.degrees(25.0)) - 3 * 360, ("abs", 0.5)),
     "quiz_clock0_short_deg": (4 * 360 - float(np.degrees(25.0)), ("abs", 0.5)),

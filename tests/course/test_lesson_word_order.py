@@ -316,10 +316,11 @@ def test_failing_encodings_values(scene_b):
     # each candidate against all three: the requirements it meets, ticked beside the one it breaks
     assert [(v["kind"], v["text"]) for v in scene.probes["passes"]] == [
         ("tick", "满足第一、三条"),
-        ("tick", "满足第一、二条"),
+        ("tick", "同一句内：满足第一、二条"),
     ]
     for cue, met in (("raw_drift", "第一条和第三条它做到了"), ("norm_step", "前两条它都满足")):
         assert met in scene.plan.cue(cue).text
+    assert within_one_sentence_problems(scene.plan.cue("norm_step").text, scene.probes["passes"][1]["text"]) == []
     # a fixed large divisor: small only up to it, one step of 1/divisor
     fixed = one(scene, "fixed")
     n = figures.FIXED_DIVISOR
@@ -333,6 +334,27 @@ def test_failing_encodings_values(scene_b):
     # the raw index told from the demo's own numbers, not in seed 001 §三's frame (review 9, K5)
     raw_cues = {c: scene.plan.cue(c).text for c in ("raw_big", "raw_dot", "raw_drift")}
     assert raw_index_seed_frame(raw_cues) == []
+
+
+def within_one_sentence_problems(said: str, shown: str) -> list[str]:
+    """Review 10, M3: seat ÷ length meets requirements 1 and 2 only within one sentence (seat 1 of 4 words and
+    seat 2 of 8 both get 0.25): the voice and the screen say so before they tick them."""
+    out = []
+    if "同一句" not in said or said.index("同一句") > said.index("前两条"):
+        out.append("said: requirements 1 and 2 ticked without 'within one sentence'")
+    if "同一句" not in shown or shown.index("同一句") > shown.index("满足"):
+        out.append("shown: requirements 1 and 2 ticked without 'within one sentence'")
+    return out
+
+
+def test_within_one_sentence_holds_for_seat_over_length():
+    """The fact behind the qualifier, from mathcore: across sentences two different seats meet at one value."""
+    a = mathcore.length_normalised_encoding([1], 4, 1)[0, 0]
+    b = mathcore.length_normalised_encoding([2], 8, 1)[0, 0]
+    assert a == pytest.approx(b) == pytest.approx(0.25)
+    # seeded: round 10's norm_step and its tick line are caught
+    old = "往右挪一个座位，步子也变了：短句里一步是 0.25，长句里只有 0.125。前两条它都满足，可模型学不到稳定的一步，违反了第三条。"
+    assert len(within_one_sentence_problems(old, "满足第一、二条")) == 2
 
 
 def test_raw_index_seed_frame_check_catches_round_nine():
@@ -362,12 +384,13 @@ def test_learned_table_rows(scene_b):
     # the pro and the con, each led by a drawn mark (the course font has no ✗; the tick is drawn to match)
     verdicts = one(scene, "verdicts")
     assert [(v["kind"], v["text"]) for v in verdicts["lines"]] == [("cross", "行数有上限：表外的座位查不到")]
-    # the three requirements, as for every candidate: the first two by training; the third's first half (only
-    # the seat) holds by construction, its second half (one rule per step) nobody promises (review 7, M4)
+    # the three requirements, as for every candidate: the first two by training; of the third, the part named
+    # 不看句长 holds by construction, the part named 每步同一规则 nobody promises (review 7, M4; review 10, P3:
+    # named by what they ask, as seat_card.req_steady teaches them, not 前半/后半)
     assert verdicts["three"][1:] == [
         "第一、二条：起初就满足，不保证",
-        "第三条前半：只看座位，满足",
-        "第三条后半：每步同一规则，没人保证",
+        "第三条·不看句长：满足",
+        "第三条·每步同一规则：没人保证",
     ]
     assert third_half_problems(scene.plan.cue("tradeoff").text, verdicts["three"]) == []
     assert overclaim_problems(scene.plan.cue("tradeoff").text + scene.plan.cue("paper_choice").text) == []
@@ -392,14 +415,16 @@ def test_learned_table_rows(scene_b):
 
 
 def third_half_problems(text: str, shown: list[str]) -> list[str]:
-    """learned_table.tradeoff splits requirement 3 as seat_card states it: the first half (only the seat, not the
-    sentence's length) holds for a table; the second (the same rule each step) is not promised. Said and shown."""
+    """learned_table.tradeoff splits requirement 3 as seat_card states it, each part named by what it asks (not
+    前半/后半, review 10, P3): 不看句长 holds for a table; 每步同一规则 is not promised. Said and shown alike."""
     out = []
     for where, t in (("said", text), ("shown", "".join(shown))):
-        if "只看座位" not in t or "没人保证" not in t:
-            out.append(f"{where}: requirement 3 not split into its two halves")
-        elif t.index("只看座位") > t.index("没人保证"):
-            out.append(f"{where}: the half that holds comes after the one nobody promises")
+        if "不看句长" not in t or "每步同一规则" not in t or "没人保证" not in t:
+            out.append(f"{where}: requirement 3 not split into its two parts, each named by content")
+        elif not t.index("不看句长") < t.index("每步同一规则") < t.index("没人保证"):
+            out.append(f"{where}: the part that holds comes after the one nobody promises")
+        if "前半" in t or "后半" in t or "这半条" in t:
+            out.append(f"{where}: a part of requirement 3 named by its position, not its content")
     if "第三条没人保证" in text.replace("，", ""):
         out.append("said: the whole of requirement 3 is called unpromised")
     return out
@@ -420,6 +445,13 @@ def test_overclaim_check_catches_the_round_eight_wording():
     """Seeded: review 8's tradeoff and paper_choice (第一、二条靠训练 … 照样会出错) are caught on both counts."""
     old = "拿三条来检验：第一、二条靠训练。训练时没见过的长度，照样会出错。"
     assert len(overclaim_problems(old)) == 2
+
+
+def test_third_half_check_catches_the_round_ten_halves():
+    """Seeded: round 10's tradeoff (前半/后半 on screen, 这半条 in the voice) is caught, said and shown."""
+    said = "只看座位、不看句子多长，这半条满足；每挪一步是不是同一种变化，没人保证。"
+    shown = ["第三条前半：只看座位，满足", "第三条后半：每步同一规则，没人保证"]
+    assert len(third_half_problems(said, shown)) == 4  # both sides: not named by content, named by position
 
 
 def test_third_half_check_catches_the_round_seven_tradeoff():

@@ -149,6 +149,43 @@ OLD_UNIQUE_8 = (
 )
 
 
+#: round 10's clock_row_paper.unique: 钟 64 not tied to lesson 1's 平面 1, so 第一课比过 sounded like another claim
+OLD_UNIQUE_10 = (
+    "表里这两行是 0 号和 44 号，第一课比过，不再重算。看钟 0：44 号几乎转回原处；把这两个座位拉开的，是钟 64。"
+    "整排钟一起读，座位就各不相同，第一条满足。"
+)
+
+
+def same_clock_problems(text: str, shown: str | None) -> list[str]:
+    """Review 10, M2: unique says (and the screen shows) that 钟 64 of d = 512 turns as fast as lesson 1's 平面 1,
+    with the speed read from narration.figures (w64_d512, mathcore's)."""
+    from narration import figures
+
+    out = []
+    speed = f"{figures.value('w64_d512')}弧度"
+    for where, t in (("said", text), ("shown", shown or "")):
+        t = "".join(t.split())  # the screen's text comes without spaces
+        if "钟64" not in t or "平面1" not in t or speed not in t:
+            out.append(f"{where}: clock 64 not tied to lesson 1's plane 1 ({speed} a seat)")
+    return out
+
+
+def test_clock_64_is_lesson_one_plane_1():
+    """钟 64 of d = 512 and 平面 1 of d = 8 turn the same angle a seat (10000^(−128/512) = 10000^(−2/8) = 0.1)."""
+    from narration import figures
+
+    w64, w1 = mathcore.frequencies(512)[64], mathcore.frequencies(8)[1]
+    assert w64 == pytest.approx(w1, abs=1e-12) == pytest.approx(0.1, abs=1e-12)
+    assert figures.value("w64_d512") == figures.value("w1_d8")
+    scene = narration_scene("clock_row_paper")
+    assert 64 in scene.PARAMS["clock_row_paper"]["indices"]
+    note = scene.probes["same_clock"][0]
+    assert note["on_screen"]
+    assert same_clock_problems(scene.plan.cue("unique").text, note["text"]) == []
+    # seeded: round 10's wording (voice) and no note on screen are caught
+    assert len(same_clock_problems(OLD_UNIQUE_10, None)) == 2
+
+
 def unique_recompute_problems(text: str) -> list[str]:
     """unique points back to lesson 1's pair (钟 64 is what tells 0 and 44 apart) without its figures, and without
     the seed's "几万个座位里 … 读数全同"."""

@@ -350,6 +350,28 @@ def test_ticks_rope_meets_the_three_requirements():
         )
         assert length_disagreements(stretched, unit)
     assert "第一条" in cue.text and "第二条" in cue.text and "第三条" in cue.text and "LLaMA" in cue.text
+    assert rule_one_problems(cue.text, ticks["lines"][0]["text"]) == []
+
+
+def rule_one_problems(said: str, shown: str) -> list[str]:
+    """Review 10, M4: requirement 1 is met by several planes of different speeds together, not by one plane's turn
+    (at θ = 30° seat 12 is back where seat 0 is): the voice and the screen both say so."""
+    out = []
+    said_one = said[said.index("第一条") : said.index("第二条")]
+    for where, t in (("said", said_one), ("shown", shown)):
+        if "快慢不同" not in t or "平面" not in t:
+            out.append(f"{where}: requirement 1 ticked for one plane's turn, not several planes of different speeds")
+    return out
+
+
+def test_rule_one_needs_several_planes():
+    """The fact behind the qualifier (mathcore): one plane at θ = 30° repeats after 12 seats; the seeded round-10
+    wording, voice and screen, is caught."""
+    theta = np.radians(figures.THETA_DEG)
+    assert figures.THETA_DEG == 30
+    assert np.allclose(mathcore.rotate([1.0, 0.0], 12 * theta), mathcore.rotate([1.0, 0.0], 0.0))
+    old = "拿三条要求检验 RoPE：第一条，座位不同，转的角度就不同；第二条，旋转不改变长短，数不会变大；"
+    assert len(rule_one_problems(old, "第一条：座位不同，转的角度不同")) == 2
 
 
 # =============================================================================================
