@@ -233,8 +233,8 @@ class FailingEncodings(NarratedScene):
             b_l, DOWN, buff=0.08
         )
         rule3 = MarkedLine("cross", theme.body_text("违反第三条：一步随句长而变", color=theme.HIGHLIGHT))
-        pass3 = MarkedLine("tick", theme.body_text("同一句内：满足第一、二条", color=theme.TEXT))
-        VGroup(pass3, rule3).arrange(RIGHT, buff=0.9).move_to(np.array([0.0, -2.25, 0.0]))
+        pass3 = MarkedLine("tick", theme.body_text("同一句内满足第一、二条", color=theme.TEXT))
+        VGroup(pass3, rule3).arrange(RIGHT, buff=0.5).move_to(np.array([0.0, -2.25, 0.0]))
         with self.cue("norm_step") as cue:
             self.play(FadeOut(inside), FadeOut(code_s), FadeOut(code_l), run_time=cue.share(0.1))
             self.play(FadeIn(b_s), FadeIn(step_s), run_time=cue.share(0.25))

@@ -420,7 +420,7 @@ class QKWidget(NarratedScene):
             *[
                 MarkedLine("tick", theme.small_text(t, color=theme.TEXT))
                 for t in (
-                    "第一条：快慢不同的平面一起转，座位各不相同",
+                    "第一条：几个平面快慢搭配，座位不重复",
                     "第二条：旋转不改变长短",
                     "第三条：挪一个座位，总是同一次转动",
                 )

@@ -316,7 +316,7 @@ def test_failing_encodings_values(scene_b):
     # each candidate against all three: the requirements it meets, ticked beside the one it breaks
     assert [(v["kind"], v["text"]) for v in scene.probes["passes"]] == [
         ("tick", "满足第一、三条"),
-        ("tick", "同一句内：满足第一、二条"),
+        ("tick", "同一句内满足第一、二条"),
     ]
     for cue, met in (("raw_drift", "第一条和第三条它做到了"), ("norm_step", "前两条它都满足")):
         assert met in scene.plan.cue(cue).text

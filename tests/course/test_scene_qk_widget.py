@@ -359,7 +359,7 @@ def rule_one_problems(said: str, shown: str) -> list[str]:
     out = []
     said_one = said[said.index("第一条") : said.index("第二条")]
     for where, t in (("said", said_one), ("shown", shown)):
-        if "快慢不同" not in t or "平面" not in t:
+        if "快慢" not in t or "平面" not in t:
             out.append(f"{where}: requirement 1 ticked for one plane's turn, not several planes of different speeds")
     return out
 
