@@ -56,7 +56,7 @@ RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
 RAW_INDEX_OTHER = "狗"  # failing_encodings.raw_dot/raw_drift: the word compared with it ...
 RAW_INDEX_SEATS = (3, 5000)  # ... and the near and far seats of the raw-index demo
 QUIZ_SEAT = 25  # word_order_quiz q3: seat 0 against seat 25, a pair the lesson does not show (clock 0 8° short of home)
-STAGGER_SEAT = 44  # rotation_matrix shift_machine.stagger: the d = 8 hands step on to this seat (clock 0 nearly home)
+STAGGER_SEAT = 44  # rotation_matrix shift_machine.stagger: the d = 8 hands walk on to this seat
 # trig_to_rope (lesson 1) --------------------------------------------------------------
 ROPE_SWAP = (3, 0)  # rope_invariance.swap: q at seat 3, k at seat 0 (the first pair's order turned round)
 # rope_invariance.swap (M2, review 9): the pair one seat apart, k behind q and k ahead of q; its two scores are
@@ -252,9 +252,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     # ... the fastest and the slowest of them in degrees per step (rotation_matrix shift_machine: "约 57°", "0.06°")
     "w0_d8_deg": lambda: fmt_int(np.degrees(mathcore.frequencies(8)[0])),
     "w3_d8_deg": lambda: fmt_dec(np.degrees(mathcore.frequencies(8)[3]), 2),
-    # shift_machine.stagger, the d = 8 hands at STAGGER_SEAT: clock 0's whole turns, clock 1's angle in [0, 360)
-    "stagger_turns": lambda: fmt_int(np.floor(STAGGER_SEAT * mathcore.frequencies(8)[0] / (2 * np.pi))),
-    "stagger_clock1_deg": lambda: fmt_int(np.degrees(STAGGER_SEAT * mathcore.frequencies(8)[1]) % 360),
     "wl_fast_512": lambda: fmt_dec(mathcore.wavelengths(512)[0]),
     "wl_slow_512": lambda: fmt_int(mathcore.wavelengths(512)[-1]),
     "wl_slow_512_wan": lambda: fmt_dec(mathcore.wavelengths(512)[-1] / 1e4, 1),  # spoken: "约 6.1 万"

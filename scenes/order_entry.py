@@ -97,7 +97,8 @@ class WhereOrderEnters(NarratedScene):
         turn_qk = VGroup(
             theme.typst_text("RoPE：转 $q$、$k$", color=theme.TEXT, font_size=TYPST * theme.SIZE_BODY),
             VGroup(
-                theme.small_text("第三步才动手，", color=theme.TEXT), theme.small_text("x 原样不动", color=theme.TEXT)
+                theme.small_text("q、k 算好、打分之前", color=theme.TEXT),
+                theme.small_text("才动手，x 原样不动", color=theme.TEXT),
             ).arrange(DOWN, buff=0.1),
         )
         turn_qk.arrange(DOWN, buff=0.3).move_to(doors[2].get_center() + 0.15 * DOWN)

@@ -44,7 +44,7 @@ def _deg(x: float) -> str:
 
 class RopeInvariance(NarratedScene):
     """turn_q → turn_k → same_gap (both turned back by mθ) → pairs (0,3) (2,5) (10,13) → swap (3,0) →
-    curve (θ = 30° first, the pairs' points on it, then three more speeds) → takeaway.
+    right_angle (opposite signs only at 90°; the one-seat pair's two scores) → curve (θ = 30° first, the pairs' points on it, then three more speeds) → takeaway.
 
     q, k, θ, the pairs and the swapped pair are the very constants the narration quotes
     (``narration/figures.py``); scores come from :func:`mathcore.rope_score`. Watches record each
@@ -53,11 +53,12 @@ class RopeInvariance(NarratedScene):
     """
 
     SCENE_IDS = ("rope_invariance",)
-    CUES = ("turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway")
+    CUES = ("turn_q", "turn_k", "same_gap", "pairs", "swap", "right_angle", "curve", "takeaway")
     BOOKMARKS = {
         "turn_k": ("gain",),
         "same_gap": ("back", "after"),
         "swap": ("angle", "changed"),
+        "right_angle": ("near",),
         "curve": ("first", "pairs", "swap", "others"),
     }
     M, N = 2, 5
@@ -295,8 +296,36 @@ class RopeInvariance(NarratedScene):
             self.hold_to(cue.bookmark("changed"))
             self.play(FadeIn(compare), run_time=cue.share(0.08))
             cue.hold()
+        # P2 (review 10): the opposite signs are special to 3 seats = 90°; one seat apart both orders score
+        # positive. Both of those scores stay on screen; the voice says one.
+        turn_deg = figures.value("rope_pair_turn_deg")
+        special = VGroup(
+            theme.small_text("正负相反，", color=theme.TEXT),
+            theme.small_text(f"只因相距 3 正好多转 {turn_deg}°", color=theme.TEXT),
+        ).arrange(DOWN, buff=0.1)
+        near = figures.rope_near_scores()
+        near_line = VGroup(
+            theme.small_text(f"相距 1：k 在后 {figures.fmt_dec(near[0])}，", color=theme.SCORE),
+            theme.small_text(f"k 在前 {figures.fmt_dec(near[1])}，都是正的", color=theme.SCORE),
+        ).arrange(DOWN, buff=0.1)
+        # they take the place of the arrow "先后对调" between the two pairs (the subtitles own the bottom)
+        VGroup(special, near_line).arrange(DOWN, buff=0.35).move_to(np.array([0.0, 0.45, 0.0]))
+        self.watch(
+            "right_angle",
+            lambda: {
+                "special": "".join(t.text for t in special),
+                "special_on_screen": self.on_screen(special),
+                "near": "".join(t.text for t in near_line),
+                "near_on_screen": self.on_screen(near_line),
+            },
+        )
+        with self.cue("right_angle") as cue:
+            self.swap([turn, sides], FadeIn(special), run_time=cue.share(0.12))
+            self.hold_to(cue.bookmark("near"))
+            self.play(FadeIn(near_line), run_time=cue.share(0.1))
+            cue.hold()
         self.swap_group = VGroup(first, first.title, first.score, first.gap_arc, swapped, swapped.title)
-        self.swap_group.add(swapped.score, swapped.gap_arc, sides, turn, compare)
+        self.swap_group.add(swapped.score, swapped.gap_arc, compare, special, near_line)  # turn, sides went
 
     # -- curve: the score against the signed distance n − m -------------------------------------------------
     def _curve(self) -> None:

@@ -84,7 +84,7 @@ class ShiftMachine(NarratedScene):
     M_PLACES = 3  # its decimals: the slow blocks turn 0.01 and 0.001 rad per step
     K_BACK = 3  # the row pitfall turns back this far (checks.a4_row_pitfall's k)
     STEPS = (1, 2, 3)  # clocks: n = 0 → 3
-    STAGGER_TO = figures.STAGGER_SEAT  # clock 0 nearly back where it started, clock 1 far off (E1, review 9)
+    STAGGER_TO = figures.STAGGER_SEAT  # stagger: the hands walk on to this seat
     TABLE_ROWS = (0, 1, 2, 3, 4)
 
     @staticmethod
@@ -101,13 +101,18 @@ class ShiftMachine(NarratedScene):
         row = ClockRow(d=D, radius=0.55, spacing=2.7, center=np.array([0.4, ROW_Y, 0.0]))
         self.row = row
         n_of = lambda: row.p  # noqa: E731
-        # the clocks are called 钟 0 … 钟 3, their hands 指针 (the course's glossary)
+        # the clocks are named by their speed, not by number (M2, review 10: lesson 2 numbers the d = 512 clocks,
+        # where its 钟 1 is nearly as fast as 钟 0); their hands are 指针 (the course's glossary)
         names = VGroup(
             *[
-                theme.small_text(f"钟 {i}", color=theme.TEXT).next_to(face, UP, buff=0.15)
+                theme.small_text(f"{figures.value(f'w{i}_d8')} 弧度", color=theme.TEXT).next_to(face, UP, buff=0.15)
                 for i, face in zip(row.indices, row.faces)
             ]
         )
+        per_step = theme.small_text("一步转", color=theme.MUTED)
+        per_step.move_to(np.array([-5.85, float(names[0].get_y()), 0.0]))
+        self.probe("names", shown=[m.text for m in names], caption=per_step.text, w=row.w.tolist())
+        names.add(per_step)
         n_label = theme.body_text("n =", color=theme.POSITION)
         n_num = GlyphNumber(lambda v: f"{round(v):d}", 0, max_chars=3, font_size=theme.SIZE_BODY, color=theme.POSITION)
         n_num.next_to(n_label, RIGHT, buff=0.18)
@@ -216,8 +221,9 @@ class ShiftMachine(NarratedScene):
             )
 
         # -- stagger: different speeds rarely line up again ---------------------------------------
-        # E1 (review 9): the words say what the hands show once they stop: clock 0 nearly home, clock 1 far off
-        stagger = theme.body_text("钟 0 几乎转回起点，钟 1 离得很远：位置不撞车", color=theme.HIGHLIGHT).move_to(
+        # P1, M2 (review 10): lessons 1 and 2 compared two seats hand by hand; here the row only walks on to 44
+        # and the words refer back, naming no clock (lesson 2 numbers the d = 512 clocks otherwise)
+        stagger = theme.body_text("快慢错开：位置不撞车（第一、二课）", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.6, 0.0])
         )
         self.probe("stagger", shown=stagger.text, seat=self.STAGGER_TO)

@@ -170,7 +170,7 @@ CORE = {
     ),
     "rope_invariance": (
         "RopeInvariance",
-        ["turn_q", "turn_k", "same_gap", "pairs", "swap", "curve", "takeaway"],
+        ["turn_q", "turn_k", "same_gap", "pairs", "swap", "right_angle", "curve", "takeaway"],
         ("trig_to_rope §4", "trig_to_rope §5", "trig_to_rope visualisation"),
     ),
 }

@@ -153,9 +153,6 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # degrees per step: 1 rad and 10000^(-6/8) rad
     "w0_d8_deg": (180.0 / np.pi, ("abs", 0.5)),
     "w3_d8_deg": (float(np.degrees(10000.0 ** (-6 / 8))), ("abs", 0.005)),
-    # shift_machine.stagger at seat 44, d = 8: clock 0 (1 rad a step) has made 7 whole turns; clock 1 (0.1 rad)
-    "stagger_turns": (float(np.floor(44.0 / (2 * np.pi))), ("abs", 0.0)),
-    "stagger_clock1_deg": (float(np.degrees(44.0 * 10000.0 ** (-2 / 8)) % 360), ("abs", 0.5)),
     "wl_fast_512": (float(mathcore.wavelengths(512)[0]), ("abs", 0.005)),
     "wl_slow_512": (float(mathcore.wavelengths(512)[-1]), ("abs", 0.5)),
     "wl_slow_512_wan": (float(mathcore.wavelengths(512)[-1]) / 10000.0, ("abs", 0.05)),

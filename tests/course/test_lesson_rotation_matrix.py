@@ -54,6 +54,11 @@ def test_where_order_enters_values(scene_b):
     assert one(scene, "length")["shown"] == "1.00"
 
 
+def step_numbers(texts: list[str]) -> list[str]:
+    """Lesson 2's step numbers of the attention pipeline (第三步 …) said or shown without the pipeline."""
+    return [m for t in texts for m in re.findall(r"第[一二三四1-4]步", t)]
+
+
 def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     """P1, M1, M4: lesson 1's blindness in one sentence with its condition (no third bag of words), lesson 2's
     raw index in one sentence, and RoPE as the third way in (change the score itself)."""
@@ -70,8 +75,15 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     doors = one(scene, "doors")
     assert doors["names"] == [["路一", "改输入"], ["路二", "改计算次序"], ["路三", "改打分"]]
     # K6 (review 9): RoPE's place in lesson 2's pipeline terms (its third step turns q, k), not seed 001's words
-    assert "RoPE" in doors["third"][0] and doors["third"][1:] == ["第三步才动手，", "x原样不动"]  # Text drops spaces
-    assert "第三步才动手，按座位转 q、k" in said["third_door"]
+    # P4 (review 10): when RoPE acts, said in words of its own (q, k made, before the score), not by lesson 2's
+    # step numbers; voice and screen agree
+    assert "RoPE" in doors["third"][0] and doors["third"][1:] == ["q、k算好、打分之前", "才动手，x原样不动"]
+    assert "等 q、k 算好、打分之前才动手，按座位转 q、k" in said["third_door"]
+    assert step_numbers([*said.values(), *doors["third"]]) == []
+    assert step_numbers(["它到第三步才动手，按座位转 q、k", "第三步才动手，"]) == [
+        "第三步",
+        "第三步",
+    ]  # seeded: review 10's
     assert "RoPE" in said["third_door"] and "改打分" in said["third_door"] and "回到路一" in said["third_door"]
     # P3 (review 7): the voice names the roads in the order the screen numbers them, each with its screen name
     voice = said["two_doors"] + said["third_door"]

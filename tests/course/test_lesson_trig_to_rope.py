@@ -254,7 +254,8 @@ def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
     assert f"{gap}°" in said["seats"] and [s for s in said if s.startswith("recap")] == ["recap_two", "recap_three"]
     same = [figures.value(f"same_word_d{g}") for g in range(3)]
     assert "、".join(same) in said["recap_two"] and "、".join(same) in cls.RECAPS[0][2]
-    assert all(f"{v}" in said["recap_three"] for v in (score, swap, f"{lead}°"))
+    # P2 (review 10): the voice says one of the swap's figures; the screen keeps all three
+    assert f"{swap}" in said["recap_three"] and f"{lead}°" not in said["recap_three"]
     assert all(f"{v}" in cls.RECAPS[1][2] for v in (score, swap, f"{lead}°"))
 
 
@@ -461,16 +462,35 @@ def test_every_recap_of_the_summary_gives_figures():
 
 # -- M2 (review 9): the swap's −0.34 / +0.34 are opposite only because the pair is 90° apart ------------------
 def mirror_faults(text: str) -> list[str]:
-    """Why a filled swap cue may make its opposite pair of scores sound like a rule: it must say that they are
+    """Why a filled swap text may make its opposite pair of scores sound like a rule: it must say that they are
     opposite only because the extra turn is a right angle, and give a pair (one seat apart) whose two orders
-    are not opposite, with mathcore's figures."""
+    are not opposite, with one of mathcore's figures for it (P2, review 10: the other one is on screen)."""
     faults = []
     turn = figures.fill("{rope_pair_turn_deg}°")
     if not re.search(rf"只因为[^。；]*正好[^。；]*{turn}", text):
         faults.append(f"does not say the signs are opposite only because of {turn}")
     near = [figures.fmt_dec(v) for v in figures.rope_near_scores()]
-    if not re.search(rf"相距 1 [^。]*{re.escape(near[0])}[^。]*{re.escape(near[1])}", text):
+    if not re.search(rf"相距 1[^。]*({re.escape(near[0])}|{re.escape(near[1])})", text):
         faults.append(f"gives no pair whose two orders are not opposite ({near[0]}, {near[1]})")
+    return faults
+
+
+#: P2 (review 10): the figures one spoken cue of the swap may carry (70°, +0.34, 90° twice)
+SWAP_FIGURES = 4
+
+
+def swap_packing_faults(swap: str, special: str) -> list[str]:
+    """The swap cue and the cue after it (unfilled texts): the swap itself carries at most SWAP_FIGURES figures
+    and none of the one-seat pair's; the special case says at most one of the one-seat pair's two scores."""
+    faults = []
+    said = re.findall(r"\{([a-z0-9_]+)\}", swap)
+    if len(said) > SWAP_FIGURES:
+        faults.append(f"the swap cue says {len(said)} figures: {said}")
+    if any(n.startswith("rope_near") for n in said):
+        faults.append("the swap cue says the one-seat pair's scores")
+    near = [n for n in re.findall(r"\{([a-z0-9_]+)\}", special) if n.startswith("rope_near")]
+    if len(near) > 1:
+        faults.append(f"the special case says {len(near)} of the one-seat pair's scores")
     return faults
 
 
@@ -491,4 +511,29 @@ def test_the_swap_says_its_opposite_scores_are_a_special_case():
         "20°，在 q 后面要再加 90°，在前面就是减去 90°。隔得一样远，先后一换，点积就变了。"
     )
     assert len(mirror_faults(old)) == 2
-    assert mirror_faults(figures.fill(strip_bookmarks(cue_text("rope_invariance", "swap"))[0])) == []
+    special = cue_text("rope_invariance", "right_angle")
+    assert mirror_faults(figures.fill(strip_bookmarks(special)[0])) == []
+
+
+def test_the_swap_is_said_in_two_cues_that_a_listener_can_hold():
+    """P2 (review 10): the swap itself (70°, +0.34, the 90° taken off) in one cue, the special case of 90° with
+    the one-seat pair in the next; the summary's recap does not pack them again."""
+    swap, special = cue_text("rope_invariance", "swap"), cue_text("rope_invariance", "right_angle")
+    assert swap_packing_faults(swap, special) == []
+    assert "方向不同" in swap and "{rope_swap_gap_deg}°" in swap and "{rope_swap_score}" in swap
+    # seeded: review 10's swap cue, all of it in one breath
+    old = (
+        "再把先后对调：q 在 3，k 在 0，还是相距 3，只是 k 跑到了 q 前面。{@angle}夹角是 {rope_swap_gap_deg}°，点积是正的 "
+        "{rope_swap_score}：k 本来多偏 {rope_pair_lead_deg}°，在后面要加 {rope_pair_turn_deg}°，在前面就减 "
+        "{rope_pair_turn_deg}°。一负一正刚好相反，只因为相距 3 正好多转 {rope_pair_turn_deg}°；相距 1 个位置时，两种先后是 "
+        "{rope_near_behind} 和 {rope_near_ahead}。{@changed}隔得一样远，先后一换，点积就变了。"
+    )
+    faults = swap_packing_faults(old, old)
+    assert len(faults) == 3 and "8 figures" in faults[0]
+    # the recap says one of the swap's figures, not the lead, the score behind and the score ahead again
+    recap = cue_text("summary_table", "recap_three")
+    assert re.findall(r"\{([a-z0-9_]+)\}", recap) == ["rope_swap_score"] and "方向不同" in recap
+    old_recap = (
+        "前面那对 k 起初多偏 {rope_pair_lead_deg}°，相距 3，k 在后是 {rope_pair_score}，在前是正的 {rope_swap_score}"
+    )
+    assert len(re.findall(r"\{([a-z0-9_]+)\}", old_recap)) == 3

@@ -599,3 +599,50 @@ def test_rope_labels_equal_the_drawing():
         abs=0.005,
     )
     assert numbers_in(last["lines"][4])[-1] == pytest.approx(float(figures.value("rope_pair_gap_deg")))
+
+
+# -- P2 (review 10): the special case of 90° gets its own cue; the one-seat pair's two scores are on screen ------
+def right_angle_disagreements(samples: list[dict], said: str) -> list[str]:
+    """During the cue right_angle: the line on 90° shows the extra turn of the pair 3 seats apart; the one-seat
+    pair's line shows mathcore's two scores (k behind, k ahead) once the voice gets there, both positive; the voice
+    says at most one of them, and that one is on screen."""
+    out = []
+    turn = (figures.ROPE_PAIRS[0][1] - figures.ROPE_PAIRS[0][0]) * figures.THETA_DEG
+    want = [mathcore.rope_score(Q, K, m, n, THETA) for m, n in figures.ROPE_NEAR]
+    shown = [s for s in samples if s["near_on_screen"]]
+    if not shown or not all(s["special_on_screen"] for s in samples[len(samples) // 2 :]):
+        out.append("the special case is not on screen")
+    for s in samples:
+        if s["special_on_screen"] and numbers_in(s["special"]) != [3.0, turn]:
+            out.append(f"frame {s['frame']}: {s['special']!r} does not say 3 seats = {turn:g}°")
+        if s["near_on_screen"]:
+            got = numbers_in(s["near"])
+            if got[0] != 1.0 or len(got) != 3 or any(abs(g - w) > SCORE_TOL for g, w in zip(got[1:], want)):
+                out.append(f"frame {s['frame']}: {s['near']!r} is not the one-seat pair's {want}")
+    spoken = [v for v in (figures.fmt_dec(w) for w in want) if v in said]
+    if len(spoken) > 1:
+        out.append(f"the voice says {spoken}: more than one of the one-seat pair's scores")
+    if min(want) <= 0:
+        out.append("the one-seat pair's scores are not both positive")
+    return out
+
+
+def test_the_right_angle_cue_shows_the_one_seat_pair():
+    built = scene()
+    cue = built.plan.cue("right_angle")
+    samples = [s for s in built.probes["right_angle"] if cue.start_frame <= s["frame"] < cue.end_frame]
+    assert right_angle_disagreements(samples, cue.text) == []
+    # the pair's line arrives as the voice reaches it (the bookmark "near"), not before
+    first = min(s["frame"] for s in samples if s["near_on_screen"])
+    assert first >= cue.bookmarks["near"]
+
+
+def test_the_right_angle_check_catches_a_perturbation():
+    built = scene()
+    cue = built.plan.cue("right_angle")
+    samples = [copy.deepcopy(s) for s in built.probes["right_angle"] if cue.start_frame <= s["frame"] < cue.end_frame]
+    for s in samples:
+        s["near"] = s["near"].replace("0.98", "−0.64")  # seeded: the ahead score drawn as if the sign just flipped
+    old_said = "相距 1 个位置时，两种先后是 0.64 和 0.98。"  # seeded: review 10's two spoken scores
+    faults = right_angle_disagreements(samples, old_said)
+    assert any("is not the one-seat pair's" in f for f in faults) and any("more than one" in f for f in faults)

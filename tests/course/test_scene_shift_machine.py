@@ -494,47 +494,45 @@ def test_shift_machine_unwinding_check_catches_a_silent_turn(shift):
 
 # -- M3, L1: the voice says which clocks before it quotes their speeds; the gloss needs no brackets -----------
 def test_shift_machine_names_the_drawn_clocks_and_glosses_speed_in_words(shift):
-    # the clocks on screen are named (d = 8) before the first figure read off them: right after the d = 512
-    # strip, "钟 1 停在约 252°" is true only of the drawn 8-dimensional row (review 10, M1)
+    # the clocks on screen are named (d = 8) right after the d = 512 strip, before any figure is read off them
+    # (review 10, M1)
     said = shift.plan.cue("stagger").text
     which = f"{D_SHIFT // 2} 个 {D_SHIFT} 维的钟"
-    assert which in said and said.index(which) < said.index(f"{figures.value('stagger_clock1_deg')}°")
+    assert which in said and said.index(which) < said.index(f"走到 {ShiftMachine.STAGGER_TO}")
     assert shift.probes["matrix"][0]["w"] == pytest.approx(W.tolist())  # the drawn clocks are mathcore's d = 8
     clocks = shift.plan.cue("clocks").text
     assert "也叫角频率" in clocks and "（" not in clocks and "(" not in clocks
 
 
-# -- E1 (review 9): the stagger beat's words describe the hands as drawn when they stop ---------------------------
-NEAR_DEG = 5.0  # "几乎转回起点": within this of where the hand started at n = 0
-FAR_DEG = 90.0  # "离得很远": at least this far from it
+# -- P1, M2 (review 10): stagger refers back to lessons 1 and 2 and names no clock by number -------------------
+#: a clock named by number (lesson 2 numbers the d = 512 clocks: its 钟 1 is nearly as fast as 钟 0), or a
+#: figure read off one hand: the comparison lessons 1 and 2 made, made again
+CLOCK_BY_NUMBER = re.compile(r"钟\s*\d|平面\s*\d")
+ONE_HAND_FIGURE = re.compile(r"\d+\s*°|\d+\s*圈|\{stagger_")
 
 
 def stagger_vs_hands(sample: dict, said: str, shown: str) -> list[str]:
-    """At the end of the stagger cue: the counter shows the seat the voice names; clock 0 has turned the whole
-    turns the voice says and sits within NEAR_DEG of its start; clock 1 sits at the angle the voice says, at least
-    FAR_DEG from its start; the screen line says the same two things."""
+    """At the end of the stagger cue: the counter shows the seat the voice walks to, and every hand points at
+    mathcore's ω_i · n for it; the voice and the screen name no clock by number and read no figure off one hand;
+    the voice says where the fact was shown (lessons 1 and 2)."""
     out = []
     n = _num(sample["n_shown"])
     if f"走到 {n:g}" not in said:
         out.append(f"the counter shows n = {n:g}; the voice does not say 走到 {n:g}")
-    h0, h1 = _hand_deg(sample, 0), _hand_deg(sample, 1)
-    if not abs(signed_gap_deg(0.0, h0)) <= NEAR_DEG:
-        out.append(f"clock 0 is drawn {signed_gap_deg(0.0, h0):+.1f}° from its start: not 几乎转回起点")
-    if not abs(signed_gap_deg(0.0, h1)) >= FAR_DEG:
-        out.append(f"clock 1 is drawn {signed_gap_deg(0.0, h1):+.1f}° from its start: not 离起点很远")
-    turns = int(np.floor(n * W[0] / (2 * np.pi)))
-    if f"转满 {turns} 圈" not in said:
-        out.append(f"clock 0 has turned {turns} whole turns by n = {n:g}; the voice does not say so")
-    m = re.search(r"停在约 (\d+)°", said)
-    if not m or abs(signed_gap_deg(float(m[1]), h1)) > 0.5 + 1e-6:
-        out.append(f"clock 1 is drawn at {h1 % 360:.1f}°; the voice says {m[1] if m else None}°")
-    flat = shown.replace(" ", "")  # Text drops spaces
-    if not ("钟0几乎转回起点" in flat and "钟1离得很远" in flat):
-        out.append(f"the screen says {shown!r}")
+    for i, w in enumerate(W_DEG):
+        if abs(signed_gap_deg(w * n, _hand_deg(sample, i))) > 1e-6:
+            out.append(f"hand {i} is drawn at {_hand_deg(sample, i) % 360:.1f}°, not at ω_{i} · {n:g}")
+    for where, text in (("voice", said), ("screen", shown)):
+        if CLOCK_BY_NUMBER.search(text):
+            out.append(f"the {where} names a clock by number: {text!r}")
+        if ONE_HAND_FIGURE.search(text):
+            out.append(f"the {where} reads a figure off one hand: {text!r}")
+    if not re.search(r"第一、二课|第一课和第二课", said):
+        out.append("the voice does not refer back to lessons 1 and 2")
     return out
 
 
-def test_shift_machine_stagger_words_equal_the_drawn_hands(shift):
+def test_shift_machine_stagger_refers_back_and_names_no_clock(shift):
     cue = shift.plan.cue("stagger")
     end = at_frame(shift.probes["hands"], cue.end_frame - 1)
     probe = shift.probes["stagger"][0]
@@ -550,15 +548,39 @@ def test_shift_machine_stagger_words_equal_the_drawn_hands(shift):
 def test_the_stagger_check_sees_the_old_beat(shift):
     cue = shift.plan.cue("stagger")
     end = at_frame(shift.probes["hands"], cue.end_frame - 1)
-    # seeded: review 9's state, the hands stopped at n = 12, with the words of that round
-    old = copy.deepcopy(end)
-    old["n_shown"] = "12"
-    for i, h in enumerate(old["hands"]):
-        c, r, a = np.array(h["start"]), length(h["start"], h["end"]), np.radians(W_DEG[i] * 12)
-        h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
-    old_said = "快钟和慢钟步子不同：快钟碰巧对上了，慢钟早已分开。所以不同位置很难撞上同一组读数。"
-    problems = stagger_vs_hands(old, old_said, "快慢错开，很难同时对上：位置不撞车")
-    assert any("clock 0 is drawn" in p for p in problems) and any("the screen" in p for p in problems)
-    # the drawing of round 9 alone, under today's words: clock 0 is 32° short of home
-    problems = stagger_vs_hands(old, cue.text, shift.probes["stagger"][0]["shown"])
-    assert [p for p in problems if p.startswith("clock 0 is drawn")]
+    # seeded: review 10's words, which compared clock 0 and "钟 1" at 44 again
+    old_said = (
+        "回到屏幕上这 4 个 8 维的钟，走到 44：钟 0 转满 7 圈，碰巧几乎回到起点；钟 1 却停在约 252°，离起点很远。"
+        "快慢错开，不同位置就很难撞上同一组读数。"
+    )
+    problems = stagger_vs_hands(end, old_said, "钟 0 几乎转回起点，钟 1 离得很远：位置不撞车")
+    assert len(problems) == 4, problems  # names by number (voice, screen), figures off one hand, no reference back
+    # seeded: a hand drawn one step behind
+    late = copy.deepcopy(end)
+    h = late["hands"][1]
+    c, r, a = np.array(h["start"]), length(h["start"], h["end"]), np.radians(W_DEG[1] * 43)
+    h["end"] = (c + r * np.array([np.cos(a), np.sin(a)])).tolist()
+    assert stagger_vs_hands(late, cue.text, shift.probes["stagger"][0]["shown"]) == [
+        f"hand 1 is drawn at {(W_DEG[1] * 43) % 360:.1f}°, not at ω_1 · 44"
+    ]
+
+
+def clock_name_faults(shown: list[str], w: list[float]) -> list[str]:
+    """M2 (review 10): each drawn clock is named by its speed, mathcore's ω_i radians a step, not by a number
+    lesson 2 gives another clock."""
+    out = []
+    for text, wi in zip(shown, w, strict=True):
+        if CLOCK_BY_NUMBER.search(text):
+            out.append(f"{text!r} names the clock by number")
+        got = numbers_in(text)
+        if len(got) != 1 or abs(got[0] - wi) > 5e-4 or "弧度" not in text:
+            out.append(f"{text!r} is not the clock's speed, {wi:.3g} 弧度 a step")
+    return out
+
+
+def test_shift_machine_names_each_clock_by_its_speed(shift):
+    names = shift.probes["names"][0]
+    assert names["w"] == pytest.approx(W.tolist()) and names["caption"] == "一步转"
+    assert clock_name_faults(names["shown"], W.tolist()) == []
+    # seeded: the names until review 10
+    assert len(clock_name_faults(["钟0", "钟1", "钟2", "钟3"], W.tolist())) == 8
