@@ -71,7 +71,9 @@ EIGHTH = Review("eighth", "content-review-8.md", _ids("M1-4 K1-4 P1-4 L1-4"), re
 NINTH = Review(
     "ninth", "content-review-9.md", _ids("E1-1 M1-5 K1-6 P1-6 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
 )
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH)
+# the tenth (a fresh reader at c1f66fa), likewise: no E and no K found
+TENTH = Review("tenth", "content-review-10.md", _ids("M1-4 P1-4 L1-3"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
