@@ -41,7 +41,7 @@ class LessonOpening(NarratedScene):
         "trig_opening": {
             "kind": "trig",
             # the title cue's two lines, then the question cue's last line
-            "question": ("两个名字一对调，意思就反了", "谁在前面，模型怎么分清？", "词的先后，能不能也换成转角？"),
+            "question": ("两人一对调，意思就反了", "谁在前面，模型怎么分清？", "词的先后，能不能也换成转角？"),
             "plan_note": "一根指针，从单位圆一路转到 RoPE",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
             # rope_invariance share the fourth)
