@@ -46,6 +46,7 @@ class AngleAddition(NarratedScene):
     CUES = ("matrix", "turn_vector", "length_kept", "two_turns", "one_turn", "full_circle", "takeaway")
     BOOKMARKS = {"two_turns": ("second",), "one_turn": ("expand",)}
     FIRST, SECOND = 25.0, 40.0
+    SAMPLE = 30.0  # the matrix cue's θ: (1, 0) and (0, 1) turn by it, and their tips are R(θ)'s columns
 
     def construct(self) -> None:
         plane = VGroup(
@@ -84,14 +85,43 @@ class AngleAddition(NarratedScene):
                     if m not in set(col1.get_family()) | set(col2.get_family()) | set(lhs.get_family())
                 ]
             )
+            sample = _deg(self.SAMPLE)
+            units = [
+                TurningArrow((1.0, 0.0), scale=SCALE, center=CENTER, color=theme.COS),
+                TurningArrow((0.0, 1.0), scale=SCALE, center=CENTER, color=theme.SIN),
+            ]
+            tip_texts = ("(cos theta, sin theta)", "(-sin theta, cos theta)")
+            tips = [theme.formula(t, font_size=30, color=u.arrow.get_color()) for t, u in zip(tip_texts, units)]
+            ends = [mathcore.rotate(np.array(v), sample) for v in ((1.0, 0.0), (0.0, 1.0))]
+            tips[0].next_to(CENTER + SCALE * np.array([*ends[0], 0.0]), RIGHT, buff=0.15)
+            tips[1].next_to(CENTER + SCALE * np.array([*ends[1], 0.0]), RIGHT, buff=0.15)
+            self.watch(
+                "units",
+                lambda: {
+                    "phi": [float(u.phi.get_value()) for u in units],
+                    "tips": [u.probe_values()["tip"] for u in units],
+                    "labels": list(tip_texts),
+                    "on_screen": [self.on_screen(m) for m in (*units, *tips)],
+                },
+            )
             note1 = theme.small_text("第一列：(1, 0) 转到哪里", color=theme.TEXT).next_to(full, DOWN, buff=0.35)
             note2 = theme.small_text("第二列：(0, 1) 转到哪里", color=theme.TEXT).next_to(note1, DOWN, buff=0.15)
             ccw = (
                 theme.small_text("θ 为正：逆时针转", color=theme.ANGLE).next_to(lhs, UP, buff=0.3).align_to(full, LEFT)
             )
-            self.play(FadeIn(header), Create(plane), FadeIn(lhs), FadeIn(ccw), run_time=cue.share(0.25))
-            self.play(FadeIn(brackets), FadeIn(col1), FadeIn(note1), run_time=cue.share(0.3))
-            self.play(FadeIn(col2), FadeIn(note2), run_time=cue.remaining())
+            # P2 (review 11): the two unit arrows are drawn and turn by a sample θ; their tips' coordinates are
+            # written beside them, then the columns of R(θ) fill in with the same entries
+            self.play(
+                FadeIn(header),
+                Create(plane),
+                FadeIn(lhs),
+                FadeIn(ccw),
+                *[FadeIn(a) for a in units],
+                run_time=cue.share(0.2),
+            )
+            self.play(*[u.make_turn_animation(sample) for u in units], run_time=cue.share(0.3))
+            self.play(FadeIn(tips[0]), FadeIn(brackets), FadeIn(col1), FadeIn(note1), run_time=cue.share(0.25))
+            self.play(FadeIn(tips[1]), FadeIn(col2), FadeIn(note2), run_time=cue.remaining())
 
         # -- turn_vector: R(90°)(1, 0) = (0, 1) --------------------------------------
         r90 = mathcore.rotation(_deg(90))
@@ -101,7 +131,14 @@ class AngleAddition(NarratedScene):
         product.move_to(PANEL + 0.2 * DOWN)
         label90 = theme.small_text("R(90°)", color=theme.ANGLE).next_to(product, UP, buff=0.15)
         with self.cue("turn_vector") as cue:
-            self.play(FadeOut(note1), FadeOut(note2), FadeOut(ccw), FadeIn(vec), run_time=cue.share(0.2))
+            self.play(
+                FadeOut(note1),
+                FadeOut(note2),
+                FadeOut(ccw),
+                *[FadeOut(m) for m in (*units, *tips)],
+                FadeIn(vec),
+                run_time=cue.share(0.2),
+            )
             self.play(FadeIn(product), FadeIn(label90), run_time=cue.share(0.25))
             self.play(vec.make_turn_animation(_deg(90)), run_time=cue.remaining())
 
@@ -109,7 +146,7 @@ class AngleAddition(NarratedScene):
         length = LabeledNumber("长度 =", 1.0, decimals=2, color=theme.HIGHLIGHT)
         length.move_to(PANEL + 1.6 * DOWN)
         length.add_updater(lambda m: m.set_value(float(np.linalg.norm(vec.vector()))))
-        only = theme.small_text("转了 90°，长度照旧", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
+        only = theme.small_text("箭尖还在圆上", color=theme.TEXT).next_to(length, DOWN, buff=0.25)
         self.watch(
             "length",
             lambda: {

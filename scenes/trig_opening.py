@@ -1,6 +1,7 @@
 """trig_to_rope's opening: the title, the question, the plan of the lesson.
 
-It starts from sin 30° and a turning pointer, asks how a model tells which word comes first, and
+It starts from a sentence whose two names swap, asks how a model tells which word comes first, brings in
+sin 30° on a Ferris wheel as the tool, and
 lists the lesson's stages (a row for each content scene's stage). Lesson 3 opens with its own scene,
 ``scenes/rot_opening.py``.
 """
@@ -39,7 +40,8 @@ class LessonOpening(NarratedScene):
     PARAMS = {
         "trig_opening": {
             "kind": "trig",
-            "question": ("两人一对调，意思就反了", "不少大模型靠转动分辨词序", "怎么做到的？"),
+            # the title cue's two lines, then the question cue's last line
+            "question": ("两人一对调，意思就反了", "谁在前面，模型怎么分清？", "词的先后，能不能也换成转角？"),
             "plan_note": "一根指针，从单位圆一路转到 RoPE",
             # one row per stage of the lesson, so that every content scene has its row (rope_turns and
             # rope_invariance share the fourth)
@@ -121,28 +123,11 @@ class LessonOpening(NarratedScene):
         sin30 = float(mathcore.pointer_tip(np.radians(30.0))[1])
         shown = figures.value("sin30")
         self.probe("sin30", value=sin30, shown=shown)
-        title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 1.7, 0.0]))
+        title = theme.title_text(self.plan.lesson_title).move_to(np.array([0.0, 2.3, 0.0]))
         self.probe("title", shown=title.text)
-        # the Ferris wheel of the title cue (a cabin 30° up from level with the hub: half a radius higher),
-        # then the number it is, then what sin and cos measure; each shown when the voice reaches it
-        wheel = theme.body_text("摩天轮转过 30°：座舱升起半个半径", color=theme.TEXT)
-        wheel.move_to(np.array([0.0, 0.5, 0.0]))
-        fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, -0.45, 0.0]))
-        what = theme.body_text("sin、cos：转了以后到了哪儿", color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.5, 0.0]))
-        with self.cue("title") as cue:
-
-            def hold_to_share(share: float) -> None:
-                self.hold_frames(max(0, cue.start_frame + int(share * cue.plan.speech_frames) - self.frame))
-
-            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.15))
-            hold_to_share(0.3)
-            self.play(FadeIn(wheel), run_time=cue.share(0.12))
-            hold_to_share(0.6)
-            self.play(FadeIn(fact), run_time=cue.share(0.1))
-            hold_to_share(0.85)
-            self.play(FadeIn(what, shift=0.2 * UP), run_time=cue.remaining())
-
-        chips = WordChips(self.SENTENCE, center=np.array([0.0, 1.2, 0.0]), spacing=1.6)
+        # title: the lending sentence, its two names swapped, and the question of order (K4, review 11: the
+        # lesson opens from its own picture, the sentence, not from sin 30°)
+        chips = WordChips(self.SENTENCE, center=np.array([0.0, 0.9, 0.0]), spacing=1.6)
         order = Arrow(
             chips.get_left() + 0.9 * DOWN, chips.get_right() + 0.9 * DOWN, buff=0, color=theme.POSITION, stroke_width=4
         )
@@ -151,16 +136,35 @@ class LessonOpening(NarratedScene):
             theme.small_text("后", color=theme.POSITION).next_to(order, RIGHT, buff=0.15),
         )
         ask = VGroup(
-            theme.body_text(f"{p['question'][0]}，{p['question'][1]}", color=theme.TEXT),
-            theme.body_text(p["question"][2], color=theme.HIGHLIGHT),
+            theme.body_text(p["question"][0], color=theme.TEXT),
+            theme.body_text(p["question"][1], color=theme.HIGHLIGHT),
         ).arrange(DOWN, buff=0.3)
-        ask.move_to(np.array([0.0, -1.3, 0.0]))
-        with self.cue("question") as cue:
-            self.play(FadeOut(VGroup(wheel, fact, what)), run_time=cue.share(0.15))
-            self._title_to_header(title, cue)
-            self.play(FadeIn(chips, lag_ratio=0.15), run_time=cue.share(0.2))
-            self.play(Create(order), FadeIn(ends), FadeIn(ask[0]), run_time=cue.share(0.25))
+        ask.move_to(np.array([0.0, -1.5, 0.0]))
+        with self.cue("title") as cue:
+            self.play(FadeIn(title, shift=0.3 * UP), run_time=cue.share(0.12))
+            self.play(FadeIn(chips, lag_ratio=0.15), run_time=cue.share(0.15))
+            self.play(Create(order), FadeIn(ends), FadeIn(ask[0]), run_time=cue.share(0.2))
+            self.hold_frames(max(0, cue.start_frame + int(0.45 * cue.plan.speech_frames) - self.frame))
             self.play(FadeIn(ask[1], shift=0.2 * UP), run_time=cue.remaining())
+
+        # question: the Ferris wheel (a cabin 30° up from level with the hub: half a radius higher), the number it
+        # is, and the question it raises; each shown when the voice reaches it
+        wheel = theme.body_text("摩天轮转过 30°：座舱升起半个半径", color=theme.TEXT)
+        wheel.move_to(np.array([0.0, 1.0, 0.0]))
+        fact = theme.body_text(f"sin 30° = {shown}", color=theme.SIN).move_to(np.array([0.0, 0.0, 0.0]))
+        what = theme.body_text(p["question"][2], color=theme.HIGHLIGHT).move_to(np.array([0.0, -1.3, 0.0]))
+        with self.cue("question") as cue:
+
+            def hold_to_share(share: float) -> None:
+                self.hold_frames(max(0, cue.start_frame + int(share * cue.plan.speech_frames) - self.frame))
+
+            self.play(FadeOut(VGroup(chips, order, ends, ask)), run_time=cue.share(0.1))
+            self._title_to_header(title, cue)
+            self.play(FadeIn(wheel), run_time=cue.share(0.12))
+            hold_to_share(0.45)
+            self.play(FadeIn(fact), run_time=cue.share(0.1))
+            hold_to_share(0.75)
+            self.play(FadeIn(what, shift=0.2 * UP), run_time=cue.remaining())
 
         center = np.array([-4.3, 0.0, 0.0])
         dial = VGroup(Circle(radius=1.5, color=theme.MUTED, stroke_width=2).move_to(center))
@@ -172,7 +176,7 @@ class LessonOpening(NarratedScene):
         road = self._roadmap(steps, left_x=-1.6, top_y=2.05, arrows=False, font_size=30, buff=0.24)
         self.probe("roadmap", shown=[r.text for r in road[0]])
         with self.cue("plan") as cue:
-            self.play(FadeOut(VGroup(chips, order, ends, ask)), run_time=cue.share(0.12))
+            self.play(FadeOut(VGroup(wheel, fact, what)), run_time=cue.share(0.12))
             self.play(Create(dial), FadeIn(hand), FadeIn(note), run_time=cue.share(0.15))
             spin = lambda m, dt: m.set_angle(m.phi.get_value() + self.SPIN * dt)  # noqa: E731
             hand.add_updater(spin)

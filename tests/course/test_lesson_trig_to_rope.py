@@ -180,8 +180,11 @@ def planes_claim_faults(text: str) -> list[str]:
     out = []
     if "慢的能分开" in text and not all(g > 90.0 for g in gap[1:]):
         out.append(f"'慢的能分开', but the slower planes' hands at 44 are {[round(g, 1) for g in gap[1:]]}°")
-    if "最快的" in text and "最快的分不开" in text.replace("平面", "") and not gap[0] < 5.0:
-        out.append(f"'最快的分不开', but its hand at 44 is {gap[0]:.1f}° from home")
+    plain = text.replace("平面", "")
+    if "最快的分不开" in plain:  # M5 (review 11): its hand is near home, not on it
+        out.append(f"'最快的分不开' without 几乎, but its hand at 44 is {gap[0]:.1f}° from home, not on it")
+    if "最快的几乎分不开" in plain and not gap[0] < 5.0:
+        out.append(f"'最快的几乎分不开', but its hand at 44 is {gap[0]:.1f}° from home")
     if "平面1" in text and not gap[1] > 90.0:
         out.append(f"'平面 1' separates them, but its hand at 44 is {gap[1]:.1f}° from home")
     if "最快的" not in text and "平面1" not in text:
@@ -195,7 +198,9 @@ def test_planes_claim_check_catches_review_9s_wording():
     assert planes_claim_faults(
         "最后是快慢不同的平面；像刚才的 0 和 44，快的分不开，慢的能分开；合起来，每种距离都不一样。"
     )
-    assert planes_claim_faults("0、44：最快的分不开，平面 1 分得开") == []
+    # seeded: review 11's recap (M5), the fastest hand said to be home while it is about 1° off
+    assert planes_claim_faults("像刚才的 0 和 44，最快的平面分不开，平面 1 一下就分开了")
+    assert planes_claim_faults("0、44：最快的几乎分不开，平面 1 分得开") == []
 
 
 def test_summary_table_rows_walk_the_lesson_and_appear_with_their_cues():
@@ -300,7 +305,8 @@ def test_lesson_1_makes_none_of_review_7s_overclaims():
     # the drawn replacements, as the probes recorded them on screen
     note = one(build("rope_turns"), "same_word_note")
     assert "读不出位置" in note["shown"][1] and note["on_screen"]
-    assert one(build("angle_addition"), "length_note")["shown"] == "转了90°，长度照旧"
+    # K5 (review 11): the note says what the drawing shows (the tip stays on the dashed circle), not the seed's line
+    assert one(build("angle_addition"), "length_note")["shown"] == "箭尖还在圆上"
     take = one(build("minimal_rope"), "takeaway_line")
     assert take["shown"] == "距离变了，分数就变" and take["on_screen"]
 

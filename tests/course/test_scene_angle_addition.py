@@ -192,3 +192,45 @@ def test_angle_addition_check_catches_a_perturbation(what):
         for s in probes["arcs"]:
             s["lab1"] = "30°"
     assert angle_addition_disagreements(probes)
+
+
+# -- angle_addition / matrix: the columns are the two turned unit arrows, drawn (P2, review 11) ----------------
+def _label_value(label: str, theta: float) -> np.ndarray:
+    """The point a tip label like "(-sin theta, cos theta)" names at ``theta``."""
+    parts = label.strip("()").split(",")
+    trig = {"cos theta": np.cos(theta), "sin theta": np.sin(theta)}
+    return np.array([(-1.0 if p.strip().startswith("-") else 1.0) * trig[p.strip().lstrip("-")] for p in parts])
+
+
+def unit_column_faults(sample: dict, theta: float) -> list[str]:
+    """At the end of the matrix cue: both unit arrows on screen, turned by ``theta``, their tips R(θ)'s columns,
+    and each tip's label naming the point the tip is at."""
+    out = []
+    if not all(sample["on_screen"]):
+        out.append("a unit arrow or its tip label is not on screen")
+    cols = mathcore.rotation(theta)
+    for j, (tip, label) in enumerate(zip(sample["tips"], sample["labels"])):
+        if not np.allclose(tip, cols[:, j], atol=TOL):
+            out.append(f"arrow {j + 1}'s tip {np.round(tip, 3).tolist()} is not column {j + 1} of R(θ)")
+        if not np.allclose(_label_value(label, theta), tip, atol=TOL):
+            out.append(f"label {label!r} does not name arrow {j + 1}'s tip")
+    return out
+
+
+def test_the_matrix_cue_draws_the_two_unit_arrows_its_columns_come_from():
+    from scenes.angle_addition import AngleAddition
+
+    scene = narration_scene("angle_addition")
+    cue = scene.plan.cue("matrix")
+    theta = np.radians(AngleAddition.SAMPLE)
+    assert f"这里转 {AngleAddition.SAMPLE:g}°" in cue.text  # the voice names the sample turn
+    end = at_frame(scene.probes["units"], cue.end_frame)
+    assert end["phi"] == pytest.approx([theta, theta], abs=1e-12)
+    assert unit_column_faults(end, theta) == []
+    # seeded: the second label written as the first column's reading, and the arrows left unturned
+    bad = copy.deepcopy(end)
+    bad["labels"][1] = "(sin theta, cos theta)"
+    assert unit_column_faults(bad, theta) == ["label '(sin theta, cos theta)' does not name arrow 2's tip"]
+    bad = copy.deepcopy(end)
+    bad["tips"] = [[1.0, 0.0], [0.0, 1.0]]
+    assert len(unit_column_faults(bad, theta)) == 4
