@@ -276,6 +276,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     # qk_widget.longer: the slowest plane's angle at CONTEXT_FAR, base 10000 and CONTEXT_BASE (whole degrees)
     "context_far_deg": lambda: fmt_int(np.degrees(context_angle(CONTEXT_FAR)) % 360),
     "context_far_new_deg": lambda: fmt_int(np.degrees(context_angle(CONTEXT_FAR, CONTEXT_BASE)) % 360),
+    # ... the farthest distance seen in training, the farther one, and the slowest plane's angle at the first
+    "context_train": lambda: fmt_int(CONTEXT_TRAIN),
+    "context_far": lambda: fmt_int(CONTEXT_FAR),
+    "context_seen_deg": lambda: fmt_int(np.degrees(context_angle(CONTEXT_TRAIN))),
     "rope_shuffle_change": lambda: fmt_dec(minimal_rope_shuffle_change(), 1),  # spoken "约 1"
     "shuffle_gap_before": lambda: fmt_int(minimal_rope_shuffle_pair()[2]),
     "shuffle_gap_after": lambda: fmt_int(minimal_rope_shuffle_pair()[3]),

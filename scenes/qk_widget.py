@@ -106,7 +106,7 @@ class QKWidget(NarratedScene):
         matrices.move_to(np.array([old[1][1].get_x(), old[0].get_top()[1] + 0.32, 0.0]))  # over its arrow
         mixed = MarkedLine(
             "cross",
-            theme.small_text("位置跟词义一起乘矩阵：同样隔 3 个座位，换个起点，分数就变", color=theme.TEXT),
+            theme.small_text("位置跟词义一起乘矩阵：同样隔 3 个座位，换个起点，分数一般会变", color=theme.TEXT),
         ).move_to(np.array([0.3, 0.45, 0.0]))
         kept = MarkedLine(
             "tick", theme.small_text("算好 q、k 再转：同一对 q、k，分数只看 n − m", color=theme.HIGHLIGHT)
@@ -420,7 +420,7 @@ class QKWidget(NarratedScene):
             *[
                 MarkedLine("tick", theme.small_text(t, color=theme.TEXT))
                 for t in (
-                    "第一条：几个平面快慢搭配，座位不重复",
+                    "第一条：平面快慢搭配，距离不同转角不同",
                     "第二条：旋转不改变长短",
                     "第三条：挪一个座位，总是同一次转动",
                 )

@@ -69,9 +69,9 @@ class Quiz(NarratedScene):
             "分不出谁借给了谁",
         ),
         2: (
-            f"不会：两只猫相距 {figures.value('raw_cat_drift')}",
-            f"猫和狗之间才 {figures.value('raw_cat_dog_dist')}",
-            "差别几乎全来自座位",
+            f"“狗”更近：同在 3 号，猫和狗才差 {figures.value('raw_cat_dog_dist')}",
+            f"两只猫反倒相距 {figures.value('raw_cat_drift')}",
+            "远近几乎全由座位定",
         ),
         3: (
             f"只有钟 0：0 号和 {SEAT} 号几乎分不开",
@@ -81,7 +81,7 @@ class Quiz(NarratedScene):
         4: (
             "RoPE：不变。q、k 算好了才转，k 多转 (n − m)θ",
             "分数只看 n − m：隔几个、谁在前",
-            "加在 x 上：位置先乘上矩阵，换起点分数就变",
+            "加在 x 上：位置先乘上矩阵，换起点分数一般会变",
         ),
     }
     LEFT_X = -6.3

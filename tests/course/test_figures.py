@@ -173,6 +173,9 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     # qk_widget.longer: plane 63 of 128 turns 10000^(−126/128) rad a seat, or 100000^(−126/128) with the new base
     "context_far_deg": (float(np.degrees(32768 * 10000.0 ** (-126 / 128))) % 360, ("abs", 0.5)),
     "context_far_new_deg": (float(np.degrees(32768 * 100000.0 ** (-126 / 128))) % 360, ("abs", 0.5)),
+    "context_train": (4096, ("abs", 0)),
+    "context_far": (32768, ("abs", 0)),
+    "context_seen_deg": (float(np.degrees(4096 * 10000.0 ** (-126 / 128))), ("abs", 0.5)),
     "rope_pair_lead_deg": (
         float(
             np.degrees(

@@ -418,10 +418,13 @@ def third_half_problems(text: str, shown: list[str]) -> list[str]:
     """learned_table.tradeoff splits requirement 3 as seat_card states it, each part named by what it asks (not
     前半/后半, review 10, P3): 不看句长 holds for a table; 每步同一规则 is not promised. Said and shown alike."""
     out = []
+    # review 11, L7: the voice may say the parts in full sentences (和句子长短无关 … 每步按同一条规则变 … 谁也不保证)
+    parts = (r"不看句长|和句子长短无关", r"每步同一规则|每步按同一条规则", r"没人保证|谁也不保证")
     for where, t in (("said", text), ("shown", "".join(shown))):
-        if "不看句长" not in t or "每步同一规则" not in t or "没人保证" not in t:
+        found = [re.search(p, t) for p in parts]
+        if not all(found):
             out.append(f"{where}: requirement 3 not split into its two parts, each named by content")
-        elif not t.index("不看句长") < t.index("每步同一规则") < t.index("没人保证"):
+        elif not found[0].start() < found[1].start() < found[2].start():
             out.append(f"{where}: the part that holds comes after the one nobody promises")
         if "前半" in t or "后半" in t or "这半条" in t:
             out.append(f"{where}: a part of requirement 3 named by its position, not its content")
@@ -452,6 +455,13 @@ def test_third_half_check_catches_the_round_ten_halves():
     said = "只看座位、不看句子多长，这半条满足；每挪一步是不是同一种变化，没人保证。"
     shown = ["第三条前半：只看座位，满足", "第三条后半：每步同一规则，没人保证"]
     assert len(third_half_problems(said, shown)) == 4  # both sides: not named by content, named by position
+    # review 11, L7: the spoken parts in full sentences are accepted, but not in the wrong order
+    good = "第三条拆开看：和句子长短无关，做到了；每步按同一条规则变，谁也不保证。"
+    assert third_half_problems(good, []) == ["shown: requirement 3 not split into its two parts, each named by content"]
+    swapped = "第三条拆开看：每步按同一条规则变，谁也不保证；和句子长短无关，做到了。"
+    assert third_half_problems(swapped, shown[:0] + ["不看句长", "每步同一规则", "没人保证"]) == [
+        "said: the part that holds comes after the one nobody promises"
+    ]
 
 
 def test_third_half_check_catches_the_round_seven_tradeoff():
@@ -566,6 +576,9 @@ def plane_change_problems(text: str, d: int, base: float, larger: float) -> list
         out.append("even in proportion the slower planes do not change more")
     quoted = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)°", text)]
     if quoted:
+        # review 11, P6: the angle seen in training (CONTEXT_TRAIN, base 10000) may be quoted around them
+        seen = np.degrees(figures.CONTEXT_TRAIN * old[-1]) % 360
+        quoted = [q for q in quoted if abs(q - seen) > 0.5]
         want = [np.degrees(figures.CONTEXT_FAR * w[-1]) % 360 for w in (old, new)]
         if len(quoted) != 2 or any(abs(q - w) > 0.5 for q, w in zip(quoted, want)):
             out.append(f"the degrees said, {quoted}, are not the slowest plane's {[round(w) for w in want]}")
@@ -585,11 +598,29 @@ def test_longer_says_which_planes_a_larger_base_changes():
     e1 = "不过这一改，除了转得最快的第 0 个平面，每个平面在每个距离上的角度都变了，越慢的平面变得越多；"
     assert plane_change_problems(e1, d, 10000.0, larger)
     assert plane_change_problems(said.replace("22°", "30°"), d, 10000.0, larger)  # a wrong number
+    # review 11, P6: the range seen in training is said (distance and angle), and so is the far distance
+    assert seen_range_problems(said) == []
+    old_p6 = "训练时，两个词最远只隔几千个座位，慢的平面只转过一小段；隔得更远，就转到没见过的角度。"
+    assert len(seen_range_problems(old_p6)) == 3
     # the facts behind it: per seat, plane 10 changes most in degrees, plane 63 least; in proportion, 63 most
     old_w, new_w = mathcore.frequencies(d), mathcore.frequencies(d, larger)
     per_seat = old_w - new_w
     assert per_seat[10] > per_seat[1] > per_seat[32] > per_seat[63] and np.argmax(per_seat) not in (0, 63)
     assert (per_seat / old_w)[63] == pytest.approx(1 - 10 ** (-126 / 128))
+
+
+def seen_range_problems(text: str) -> list[str]:
+    """qk_widget.longer names what 217° and 22° are compared with: the farthest distance in training and the slowest
+    plane's angle there (mathcore, via figures.context_angle), and the distance 217° belongs to."""
+    seen = figures.fmt_int(np.degrees(figures.context_angle(figures.CONTEXT_TRAIN)))
+    out = []
+    if f"{figures.CONTEXT_TRAIN} 个座位" not in text:
+        out.append("the farthest distance seen in training is not said")
+    if f"约 {seen}°" not in text:
+        out.append(f"the slowest plane's angle in training, about {seen}°, is not said")
+    if f"隔 {figures.CONTEXT_FAR} " not in text:
+        out.append("the distance the far angle belongs to is not said")
+    return out
 
 
 def test_word_order_explains_the_long_context_caveat_once():

@@ -355,12 +355,16 @@ def test_ticks_rope_meets_the_three_requirements():
 
 def rule_one_problems(said: str, shown: str) -> list[str]:
     """Review 10, M4: requirement 1 is met by several planes of different speeds together, not by one plane's turn
-    (at θ = 30° seat 12 is back where seat 0 is): the voice and the screen both say so."""
+    (at θ = 30° seat 12 is back where seat 0 is): the voice and the screen both say so. Review 11, M1: what the
+    planes make distinct is the turn (转角) for each distance, not a seat one turned arrow could tell (lesson 1's
+    rope_turns.same_word): requirement 1 names 距离 and 转角 and claims no seat."""
     out = []
     said_one = said[said.index("第一条") : said.index("第二条")]
     for where, t in (("said", said_one), ("shown", shown)):
         if "快慢" not in t or "平面" not in t:
             out.append(f"{where}: requirement 1 ticked for one plane's turn, not several planes of different speeds")
+        if "距离" not in t or "转角" not in t or "座位" in t:
+            out.append(f"{where}: requirement 1 ticked for seats, not for the turn each distance gets")
     return out
 
 
@@ -371,7 +375,24 @@ def test_rule_one_needs_several_planes():
     assert figures.THETA_DEG == 30
     assert np.allclose(mathcore.rotate([1.0, 0.0], 12 * theta), mathcore.rotate([1.0, 0.0], 0.0))
     old = "拿三条要求检验 RoPE：第一条，座位不同，转的角度就不同；第二条，旋转不改变长短，数不会变大；"
-    assert len(rule_one_problems(old, "第一条：座位不同，转的角度不同")) == 2
+    assert len(rule_one_problems(old, "第一条：座位不同，转的角度不同")) == 4
+    # seeded: round 11's wording (several planes, but seats said to be told apart), voice and screen
+    old = "拿三条要求检验 RoPE：第一条，快慢不同的几个平面一起转，座位才各不相同；第二条，旋转不改变长短；"
+    assert rule_one_problems(old, "第一条：几个平面快慢搭配，座位不重复") == [
+        "said: requirement 1 ticked for seats, not for the turn each distance gets",
+        "shown: requirement 1 ticked for seats, not for the turn each distance gets",
+    ]
+
+
+def test_rule_one_distances_get_distinct_turns():
+    """The fact behind the new wording (mathcore): across the 64 planes of a 128-dimension head, the distances 0 to
+    CONTEXT_TRAIN each get a different set of turns, while plane 0 alone comes back near its start (6 rad ≈ 2π)."""
+    w = mathcore.frequencies(figures.CONTEXT_D)
+    turns = np.mod(np.outer(np.arange(figures.CONTEXT_TRAIN + 1), w), 2 * np.pi)
+    gaps = np.abs(np.angle(np.exp(1j * (turns[1:] - turns[0])))).max(axis=1)
+    assert gaps.min() > 1e-3  # no distance turns every plane back to where distance 0 is
+    one = np.abs(np.angle(np.exp(1j * turns[1:, 0])))
+    assert one.min() < 0.01  # one plane alone nearly repeats
 
 
 # =============================================================================================

@@ -217,6 +217,25 @@ def condition_repeats(q1: str, q1_answer: str, shown: tuple[str, ...]) -> list[s
     return out
 
 
+#: review 11 (K3): round 10's q2, seed 001 §三's sentence (3 号, 5000 号, 模型会把它们当成) as a question
+OLD_Q2_10 = "第二题：还是每一维都加上座位号。一只“猫”坐 3 号，另一只坐 5000 号，模型会把它们当成同一个词吗？"
+
+
+def test_quiz_seed_frame_catches_round_ten_q2():
+    assert raw_index_seed_frame({"q2": OLD_Q2_10}) == ["q2: '把它们当成'"]
+
+
+def test_quiz_q2_asks_which_is_nearer_and_the_answer_is_right():
+    """Quiz 2 asks which of 3 号的“狗” and 5000 号的“猫” is nearer 3 号的“猫”; the answer (the dog) is mathcore's."""
+    from narration import figures
+
+    assert float(figures.value("raw_cat_dog_dist")) < float(figures.value("raw_cat_drift"))
+    scene = narration_scene("word_order_quiz")
+    q2, answer = scene.plan.cue("q2").text, scene.plan.cue("q2_answer").text
+    assert "3 号的“狗”" in q2 and "5000 号的“猫”" in q2 and answer.startswith("是“狗”")
+    assert scene.ANSWERS[2][0].startswith("“狗”更近")
+
+
 def test_quiz_seed_frame_and_repeat_checks_catch_round_nine():
     """Seeded: round 9's q2 and answer 2 (seed 001's frame) and answer 1 (the condition said twice) are caught."""
     assert len(raw_index_seed_frame({"q2": OLD_Q2_9, "q2_answer": OLD_Q2_ANSWER_9})) == 4
