@@ -137,7 +137,7 @@ class WhereOrderEnters(NarratedScene):
         # K6 (review 11): opened from lesson 2's requirement 2 (bounded numbers); lesson 2 showed the raw index
         want = VGroup(
             theme.body_text("第二课第二条：数要有界", color=theme.TEXT),
-            theme.title_text("旋转守得住", color=theme.HIGHLIGHT),
+            theme.title_text("旋转天生满足", color=theme.HIGHLIGHT),
         ).arrange(DOWN, buff=0.4)
         want.move_to(np.array([2.7, 0.2, 0.0]))
         with self.cue("need") as cue:

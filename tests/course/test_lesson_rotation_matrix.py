@@ -66,7 +66,7 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     for text in said.values():  # no bag of words re-run, no 狗咬人
         assert "狗咬人" not in text and "同一袋词" not in text and "softmax" not in text
     # K6 (review 11): no raw-index beat; the need opens from lesson 2's requirement 2, not seed 000 §1's chain
-    assert "raw_index" not in said and said["need"].startswith("路一要加的 p，得守住第二课的第二条")
+    assert "raw_index" not in said and said["need"].startswith("路一要加的 p，要满足第二课的第二条")
     doors = one(scene, "doors")
     assert doors["names"] == [["路一", "改输入"], ["路二", "改计算次序"], ["路三", "改打分"]]
     # K6 (review 9): RoPE's place in lesson 2's pipeline terms (its third step turns q, k), not seed 001's words
