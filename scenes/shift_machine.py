@@ -33,7 +33,6 @@ from manim import (
     VGroup,
 )
 
-import mathcore
 from mathcore import checks
 from mathcore.rotation_facts import cos_first_pe, cos_first_shift_matrix
 from narration import figures
@@ -180,7 +179,6 @@ class ShiftMachine(NarratedScene):
         pair_note = theme.typst_text("这里每对先 cos、再 sin", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
         pair_note.next_to(pe_formula, DOWN, buff=0.2)
         self.probe("pair_note", shown=pair_note.typst_code)
-        wl = mathcore.wavelengths(512)
         with self.cue("pitch") as cue:
             self.play(FadeOut(rule), FadeIn(pairs), run_time=cue.share(0.2))
             self.play(FadeIn(pe_formula), FadeIn(pair_note), run_time=cue.share(0.2))
@@ -440,7 +438,7 @@ class ShiftMachine(NarratedScene):
         )
         result = VGroup(
             theme.typst_text(
-                f"结果：指针往回走了 {self.K_BACK} 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+                f"结果：指针往回拨了 {self.K_BACK} 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
             ),
             result,
         )

@@ -493,7 +493,8 @@ def test_shift_machine_names_the_drawn_clocks_and_glosses_speed_in_words(shift):
     # the clocks on screen are named (d = 8) right after the d = 512 strip, before any figure is read off them
     # (review 10, M1)
     said = shift.plan.cue("stagger").text
-    which = f"{D_SHIFT // 2} 个 {D_SHIFT} 维的钟"
+    # L6 (review 11): the 4 clocks of the 8 dimensions, not "4 eight-dimensional clocks"
+    which = f"{D_SHIFT} 维里的 {D_SHIFT // 2} 个钟"
     assert which in said and said.index(which) < said.index(f"走到 {ShiftMachine.STAGGER_TO}")
     assert shift.probes["matrix"][0]["w"] == pytest.approx(W.tolist())  # the drawn clocks are mathcore's d = 8
     clocks = shift.plan.cue("clocks").text
