@@ -223,6 +223,7 @@ class Exercises(NarratedScene):
         answer.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
         answer.next_to(np.array([-1.75, -0.75, 0.0]), RIGHT, buff=0)
         answer[3].next_to(cross, DOWN, buff=0.3)
+        answer[:3].shift(max(0.0, answer[:3].get_top()[1] - answer[3].get_bottom()[1] + 0.25) * DOWN)
         self.probe(
             "ex3",
             d=self.EX3_D,
