@@ -119,8 +119,8 @@ class Exercises(NarratedScene):
         self.settle(steps1, check1)
 
         # -- exercise 2: four quarter turns, first in the head (turns add), then multiplied out ------------------
-        q2 = self._question("练习二", "同一支箭头连转 4 次 90°，结果是什么？")
-        ask2 = theme.formula("R(90°)^4 v = ?", font_size=44).move_to(np.array([WORK_X, 1.2, 0.0]))
+        q2 = self._question("练习二", "每回转 90°，几回才头一次回到原处？")
+        ask2 = theme.formula("R(90°)^? v = v", font_size=44).move_to(np.array([WORK_X, 1.2, 0.0]))
         with self.cue("ex2") as cue:
             self.play(FadeOut(q1), FadeOut(steps1), FadeOut(check1), run_time=cue.share(0.15))
             self.play(FadeIn(q2), run_time=cue.share(0.3))
@@ -180,16 +180,20 @@ class Exercises(NarratedScene):
         # -- exercise 3: |PE(n)| = sqrt(d/2) ------------------------------------------------------------------
         q3 = self._question(
             "练习三",
-            '$|"PE"(n)|$ 总是 $sqrt(d slash 2)$：会越排越大、压过词义吗？',
-            typst=True,
-            second="它真的不碰内容吗？",
+            "交叉的两项，和词义无关吗？",
+            second="读数自己的长度，会随 n 变大吗？",
         )
-        norm_formula = theme.formula('|"PE"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2', font_size=40)
-        norm_formula.move_to(np.array([WORK_X, 1.2, 0.0]))
+        # K8 (review 11): the question starts from the expansion on screen, the cross terms first
+        cross = theme.formula(
+            '(x + "PE"(m)) dot (x + "PE"(n)) = x dot x + x dot "PE"(n) + "PE"(m) dot x + "PE"(m) dot "PE"(n)',
+            font_size=34,
+        )
+        cross.move_to(np.array([0.0, 1.2, 0.0]))
+        norm_formula = theme.formula('|"PE"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2', font_size=36)
         with self.cue("ex3") as cue:
             self.play(*[FadeOut(m) for m in (q2, plane, ghost, vec, steps2)], run_time=cue.share(0.12))
             self.play(FadeIn(q3), run_time=cue.share(0.3))
-            self.play(FadeIn(norm_formula), run_time=cue.share(0.3))
+            self.play(FadeIn(cross), run_time=cue.share(0.3))
         self._think("ex3_think")
 
         norms = pe_norms(list(self.EX3_POSITIONS), self.EX3_D)
@@ -213,11 +217,13 @@ class Exercises(NarratedScene):
                 f"不会越排越大：{self.EX3_D} 维时长度恒为 {figures.value('pe_norm_d512')}", color=theme.HIGHLIGHT
             ),
             theme.small_text("会不会压过：和 x 的长度比（第二课第二条）", color=theme.TEXT),
-            theme.formula("(x + p) dot (y + p') = x dot y + x dot p' + p dot y + p dot p'", font_size=38),
-            theme.small_text("可它确实碰内容：点积里多出交叉项", color=theme.HIGHLIGHT),
+            norm_formula,
+            theme.small_text("交叉项和词有关：读数碰到了内容", color=theme.HIGHLIGHT),
         )
         answer.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
         answer.next_to(np.array([-1.75, -0.75, 0.0]), RIGHT, buff=0)
+        answer[3].next_to(cross, DOWN, buff=0.3)
+        answer[:3].shift(max(0.0, answer[:3].get_top()[1] - answer[3].get_bottom()[1] + 0.25) * DOWN)
         self.probe(
             "ex3",
             d=self.EX3_D,
@@ -226,14 +232,14 @@ class Exercises(NarratedScene):
             shown=[t.text for t in table],
             note=d_note.typst_code,
             answer=answer[0].text,
-            question=[q3[1][0].typst_code, q3[1][1].text],
+            question=[q3[1][0].text, q3[1][1].text],
         )
         with self.cue("ex3_work") as cue:
-            self.swap(self.timer, FadeIn(answer[0]), run_time=cue.share(0.12))
+            # the voice's order: the cross terms first, then the length, then the comparison with x
+            self.swap(self.timer, FadeIn(answer[3]), run_time=cue.share(0.15))
+            self.play(FadeIn(answer[0]), FadeIn(answer[2]), run_time=cue.share(0.15))
             self.play(FadeIn(d_note), FadeIn(table, lag_ratio=0.3), run_time=cue.share(0.25))
-            self.play(FadeIn(answer[1]), run_time=cue.share(0.15))
-            self.play(FadeIn(answer[2]), run_time=cue.share(0.2))
-            self.play(FadeIn(answer[3]), run_time=min(cue.remaining(), cue.share(0.15)))
+            self.play(FadeIn(answer[1]), run_time=min(cue.remaining(), cue.share(0.15)))
 
     # -- helpers --------------------------------------------------------------------------------------
     def _question(self, label: str, text: str, typst: bool = False, second: str | None = None) -> VGroup:

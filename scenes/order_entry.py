@@ -1,9 +1,9 @@
-"""词序从哪里进来: a one-sentence recall of lesson 1 (with its condition) and of lesson 2's raw index; the two
-direct ways in plus RoPE's third (change the score itself); we need a signal that turns without growing.
+"""词序从哪里进来: a one-sentence recall of lesson 1 (with its condition); the two direct ways in plus RoPE's
+third (change the score itself); lesson 2's requirement 2 (bounded numbers), which a turn keeps.
 
 Lesson 1 derives order-blindness (attention_blind) and lesson 2 shows the raw index failing (failing_encodings):
-this scene recalls each in a sentence and a small picture, and re-derives neither. The raw index's bars come
-from :func:`mathcore.raw_index_encoding`, the turning arrow's tip from :func:`mathcore.rotate` (via
+this scene recalls the first in a sentence and a small picture and leaves the second to lesson 2 (K6, review 11:
+the raw-index beat walked seed 000 §1's chain). The turning arrow's tip comes from :func:`mathcore.rotate` (via
 :class:`TurningArrow`).
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     DOWN,
-    LEFT,
     RIGHT,
     UP,
     Arrow,
@@ -20,20 +19,16 @@ from manim import (
     Create,
     DashedVMobject,
     FadeIn,
-    FadeOut,
     RoundedRectangle,
     Square,
     VGroup,
 )
 
-import mathcore
-from mathcore.toy_words import norm, word_vectors
-from narration import figures
+from mathcore.toy_words import norm
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import TurningArrow
 from scenes.mobjects.readout import LabeledNumber
-from scenes.mobjects.swamp_bars import SwampBars, log_sweep_rate
 
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 CONDITION = ("每个词都能看到整句话", "又不加位置信息")  # lesson 1's condition, as the recall says it
@@ -41,15 +36,12 @@ CONDITION = ("每个词都能看到整句话", "又不加位置信息")  # lesso
 
 class WhereOrderEnters(NarratedScene):
     """recall (lesson 1 in a sentence, with its condition) → two_doors (road 1: change the input; road 2: change the
-    order of computing, not taken) → third_door (road 3: change the score, RoPE; this lesson takes road 1) → raw_index (lesson 2's raw index in a sentence: the bars sweep to
-    100000) → need (the arrow turns, its length stays 1: a rotation)."""
+    order of computing, not taken) → third_door (road 3: change the score, RoPE; this lesson takes road 1) → need
+    (lesson 2's requirement 2, bounded numbers: the arrow turns, its length stays 1)."""
 
     SCENE_IDS = ("order_entry",)
-    CUES = ("recall", "two_doors", "third_door", "raw_index", "need")
+    CUES = ("recall", "two_doors", "third_door", "need")
     WORDS = ("猫", "追", "狗")  # the recurrent chain's boxes (lesson 1's sentence)
-    D = figures.RAW_INDEX_D
-    BIG = 100000
-    CAT = figures.RAW_INDEX_WORD
 
     def construct(self) -> None:
         header = self.header()
@@ -132,48 +124,6 @@ class WhereOrderEnters(NarratedScene):
             self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
             self.play(doors[0].animate.set_stroke(theme.HIGHLIGHT, width=5), FadeIn(taken), run_time=cue.remaining())
 
-        # -- raw_index: add the index 0, 1, 2 …; no upper bound ----------------------------------
-        x_cat = word_vectors([self.CAT], self.D)[0]
-        raw = lambda p: mathcore.raw_index_encoding([p], self.D)[0]  # noqa: E731
-        bars = SwampBars(x_cat, raw, seat=0, height=3.4, below=0.7, center=np.array([2.6, -1.45, 0.0]))
-        self.watch("bars", lambda: {**bars.probe_values(), "on_screen": self.on_screen(bars)})
-        seat = LabeledNumber(
-            "座位号 p =", 0, decimals=0, color=theme.POSITION, label_color=theme.POSITION, group_with_commas=False
-        )
-        seat.move_to(np.array([-3.6, 1.2, 0.0]))
-        seat.add_updater(lambda m: m.set_value(round(bars.p)))
-        idea = theme.body_text("第二课试过：座位号是几，就加几", color=theme.TEXT).move_to(np.array([-2.6, 2.5, 0.0]))
-        legend = VGroup(
-            theme.small_text("绿色：座位号部分", color=theme.POSITION),
-            theme.small_text("白色：词义部分", color=theme.TEXT),
-        )
-        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(np.array([-3.6, 0.2, 0.0]))
-        burst = VGroup(
-            theme.body_text("没有上限：绿色一路升上去", color=theme.HIGHLIGHT),
-            theme.small_text("白色的词义，越往后越不起眼", color=theme.TEXT),
-        )
-        burst.arrange(DOWN, buff=0.2).move_to(np.array([-3.4, -1.3, 0.0]))
-        with self.cue("raw_index") as cue:
-            self.play(
-                FadeOut(VGroup(doors, names, plus, chain, chain_note, dropped, taken, turn_qk, before)),
-                FadeIn(idea),
-                run_time=cue.share(0.15),
-            )
-            self.play(FadeIn(bars), FadeIn(seat), FadeIn(legend), run_time=cue.share(0.12))
-            for p in (1, 2):
-                self.play(bars.seat.animate.set_value(p), run_time=cue.share(0.08))
-            self.play(
-                bars.seat.animate.set_value(self.BIG), run_time=cue.share(0.35), rate_func=log_sweep_rate(2, self.BIG)
-            )
-            # the unit bar has shrunk to a point at this scale: its lone "1" would only confuse
-            self.play(
-                FadeIn(burst, scale=1.2),
-                bars.scale_label.animate.set_opacity(0),
-                bars.scale_bar.animate.set_stroke(opacity=0),
-                run_time=cue.remaining(),
-            )
-            self.probe("seat_big", p=bars.p, shown=seat.shown_text())
-
         # -- need: a signal that turns but never stretches ------------------------------------------
         turn = TurningArrow((1.0, 0.0), scale=1.9, center=np.array([-2.6, 0.3, 0.0]), color=theme.TEXT)
         track = DashedVMobject(Circle(radius=1.9, color=theme.MUTED, stroke_width=2), num_dashes=48).move_to(
@@ -184,15 +134,15 @@ class WhereOrderEnters(NarratedScene):
         length = LabeledNumber("长度 =", 1.0, decimals=2, color=theme.TEXT)
         length.move_to(np.array([2.7, -1.3, 0.0]))
         length.add_updater(lambda m: m.set_value(norm(turn.vector())))
+        # K6 (review 11): opened from lesson 2's requirement 2 (bounded numbers); lesson 2 showed the raw index
         want = VGroup(
-            theme.body_text("方向在变，长度不变", color=theme.TEXT),
-            theme.title_text("这就是旋转", color=theme.HIGHLIGHT),
+            theme.body_text("第二课第二条：数要有界", color=theme.TEXT),
+            theme.title_text("旋转天生满足", color=theme.HIGHLIGHT),
         ).arrange(DOWN, buff=0.4)
         want.move_to(np.array([2.7, 0.2, 0.0]))
         with self.cue("need") as cue:
-            seat.clear_updaters()
             self.swap(
-                VGroup(bars, seat, idea, burst, legend),
+                VGroup(doors, names, plus, chain, chain_note, dropped, taken, turn_qk, before),
                 FadeIn(track),
                 FadeIn(turn),
                 FadeIn(length),

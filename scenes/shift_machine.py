@@ -28,13 +28,11 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
-    Line,
     MoveToTarget,
     SurroundingRectangle,
     VGroup,
 )
 
-import mathcore
 from mathcore import checks
 from mathcore.rotation_facts import cos_first_pe, cos_first_shift_matrix
 from narration import figures
@@ -181,44 +179,10 @@ class ShiftMachine(NarratedScene):
         pair_note = theme.typst_text("这里每对先 cos、再 sin", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
         pair_note.next_to(pe_formula, DOWN, buff=0.2)
         self.probe("pair_note", shown=pair_note.typst_code)
-        wl = mathcore.wavelengths(512)
-        strip_y, x0, x1 = -1.55, -4.2, 4.2
-        logs = np.log(wl)
-        xs = x0 + (logs - logs[0]) / (logs[-1] - logs[0]) * (x1 - x0)
-        drawn = list(range(0, len(wl), 16)) + [len(wl) - 1]  # every 16th clock, and the slowest
-        strip = VGroup(
-            Line([x0, strip_y, 0], [x1, strip_y, 0], color=theme.MUTED, stroke_width=2),
-            *[
-                Line([xs[i], strip_y - 0.15, 0], [xs[i], strip_y + 0.15, 0], color=theme.TEXT, stroke_width=3)
-                for i in drawn
-            ],
-        )
-        ends = VGroup(
-            theme.small_text(f"2π ≈ {figures.fmt_dec(wl[0])}", color=theme.TEXT).next_to(
-                [x0, strip_y, 0], LEFT, buff=0.2
-            ),
-            # as the voice says it ("大约 6.1 万"), not five digits
-            theme.small_text(f"≈{figures.value('wl_slow_512_wan')} 万", color=theme.TEXT).next_to(
-                [x1, strip_y, 0], RIGHT, buff=0.2
-            ),
-        )
-        strip_title = theme.small_text(
-            "d = 512：每个钟转一圈要走的步数（对数刻度，每 16 个钟画一个）", color=theme.TEXT
-        )
-        strip_title.move_to(np.array([0.0, strip_y + 0.5, 0.0]))
-        self.probe("periods", first=ends[0].text, last=ends[1].text, tick_x=xs.tolist(), drawn=drawn)
         with self.cue("pitch") as cue:
             self.play(FadeOut(rule), FadeIn(pairs), run_time=cue.share(0.2))
             self.play(FadeIn(pe_formula), FadeIn(pair_note), run_time=cue.share(0.2))
-            self.hold_frames(max(0, cue.start_frame + int(0.55 * cue.plan.speech_frames) - self.frame))
-            self.play(
-                FadeOut(pe_formula),
-                FadeOut(pair_note),
-                FadeIn(strip_title),
-                Create(strip),
-                FadeIn(ends),
-                run_time=cue.remaining(),
-            )
+            cue.hold()
 
         # -- stagger: different speeds rarely line up again ---------------------------------------
         # P1, M2 (review 10): lessons 1 and 2 compared two seats hand by hand; here the row only walks on to 44
@@ -229,7 +193,8 @@ class ShiftMachine(NarratedScene):
         self.probe("stagger", shown=stagger.text, seat=self.STAGGER_TO)
         self.watch("stagger_shown", lambda: {"on_screen": self.on_screen(stagger)})
         with self.cue("stagger") as cue:
-            self.play(FadeOut(strip), FadeOut(ends), FadeOut(strip_title), run_time=cue.share(0.12))
+            # P5 (review 11): no d = 512 aside between the 8-dimension beats
+            self.play(FadeOut(pe_formula), FadeOut(pair_note), run_time=cue.share(0.12))
             self.play(row.make_step_animation(self.STAGGER_TO), run_time=cue.share(0.33))
             self.play(FadeIn(stagger), run_time=cue.share(0.15))
 
@@ -409,9 +374,9 @@ class ShiftMachine(NarratedScene):
         out_row = self.TABLE_ROWS.index(0)
         row_box = SurroundingRectangle(VGroup(*table.select(f"r{in_row}")), color=theme.HIGHLIGHT, buff=0.08)
         notes = VGroup(
-            theme.typst_text("PE 矩阵：每一行是一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-            theme.typst_text("行向量在左、$M_k$ 在右相乘，", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-            theme.typst_text("起作用的是转置 $M_k^T$", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+            # K7 (review 11): the experiment first, the reason after the hands have gone back
+            theme.typst_text("表里一行 = 一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text("把这一行放左边，乘 $M_3$", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
         )
         notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.3, 0.3, 0.0]))
         self.probe("pe_table", rows=list(self.TABLE_ROWS), shown=table_shown)
@@ -437,7 +402,6 @@ class ShiftMachine(NarratedScene):
                 **{f"box_{k}": _box(b) for k, b in boxes.items()},
             },
         )
-        pit = theme.formula('"PE"(n) M_k = (M_k^T "PE"(n)^T)^T', font_size=36).move_to(np.array([0.0, -1.75, 0.0]))
         with self.cue("pitfall") as cue:
             self.play(
                 FadeOut(grid),
@@ -454,9 +418,8 @@ class ShiftMachine(NarratedScene):
             row.set_position(self.K_BACK)
             n_num.set_value(self.K_BACK)  # its updater waits while it fades: back in at n = K_BACK
             self.play(FadeIn(table), FadeIn(notes[0]), *self._hands_shown(row, n_num, 1.0), run_time=cue.share(0.25))
-            self.play(FadeIn(row_box), FadeIn(notes[1]), FadeIn(notes[2]), run_time=cue.share(0.3))
-            self.play(FadeIn(pit), run_time=cue.remaining())
-        self.settle(table, notes, row_box, pit)
+            self.play(FadeIn(row_box), FadeIn(notes[1]), run_time=cue.remaining())
+        self.settle(table, notes[:2], row_box)
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
@@ -474,14 +437,15 @@ class ShiftMachine(NarratedScene):
             font_size=TYPST * theme.SIZE_SMALL,
         )
         result = VGroup(
-            theme.typst_text("框出的两行：", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL), result
+            theme.typst_text(
+                f"结果：指针往回拨了 {self.K_BACK} 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+            ),
+            result,
         )
         # why it turns back: the transpose of a rotation is the opposite rotation
         why = VGroup(
             theme.typst_text("$R(theta)^T = R(-theta)$，所以", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
-            theme.typst_text(
-                "$M_k^T = M_(-k)$：倒拨 $k$ 步", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
-            ),
+            theme.typst_text("$M_k^T = M_(-k)$：方向反了", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
         )
         why.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(notes[1].get_corner(UP + LEFT), DOWN + RIGHT, buff=0)
         self.probe("transpose", shown=[m.typst_code for m in why])
@@ -502,15 +466,16 @@ class ShiftMachine(NarratedScene):
             pe=cos_first_pe([self.TABLE_ROWS[in_row]], D)[0].tolist(),
         )
         with self.cue("backwards") as cue:
-            self.swap([pit, notes[1], notes[2]], FadeIn(why), run_time=cue.share(0.12))
-            self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.45))
+            # the hands go back first (the experiment's result), then the reason: the transpose
+            self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.4))
             self.bring_to_back(back[0])
-            self.play(FadeIn(back[1]), FadeIn(out_box), FadeIn(result), run_time=min(cue.remaining(), cue.share(0.2)))
+            self.play(FadeIn(back[1]), FadeIn(out_box), FadeOut(notes[1]), FadeIn(result), run_time=cue.share(0.15))
+            self.play(FadeIn(why), run_time=min(cue.remaining(), cue.share(0.2)))
             cue.hold()
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        lesson = theme.body_text("按行还是按列？式子一样整齐，一算就露馅", color=theme.HIGHLIGHT).move_to(
+        lesson = theme.body_text("式子都整齐，错只在算出的数里", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         with self.cue("lesson") as cue:

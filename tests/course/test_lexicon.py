@@ -260,8 +260,14 @@ def test_counting_shu_reads_shu3_in_every_lesson():
 
 
 # -- L4 (review 9): a letter whose Chinese name is itself a word (B → 比, "than") is read before a pause --------
-#: the one-letter names a listener binds to the next syllable: 比和… is heard as "compared with …"
-WORD_LIKE_LETTERS = ("B",)
+#: the one-letter names a listener binds to a neighbouring syllable: 比和… is heard as "compared with …".
+#: L3 (review 11): i (爱) and k (开) form words only with some neighbours: 爱的/爱是/爱越, 钟爱; 开步/开个, 转开.
+#: Each letter: the characters after it that form a word (None: any but a pause), and those before it.
+WORD_LIKE_LETTERS = {
+    "B": (None, ""),
+    "i": ("的是越上好心情人过", "钟可恋热喜宠关疼偏溺"),
+    "k": ("步个始心会门头关放发动", "打展离分公召拉放张走隔错转盛岔跳"),
+}
 PAUSE = "、，。：；！？"
 
 
@@ -269,11 +275,15 @@ def letter_name_faults(written: str, lexicon: Lexicon) -> list[str]:
     """Where the Chinese-only voices read a WORD_LIKE_LETTERS letter of ``written`` with no pause after it."""
     spoken = lexicon.speak(written, reads_latin=False)
     faults = []
-    for ws, we, _ss, se in spoken.spans:
-        if written[ws:we] in WORD_LIKE_LETTERS:
-            after = spoken.text[se:].lstrip()
-            if after and after[0] not in PAUSE:
-                faults.append(f"{written[ws:we]} read as {spoken.text[_ss:se]} {after[0]}: {written}")
+    for ws, we, ss, se in spoken.spans:
+        if written[ws:we] not in WORD_LIKE_LETTERS:
+            continue
+        follows, precedes = WORD_LIKE_LETTERS[written[ws:we]]
+        after, before = spoken.text[se:].lstrip(), spoken.text[:ss].rstrip()
+        if after and after[0] not in PAUSE and (follows is None or after[0] in follows):
+            faults.append(f"{written[ws:we]} read as {spoken.text[ss:se]} {after[0]}: {written}")
+        if before and before[-1] in precedes:
+            faults.append(f"{written[ws:we]} read as {before[-1]} {spoken.text[ss:se]}: {written}")
     return faults
 
 
@@ -284,5 +294,15 @@ def test_word_like_letter_names_are_followed_by_a_pause():
     assert len(seeded) == 1 and "read as 比 和" in seeded[0]
     assert letter_name_faults("变得最多的是 B、F 这一对", lexicon) == []
     assert letter_name_faults("拿它和距离 44 比一比", lexicon) == []  # the word 比 itself is not a letter
-    assert [f for _, text in cues for f in letter_name_faults(text, lexicon)] == []
-    assert any("B" in text for _, text in cues)  # the check has a letter to look at in the course
+    # seeded (L3, review 11): the wordings heard as 钟爱, 爱是/爱越, 开步 and 开个 by the Chinese-only voices
+    assert "read as 钟 爱" in " ".join(letter_name_faults("第 2i 维放钟 i 的 sin 读数", lexicon))
+    assert len(letter_name_faults("i 是平面的编号，i 越大", lexicon)) == 2
+    assert "read as 开 步" in letter_name_faults("每根指针多转 k 步", lexicon)[0]
+    assert "read as 开 个" in letter_name_faults("读数就成了 k 个位置之后的", lexicon)[0]
+    # and the same letters where they form no word
+    assert letter_name_faults("编号 i 每加 1，ω 就乘一次", lexicon) == []
+    assert letter_name_faults("多转 ω 的 k 倍", lexicon) == []
+    hits = [f"{cue_id}: {f}" for cue_id, text in cues for f in letter_name_faults(text, lexicon)]
+    assert hits == []
+    for letter in WORD_LIKE_LETTERS:  # the check has each letter to look at in the course
+        assert any(letter in text for _, text in cues), letter
