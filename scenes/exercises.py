@@ -76,7 +76,9 @@ class Exercises(NarratedScene):
                 "(R(m theta) q) dot (R(n theta) k) = q^T R(m theta)^T R(n theta) k = q^T R((n - m) theta) k",
                 font_size=38,
             ),
-            theme.typst_text("只看 $n - m$", color=theme.HIGHLIGHT, font_size=TYPST * (theme.SIZE_SMALL + 4)),
+            theme.typst_text(
+                "位置只剩 $n - m$ 这一项", color=theme.HIGHLIGHT, font_size=TYPST * (theme.SIZE_SMALL + 4)
+            ),
         )
         steps1.arrange(DOWN, aligned_edge=LEFT, buff=0.25).move_to(np.array([WORK_X, 0.55, 0.0]))
         check1 = VGroup(
@@ -188,7 +190,7 @@ class Exercises(NarratedScene):
             '(x + "PE"(m)) dot (x + "PE"(n)) = x dot x + x dot "PE"(n) + "PE"(m) dot x + "PE"(m) dot "PE"(n)',
             font_size=34,
         )
-        cross.move_to(np.array([0.0, 1.2, 0.0]))
+        cross.move_to(np.array([0.0, 1.5, 0.0]))  # above the thinking timer (TIMER_CENTER, radius about 0.6)
         norm_formula = theme.formula('|"PE"(n)|^2 = sum_i (sin^2 omega_i n + cos^2 omega_i n) = d/2', font_size=36)
         with self.cue("ex3") as cue:
             self.play(*[FadeOut(m) for m in (q2, plane, ghost, vec, steps2)], run_time=cue.share(0.12))

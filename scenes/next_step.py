@@ -26,7 +26,7 @@ RECAP = (
 )
 ROOT = (  # Typst markup: W_Q, W_K with real subscripts
     "那排钟：读数的点积只看距离，过了 $W_Q$、$W_K$ 就保不住",
-    "RoPE：最后才转，分数只看 $n - m$：隔几个、谁在前",
+    "RoPE：最后才转，位置的影响只看 $n - m$：隔几个、谁在前",
 )
 
 

@@ -240,7 +240,7 @@ class ThroughProjections(NarratedScene):
             self.play(Create(marks["rope"]), run_time=min(cue.remaining(), cue.share(0.08)))
 
         # -- close: the turn next to the dot product keeps "only n − m" (signed) all the way ---------------------
-        close = theme.body_text("旋转紧挨着点积，“只看 n − m”才能一直保留到分数里", color=theme.HIGHLIGHT)
+        close = theme.body_text("旋转紧挨着点积，位置对分数的影响才能一直只看 n − m", color=theme.HIGHLIGHT)
         close.move_to(np.array([0.0, TOP_Y, 0.0]))
         final_box = SurroundingRectangle(
             VGroup(rows["rope"]["name"], rows["rope"]["numbers"], marks["rope"]), color=theme.HIGHLIGHT, buff=0.12

@@ -24,6 +24,7 @@ from mathcore.projection import additive_score, rope_score_after, seeded_head
 from narration import figures
 from narration.figures import fill
 from tests.support.course_scenes import narration_scene
+from tests.support.course_text import drawn_texts
 from tests.support.scene_probes import bare, one, sci_in, shows_figure
 
 TOL = 1e-6
@@ -505,7 +506,7 @@ def test_next_step_ends_on_the_course_thread():
     assert "RoPE" not in scene.plan.cue("recap").text
     assert [re.sub(r"\s", "", r) for r in recap["root"]] == [
         "那排钟：读数的点积只看距离，过了$W_Q$、$W_K$就保不住",
-        "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前",
+        "RoPE：最后才转，位置的影响只看$n-m$：隔几个、谁在前",
     ]
     # P2 (review 9): the link closes the course; nothing asks the moved-sentence question again
     assert [c.id.split(".")[-1] for c in scene.plan.cues] == ["recap", "link"]
@@ -642,6 +643,18 @@ def unsigned_distance_claims(texts: dict[str, str]) -> list[str]:
     return out
 
 
+def bare_score_claims(texts: dict[str, str]) -> list[str]:
+    """M4 (review 11): a sentence saying the score only sees n − m without saying it is the positions' part
+    (位置…影响) or the readings' dot product: the words' own vectors change the score too."""
+    out = []
+    for where, text in texts.items():
+        for sentence in re.split(r"[。；;]", text):
+            flat = re.sub(r"[\s$]", "", sentence)
+            if re.search(r"只看(“)?n[−-]m", flat) and not re.search(r"位置.{0,4}影响|读数|Gram", flat):
+                out.append(f"{where}: {sentence}")
+    return out
+
+
 def test_rope_only_n_minus_m_keeps_the_order(lesson):
     text = {f"{s.id}.{c.short_id}": t for s, c, t in _cues(lesson)}
     assert unsigned_distance_claims(text) == []
@@ -650,7 +663,19 @@ def test_rope_only_n_minus_m_keeps_the_order(lesson):
         assert "只看 n − m" in text[key], key
     # on screen: the closing line of through_projections and the recap's RoPE row
     close = narration_scene("through_projections").probes["close"][0]["shown"]
-    assert close == "旋转紧挨着点积，“只看n−m”才能一直保留到分数里"  # Text drops spaces (as the voice says it)
+    assert close == "旋转紧挨着点积，位置对分数的影响才能一直只看n−m"  # Text drops spaces (as the voice says it)
+    # M4 (review 11): the score as a whole depends on the words too; what only sees n − m is the positions' share
+    screens = {
+        f"{sid} on screen: {t.text}": t.text
+        for sid in ("rotation_fidelity", "through_projections", "exercises", "next_step")
+        for t in drawn_texts(sid)
+    }
+    assert any("n - m" in k or "n − m" in k for k in screens)  # the recorder saw the claims
+    assert bare_score_claims({**text, **screens}) == []
+    assert bare_score_claims({"old voice": "RoPE 最后才转，分数才只看 n − m：隔几个、谁在前"})
+    assert bare_score_claims({"old screen": "RoPE：最后才转，分数只看$n-m$：隔几个、谁在前"})
+    assert bare_score_claims({"old close": "旋转紧挨着点积，“只看n−m”才能一直保留到分数里"})
+    assert bare_score_claims({"old exercise 1": "只看 $n - m$"})
     # the check sees the old wording
     assert unsigned_distance_claims({"x": "第一课证明 RoPE 只看距离，靠的就是它"})
     assert unsigned_distance_claims({"x": "“只看距离”才保得到分数里"})

@@ -73,7 +73,11 @@ NINTH = Review(
 )
 # the tenth (a fresh reader at c1f66fa), likewise: no E and no K found
 TENTH = Review("tenth", "content-review-10.md", _ids("M1-4 P1-4 L1-3"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH)
+# the eleventh (a fresh reader at b437503), likewise
+ELEVENTH = Review(
+    "eleventh", "content-review-11.md", _ids("M1-5 K1-8 P1-6 L1-7"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 

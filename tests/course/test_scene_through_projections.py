@@ -166,7 +166,7 @@ def test_the_formulas_and_the_schematic(scene):
     # M4: every position has an input and gets some output; what fails is that it is unreliable (voice too)
     assert "omega k" in memo["rule"] and "每个位置都适用" in memo["rule"]
     said = scene.plan.cue("memorise").text
-    assert "每个位置各记一份答案" in said and "ω 的 k 倍" in said
+    assert "每个位置各记一份答案" in said and "ω 乘这段距离" in said
     assert "没见过的位置，答案就靠不住" in said and "没有答案" not in said
     # P4 (review 8): no measurement stands behind this picture; voice and screen both say so
     assert schematic_unflagged(said, memo["caption"]) == []
