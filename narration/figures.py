@@ -55,6 +55,10 @@ RAW_INDEX_WORD = "猫"  # order_entry: the word with the raw index added ...
 RAW_INDEX_D = 4  # ... in this many dimensions (mathcore.toy_words vectors)
 RAW_INDEX_OTHER = "狗"  # failing_encodings.raw_dot/raw_drift: the word compared with it ...
 RAW_INDEX_SEATS = (3, 5000)  # ... and the near and far seats of the raw-index demo
+MODEL_TABLE_ROWS = (
+    ("BERT", 512),
+    ("GPT-2", 1024),
+)  # the learned tables' rows: BERT's max_position_embeddings, GPT-2's n_ctx
 QUIZ_SEAT = 25  # word_order_quiz q3: seat 0 against seat 25, a pair the lesson does not show (clock 0 8° short of home)
 STAGGER_SEAT = 44  # rotation_matrix shift_machine.stagger: the d = 8 hands walk on to this seat
 # trig_to_rope (lesson 1) --------------------------------------------------------------

@@ -25,6 +25,7 @@ from manim import (
 )
 
 import mathcore
+from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
 from scenes.mobjects import ClockRow, HeatMap, LabeledNumber
@@ -180,10 +181,18 @@ class LearnedTable(NarratedScene):
             self.probe("ghost", seat=int(ghost_seat.text), rows=values.shape[0])
 
         # -- users: the learned table's name; BERT and GPT-2, each with a longest sentence -------------------
-        names = VGroup(theme.title_text("BERT", color=theme.TEXT), theme.title_text("GPT-2", color=theme.TEXT))
-        names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.4, 0.0]))
+        names = VGroup(
+            *[
+                VGroup(
+                    theme.title_text(name, color=theme.TEXT), theme.body_text(f"{rows} 行", color=theme.POSITION)
+                ).arrange(DOWN, buff=0.15)
+                for name, rows in figures.MODEL_TABLE_ROWS
+            ]
+        )
+        names.arrange(RIGHT, buff=1.0).move_to(np.array([panel_x, 1.2, 0.0]))
         term = theme.body_text("可学习的位置向量", color=theme.POSITION).move_to(np.array([panel_x, 2.5, 0.0]))
-        longest = theme.body_text("句子有最长的长度", color=theme.HIGHLIGHT).move_to(np.array([panel_x, 0.3, 0.0]))
+        longest = theme.body_text("句子有最长的长度", color=theme.HIGHLIGHT).move_to(np.array([panel_x, -0.1, 0.0]))
+        self.probe("users", names=[[n[0].text, n[1].text] for n in names])
         with self.cue("users") as cue:
             self.swap([pros], FadeIn(term, shift=0.15 * UP), run_time=cue.share(0.25))
             self.hold_to(max(self.frame, cue.bookmark("who")))

@@ -59,7 +59,7 @@ class OverviewReel(NarratedScene):
     TABLE_ROWS = (0, 1, 2, 3, 4, 5)
     TABLE_LEN, TABLE_D = 512, 8
     # the published tables' lengths (BERT's paper, GPT-2's released weights): the drawn table is BERT's length only
-    MODEL_TABLE_ROWS = (("BERT", 512), ("GPT-2", 1024))
+    MODEL_TABLE_ROWS = figures.MODEL_TABLE_ROWS
     CLOSE_ROW_D, CLOSE_HEAD_D, CLOSE_POSITION = 512, 128, 3  # the clock row's d, one head's d, the seat reached
     CLOSE_PLANES = (0, 16, 32, 48, 63)  # planes of the head; each turns with clock i·512/128 of the row above it
     CLOSE_Q = (1.0, 0.0)  # the q arrows of `close` start where the hands start, so both point the same way

@@ -368,6 +368,27 @@ def test_raw_index_seed_frame_check_catches_round_nine():
 
 
 # -- LearnedTable ----------------------------------------------------------------------------------
+def model_rows_problems(shown: list[list[str]], said: str) -> list[str]:
+    """What the users beat gets wrong about each model's table: its rows not under its name, or not said."""
+    out = []
+    for name, rows in figures.MODEL_TABLE_ROWS:
+        if [name, f"{rows}行"] not in [[re.sub(r"\s", "", t) for t in pair] for pair in shown]:  # Text drops spaces
+            out.append(f"the screen does not put {rows} 行 under {name}")
+        if name not in said or str(rows) not in said:
+            out.append(f"the voice does not give {name} {rows} rows")
+    return out
+
+
+def test_learned_table_names_each_models_rows(scene_b):
+    scene = scene_b("learned_table")
+    assert dict(figures.MODEL_TABLE_ROWS) == {"BERT": 512, "GPT-2": 1024}  # max_position_embeddings, n_ctx
+    shown, said = one(scene, "users")["names"], scene.plan.cue("users").text
+    assert model_rows_problems(shown, said) == []
+    # seeded: the names alone on screen (round 11), the voice without GPT-2's length
+    assert len(model_rows_problems([["BERT"], ["GPT-2"]], said)) == 2
+    assert model_rows_problems(shown, "BERT 的表，行数是 512。") == ["the voice does not give GPT-2 1024 rows"]
+
+
 def test_learned_table_rows(scene_b):
     scene = scene_b("learned_table")
     table = one(scene, "table")
