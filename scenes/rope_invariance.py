@@ -44,7 +44,7 @@ def _deg(x: float) -> str:
 
 class RopeInvariance(NarratedScene):
     """turn_q → turn_k → same_gap (both turned back by mθ) → pairs (0,3) (2,5) (10,13) → swap (3,0) →
-    right_angle (opposite signs only at 90°; the one-seat pair's two scores) → curve (θ = 30° first, the pairs' points on it, then three more speeds) → takeaway.
+    right_angle (exact opposites only at 90°; the one-seat pair's two scores) → curve (θ = 30° first, the pairs' points on it, then three more speeds) → takeaway.
 
     q, k, θ, the pairs and the swapped pair are the very constants the narration quotes
     (``narration/figures.py``); scores come from :func:`mathcore.rope_score`. Watches record each
@@ -296,11 +296,12 @@ class RopeInvariance(NarratedScene):
             self.hold_to(cue.bookmark("changed"))
             self.play(FadeIn(compare), run_time=cue.share(0.08))
             cue.hold()
-        # P2 (review 10): the opposite signs are special to 3 seats = 90°; one seat apart both orders score
-        # positive. Both of those scores stay on screen; the voice says one.
+        # P2 (review 10), M3 (review 12): what is special to 3 seats = 90° is that the two scores are exact
+        # opposites (opposite signs alone come with any extra turn between 70° and 110°); one seat apart both
+        # orders score positive. Both of those scores stay on screen; the voice says neither (P2, review 12).
         turn_deg = figures.value("rope_pair_turn_deg")
         special = VGroup(
-            theme.small_text("正负相反，", color=theme.TEXT),
+            theme.small_text("两个点积恰好是相反数，", color=theme.TEXT),
             theme.small_text(f"只因相距 3 正好多转 {turn_deg}°", color=theme.TEXT),
         ).arrange(DOWN, buff=0.1)
         near = figures.rope_near_scores()

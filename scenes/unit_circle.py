@@ -85,10 +85,12 @@ class UnitCirclePointer(NarratedScene):
         readout = dial.readout
         readout.move_to(np.array([2.2, 1.7, 0.0]))
         rule = VGroup(
-            theme.body_text("往右偏出：x = cos θ", color=theme.COS),
-            theme.body_text("高出轮轴：y = sin θ", color=theme.SIN),
+            theme.body_text("x = cos θ：右正左负", color=theme.COS),
+            theme.body_text("y = sin θ：上正下负", color=theme.SIN),
             theme.body_text("逆时针算正", color=theme.ANGLE),
         ).arrange(DOWN, aligned_edge=LEFT)
+        # M6 (review 12): the readings carry a sign; the lines say so before the sweep reads −0.87 and −1
+        self.probe("rule", lines=[m.text for m in rule])
         rule.next_to(readout, DOWN, buff=0.5).align_to(readout, LEFT)
         # which way a positive θ turns: an arrow drawn counter-clockwise from due right
         positive = Arc(

@@ -467,16 +467,25 @@ def test_every_recap_of_the_summary_gives_figures():
 
 
 # -- M2 (review 9): the swap's −0.34 / +0.34 are opposite only because the pair is 90° apart ------------------
+#: M3 (review 12): words that say two scores are exact opposites (equal size, opposite sign), not merely of
+#: opposite sign, which any extra turn between 70° and 110° gives
+EXACT_OPPOSITE = re.compile(r"相反数|大小[^。；，]{0,3}(一样|相同|相等)")
+
+
 def mirror_faults(text: str) -> list[str]:
     """Why a filled swap text may make its opposite pair of scores sound like a rule: it must say that they are
-    opposite only because the extra turn is a right angle, and give a pair (one seat apart) whose two orders
-    are not opposite, with one of mathcore's figures for it (P2, review 10: the other one is on screen)."""
+    exact opposites only because the extra turn is a right angle (M3, review 12: opposite signs alone are not
+    special to 90°), and give a pair (one seat apart) whose two orders are not opposite: both positive, or one of
+    mathcore's figures for it (P2, review 12: the voice need not say them; both are on screen)."""
     faults = []
     turn = figures.fill("{rope_pair_turn_deg}°")
-    if not re.search(rf"只因为[^。；]*正好[^。；]*{turn}", text):
-        faults.append(f"does not say the signs are opposite only because of {turn}")
+    reason = re.search(rf"([^。；]*)只因为?[^。；]*正好[^。；]*{turn}", text)
+    if not reason:
+        faults.append(f"does not say the scores are opposite only because of {turn}")
+    elif not EXACT_OPPOSITE.search(reason.group(1)):
+        faults.append(f"credits {turn} with the opposite signs, which any extra turn between 70° and 110° gives")
     near = [figures.fmt_dec(v) for v in figures.rope_near_scores()]
-    if not re.search(rf"相距 1[^。]*({re.escape(near[0])}|{re.escape(near[1])})", text):
+    if not re.search(rf"相距 1[^。]*({re.escape(near[0])}|{re.escape(near[1])}|都是正)", text):
         faults.append(f"gives no pair whose two orders are not opposite ({near[0]}, {near[1]})")
     return faults
 
@@ -519,6 +528,69 @@ def test_the_swap_says_its_opposite_scores_are_a_special_case():
     assert len(mirror_faults(old)) == 2
     special = cue_text("rope_invariance", "right_angle")
     assert mirror_faults(figures.fill(strip_bookmarks(special)[0])) == []
+
+
+def test_the_right_angle_gives_exact_opposites_not_just_opposite_signs():
+    """M3 (review 12): with k leading by 20°, the two orders score |q||k| cos(20° ± Δ). Opposite signs come with any
+    extra turn Δ between 70° and 110°; only Δ = 90° makes them exact opposites. The cue says the latter."""
+    q, k = np.array(figures.ROPE_PAIR_Q), np.array(figures.ROPE_PAIR_K)
+    for delta in (75.0, 80.0, 100.0, 105.0):  # one seat with θ = Δ: behind and ahead
+        behind, ahead = (mathcore.rope_score(q, k, m, n, np.radians(delta)) for m, n in ((0, 1), (1, 0)))
+        assert behind * ahead < 0 and abs(behind + ahead) > 0.05
+    (m, n), swap = figures.ROPE_PAIRS[0], figures.ROPE_SWAP
+    theta = np.radians(figures.THETA_DEG)
+    assert mathcore.rope_score(q, k, m, n, theta) == pytest.approx(-mathcore.rope_score(q, k, *swap, theta))
+    # seeded: round 11's cue, which credited 90° with the signs alone
+    old = figures.fill(
+        "一负一正，只因为相距 3 正好多转 {rope_pair_turn_deg}°，是个巧合。相距 1 就不是：k 在后是 {rope_near_behind}，在前也是正的。"
+    )
+    assert mirror_faults(old) == [
+        f"credits {figures.fill('{rope_pair_turn_deg}°')} with the opposite signs, which any extra turn between 70° and 110° gives"
+    ]
+    said = figures.fill(strip_bookmarks(cue_text("rope_invariance", "right_angle"))[0])
+    assert EXACT_OPPOSITE.search(said) and mirror_faults(said) == []
+
+
+# -- M6 (review 12): cos and sin are read with a sign before the sweep reads −0.87 and −1 -----------------------
+SIGN_RULES = {
+    "左": re.compile(r"左[^。；]{0,12}负|负[^。；]{0,6}左"),
+    "下": re.compile(r"(低于|下)[^。；]{0,12}负|负[^。；]{0,6}下"),
+}
+
+
+def unsigned_reading_faults(text: str) -> list[str]:
+    """A text that introduces cos θ and sin θ as the seat's readings must say which side counts negative."""
+    return [
+        f"does not say that {side} of the axle reads negative"
+        for side, rule in SIGN_RULES.items()
+        if not rule.search(text)
+    ]
+
+
+def test_the_readings_carry_a_sign_before_they_go_negative():
+    sweep = figures.fill(strip_bookmarks(cue_text("unit_circle", "sweep"))[0])
+    assert re.search(r"-|−", sweep)  # the sweep reads negative coordinates (150°, 270°) …
+    assert unsigned_reading_faults(cue_text("unit_circle", "readout")) == []  # … after the readout gave the sign
+    # seeded: round 11's readout, distances with no sign
+    old = "轮子逆时针转过一个角，记作 θ，这里 θ 是 50°。座舱往右偏出多少，读作 cos θ；比轮轴高出多少，读作 sin θ。角度都从正右边算起，逆时针算正。"
+    assert len(unsigned_reading_faults(old)) == 2
+
+
+# -- L3 (review 12): the spoken cos(α + β) keeps the sum inside ---------------------------------------------------
+def heard_cos_of_sum_faults(say: str) -> list[str]:
+    """'扣赛因阿尔法加贝塔' is heard as cos α + β; the sum must be said as inside (a bracket, or 'the sum's cosine')."""
+    if re.search(r"扣赛因阿尔法加贝塔", say):
+        return ["says cos α + β with no bracket"]
+    if not re.search(r"扣赛因括号阿尔法加贝塔|阿尔法加贝塔[^。；，]{0,4}的扣赛因", say):
+        return ["does not say the cosine of α + β"]
+    return []
+
+
+def test_the_angle_sum_is_said_inside_the_cosine():
+    cue = next(c for c in course()[1].scenes["angle_addition"].cues if c.short_id == "one_turn")
+    assert "cos(α+β)" in cue.text and heard_cos_of_sum_faults(cue.say) == []
+    old = "把这两个矩阵乘开，左上角正是扣赛因阿尔法加贝塔的展开式，课本上的和角公式说的就是这件事。"  # seeded: round 11
+    assert heard_cos_of_sum_faults(old) == ["says cos α + β with no bracket"]
 
 
 def test_the_swap_is_said_in_two_cues_that_a_listener_can_hold():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import colorsys
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -615,6 +616,9 @@ def right_angle_disagreements(samples: list[dict], said: str) -> list[str]:
     for s in samples:
         if s["special_on_screen"] and numbers_in(s["special"]) != [3.0, turn]:
             out.append(f"frame {s['frame']}: {s['special']!r} does not say 3 seats = {turn:g}°")
+        # M3 (review 12): what 90° gives is exact opposites; opposite signs come with any turn from 70° to 110°
+        if s["special_on_screen"] and not re.search(r"相反数|大小[^，。]{0,3}(一样|相同|相等)", s["special"]):
+            out.append(f"frame {s['frame']}: {s['special']!r} credits {turn:g}° with the signs, not exact opposites")
         if s["near_on_screen"]:
             got = numbers_in(s["near"])
             if got[0] != 1.0 or len(got) != 3 or any(abs(g - w) > SCORE_TOL for g, w in zip(got[1:], want)):
@@ -646,3 +650,16 @@ def test_the_right_angle_check_catches_a_perturbation():
     old_said = "相距 1 个位置时，两种先后是 0.64 和 0.98。"  # seeded: review 10's two spoken scores
     faults = right_angle_disagreements(samples, old_said)
     assert any("is not the one-seat pair's" in f for f in faults) and any("more than one" in f for f in faults)
+
+
+def test_the_right_angle_check_catches_review_12s_line():
+    """M3 (review 12): the old line "正负相反，只因相距 3 正好多转 90°" put back on screen is reported."""
+    built = scene()
+    cue = built.plan.cue("right_angle")
+    samples = [copy.deepcopy(s) for s in built.probes["right_angle"] if cue.start_frame <= s["frame"] < cue.end_frame]
+    assert right_angle_disagreements(samples, cue.text) == []
+    turn = figures.value("rope_pair_turn_deg")
+    for s in samples:
+        s["special"] = f"正负相反，只因相距 3 正好多转 {turn}°"  # seeded: the screen as review 12 found it
+    faults = right_angle_disagreements(samples, cue.text)
+    assert faults and all("not exact opposites" in f for f in faults)

@@ -193,3 +193,22 @@ def test_the_sweep_subtitle_writes_the_point_as_the_readouts_do():
 def _num(text: str) -> float:
     """A readout's value ("cos θ = −0.87" → -0.87; the readouts write the minus as U+2212)."""
     return float(plain_number(text).replace("−", "-"))
+
+
+# -- M6 (review 12): the readings' lines say which sides read negative ---------------------------------------
+def rule_sign_faults(lines: list[str]) -> list[str]:
+    """The cos line says right is positive and left negative; the sin line, up positive and down negative."""
+    want = {"cos": ("右正", "左负"), "sin": ("上正", "下负")}
+    out = []
+    for name, words in want.items():
+        line = next((t for t in lines if name in t), None)
+        if line is None or not all(w in line for w in words):
+            out.append(f"the {name} line {line!r} does not say {'、'.join(words)}")
+    return out
+
+
+def test_the_reading_lines_carry_a_sign(narrated_scene):
+    (probe,) = narrated_scene("unit_circle").probes["rule"]
+    assert rule_sign_faults(probe["lines"]) == []
+    old = ["往右偏出：x = cos θ", "高出轮轴：y = sin θ", "逆时针算正"]  # seeded: the lines as review 12 found them
+    assert len(rule_sign_faults(old)) == 2
