@@ -12,10 +12,10 @@ from scenes.base import NarratedScene
 READING = (
     ("论文", "Attention Is All You Need（2017）", "Transformer 原论文"),
     ("论文", "RoFormer（2021）", "Enhanced Transformer with Rotary Position Embedding"),
-    ("博客", "Transformer Architecture: The Positional Encoding", "从二进制计数讲起，引出那排钟"),
-    ("博客", "Rotary Embeddings: A Relative Revolution", "EleutherAI 的 RoPE 图解：旋转动画和代码"),
+    ("博客", "Transformer Architecture: The Positional Encoding", "想自己推一遍那排钟，读这篇"),
+    ("博客", "Rotary Embeddings: A Relative Revolution", "EleutherAI：和第一课的转箭头对照着看"),
 )
-SECTION = "§3.5 正弦位置编码，并和可学习的位置向量对比"
+SECTION = "§3.5：那排钟的式子；查表的“分数差不多”也在这里"
 TITLE_SIZE = theme.SIZE_BODY  # titles and details larger than a label: the list is read on a phone
 DETAIL_SIZE = theme.SIZE_SMALL + 2
 LEFT_X = -6.6

@@ -451,7 +451,7 @@ class QKWidget(NarratedScene):
         seen = figures.context_angle(figures.CONTEXT_TRAIN)
         dial = SeenAngleDial(figures.context_angle, seen=seen, radius=1.8, center=np.array([-4.4, 0.0, 0.0]))
         title = theme.small_text(
-            f"一个头 {figures.CONTEXT_D} 维里最慢的平面（平面 {figures.CONTEXT_PLANE}）", color=theme.TEXT
+            f"q、k 有 {figures.CONTEXT_D} 维时最慢的平面（平面 {figures.CONTEXT_PLANE}）", color=theme.TEXT
         ).move_to(np.array([0.0, 2.95, 0.0]))
         seen_label = theme.small_text("原来训练时的角度", color=theme.ANGLE)
         seen_label.move_to(dial.center_point + 2.45 * np.array([np.cos(seen / 2), np.sin(seen / 2), 0.0]))

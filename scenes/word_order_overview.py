@@ -313,7 +313,7 @@ class OverviewReel(NarratedScene):
             theme.small_text(f"那排钟 d = {self.CLOSE_ROW_D}", color=theme.ANGLE).move_to(
                 np.array([-6.8, 1.6, 0.0]), aligned_edge=LEFT
             ),
-            theme.small_text(f"一个头 d = {self.CLOSE_HEAD_D}", color=theme.Q).move_to(
+            theme.small_text(f"q、k 的 d = {self.CLOSE_HEAD_D}", color=theme.Q).move_to(
                 np.array([-6.8, -0.4, 0.0]), aligned_edge=LEFT
             ),
         )
@@ -330,7 +330,7 @@ class OverviewReel(NarratedScene):
                 for c in row.centers
             ]
         )
-        swap = theme.body_text("同一个公式，d 换成每个头的维数", color=theme.TEXT).move_to(np.array([0.0, -2.25, 0.0]))
+        swap = theme.body_text("同一个公式，d 换成 q、k 的维数", color=theme.TEXT).move_to(np.array([0.0, -2.25, 0.0]))
         self.play(FadeIn(row), FadeIn(names[0]), run_time=cue.share(0.12))
         self.play(
             *[FadeIn(a) for a in arrows],

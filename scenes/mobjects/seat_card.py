@@ -32,9 +32,9 @@ from scenes.mobjects.colored_text import colored, rich
 
 #: the three requirements on p (title, detail), as the word_order lesson states them
 THREE_REQUIREMENTS = (
-    ("各不相同", "每个座位的 p 都不一样"),
-    ("数值要小", "和词向量差不多大，不压住词义"),
-    ("只看座位", "与句长无关；每一步同一条规则"),
+    ("各不相同", "两个座位领不到同一个 p"),
+    ("数值要小", "p 的数别比 x 大，词还认得出"),
+    ("只看座位", "每挪一步同一条规则；句长改不了 p"),
 )
 
 

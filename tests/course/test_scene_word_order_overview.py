@@ -262,7 +262,7 @@ def test_overview_close_arrows_turn_with_the_hands():
     old = [name.replace("平面", "钟") for name in end["plane_names"]]  # clock i over plane i
     assert formula_pair_problems(old, end["plane_names"], cls.CLOSE_ROW_D, cls.CLOSE_HEAD_D)
     said = build("word_order_overview").plan.cue("close").text
-    assert "同一个公式" in said and "d 换成每个注意力头自己的维数" in said
+    assert "同一个公式" in said and "d 换成每次打分用的 q、k 的维数" in said
     assert "走过多少" not in said and first_drawn(build("word_order_overview"), "q 转同样的角度") is None
 
     def turn_arrow(s):
