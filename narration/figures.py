@@ -354,9 +354,6 @@ FIGURES: dict[str, Callable[[], str]] = {
     # between these two values, rounded to whole numbers (review 12, M2)
     "gram_tail_lo_d32": lambda: fmt_int(round(float(_gram_tail().min()))),
     "gram_tail_hi_d32": lambda: fmt_int(round(float(_gram_tail().max()))),
-    # exercises.ex3_work: d = 512 is 256 hands; the squares add up to 256, the length is its root (review 12, P4)
-    "pe_hands_d512": lambda: fmt_int(mathcore.sinusoidal_pe([7], 512).shape[1] // 2),
-    "pe_sq_d512": lambda: fmt_int(round(float(np.sum(mathcore.sinusoidal_pe([7], 512)[0] ** 2)))),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

@@ -483,7 +483,7 @@ class ShiftMachine(NarratedScene):
 
         # -- lesson -----------------------------------------------------------------------------------
         # L2, K4 (review 12): what gave the mistake away is the picture: the hands went back
-        lesson = theme.body_text("两种写法纸面上都对：指针往回走，才露了馅", color=theme.HIGHLIGHT).move_to(
+        lesson = theme.body_text("两种写法纸面上都对：指针往回走，才看出错", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         self.probe("lesson_text", shown=lesson.text)

@@ -97,7 +97,7 @@ def door_labels_misdescribe(taken: str, before: str) -> list[str]:
     out = []
     if "第二课" not in taken or "这一课" not in taken:
         out.append("road 1")
-    if "前两课" in before or "第一课" not in before or "RoPE" not in before:
+    if "前两课" in before or "第一课" not in before or "第二课末尾" not in before:
         out.append("road 3")
     return out
 
@@ -735,9 +735,6 @@ def test_seat_number_turns_a_pe_pointer_not_x(scene_d):
 # -- P4 (review 12): the length 16 is worked from the hands: d/2 hands, each 1, sum d/2, root ------------------
 def norm_steps_skipped(said: str, d: int) -> list[str]:
     """The steps from "sin² + cos² = 1" to the length that the voice leaves out, for a d-dimension reading."""
-    from narration.figures import fill
-
-    said = fill(said)
     hands, total = d // 2, d // 2
     out = []
     if f"{hands} 根指针" not in said:
