@@ -232,6 +232,14 @@ def _circle_radius() -> float:
     return float(np.linalg.norm(tips, axis=-1).max())
 
 
+GRAM_TAIL_K_MAX = 64  # gram_stripes draws g(k) for k = 0 … 64
+
+
+def _gram_tail() -> np.ndarray:
+    """g(k) for d = 32 from the first half point to the end of the drawn curve."""
+    return mathcore.relative_profile(np.arange(mathcore.half_point(32), GRAM_TAIL_K_MAX + 1), 32)
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     # the unit-circle pointer
     "sin30": lambda: fmt_dec(mathcore.pointer_tip(np.radians(30.0))[1]),
@@ -342,6 +350,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "r90_pow4_exp": lambda: fmt_int(
         -round(np.log10(np.abs(np.linalg.matrix_power(mathcore.rotation(np.radians(90.0)), 4) - np.eye(2)).max()))
     ),
+    # gram_stripes.decay: past the half point the d = 32 curve (k up to 64, as drawn) stops falling and swings
+    # between these two values, rounded to whole numbers (review 12, M2)
+    "gram_tail_lo_d32": lambda: fmt_int(round(float(_gram_tail().min()))),
+    "gram_tail_hi_d32": lambda: fmt_int(round(float(_gram_tail().max()))),
 }
 
 _TABLE = Figures(FIGURES, "narration/figures.py")

@@ -6,9 +6,10 @@ Layout convention: the narration (doc 000 §4) puts each hand's pair as (cos, si
 scene shows the narration's (cos, sin) layout throughout and gets every number
 from ``mathcore.rotation_facts.cos_first_pe`` / ``cos_first_shift_matrix``, which
 only re-order mathcore's own coordinates (blocks become R(w_i k)). It is the same
-machine (narration/DISCREPANCIES.md, "Pair order in PE"). The pitch cue says only that each pair is (cos, sin)
-here; a footnote under the block matrix (machine) says once that lesson 2's (sin, cos) order would make each
-block R(−ω_i k): the sign remark needs the blocks it is about (review 4, P4).
+machine (narration/DISCREPANCIES.md, "Pair order in PE"). The pitch cue says that lesson 2 put sin first and
+this lesson puts cos first; the machine cue says why (cos first makes each block the forward turn R(ω_i k); in
+lesson 2's order the same block is R(−ω_i k), the hands still go forward), beside the footnote under the block
+matrix that writes it (review 4, P4; review 12, M1).
 
 Label equals drawing: the watches ``hands`` (the counter n and the cos/sin readings as drawn,
 the hands' raw start and end points), ``extra`` (the extra-turn arcs and their degree labels) and
@@ -175,8 +176,11 @@ class ShiftMachine(NarratedScene):
             '"PE"(n) = (cos omega_0 n, sin omega_0 n, cos omega_1 n, sin omega_1 n, ...)', font_size=34
         )
         pe_formula.move_to(np.array([0.0, -0.05, 0.0]))
-        # each pair is (cos, sin) here, as the voice says; lesson 2's (sin, cos) order is the machine's footnote
-        pair_note = theme.typst_text("这里每对先 cos、再 sin", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL)
+        # each pair is (cos, sin) here, and lesson 2 put sin first, as the voice says (M1, review 12); why the
+        # order matters is the machine's footnote
+        pair_note = theme.typst_text(
+            "这里每对先 cos、再 sin（第二课先 sin）", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL
+        )
         pair_note.next_to(pe_formula, DOWN, buff=0.2)
         self.probe("pair_note", shown=pair_note.typst_code)
         with self.cue("pitch") as cue:
@@ -377,6 +381,8 @@ class ShiftMachine(NarratedScene):
             # K7 (review 11): the experiment first, the reason after the hands have gone back
             theme.typst_text("表里一行 = 一个位置", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
             theme.typst_text("把这一行放左边，乘 $M_3$", color=theme.TEXT, font_size=TYPST * theme.SIZE_SMALL),
+            # K4 (review 12): the puzzle before the result: where the hands should land
+            theme.typst_text("照理该到 6 号", color=theme.MUTED, font_size=TYPST * theme.SIZE_SMALL),
         )
         notes.arrange(DOWN, aligned_edge=LEFT, buff=0.3).move_to(np.array([RIGHT_X + 0.3, 0.3, 0.0]))
         self.probe("pe_table", rows=list(self.TABLE_ROWS), shown=table_shown)
@@ -418,8 +424,9 @@ class ShiftMachine(NarratedScene):
             row.set_position(self.K_BACK)
             n_num.set_value(self.K_BACK)  # its updater waits while it fades: back in at n = K_BACK
             self.play(FadeIn(table), FadeIn(notes[0]), *self._hands_shown(row, n_num, 1.0), run_time=cue.share(0.25))
-            self.play(FadeIn(row_box), FadeIn(notes[1]), run_time=cue.remaining())
-        self.settle(table, notes[:2], row_box)
+            self.play(FadeIn(row_box), FadeIn(notes[1]), run_time=cue.share(0.3))
+            self.play(FadeIn(notes[2]), run_time=cue.remaining())
+        self.settle(table, notes[:3], row_box)
 
         # -- backwards: the hands go back k steps -----------------------------------------------------
         err = figures.fmt_sci(checks.a4_row_pitfall())
@@ -469,15 +476,17 @@ class ShiftMachine(NarratedScene):
             # the hands go back first (the experiment's result), then the reason: the transpose
             self.play(row.make_step_animation(start - self.K_BACK), FadeIn(back[0]), run_time=cue.share(0.4))
             self.bring_to_back(back[0])
-            self.play(FadeIn(back[1]), FadeIn(out_box), FadeOut(notes[1]), FadeIn(result), run_time=cue.share(0.15))
+            self.play(FadeIn(back[1]), FadeIn(out_box), FadeOut(notes[1:3]), FadeIn(result), run_time=cue.share(0.15))
             self.play(FadeIn(why), run_time=min(cue.remaining(), cue.share(0.2)))
             cue.hold()
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        lesson = theme.body_text("式子都整齐，错只在算出的数里", color=theme.HIGHLIGHT).move_to(
+        # L2, K4 (review 12): what gave the mistake away is the picture: the hands went back
+        lesson = theme.body_text("两种写法纸面上都对：指针往回走，才看出错", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
+        self.probe("lesson_text", shown=lesson.text)
         with self.cue("lesson") as cue:
             self.play(
                 FadeOut(back),

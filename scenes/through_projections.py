@@ -172,14 +172,23 @@ class ThroughProjections(NarratedScene):
         box = SurroundingRectangle(
             VGroup(rows["added"]["name"], rows["added"]["numbers"], marks["added"]), color=theme.HIGHLIGHT, buff=0.12
         )
-        # M5 (review 9): the special W_Q, W_K alone are not enough; the word-position cross terms must vanish too
+        # M5 (review 9): the special W_Q, W_K alone are not enough; the word-position cross terms must not change
+        # with the position either (M4, review 12: not "be 0"), and for every word at once that also freezes the
+        # reading-reading term: no position left
         learn = VGroup(
             theme.typst_text(
                 "要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子，",
                 color=theme.HIGHLIGHT,
                 font_size=TYPST * theme.SIZE_SMALL,
             ),
-            theme.typst_text("词和位置相乘的交叉项也要是 0", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL),
+            theme.typst_text(
+                "词和位置的交叉项也不能随位置变；", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+            ),
+            theme.typst_text(
+                "对所有词都这样，读数那一项也不动了：位置没了",
+                color=theme.HIGHLIGHT,
+                font_size=TYPST * theme.SIZE_SMALL,
+            ),
         ).arrange(DOWN, buff=0.1)
         learn.move_to(np.array([0.0, TOP_Y - 0.15, 0.0]))
         self.probe("learn", shown=[m.typst_code for m in learn], bottom=float(learn.get_bottom()[1]))

@@ -222,6 +222,9 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "g0_d32": (float(mathcore.relative_profile(0, 32)), ("abs", 0.005)),
     "half_k_d32": (float(mathcore.half_point(32)), ("abs", 0.0)),
     "pe_norm_d512": (_pe_norm(512), ("abs", 0.005)),
+    # the d = 32 curve past its half point, k up to 64 as drawn, in whole numbers (review 12, M2)
+    "gram_tail_lo_d32": (float(mathcore.relative_profile(np.arange(16, 65), 32).min()), ("abs", 0.5)),
+    "gram_tail_hi_d32": (float(mathcore.relative_profile(np.arange(16, 65), 32).max()), ("abs", 0.5)),
     "t1_err": (checks.t1_permutation(), ("rel", 0.05)),
     "a1_err": (_assertion("A1"), ("rel", 0.05)),
     "a2_err": (_assertion("A2"), ("rel", 0.05)),

@@ -86,9 +86,24 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     assert roads_said(voice) == ["路一", "路二", "路三", "路一"]
     for name, what in doors["names"]:
         assert f"{name}，{what.replace('次序', '的次序')}" in voice
-    assert doors["taken"] == "这一课走这条" and doors["before"] == "前两课走这条"
+    assert door_labels_misdescribe(doors["taken"], doors["before"]) == []
     assert "旋转" in said["need"] and "长度读数一直是 1" in said["need"]
     assert seed_shaped(said) == []
+
+
+def door_labels_misdescribe(taken: str, before: str) -> list[str]:
+    """M5 (review 12): the labels under the doors say what each lesson covered: lesson 2 covered road 1 (x + p,
+    the clock row), so road 1 is not new in lesson 3, and RoPE's door is lessons 1 and 2's end, not "前两课"."""
+    out = []
+    if "第二课" not in taken or "这一课" not in taken:
+        out.append("road 1")
+    if "前两课" in before or "第一课" not in before or "第二课末尾" not in before:
+        out.append("road 3")
+    return out
+
+
+def test_the_door_label_check_sees_the_old_labels():
+    assert door_labels_misdescribe("这一课走这条", "前两课走这条") == ["road 1", "road 3"]  # seeded: review 12's M5
 
 
 #: K6 (review 9): the clauses of seed 000 §1 / 001 §六 the roads' cues used to follow, in the seed's order
@@ -715,3 +730,74 @@ def test_seat_number_turns_a_pe_pointer_not_x(scene_d):
     assert seat_pe_problems(old)
     assert seat_pe_problems([{**s, "pe_label": "$x$"} for s in samples])
     assert seat_pe_problems([{**s, "n": s["n"] + 1} for s in samples if s["pe_on"]])
+
+
+# -- P4 (review 12): the length 16 is worked from the hands: d/2 hands, each 1, sum d/2, root ------------------
+def norm_steps_skipped(said: str, d: int) -> list[str]:
+    """The steps from "sin² + cos² = 1" to the length that the voice leaves out, for a d-dimension reading."""
+    hands, total = d // 2, d // 2
+    out = []
+    if f"{hands} 根指针" not in said:
+        out.append("how many hands")
+    if f"加起来是 {total}" not in said:
+        out.append("the sum of squares")
+    if "开根号" not in said and "根号" not in said:
+        out.append("the root")
+    return out
+
+
+def test_the_norm_is_worked_step_by_step(scene_d):
+    scene = scene_d("exercises")
+    ex3 = scene.probes["ex3"][0]
+    pe = mathcore.sinusoidal_pe(ex3["positions"], ex3["d"])
+    assert np.allclose(np.sum(pe**2, axis=1), ex3["d"] // 2)  # the sum the voice says, at every shown seat
+    assert norm_steps_skipped(scene.plan.cue("ex3_work").text, ex3["d"]) == []
+    old = "以 512 维为例，每根指针的 sin 平方加 cos 平方总是 1，不管在哪个位置，长度都是 16。"  # seeded
+    assert norm_steps_skipped(old, ex3["d"]) == ["how many hands", "the sum of squares", "the root"]
+
+
+# -- L6 (review 12): exercise 1's subtitle and voice say the same thing, the voice reading the formulas ----------
+def voice_vs_subtitle(text: str, say: str) -> list[str]:
+    """The parts of a cue's subtitle the voice does not say: the subtitle with each R(…) written as the voice
+    reads it ("R(−mθ)" → "R 负 mθ", "R((n − m)θ)" → "R (n − m)θ"; lesson 1's R(θ) the lexicon reads) must be the
+    voice's words, piece by piece between the sentence marks."""
+    import re as _re
+
+    def spoken(t: str) -> str:
+        t = t.replace("R(θ)", "Rθ")
+        t = _re.sub(r"R\(\((.+?)\)θ\)", r"R (\1)θ", t)
+        t = _re.sub(r"R\(−(.+?)\)", r"R 负 \1", t)
+        t = _re.sub(r"R\((.+?)\)", r"R \1", t)
+        return t.replace("Rθ", "R(θ)")
+
+    pieces = [p for p in _re.split(r"[。：，；]", spoken(text)) if p]
+    said = [p for p in _re.split(r"[。：，；]", say) if p]
+    return [p for p in pieces if p not in said] + [p for p in said if p not in pieces]
+
+
+def test_exercise_one_voice_reads_its_subtitle():
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+
+    lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")
+    cues = {c.id.split(".")[-1]: c for sc in lesson.scenes for c in sc.cues}
+    for cid in ("ex1", "ex1_work"):
+        assert voice_vs_subtitle(cues[cid].text, cues[cid].say) == [], cid
+    old_text = "练习一：R(θ) 的转置是 R(−θ)。证明 R(mθ) 的转置乘 R(nθ)，等于 R((n − m)θ)。"  # seeded: review 12's L6
+    old_say = "练习一：转 θ 的矩阵，转置以后就是倒转 θ。证明：先转 nθ、再倒转 mθ，就是一次转 (n − m)θ。"
+    assert voice_vs_subtitle(old_text, old_say)
+
+
+# -- L4 (review 12): the takeaway adds the angle ω·k, not "the k" ------------------------------------------------
+def takeaway_confuses_steps(said: str) -> bool:
+    return "k 补上" in said or "ω 的 k 倍" not in said  # "乘 k" is heard as 乘开 (review 6, L2)
+
+
+def test_the_takeaway_adds_an_angle():
+    from coursekit.content.narration import load_course
+    from coursekit.core.config import load_config
+
+    lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")
+    [said] = [c.text for sc in lesson.scenes for c in sc.cues if c.id == "rot_composition.takeaway"]
+    assert not takeaway_confuses_steps(said)
+    assert takeaway_confuses_steps("每根指针先转到位置 n 的角度，再把多出来的 k 补上")  # seeded: review 12's L4

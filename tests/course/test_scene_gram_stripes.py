@@ -391,3 +391,39 @@ def test_gram_stripes_far_view_check_catches_a_wrong_drawing(gram):
     bad = copy.deepcopy(s)
     bad["window_note"] = "← 右图只画到 48"
     assert far_disagreements([bad])
+
+
+# -- M2 (review 12): the decay words describe the drawn curve: a fast fall, then swings, not "一路往下掉" ----------
+def decay_words_vs_curve(said: str, ks, g, k_half: int) -> list[str]:
+    """Where the decay beat's words disagree with the curve g(k) over the drawn ks: "一路往下" while the curve
+    rises again after its half point; or the swing the words give ("在大约 lo 到 hi 之间起伏") not the
+    curve's range past its half point, rounded."""
+    import re
+
+    out = []
+    tail = np.asarray(g)[np.asarray(ks) >= k_half]
+    if "一路往下" in said and np.any(np.diff(tail) > 0):
+        out.append("says it keeps falling, but the drawn curve rises again")
+    found = re.search(r"大约 (\d+) 到 (\d+) 之间起伏", said)
+    if not found:
+        out.append("no range for the swings")
+    elif (int(found[1]), int(found[2])) != (round(float(tail.min())), round(float(tail.max()))):
+        out.append(f"swings {found[1]}–{found[2]}, the curve {tail.min():.2f}–{tail.max():.2f}")
+    return out
+
+
+def test_the_decay_words_follow_the_drawn_curve(gram):
+    from narration.figures import fill
+
+    said = fill(gram.plan.cue("decay").text)
+    drawn = np.array(gram.probes["curve"][0]["drawn"])  # the curve as drawn: (k, g) samples, k = 0 … 64
+    ks, g = drawn[:, 0], mathcore.relative_profile(drawn[:, 0], 32)  # mathcore's values at the drawn ks
+    assert np.allclose(drawn[:, 1], g, atol=1e-6) and ks.max() == gram.K_MAX
+    assert decay_words_vs_curve(said, ks, g, mathcore.half_point(32)) == []
+    old = "沿着一行往右走，离对角线越来越远，点积画成曲线：一路往下掉，一边掉一边起伏。"  # seeded: review 12's M2
+    assert decay_words_vs_curve(old, ks, g, mathcore.half_point(32)) == [
+        "says it keeps falling, but the drawn curve rises again",
+        "no range for the swings",
+    ]
+    wrong = said.replace("大约 5 到", "大约 3 到")
+    assert decay_words_vs_curve(wrong, ks, g, mathcore.half_point(32))

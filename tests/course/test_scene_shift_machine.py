@@ -401,11 +401,33 @@ def test_shift_machine_boxed_row_check_catches_a_mismatch(shift):
     assert boxed_rows_vs_hands(late)
 
 
-# -- P4: the pair order is said once, plainly; the sign remark is the block matrix's footnote -----------------
+# -- M1 (review 12): the voice says the order differs from lesson 2's, and why the blocks are then R(ω_i k) -------
+def pair_order_unsaid(pitch: str, machine: str, note: str) -> list[str]:
+    """Where lesson 3's (cos, sin) order goes by as if it were lesson 2's: the pitch must name lesson 2's
+    sin-first order beside this one, the machine must say that cos first is what makes each block the forward
+    turn and that in lesson 2's order the block turns back while the hands still go forward; the screen note too."""
+    out = []
+    if not ("第二课" in pitch and "先写 sin" in pitch and "先写 cos、再写 sin" in pitch):
+        out.append("pitch")
+    if not ("先写 cos" in machine and "第二课先 sin" in machine and "倒转" in machine and "往前" in machine):
+        out.append("machine")
+    if not ("先 cos、再 sin" in note and "第二课先 sin" in note):
+        out.append("note")
+    return out
+
+
+def test_the_pair_order_check_sees_the_old_silent_switch():
+    old_pitch = "写成向量，每根指针占两个位子，这里先写 cos、再写 sin。"  # seeded: review 12's M1
+    old_machine = "每一块是一个旋转，把对应的指针多转 ω 的 k 倍。它叫移位矩阵。"
+    assert pair_order_unsaid(old_pitch, old_machine, "这里每对先 cos、再 sin") == ["pitch", "machine", "note"]
+
+
+# -- P4: the sign remark is the block matrix's footnote, and the voice says it while the blocks are drawn ------
 def test_shift_machine_pair_order_footnote_sits_under_the_blocks(shift):
     pitch = shift.plan.cue("pitch").text
-    assert "先写 cos、再写 sin" in pitch and "第二课" not in pitch and "变号" not in pitch
-    assert shift.probes["pair_note"][0]["shown"] == "这里每对先 cos、再 sin"
+    assert "变号" not in pitch
+    said = shift.plan.cue("machine").text
+    assert pair_order_unsaid(pitch, said, shift.probes["pair_note"][0]["shown"]) == []
     note = shift.probes["order_note"][0]
     assert "第二课每对先 sin 后 cos" in note["shown"] and "$R(-omega_i k)$" in note["shown"]
     assert note["bottom"] >= safe_bottom()  # a footnote, but above the subtitles
@@ -581,3 +603,35 @@ def test_shift_machine_names_each_clock_by_its_speed(shift):
     assert clock_name_faults(names["shown"], W.tolist()) == []
     # seeded: the names until review 10
     assert len(clock_name_faults(["钟0", "钟1", "钟2", "钟3"], W.tolist())) == 8
+
+
+# -- K4, L2 (review 12): the pitfall is a puzzle from the picture; the ending names what gave it away -------------
+def pitfall_from_the_seed(pitfall: str, backwards: str, lesson: str, shown: str) -> list[str]:
+    """Where the pitfall beats follow seed 000 §4 (rows → right-multiply → transpose → the moral) or say the
+    ending the listener must parse twice: the pitch says where the hands should land before they go back, the
+    ending names the hands (the picture), not a moral about formulas and numbers."""
+    out = []
+    if "照理" not in pitfall or "6 号" not in pitfall:
+        out.append("pitfall: no expected landing seat before the result")
+    if not backwards.startswith("可指针"):
+        out.append("backwards: not the answer to the puzzle")
+    for where, text in (("lesson", lesson), ("screen", shown)):
+        if "整齐" in text or "错只在" in text or "指针" not in text:
+            out.append(f"{where}: the moral, not the picture")
+    return out
+
+
+def test_the_pitfall_beats_start_from_the_picture(shift):
+    said = {c: shift.plan.cue(c).text for c in ("pitfall", "backwards", "lesson")}
+    shown = shift.probes["lesson_text"][0]["shown"]
+    assert pitfall_from_the_seed(said["pitfall"], said["backwards"], said["lesson"], shown) == []
+    # 6 is where M_3 should take row 3; 0 is where it does (the boxed rows)
+    rows = shift.probes["back_rows"][0]
+    assert rows["input_row"] + shift.probes["backwards"][0]["k"] == 6 and rows["output_row"] == 0
+    old = (
+        "做个实验。读数排成表，一行就是一个位置。把 3 号这一行放在左边，乘往后挪 3 步的移位矩阵。",
+        "指针反而往回拨了 3 步，停在 0 号那一行。原来这一行放在左边，乘到的是转置；旋转一转置，方向就反了。",
+        "式子怎么写都整齐，错只在算出来的数里。这一课最后还会再犯一次。",
+        "式子都整齐，错只在算出的数里",
+    )  # seeded: the wording review 12 found (K4, L2)
+    assert len(pitfall_from_the_seed(*old)) == 4

@@ -201,9 +201,18 @@ def test_no_cue_of_lesson_three_says_times_k():
 
 # -- M5 (review 9): flat needs more than special W_Q, W_K: the word-position cross terms must vanish too ----------
 def learn_omits_cross_terms(said: str, shown: list[str]) -> list[str]:
-    """Where the learn beat makes "only n − m" sound like one learnable shape of W_Q, W_K alone."""
-    out = [] if "交叉项" in said and "不够" in said and "练习三" in said else ["voice"]
-    return out + ([] if any("交叉项" in line for line in shown) else ["screen"])
+    """Where the learn beat makes "only n − m" sound like one learnable shape of W_Q, W_K alone; or (M4, review
+    12) asks the cross terms to be 0 (they need only not change with the position) and leaves out that, for every
+    word at once, that would freeze the reading-reading term too, leaving no position."""
+    screen = " ".join(shown)
+    out = []
+    for where, text in (("voice", said), ("screen", screen)):
+        whole = "交叉项" in text and "不能随位置变" in text and "所有词" in text and "没了" in text
+        if not whole or "是 0" in text:
+            out.append(where)
+    if not ("不够" in said and "练习三" in said):
+        out.append("voice")
+    return sorted(set(out), key=["voice", "screen"].index)
 
 
 def test_learn_names_the_cross_terms_the_demo_has(scene):
@@ -216,6 +225,12 @@ def test_learn_names_the_cross_terms_the_demo_has(scene):
         pe = mathcore.sinusoidal_pe([m, m + figures.LOOP_GAP], pj.D_MODEL)
         cross.append(float((head.wq @ head.x) @ (head.wk @ pe[1]) + (head.wq @ pe[0]) @ (head.wk @ head.x)))
     assert max(cross) - min(cross) > 0.1
+
+
+def test_the_cross_term_check_sees_review_twelves_learn_wording():
+    old_said = "所以对那排钟来说，要让位置的影响只看 n − m，光把这两个矩阵学成特别的样子还不够：词和位置相乘的交叉项也要是 0，练习三会再碰到它们。"
+    old_shown = ["要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子，", "词和位置相乘的交叉项也要是 0"]
+    assert learn_omits_cross_terms(old_said, old_shown) == ["voice", "screen"]  # seeded: review 12's M4
 
 
 def test_the_cross_term_check_sees_the_old_learn_wording():
