@@ -97,7 +97,7 @@ class WhereOrderEnters(NarratedScene):
         dropped = theme.small_text("主流 Transformer 不走", color=theme.TEXT).move_to(doors[1].get_bottom() + 0.42 * UP)
         # M5 (review 12): labelled by content: lesson 2 covered road 1 (x + p, the clock row) and RoPE at its end
         before = theme.small_text("第一课、第二课末尾", color=theme.TEXT).move_to(doors[2].get_bottom() + 0.42 * UP)
-        taken = theme.small_text("第二课讲过，这一课细看", color=theme.HIGHLIGHT).move_to(
+        taken = theme.small_text("第二课讲过，本课细看", color=theme.HIGHLIGHT).move_to(
             doors[0].get_bottom() + 0.42 * UP
         )
         self.probe(

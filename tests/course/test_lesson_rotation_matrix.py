@@ -95,7 +95,7 @@ def door_labels_misdescribe(taken: str, before: str) -> list[str]:
     """M5 (review 12): the labels under the doors say what each lesson covered: lesson 2 covered road 1 (x + p,
     the clock row), so road 1 is not new in lesson 3, and RoPE's door is lessons 1 and 2's end, not "前两课"."""
     out = []
-    if "第二课" not in taken or "这一课" not in taken:
+    if "第二课" not in taken or not ("这一课" in taken or "本课" in taken):
         out.append("road 1")
     if "前两课" in before or "第一课" not in before or "第二课末尾" not in before:
         out.append("road 3")

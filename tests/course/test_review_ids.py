@@ -77,7 +77,11 @@ TENTH = Review("tenth", "content-review-10.md", _ids("M1-4 P1-4 L1-3"), re.compi
 ELEVENTH = Review(
     "eleventh", "content-review-11.md", _ids("M1-5 K1-8 P1-6 L1-7"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
 )
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH)
+# the twelfth (a fresh reader at b548e87), likewise
+TWELFTH = Review(
+    "twelfth", "content-review-12.md", _ids("M1-7 K1-4 P1-4 L1-6"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
