@@ -33,7 +33,7 @@ CLAIMS = {
 }
 COLS = {"key": -5.95, "claim": -5.05, "error": 1.45, "eps": 3.6, "mark": 5.4}
 NAMES = {"A1": "结论一", "A2": "结论二", "A3": "结论三", "A4": "结论四", "A5": "结论五"}  # as the voice says them
-BUG_NAME, BUG_CLAIM = "写错", "行向量左乘 $M_k$，当作往后拨"  # the row/column bug, run through the same check
+BUG_NAME, BUG_CLAIM = "写错", '$"PE"(n)^T M_k$：行向量在左，当作往后拨'  # the row/column bug; L3 (review 13): no 左乘
 HEADER_Y = 1.75
 ROW_Y0, ROW_STEP = 1.12, 0.5
 BUG_Y = -1.55  # the wrong version's row, under a rule

@@ -72,7 +72,9 @@ class WhereOrderEnters(NarratedScene):
                 VGroup(theme.body_text(a, color=theme.TEXT), theme.small_text(b, color=theme.TEXT))
                 .arrange(DOWN, buff=0.12)
                 .move_to(door.get_top() + 0.7 * DOWN)
-                for (a, b), door in zip((("路一", "改输入"), ("路二", "改计算次序"), ("路三", "改打分")), doors)
+                for (a, b), door in zip(
+                    (("第一条路", "改输入"), ("第二条路", "改计算次序"), ("第三条路", "改打分")), doors
+                )
             ]
         )
         plus = VGroup(

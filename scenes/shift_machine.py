@@ -482,8 +482,9 @@ class ShiftMachine(NarratedScene):
         self.settle(back)
 
         # -- lesson -----------------------------------------------------------------------------------
-        # L2, K4 (review 12): what gave the mistake away is the picture: the hands went back
-        lesson = theme.body_text("两种写法纸面上都对：指针往回走，才看出错", color=theme.HIGHLIGHT).move_to(
+        # L2, K4 (review 12): what gave the mistake away is the picture: the hands went back;
+        # M1 (review 13): only one of the two layouts is right, the other only looks it
+        lesson = theme.body_text("两种写法纸面上都像对：可有一种，指针往回拨", color=theme.HIGHLIGHT).move_to(
             np.array([0.0, -1.85, 0.0])
         )
         self.probe("lesson_text", shown=lesson.text)

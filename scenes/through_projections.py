@@ -172,20 +172,20 @@ class ThroughProjections(NarratedScene):
         box = SurroundingRectangle(
             VGroup(rows["added"]["name"], rows["added"]["numbers"], marks["added"]), color=theme.HIGHLIGHT, buff=0.12
         )
-        # M5 (review 9): the special W_Q, W_K alone are not enough; the word-position cross terms must not change
-        # with the position either (M4, review 12: not "be 0"), and for every word at once that also freezes the
-        # reading-reading term: no position left
+        # M5 (review 9), M4 (review 12), M2/P3 (review 13): the condition is on W_Q, W_K alone: the cross terms
+        # (word times reading) they make must depend on n - m only, not on the start (not "be 0", not "not
+        # change"); for every word at once the matrices must wipe the readings out: no position left
         learn = VGroup(
             theme.typst_text(
-                "要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子，",
+                "要让这一行变平，条件全在 $W_Q$、$W_K$ 上：",
                 color=theme.HIGHLIGHT,
                 font_size=TYPST * theme.SIZE_SMALL,
             ),
             theme.typst_text(
-                "词和位置的交叉项也不能随位置变；", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
+                "交叉项（词乘读数的两项）也得只看 $n - m$；", color=theme.HIGHLIGHT, font_size=TYPST * theme.SIZE_SMALL
             ),
             theme.typst_text(
-                "对所有词都这样，读数那一项也不动了：位置没了",
+                "对所有词都这样，读数只能被消掉：位置没了",
                 color=theme.HIGHLIGHT,
                 font_size=TYPST * theme.SIZE_SMALL,
             ),

@@ -67,9 +67,9 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
     for text in said.values():  # no bag of words re-run, no 狗咬人
         assert "狗咬人" not in text and "同一袋词" not in text and "softmax" not in text
     # K6 (review 11): no raw-index beat; the need opens from lesson 2's requirement 2, not seed 000 §1's chain
-    assert "raw_index" not in said and said["need"].startswith("路一要加的 p，要满足第二课的第二条")
+    assert "raw_index" not in said and said["need"].startswith("第一条路要加的 p，要满足第二课的第二条")
     doors = one(scene, "doors")
-    assert doors["names"] == [["路一", "改输入"], ["路二", "改计算次序"], ["路三", "改打分"]]
+    assert doors["names"] == [["第一条路", "改输入"], ["第二条路", "改计算次序"], ["第三条路", "改打分"]]
     # K6 (review 9): RoPE's place in lesson 2's pipeline terms (its third step turns q, k), not seed 001's words
     # P4 (review 10): when RoPE acts, said in words of its own (q, k made, before the score), not by lesson 2's
     # step numbers; voice and screen agree
@@ -80,10 +80,13 @@ def test_order_entry_recalls_lessons_one_and_two_and_opens_a_third_door():
         "第三步",
         "第三步",
     ]  # seeded: review 10's
-    assert "RoPE" in said["third_door"] and "改打分" in said["third_door"] and "回到路一" in said["third_door"]
+    assert "RoPE" in said["third_door"] and "改打分" in said["third_door"] and "回到第一条路" in said["third_door"]
+    # L4 (review 13): no bare 路一 (heard as 路易), voice or screen
+    assert road_names_stiff([*said.values(), *(n for n, _ in doors["names"])]) == []
+    assert road_names_stiff(["左边是路一，改输入", "路三"]) == ["左边是路一，改输入", "路三"]  # seeded: review 13
     # P3 (review 7): the voice names the roads in the order the screen numbers them, each with its screen name
     voice = said["two_doors"] + said["third_door"]
-    assert roads_said(voice) == ["路一", "路二", "路三", "路一"]
+    assert roads_said(voice) == ["第一条路", "第二条路", "第三条路", "第一条路"]
     for name, what in doors["names"]:
         assert f"{name}，{what.replace('次序', '的次序')}" in voice
     assert door_labels_misdescribe(doors["taken"], doors["before"]) == []
@@ -121,8 +124,12 @@ def seed_shaped(said: dict[str, str]) -> list[str]:
 
 def roads_said(text: str) -> list[str]:
     """The roads in the order the voice names them, as 路一 … 路三 (第一条路 and 第一条 are the same road)."""
-    names = {"一": "路一", "二": "路二", "三": "路三"}
-    return [names[m[1] or m[2]] for m in re.finditer(r"路([一二三])|第([一二三])条", text)]
+    return [f"第{m[1] or m[2]}条路" for m in re.finditer(r"路([一二三])|第([一二三])条", text)]
+
+
+def road_names_stiff(texts: list[str]) -> list[str]:
+    """The texts that name a road as 路一 … 路三 (L4, review 13: bookish, and 路一 is heard as 路易)."""
+    return [t for t in texts if re.search(r"路[一二三]", t)]
 
 
 def test_the_seed_shape_check_sees_the_old_roads():
@@ -137,7 +144,11 @@ def test_the_seed_shape_check_sees_the_old_roads():
 def test_the_road_order_check_sees_the_old_wording():
     # P3's seeded case: review 7's wording took road 2 first, then road 1, then road 3
     old = "先看第二条路：让词排成一队。第一条路在数据上动手。还有第三条：数据不动。这一课回到第一条。"
-    assert roads_said(old) == ["路二", "路一", "路三", "路一"] != ["路一", "路二", "路三", "路一"]
+    assert (
+        roads_said(old)
+        == ["第二条路", "第一条路", "第三条路", "第一条路"]
+        != ["第一条路", "第二条路", "第三条路", "第一条路"]
+    )
 
 
 #: K3, K5 (review 7): seed 000's coined headings and its two "ends" of a model, not the course's words
@@ -341,8 +352,9 @@ def test_assertions_live_rows(scene_d):
     assert verdict["passed"] == sum(a.passed for a in want) and verdict["shown"].startswith(f"{verdict['passed']} / 5")
     order = figures.parse_figure(figures.value("assert_err_order"))
     assert re.search(r"\$10\^\((-?\d+)\)\$", verdict["shown"])[1] == str(round(np.log10(order)))
-    # the voice says the same power of ten in words
-    assert f"10 的负 {-round(np.log10(order))} 次方" in scene.plan.cue("verdict").text
+    # M4 (review 13): the voice reads the ε column's range (1 ε … 12 ε), not one power of ten
+    in_eps = [a.error_in_eps for a in want]
+    assert "一到十几个 ε" in scene.plan.cue("verdict").text and round(min(in_eps)) == 1 and max(in_eps) < 20
     # the row of cue aN appears within that cue
     frames = {r["key"]: r["frame"] for r in rows}
     for a in want:
@@ -801,3 +813,63 @@ def test_the_takeaway_adds_an_angle():
     [said] = [c.text for sc in lesson.scenes for c in sc.cues if c.id == "rot_composition.takeaway"]
     assert not takeaway_confuses_steps(said)
     assert takeaway_confuses_steps("每根指针先转到位置 n 的角度，再把多出来的 k 补上")  # seeded: review 12's L4
+
+
+# -- review 13: M1, L2, M4, L3 (lesson 3's wording against its own screens) ------------------------------------
+def _cue_text(scene_id: str, cue_id: str) -> str:
+    lesson = load_course(load_config(None).lessons).lesson("rotation_matrix")
+    return next(
+        c.text
+        for s in lesson.scenes
+        if s.id.split(".")[-1] == scene_id
+        for c in s.cues
+        if c.id.split(".")[-1] == cue_id
+    )
+
+
+def wrong_layout_called_right(texts: list[str]) -> list[str]:
+    """M1 (review 13): the texts that call both layouts right (PE(n)ᵀ M_k lands k seats back, it only looks right),
+    or do not say that one of them goes back."""
+    return [t for t in texts if "都对" in t or "往回" not in t]
+
+
+def block_turns_back_yet_forward(machine: str) -> bool:
+    """L2 (review 13): the machine cue says the block turns back and the hands still go forward (it sounds like a
+    contradiction); it must say that to go forward, each block is written as the backward turn."""
+    return "照样往前" in machine or "成了倒转" in machine or not re.search(r"往前.*每一块.*倒转", machine)
+
+
+def test_review_13_shift_machine_wording():
+    from scenes import shift_machine
+
+    lesson, machine = _cue_text("shift_machine", "lesson"), _cue_text("shift_machine", "machine")
+    src = Path(shift_machine.__file__).read_text(encoding="utf-8")
+    shown = re.search(r'body_text\("(两种写法[^"]*)"', src)[1]
+    assert wrong_layout_called_right([lesson, shown]) == []
+    old = ["两种写法，纸面上都对；是指针往回走，才看出错来。", "两种写法纸面上都对：指针往回走，才看出错"]
+    assert wrong_layout_called_right(old) == old  # seeded: review 13's M1
+    assert not block_turns_back_yet_forward(machine)
+    assert block_turns_back_yet_forward("照第二课先 sin 的排法，同一块就成了倒转，指针照样往前走。")  # seeded: L2
+
+
+def test_review_13_error_sizes_match_the_screens():
+    """M4 (review 13): rotation_fidelity.norm says A2's error is about ten times A1's (the screen shows both), and
+    assertions_live.verdict says the errors run from 1 to a dozen-odd ε (its ε column), not "10⁻¹⁵ 上下"."""
+    a1, a2 = checks.a1_orthogonality(), checks.a2_preservation()
+    norm, verdict = _cue_text("rotation_fidelity", "norm"), _cue_text("assertions_live", "verdict")
+    assert "十来倍" in norm and "一样小" not in norm and 10 <= a2 / a1 < 20
+    in_eps = [a.error_in_eps for a in checks.lesson_assertions()]
+    assert "一到十几个 ε" in verdict and "上下" not in verdict
+    assert round(min(in_eps), 1) == 1.0 and 10 <= max(in_eps) < 20
+    old = "五条都通过，偏差都在 10 的负 15 次方上下，只是舍入误差。"
+    assert "上下" in old and not 10**-16 <= max(a.error for a in checks.lesson_assertions()) <= 10**-15  # seeded
+
+
+def test_review_13_bug_claim_says_which_side():
+    """L3 (review 13): the wrong product on screen is written out, PE(n)ᵀ M_k, with no 左乘/右乘."""
+    from scenes import assertions_live
+
+    claim = assertions_live.BUG_CLAIM
+    assert not re.search(r"[左右]乘", claim)
+    assert re.search(r'"PE"\(n\)\^T M_k', claim) and "在左" in claim
+    assert re.search(r"[左右]乘", "行向量左乘 $M_k$，当作往后拨")  # seeded: review 13's L3

@@ -207,10 +207,13 @@ def learn_omits_cross_terms(said: str, shown: list[str]) -> list[str]:
     screen = " ".join(shown)
     out = []
     for where, text in (("voice", said), ("screen", screen)):
-        whole = "交叉项" in text and "不能随位置变" in text and "所有词" in text and "没了" in text
-        if not whole or "是 0" in text:
+        # M2, P3 (review 13): the condition sits on the two matrices, the cross terms are said to be the word-times-
+        # reading terms, and they need only depend on n − m (not "not change with the position")
+        whole = "交叉项" in text and "词乘读数" in text and "所有词" in text and "没了" in text
+        on_matrices = "条件全在" in text and ("n − m" in text or "n - m" in text)
+        if not (whole and on_matrices) or "是 0" in text or "不能随位置变" in text or "不够" in text:
             out.append(where)
-    if not ("不够" in said and "练习三" in said):
+    if "练习三" not in said:
         out.append("voice")
     return sorted(set(out), key=["voice", "screen"].index)
 
@@ -231,6 +234,19 @@ def test_the_cross_term_check_sees_review_twelves_learn_wording():
     old_said = "所以对那排钟来说，要让位置的影响只看 n − m，光把这两个矩阵学成特别的样子还不够：词和位置相乘的交叉项也要是 0，练习三会再碰到它们。"
     old_shown = ["要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子，", "词和位置相乘的交叉项也要是 0"]
     assert learn_omits_cross_terms(old_said, old_shown) == ["voice", "screen"]  # seeded: review 12's M4
+
+
+def test_the_cross_term_check_sees_review_thirteens_learn_wording():
+    old_said = (
+        "所以对那排钟来说，要让位置的影响只看 n − m，光把两个矩阵学成特别的样子不够：词和位置的交叉项，"
+        "也不能随位置变。可对所有词都这样，读数那一项也不动了，位置信息全没了。练习三会再碰到交叉项。"
+    )
+    old_shown = [
+        "要让这一行变平，$W_Q$、$W_K$ 得长成特别的样子，",
+        "词和位置的交叉项也不能随位置变；",
+        "对所有词都这样，读数那一项也不动了：位置没了",
+    ]
+    assert learn_omits_cross_terms(old_said, old_shown) == ["voice", "screen"]  # seeded: review 13's M2, P3
 
 
 def test_the_cross_term_check_sees_the_old_learn_wording():
