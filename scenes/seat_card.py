@@ -51,7 +51,7 @@ class SeatNumberCard(NarratedScene):
         attn.move_to(np.array([5.0, 1.2, 0.0]))
         feed = Arrow(chips.get_right() + 0.1 * RIGHT, attn.get_left(), buff=0.1, color=theme.MUTED, stroke_width=4)
         only = theme.small_text("只收向量", color=theme.MUTED).next_to(attn, DOWN, buff=0.2)
-        write = theme.body_text("号码要先变成向量里的数", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
+        write = theme.body_text("座位也要藏进这行数里", color=theme.POSITION).move_to(np.array([0.0, -0.9, 0.0]))
         with self.cue("idea") as cue:
             self.play(FadeIn(header), FadeIn(chips), FadeIn(attn), Create(feed), run_time=cue.share(0.3))
             self.play(FadeIn(only), run_time=cue.share(0.15))

@@ -404,7 +404,20 @@ def test_lesson_1_names_the_conditions_of_its_order_and_distance_claims():
     assert distance_from_angle_faults(sentences) == []
     # the swap cue itself claims the order and names both sides of the condition
     swap = cue_text("rope_invariance", "swap")
-    assert ORDER_CLAIM.search(swap) and "方向不同" in swap and re.search(r"q、k\s*一样[^。]*不变", swap)
+    assert ORDER_CLAIM.search(swap) and "方向不同" in swap and re.search(r"方向一样[^。]*不变", swap)
+    assert bare_sameness_faults(swap) == []
+
+
+def bare_sameness_faults(text: str) -> list[str]:
+    """Review 13, M5: the swap's symmetric case is q and k pointing the same way (cos(±Δ) alike), not q and k
+    being equal: a bare "q、k 一样" hides the condition (this q and k differ in length)."""
+    return [m.group(0) for m in re.finditer(r"q、k\s*一样", text)]
+
+
+def test_bare_sameness_check_catches_review_13s_swap():
+    old = "前提是 q、k 本来方向不同；q、k 一样的话，对调了也不变。"
+    assert bare_sameness_faults(old) == ["q、k 一样"]
+    assert bare_sameness_faults("前提是 q、k 本来方向不同；方向一样的话，对调了也不变。") == []
 
 
 def test_the_swap_tells_the_order_only_because_k_starts_ahead():

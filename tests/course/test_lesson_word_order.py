@@ -237,6 +237,63 @@ def test_rope_score_is_qualified():
     assert score_qualifier_problems("k 比 q 多转的角只由 n − m 决定，所以两个词的分数，只看它们相隔几个座位、谁在前。")
 
 
+def seed_chain_problems(idea: str, card: str, overview_seat: str) -> list[str]:
+    """Review 13, K1: the x + p explanation starts from the one row attention receives and works back, so it does
+    not run seed 001 §二's chain (attention sees only vectors → write the seat in → a p per seat → same length,
+    add → send to attention). Caught: the lead-in blind_bag already made ("看不见号码", "变成数"); the card's
+    same-length rule said before the merge rather than read off the merged row; the overview naming attention
+    only after p, as the end of the chain."""
+    from coursekit.content.cue_text import strip_bookmarks
+
+    out = []
+    if re.search(r"看不见号码|(号码|座位)[^。]{0,6}变成[^。]{0,4}数", idea):
+        out.append("idea repeats blind_bag's lead-in (attention cannot see the number → make it numbers)")
+    before, _, after = card.partition("{@merge}")
+    if not after or re.search(r"一样(多|长)|格数一样", before) or not re.search(r"格数一样|一样(多|长)", after):
+        out.append("card states the same length before the merged row, not from it")
+    body = strip_bookmarks(overview_seat)[0].split("。", 1)[-1]
+    if "注意力" not in body or "位置向量 p" not in body or body.index("注意力") > body.index("位置向量 p"):
+        out.append("overview.seat reaches attention only after p (the seed's order)")
+    return out
+
+
+def test_seat_card_starts_from_the_row_attention_receives():
+    from tests.support.course_text import course
+
+    raw = course()[1]  # the cues as written, {@merge} kept
+    idea, said = (next(c.text for c in raw.scene("seat_card").cues if c.short_id == i) for i in ("idea", "card"))
+    seat = next(c.text for c in raw.scene("word_order_overview").cues if c.short_id == "seat")
+    assert seed_chain_problems(idea, said, seat) == []
+    assert idea.index("注意力") < idea.index("0 号到 4 号")  # the picture's right side first
+    old_idea = (
+        "这五个词从左往右，坐 0 号到 4 号，号码从 0 数起。号码写在词底下，右边的注意力却只拿得到每个词那串数，"
+        "看不见号码。要让它知道，号码也要变成数，加进那一串里。"
+    )
+    old_card = (
+        "怎么加进去？上面这串是词的 x；每个座位也配一串数，叫位置向量 p。两串数一个对一个相加，所以 p 和 x 的数"
+        "一样多。{@merge}加出来只剩一行数：哪部分是词义，哪部分是座位，已经拆不开了。"
+    )
+    old_seat = (
+        "每个词都看得到整句话、又不加位置信息时，注意力分不出这两行。看左边：上面一行是词向量 x，下面一行是座位的"
+        "数，叫位置向量 p。两行数一个对一个加起来，合成一行，再送进右边的注意力。"
+    )
+    assert len(seed_chain_problems(old_idea, old_card, old_seat)) == 3
+
+
+def misheard_sentence_swaps(text: str) -> list[str]:
+    """Review 13, L1: "换句话" not followed by 说 is heard as the idiom 换句话说 ("in other words")."""
+    return [text[max(0, m.start() - 6) : m.end() + 2] for m in re.finditer(r"换句话(?!说)", text)]
+
+
+def test_no_sentence_swap_heard_as_in_other_words():
+    from tests.support.course_text import narration_places
+
+    assert [p.where for p in narration_places() if p.lesson == "word_order" and misheard_sentence_swaps(p.text)] == []
+    old = "右边除以句子长度：数小了，可同一座位换句话，读数就不同，一步也变了。"
+    assert misheard_sentence_swaps(old) == ["，可同一座位换句话，读"]
+    assert misheard_sentence_swaps("换句话说，读数变了。") == []
+
+
 def test_seat_card_adds_without_the_transparency_image():
     """seat_card.card (review 6, L4): transparencies laid together do not add; the cue says the sum plainly."""
     said = build("seat_card").plan.cue("card").text

@@ -7,6 +7,7 @@ Built once per run from its real narration plan; how these checks work: tests/co
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -199,6 +200,24 @@ def unique_recompute_problems(text: str) -> list[str]:
     if "第一课" not in text or "钟 64" not in text:
         out.append("unique does not point back to lesson 1's pair and clock 64")
     return out
+
+
+def lesson1_pair_problems(text: str) -> list[str]:
+    """Review 13, M3: lesson 1 compared distances 0 and 44 (q to k), not seats; unique may point back to that
+    pair only as distances (相距 / 距离), while its own rows are seats."""
+    out = []
+    if "第一课" in text and re.search(r"0\s*号和\s*44\s*号", text) and not re.search(r"(相距|距离)\s*0", text):
+        out.append("unique calls lesson 1's distances 0 and 44 seats")
+    if re.search(r"号[^。；]{0,3}第一课比过", text):
+        out.append("unique says lesson 1 compared these seats")
+    return out
+
+
+def test_lesson1_pair_check_catches_review_13s_unique():
+    old = "表里这两行是 0 号和 44 号，第一课比过。钟 0 上，44 号几乎转回原处；拉开它们的是钟 64。"
+    assert len(lesson1_pair_problems(old)) == 2
+    unique = narration_scene("clock_row_paper").plan.cue("unique").text
+    assert lesson1_pair_problems(unique) == [] and "座位" in unique
 
 
 def test_clock_row_paper_ticks_each_requirement_in_its_own_cue():
