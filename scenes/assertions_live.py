@@ -19,7 +19,7 @@ from mathcore import checks
 from narration import figures
 from scenes import theme
 from scenes.base import NarratedScene
-from scenes.mobjects.sci_figure import sci_line, typst_sci
+from scenes.mobjects.sci_figure import typst_sci
 
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 
@@ -33,7 +33,7 @@ CLAIMS = {
 }
 COLS = {"key": -5.95, "claim": -5.05, "error": 1.45, "eps": 3.6, "mark": 5.4}
 NAMES = {"A1": "结论一", "A2": "结论二", "A3": "结论三", "A4": "结论四", "A5": "结论五"}  # as the voice says them
-BUG_NAME, BUG_CLAIM = "写错", '$"PE"(n)^T M_k$：行向量在左，当作往后拨'  # the row/column bug; L3 (review 13): no 左乘
+BUG_NAME, BUG_CLAIM = "写错", '$"PE"(n)^T M_k$：当作往后拨'  # the row/column bug; L3 (review 13): no 左乘
 HEADER_Y = 1.75
 ROW_Y0, ROW_STEP = 1.12, 0.5
 BUG_Y = -1.55  # the wrong version's row, under a rule
@@ -207,17 +207,17 @@ class AssertionsLive(NarratedScene):
 
         # -- verdict: all five pass; a check is not a proof ----------------------------------------------------
         passed = sum(a.passed for a in results)
-        verdict = sci_line(
-            f"{passed} / {len(results)} 通过：偏差都在 ",
-            figures.value("assert_err_order"),
-            " 上下，只是舍入误差",
+        # M4 (review 13): the ε column's range, as the voice says it (not one power of ten)
+        in_eps = [a.error_in_eps for a in results if a.passed]
+        verdict = theme.body_text(
+            f"{passed} / {len(results)} 通过：偏差在 {min(in_eps):.0f} 到 {max(in_eps):.0f} 个 ε 之间，只是舍入误差",
             color=theme.HIGHLIGHT,
-            text_size=theme.SIZE_SMALL + 4,
+            font_size=theme.SIZE_SMALL + 4,
         )
         verdict.move_to(np.array([0.0, VERDICT_Y, 0.0]))
         not_proof = theme.body_text(NOT_PROOF, color=theme.HIGHLIGHT, font_size=theme.SIZE_SMALL + 4)
         not_proof.move_to(np.array([0.0, VERDICT_Y, 0.0]))
-        self.probe("verdict", passed=passed, total=len(results), shown=verdict.typst_code, not_proof=not_proof.text)
+        self.probe("verdict", passed=passed, total=len(results), shown=verdict.text, not_proof=not_proof.text)
         with self.cue("verdict") as cue:
             self.play(FadeIn(verdict), run_time=cue.share(0.15))
             self.play(

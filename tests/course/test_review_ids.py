@@ -81,7 +81,11 @@ ELEVENTH = Review(
 TWELFTH = Review(
     "twelfth", "content-review-12.md", _ids("M1-7 K1-4 P1-4 L1-6"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
 )
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH)
+# the thirteenth (a fresh reader at d748fcd), likewise
+THIRTEENTH = Review(
+    "thirteenth", "content-review-13.md", _ids("M1-5 K1-1 P1-3 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
