@@ -22,7 +22,6 @@ from coursekit.content.figures import (  # the formatters are re-exported: scene
     fmt_dec,
     fmt_fixed,
     fmt_int,
-    fmt_order,
     fmt_point,
     fmt_sci,
     parse_figure,
@@ -324,11 +323,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     # ε's two parts are read off its written form, so they say what the screen's 2.2×10⁻¹⁶ says
     "eps_mant": lambda: fmt_sci(checks.EPS).split("×10")[0],
     "eps_exp": lambda: fmt_int(-np.floor(np.log10(checks.EPS))),
-    "assert_err_exp": lambda: fmt_int(-round(np.log10(np.median([a.error for a in checks.lesson_assertions()])))),
     # rot_composition: the angle pairs A3 sweeps (every 5th degree of one turn, each with each)
     "a3_pairs": lambda: fmt_int(_composition_errors().size),
     "assert_bound_eps": lambda: fmt_int(checks.BOUND_IN_EPS),
-    "assert_err_order": lambda: fmt_order(np.median([a.error for a in checks.lesson_assertions()])),
     # trig_to_rope (lesson 1): the first pair's extra turn (n − m)θ, and the pair with its order turned round
     "rope_pair_turn_deg": lambda: fmt_int((ROPE_PAIRS[0][1] - ROPE_PAIRS[0][0]) * THETA_DEG),
     "rope_swap_gap_deg": lambda: fmt_int(np.degrees(rope_swap_gap())),

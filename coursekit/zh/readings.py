@@ -46,9 +46,8 @@ pinned too: each one found outside a pinned word is reported, as a word (``Repor
 
 Numbers are read out first, as people say them (``coursekit.zh.numbers``). Formulas are spoken the way
 a teacher reads them aloud, through ``terms`` (10000^(−2i/d): 一万的负 d 分之 2i 次方, the fraction read
-denominator first as in class). Measured errors are spoken as an order of magnitude (不到 10⁻¹⁵, 在
-10⁻¹⁵ 上下: figures such as ``t1_err_ceil``, ``assert_err_order``); the exact figures (8.9×10⁻¹⁶) are
-drawn on screen, not read out.
+denominator first as in class). Measured errors are spoken as an order of magnitude (不到 10⁻¹⁵) or in
+units of ε; the exact figures (8.9×10⁻¹⁶) are drawn on screen, not read out.
 
 ``python -m coursekit.content.reading_check`` runs it over the course (``coursekit.content.reading_check``)
 and prints the counts and every occurrence it cannot justify.

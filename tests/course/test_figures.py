@@ -239,12 +239,7 @@ EXPECTED: dict[str, tuple[object, tuple[str, float]]] = {
     "eps_exp": (-float(round(np.log10(np.finfo(np.float64).eps))), ("abs", 0.0)),
     # ... and ε's leading digits: ε = eps_mant × 10^(−eps_exp), the spacing of doubles next to 1 (L3, review 5)
     "eps_mant": (np.finfo(np.float64).eps * 10.0**16, ("abs", 0.05)),
-    "assert_err_exp": (-float(round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2]))), ("abs", 0.0)),
     "assert_bound_eps": (checks.BOUND / np.finfo(np.float64).eps, ("abs", 1e-6)),
-    "assert_err_order": (
-        10.0 ** round(np.log10(sorted(a.error for a in checks.lesson_assertions())[2])),
-        ("rel", 1e-9),
-    ),
     # order_entry: |x_猫 + raw index| at seats 5 and 50 (x has 4 standard-normal entries, the index adds p to each)
     # trig_to_rope rope_invariance: k's extra turn three seats on, and k three seats *before* q (q at 3, k at 0):
     # the folded angle between the turned arrows and the score
