@@ -212,6 +212,9 @@ def test_fixed_misreadings_stay_fixed():
     assert py("而且从哪儿往右挪一个座位")[2:4] == ["cong2", "nar3"]
     # the measure word (review 10, L1): was zhǐ, "两纸猫"
     assert py("两只“猫”比猫和狗还不像")[:2] == ["liang3", "zhi1"]
+    # the complement 得 (review 14, L1): was dé, as in 得到 "to obtain"
+    assert py("每个词都看得到整句话")[4:7] == ["kan4", "de5", "dao4"]
+    assert py("两个矩阵得到的")[4:6] == ["de2", "dao4"]  # 得到 itself keeps dé
 
 
 def test_this_course_keeps_its_transliterations_rules_in_its_lexicon():

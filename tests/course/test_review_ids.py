@@ -85,7 +85,25 @@ TWELFTH = Review(
 THIRTEENTH = Review(
     "thirteenth", "content-review-13.md", _ids("M1-5 K1-1 P1-3 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
 )
-REVIEWS = (SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH)
+# the fourteenth (a fresh reader at a03932d), likewise: no E and no K found
+FOURTEENTH = Review(
+    "fourteenth", "content-review-14.md", _ids("M1-2 P1-3 L1-2"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+)
+REVIEWS = (
+    SECOND,
+    THIRD,
+    FOURTH,
+    FIFTH,
+    SIXTH,
+    SEVENTH,
+    EIGHTH,
+    NINTH,
+    TENTH,
+    ELEVENTH,
+    TWELFTH,
+    THIRTEENTH,
+    FOURTEENTH,
+)
 ID_LIKE = re.compile(r"\b[EMKPL]\d+\b")
 
 
