@@ -351,7 +351,7 @@ def test_distances_are_not_counted_with_ge():
 #: a claim that RoPE tells which word comes first, and the conditions that make it true (k starts in another
 #: direction than q; with q = k both orders score alike)
 ORDER_CLAIM = re.compile(r"谁在前[^。？]{0,10}(分得出|分得清|分辨|记下)|(记下|分得出|分得清|分辨)[^。？]{0,16}谁在前")
-ORDER_CONDITION = re.compile(r"方向不同|多偏|q\s*=\s*k|q、k\s*一样")
+ORDER_CONDITION = re.compile(r"方向不同|不在一条直线上|多偏|q\s*=\s*k|q、k\s*一样")
 
 
 def unconditioned_order_claims(texts: list[str]) -> list[str]:
@@ -404,8 +404,23 @@ def test_lesson_1_names_the_conditions_of_its_order_and_distance_claims():
     assert distance_from_angle_faults(sentences) == []
     # the swap cue itself claims the order and names both sides of the condition
     swap = cue_text("rope_invariance", "swap")
-    assert ORDER_CLAIM.search(swap) and "方向不同" in swap and re.search(r"方向一样[^。]*不变", swap)
+    assert ORDER_CLAIM.search(swap) and "不在一条直线上" in swap and re.search(r"同向或反向[^。]*不变", swap)
     assert bare_sameness_faults(swap) == []
+    # M1 (review 14): q and k pointing opposite ways are blind to the swap too (−cos(±Δ) alike), so the
+    # condition is "not on one line", not "different directions"; the facts from mathcore
+    q, theta = np.array(figures.ROPE_PAIR_Q), np.radians(figures.THETA_DEG)
+    for k in (0.8 * q, -0.8 * q):
+        assert mathcore.rope_score(q, k, 3, 0, theta) == pytest.approx(mathcore.rope_score(q, k, 0, 3, theta))
+    k = np.array(figures.ROPE_PAIR_K)
+    assert abs(mathcore.rope_score(q, k, 3, 0, theta) - mathcore.rope_score(q, k, 0, 3, theta)) > 0.5
+    assert swap_condition_faults(swap) == []
+    assert swap_condition_faults("前提是 q、k 本来方向不同；方向一样的话，对调了也不变。")  # seeded: round 13
+
+
+def swap_condition_faults(text: str) -> list[str]:
+    """Review 14, M1: the swap's condition given as "方向不同" (opposite q, k differ in direction and are still
+    blind to the swap) or its symmetric case as "方向一样" alone."""
+    return [m.group(0) for m in re.finditer(r"方向不同|方向一样", text)]
 
 
 def bare_sameness_faults(text: str) -> list[str]:
@@ -611,7 +626,7 @@ def test_the_swap_is_said_in_two_cues_that_a_listener_can_hold():
     the one-seat pair in the next; the summary's recap does not pack them again."""
     swap, special = cue_text("rope_invariance", "swap"), cue_text("rope_invariance", "right_angle")
     assert swap_packing_faults(swap, special) == []
-    assert "方向不同" in swap and "{rope_swap_gap_deg}°" in swap and "{rope_swap_score}" in swap
+    assert "不在一条直线上" in swap and "{rope_swap_gap_deg}°" in swap and "{rope_swap_score}" in swap
     # seeded: review 10's swap cue, all of it in one breath
     old = (
         "再把先后对调：q 在 3，k 在 0，还是相距 3，只是 k 跑到了 q 前面。{@angle}夹角是 {rope_swap_gap_deg}°，点积是正的 "
@@ -623,7 +638,7 @@ def test_the_swap_is_said_in_two_cues_that_a_listener_can_hold():
     assert len(faults) == 3 and "8 figures" in faults[0]
     # the recap says one of the swap's figures, not the lead, the score behind and the score ahead again
     recap = cue_text("summary_table", "recap_three")
-    assert re.findall(r"\{([a-z0-9_]+)\}", recap) == ["rope_swap_score"] and "方向不同" in recap
+    assert re.findall(r"\{([a-z0-9_]+)\}", recap) == ["rope_swap_score"] and "不在一条直线上" in recap
     old_recap = (
         "前面那对 k 起初多偏 {rope_pair_lead_deg}°，相距 3，k 在后是 {rope_pair_score}，在前是正的 {rope_swap_score}"
     )
