@@ -51,44 +51,37 @@ THIRD = Review(
     re.compile(r"^### ([EMKPL]\d+)\. ", re.M),
     coverage=("coverage §0", "coverage §5"),
 )
+#: a fresh reader's finding heading: "### M1. title" (the third review's shape, kept since)
+FRESH_HEADING = re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
+
+
+def fresh(name: str, number: int, spec: str) -> Review:
+    """A fresh reading filed as content-review-<number>.md (outside the repository from the fourth on)."""
+    return Review(name, f"content-review-{number}.md", _ids(spec), FRESH_HEADING)
+
+
 # the fourth reading (a fresh reader at 0c1e9ad) was not filed in shared/reviews: its ids are kept here only
-FOURTH = Review(
-    "fourth", "content-review-4.md", _ids("E1-2 M1-6 K1-4 P1-8 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+FOURTH = fresh("fourth", 4, "E1-2 M1-6 K1-4 P1-8 L1-4")
 # the fifth (a fresh reader at 17cbb22), likewise not filed in shared/reviews
-FIFTH = Review("fifth", "content-review-5.md", _ids("M1-3 K1-4 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
+FIFTH = fresh("fifth", 5, "M1-3 K1-4 P1-4 L1-4")
 # the sixth (a fresh reader at f0f762c), likewise
-SIXTH = Review(
-    "sixth", "content-review-6.md", _ids("E1-1 M1-5 K1-10 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+SIXTH = fresh("sixth", 6, "E1-1 M1-5 K1-10 P1-4 L1-4")
 # the seventh (a fresh reader at 632bc01), likewise
-SEVENTH = Review(
-    "seventh", "content-review-7.md", _ids("M1-5 K1-6 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+SEVENTH = fresh("seventh", 7, "M1-5 K1-6 P1-4 L1-4")
 # the eighth (a fresh reader at c03c5ba), likewise
-EIGHTH = Review("eighth", "content-review-8.md", _ids("M1-4 K1-4 P1-4 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
+EIGHTH = fresh("eighth", 8, "M1-4 K1-4 P1-4 L1-4")
 # the ninth (a fresh reader at 94c243b), likewise
-NINTH = Review(
-    "ninth", "content-review-9.md", _ids("E1-1 M1-5 K1-6 P1-6 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+NINTH = fresh("ninth", 9, "E1-1 M1-5 K1-6 P1-6 L1-4")
 # the tenth (a fresh reader at c1f66fa), likewise: no E and no K found
-TENTH = Review("tenth", "content-review-10.md", _ids("M1-4 P1-4 L1-3"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M))
+TENTH = fresh("tenth", 10, "M1-4 P1-4 L1-3")
 # the eleventh (a fresh reader at b437503), likewise
-ELEVENTH = Review(
-    "eleventh", "content-review-11.md", _ids("M1-5 K1-8 P1-6 L1-7"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+ELEVENTH = fresh("eleventh", 11, "M1-5 K1-8 P1-6 L1-7")
 # the twelfth (a fresh reader at b548e87), likewise
-TWELFTH = Review(
-    "twelfth", "content-review-12.md", _ids("M1-7 K1-4 P1-4 L1-6"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+TWELFTH = fresh("twelfth", 12, "M1-7 K1-4 P1-4 L1-6")
 # the thirteenth (a fresh reader at d748fcd), likewise
-THIRTEENTH = Review(
-    "thirteenth", "content-review-13.md", _ids("M1-5 K1-1 P1-3 L1-4"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+THIRTEENTH = fresh("thirteenth", 13, "M1-5 K1-1 P1-3 L1-4")
 # the fourteenth (a fresh reader at a03932d), likewise: no E and no K found
-FOURTEENTH = Review(
-    "fourteenth", "content-review-14.md", _ids("M1-2 P1-3 L1-2"), re.compile(r"^### ([EMKPL]\d+)\. ", re.M)
-)
+FOURTEENTH = fresh("fourteenth", 14, "M1-2 P1-3 L1-2")
 REVIEWS = (
     SECOND,
     THIRD,
