@@ -44,10 +44,10 @@ MANIM_QUALITY_FLAG = {"low": "l", "medium": "m", "high": "h", "4k": "k"}
 # 2 is what x264 chose by itself on the 2-core reference machine. Note: x264 with 2 threads is not
 # byte-deterministic (an IDR packet can come out a byte apart between runs); decoded frames are equal.
 ENCODER_THREADS = 2
-# The x264 preset per quality, over whatever the course's manim.cfg names (this course: "veryfast"; Manim's
-# own default is "medium"). 480p15 is the authoring preview: "superfast" renders the longest scene in 21.7 s
-# of Manim instead of 28.3 s with "veryfast", for a file 40 % larger, and its frames look the same. The
-# delivered qualities keep the course's choice.
+# The x264 preset per quality, over whatever the course's manim.cfg names (Manim's own default is "medium").
+# 480p15 is the authoring preview: "superfast" rendered the longest scene in 21.7 s of Manim instead of
+# 28.3 s with "veryfast", for a file 40 % larger, and its frames look the same. The delivered qualities keep
+# the course's choice.
 ENCODER_PRESET = {"low": "superfast"}
 
 
