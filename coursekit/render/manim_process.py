@@ -9,6 +9,7 @@ exactly its planned frames, which ``run_manim`` checks with ffprobe.
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import shutil
@@ -51,10 +52,31 @@ ENCODER_THREADS = 2
 ENCODER_PRESET = {"low": "superfast"}
 
 
-def encoder_options(quality: str) -> dict[str, str]:
-    """What every render of ``quality`` tells x264 (local or on a Dask worker); part of the scene-cache key."""
+def course_encoder_options(root: Path | None = None) -> dict[str, str]:
+    """The x264 options the course's ``manim.cfg`` names (``[video_encoder.options]``), read as Manim reads
+    them. Manim replaces that whole section with the ``--encoder-option`` pairs of its command line, so a
+    render that passes any must pass these too."""
+    cfg = (root or course_root()) / "manim.cfg"
+    if not cfg.exists():
+        return {}
+    parser = configparser.ConfigParser()
+    try:
+        parser.read(cfg, encoding="utf-8")
+    except configparser.Error as e:
+        first = str(e).splitlines()[0]
+        raise UserError(f"{cfg}: {first}; fix the file (Manim's config format: [section] then key = value)") from None
+    if not parser.has_section("video_encoder.options"):
+        return {}
+    return dict(parser.items("video_encoder.options", raw=True))
+
+
+def encoder_options(quality: str, root: Path | None = None) -> dict[str, str]:
+    """What every render of ``quality`` tells x264 (local or on a Dask worker); part of the scene-cache key:
+    the threads pinned (unless the course's manim.cfg names them), the course's own options, and the preview
+    preset over them."""
     return {
         "threads": str(ENCODER_THREADS),
+        **course_encoder_options(root),
         **({"preset": ENCODER_PRESET[quality]} if quality in ENCODER_PRESET else {}),
     }
 

@@ -122,10 +122,47 @@ def test_key_changes_with_the_encoder_settings(monkeypatch):
 
     plan = narration_scene_plan("unit_circle", voice_name="silent")
     k = scene_key(plan, MODULE, "low")
-    assert manim_process.encoder_options("low") == {"threads": "2", "preset": "superfast"}
-    assert manim_process.encoder_options("high") == {"threads": "2"}
+    course = manim_process.course_encoder_options()
+    assert manim_process.encoder_options("low") == {"threads": "2", **course, "preset": "superfast"}
+    assert manim_process.encoder_options("high") == {"threads": "2", **course}
     monkeypatch.setitem(manim_process.ENCODER_PRESET, "low", "ultrafast")
     assert scene_key(plan, MODULE, "low") != k
+
+
+def test_the_course_manim_cfg_reaches_x264(tmp_path):
+    """Manim replaces manim.cfg's [video_encoder.options] with the command line's --encoder-option pairs, so
+    the engine passes the course's own with its pins. Seeded: the options as they were passed before
+    (threads only: the course's preset never reached x264, which encoded at its default, medium)."""
+    from coursekit.render import manim_process
+
+    (tmp_path / "manim.cfg").write_text("[video_encoder.options]\ncrf = 30\npreset = ultrafast\n", encoding="utf-8")
+    high = manim_process.encoder_options("high", tmp_path)
+    assert high == {"threads": "2", "crf": "30", "preset": "ultrafast"}
+    assert manim_process.encoder_options("low", tmp_path) == {"threads": "2", "crf": "30", "preset": "superfast"}
+    assert encoder_faults({"threads": "2"}, tmp_path) == ["crf = 30", "preset = ultrafast"]  # seeded
+    assert encoder_faults(high, tmp_path) == []
+    # this course: every option its manim.cfg names is what Manim is told at the delivered qualities
+    for quality in ("medium", "high", "4k"):
+        assert encoder_faults(manim_process.encoder_options(quality), manim_process.course_root()) == []
+
+
+def encoder_faults(passed: dict[str, str], root) -> list[str]:
+    """The course's manim.cfg options that the options passed to Manim leave out or change."""
+    import configparser
+
+    parser = configparser.ConfigParser()
+    parser.read(root / "manim.cfg", encoding="utf-8")
+    named = dict(parser.items("video_encoder.options")) if parser.has_section("video_encoder.options") else {}
+    return [f"{k} = {v}" for k, v in named.items() if passed.get(k) != v]
+
+
+def test_a_broken_manim_cfg_is_one_clear_line(tmp_path):
+    from coursekit.core.errors import UserError
+    from coursekit.render import manim_process
+
+    (tmp_path / "manim.cfg").write_text("preset = ultrafast\n", encoding="utf-8")  # no section header
+    with pytest.raises(UserError, match=r"manim\.cfg: .*fix the file"):
+        manim_process.encoder_options("high", tmp_path)
 
 
 @pytest.mark.parametrize(
