@@ -297,8 +297,10 @@ def phase_preview() -> dict:
     longest = max(scenes, key=lambda s: s.duration)
     walls = []
     for _ in range(3):
+        # cold: nothing of this scene's earlier preview is left, the studio's stretches included
         shutil.rmtree(out / "manim" / longest.id, ignore_errors=True)
-        for f in (out / "preview").glob(f"{longest.id}.*"):
+        shutil.rmtree(out / "preview" / "stretches" / longest.id, ignore_errors=True)
+        for f in [*(out / "preview").glob(f"{longest.id}.*"), *(out / "work").glob(f"*/{longest.id}.*")]:
             f.unlink()
         walls.append(run(["preview", longest.id], out))
     wall = statistics.median(walls)
