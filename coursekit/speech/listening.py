@@ -250,15 +250,22 @@ def _load(model_dir: str):
 RUNAWAY = re.compile(r"(.{1,4}?)\1{5,}")
 
 
+def hotwords_failed(text: str) -> bool:
+    """Whether a transcript decoded with hotwords must be decoded again without them: it ran away
+    (``RUNAWAY``), or it is empty (seen on kokoro's attention_blind.setup, 2026-12-06: nothing with the
+    course's words given, the whole sentence without them)."""
+    return not text or bool(RUNAWAY.search(text))
+
+
 def _run(model_dir: str, wav: str, settings: dict) -> tuple[str, float, float, float]:
     """Transcribe one file in this process: (text, audio seconds, model wall seconds, model CPU seconds).
-    A transcript that runs away (``RUNAWAY``) with hotwords given is decoded again without them, and that
-    one is kept: the same audio still always gives the same transcript."""
+    A transcript that fails with hotwords given (``hotwords_failed``) is decoded again without them, and
+    that one is kept: the same audio still always gives the same transcript."""
     model = _load(model_dir)
     t0, c0 = time.perf_counter(), time.process_time()
     segments, info = model.transcribe(wav, **settings)
     text = "".join(s.text for s in segments).strip()  # decoding happens here, segment by segment
-    if settings.get("hotwords") and RUNAWAY.search(text):
+    if settings.get("hotwords") and hotwords_failed(text):
         plain = {k: v for k, v in settings.items() if k != "hotwords"}
         segments, info = model.transcribe(wav, **plain)
         text = "".join(s.text for s in segments).strip()
@@ -317,7 +324,7 @@ class Recogniser:
             "faster_whisper": faster_whisper.__version__,
             "load": MODEL_SETTINGS,
             "transcribe": self.settings,
-            "runaway": RUNAWAY.pattern if self.settings.get("hotwords") else None,
+            "runaway": f"{RUNAWAY.pattern} or empty" if self.settings.get("hotwords") else None,
         }
 
     @functools.cached_property

@@ -339,6 +339,16 @@ def test_a_runaway_transcript_is_caught_and_no_cue_of_the_course_looks_like_one(
     assert [t for t in spoken if RUNAWAY.search(t)] == []
 
 
+def test_an_empty_or_runaway_transcript_is_decoded_again_without_hotwords():
+    """Seeded: the rule before, runaway only, kept the empty transcript of a cue kokoro had spoken whole."""
+    from coursekit.speech.listening import RUNAWAY, hotwords_failed
+
+    assert hotwords_failed("")
+    assert not (lambda text: bool(RUNAWAY.search(text)))("")  # the old rule: an empty transcript was kept
+    assert hotwords_failed("辰" * 30)
+    assert not hotwords_failed("插一个问题，我等你和你等我，谁等谁正好反过来。")
+
+
 def test_the_runaway_retry_is_part_of_the_transcript_cache_key(tmp_path):
     from coursekit.speech.listening import Recogniser
 
