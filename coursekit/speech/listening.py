@@ -252,7 +252,7 @@ RUNAWAY = re.compile(r"(.{1,4}?)\1{5,}")
 
 def hotwords_failed(text: str) -> bool:
     """Whether a transcript decoded with hotwords must be decoded again without them: it ran away
-    (``RUNAWAY``), or it is empty (seen on kokoro's attention_blind.setup, 2026-12-06: nothing with the
+    (``RUNAWAY``), or it is empty (seen 2026-12-06 on a 9 s cue kokoro had spoken whole: nothing with the
     course's words given, the whole sentence without them)."""
     return not text or bool(RUNAWAY.search(text))
 
