@@ -7,7 +7,7 @@ nothing; it prints what differs and exits 1 if anything does).
 
 ON_DIR and OFF_DIR hold the delivered lessons (``*.mp4``, matched by name). For each lesson it compares:
 
-- the video stream's frame count (packets, ``ffprobe -count_packets``);
+- the video stream's frame count (packets, as ``coursekit.core.media_tools.video_frames`` counts them);
 - the chapters (start, end and title of each);
 - the audio (the MD5 of its decoded samples, ffmpeg's ``md5`` muxer);
 
@@ -20,40 +20,31 @@ count as infinite).
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-def _probe(path: Path, *args: str) -> dict:
-    out = subprocess.run(
-        ["ffprobe", "-v", "error", "-of", "json", *args, str(path)], capture_output=True, text=True, check=True
-    )
-    return json.loads(out.stdout)
+from coursekit.core.media_tools import probe  # noqa: E402
 
 
-def frame_count(path: Path) -> int:
-    info = _probe(path, "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets")
-    return int(info["streams"][0]["nb_read_packets"])
+class Lesson:
+    """One delivered lesson, probed once (ffprobe with packets counted: ``coursekit.core.media_tools.probe``)."""
 
-
-def size(path: Path) -> tuple[int, int]:
-    s = _probe(path, "-select_streams", "v:0", "-show_entries", "stream=width,height")["streams"][0]
-    return int(s["width"]), int(s["height"])
-
-
-def duration(path: Path) -> float:
-    return float(_probe(path, "-show_entries", "format=duration")["format"]["duration"])
-
-
-def chapters(path: Path) -> list[tuple[str, str, str]]:
-    return [
-        (c["start_time"], c["end_time"], c.get("tags", {}).get("title", ""))
-        for c in _probe(path, "-show_chapters")["chapters"]
-    ]
+    def __init__(self, path: Path) -> None:
+        info = probe(path, count_packets=True)
+        video = next(s for s in info["streams"] if s["codec_type"] == "video")
+        self.path = path
+        self.frames = int(video["nb_read_packets"])
+        self.size = int(video["width"]), int(video["height"])
+        self.duration = float(info["format"]["duration"])
+        self.chapters = [
+            (c["start_time"], c["end_time"], c.get("tags", {}).get("title", "")) for c in info.get("chapters", [])
+        ]
 
 
 def audio_md5(path: Path) -> str:
@@ -66,18 +57,18 @@ def audio_md5(path: Path) -> str:
     return out.stdout.strip()
 
 
-def frame_at(path: Path, t: float) -> np.ndarray:
+def frame_at(lesson: Lesson, t: float) -> np.ndarray:
     """The yuv420p bytes of the frame shown at ``t`` seconds (accurate input seek: decoded from the keyframe)."""
-    w, h = size(path)
+    w, h = lesson.size
     out = subprocess.run(
-        ["ffmpeg", "-v", "error", "-nostdin", "-ss", f"{t:.6f}", "-i", str(path), "-frames:v", "1"]
+        ["ffmpeg", "-v", "error", "-nostdin", "-ss", f"{t:.6f}", "-i", str(lesson.path), "-frames:v", "1"]
         + ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-"],
         capture_output=True,
         check=True,
     )
     expected = w * h * 3 // 2
     if len(out.stdout) != expected:
-        raise ValueError(f"{path.name} at {t:.3f} s: {len(out.stdout)} bytes decoded, a frame has {expected}")
+        raise ValueError(f"{lesson.path.name} at {t:.3f} s: {len(out.stdout)} bytes decoded, a frame has {expected}")
     return np.frombuffer(out.stdout, dtype=np.uint8)
 
 
@@ -109,20 +100,18 @@ def compare(on: Path, off: Path, samples: int = 100, min_psnr: float = 45.0) -> 
         problems.append(f"lessons differ: {names} against {sorted(p.name for p in off.glob('*.mp4'))}")
     names = [n for n in names if (off / n).exists()]
     figures: dict = {"lessons": {}, "psnr": []}
-    for n in names:
-        a, b = on / n, off / n
-        fa, fb = frame_count(a), frame_count(b)
-        same_chapters = chapters(a) == chapters(b)
-        same_audio = audio_md5(a) == audio_md5(b)
-        figures["lessons"][n] = {"frames": [fa, fb], "chapters": len(chapters(a)), "audio_same": same_audio}
-        if fa != fb:
-            problems.append(f"{n}: {fa} frames with the levers on, {fb} off")
-        if not same_chapters:
+    pairs = {n: (Lesson(on / n), Lesson(off / n)) for n in names}
+    for n, (a, b) in pairs.items():
+        same_audio = audio_md5(a.path) == audio_md5(b.path)
+        figures["lessons"][n] = {"frames": [a.frames, b.frames], "chapters": len(a.chapters), "audio_same": same_audio}
+        if a.frames != b.frames:
+            problems.append(f"{n}: {a.frames} frames with the levers on, {b.frames} off")
+        if a.chapters != b.chapters:
             problems.append(f"{n}: the chapters differ")
         if not same_audio:
             problems.append(f"{n}: the audio differs")
-    for name, t in sample_times({n: duration(on / n) for n in names}, samples):
-        p = psnr(frame_at(on / name, t), frame_at(off / name, t))
+    for name, t in sample_times({n: a.duration for n, (a, _) in pairs.items()}, samples):
+        p = psnr(*(frame_at(lesson, t) for lesson in pairs[name]))
         figures["psnr"].append((name, round(t, 3), p))
         if p < min_psnr:
             problems.append(f"{name} at {t:.3f} s: PSNR {p:.1f} dB, under {min_psnr:g}")
