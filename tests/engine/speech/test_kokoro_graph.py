@@ -84,3 +84,28 @@ def test_a_model_without_the_duration_tensor_is_refused():
     )
     with pytest.raises(RuntimeError, match="Clip_output_0"):
         kg.expose_durations(helper.make_model(g))
+
+
+def test_more_threads_give_the_same_samples_and_durations_bit_for_bit():
+    """A synthesis alone runs on every core (``ALONE_THREADS``), a pool's worker on one; the cache key
+    names one thread, so both must give the one-thread audio."""
+    one = kk.Engine(kk.MODEL_DIR, threads=1)
+    two = kk.Engine(kk.MODEL_DIR, threads=2)
+    style = kk.load_style(kk.MODEL_DIR, "zf_xiaoxiao")[60]
+    voice = kk.Kokoro()
+    text = "这个矩阵是照公式写出来的，不用训练，n 取多少都成立。最慢的一步只转 0.001 弧度。"
+    spoken = voice.tokens(voice.phonemes(text)[0].phonemes)[0]
+    rng = np.random.default_rng(11)
+    for tokens in (spoken, [int(t) for t in rng.integers(1, 150, 200)]):  # a long sentence, and noise
+        a_audio, a_units = one.run(tokens, style, 1.0)
+        b_audio, b_units = two.run(tokens, style, 1.0)
+        assert np.array_equal(a_units, b_units)
+        assert a_audio.shape == b_audio.shape and np.array_equal(a_audio, b_audio)
+
+
+def test_a_pools_worker_runs_one_thread_and_a_voice_alone_every_core():
+    voice = kk.Kokoro()
+    factory, args, kwargs = voice.process_recipe()
+    assert kwargs["threads"] == kk.THREADS == 1
+    assert voice.threads == kk.ALONE_THREADS >= 1
+    assert voice.identity()["threads"] == 1

@@ -200,12 +200,12 @@ class _FakeEngine:
 def test_bad_audio_is_retried_once_then_fails_naming_the_voice(monkeypatch, tmp_path):
     v = kk.Kokoro(lexicon=Lexicon(), warn=QUIET.append)
     modes = iter(["nan", "ok"])
-    monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False: _FakeEngine(mode=next(modes)))
+    monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False, threads=1: _FakeEngine(mode=next(modes)))
     out = tmp_path / "ok.wav"
     speech = v.synthesize("向量转过一个角度。", out)
     assert out.exists() and speech.duration > 0
     for mode in ("nan", "short", "silent"):
-        monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False, m=mode: _FakeEngine(mode=m))
+        monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False, threads=1, m=mode: _FakeEngine(mode=m))
         bad = tmp_path / f"{mode}.wav"
         with pytest.raises(VoiceFailed, match="kokoro failed 2 times") as err:
             v.synthesize("向量转过一个角度。", bad)
@@ -220,7 +220,7 @@ def test_an_engine_error_is_retried_with_a_fresh_session(monkeypatch, tmp_path):
         def run(self, *a):
             raise RuntimeError("onnxruntime: bad allocation")
 
-    def fake_engine(model_dir, fresh=False):
+    def fake_engine(model_dir, fresh=False, threads=1):
         calls.append(fresh)
         return Broken() if not fresh else _FakeEngine()
 
@@ -231,7 +231,7 @@ def test_an_engine_error_is_retried_with_a_fresh_session(monkeypatch, tmp_path):
 
 def test_a_loud_cue_is_scaled_under_the_ceiling(monkeypatch, tmp_path):
     v = kk.Kokoro(lexicon=Lexicon(), warn=QUIET.append)
-    monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False: _FakeEngine(mode="loud"))
+    monkeypatch.setattr(kk, "engine", lambda model_dir, fresh=False, threads=1: _FakeEngine(mode="loud"))
     v.synthesize("向量转过一个角度。", tmp_path / "loud.wav")
     *_, x = _read(tmp_path / "loud.wav")
     peak = np.max(np.abs(x.astype(np.int32)))
