@@ -22,7 +22,7 @@ def watch_and_rerun(project: Project, scene_id: str, rerun: Callable[[], None], 
     # what a preview depends on: the same list the studio's fresh/stale state and the scene cache use
     targets = set(preview_inputs(find_scene_module(scene.cls), lesson.path, project.config_file))
     changed = threading.Event()
-    stop = observe(targets, lambda _path: changed.set())
+    stop = observe(targets, lambda _path, _whole: changed.set())
     print(f"watching {len(targets)} files for {scene_id}; Ctrl-C to stop", flush=True)
     try:
         while True:

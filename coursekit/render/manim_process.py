@@ -27,7 +27,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.media_tools import video_frames
 from coursekit.core.paths import ENGINE_ROOT, course_root
 from coursekit.plan.model import ScenePlan
-from coursekit.render.warm_manim import STARTER
+from coursekit.render.warm_manim import STARTER, Warm
 
 # "returned NULL without setting an exception": a C extension whose allocation failed without saying so
 # (seen under a 0.25 GB limit in CI, from click's Command.__call__); "failed to map segment": the loader
@@ -111,25 +111,45 @@ def run_limited(
 
     ``warm`` (a ``python -m manim`` command): run it in a process started earlier, past its imports
     (``coursekit.render.warm_manim``), when one is ready; another is started for the next call."""
+    full = _limited(args, data_limit, die_with_parent)
+    stopping.check()  # a command that is stopping starts no new render
+    if warm and (ready := start_warm(args, env, data_limit, die_with_parent)) is not None:
+        return wait_for(ready.proc, ready.out)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
+        return wait_for(proc, out)
+
+
+def _limited(args: list[str], data_limit: int, die_with_parent: bool) -> list[str]:
     prlimit = shutil.which("prlimit")
     setpriv = shutil.which("setpriv") if die_with_parent else None
-    full = (
+    return (
         ([setpriv, "--pdeathsig", "KILL", "--"] if setpriv else [])
         + ([prlimit, f"--data={data_limit}:{data_limit}", "--"] if prlimit else [])
         + args
     )
-    stopping.check()  # a command that is stopping starts no new render
-    if warm and args[1:3] == ["-m", "manim"]:
-        ready = STARTER.take(tuple(full[: len(full) - len(args) + 1]), env, str(course_root()))
-        if ready is not None:
-            ready.give(args[3:], env)
-            return _wait(ready.proc, ready.out)
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=course_root())
-        return _wait(proc, out)
 
 
-def _wait(proc: subprocess.Popen, out) -> tuple[int, str, int, float]:
+def start_warm(
+    args: list[str], env: dict, data_limit: int, die_with_parent: bool = True, fill: bool = False
+) -> Warm | None:
+    """``args`` (a ``python -m manim`` command) handed to a warm process (``coursekit.render.warm_manim``),
+    limited and dying with this process as ``run_limited``'s; None when none is ready (``fill``: start one
+    and wait for it instead)."""
+    if args[1:3] != ["-m", "manim"]:
+        return None
+    full = _limited(args, data_limit, die_with_parent)
+    prefix, cwd = tuple(full[: len(full) - len(args) + 1]), str(course_root())
+    ready = STARTER.take(prefix, env, cwd)
+    if ready is None and fill:
+        STARTER.prepare(prefix, env, cwd, count=1)
+        ready = STARTER.take(prefix, env, cwd)
+    if ready is not None:
+        ready.give(args[3:], env)
+    return ready
+
+
+def wait_for(proc: subprocess.Popen, out) -> tuple[int, str, int, float]:
     """Wait for ``proc``, whose output goes to the file ``out``: (status, output, peak RSS, CPU seconds)."""
     try:
         _, status, usage = os.wait4(proc.pid, 0)
@@ -148,6 +168,12 @@ def _wait(proc: subprocess.Popen, out) -> tuple[int, str, int, float]:
 #: (written here, not imported: NarratedScene imports this module)
 PIECE_ENV = "COURSEKIT_PIECE"
 PIECE_REPORT_ENV = "COURSEKIT_PIECE_REPORT"
+#: a parked piece (``coursekit.render.parked``): the FIFO its scene waits on at the piece's start; the line
+#: such a scene prints on stderr when it cannot wait there
+PARK_ENV = "COURSEKIT_PARK"
+#: what a warm Manim process lowers its priority by (``warm_manim``)
+NICE_ENV = "COURSEKIT_NICE"
+PARK_REFUSED = "coursekit-park-refused: "
 #: in the error of a piece that cannot be cut where it was asked to be: its scene is rendered whole instead
 CANNOT_CUT = "cannot be cut"
 
@@ -189,34 +215,27 @@ def manim_env(plan_file: Path, unset: Iterable[str] = ()) -> dict[str, str]:
     return env
 
 
-def run_manim(
+def manim_command(
     scene: ScenePlan,
     module: Path,
     plan_file: Path,
     quality: str,
     media_dir: Path,
-    memory_gb: float,
     use_cache: bool = True,
-    stats: dict | None = None,
-    die_with_parent: bool = False,
     unset_env: Iterable[str] = (),
     piece: tuple[int, int] | None = None,
-    warm: bool = False,
-) -> Path:
-    """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
-    from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
-    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
-    the local path and by scene jobs on Dask workers (coursekit.render.scene_job), so both run the very same
-    command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
-    RENDER_ENV_UNSET and ``unset_env`` removed).
-
-    ``piece`` (start, end): render only those frames of the scene (``coursekit.render.pieces``); the video
-    then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``.
-    ``warm``: in a process started beforehand when one is ready (``run_limited``)."""
+    nice: int = 0,
+) -> tuple[list[str], dict[str, str]]:
+    """The Manim command line and environment of ``run_manim`` (a parked piece runs the same); ``nice``: the
+    priority a warm process lowers itself by (``coursekit.render.warm_manim``)."""
     env = manim_env(plan_file, unset_env)
+    env.pop(NICE_ENV, None)
+    if nice:
+        env[NICE_ENV] = str(nice)
     # set or removed here, so that no piece setting of the caller's environment reaches a whole render
     env.pop(PIECE_ENV, None)
     env.pop(PIECE_REPORT_ENV, None)
+    env.pop(PARK_ENV, None)
     if piece is not None:
         env[PIECE_ENV] = f"{piece[0]}:{piece[1]}"
         env[PIECE_REPORT_ENV] = str(media_dir / "piece.json")
@@ -245,9 +264,56 @@ def run_manim(
     if not use_cache:
         args.append("--disable_caching")
     args += [str(module), scene.cls]
-    limit = int(memory_gb * 2**30)
+    return args, env
+
+
+def run_manim(
+    scene: ScenePlan,
+    module: Path,
+    plan_file: Path,
+    quality: str,
+    media_dir: Path,
+    memory_gb: float,
+    use_cache: bool = True,
+    stats: dict | None = None,
+    die_with_parent: bool = False,
+    unset_env: Iterable[str] = (),
+    piece: tuple[int, int] | None = None,
+    warm: bool = False,
+    nice: int = 0,
+) -> Path:
+    """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
+    from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
+    frames. ``stats`` (if given) gets ``peak_rss_mb``, ``manim_s`` (wall) and ``manim_cpu_s``. Used by
+    the local path and by scene jobs on Dask workers (coursekit.render.scene_job), so both run the very same
+    command in the same environment (``manim_env``: ENCODER_THREADS and RENDER_ENV pinned,
+    RENDER_ENV_UNSET and ``unset_env`` removed).
+
+    ``piece`` (start, end): render only those frames of the scene (``coursekit.render.pieces``); the video
+    then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``.
+    ``warm``: in a process started beforehand when one is ready (``run_limited``), at a priority lowered by
+    ``nice``."""
+    args, env = manim_command(scene, module, plan_file, quality, media_dir, use_cache, unset_env, piece, nice)
     t0 = time.perf_counter()
-    code, output, peak, cpu = run_limited(args, env, limit, die_with_parent=die_with_parent, warm=warm)
+    result = run_limited(args, env, int(memory_gb * 2**30), die_with_parent=die_with_parent, warm=warm)
+    return manim_result(scene, module, quality, media_dir, memory_gb, result, t0, stats, piece)
+
+
+def manim_result(
+    scene: ScenePlan,
+    module: Path,
+    quality: str,
+    media_dir: Path,
+    memory_gb: float,
+    result: tuple[int, str, int, float],
+    t0: float,
+    stats: dict | None = None,
+    piece: tuple[int, int] | None = None,
+) -> Path:
+    """The video a finished Manim process (``run_limited``'s result, started at ``t0``) wrote, checked to hold
+    the frames asked for; its failure as one line (``run_manim``)."""
+    code, output, peak, cpu = result
+    limit = int(memory_gb * 2**30)
     if stats is not None:
         stats.update(peak_rss_mb=peak / 2**20, manim_s=round(time.perf_counter() - t0, 3), manim_cpu_s=round(cpu, 3))
     if code != 0:

@@ -58,7 +58,7 @@ from coursekit.render import (
     manim_tuning,  # noqa: F401  (applies its changes to Manim)
     motion,
 )
-from coursekit.render.manim_process import CANNOT_CUT, PIECE_ENV, PIECE_REPORT_ENV, WHERE_MARK
+from coursekit.render.manim_process import CANNOT_CUT, PARK_ENV, PARK_REFUSED, PIECE_ENV, PIECE_REPORT_ENV, WHERE_MARK
 from coursekit.render.viewer_check import DEFAULT_LOOK, RULES, Allowance, ViewerRules
 
 PLAN_ENV = "COURSEKIT_SCENE_PLAN"
@@ -135,6 +135,31 @@ def load_plan_from_env() -> ScenePlan:
     if not path:
         raise PlanError(f"no scene plan: set {PLAN_ENV} to a ScenePlan JSON file (or pass plan=...)")
     return scene_plan_from_json(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+class PrefixPlan:
+    """The plan as a parked piece's scene sees it before its start (``coursekit.render.parked``): every
+    field, but it notes what it read that an edit at or after frame ``start`` can change (the scene's
+    length, its cue list, a cue from ``start`` on), so that the process is not handed a new plan after
+    having used the old one's."""
+
+    #: fields an edit inside the scene does not change (its code key and prefix signature cover them)
+    STEADY = frozenset({"id", "cls", "title", "source", "start_frame", "fps", "overview", "lesson_title"})
+
+    def __init__(self, plan: ScenePlan, start: int) -> None:
+        self._plan, self._start = plan, start
+        self.read: list[str] = []
+
+    def cue(self, short_or_full_id: str) -> CuePlan:
+        c = self._plan.cue(short_or_full_id)
+        if c.start_frame >= self._start:
+            self.read.append(f"cue {c.id}")
+        return c
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.STEADY:
+            self.read.append(name)
+        return getattr(self._plan, name)
 
 
 class Beat:
@@ -302,6 +327,10 @@ class NarratedScene(Scene):
         self.piece: tuple[int, int] | None = piece if piece is not None else piece_from_env()
         if self.piece is not None and not 0 <= self.piece[0] < self.piece[1] <= self.plan.frames:
             raise PlanError(f"scene {self.plan.id}: piece {self.piece} is not inside its {self.plan.frames} frames")
+        #: a parked piece (``coursekit.render.parked``): the FIFO it waits on at its start for the plan it draws
+        self._park: str | None = os.environ.get(PARK_ENV) or None if self.piece is not None else None
+        if self._park:
+            self.plan = PrefixPlan(self.plan, self.piece[0])  # type: ignore[assignment]
         self._stepping = False  # in a play before the piece's start
         self._step_frames = 0  # frames that play would have written
         self._step_time0 = 0.0
@@ -458,6 +487,35 @@ class NarratedScene(Scene):
                 f"scene {self.plan.id} {CANNOT_CUT} at frame {end}: a play runs across it; cut it at a cue's start"
             )
 
+    def _park_at(self, short_id: str) -> None:
+        """A parked piece, at the cue that starts it: hold up to the start (stepped), then wait for the
+        message ``{"plan": FILE, "end": FRAME}`` on the FIFO and go on with that plan and piece end. A scene
+        that read, before its start, what an edit there can change is refused: the process says why on
+        stderr and exits with status 3, and the render is made afresh."""
+        assert self._park and self.piece is not None
+        prefix = self.plan
+        assert isinstance(prefix, PrefixPlan)
+        try:
+            start = prefix._plan.cue(short_id).start_frame
+        except KeyError:
+            return  # cue_plan says it
+        if start < self.piece[0]:
+            return
+        if start > self.piece[0] or prefix.read:
+            why = f"its piece does not start at a cue ({start})" if start > self.piece[0] else ", ".join(prefix.read)
+            print(f"{PARK_REFUSED}{why}", file=sys.stderr, flush=True)
+            os._exit(3)
+        self.hold_to(start)
+        with open(self._park, encoding="utf-8") as fifo:
+            message = json.loads(fifo.readline() or "null")
+        if not message:
+            os._exit(0)  # discarded
+        plan = scene_plan_from_json(Path(message["plan"]).read_text(encoding="utf-8"), message["plan"])
+        end = int(message["end"])
+        if plan.id != prefix._plan.id or not start < end <= plan.frames:
+            raise PlanError(f"scene {prefix._plan.id}: a parked piece was handed {plan.id} up to frame {end}")
+        self.plan, self.piece, self._park = plan, (start, end), None
+
     def piece_report(self) -> dict[str, Any]:
         """What the join checks of this piece: its frames and the digests of the frames beside its cuts."""
         assert self.piece is not None
@@ -577,6 +635,8 @@ class NarratedScene(Scene):
         """Run one beat: hold until the cue starts, yield its :class:`Beat`, check the end."""
         if self._active_beat is not None:
             raise PlanError(f"cue {short_id!r} opened inside beat {self._active_beat.id}")
+        if self._park:
+            self._park_at(short_id)
         plan = self.cue_plan(short_id)
         if self.frame > plan.start_frame:
             raise CueOverrunError(

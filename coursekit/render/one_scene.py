@@ -22,8 +22,9 @@ from coursekit.core.locks import course_lock, names, waiting_lock
 from coursekit.core.media_tools import mux, video_frames
 from coursekit.core.paths import shown
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
-from coursekit.render import pieces, preview_pieces
+from coursekit.render import parked, pieces, preview_pieces
 from coursekit.render.manim_process import CANNOT_CUT, run_manim
+from coursekit.render.parked import PARKING
 from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
@@ -58,6 +59,7 @@ def render_silent(
     stats: dict | None = None,
     piece: Piece | None = None,
     warm: bool = False,
+    nice: int = 0,
 ) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
 
@@ -105,6 +107,7 @@ def render_silent(
                 die_with_parent=True,
                 piece=(piece.start, piece.end) if piece is not None else None,
                 warm=warm,
+                nice=nice,
             )
         except BaseException:
             if stopping.STOPPING.is_set():  # Manim was killed mid-write: leave nothing half-made behind
@@ -297,6 +300,10 @@ def deliver_timed(
     return path, stats
 
 
+#: how much lower the priority of a remade preview's stretches after its first (the edited cue's) is
+LATER_STRETCH_NICE = 10
+
+
 def deliver_remade(
     cfg: Config,
     layout: MediaLayout,
@@ -326,12 +333,24 @@ def deliver_remade(
         vtt = _scene_subtitles(scene, work / f"{scene.id}.vtt")
 
         times: dict[str, dict] = {}
+        code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
+        sigs = preview_pieces.prefix_signatures(scene, code)
+        if warm:
+            PARKING.forget(scene.id, code, sigs)  # a process parked where this plan differs before it
 
         def render_piece(p: Piece) -> tuple[Path, dict]:
             media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
             times[f"{p.start}-{p.end}"] = took = {}
+            waiting = PARKING.take(scene.id, p.start, code, sigs[p.start]) if warm else None
+            if waiting is not None:  # a process already stepped to this stretch's start (``parked``)
+                drawn = parked.draw(waiting, scene, p.end, took)
+                took["parked"] = drawn if isinstance(drawn, str) else True
+                if not isinstance(drawn, str):
+                    return drawn
+            # the edited cue first (the provisional preview waits for it), what follows on the cores it leaves
+            nice = LATER_STRETCH_NICE if p.index else 0
             video = render_silent(
-                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=warm
+                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=warm, nice=nice
             )
             return video, pieces.read_report(media / "piece.json")
 
@@ -345,7 +364,6 @@ def deliver_remade(
                     provisional(out)
 
             store = preview_pieces.store_for(layout, scene)
-            code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
             # one render of a scene at a time, whole or in stretches (the store is the scene's)
             with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
                 video, did = preview_pieces.remake(
@@ -354,11 +372,14 @@ def deliver_remade(
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
             audio = mixing.result()
-        if warm:
-            STARTER.refill()  # Manim started for the next edit, now that this one's renders are done
         if stats is not None:
             stats["stretches"] = {**dataclasses.asdict(did), "manim": times}
         with replacing(out) as tmp:
             mux(video, audio, tmp, subtitles=vtt)
         remember(out, key)
+        if warm:  # for the next edit, now that this one's renders are done
+            if did.edited is not None and not did.whole:  # most likely to the same cue: step to it now
+                start, end = did.edited
+                PARKING.park(layout, scene, module, quality, cfg.render.worker_memory_gb, start, end, code, sigs[start])
+            STARTER.refill()
         return out

@@ -100,6 +100,7 @@ class Remake:
     rendered: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     provisional: bool = False
     whole: str = ""
+    edited: tuple[int, int] | None = None  # the edited cue's stretch, when an edit was found
 
 
 class StretchStore:
@@ -190,6 +191,7 @@ def remake(
         s = scene.cues[edited].start_frame
         e = next((b for b in bounds if b > s), scene.frames)
         first = Piece(scene.id, 0, 3, s, e)
+        did.edited = (s, e)
         jobs = [first]
         if pos < s:
             jobs.append(Piece(scene.id, 1, 3, pos, s))

@@ -202,7 +202,8 @@ class Builder:
             planned = time.perf_counter()
             # only what the edit changed is rendered again; the page gets a provisional preview first when
             # one can be made (the edited cue, then the last preview's frames after it)
-            out = shared.project.remake_preview(scene, lambda video: self._provisional(scene, video, t0))
+            stats: dict = {}
+            out = shared.project.remake_preview(scene, lambda video: self._provisional(scene, video, t0), stats)
             made = read_json(key_path(out)) or {}
             if made.get("key"):  # the key just used: the page's next look needs no second parse
                 self.fresh.remember(scene, made["key"])
@@ -230,9 +231,12 @@ class Builder:
         with shared.lock:
             self.status.build_ok(scene_id)
             self.checks.first(scene_id)
+        parked = [t["parked"] for t in stats.get("stretches", {}).get("manim", {}).values() if t.get("parked")]
         shared.say(
             f"studio: {scene_id}: preview in {seconds:.1f} s: plan {planned - t0:.1f} s, render and mux "
             f"{seconds - (planned - t0):.1f} s ({why})"
+            + ("; a stretch drawn by the process parked at its start" if True in parked else "")
+            + "".join(f"; the parked process was not used: {p}" for p in parked if p is not True)
         )
 
         def last_frame() -> None:  # the .png `render.py preview` leaves, made after the page has its video

@@ -9,12 +9,15 @@ from typing import Callable
 #: watchdog's event kinds that mean a file was written (inotify also reports every open and read-only
 #: close, and the rerun's own reads must not trigger another run)
 EDITS = ("modified", "created", "moved", "deleted", "closed")
+#: of those, the ones after which the file is whole: a write closed, or a file renamed onto it (an editor's
+#: atomic save)
+WHOLE = ("closed", "moved")
 
 
-def observe(targets: set[Path] | list[Path], on_change: Callable[[Path], None]) -> Callable[[], None]:
-    """Call ``on_change(path)`` (from watchdog's thread) whenever one of ``targets`` is written, created,
-    moved onto or deleted; returns the function that stops watching. Used by ``preview --watch`` and
-    the studio."""
+def observe(targets: set[Path] | list[Path], on_change: Callable[[Path, bool], None]) -> Callable[[], None]:
+    """Call ``on_change(path, whole)`` (from watchdog's thread) whenever one of ``targets`` is written,
+    created, moved onto or deleted, ``whole`` when the event leaves the file whole (``WHOLE``); returns the
+    function that stops watching. Used by ``preview --watch`` and the studio."""
     from watchdog.events import FileSystemEventHandler  # watchdog: only when watching
     from watchdog.observers import Observer  # only when watching
 
@@ -27,7 +30,7 @@ def observe(targets: set[Path] | list[Path], on_change: Callable[[Path], None]) 
             for attr in ("src_path", "dest_path"):
                 p = getattr(event, attr, None)
                 if p and Path(p).resolve() in wanted:
-                    on_change(Path(p).resolve())
+                    on_change(Path(p).resolve(), event.event_type in WHOLE)
 
     observer = Observer()
     for d in sorted({p.parent for p in wanted}):

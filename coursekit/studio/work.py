@@ -37,6 +37,7 @@ from coursekit.studio.state import Shared, one_line
 from coursekit.studio.status import Status
 
 DEBOUNCE_S = 0.3  #: editors write a file in several events; build once after the last
+WHOLE_DEBOUNCE_S = 0.05  #: ... or this soon after a write is closed or a file renamed onto (``watcher.WHOLE``)
 
 
 class Work:
@@ -153,9 +154,10 @@ class Work:
                 every |= paths
         return every
 
-    def file_changed(self, path: Path) -> None:
-        """From the watcher's thread: ``path`` was written. Open scenes that depend on it are built
-        again once the edits stop for a moment; every scene's status is worked out again."""
+    def file_changed(self, path: Path, whole: bool = False) -> None:
+        """From the watcher's thread: ``path`` was written (``whole``: and is whole again). Open scenes that
+        depend on it are built again once the edits stop for a moment; every scene's status is worked out
+        again."""
         shared = self.shared
         path = Path(path).resolve()
         with shared.lock:
@@ -165,14 +167,14 @@ class Work:
         shared.publish({"type": "changed", "path": path.name})
         for scene_id in sorted(shared.open_scenes()):
             if path in self._watch.get(scene_id, ()):
-                self._debounced_build(scene_id, f"{path.name} changed")
+                self._debounced_build(scene_id, f"{path.name} changed", WHOLE_DEBOUNCE_S if whole else DEBOUNCE_S)
 
-    def _debounced_build(self, scene_id: str, why: str) -> None:
+    def _debounced_build(self, scene_id: str, why: str, wait_s: float = DEBOUNCE_S) -> None:
         with self.shared.lock:
             old = self._timers.pop(scene_id, None)
             if old is not None:
                 old.cancel()
-            timer = threading.Timer(DEBOUNCE_S, self.request_build, (scene_id, why))
+            timer = threading.Timer(wait_s, self.request_build, (scene_id, why))
             timer.daemon = True
             self._timers[scene_id] = timer
             timer.start()

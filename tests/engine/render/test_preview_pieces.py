@@ -17,6 +17,7 @@ import pytest
 from coursekit.core.paths import COURSE_ENV, NARRATION_ENV
 from coursekit.project.project import Project
 from coursekit.render import preview_pieces
+from coursekit.render.narrated_scene import PrefixPlan
 from coursekit.render.one_scene import render_silent
 from coursekit.render.preview_pieces import cue_signature, prefix_signatures
 from coursekit.render.testing import synthetic_plan
@@ -99,6 +100,9 @@ def test_an_edit_renders_its_cue_and_what_follows_and_the_preview_is_the_whole_r
         (plan.cues[2].start_frame, plan.frames),
     ]
     assert did["provisional"] and len(early) == 1, did
+    # the cue edited twice in a row: the second time, a process parked at its start drew it (``parked``)
+    assert did["manim"][f"{ask.start_frame}-{plan.cues[2].start_frame}"].get("parked") is True, did
+    assert not did["manim"][f"{plan.cues[2].start_frame}-{plan.frames}"].get("parked"), did
 
     whole = render_silent(project.config, project.layout, plan, "low", use_cache=False, media_dir=tmp_path / "whole")
     want, got, shown = decoded(whole), decoded(out), decoded(early[0])
@@ -106,6 +110,54 @@ def test_an_edit_renders_its_cue_and_what_follows_and_the_preview_is_the_whole_r
     assert all(np.array_equal(x, y) for x, y in zip(want, got))  # the remade preview: the whole render's frames
     # the provisional one: the same frames too (this scene's frames after the edit do not depend on when they start)
     assert all(np.array_equal(x, y) for x, y in zip(want, shown))
+
+
+def test_the_prefix_plan_notes_what_an_edit_at_its_start_could_change():
+    plan = _plan(20)
+    b = plan.cues[1]
+    prefix = PrefixPlan(plan, b.start_frame)
+    assert (prefix.id, prefix.fps, prefix.title) == (plan.id, plan.fps, plan.title)
+    assert prefix.cue("a") is plan.cues[0] and prefix.read == []
+    assert prefix.cue("b") is b and prefix.read == [f"cue {b.id}"]
+    assert prefix.frames == plan.frames and prefix.cues == plan.cues
+    assert prefix.read == [f"cue {b.id}", "frames", "cues"]
+
+
+@pytest.mark.render
+def test_a_parked_process_is_not_used_after_an_edit_before_its_cue(project, tmp_path, count_frames):
+    """The process parked at the cue ``ask`` stepped through the old first cue; an edit of that cue that
+    keeps its length (``ask`` starts on the same frame) must not reach it."""
+    plan = project.preview_plan(SCENE)
+    _remake(project, plan, tmp_path)
+    plan = _edit(project, "再加一个，是几个？", "再加上一个，是几个？")
+    _remake(project, plan, tmp_path)
+    ask_start = next(c for c in plan.cues if c.id.endswith(".ask")).start_frame
+    plan = _edit(project, "屏幕上有", "画面上有")
+    assert next(c for c in plan.cues if c.id.endswith(".ask")).start_frame == ask_start
+    out, did, _ = _remake(project, plan, tmp_path)
+    assert [tuple(r) for r in did["rendered"]][0][0] < ask_start, did
+    assert not any(t.get("parked") for t in did["manim"].values()), did
+    whole = render_silent(project.config, project.layout, plan, "low", use_cache=False, media_dir=tmp_path / "whole")
+    assert all(np.array_equal(x, y) for x, y in zip(decoded(whole), decoded(out)))
+
+
+@pytest.mark.render
+def test_a_scene_that_reads_its_length_before_the_edited_cue_does_not_park(project, tmp_path):
+    scene_file = project.root / "scenes" / "counting.py"
+    code = scene_file.read_text(encoding="utf-8")
+    anchor = '        with self.cue("ask") as cue:\n'
+    assert anchor in code
+    scene_file.write_text(code.replace(anchor, "        self.scene_length = self.plan.frames\n" + anchor, 1))
+    plan = project.preview_plan(SCENE)
+    _remake(project, plan, tmp_path)
+    plan = _edit(project, "再加一个，是几个？", "再加上一个，是几个？")
+    _remake(project, plan, tmp_path)
+    plan = _edit(project, "再加上一个，是几个？", "要是再加上一个点，一共是几个？")
+    out, did, _ = _remake(project, plan, tmp_path)
+    ask = next(c for c in plan.cues if c.id.endswith(".ask"))
+    assert did["manim"][f"{ask.start_frame}-{plan.cues[2].start_frame}"]["parked"] == "it did not park: frames", did
+    whole = render_silent(project.config, project.layout, plan, "low", use_cache=False, media_dir=tmp_path / "whole")
+    assert all(np.array_equal(x, y) for x, y in zip(decoded(whole), decoded(out)))
 
 
 @pytest.mark.render

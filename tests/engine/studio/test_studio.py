@@ -129,16 +129,17 @@ def test_the_watcher_takes_writes_not_reads(tmp_path):
     """inotify reports opens and read-only closes too; a build's own reads must not start another build."""
     f = tmp_path / "lesson.yaml"
     f.write_text("a: 1\n", encoding="utf-8")
-    seen: list[Path] = []
+    seen: list[tuple[Path, bool]] = []
     got = threading.Event()
-    stop = observe({f}, lambda p: (seen.append(p), got.set()))
+    stop = observe({f}, lambda p, whole: (seen.append((p, whole)), whole and got.set()))
     try:
         f.read_text(encoding="utf-8")
         time.sleep(0.5)
         assert seen == []
         f.write_text("a: 2\n", encoding="utf-8")
-        assert got.wait(5)
-        assert seen and all(p == f.resolve() for p in seen)
+        assert got.wait(5)  # the write's close says the file is whole (the studio builds sooner after it)
+        assert seen and all(p == f.resolve() for p, _ in seen)
+        assert seen[-1][1] and not seen[0][1], seen  # a write opens (modified) before it closes
     finally:
         stop()
 
