@@ -68,18 +68,35 @@ def takes_of(lesson: str | None = None) -> list[Path]:
     return sorted(p for p in folder.glob(pattern) if p.suffix in (".flac", ".json") and p.is_file())
 
 
-def _module_file(name: str) -> Path | None:
-    """The source file of module ``name`` if it is the engine's or the course's (else None)."""
+def _module_file(name: str, course: Path | None = None) -> Path | None:
+    """The source file of module ``name`` if it is the engine's or the course's (``course``, default
+    ``course_root()``), resolved; else None."""
     parts = name.split(".")
-    root = ENGINE_ROOT if parts[0] == "coursekit" else course_root()
+    root = ENGINE_ROOT if parts[0] == "coursekit" else course or course_root()
     base = root.joinpath(*parts)
     for cand in (base.with_suffix(".py"), base / "__init__.py"):
         if cand.exists():
-            return cand
+            return cand.resolve()
     return None
 
 
-def _imports(path: Path) -> set[str]:
+#: each file's imports, with the (size, mtime) they were read at: the studio asks at every edit, and only an
+#: edited file is parsed again
+_IMPORTS: dict[Path, tuple[tuple[int, int], frozenset[str]]] = {}
+
+
+def _imports(path: Path) -> frozenset[str]:
+    st = path.stat()
+    stamp = (st.st_size, st.st_mtime_ns)
+    known = _IMPORTS.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    names = frozenset(_parsed_imports(path))
+    _IMPORTS[path] = (stamp, names)
+    return names
+
+
+def _parsed_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -94,6 +111,8 @@ def _imports(path: Path) -> set[str]:
 def dependency_files(module: Path) -> list[Path]:
     """The scene module and every course or engine file it imports, transitively (parent packages included)."""
     seen: set[Path] = set()
+    course = course_root()
+    found: dict[str, Path | None] = {}  # module name -> its file, looked up once per call
     todo = [Path(module).resolve()]
     while todo:
         path = todo.pop()
@@ -103,9 +122,12 @@ def dependency_files(module: Path) -> list[Path]:
         for name in _imports(path):
             parts = name.split(".")
             for i in range(1, len(parts) + 1):
-                f = _module_file(".".join(parts[:i]))
-                if f is not None and f.resolve() not in seen:
-                    todo.append(f.resolve())
+                prefix = ".".join(parts[:i])
+                if prefix not in found:
+                    found[prefix] = _module_file(prefix, course)
+                f = found[prefix]
+                if f is not None and f not in seen:
+                    todo.append(f)
     return sorted(seen)
 
 
