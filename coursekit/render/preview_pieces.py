@@ -8,7 +8,7 @@ a cue's start depend only on the cues before it (``NarratedScene.cue`` holds up 
 whose end signature is unchanged is the very frames a new render would draw.
 
 After an edit to cue *j* (the first cue whose signature changed), a remake renders at most three stretches,
-two at a time, the edited one first:
+two at a time, the edited one first (the one after it starts when the edited one is done):
 
 - **edited**: cue *j*'s own frames;
 - **between**: from the last reusable stretch to cue *j*'s start (none when the stored stretches reach it);
@@ -210,9 +210,15 @@ def remake(
         shutil.copyfile(video, tmp / st.file)
         return st
 
+    # the stretch after the edited cue waits for it: the provisional preview needs the edited one (and the
+    # one before it) alone on the cores, and only the remade preview needs what follows
+    after = [p for p in jobs if first is not None and p is not first and p.start >= first.end]
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {(p.start, p.end): pool.submit(run, p) for p in jobs}
+            futures = {(p.start, p.end): pool.submit(run, p) for p in jobs if p not in after}
+            if first is not None:
+                futures[(first.start, first.end)].result()
+            futures.update({(p.start, p.end): pool.submit(run, p) for p in after})
             if first is not None and provisional is not None:
                 early = _provisional(scene, index, stored, head, first, futures, new_own, edited, store, tmp)
                 if early is not None:
