@@ -33,7 +33,7 @@ from coursekit.render.scene_cache import key_path, remember
 from coursekit.render.scene_contract import require_fit
 from coursekit.studio.checks import Checks
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import Shared, one_line, preview_version, read_json
+from coursekit.studio.state import Shared, one_line, preview_url, preview_version, read_json
 from coursekit.studio.status import Status
 
 #: after a new preview, the page that shows the scene fetches it before anything else runs: at most this
@@ -183,6 +183,7 @@ class Builder:
                 "scene": scene.id,
                 "seconds": seconds,
                 "version": preview_version(sha),
+                "video": preview_url(scene.id, sha),
                 "provisional": True,
             }
         )
@@ -250,4 +251,5 @@ class Builder:
             "scene": scene_id,
             "seconds": seconds,
             "version": preview_version(made.get("sha256")),
+            "video": preview_url(scene_id, made.get("sha256")),
         }, last_frame

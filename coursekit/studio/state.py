@@ -57,6 +57,11 @@ def preview_version(video_sha256: str | None) -> str | None:
     return video_sha256[:16] if video_sha256 else None
 
 
+def preview_url(scene_id: str, video_sha256: str | None) -> str | None:
+    """Where the page fetches a scene's preview of that sha256 (None without a video)."""
+    return f"/preview/{scene_id}.mp4?v={preview_version(video_sha256)}" if video_sha256 else None
+
+
 def file_bytes(path: Path) -> bytes:
     """The bytes of ``path``, or none if it cannot be read."""
     try:

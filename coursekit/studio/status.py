@@ -28,7 +28,7 @@ from coursekit.speech import takes
 from coursekit.speech.voices.recorded import NAME as RECORDED
 from coursekit.studio import recording
 from coursekit.studio.freshness import Freshness
-from coursekit.studio.state import Shared, one_line, preview_version, read_json
+from coursekit.studio.state import Shared, one_line, preview_url, read_json
 from coursekit.zh.lexicon import Lexicon
 
 
@@ -209,7 +209,7 @@ class Status:
             "cls": narrated.cls,
             "course_error": shared.course_error,
             "fps": PREVIEW.fps,
-            "video": f"/preview/{scene_id}.mp4?v={preview_version(sha)}" if sha else None,
+            "video": preview_url(scene_id, sha),
             "made": record.get("made") if record.get("sha256") == sha else None,
             "seconds": record.get("seconds") if record.get("sha256") == sha else None,
             "status": st,

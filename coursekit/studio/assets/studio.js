@@ -166,6 +166,7 @@ function scenePage(id) {
   connect(id, ev => {
     if (ev.scene !== id) return;
     if (ev.type === "building") { S.building = ev.why || "building"; drawState(S); return; }
+    if (ev.type === "preview" && ev.video && S.view) setVideo(S, ev.video);   // load it while the refresh is asked for
     if ((ev.type === "preview" || ev.type === "error") && S.view) {     // say it now; the rest comes with the refresh
       S.building = null;
       S.view.status = {...S.view.status, building: false, error: ev.type === "error" ? ev.error : null};
@@ -199,7 +200,7 @@ async function refresh(S, first) {
   drawFindings(S);
   if (JSON.stringify(view.record) !== JSON.stringify(before && before.record) || first) drawRecord(S);
   drawState(S);
-  if (!before || view.video !== before.video) setVideo(S, view.video);
+  if (!before || view.video !== S.videoUrl) setVideo(S, view.video);
   if (first && !view.status.building && !view.status.error && view.status.preview !== "fresh")
     post(`/api/scene/${S.id}/build`);          // opened on an old or missing preview: make the current one
 }
@@ -220,6 +221,7 @@ function drawState(S) {
 
 function setVideo(S, url) {
   const v = S.els.video;
+  S.videoUrl = url;
   if (!url) { v.hidden = true; S.els.novideo.hidden = false; return; }
   const keep = S.frame, playing = !v.paused && !v.ended;
   v.hidden = false; S.els.novideo.hidden = true;
