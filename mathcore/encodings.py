@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -110,6 +112,7 @@ def relative_profile(k: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.
     return np.cos(np.multiply.outer(kk, frequencies(d, base))).sum(axis=-1)
 
 
+@functools.cache  # a figure read at every plan: 100000 distances summed over d/2 planes
 def half_point(d: int, base: float = 10000.0, limit: int = 100000) -> int:
     """The first whole distance k > 0 at which ``g(k) <= g(0) / 2``.
 

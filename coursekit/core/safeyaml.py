@@ -78,9 +78,21 @@ def load_file(path: Path) -> object:
     return load_text(read_text(path), str(path))
 
 
+#: the last document read from each path, with its text: a file read again unchanged (the studio reads every
+#: lesson and the lexicon at each edit) is not parsed again; its document is only ever read
+_LAST: dict[Path, tuple[str, "LinedDocument"]] = {}
+
+
 def load_lined(path: Path) -> "LinedDocument":
     """The YAML file at ``path`` as a LinedDocument (data plus the line of every value)."""
-    return LinedDocument(Path(path), read_text(path))
+    path = Path(path)
+    text = read_text(path)
+    last = _LAST.get(path)
+    if last is not None and last[0] == text:
+        return last[1]
+    doc = LinedDocument(path, text)
+    _LAST[path] = (text, doc)
+    return doc
 
 
 _KINDS = {

@@ -28,6 +28,7 @@ from coursekit.core.atomic import write_text
 from coursekit.core.errors import UserError
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages
+from coursekit.core.sources import python_sources
 from coursekit.project.base import PREVIEW
 from coursekit.render.scene_cache import key_path, remember
 from coursekit.render.scene_contract import require_fit
@@ -43,15 +44,31 @@ GRACE_S = 3.0
 PROVISIONAL_KEY = "provisional"
 
 
+#: the course's Python files (size, mtime) when its modules were last dropped, per course root
+_SOURCES_SEEN: dict[Path, dict[Path, tuple[int, int]]] = {}
+
+
 def _forget_course_modules(root: Path) -> None:
     """Drop the course's own modules (figures, math) from this process, so the next plan reads their
-    edited source (``root``: the course's). Scene code never runs here (Manim and the viewer check run it
-    in child processes)."""
-    roots = [str(p.resolve()) + os.sep for p in course_packages(root)]
+    edited source (``root``: the course's), unless none of its Python files changed since they were last
+    dropped: the modules imported since then are the files as they are. Scene code never runs here (Manim
+    and the viewer check run it in child processes)."""
+    packages = course_packages(root)
+    stamps = {}
+    for f in python_sources(packages):
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        stamps[f] = (st.st_size, st.st_mtime_ns)
+    if _SOURCES_SEEN.get(root) == stamps:
+        return
+    roots = tuple(dict.fromkeys(s for p in packages for s in (str(p) + os.sep, str(p.resolve()) + os.sep)))
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
-        if f and any(str(Path(f).resolve()).startswith(r) for r in roots):
+        if f and str(f).startswith(roots):
             del sys.modules[name]
+    _SOURCES_SEEN[root] = stamps
 
 
 class Builder:
