@@ -14,8 +14,9 @@ process is gone. A scene that read before the cue what an edit there can change 
 later cue: ``narrated_scene.PrefixPlan``) does not park: it says so and exits. The stretch a parked process
 draws is checked as any stretch is (``pieces.join_problems``).
 
-One process per scene, in the scene's Manim folder under ``stretches/parked``; a new park, ``discard`` or
-``close`` ends it, and it dies with this process (``setpriv --pdeathsig``, as every render).
+One process per scene, for ``MAX_SCENES`` scenes at most, in the scene's Manim folder under
+``stretches/parked``; a new park, ``discard`` or ``close`` ends it, and it dies with this process
+(``setpriv --pdeathsig``, as every render).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ from coursekit.render.warm_manim import Warm
 
 #: how often ``draw`` looks whether the parked process has reached its start (it may still be stepping)
 POLL_S = 0.005
+#: scenes with a parked process at most (each holds a Manim process with its scene built, about 230 MB):
+#: parking for another ends the one parked longest ago
+MAX_SCENES = 2
 
 
 @dataclass
@@ -103,6 +107,10 @@ class Parking:
         parked = Parked(scene.id, start, code, sig, warm, folder, module, quality, memory_gb)
         with self._lock:
             self._by_scene[scene.id] = parked
+            oldest = list(self._by_scene)[: max(0, len(self._by_scene) - MAX_SCENES)]
+            ended = [self._by_scene.pop(k) for k in oldest]
+        for old in ended:
+            old.end()
         return parked
 
     def take(self, scene_id: str, start: int, code: str, sig: str) -> Parked | None:
