@@ -171,7 +171,9 @@ def draw(parked: Parked, scene: ScenePlan, end: int, stats: dict | None = None) 
         os.close(fd)
     piece = (parked.start, end)
     result = wait_for(parked.warm.proc, parked.warm.out)
-    video = manim_result(scene, parked.module, parked.quality, parked.folder, parked.memory_gb, result, t0, stats, piece)
+    video = manim_result(
+        scene, parked.module, parked.quality, parked.folder, parked.memory_gb, result, t0, stats, piece
+    )
     return video, pieces.read_report(parked.folder / "piece.json")
 
 
