@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from coursekit.render.manim_process import _wait
+from coursekit.render.manim_process import wait_for
 from coursekit.render.warm_manim import WarmStarter
 
 
@@ -21,7 +21,7 @@ def test_a_warm_process_runs_the_job_with_its_environment_and_only_for_its_own_e
         warm = starter.take(prefix, {**env, "COURSEKIT_SCENE_PLAN": "b.json"}, str(tmp_path))  # a job variable
         assert warm is not None
         warm.give(["--version"], {**env, "COURSEKIT_SCENE_PLAN": "b.json"})
-        code, output, _, cpu = _wait(warm.proc, warm.out)
+        code, output, _, cpu = wait_for(warm.proc, warm.out)
         assert code == 0 and "Manim Community" in output, output
         assert cpu > 0.2  # its imports are counted with the job
         assert starter.take(prefix, env, str(tmp_path)) is None  # taken once; refill starts the next
