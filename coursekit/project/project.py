@@ -41,7 +41,7 @@ from coursekit.project.speech import Speech
 from coursekit.render import motion
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
-from coursekit.render.one_scene import deliver_remade
+from coursekit.render.one_scene import deliver_remade, park_preview
 from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration
@@ -193,6 +193,11 @@ class Project(ProjectBase):
         processes are started ahead for the next edit."""
         out = self.layout.preview_video(plan.id)
         return deliver_remade(self.config, self.layout, plan, PREVIEW.quality, out, provisional, stats, warm=True)
+
+    def park_preview(self, plan: ScenePlan, short: str) -> bool:
+        """A Manim process waiting at cue ``short`` of the preview ``plan`` for its next edit
+        (``one_scene.park_preview``)."""
+        return park_preview(self.config, self.layout, plan, PREVIEW.quality, short)
 
     def listen(self, scene_id: str) -> Path:
         """The scene's narration track alone, from its lesson's plan at ``PREVIEW``'s frame rate."""

@@ -113,6 +113,12 @@ class Parking:
             old.end()
         return parked
 
+    def holds(self, scene_id: str, start: int, code: str, sig: str) -> bool:
+        """Whether a process is parked for ``scene_id`` at ``start`` for this code key and prefix signature."""
+        with self._lock:
+            parked = self._by_scene.get(scene_id)
+            return parked is not None and (parked.start, parked.code, parked.sig) == (start, code, sig)
+
     def take(self, scene_id: str, start: int, code: str, sig: str) -> Parked | None:
         """The process parked for ``scene_id`` if it was parked at ``start`` for this code key and prefix
         signature (it is no longer held here; ``draw`` says if it has gone since); else None, and any other

@@ -29,6 +29,7 @@ from coursekit.core.errors import UserError
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages
 from coursekit.core.sources import python_sources
+from coursekit.plan.model import scene_plan_from_json
 from coursekit.project.base import PREVIEW
 from coursekit.render.scene_cache import key_path, remember
 from coursekit.render.scene_contract import require_fit
@@ -86,6 +87,7 @@ class Builder:
         self._queue: list[tuple[str, str]] = []  # builds asked for: (scene, why)
         self._building: str | None = None
         self._served: set[tuple[str, str]] = set()  # (scene, video version) a page has fetched
+        self._focus: dict[str, str] = {}  # scene -> the cue its page stopped at, to park a process at
 
     def request(self, scene_id: str, why: str) -> None:
         """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
@@ -123,6 +125,26 @@ class Builder:
                     return "timeout"
                 self._cv.wait(timeout=left)
 
+    def focus(self, scene_id: str, short: str) -> None:
+        """From the server: the page of ``scene_id`` stopped at cue ``short``; once no build waits, a Manim
+        process is parked there for its next edit (``Project.park_preview``)."""
+        with self._cv:
+            self._focus[scene_id] = short
+            self._cv.notify_all()
+
+    def _park_focus(self, scene_id: str, short: str) -> None:
+        """Park a process at cue ``short`` of the scene's last good preview (none while it is provisional or
+        missing: the build that makes it plans it again)."""
+        record = read_json(self.shared.layout.studio_preview_record(scene_id)) or {}
+        if record.get("key") in (None, PROVISIONAL_KEY) or not record.get("plan"):
+            return
+        try:
+            plan = scene_plan_from_json(json.dumps(record["plan"], ensure_ascii=False), "the studio's preview record")
+            if self.shared.project.park_preview(plan, short):
+                self.shared.say(f"studio: {scene_id}: a Manim process waits at {short} for its next edit")
+        except Exception as exc:  # a stale record, a cue gone: the next edit renders as before
+            self.shared.say(f"studio: {scene_id}: no process waits at {short} ({one_line(exc)})")
+
     def busy(self, scene_id: str) -> bool:
         with self.shared.lock:
             return self._building == scene_id or any(s == scene_id for s, _ in self._queue)
@@ -138,12 +160,19 @@ class Builder:
         self._warm_up()
         while not shared.stopping.is_set():
             with self._cv:
-                while not self._queue and not shared.stopping.is_set():
+                while not self._queue and not self._focus and not shared.stopping.is_set():
                     shared.idle.set()
                     shared.wake.set()
                     self._cv.wait()
                 if shared.stopping.is_set():
                     return
+                focus = self._focus.popitem() if not self._queue else None
+            if focus is not None:
+                self._park_focus(*focus)
+                continue
+            with self._cv:
+                if not self._queue:
+                    continue
                 scene_id, why = self._queue.pop(0)
                 self._building = scene_id
                 shared.idle.clear()

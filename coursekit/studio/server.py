@@ -368,8 +368,16 @@ class Handler(BaseHTTPRequestHandler):
         if m := re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/take/([a-z][a-z0-9_]*)", url.path):
             self._take(m.group(1), m.group(2), urllib.parse.parse_qs(url.query))
             return
-        m = re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/build", url.path)
         work = self.server.work
+        if m := re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/focus/([a-z][a-z0-9_]*)", url.path):
+            course = work.course()
+            if course is None or m.group(1) not in course.scenes:
+                self._refuse(HTTPStatus.NOT_FOUND, "no such scene")
+                return
+            work.focus(m.group(1), m.group(2))
+            self._json({"focus": f"{m.group(1)}.{m.group(2)}"}, HTTPStatus.ACCEPTED)
+            return
+        m = re.fullmatch(r"/api/scene/([a-z][a-z0-9_]*)/build", url.path)
         course = work.course()
         if not m or course is None or m.group(1) not in course.scenes:
             self._refuse(HTTPStatus.NOT_FOUND, "no such scene")

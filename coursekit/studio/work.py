@@ -118,6 +118,11 @@ class Work:
         """Plan and render ``scene_id``'s preview (once, however often it is asked for before it starts)."""
         self.builder.request(scene_id, why)
 
+    def focus(self, scene_id: str, short: str) -> None:
+        """The page of ``scene_id`` stopped at cue ``short``: get ready to draw an edit of it
+        (``Builder.focus``)."""
+        self.builder.focus(scene_id, short)
+
     # -- threads --------------------------------------------------------------------------------
     def start(self) -> None:
         for target, name in ((self.builder.run, "studio-builder"), (self.checks.run, "studio-background")):

@@ -153,6 +153,8 @@ function scenePage(id) {
   if ("requestVideoFrameCallback" in HTMLVideoElement.prototype) v.requestVideoFrameCallback(onFrame);
   else v.addEventListener("timeupdate", () => presented(S, v.currentTime));
   v.addEventListener("seeked", () => { if (!("requestVideoFrameCallback" in v)) presented(S, v.currentTime); });
+  v.addEventListener("pause", () => focusSoon(S));
+  v.addEventListener("seeked", () => { if (v.paused) focusSoon(S); });
   document.addEventListener("keydown", e => {
     if (e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowLeft") { step(S, -1); e.preventDefault(); }
@@ -272,6 +274,17 @@ function listen(S, cue, button) {
   a.play();
   document.querySelectorAll(".listen.playing").forEach(b => b.classList.remove("playing"));
   if (button) button.classList.add("playing");
+}
+
+// Stopped on a cue for a moment: the studio gets a Manim process ready to draw an edit of it.
+function focusSoon(S) {
+  clearTimeout(S.focusTimer);
+  S.focusTimer = setTimeout(() => {
+    const at = cueAt(S, S.frame);
+    if (!S.els.video.paused || !at.cue || at.cue.id === S.focused) return;
+    S.focused = at.cue.id;
+    post(`/api/scene/${S.id}/focus/${at.cue.short}`);
+  }, 800);
 }
 
 function cueAt(S, f) {

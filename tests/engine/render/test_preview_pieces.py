@@ -124,6 +124,21 @@ def test_the_prefix_plan_notes_what_an_edit_at_its_start_could_change():
 
 
 @pytest.mark.render
+def test_a_cue_the_author_stopped_at_is_drawn_by_a_parked_process_at_its_first_edit(project, tmp_path):
+    """The studio parks a process at the cue under the paused playhead (``Project.park_preview``): the first
+    edit of that cue draws only the cue, with the frames of a whole render."""
+    plan = project.preview_plan(SCENE)
+    _remake(project, plan, tmp_path)
+    assert project.park_preview(plan, "ask") and project.park_preview(plan, "ask")  # the second: already there
+    plan = _edit(project, "再加一个，是几个？", "再加上一个，是几个？")
+    ask = next(c for c in plan.cues if c.id.endswith(".ask"))
+    out, did, early = _remake(project, plan, tmp_path)
+    assert did["manim"][f"{ask.start_frame}-{plan.cues[2].start_frame}"].get("parked") is True, did
+    whole = render_silent(project.config, project.layout, plan, "low", use_cache=False, media_dir=tmp_path / "whole")
+    assert all(np.array_equal(x, y) for x, y in zip(decoded(whole), decoded(out)))
+
+
+@pytest.mark.render
 def test_a_parked_process_is_not_used_after_an_edit_before_its_cue(project, tmp_path, count_frames):
     """The process parked at the cue ``ask`` stepped through the old first cue; an edit of that cue that
     keeps its length (``ask`` starts on the same frame) must not reach it."""

@@ -401,6 +401,20 @@ def _video_state(page) -> dict:
 
 @pytest.mark.render
 @pytest.mark.browser
+def test_stopping_on_a_cue_readies_a_manim_process_for_its_edit(course, scene_page):
+    """Paused on a cue for a moment, the page tells the studio, which parks a Manim process at the cue's start
+    (``Builder.focus``); an edit of it then draws only the cue (tests/engine/render/test_preview_pieces.py)."""
+    page = scene_page
+    log = course / "studio.log"
+    page.click('.cue-bar[data-cue="count_dots.answer"]', position={"x": 8, "y": 40})
+    deadline = time.time() + 30
+    while "count_dots: a Manim process waits at answer" not in log.read_text():
+        assert time.time() < deadline, log.read_text()[-2000:]
+        time.sleep(0.2)
+
+
+@pytest.mark.render
+@pytest.mark.browser
 def test_editing_the_narration_updates_the_page(course, scene_page):
     page = scene_page
     before = _video_state(page)
