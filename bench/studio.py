@@ -12,8 +12,9 @@ What it does (it reports; it asserts nothing):
    ``media/cache/audio`` (so only the edited cue is synthesised). Manim's caches and the previews start
    cold (removed first).
 2. ``render.py studio --config COPY --voice kokoro`` (the default offline voice), and the scene's page
-   in headless Chromium. Opening it renders the preview once (not timed). Then it waits ``--settle``
-   seconds, as an author would, with the studio's background work (statuses, viewer checks) running.
+   in headless Chromium. Opening it renders the preview once (not timed). Then it clicks the edited cue's
+   bar (the author stops on the cue to read it) and waits ``--settle`` seconds, as an author would, with
+   the studio's background work (statuses, viewer checks) running.
 3. Each edit replaces one word of the cue (the verb of "从轮轴到座舱连一根指针": 连 → 拉 → 接 → 画 …),
    each word new in the run; the audio cache entries of the edited text are dropped from the private
    copy first, so the cue is really synthesised. Timed: from writing the narration file to the page's
@@ -185,6 +186,9 @@ def main() -> int:
                 f"first preview (cold Manim cache, page opened on a missing preview): {time.perf_counter() - t0:.1f} s",
                 flush=True,
             )
+            # the author stops on the cue to read it before editing it (the page then tells the studio, which
+            # gets a Manim process ready there: coursekit/render/parked.py)
+            page.click(f'.cue-bar[data-cue="{SCENE}.{CUE}"]', position={"x": 8, "y": 40})
             time.sleep(args.settle)
             for k in range(1, args.edits + 1):
                 old, new = SLOT.format(WORDS[k - 1]), SLOT.format(WORDS[k])
