@@ -384,7 +384,9 @@ def deliver_remade(
         return out
 
 
-def _park(cfg: Config, layout: MediaLayout, scene: ScenePlan, quality: str, module: Path, code: str, sigs, start: int):
+def _park(
+    cfg: Config, layout: MediaLayout, scene: ScenePlan, quality: str, module: Path, code: str, sigs: dict, start: int
+) -> bool:
     """A Manim process parked at the cue that starts on frame ``start`` (``coursekit.render.parked``), unless
     one already waits there for this plan; whether one does now."""
     if PARKING.holds(scene.id, start, code, sigs[start]):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
+from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
 from coursekit.render import pieces
@@ -155,7 +156,7 @@ class Parking:
 
 def draw(parked: Parked, scene: ScenePlan, end: int, stats: dict | None = None) -> tuple[Path, dict] | str:
     """Hand ``parked`` the plan ``scene`` and its piece's end: the piece's video and report, or why it could
-    not draw it (it refused to park, or exited before its start)."""
+    not draw it (it refused to park, exited before its start, failed, or wrote other frames than asked)."""
     plan_file = parked.folder / "new-plan.json"
     write_text(plan_file, scene_plan_to_json(scene))
     while True:  # the FIFO opens for writing once the scene waits on it
@@ -177,9 +178,16 @@ def draw(parked: Parked, scene: ScenePlan, end: int, stats: dict | None = None) 
         os.close(fd)
     piece = (parked.start, end)
     result = wait_for(parked.warm.proc, parked.warm.out)
-    video = manim_result(
-        scene, parked.module, parked.quality, parked.folder, parked.memory_gb, result, t0, stats, piece
-    )
+    # anything wrong here and the stretch is made afresh: a failure of the scene itself fails there too, with
+    # its own line
+    if result[0] != 0:
+        return f"it failed with status {result[0]}"
+    try:
+        video = manim_result(
+            scene, parked.module, parked.quality, parked.folder, parked.memory_gb, result, t0, stats, piece
+        )
+    except (RuntimeError, UserError) as exc:
+        return f"its video is not the piece: {exc}"
     return video, pieces.read_report(parked.folder / "piece.json")
 
 
