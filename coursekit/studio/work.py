@@ -37,7 +37,7 @@ from coursekit.studio.state import Shared, one_line
 from coursekit.studio.status import Status
 
 DEBOUNCE_S = 0.3  #: editors write a file in several events; build once after the last
-WHOLE_DEBOUNCE_S = 0.05  #: ... or this soon after a write is closed or a file renamed onto (``watcher.WHOLE``)
+WHOLE_DEBOUNCE_S = 0.0  #: ... but at once after a write is closed or a file renamed onto it (``watcher.WHOLE``)
 
 
 class Work:
