@@ -41,7 +41,8 @@ from coursekit.project.speech import Speech
 from coursekit.render import motion
 from coursekit.render.batch import render_scenes
 from coursekit.render.executors import SceneExecutor, open_executor
-from coursekit.render.one_scene import deliver_remade, park_preview
+from coursekit.render.one_scene import deliver_remade
+from coursekit.render.parked import park_preview
 from coursekit.render.registry import scene_class
 from coursekit.render.scene_contract import building, require_fit
 from coursekit.render.soundtrack import write_scene_narration

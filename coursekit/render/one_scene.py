@@ -379,33 +379,6 @@ def deliver_remade(
         remember(out, key)
         if warm:  # for the next edit, now that this one's renders are done
             if did.edited is not None and not did.whole:  # most likely to the same cue: step to it now
-                _park(cfg, layout, scene, quality, module, code, sigs, did.edited[0])
+                parked.park_at(layout, scene, quality, cfg.render.worker_memory_gb, module, code, sigs, did.edited[0])
             STARTER.refill()
         return out
-
-
-def _park(
-    cfg: Config, layout: MediaLayout, scene: ScenePlan, quality: str, module: Path, code: str, sigs: dict, start: int
-) -> bool:
-    """A Manim process parked at the cue that starts on frame ``start`` (``coursekit.render.parked``), unless
-    one already waits there for this plan; whether one does now."""
-    if PARKING.holds(scene.id, start, code, sigs[start]):
-        return True
-    end = next(b for b in preview_pieces.boundaries(scene) if b > start)
-    return (
-        PARKING.park(layout, scene, module, quality, cfg.render.worker_memory_gb, start, end, code, sigs[start])
-        is not None
-    )
-
-
-def park_preview(cfg: Config, layout: MediaLayout, scene: ScenePlan, quality: str, short: str) -> bool:
-    """Have a Manim process wait at cue ``short`` of the preview ``scene`` (the studio: the cue the author has
-    stopped at), so that an edit of it draws only the cue; whether one does (none when the scene has no
-    module, or previews are rendered whole)."""
-    module = find_scene_module(scene.cls)
-    if module is None or not pieces.switched_on():
-        return False
-    start = scene.cue(short).start_frame
-    code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
-    sigs = preview_pieces.prefix_signatures(scene, code)
-    return _park(cfg, layout, scene, quality, module, code, sigs, start)

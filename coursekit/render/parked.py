@@ -31,11 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coursekit.core.atomic import write_text
+from coursekit.core.config import Config
 from coursekit.core.errors import UserError
 from coursekit.core.layout import MediaLayout
 from coursekit.plan.model import ScenePlan, scene_plan_to_json
-from coursekit.render import pieces
+from coursekit.render import pieces, preview_pieces
 from coursekit.render.manim_process import PARK_ENV, PARK_REFUSED, manim_command, manim_result, start_warm, wait_for
+from coursekit.render.registry import find_scene_module
 from coursekit.render.warm_manim import Warm
 
 #: how often ``draw`` looks whether the parked process has reached its start (it may still be stepping)
@@ -193,3 +195,35 @@ def draw(parked: Parked, scene: ScenePlan, end: int, stats: dict | None = None) 
 
 PARKING = Parking()
 """The studio's parked processes (``one_scene.deliver_remade`` with ``warm``)."""
+
+
+def park_at(
+    layout: MediaLayout,
+    scene: ScenePlan,
+    quality: str,
+    memory_gb: float,
+    module: Path,
+    code: str,
+    sigs: dict[int, str],
+    start: int,
+) -> bool:
+    """A process parked at the cue that starts on frame ``start`` of ``scene`` (code key ``code``, prefix
+    signatures ``sigs``), unless one already waits there for this plan; whether one does now."""
+    if PARKING.holds(scene.id, start, code, sigs[start]):
+        return True
+    end = next(b for b in preview_pieces.boundaries(scene) if b > start)
+    return PARKING.park(layout, scene, module, quality, memory_gb, start, end, code, sigs[start]) is not None
+
+
+def park_preview(cfg: Config, layout: MediaLayout, scene: ScenePlan, quality: str, short: str) -> bool:
+    """Have a process wait at cue ``short`` of the preview ``scene`` (the studio: the cue the author has stopped
+    at), so that an edit of it draws only the cue; whether one does (none when the scene has no module, or
+    previews are rendered whole)."""
+    module = find_scene_module(scene.cls)
+    if module is None or not pieces.switched_on():
+        return False
+    code = preview_pieces.code_key(scene, module, quality, cfg.course.font)
+    sigs = preview_pieces.prefix_signatures(scene, code)
+    return park_at(
+        layout, scene, quality, cfg.render.worker_memory_gb, module, code, sigs, scene.cue(short).start_frame
+    )
