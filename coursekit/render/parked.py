@@ -5,7 +5,8 @@ the scene built up to the cue and every frame before it stepped through (``cours
 then is the cue drawn. After the studio remakes a preview for an edit of a cue, ``Parking.park`` has a warm
 Manim process (``coursekit.render.warm_manim``) do all of that ahead: it runs the scene's piece that starts at
 the cue, steps up to the start (``NarratedScene._park_at``) and waits on a FIFO. At the next edit, ``draw``
-hands it the new plan and the cue's new end, and it draws the cue's frames alone.
+hands it the new plan and the cue's new end, and it draws the cue's frames alone. The studio also parks one
+where its page stops on a cue (``park_preview``), so that the first edit of the cue being read is quick too.
 
 It is used only when what it stepped through is what the new plan gives (``Parking.take``): the same scene
 code and settings (``preview_pieces.code_key``) and the same prefix signature at its start (every cue before
