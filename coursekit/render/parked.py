@@ -117,21 +117,25 @@ class Parking:
             old.end()
         return parked
 
+    def _fitting(self, scene_id: str, start: int, code: str, sig: str) -> Parked | None:
+        """The process parked for ``scene_id`` if it waits at ``start`` for this code key and prefix signature
+        (the lock held)."""
+        parked = self._by_scene.get(scene_id)
+        return parked if parked is not None and (parked.start, parked.code, parked.sig) == (start, code, sig) else None
+
     def holds(self, scene_id: str, start: int, code: str, sig: str) -> bool:
         """Whether a process is parked for ``scene_id`` at ``start`` for this code key and prefix signature."""
         with self._lock:
-            parked = self._by_scene.get(scene_id)
-            return parked is not None and (parked.start, parked.code, parked.sig) == (start, code, sig)
+            return self._fitting(scene_id, start, code, sig) is not None
 
     def take(self, scene_id: str, start: int, code: str, sig: str) -> Parked | None:
         """The process parked for ``scene_id`` if it was parked at ``start`` for this code key and prefix
-        signature (it is no longer held here; ``draw`` says if it has gone since); else None, and any other
-        is ended."""
+        signature (it is no longer held here; ``draw`` says if it has gone since); else None, and it stays
+        (``forget`` ends one that no longer fits)."""
         with self._lock:
-            parked = self._by_scene.get(scene_id)
-            if parked is None or (parked.start, parked.code, parked.sig) != (start, code, sig):
-                return None
-            del self._by_scene[scene_id]
+            parked = self._fitting(scene_id, start, code, sig)
+            if parked is not None:
+                del self._by_scene[scene_id]
         return parked
 
     def forget(self, scene_id: str, code: str, sig_at: dict[int, str]) -> None:

@@ -166,16 +166,16 @@ class Builder:
                     self._cv.wait()
                 if shared.stopping.is_set():
                     return
-                focus = self._focus.popitem() if not self._queue else None
+                if not self._queue:  # a cue its page stopped at: ready a process there, then look again
+                    focus = self._focus.popitem()
+                else:
+                    focus = None
+                    scene_id, why = self._queue.pop(0)
+                    self._building = scene_id
+                    shared.idle.clear()
             if focus is not None:
                 self._park_focus(*focus)
                 continue
-            with self._cv:
-                if not self._queue:
-                    continue
-                scene_id, why = self._queue.pop(0)
-                self._building = scene_id
-                shared.idle.clear()
             event, then = {"type": "error", "scene": scene_id, "error": "the build stopped"}, None
             try:
                 event, then = self.build(scene_id, why)
