@@ -171,6 +171,8 @@ PIECE_REPORT_ENV = "COURSEKIT_PIECE_REPORT"
 #: a parked piece (``coursekit.render.parked``): the FIFO its scene waits on at the piece's start; the line
 #: such a scene prints on stderr when it cannot wait there
 PARK_ENV = "COURSEKIT_PARK"
+#: what a warm Manim process lowers its priority by (``warm_manim``)
+NICE_ENV = "COURSEKIT_NICE"
 PARK_REFUSED = "coursekit-park-refused: "
 #: in the error of a piece that cannot be cut where it was asked to be: its scene is rendered whole instead
 CANNOT_CUT = "cannot be cut"
@@ -222,9 +224,14 @@ def manim_command(
     use_cache: bool = True,
     unset_env: Iterable[str] = (),
     piece: tuple[int, int] | None = None,
+    nice: int = 0,
 ) -> tuple[list[str], dict[str, str]]:
-    """The Manim command line and environment of ``run_manim`` (a parked piece runs the same)."""
+    """The Manim command line and environment of ``run_manim`` (a parked piece runs the same); ``nice``: the
+    priority a warm process lowers itself by (``coursekit.render.warm_manim``)."""
     env = manim_env(plan_file, unset_env)
+    env.pop(NICE_ENV, None)
+    if nice:
+        env[NICE_ENV] = str(nice)
     # set or removed here, so that no piece setting of the caller's environment reaches a whole render
     env.pop(PIECE_ENV, None)
     env.pop(PIECE_REPORT_ENV, None)
@@ -273,6 +280,7 @@ def run_manim(
     unset_env: Iterable[str] = (),
     piece: tuple[int, int] | None = None,
     warm: bool = False,
+    nice: int = 0,
 ) -> Path:
     """Run Manim for one scene in a subprocess (data memory limited to ``memory_gb``), reading its plan
     from ``plan_file``; return the silent MP4 in ``media_dir``, checked to hold exactly scene.frames
@@ -283,8 +291,9 @@ def run_manim(
 
     ``piece`` (start, end): render only those frames of the scene (``coursekit.render.pieces``); the video
     then holds ``end - start`` frames and the piece's report is written to ``media_dir/piece.json``.
-    ``warm``: in a process started beforehand when one is ready (``run_limited``)."""
-    args, env = manim_command(scene, module, plan_file, quality, media_dir, use_cache, unset_env, piece)
+    ``warm``: in a process started beforehand when one is ready (``run_limited``), at a priority lowered by
+    ``nice``."""
+    args, env = manim_command(scene, module, plan_file, quality, media_dir, use_cache, unset_env, piece, nice)
     t0 = time.perf_counter()
     result = run_limited(args, env, int(memory_gb * 2**30), die_with_parent=die_with_parent, warm=warm)
     return manim_result(scene, module, quality, media_dir, memory_gb, result, t0, stats, piece)

@@ -59,6 +59,7 @@ def render_silent(
     stats: dict | None = None,
     piece: Piece | None = None,
     warm: bool = False,
+    nice: int = 0,
 ) -> Path:
     """Run Manim for one scene in a subprocess; return the silent MP4 (exactly scene.frames frames).
 
@@ -106,6 +107,7 @@ def render_silent(
                 die_with_parent=True,
                 piece=(piece.start, piece.end) if piece is not None else None,
                 warm=warm,
+                nice=nice,
             )
         except BaseException:
             if stopping.STOPPING.is_set():  # Manim was killed mid-write: leave nothing half-made behind
@@ -298,6 +300,10 @@ def deliver_timed(
     return path, stats
 
 
+#: how much lower the priority of a remade preview's stretches after its first (the edited cue's) is
+LATER_STRETCH_NICE = 10
+
+
 def deliver_remade(
     cfg: Config,
     layout: MediaLayout,
@@ -341,8 +347,10 @@ def deliver_remade(
                 took["parked"] = drawn if isinstance(drawn, str) else True
                 if not isinstance(drawn, str):
                     return drawn
+            # the edited cue first (the provisional preview waits for it), what follows on the cores it leaves
+            nice = LATER_STRETCH_NICE if p.index else 0
             video = render_silent(
-                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=warm
+                cfg, layout, scene, quality, use_cache=False, media_dir=media, stats=took, piece=p, warm=warm, nice=nice
             )
             return video, pieces.read_report(media / "piece.json")
 

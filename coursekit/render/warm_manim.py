@@ -30,6 +30,7 @@ if job is None:
     sys.exit(0)
 os.environ.clear()
 os.environ.update(job["env"])
+os.nice(int(os.environ.pop("COURSEKIT_NICE", "") or 0))  # a stretch that may wait for another one's cores
 sys.argv = ["manim", *job["argv"]]
 try:
     runpy.run_module("manim", run_name="__main__", alter_sys=True)
@@ -150,7 +151,9 @@ class WarmStarter:
 
 #: the variables a job sets (its plan, its piece): any other difference in the environment needs another process,
 #: as it may be read when Python, numpy or the allocator start
-JOB_VARIABLES = frozenset({"COURSEKIT_SCENE_PLAN", "COURSEKIT_PIECE", "COURSEKIT_PIECE_REPORT", "COURSEKIT_PARK"})
+JOB_VARIABLES = frozenset(
+    {"COURSEKIT_SCENE_PLAN", "COURSEKIT_PIECE", "COURSEKIT_PIECE_REPORT", "COURSEKIT_PARK", "COURSEKIT_NICE"}
+)
 
 
 def fixed_of(env: dict[str, str]) -> str:
