@@ -258,6 +258,9 @@ def manim_command(
         "none",
         "-v",
         "ERROR",
+        # not Manim's check of PyPI for a newer release after each render: a render reads nothing but the
+        # course, and that request held up every piece (0.1-0.3 s here; up to 10 s where a network hangs)
+        "--silent",
     ]
     for name, value in encoder_options(quality).items():
         args += ["--encoder-option", f"{name}={value}"]

@@ -28,7 +28,7 @@ from coursekit.render.parked import PARKING
 from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
-from coursekit.render.soundtrack import write_scene_narration
+from coursekit.render.soundtrack import write_provisional_scene_narration, write_scene_narration
 from coursekit.render.warm_manim import STARTER
 from coursekit.subtitles.files import write_vtt
 
@@ -338,12 +338,17 @@ def deliver_remade(
         if warm:
             PARKING.forget(scene.id, code, sigs)  # a process parked where this plan differs before it
 
+        cue_drawn = threading.Event()  # the remade preview's sound waits while a parked process draws
+
         def render_piece(p: Piece) -> tuple[Path, dict]:
             media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
             times[f"{p.start}-{p.end}"] = took = {}
             waiting = PARKING.take(scene.id, p.start, code, sigs[p.start]) if warm else None
-            if waiting is not None:  # a process already stepped to this stretch's start (``parked``)
-                drawn = parked.draw(waiting, scene, p.end, took)
+            try:  # a process already stepped to this stretch's start (``parked``)?
+                drawn = parked.draw(waiting, scene, p.end, took) if waiting is not None else None
+            finally:
+                cue_drawn.set()
+            if drawn is not None:
                 took["parked"] = drawn if isinstance(drawn, str) else True
                 if not isinstance(drawn, str):
                     return drawn
@@ -354,21 +359,30 @@ def deliver_remade(
             )
             return video, pieces.read_report(media / "piece.json")
 
+        def remade_sound() -> Path:
+            cue_drawn.wait()
+            return write_scene_narration(scene, work / f"{scene.id}.m4a")
+
         with ThreadPoolExecutor(max_workers=1) as side:
-            mixing = side.submit(write_scene_narration, scene, work / f"{scene.id}.m4a")
+            # the provisional preview's quicker sound first (``soundtrack``), then the remade preview's
+            quick = side.submit(write_provisional_scene_narration, scene, work / f"{scene.id}.provisional.m4a")
+            mixing = side.submit(remade_sound)
 
             def early(video: Path) -> None:
                 with replacing(out) as tmp:
-                    mux(video, mixing.result(), tmp, subtitles=vtt)
+                    mux(video, mixing.result() if mixing.done() else quick.result(), tmp, subtitles=vtt)
                 if provisional is not None:
                     provisional(out)
 
             store = preview_pieces.store_for(layout, scene)
             # one render of a scene at a time, whole or in stretches (the store is the scene's)
-            with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
-                video, did = preview_pieces.remake(
-                    scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
-                )
+            try:
+                with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
+                    video, did = preview_pieces.remake(
+                        scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
+                    )
+            finally:
+                cue_drawn.set()
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
             audio = mixing.result()

@@ -12,7 +12,13 @@ from pathlib import Path
 
 from coursekit.core.paths import course_root
 from coursekit.plan.model import LessonPlan, ScenePlan
-from coursekit.speech.audio import encode_aac_atomic, encode_delivery_aac, loudness_normalise, mix_track
+from coursekit.speech.audio import (
+    encode_aac_atomic,
+    encode_delivery_aac,
+    loudness_normalise,
+    mix_track,
+    plain_normalise,
+)
 
 
 def _items(scene: ScenePlan, offset_frames: int = 0) -> list[tuple[Path | None, float]]:
@@ -47,4 +53,13 @@ def write_scene_narration(scene: ScenePlan, out: Path) -> Path:
 
     out.parent.mkdir(parents=True, exist_ok=True)
     encode_aac_atomic(scene_track(scene), out)
+    return out
+
+
+def write_provisional_scene_narration(scene: ScenePlan, out: Path) -> Path:
+    """The studio's provisional preview's sound (``one_scene.deliver_remade``): the scene's mix with a plain
+    gain (``audio.plain_normalise``) instead of the limited one, encoded to ``out`` as
+    ``write_scene_narration`` does; a third of its time, on the core the edited cue's drawing leaves."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    encode_aac_atomic(plain_normalise(mix_track(_items(scene), scene.frames / scene.fps)), out)
     return out

@@ -131,6 +131,32 @@ def test_loudness_leaves_short_or_silent_audio_alone():
     assert audio.loudness_normalise(quiet) is quiet
 
 
+def _dbfs_peak(seg) -> float:
+    return 20 * np.log10(np.abs(audio.samples(seg).astype(np.int32)).max() / 32768.0)
+
+
+def test_plain_normalise_is_a_plain_gain_to_the_target_where_the_peaks_leave_room():
+    seg = audio.from_samples(_tone(2.0, amp=0.01))
+    out = audio.plain_normalise(seg)
+    assert audio.integrated_loudness(out) == pytest.approx(-16.0, abs=0.1)
+    assert _dbfs_peak(out) <= -1.0
+
+
+def test_plain_normalise_stops_where_a_sample_would_pass_the_ceiling():
+    """A quiet tone with one loud click: the gain to -16 LUFS would clip the click, so the gain stops where
+    the click reaches -1 dBFS; the track is then quieter than the target, and nothing moves in time."""
+    x = _tone(2.0, amp=0.02)
+    x[SR] = 20000  # the click, -4.3 dBFS
+    seg = audio.from_samples(x)
+    out = audio.plain_normalise(seg)
+    y = audio.samples(out)
+    assert len(y) == len(x) and int(np.argmax(np.abs(y))) == SR
+    assert _dbfs_peak(out) == pytest.approx(-1.0, abs=0.01)
+    assert audio.integrated_loudness(out) < -16.5
+    short, quiet = audio.from_samples(_tone(0.3)), audio.from_samples(np.zeros(SR * 2, np.int16))
+    assert audio.plain_normalise(short) is short and audio.plain_normalise(quiet) is quiet
+
+
 # ---------------------------------------------------------------- writing
 
 
