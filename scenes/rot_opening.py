@@ -36,7 +36,7 @@ from scenes.mobjects.glyph_number import GlyphNumber
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
 LEFT_C = np.array([-4.85, -0.05, 0.0])  # the RoPE panel's plane
 RIGHT_X = 3.3  # the clock panel
-PANEL_TOP = 1.45
+PANEL_TOP = 1.3  # the caption 0.12 under the panel's top edge (1.65), not across it
 
 
 class RotOpening(NarratedScene):

@@ -16,6 +16,9 @@ looks at those mobjects after each step and reports, with the scene, the cue and
 ``contrast``
     text whose WCAG contrast ratio against what is behind it (the background, or the filled
     shapes under it at their drawn opacity) is below the minimum (lower at title size);
+``box``
+    a text unit mostly inside a drawn rectangle (a card, a panel, a frame drawn around it) that still
+    runs past one of its edges;
 ``crossfade``
     a text unit fading out while another fades in on top of it in the same ``play``: for the
     whole animation the viewer sees two texts at once (fade the old one out first);
@@ -58,7 +61,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-RULES = ("frame", "subtitle_band", "overlap", "size", "contrast", "crossfade", "reading_time")
+RULES = ("frame", "subtitle_band", "overlap", "box", "size", "contrast", "crossfade", "reading_time")
 DIGIT = re.compile(r"[0-9]")
 EPS = 1e-6
 SCRIPT_DIGIT = re.compile(r"[\^_]\s*(\d|\([^)]*\d)")  # x^2, 10^(-2i/d), x_1 in Typst math
@@ -78,6 +81,7 @@ class ViewerRules:
     title_digit_px: float
     reference_px: int = 1080  #: frame height in pixels the sizes are given for
     overlap_share: float = 0.05  #: overlap above this share of the smaller box is a finding
+    box_tolerance: float = 0.02  #: a text may reach this far past the rectangle it is mostly inside
     min_contrast: float = 4.5  #: WCAG AA, body text
     min_contrast_title: float = 3.0  #: WCAG AA, large text
     min_read_s: float = 0.5  #: every text stays at least this long …
@@ -429,6 +433,7 @@ class ViewerCheck:
         boxes = {id(u): _box(self._glyphs(u)) for u in units}
         found += self._overlaps(units, boxes)
         found += self._inner_overlaps(units)
+        found += self._past_boxes(units, boxes, display)
         found += self._sizes(units)
         found += self._contrast(units, display)
         found += self._crossfades()
@@ -521,6 +526,38 @@ class ViewerCheck:
                             "overlap",
                             f"{describe(a)} overlaps {describe(b)} ({100 * w * h / smaller:.0f}% of the smaller)",
                             (a, b),
+                        )
+                    )
+        return out
+
+    def _past_boxes(self, units, boxes, display) -> list[tuple[str, str, tuple[Any, ...]]]:
+        """A text unit more than half inside a drawn rectangle that is not part of a text, reaching past one
+        of its edges (a label wider than its card). A rectangle around a part of a text (one row of a
+        table) holds less than half of it, and is not its box."""
+        from manim import Rectangle  # Manim: heavy, only when a scene is built
+
+        in_text = {id(g) for u in units for g in u.get_family()}
+        rects = [(r, _box([r])) for r in display if isinstance(r, Rectangle) and id(r) not in in_text]
+        out = []
+        tol = self.rules.box_tolerance
+        for u in units:
+            bu = boxes[id(u)]
+            if bu is None or (bu[2] - bu[0]) * (bu[3] - bu[1]) <= 0:
+                continue
+            for r, br in rects:
+                if br is None:
+                    continue
+                w = min(bu[2], br[2]) - max(bu[0], br[0])
+                h = min(bu[3], br[3]) - max(bu[1], br[1])
+                share = w * h / ((bu[2] - bu[0]) * (bu[3] - bu[1])) if w > 0 and h > 0 else 0.0
+                past = max(br[0] - bu[0], bu[2] - br[2], br[1] - bu[1], bu[3] - br[3])
+                if share > 0.5 and past > tol:
+                    out.append(
+                        (
+                            "box",
+                            f"{describe(u)} runs {past:.2f} past the edge of the {type(r).__name__} it is "
+                            f"{100 * share:.0f}% inside",
+                            (u, r),
                         )
                     )
         return out

@@ -109,6 +109,33 @@ def test_parts_of_one_text_unit_on_top_of_each_other():
     assert check(fine).findings == []
 
 
+def test_a_caption_across_its_cards_edge_and_one_inside_it():
+    """rot_opening's panel captions sat on the panel's top edge, the border through their glyphs."""
+
+    def caption_at(y: float):
+        def construct(s, cue):
+            card = Rectangle(width=5.9, height=3.6).move_to(0.15 * DOWN)  # top edge at y = 1.65
+            s.play(FadeIn(card), FadeIn(body("前两课：RoPE").move_to(y * UP)), run_time=cue.remaining())
+
+        return construct
+
+    across = check(caption_at(1.45))
+    assert rules_of(across) == ["box"]
+    assert "前两课" in across.findings[0].message and "Rectangle" in across.findings[0].message
+    assert check(caption_at(1.3)).findings == []
+
+
+def test_a_rectangle_around_part_of_a_text_is_not_its_box():
+    """A frame drawn around one row of a table holds less than half of the table: no finding."""
+
+    def construct(s, cue):
+        table = body("一行\n二行\n三行")  # one text unit
+        row = Rectangle(width=table.width + 0.2, height=table.height / 3).move_to(table)
+        s.play(FadeIn(table), FadeIn(row), run_time=cue.remaining())
+
+    assert check(construct).findings == []
+
+
 def test_crossfade_of_two_texts_in_one_place_and_swap_fixes_it():
     """Old text fading out while new text fades in where it was: both are on screen for the whole
     play. Fading out first (``swap``, or a Succession) is clean, as is a crossfade elsewhere."""
