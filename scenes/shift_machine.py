@@ -45,7 +45,7 @@ from scenes.mobjects.sci_figure import sci_line
 
 D = 8
 ROW_Y = 1.95
-GRID_CENTER = np.array([-2.33, -0.39, 0.0])
+GRID_CENTER = np.array([-2.27, -0.39, 0.0])
 SIDE_LEFT = 2.45  # the machine's notes start here, right of the grid
 RIGHT_X = 4.1
 TYPST = 4 / 3  # Typst text comes out at 3/4 of Text's size for the same font_size
@@ -214,9 +214,10 @@ class ShiftMachine(NarratedScene):
         ]
         grid = theme.formula(
             (
-                f"M_{self.K_SHOWN} = mat(column-gap: #0.2em, row-gap: #0.15em, "
+                # the parentheses a medium space off the entries, so the blocks' frames clear them
+                f"M_{self.K_SHOWN} = lr(( med mat(delim: #none, column-gap: #0.2em, row-gap: #0.15em, "
                 + "; ".join(", ".join(r) for r in cells)
-                + ")"
+                + ") med ))"
             ).replace("−", "-"),
             font_size=32,
         )
@@ -363,7 +364,10 @@ class ShiftMachine(NarratedScene):
         pe = cos_first_pe(list(self.TABLE_ROWS), D)
         table_shown = [[_entry(x, 2, zero="0.00") for x in r] for r in pe]  # one format in every cell
         rows_src = "; ".join(", ".join(f"{{{{{x} : r{r}}}}}" for x in cells) for r, cells in enumerate(table_shown))
-        table = theme.formula(f"mat(row-gap: #0.45em, {rows_src})".replace("−", "-"), font_size=32)
+        # the parentheses a thick space off the entries, so the row frames clear them
+        table = theme.formula(
+            f"lr(( thick mat(delim: #none, row-gap: #0.45em, {rows_src}) thick ))".replace("−", "-"), font_size=32
+        )
         table.move_to(np.array([-1.75, 0.1, 0.0]))
         row_labels = VGroup(
             *[

@@ -28,7 +28,7 @@ from coursekit.render.parked import PARKING
 from coursekit.render.pieces import Piece
 from coursekit.render.registry import find_scene_module
 from coursekit.render.scene_cache import is_fresh, remember, scene_key
-from coursekit.render.soundtrack import write_provisional_scene_narration, write_scene_narration
+from coursekit.render.soundtrack import RemadeSounds, write_scene_narration
 from coursekit.render.warm_manim import STARTER
 from coursekit.subtitles.files import write_vtt
 
@@ -338,7 +338,7 @@ def deliver_remade(
         if warm:
             PARKING.forget(scene.id, code, sigs)  # a process parked where this plan differs before it
 
-        cue_drawn = threading.Event()  # the remade preview's sound waits while a parked process draws
+        sounds = RemadeSounds(scene, work, quick=provisional is not None)
 
         def render_piece(p: Piece) -> tuple[Path, dict]:
             media = layout.manim_dir(scene.id) / "stretches" / str(p.index)
@@ -347,7 +347,8 @@ def deliver_remade(
             try:  # a process already stepped to this stretch's start (``parked``)?
                 drawn = parked.draw(waiting, scene, p.end, took) if waiting is not None else None
             finally:
-                cue_drawn.set()
+                if p.index == 0:  # the edited cue (``preview_pieces.remake``)
+                    sounds.drawn()
             if drawn is not None:
                 took["parked"] = drawn if isinstance(drawn, str) else True
                 if not isinstance(drawn, str):
@@ -359,33 +360,22 @@ def deliver_remade(
             )
             return video, pieces.read_report(media / "piece.json")
 
-        def remade_sound() -> Path:
-            cue_drawn.wait()
-            return write_scene_narration(scene, work / f"{scene.id}.m4a")
+        def early(video: Path) -> None:
+            with replacing(out) as tmp:
+                mux(video, sounds.provisional(), tmp, subtitles=vtt)
+            provisional(out)
 
-        with ThreadPoolExecutor(max_workers=1) as side:
-            # the provisional preview's quicker sound first (``soundtrack``), then the remade preview's
-            quick = side.submit(write_provisional_scene_narration, scene, work / f"{scene.id}.provisional.m4a")
-            mixing = side.submit(remade_sound)
-
-            def early(video: Path) -> None:
-                with replacing(out) as tmp:
-                    mux(video, mixing.result() if mixing.done() else quick.result(), tmp, subtitles=vtt)
-                if provisional is not None:
-                    provisional(out)
-
+        with sounds:
             store = preview_pieces.store_for(layout, scene)
             # one render of a scene at a time, whole or in stretches (the store is the scene's)
-            try:
-                with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
-                    video, did = preview_pieces.remake(
-                        scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early
-                    )
-            finally:
-                cue_drawn.set()
+            with waiting_lock(layout.manim_lock(scene.id), f"another render of {scene.id}"):
+                video, did = preview_pieces.remake(
+                    scene, code, store, render_piece, work / f"{scene.id}.stretches.mp4", early if provisional else None
+                )
+            sounds.drawn()
             if video is None:
                 video = render_silent(cfg, layout, scene, quality, stats=stats)
-            audio = mixing.result()
+            audio = sounds.remade()
         if stats is not None:
             stats["stretches"] = {**dataclasses.asdict(did), "manim": times}
         with replacing(out) as tmp:

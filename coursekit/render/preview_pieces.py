@@ -18,9 +18,9 @@ Before the after-stretch is done, a **provisional** preview can be shown: the st
 cue, then the previous preview's stretches after it, reused where they start. It is made only when the
 cues after *j* are unchanged apart from where they start, and the frame after cue *j*, drawn by the edited
 stretch's process, is the same pixels as the first frame of the old stretch there (the check of
-``pieces.join_problems``). Its sound is the new mix with a plain gain (``soundtrack``: the limited one takes
-three times as long, while the edited cue is drawn). The remake's own preview follows; only it is recorded
-under the scene-cache key.
+``pieces.join_problems``). Its sound is the new mix with a plain gain (``soundtrack.RemadeSounds``: the
+limited one takes twice as long, and would be made while the edited cue is drawn), or the limited one if it is
+ready first. The remake's own preview follows; only it is recorded under the scene-cache key.
 
 The remade preview is checked as a scene in pieces is (``pieces.join_problems``: each stretch holds its
 frames, the frames beside every cut agree); a scene that cannot be cut where asked, or whose stretches do not

@@ -17,8 +17,7 @@ looks at those mobjects after each step and reports, with the scene, the cue and
     text whose WCAG contrast ratio against what is behind it (the background, or the filled
     shapes under it at their drawn opacity) is below the minimum (lower at title size);
 ``box``
-    a text unit mostly inside a drawn rectangle (a card, a panel, a frame drawn around it) that still
-    runs past one of its edges;
+    the border of a drawn rectangle (a card, a panel, a frame around a text) through a text's glyphs;
 ``crossfade``
     a text unit fading out while another fades in on top of it in the same ``play``: for the
     whole animation the viewer sees two texts at once (fade the old one out first);
@@ -81,7 +80,7 @@ class ViewerRules:
     title_digit_px: float
     reference_px: int = 1080  #: frame height in pixels the sizes are given for
     overlap_share: float = 0.05  #: overlap above this share of the smaller box is a finding
-    box_tolerance: float = 0.02  #: a text may reach this far past the rectangle it is mostly inside
+    box_tolerance: float = 0.02  #: a rectangle's border may cut this far into a glyph's box
     min_contrast: float = 4.5  #: WCAG AA, body text
     min_contrast_title: float = 3.0  #: WCAG AA, large text
     min_read_s: float = 0.5  #: every text stays at least this long …
@@ -433,7 +432,7 @@ class ViewerCheck:
         boxes = {id(u): _box(self._glyphs(u)) for u in units}
         found += self._overlaps(units, boxes)
         found += self._inner_overlaps(units)
-        found += self._past_boxes(units, boxes, display)
+        found += self._past_boxes(units, display)
         found += self._sizes(units)
         found += self._contrast(units, display)
         found += self._crossfades()
@@ -530,36 +529,57 @@ class ViewerCheck:
                     )
         return out
 
-    def _past_boxes(self, units, boxes, display) -> list[tuple[str, str, tuple[Any, ...]]]:
-        """A text unit more than half inside a drawn rectangle that is not part of a text, reaching past one
-        of its edges (a label wider than its card). A rectangle around a part of a text (one row of a
-        table) holds less than half of it, and is not its box."""
+    def _past_boxes(self, units, display) -> list[tuple[str, str, tuple[Any, ...]]]:
+        """A text cut by the border of a drawn rectangle: an edge of a stroked ``Rectangle`` (a card, a panel, a
+        frame) that is not part of a text passes through a glyph's box, more than ``box_tolerance`` inside it
+        (a caption across its panel's top, a label wider than its card). A frame drawn around one line of a
+        text passes between the lines and is not a finding; a fill without a stroke (a highlight) has no
+        border. A rotated rectangle is taken by its upright box."""
+        import numpy as np  # numpy: only when a frame is checked
         from manim import Rectangle  # Manim: heavy, only when a scene is built
 
         in_text = {id(g) for u in units for g in u.get_family()}
-        rects = [(r, _box([r])) for r in display if isinstance(r, Rectangle) and id(r) not in in_text]
-        out = []
+        rects = [
+            (r, _box([r]))
+            for r in display
+            if isinstance(r, Rectangle)
+            and id(r) not in in_text
+            and r.get_stroke_width() > 0
+            and r.get_stroke_opacity() > 0
+        ]
+        if not rects:
+            return []
+        owner, rows = [], []
+        for i, u in enumerate(units):
+            for g in self._glyphs(u):
+                b = _box([g])
+                if b is not None:
+                    owner.append(i)
+                    rows.append(b)
+        if not rows:
+            return []
+        g = np.array(rows)
+        owner_of = np.array(owner)
         tol = self.rules.box_tolerance
-        for u in units:
-            bu = boxes[id(u)]
-            if bu is None or (bu[2] - bu[0]) * (bu[3] - bu[1]) <= 0:
-                continue
-            for r, br in rects:
-                if br is None:
-                    continue
-                w = min(bu[2], br[2]) - max(bu[0], br[0])
-                h = min(bu[3], br[3]) - max(bu[1], br[1])
-                share = w * h / ((bu[2] - bu[0]) * (bu[3] - bu[1])) if w > 0 and h > 0 else 0.0
-                past = max(br[0] - bu[0], bu[2] - br[2], br[1] - bu[1], bu[3] - br[3])
-                if share > 0.5 and past > tol:
-                    out.append(
-                        (
-                            "box",
-                            f"{describe(u)} runs {past:.2f} past the edge of the {type(r).__name__} it is "
-                            f"{100 * share:.0f}% inside",
-                            (u, r),
-                        )
+        out = []
+        for r, (x0, y0, x1, y1) in rects:
+            across_x = np.minimum(g[:, 2], x1) - np.maximum(g[:, 0], x0) > tol  # a horizontal edge's span
+            across_y = np.minimum(g[:, 3], y1) - np.maximum(g[:, 1], y0) > tol
+            cut = np.zeros(len(g), dtype=bool)
+            for y in (y0, y1):
+                cut |= across_x & (g[:, 1] + tol < y) & (y < g[:, 3] - tol)
+            for x in (x0, x1):
+                cut |= across_y & (g[:, 0] + tol < x) & (x < g[:, 2] - tol)
+            for i in sorted(set(owner_of[cut].tolist())):
+                gx0, gy0, gx1, gy1 = g[np.nonzero(cut & (owner_of == i))[0][0]]
+                out.append(
+                    (
+                        "box",
+                        f"the border of a {type(r).__name__} (x {x0:.2f}…{x1:.2f}, y {y0:.2f}…{y1:.2f}) runs through "
+                        f"{describe(units[i])} (a glyph at x {gx0:.2f}…{gx1:.2f}, y {gy0:.2f}…{gy1:.2f})",
+                        (units[i], r),
                     )
+                )
         return out
 
     def _crossfades(self) -> list[tuple[str, str, tuple[Any, ...]]]:

@@ -20,10 +20,14 @@ def test_video_frames_counts_the_frames_ffprobe_decodes(tmp_path):
     assert video_frames(video) == video_frame_count(video) == 37
 
 
-@pytest.mark.parametrize("content", [b"not a video", None])
+@pytest.mark.parametrize("content", ["garbage", "missing", "sound only"])
 def test_a_file_that_is_no_video_is_one_line_naming_it(tmp_path, content):
     path = tmp_path / "broken.mp4"
-    if content is not None:
-        path.write_bytes(content)
+    if content == "garbage":
+        path.write_bytes(b"not a video")
+    elif content == "sound only":
+        subprocess.run(
+            ["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "aac", str(path)], check=True
+        )
     with pytest.raises(RuntimeError, match="count frames of broken.mp4 failed"):
         video_frames(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, MathTypst, Rectangle, Square, Text
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, MathTypst, Rectangle, Square, SurroundingRectangle, Text, VGroup
 
 from coursekit.render.viewer_check import build_dry_run, contrast_ratio, relative_luminance
 from scenes import theme
@@ -125,13 +125,27 @@ def test_a_caption_across_its_cards_edge_and_one_inside_it():
     assert check(caption_at(1.3)).findings == []
 
 
-def test_a_rectangle_around_part_of_a_text_is_not_its_box():
-    """A frame drawn around one row of a table holds less than half of the table: no finding."""
+def test_a_label_wider_than_its_card():
+    def construct(s, cue):
+        card = Rectangle(width=2.0, height=1.0)
+        s.play(FadeIn(card), FadeIn(body("位置编码的读数")), run_time=cue.remaining())
+
+    report = check(construct)
+    assert rules_of(report) == ["box"] and "位置编码的读数" in report.findings[0].message
+
+
+def test_a_frame_around_one_line_of_a_text_and_a_highlight_are_not_borders_through_it():
+    """A frame drawn around the first of two lines of one text unit passes between the lines; a fill with no
+    stroke behind the middle of a text (a highlight) has no border."""
 
     def construct(s, cue):
-        table = body("一行\n二行\n三行")  # one text unit
-        row = Rectangle(width=table.width + 0.2, height=table.height / 3).move_to(table)
-        s.play(FadeIn(table), FadeIn(row), run_time=cue.remaining())
+        # one text unit, two lines 0.59 apart (at the theme's own spacing of 0.03, a frame around one line
+        # would run through the other: a finding)
+        table = Text("一行\n二行", font=theme.FONT, font_size=theme.SIZE_BODY, line_spacing=1.8)
+        frame = SurroundingRectangle(VGroup(*table[:2]), buff=0.1)
+        word = body("读数").shift(2 * DOWN)
+        bar = Rectangle(width=word.width + 0.4, height=0.6 * word.height, stroke_width=0, fill_opacity=0.3)
+        s.play(FadeIn(table), FadeIn(frame), FadeIn(bar.move_to(word)), FadeIn(word), run_time=cue.remaining())
 
     assert check(construct).findings == []
 
