@@ -1,4 +1,5 @@
-"""The sha256 of a file, and a memoised one for large files read again and again (model weights)."""
+"""The sha256 of a file, and a memoised one for files read again and again (model weights, the narration's
+audio that every plan checks)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ def file_sha256(path: Path | str) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-@functools.lru_cache(maxsize=16)
-def _cached(path: str, size: int, mtime_ns: int) -> str:
+@functools.lru_cache(maxsize=4096)
+def _cached(path: str, stamp: tuple[int, int, int, int]) -> str:
     return file_sha256(path)
 
 
 def file_sha256_cached(path: Path | str) -> str:
-    """``file_sha256``, computed again only when the file's size or mtime changes."""
+    """``file_sha256``, computed again only when the file's inode, size, mtime or ctime changes (a file
+    replaced or written again changes them): a studio plans after every edit, and each plan checks every cue's
+    audio twice (58 files, 23 MB, in a lesson of this course: 0.05 s a plan)."""
     st = Path(path).stat()
-    return _cached(str(path), st.st_size, st.st_mtime_ns)
+    return _cached(str(path), (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))

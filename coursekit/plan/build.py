@@ -14,7 +14,7 @@ from coursekit.content.cue_text import cue_text
 from coursekit.content.narration import Course, Lesson
 from coursekit.core.atomic import write_text
 from coursekit.core.config import Config
-from coursekit.core.digest import file_sha256
+from coursekit.core.digest import file_sha256_cached
 from coursekit.core.layout import MediaLayout
 from coursekit.core.paths import course_root
 from coursekit.plan.model import CuePlan, LessonPlan, ScenePlan
@@ -42,7 +42,7 @@ def _relpath(p: Path | None) -> str | None:
 def _sha256(path: Path | None) -> str | None:
     if path is None:
         return None
-    return file_sha256(path)
+    return file_sha256_cached(path)
 
 
 def plan_lesson(lesson: Lesson, cfg: Config, fps: int, voice, cache, lexicon) -> LessonPlan:

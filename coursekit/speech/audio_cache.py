@@ -17,7 +17,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from coursekit.core.atomic import replacing, write_bytes
-from coursekit.core.digest import file_sha256
+from coursekit.core.digest import file_sha256_cached
 from coursekit.speech.voices.base import Speech, Voice
 
 ENTRY_FORMAT = 1
@@ -30,7 +30,7 @@ def cache_key(voice: Voice, spoken: str) -> str:
 
 
 def _sha256_file(path: Path) -> tuple[str, int]:
-    return file_sha256(path), Path(path).stat().st_size
+    return file_sha256_cached(path), Path(path).stat().st_size
 
 
 class AudioCache:
