@@ -29,10 +29,6 @@ def _items(scene: ScenePlan, offset_frames: int = 0) -> list[tuple[Path | None, 
     ]
 
 
-def scene_track(scene: ScenePlan):
-    return loudness_normalise(mix_track(_items(scene), scene.frames / scene.fps))
-
-
 def lesson_mix(plan: LessonPlan):
     """The whole lesson's narration mixed at 24 kHz mono on the plan's frames, not normalised."""
     items = [it for s in plan.scenes for it in _items(s, s.start_frame)]
@@ -50,20 +46,13 @@ def write_delivered_scene_narration(scene: ScenePlan, out: Path) -> tuple[Path, 
     return encode_delivery_aac(mix_track(_items(scene), scene.frames / scene.fps), out)
 
 
-def write_scene_narration(scene: ScenePlan, out: Path) -> Path:
-    """Encode the scene's narration (AAC in .m4a) to ``out``, atomically."""
+def write_scene_narration(scene: ScenePlan, out: Path, normalise=loudness_normalise) -> Path:
+    """Encode the scene's narration (AAC in .m4a) to ``out``, atomically. ``normalise``: the studio's
+    provisional preview passes ``audio.plain_normalise``, a plain gain instead of the limited one (0.45 s in
+    all for a 99 s scene, against 1.0 s)."""
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    encode_aac_atomic(scene_track(scene), out)
-    return out
-
-
-def write_provisional_scene_narration(scene: ScenePlan, out: Path) -> Path:
-    """The studio's provisional preview's sound: the scene's mix with a plain gain (``audio.plain_normalise``)
-    instead of the limited one, encoded to ``out`` as ``write_scene_narration`` does (0.45 s in all for a 99 s
-    scene, against 1.0 s)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    encode_aac_atomic(plain_normalise(mix_track(_items(scene), scene.frames / scene.fps)), out)
+    encode_aac_atomic(normalise(mix_track(_items(scene), scene.frames / scene.fps)), out)
     return out
 
 
@@ -81,7 +70,7 @@ class RemadeSounds:
         self._side = ThreadPoolExecutor(max_workers=1)
         s, folder = self._scene, self._folder
         self._quick = (
-            self._side.submit(write_provisional_scene_narration, s, folder / f"{s.id}.provisional.m4a")
+            self._side.submit(write_scene_narration, s, folder / f"{s.id}.provisional.m4a", plain_normalise)
             if self._quick_wanted
             else None
         )

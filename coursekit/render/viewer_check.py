@@ -432,7 +432,7 @@ class ViewerCheck:
         boxes = {id(u): _box(self._glyphs(u)) for u in units}
         found += self._overlaps(units, boxes)
         found += self._inner_overlaps(units)
-        found += self._past_boxes(units, display)
+        found += self._borders_through_text(units, display)
         found += self._sizes(units)
         found += self._contrast(units, display)
         found += self._crossfades()
@@ -529,7 +529,7 @@ class ViewerCheck:
                     )
         return out
 
-    def _past_boxes(self, units, display) -> list[tuple[str, str, tuple[Any, ...]]]:
+    def _borders_through_text(self, units, display) -> list[tuple[str, str, tuple[Any, ...]]]:
         """A text cut by the border of a drawn rectangle: an edge of a stroked ``Rectangle`` (a card, a panel, a
         frame) that is not part of a text passes through a glyph's box, more than ``box_tolerance`` inside it
         (a caption across its panel's top, a label wider than its card). A frame drawn around one line of a

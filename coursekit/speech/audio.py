@@ -324,9 +324,9 @@ def loudness_normalise(segment):
 def plain_normalise(segment):
     """A quick stand-in for ``loudness_normalise``: one plain gain towards -16 LUFS, lowered so that no
     sample passes -1 dBFS (the sample peak: a peak between samples may pass it), with no limiter and no
-    oversampled peak measure; 0.07 s instead of 0.55 s on a 99 s scene. For a provisional preview, which the normalised track replaces
-    seconds later: where the peaks leave no room, it is quieter than the target. Shorter than 0.4 s or
-    silent: returned unchanged. The length and timing never change."""
+    oversampled peak measure; 0.07 s instead of 0.55 s on a 99 s scene. For a provisional preview, which
+    the normalised track replaces seconds later: where the peaks leave no room, it is quieter than the
+    target. Shorter than 0.4 s or silent: returned unchanged. The length and timing never change."""
     import numpy as np  # numpy: only when samples are computed
 
     seg = conform(segment)

@@ -29,7 +29,6 @@ from coursekit.core.errors import UserError
 from coursekit.core.media_tools import extract_frame
 from coursekit.core.paths import course_packages
 from coursekit.core.sources import python_sources
-from coursekit.plan.model import scene_plan_from_json
 from coursekit.project.base import PREVIEW
 from coursekit.render.scene_cache import key_path, remember
 from coursekit.render.scene_contract import require_fit
@@ -133,13 +132,13 @@ class Builder:
             self._cv.notify_all()
 
     def _park_focus(self, scene_id: str, short: str) -> None:
-        """Park a process at cue ``short`` of the scene's last good preview (none while it is provisional or
-        missing: the build that makes it plans it again)."""
-        record = read_json(self.shared.layout.studio_preview_record(scene_id)) or {}
-        if record.get("key") in (None, PROVISIONAL_KEY) or not record.get("plan"):
-            return
+        """Park a process at cue ``short`` of the plan the scene's preview on disk was made from
+        (``Status.shown``); none while that preview is provisional or missing (the build that makes it plans it
+        again)."""
         try:
-            plan = scene_plan_from_json(json.dumps(record["plan"], ensure_ascii=False), "the studio's preview record")
+            plan, key, _ = self.status.shown(scene_id)
+            if plan is None or key in (None, PROVISIONAL_KEY):
+                return
             if self.shared.project.park_preview(plan, short):
                 self.shared.say(f"studio: {scene_id}: a Manim process waits at {short} for its next edit")
         except Exception as exc:  # a stale record, a cue gone: the next edit renders as before
